@@ -1,0 +1,15 @@
+// utf8dfa: a header-only UTF-8 codec on one DFA. Include this header for everything.
+#ifndef UTF8DFA_HPP
+#define UTF8DFA_HPP
+
+#include "utf8dfa/config.hpp"
+#include "utf8dfa/count.hpp"
+#include "utf8dfa/decode.hpp"
+#include "utf8dfa/encode.hpp"
+#include "utf8dfa/error.hpp"
+#include "utf8dfa/policy.hpp"
+#include "utf8dfa/transcode.hpp"
+#include "utf8dfa/validate.hpp"
+#include "utf8dfa/version.hpp"
+
+#endif

@@ -1,0 +1,74 @@
+// utf8dfa: feature detection and portability macros.
+#ifndef UTF8DFA_CONFIG_HPP
+#define UTF8DFA_CONFIG_HPP
+
+#include "version.hpp"
+
+#if !defined(__cplusplus) || (__cplusplus < 201703L && !(defined(_MSVC_LANG) && _MSVC_LANG >= 201703L))
+#error "utf8dfa needs C++17 or later"
+#endif
+
+#if defined(__cpp_char8_t) && __cpp_char8_t >= 201811L
+#define UTF8DFA_HAS_CHAR8_T 1
+#else
+#define UTF8DFA_HAS_CHAR8_T 0
+#endif
+
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS) || defined(_CPPUNWIND)
+#define UTF8DFA_HAS_EXCEPTIONS 1
+#else
+#define UTF8DFA_HAS_EXCEPTIONS 0
+#endif
+
+#if defined(__has_include)
+#if __has_include(<version>)
+#include <version>
+#endif
+#endif
+
+#if defined(__cpp_lib_span) && __cpp_lib_span >= 202002L
+#define UTF8DFA_HAS_SPAN 1
+#else
+#define UTF8DFA_HAS_SPAN 0
+#endif
+
+#if defined(__cpp_lib_ranges) && __cpp_lib_ranges >= 201911L && defined(__cpp_concepts)
+#define UTF8DFA_HAS_RANGES 1
+#else
+#define UTF8DFA_HAS_RANGES 0
+#endif
+
+// True while the compiler evaluates a constant expression; lets one function keep a constexpr
+// path and a fast run-time path. Every compiler the library supports has the builtin in C++17 mode.
+#if defined(__cpp_lib_is_constant_evaluated) && __cpp_lib_is_constant_evaluated >= 201811L
+#include <type_traits>
+#define UTF8DFA_IS_CONSTANT_EVALUATED() std::is_constant_evaluated()
+#elif defined(__GNUC__) || defined(__clang__) || (defined(_MSC_VER) && _MSC_VER >= 1925)
+#define UTF8DFA_IS_CONSTANT_EVALUATED() __builtin_is_constant_evaluated()
+#else
+#error "utf8dfa needs __builtin_is_constant_evaluated (GCC 9, Clang 9, MSVC 19.25 or later)"
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define UTF8DFA_ALWAYS_INLINE inline __attribute__((always_inline))
+#define UTF8DFA_LIKELY(x) __builtin_expect(!!(x), 1)
+#define UTF8DFA_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define UTF8DFA_ALWAYS_INLINE inline
+#define UTF8DFA_LIKELY(x) (x)
+#define UTF8DFA_UNLIKELY(x) (x)
+#endif
+
+#if defined(__x86_64__) || defined(_M_X64)
+#define UTF8DFA_X86_64 1
+#else
+#define UTF8DFA_X86_64 0
+#endif
+
+#if defined(__aarch64__) || defined(_M_ARM64)
+#define UTF8DFA_ARM64 1
+#else
+#define UTF8DFA_ARM64 0
+#endif
+
+#endif

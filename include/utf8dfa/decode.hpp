@@ -1,0 +1,53 @@
+// utf8dfa: decoding one character at a time, forwards (Go's DecodeRune) and backwards (DecodeLastRune).
+#ifndef UTF8DFA_DECODE_HPP
+#define UTF8DFA_DECODE_HPP
+
+#include "detail/bytes.hpp"
+#include "detail/dfa.hpp"
+#include "error.hpp"
+
+namespace utf8dfa {
+
+namespace detail {
+
+/// The last character or maximal ill-formed subpart of [p, p+end): exactly the forward
+/// segmentation read backwards. Every non-continuation byte starts a segment, so the segment that
+/// ends at `end` starts at the last such byte within four bytes if decoding from there reaches
+/// `end`, and is the single byte before `end` otherwise.
+template <class T>
+constexpr decoded decode_before(const T* p, std::size_t end) noexcept {
+  const std::size_t lo = end >= 4 ? end - 4 : 0;
+  for (std::size_t j = end; j-- > lo;) {
+    if (!is_continuation(octet(p[j]))) {
+      const decoded d = decode_at(p, end, j);
+      if (j + d.length == end) return d;
+      break;
+    }
+  }
+  return decode_at(p, end, end - 1);
+}
+
+}  // namespace detail
+
+/// Decodes the character at byte `pos`; on error U+FFFD with the subpart's length and kind.
+/// At or past the end: {U+FFFD, 0, incomplete}.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+constexpr decoded decode_next(const Bytes& bytes, std::size_t pos) noexcept {
+  const auto s = detail::as_span(bytes);
+  if (pos >= s.size) return {replacement_character, 0, error_code::incomplete};
+  return detail::decode_at(s.data, s.size, pos);
+}
+
+/// Decodes the character that ends just before byte `end`, treating [0, end) as the whole input,
+/// so that it agrees with decode_next's segmentation. At the start: {U+FFFD, 0, incomplete}.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+constexpr decoded decode_prev(const Bytes& bytes, std::size_t end) noexcept {
+  const auto s = detail::as_span(bytes);
+  if (end > s.size) end = s.size;
+  if (end == 0) return {replacement_character, 0, error_code::incomplete};
+  return detail::decode_before(s.data, end);
+}
+
+}  // namespace utf8dfa
+
+#endif

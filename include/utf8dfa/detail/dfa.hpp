@@ -1,0 +1,225 @@
+// utf8dfa: the one automaton behind every facility, built at compile time from the RFC 3629 ABNF.
+//
+//   UTF8-1 = %x00-7F
+//   UTF8-2 = %xC2-DF UTF8-tail
+//   UTF8-3 = %xE0 %xA0-BF UTF8-tail / %xE1-EC 2( UTF8-tail ) / %xED %x80-9F UTF8-tail / %xEE-EF 2( UTF8-tail )
+//   UTF8-4 = %xF0 %x90-BF 2( UTF8-tail ) / %xF1-F3 3( UTF8-tail ) / %xF4 %x80-8F 2( UTF8-tail )
+//   UTF8-tail = %x80-BF
+//
+// `grammar` below is that ABNF as data. A state is "what the rest of the current character must
+// be": the list of byte ranges still expected, so the states are the distinct suffixes of the
+// alternatives (plus accept and reject). Byte classes are the groups of bytes that behave alike in
+// every state. Nothing below is a hand-written number; static_asserts pin the shape (9 states, 12
+// classes) and tests/reference checks the result against an independent reading of the ABNF.
+#ifndef UTF8DFA_DETAIL_DFA_HPP
+#define UTF8DFA_DETAIL_DFA_HPP
+
+#include <cstddef>
+#include <cstdint>
+
+#include "../error.hpp"
+
+namespace utf8dfa::detail {
+
+/// An octet range of the grammar; `outside` names the error when a continuation byte (80-BF)
+/// arrives where this range is expected but falls outside it.
+struct octet_range {
+  std::uint8_t lo, hi;
+  error_code outside;
+  constexpr bool contains(unsigned b) const noexcept { return lo <= b && b <= hi; }
+};
+
+/// One alternative of UTF8-1 .. UTF8-4: a lead range followed by `tails` further ranges.
+struct sequence_rule {
+  octet_range lead;
+  std::uint8_t tails;
+  octet_range tail[3];
+};
+
+inline constexpr octet_range utf8_tail{0x80, 0xBF, error_code::none};  // UTF8-tail
+
+/// RFC 3629 section 4, one entry per alternative. The error kinds on the restricted second-byte
+/// ranges say what a continuation byte outside them would have encoded.
+inline constexpr sequence_rule grammar[] = {
+    {{0x00, 0x7F, error_code::none}, 0, {}},                                                       // UTF8-1
+    {{0xC2, 0xDF, error_code::none}, 1, {utf8_tail}},                                              // UTF8-2
+    {{0xE0, 0xE0, error_code::none}, 2, {{0xA0, 0xBF, error_code::overlong}, utf8_tail}},          // UTF8-3
+    {{0xE1, 0xEC, error_code::none}, 2, {utf8_tail, utf8_tail}},                                   //
+    {{0xED, 0xED, error_code::none}, 2, {{0x80, 0x9F, error_code::surrogate}, utf8_tail}},         //
+    {{0xEE, 0xEF, error_code::none}, 2, {utf8_tail, utf8_tail}},                                   //
+    {{0xF0, 0xF0, error_code::none}, 3, {{0x90, 0xBF, error_code::overlong}, utf8_tail, utf8_tail}},  // UTF8-4
+    {{0xF1, 0xF3, error_code::none}, 3, {utf8_tail, utf8_tail, utf8_tail}},                           //
+    {{0xF4, 0xF4, error_code::none}, 3, {{0x80, 0x8F, error_code::too_large}, utf8_tail, utf8_tail}},  //
+};
+
+inline constexpr std::size_t max_states = 16;
+inline constexpr std::size_t max_classes = 32;
+inline constexpr std::uint8_t accept_state = 0;
+inline constexpr std::uint8_t reject_state = 1;
+
+/// The automaton in plain form: states x bytes.
+struct automaton {
+  struct state_desc {
+    std::uint8_t count;  // ranges still expected
+    octet_range need[3];
+  };
+  std::size_t states = 0;
+  state_desc desc[max_states]{};
+  std::uint8_t next[max_states][256]{};
+  error_code kind[max_states][256]{};  // why `next` is reject
+  std::uint8_t lead_mask[256]{};       // payload bits of a lead byte
+
+  constexpr std::uint8_t intern(const octet_range* need, std::uint8_t count) {
+    if (count == 0) return accept_state;
+    for (std::uint8_t s = 2; s < states; ++s) {
+      bool same = desc[s].count == count;
+      for (std::uint8_t k = 0; same && k < count; ++k)
+        same = desc[s].need[k].lo == need[k].lo && desc[s].need[k].hi == need[k].hi &&
+               desc[s].need[k].outside == need[k].outside;
+      if (same) return s;
+    }
+    desc[states].count = count;
+    for (std::uint8_t k = 0; k < count; ++k) desc[states].need[k] = need[k];
+    return static_cast<std::uint8_t>(states++);
+  }
+};
+
+constexpr automaton build_automaton() {
+  automaton a{};
+  a.states = 2;  // accept, reject
+  // First all suffixes (states), in grammar order; then the transitions, which need them all.
+  for (const sequence_rule& r : grammar)
+    for (std::uint8_t k = 0; k < r.tails; ++k) a.intern(r.tail + k, static_cast<std::uint8_t>(r.tails - k));
+  for (unsigned b = 0; b < 256; ++b) {
+    const bool continuation = utf8_tail.contains(b);
+    // From accept: b must start one of the alternatives.
+    a.next[accept_state][b] = reject_state;
+    a.kind[accept_state][b] = continuation ? error_code::unexpected_continuation : error_code::invalid_byte;
+    for (const sequence_rule& r : grammar)
+      if (r.lead.contains(b)) {
+        a.next[accept_state][b] = a.intern(r.tail, r.tails);
+        a.kind[accept_state][b] = error_code::none;
+        a.lead_mask[b] = static_cast<std::uint8_t>(0x7F >> (r.tails == 0 ? 0 : r.tails + 1));
+      }
+    // Reject absorbs.
+    a.next[reject_state][b] = reject_state;
+    a.kind[reject_state][b] = error_code::none;
+    // Inside a character: b must fall in the next expected range.
+    for (std::uint8_t s = 2; s < a.states; ++s) {
+      const auto& d = a.desc[s];
+      if (d.need[0].contains(b)) {
+        a.next[s][b] = a.intern(d.need + 1, static_cast<std::uint8_t>(d.count - 1));
+        a.kind[s][b] = error_code::none;
+      } else {
+        a.next[s][b] = reject_state;
+        a.kind[s][b] = continuation ? d.need[0].outside : error_code::too_short;
+      }
+    }
+  }
+  return a;
+}
+
+inline constexpr automaton dfa = build_automaton();
+
+/// Byte classes: bytes with identical columns (next state and error kind in every state).
+struct class_map {
+  std::size_t count = 0;
+  std::uint8_t of[256]{};
+  std::uint8_t representative[max_classes]{};
+};
+
+constexpr class_map build_classes() {
+  class_map m{};
+  for (unsigned b = 0; b < 256; ++b) {
+    std::size_t c = 0;
+    for (; c < m.count; ++c) {
+      const unsigned r = m.representative[c];
+      bool same = dfa.lead_mask[r] == dfa.lead_mask[b];
+      for (std::size_t s = 0; same && s < dfa.states; ++s)
+        same = dfa.next[s][r] == dfa.next[s][b] && dfa.kind[s][r] == dfa.kind[s][b];
+      if (same) break;
+    }
+    if (c == m.count) m.representative[m.count++] = static_cast<std::uint8_t>(b);
+    m.of[b] = static_cast<std::uint8_t>(c);
+  }
+  return m;
+}
+
+inline constexpr class_map byte_classes = build_classes();
+
+static_assert(dfa.states == 9, "RFC 3629 gives accept, reject and 7 partial-character states");
+static_assert(byte_classes.count == 12, "RFC 3629 gives 12 byte classes");
+static_assert(byte_classes.of[0xC0] == byte_classes.of[0xF5] && byte_classes.of[0xC1] == byte_classes.of[0xFF],
+              "C0, C1 and F5..FF never occur in UTF-8 and form one class");
+static_assert(byte_classes.of[0xE1] == byte_classes.of[0xEE], "E1..EC and EE..EF behave alike");
+
+// ---------------------------------------------------------------------------------------------
+// The shift-based form for hot loops. A state is a bit offset (index * 6); the row of a byte packs
+// every state's successor as a 6-bit field at that state's offset, so one step is
+// `state = row[byte] >> state` (callers mask with 63; x86 shifts mask the count themselves).
+
+inline constexpr unsigned state_bits = 6;
+inline constexpr std::uint64_t state_mask = 63;
+inline constexpr std::uint32_t s_accept = accept_state * state_bits;
+inline constexpr std::uint32_t s_reject = reject_state * state_bits;
+static_assert(dfa.states * state_bits <= 64, "every state's successor fits in one 64-bit row");
+
+struct shift_table {
+  std::uint64_t row[256]{};
+};
+
+constexpr shift_table build_shift_table() {
+  shift_table t{};
+  for (unsigned b = 0; b < 256; ++b)
+    for (std::size_t s = 0; s < dfa.states; ++s)
+      t.row[b] |= static_cast<std::uint64_t>(dfa.next[s][b] * state_bits) << (s * state_bits);
+  return t;
+}
+
+inline constexpr shift_table shift = build_shift_table();
+
+/// One transition; `state` may carry garbage above its low 6 bits (the shift ignores it).
+constexpr std::uint64_t step(std::uint64_t state, std::uint8_t byte) noexcept {
+  return shift.row[byte] >> (state & state_mask);
+}
+
+/// The error kind when `byte` drives the (masked) shift-form state `state` to reject.
+constexpr error_code reject_kind(std::uint64_t state, std::uint8_t byte) noexcept {
+  return dfa.kind[(state & state_mask) / state_bits][byte];
+}
+
+/// True for 80..BF, which never starts a character.
+constexpr bool is_continuation(std::uint8_t b) noexcept { return utf8_tail.contains(b); }
+
+/// Decodes the character or maximal ill-formed subpart that starts at `pos` (pos < n).
+/// This is the only scalar decoder: everything else that decodes calls it or the shift loop.
+template <class T>
+constexpr decoded decode_at(const T* p, std::size_t n, std::size_t pos) noexcept {
+  const std::uint8_t lead = octet(p[pos]);
+  std::uint64_t st = step(s_accept, lead) & state_mask;
+  if (st == s_accept) return {lead, 1, error_code::none};
+  if (st == s_reject) return {replacement_character, 1, reject_kind(s_accept, lead)};
+  char32_t cp = lead & dfa.lead_mask[lead];
+  for (std::size_t i = pos + 1; i < n; ++i) {
+    const std::uint8_t b = octet(p[i]);
+    const std::uint64_t nx = step(st, b) & state_mask;
+    if (nx == s_reject) return {replacement_character, static_cast<std::uint8_t>(i - pos), reject_kind(st, b)};
+    cp = (cp << 6) | (b & 0x3Fu);
+    if (nx == s_accept) return {cp, static_cast<std::uint8_t>(i + 1 - pos), error_code::none};
+    st = nx;
+  }
+  return {replacement_character, static_cast<std::uint8_t>(n - pos), error_code::incomplete};
+}
+
+/// Where the character containing the byte before `pos` starts, given that the DFA consumed
+/// [.., pos) without rejecting and stands in a partial-character state: the last lead byte.
+template <class T>
+constexpr std::size_t partial_start(const T* p, std::size_t pos) noexcept {
+  std::size_t k = pos;
+  while (k > 0 && is_continuation(octet(p[k - 1])) && pos - k < 3) --k;
+  return k > 0 ? k - 1 : 0;
+}
+
+}  // namespace utf8dfa::detail
+
+#endif

@@ -1,0 +1,215 @@
+// utf8dfa: the portable kernels. Every loop here runs the one DFA of dfa.hpp (through `step` or
+// `decode_at`); the SIMD kernels accelerate these and are tested against them.
+#ifndef UTF8DFA_DETAIL_SCALAR_HPP
+#define UTF8DFA_DETAIL_SCALAR_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "bytes.hpp"
+#include "dfa.hpp"
+
+namespace utf8dfa::detail {
+
+/// Precise validation from a character boundary, one character at a time (constexpr path and the
+/// re-scan that locates an error found by a faster loop).
+template <class T>
+constexpr validation_result validate_from(const T* p, std::size_t n, std::size_t pos) noexcept {
+  while (pos < n) {
+    const decoded d = decode_at(p, n, pos);
+    if (d.error != error_code::none)
+      return {pos, d.error == error_code::incomplete ? 0u : std::size_t{d.length}, d.error};
+    pos += d.length;
+  }
+  return {n, 0, error_code::none};
+}
+
+/// True when the 16 bytes at p are all ASCII.
+UTF8DFA_ALWAYS_INLINE bool ascii16(const unsigned char* p) noexcept {
+  return ((load64(p) | load64(p + 8)) & high_bits) == 0;
+}
+
+/// Validation at run time: ASCII skipped 16 bytes at a time, everything else through the shift
+/// DFA in blocks of 64 bytes; only a failing block is re-scanned to say where and why.
+inline validation_result validate_scalar(const unsigned char* p, std::size_t n) noexcept {
+  std::size_t i = 0;
+  std::uint64_t st = s_accept;
+  while (i < n) {
+    if ((st & state_mask) == s_accept)
+      while (n - i >= 16 && ascii16(p + i)) i += 16;
+    const std::size_t block = i;
+    const std::uint64_t entry = st & state_mask;
+    const std::size_t end = n - i < 64 ? n : i + 64;
+    for (; i < end; ++i) st = step(st, p[i]);
+    if (UTF8DFA_UNLIKELY((st & state_mask) == s_reject))
+      return validate_from(p, n, entry == s_accept ? block : partial_start(p, block));
+  }
+  if ((st & state_mask) != s_accept) return validate_from(p, n, partial_start(p, n));
+  return {n, 0, error_code::none};
+}
+
+/// Number of bytes in [p, p+n) that are not continuation bytes (80..BF).
+inline std::size_t count_leads_scalar(const unsigned char* p, std::size_t n) noexcept {
+  std::size_t count = 0, i = 0;
+  for (; n - i >= 8; i += 8) {
+    const std::uint64_t w = load64(p + i);
+    const std::uint64_t cont = w & ~(w << 1) & high_bits;  // bit 7 set, bit 6 clear
+    count += 8 - popcount64(cont);
+  }
+  for (; i < n; ++i) count += !is_continuation(p[i]);
+  return count;
+}
+
+/// UTF-16 units of well-formed UTF-8: one per lead byte, two for the 4-byte leads (F0..F4).
+inline std::size_t utf16_length_scalar(const unsigned char* p, std::size_t n) noexcept {
+  std::size_t count = 0, i = 0;
+  for (; n - i >= 8; i += 8) {
+    const std::uint64_t w = load64(p + i);
+    const std::uint64_t cont = w & ~(w << 1) & high_bits;
+    const std::uint64_t four = w & (w << 1) & (w << 2) & (w << 3) & high_bits;  // F0..FF
+    count += 8 - popcount64(cont) + popcount64(four);
+  }
+  for (; i < n; ++i) count += !is_continuation(p[i]) + (p[i] >= 0xF0);
+  return count;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Transcoding. `Policy` is one of the public policy types; what it changes is what happens at an
+// error: strict stops, replace/assume_valid write the replacement and go on.
+
+template <class Policy>
+inline constexpr bool stops_on_error = Policy::stops_on_error;
+
+/// Writes one scalar value as UTF-32 or UTF-16; returns the new output position.
+template <class Out>
+UTF8DFA_ALWAYS_INLINE Out* put_unit(Out* o, char32_t c) noexcept {
+  if constexpr (sizeof(Out) == 4) {
+    *o++ = static_cast<Out>(c);
+  } else {
+    if (c < 0x10000) {
+      *o++ = static_cast<Out>(c);
+    } else {
+      *o++ = static_cast<Out>(0xD7C0 + (c >> 10));
+      *o++ = static_cast<Out>(0xDC00 + (c & 0x3FF));
+    }
+  }
+  return o;
+}
+
+/// UTF-8 to UTF-32 or UTF-16 (by the size of Out).
+template <class Policy, class Out>
+conversion_result utf8_to_utf_scalar(const unsigned char* p, std::size_t n, Out* out, Policy pol) noexcept {
+  std::size_t i = 0;
+  Out* o = out;
+  error_code first = error_code::none;
+  while (i < n) {
+    if (n - i >= 8 && (load64(p + i) & high_bits) == 0) {
+      for (int k = 0; k < 8; ++k) o[k] = static_cast<Out>(p[i + k]);
+      i += 8;
+      o += 8;
+      continue;
+    }
+    const decoded d = decode_at(p, n, i);
+    char32_t c = d.code_point;
+    if (UTF8DFA_UNLIKELY(d.error != error_code::none)) {
+      if constexpr (stops_on_error<Policy>) {
+        return {i, static_cast<std::size_t>(o - out), d.error};
+      } else {
+        if (first == error_code::none) first = d.error;
+        c = pol.replacement_value();
+      }
+    }
+    o = put_unit(o, c);
+    i += d.length;
+  }
+  return {n, static_cast<std::size_t>(o - out), first};
+}
+
+/// One scalar value (or an error) read from UTF-16 at i < n. A high surrogate that ends the input
+/// is `incomplete` (a later chunk could pair it); every other unpaired surrogate is `surrogate`.
+constexpr decoded decode_utf16_at(const char16_t* p, std::size_t n, std::size_t i) noexcept {
+  const char32_t c = p[i];
+  if (c < 0xD800 || c > 0xDFFF) return {c, 1, error_code::none};
+  if (c <= 0xDBFF) {
+    if (i + 1 == n) return {replacement_character, 1, error_code::incomplete};
+    const char32_t d = p[i + 1];
+    if (d >= 0xDC00 && d <= 0xDFFF) return {0x10000 + ((c - 0xD800) << 10) + (d - 0xDC00), 2, error_code::none};
+  }
+  return {replacement_character, 1, error_code::surrogate};
+}
+
+/// One scalar value (or an error) read from UTF-32 at i < n.
+constexpr decoded decode_utf32_at(const char32_t* p, std::size_t, std::size_t i) noexcept {
+  const char32_t c = p[i];
+  if (c >= 0xD800 && c <= 0xDFFF) return {replacement_character, 1, error_code::surrogate};
+  if (c > 0x10FFFF) return {replacement_character, 1, error_code::too_large};
+  return {c, 1, error_code::none};
+}
+
+template <class In>
+constexpr decoded decode_utf_at(const In* p, std::size_t n, std::size_t i) noexcept {
+  if constexpr (sizeof(In) == 2)
+    return decode_utf16_at(p, n, i);
+  else
+    return decode_utf32_at(p, n, i);
+}
+
+/// Bytes of the UTF-8 form of a scalar value (1..4).
+constexpr std::size_t utf8_width(char32_t c) noexcept { return c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4; }
+
+/// Writes a scalar value as UTF-8 (the RFC 3629 section 3 bit patterns); returns the byte count.
+template <class Byte>
+constexpr std::size_t put_utf8(Byte* out, char32_t c) noexcept {
+  if (c < 0x80) {
+    out[0] = static_cast<Byte>(c);
+    return 1;
+  }
+  if (c < 0x800) {
+    out[0] = static_cast<Byte>(0xC0 | (c >> 6));
+    out[1] = static_cast<Byte>(0x80 | (c & 0x3F));
+    return 2;
+  }
+  if (c < 0x10000) {
+    out[0] = static_cast<Byte>(0xE0 | (c >> 12));
+    out[1] = static_cast<Byte>(0x80 | ((c >> 6) & 0x3F));
+    out[2] = static_cast<Byte>(0x80 | (c & 0x3F));
+    return 3;
+  }
+  out[0] = static_cast<Byte>(0xF0 | (c >> 18));
+  out[1] = static_cast<Byte>(0x80 | ((c >> 12) & 0x3F));
+  out[2] = static_cast<Byte>(0x80 | ((c >> 6) & 0x3F));
+  out[3] = static_cast<Byte>(0x80 | (c & 0x3F));
+  return 4;
+}
+
+/// UTF-16 or UTF-32 (by the size of In) to UTF-8.
+template <class Policy, class In>
+conversion_result utf_to_utf8_scalar(const In* p, std::size_t n, unsigned char* out, Policy pol) noexcept {
+  std::size_t i = 0;
+  unsigned char* o = out;
+  error_code first = error_code::none;
+  while (i < n) {
+    if (p[i] < 0x80) {
+      *o++ = static_cast<unsigned char>(p[i++]);
+      continue;
+    }
+    const decoded d = decode_utf_at(p, n, i);
+    char32_t c = d.code_point;
+    if (UTF8DFA_UNLIKELY(d.error != error_code::none)) {
+      if constexpr (stops_on_error<Policy>) {
+        return {i, static_cast<std::size_t>(o - out), d.error};
+      } else {
+        if (first == error_code::none) first = d.error;
+        c = pol.replacement_value();
+      }
+    }
+    o += put_utf8(o, c);
+    i += d.length;
+  }
+  return {n, static_cast<std::size_t>(o - out), first};
+}
+
+}  // namespace utf8dfa::detail
+
+#endif

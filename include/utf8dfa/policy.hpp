@@ -1,0 +1,36 @@
+// utf8dfa: what a conversion does with ill-formed input.
+#ifndef UTF8DFA_POLICY_HPP
+#define UTF8DFA_POLICY_HPP
+
+#include "error.hpp"
+
+namespace utf8dfa {
+
+/// Stop at the first ill-formed subpart and report it (conversion_result::read points at it).
+struct strict {
+  static constexpr bool stops_on_error = true;
+  constexpr char32_t replacement_value() const noexcept { return replacement_character; }
+};
+
+/// Write one replacement character (U+FFFD unless chosen) per maximal ill-formed subpart and go on,
+/// as the Unicode Standard (ch. 3) and the WHATWG decoder do. A replacement that is not a Unicode
+/// scalar value is ignored in favour of U+FFFD.
+struct replace {
+  char32_t replacement = replacement_character;
+  static constexpr bool stops_on_error = false;
+  constexpr char32_t replacement_value() const noexcept {
+    return (replacement >= 0xD800 && replacement <= 0xDFFF) || replacement > 0x10FFFF ? replacement_character
+                                                                                      : replacement;
+  }
+};
+
+/// For input already validated: the fastest path. On ill-formed input the output is unspecified,
+/// but nothing is read or written out of bounds and the output never exceeds the length helpers' size.
+struct assume_valid {
+  static constexpr bool stops_on_error = false;
+  constexpr char32_t replacement_value() const noexcept { return replacement_character; }
+};
+
+}  // namespace utf8dfa
+
+#endif
