@@ -8,6 +8,7 @@
 #include "detail/dispatch.hpp"
 
 namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
 
 /// Code points in well-formed UTF-8, at memory speed: the bytes that are not continuation bytes.
 /// It does not validate; on ill-formed input use utf32_length_from_utf8 (the lossy decode's count).
@@ -17,6 +18,7 @@ std::size_t count_code_points(const Bytes& bytes) noexcept {
   return detail::kernels().count_leads(detail::as_uchars(s.data), s.size);
 }
 
+}  // namespace UTF8DFA_ABI_NAMESPACE
 }  // namespace utf8dfa
 
 #endif

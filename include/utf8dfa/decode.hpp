@@ -7,6 +7,7 @@
 #include "error.hpp"
 
 namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
 
 namespace detail {
 
@@ -48,6 +49,7 @@ constexpr decoded decode_prev(const Bytes& bytes, std::size_t end) noexcept {
   return detail::decode_before(s.data, end);
 }
 
+}  // namespace UTF8DFA_ABI_NAMESPACE
 }  // namespace utf8dfa
 
 #endif

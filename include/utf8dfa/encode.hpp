@@ -8,9 +8,12 @@
 #include "detail/scalar.hpp"
 
 namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
 
 /// True for U+0000..U+D7FF and U+E000..U+10FFFF: the values UTF-8 can encode.
-constexpr bool is_scalar_value(char32_t cp) noexcept { return cp < 0xD800 || (cp > 0xDFFF && cp <= 0x10FFFF); }
+constexpr bool is_scalar_value(char32_t cp) noexcept {
+  return cp < 0xD800 || (cp > 0xDFFF && cp <= 0x10FFFF);
+}
 
 /// Bytes needed to encode `cp` (1..4), or 0 for a surrogate or a value above 0x10FFFF.
 constexpr std::size_t encoded_length(char32_t cp) noexcept {
@@ -23,6 +26,7 @@ constexpr std::size_t encode(char32_t cp, Byte* out4) noexcept {
   return is_scalar_value(cp) ? detail::put_utf8(out4, cp) : 0;
 }
 
+}  // namespace UTF8DFA_ABI_NAMESPACE
 }  // namespace utf8dfa
 
 #endif

@@ -9,6 +9,7 @@
 #include "config.hpp"
 
 namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
 
 /// Why input is ill-formed. The first error of a UTF-8 sequence decides the kind.
 enum class error_code : std::uint8_t {
@@ -25,14 +26,22 @@ enum class error_code : std::uint8_t {
 /// The enumerator's name ("invalid_byte", ...), as utf8tool prints it.
 constexpr std::string_view error_name(error_code e) noexcept {
   switch (e) {
-    case error_code::none: return "none";
-    case error_code::invalid_byte: return "invalid_byte";
-    case error_code::unexpected_continuation: return "unexpected_continuation";
-    case error_code::too_short: return "too_short";
-    case error_code::incomplete: return "incomplete";
-    case error_code::overlong: return "overlong";
-    case error_code::surrogate: return "surrogate";
-    case error_code::too_large: return "too_large";
+    case error_code::none:
+      return "none";
+    case error_code::invalid_byte:
+      return "invalid_byte";
+    case error_code::unexpected_continuation:
+      return "unexpected_continuation";
+    case error_code::too_short:
+      return "too_short";
+    case error_code::incomplete:
+      return "incomplete";
+    case error_code::overlong:
+      return "overlong";
+    case error_code::surrogate:
+      return "surrogate";
+    case error_code::too_large:
+      return "too_large";
   }
   return "unknown";
 }
@@ -64,6 +73,7 @@ struct conversion_result {
 /// U+FFFD REPLACEMENT CHARACTER.
 inline constexpr char32_t replacement_character = U'\uFFFD';
 
+}  // namespace UTF8DFA_ABI_NAMESPACE
 }  // namespace utf8dfa
 
 #endif

@@ -5,6 +5,7 @@
 #include "error.hpp"
 
 namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
 
 /// Stop at the first ill-formed subpart and report it (conversion_result::read points at it).
 struct strict {
@@ -31,6 +32,7 @@ struct assume_valid {
   constexpr char32_t replacement_value() const noexcept { return replacement_character; }
 };
 
+}  // namespace UTF8DFA_ABI_NAMESPACE
 }  // namespace utf8dfa
 
 #endif

@@ -17,6 +17,7 @@
 #endif
 
 namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
 
 namespace detail {
 
@@ -243,6 +244,7 @@ inline std::string to_utf8(std::u32string_view in) {
 
 #endif
 
+}  // namespace UTF8DFA_ABI_NAMESPACE
 }  // namespace utf8dfa
 
 #endif

@@ -8,6 +8,7 @@
 #include "error.hpp"
 
 namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
 
 /// Checks `bytes`; on failure says where the first maximal ill-formed subpart starts, its length and kind.
 template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
@@ -35,6 +36,7 @@ constexpr bool is_valid(const T* data, std::size_t size) noexcept {
   return validate(data, size).error == error_code::none;
 }
 
+}  // namespace UTF8DFA_ABI_NAMESPACE
 }  // namespace utf8dfa
 
 #endif

@@ -12,12 +12,14 @@
 
 #include "../config.hpp"
 
-namespace utf8dfa::detail {
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
 
 /// A 1-byte element type the library reads as an octet: char, signed/unsigned char, char8_t, std::byte.
 template <class T, class U = std::remove_cv_t<T>>
-inline constexpr bool is_byte_v =
-    sizeof(U) == 1 && !std::is_same_v<U, bool> && (std::is_integral_v<U> || std::is_same_v<U, std::byte>);
+inline constexpr bool is_byte_v = sizeof(U) == 1 && !std::is_same_v<U, bool> &&
+                                  (std::is_integral_v<U> || std::is_same_v<U, std::byte>);
 
 /// A pointer and a length: the one shape every algorithm works on.
 template <class T>
@@ -29,20 +31,18 @@ struct byte_span {
 template <class R, class = void>
 struct is_byte_range : std::false_type {};
 template <class R>
-struct is_byte_range<R, std::void_t<decltype(std::data(std::declval<const R&>())),
-                                    decltype(std::size(std::declval<const R&>()))>>
-    : std::bool_constant<
-          !std::is_array_v<R> && std::is_pointer_v<decltype(std::data(std::declval<const R&>()))> &&
-          is_byte_v<std::remove_pointer_t<decltype(std::data(std::declval<const R&>()))>>> {};
+struct is_byte_range<
+    R, std::void_t<decltype(std::data(std::declval<const R&>())), decltype(std::size(std::declval<const R&>()))>>
+    : std::bool_constant<!std::is_array_v<R> && std::is_pointer_v<decltype(std::data(std::declval<const R&>()))> &&
+                         is_byte_v<std::remove_pointer_t<decltype(std::data(std::declval<const R&>()))>>> {};
 
 // Character arrays and pointers are C strings (string literals): they end at their first NUL.
 template <class R>
-inline constexpr bool is_c_string_v =
-    std::is_convertible_v<const R&, std::string_view> && !is_byte_range<R>::value;
+inline constexpr bool is_c_string_v = std::is_convertible_v<const R&, std::string_view> && !is_byte_range<R>::value;
 #if UTF8DFA_HAS_CHAR8_T
 template <class R>
-inline constexpr bool is_u8_c_string_v = std::is_convertible_v<const R&, std::u8string_view> &&
-                                         !is_byte_range<R>::value && !is_c_string_v<R>;
+inline constexpr bool is_u8_c_string_v =
+    std::is_convertible_v<const R&, std::u8string_view> && !is_byte_range<R>::value && !is_c_string_v<R>;
 #else
 template <class R>
 inline constexpr bool is_u8_c_string_v = false;
@@ -120,6 +120,8 @@ constexpr unsigned popcount64(std::uint64_t x) noexcept {
 #endif
 }
 
-}  // namespace utf8dfa::detail
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
 
 #endif

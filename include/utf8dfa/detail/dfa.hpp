@@ -19,7 +19,9 @@
 
 #include "../error.hpp"
 
-namespace utf8dfa::detail {
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
 
 /// An octet range of the grammar; `outside` names the error when a continuation byte (80-BF)
 /// arrives where this range is expected but falls outside it.
@@ -41,14 +43,14 @@ inline constexpr octet_range utf8_tail{0x80, 0xBF, error_code::none};  // UTF8-t
 /// RFC 3629 section 4, one entry per alternative. The error kinds on the restricted second-byte
 /// ranges say what a continuation byte outside them would have encoded.
 inline constexpr sequence_rule grammar[] = {
-    {{0x00, 0x7F, error_code::none}, 0, {}},                                                       // UTF8-1
-    {{0xC2, 0xDF, error_code::none}, 1, {utf8_tail}},                                              // UTF8-2
-    {{0xE0, 0xE0, error_code::none}, 2, {{0xA0, 0xBF, error_code::overlong}, utf8_tail}},          // UTF8-3
-    {{0xE1, 0xEC, error_code::none}, 2, {utf8_tail, utf8_tail}},                                   //
-    {{0xED, 0xED, error_code::none}, 2, {{0x80, 0x9F, error_code::surrogate}, utf8_tail}},         //
-    {{0xEE, 0xEF, error_code::none}, 2, {utf8_tail, utf8_tail}},                                   //
-    {{0xF0, 0xF0, error_code::none}, 3, {{0x90, 0xBF, error_code::overlong}, utf8_tail, utf8_tail}},  // UTF8-4
-    {{0xF1, 0xF3, error_code::none}, 3, {utf8_tail, utf8_tail, utf8_tail}},                           //
+    {{0x00, 0x7F, error_code::none}, 0, {}},                                                           // UTF8-1
+    {{0xC2, 0xDF, error_code::none}, 1, {utf8_tail}},                                                  // UTF8-2
+    {{0xE0, 0xE0, error_code::none}, 2, {{0xA0, 0xBF, error_code::overlong}, utf8_tail}},              // UTF8-3
+    {{0xE1, 0xEC, error_code::none}, 2, {utf8_tail, utf8_tail}},                                       //
+    {{0xED, 0xED, error_code::none}, 2, {{0x80, 0x9F, error_code::surrogate}, utf8_tail}},             //
+    {{0xEE, 0xEF, error_code::none}, 2, {utf8_tail, utf8_tail}},                                       //
+    {{0xF0, 0xF0, error_code::none}, 3, {{0x90, 0xBF, error_code::overlong}, utf8_tail, utf8_tail}},   // UTF8-4
+    {{0xF1, 0xF3, error_code::none}, 3, {utf8_tail, utf8_tail, utf8_tail}},                            //
     {{0xF4, 0xF4, error_code::none}, 3, {{0x80, 0x8F, error_code::too_large}, utf8_tail, utf8_tail}},  //
 };
 
@@ -189,7 +191,9 @@ constexpr error_code reject_kind(std::uint64_t state, std::uint8_t byte) noexcep
 }
 
 /// True for 80..BF, which never starts a character.
-constexpr bool is_continuation(std::uint8_t b) noexcept { return utf8_tail.contains(b); }
+constexpr bool is_continuation(std::uint8_t b) noexcept {
+  return utf8_tail.contains(b);
+}
 
 /// Decodes the character or maximal ill-formed subpart that starts at `pos` (pos < n).
 /// This is the only scalar decoder: everything else that decodes calls it or the shift loop.
@@ -220,6 +224,8 @@ constexpr std::size_t partial_start(const T* p, std::size_t pos) noexcept {
   return k > 0 ? k - 1 : 0;
 }
 
-}  // namespace utf8dfa::detail
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
 
 #endif

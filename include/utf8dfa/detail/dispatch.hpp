@@ -11,7 +11,9 @@
 #include "../policy.hpp"
 #include "scalar.hpp"
 
-namespace utf8dfa::detail {
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
 
 /// A replacement value that no policy can produce: the kernels' encoding of `strict`.
 inline constexpr char32_t strict_marker = 0xFFFFFFFFu;
@@ -81,12 +83,17 @@ inline const kernel_table& kernels() noexcept {
   return *k;
 }
 
-}  // namespace utf8dfa::detail
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
 
 namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
 
 /// Name of the kernel in use ("scalar", "avx2", ...).
-inline std::string_view active_kernel() noexcept { return detail::kernels().name; }
+inline std::string_view active_kernel() noexcept {
+  return detail::kernels().name;
+}
 
 /// Forces a kernel by name (for tests and benchmarks); false if this build or CPU lacks it.
 inline bool select_kernel(std::string_view name) noexcept {
@@ -96,6 +103,7 @@ inline bool select_kernel(std::string_view name) noexcept {
   return true;
 }
 
+}  // namespace UTF8DFA_ABI_NAMESPACE
 }  // namespace utf8dfa
 
 #endif

@@ -10,7 +10,9 @@
 #include "bytes.hpp"
 #include "dfa.hpp"
 
-namespace utf8dfa::detail {
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
 
 /// Precise validation from a character boundary, one character at a time (constexpr path and the
 /// re-scan that locates an error found by a faster loop).
@@ -156,7 +158,9 @@ constexpr decoded decode_utf_at(const In* p, std::size_t n, std::size_t i) noexc
 }
 
 /// Bytes of the UTF-8 form of a scalar value (1..4).
-constexpr std::size_t utf8_width(char32_t c) noexcept { return c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4; }
+constexpr std::size_t utf8_width(char32_t c) noexcept {
+  return c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+}
 
 /// Writes a scalar value as UTF-8 (the RFC 3629 section 3 bit patterns); returns the byte count.
 template <class Byte>
@@ -210,6 +214,8 @@ conversion_result utf_to_utf8_scalar(const In* p, std::size_t n, unsigned char* 
   return {n, static_cast<std::size_t>(o - out), first};
 }
 
-}  // namespace utf8dfa::detail
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
 
 #endif
