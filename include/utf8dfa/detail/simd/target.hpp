@@ -1,0 +1,20 @@
+// utf8dfa: per-function instruction-set regions for the x86-64 kernels. Kernels are compiled through
+// these attributes only, never through -m flags imposed on users; dispatch.hpp calls a kernel only
+// after cpu.hpp has confirmed the CPU and the OS support it.
+#ifndef UTF8DFA_DETAIL_SIMD_TARGET_HPP
+#define UTF8DFA_DETAIL_SIMD_TARGET_HPP
+
+#include "../../config.hpp"
+
+#if UTF8DFA_X86_64 && !defined(UTF8DFA_NO_SIMD) && (defined(__GNUC__) || defined(__clang__))
+#define UTF8DFA_X86_KERNELS 1
+#include <immintrin.h>
+#define UTF8DFA_TARGET_SSE4 __attribute__((target("sse4.2,popcnt")))
+#define UTF8DFA_TARGET_AVX2 __attribute__((target("avx2,bmi,bmi2,popcnt,lzcnt")))
+#define UTF8DFA_TARGET_AVX512 \
+  __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512vbmi,avx512vbmi2,bmi,bmi2,popcnt,lzcnt")))
+#else
+#define UTF8DFA_X86_KERNELS 0
+#endif
+
+#endif
