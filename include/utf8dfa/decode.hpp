@@ -28,6 +28,19 @@ constexpr decoded decode_before(const T* p, std::size_t end) noexcept {
   return decode_at(p, end, end - 1);
 }
 
+/// The same segment when [p, p+size) goes on after `end`: if the input continues and its byte at
+/// `end` cuts that segment short, the kind is the one the forward walk reports (too_short,
+/// overlong, ...) rather than incomplete.
+template <class T>
+constexpr decoded decode_before(const T* p, std::size_t end, std::size_t size) noexcept {
+  decoded d = decode_before(p, end);
+  if (d.error == error_code::incomplete && end < size) {
+    const decoded whole = decode_at(p, size, end - d.length);
+    if (whole.length == d.length) d.error = whole.error;
+  }
+  return d;
+}
+
 }  // namespace detail
 
 /// Decodes the character at byte `pos`; on error U+FFFD with the subpart's length and kind.
@@ -39,14 +52,15 @@ constexpr decoded decode_next(const Bytes& bytes, std::size_t pos) noexcept {
   return detail::decode_at(s.data, s.size, pos);
 }
 
-/// Decodes the character that ends just before byte `end`, treating [0, end) as the whole input,
-/// so that it agrees with decode_next's segmentation. At the start: {U+FFFD, 0, incomplete}.
+/// Decodes the character that ends just before byte `end`, segmenting [0, end) as decode_next
+/// does, so that walking back from a boundary gives decode_next's segments (kinds included) in
+/// reverse. At the start: {U+FFFD, 0, incomplete}.
 template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
 constexpr decoded decode_prev(const Bytes& bytes, std::size_t end) noexcept {
   const auto s = detail::as_span(bytes);
   if (end > s.size) end = s.size;
   if (end == 0) return {replacement_character, 0, error_code::incomplete};
-  return detail::decode_before(s.data, end);
+  return detail::decode_before(s.data, end, s.size);
 }
 
 }  // namespace UTF8DFA_ABI_NAMESPACE
