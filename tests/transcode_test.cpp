@@ -14,6 +14,9 @@
 #include <utf8dfa.hpp>
 
 #include "catch.hpp"
+#if UTF8DFA_HAS_SPAN
+#include <span>
+#endif
 #include "reference/check.hpp"
 
 using namespace utf8dfa_check;
@@ -175,14 +178,14 @@ TEST_CASE("UTF-16 input: each unpaired surrogate is one error", "[transcode][utf
   tally t;
   for (char16_t u = 0xD800; u <= 0xDFFF && u >= 0xD800; ++u) {
     const std::u16string contexts[] = {
-        std::u16string(1, u),                  // alone (a high one: incomplete)
-        u"a" + std::u16string(1, u) + u"b",    // between ASCII
-        std::u16string(1, u) + u"\u00E9",      // before a BMP character
-        u"\u4E2D" + std::u16string(1, u),      // at the end
-        std::u16string(2, u),                  // twice
-        std::u16string(1, u) + u"\U0001F600",  // before a pair
-        u"\xDC00" + std::u16string(1, u),      // after a low surrogate
-        std::u16string(1, u) + u"\xD800",      // before a high surrogate
+        {u},                    // alone (a high one: incomplete)
+        {u'a', u, u'b'},        // between ASCII
+        {u, u'\u00E9'},         // before a BMP character
+        {u'\u4E2D', u},         // at the end
+        {u, u},                 // twice
+        {u, 0xD83D, 0xDE00},    // before a pair
+        {char16_t(0xDC00), u},  // after a low surrogate
+        {u, char16_t(0xD800)},  // before a high surrogate
     };
     for (std::size_t k = 0; k < sizeof contexts / sizeof contexts[0]; ++k)
       t.add(check_to_utf8(contexts[k].data(), contexts[k].size(), k % 2 ? U'?' : U'\uFFFD', u % 64 == 0));
@@ -259,7 +262,7 @@ TEST_CASE("UTF-32 input: surrogates and values above 0x10FFFF are errors", "[tra
   bad.push_back(0xFFFFFFFE);
   for (std::uint32_t v : bad) {
     const char32_t c = static_cast<char32_t>(v);
-    const std::u32string contexts[] = {std::u32string(1, c), U"a" + std::u32string(1, c) + U"\U0010FFFF",
+    const std::u32string contexts[] = {std::u32string(1, c), std::u32string{U'a', c, U'\U0010FFFF'},
                                        std::u32string(2, c)};
     for (const std::u32string& s : contexts) t.add(check_to_utf8(s.data(), s.size(), U'\uFFFD', v % 16 == 0));
     t.add(check_to_utf8(contexts[1].data(), contexts[1].size(), U'?'));
@@ -267,12 +270,12 @@ TEST_CASE("UTF-32 input: surrogates and values above 0x10FFFF are errors", "[tra
   INFO(t.first);
   CHECK(t.failures == 0);
   std::string out(16, '\0');
-  const std::u32string s = U"ab" + std::u32string(1, static_cast<char32_t>(0x110000));
+  const std::u32string s{U'a', U'b', static_cast<char32_t>(0x110000)};
   utf8dfa::conversion_result r = utf8dfa::utf32_to_utf8(s, &out[0]);
   CHECK(r.read == 2);
   CHECK(r.written == 2);
   CHECK(r.error == error_code::too_large);
-  const std::u32string t2 = U"a" + std::u32string(1, static_cast<char32_t>(0xDFFF));
+  const std::u32string t2{U'a', static_cast<char32_t>(0xDFFF)};
   r = utf8dfa::utf32_to_utf8(t2, &out[0]);
   CHECK(r.read == 1);
   CHECK(r.error == error_code::surrogate);
@@ -353,7 +356,7 @@ TEST_CASE("replacement choices", "[transcode][policy]") {
     CHECK(utf8dfa::utf8_to_utf32(s, &o[0], pol).written == 3);
     CHECK(o == U"a\uFFFDb");
     std::string o8(5, '\0');
-    const std::u32string bad32 = U"a" + std::u32string(1, char32_t(0xD800)) + U"b";
+    const std::u32string bad32{U'a', char32_t(0xD800), U'b'};
     CHECK(utf8dfa::utf8_length_from_utf32(bad32, pol) == 5);
     CHECK(utf8dfa::utf32_to_utf8(bad32, &o8[0], pol).written == 5);
     CHECK(o8 ==
@@ -385,7 +388,7 @@ TEST_CASE("the throwing helpers throw conversion_error with the offset and the k
   expect([] { return utf8dfa::to_utf32(std::string_view("\x80")); }, 0, error_code::unexpected_continuation);
   expect([] { return utf8dfa::to_utf8(std::u16string_view(u"\u00E9\xDC00")); }, 1, error_code::surrogate);
   expect([] { return utf8dfa::to_utf8(std::u16string_view(u"x\xD800")); }, 1, error_code::incomplete);
-  const std::u32string big = U"abcd" + std::u32string(1, char32_t(0x110000));
+  const std::u32string big{U'a', U'b', U'c', U'd', char32_t(0x110000)};
   expect([&] { return utf8dfa::to_utf8(big); }, 4, error_code::too_large);
   // It is a std::runtime_error.
   CHECK_THROWS_AS(utf8dfa::to_utf16(std::string_view("\xFF")), std::runtime_error);
@@ -415,7 +418,7 @@ TEST_CASE("status overloads set the status and keep the text before the error", 
   CHECK(st.written == 2);
   CHECK(st.error == error_code::surrogate);
   st = {99, 99, error_code::none};
-  const std::u32string d = U"\u00E9" + std::u32string(1, char32_t(0xFFFFFFFF));
+  const std::u32string d{U'\u00E9', char32_t(0xFFFFFFFF)};
   CHECK(utf8dfa::to_utf8(d, st) == "\xC3\xA9");
   CHECK(st.read == 1);
   CHECK(st.written == 2);

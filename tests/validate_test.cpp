@@ -12,6 +12,9 @@
 #include <utf8dfa.hpp>
 
 #include "catch.hpp"
+#if UTF8DFA_HAS_SPAN
+#include <span>
+#endif
 #include "reference/check.hpp"
 
 using namespace utf8dfa_check;

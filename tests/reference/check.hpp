@@ -50,7 +50,11 @@ inline std::string hex(const std::string& s) {
 }
 
 inline std::string fail(const unsigned char* p, std::size_t n, const std::string& what) {
-  return "[" + hex(p, n) + "] " + what;
+  std::string s(1, '[');  // appended piece by piece: GCC 12's -Wrestrict misfires on "lit" + string
+  s += hex(p, n);
+  s += "] ";
+  s += what;
+  return s;
 }
 
 /// A tally of checked inputs and disagreements, keeping the first description.
@@ -270,13 +274,19 @@ inline std::string check_transcode(const unsigned char* p, std::size_t n, char32
 
 inline std::string units_hex(const char16_t* p, std::size_t n) {
   std::string s;
-  for (std::size_t i = 0; i < n && i < 64; ++i) s += (i ? " " : "") + std::to_string(std::uint32_t(p[i]));
+  for (std::size_t i = 0; i < n && i < 64; ++i) {
+    if (i) s += ' ';
+    s += std::to_string(std::uint32_t(p[i]));
+  }
   return s;
 }
 
 inline std::string units_hex(const char32_t* p, std::size_t n) {
   std::string s;
-  for (std::size_t i = 0; i < n && i < 64; ++i) s += (i ? " " : "") + std::to_string(std::uint32_t(p[i]));
+  for (std::size_t i = 0; i < n && i < 64; ++i) {
+    if (i) s += ' ';
+    s += std::to_string(std::uint32_t(p[i]));
+  }
   return s;
 }
 
@@ -317,7 +327,13 @@ std::string check_to_utf8(const Unit* p, std::size_t n, char32_t repl = U'\uFFFD
   if (first == error::none) bytes_before = want.size();
   using view = std::basic_string_view<Unit>;
   const view in(p, n);
-  auto where = [&](const std::string& what) { return "[" + units_hex(p, n) + "] " + what; };
+  auto where = [&](const std::string& what) {
+    std::string m(1, '[');
+    m += units_hex(p, n);
+    m += "] ";
+    m += what;
+    return m;
+  };
   const utf8dfa::replace pol = repl == U'\uFFFD' ? utf8dfa::replace{} : utf8dfa::replace{repl};
   std::size_t len;
   if constexpr (sizeof(Unit) == 2)
