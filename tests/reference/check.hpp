@@ -202,7 +202,8 @@ inline std::string result_text(const utf8dfa::conversion_result& r) {
 }
 
 /// utf8_to_utf32 and utf8_to_utf16 under strict and replace (with `repl`; U+FFFD uses the default
-/// policy object), the length helpers, and on well-formed input assume_valid and count_code_points.
+/// policy object), the length helpers, on well-formed input assume_valid and count_code_points, and
+/// on ill-formed input that assume_valid writes no more than the length helpers say.
 /// With `allocating`, to_utf32_lossy, to_utf16_lossy and the status helpers too.
 inline std::string check_transcode(const unsigned char* p, std::size_t n, char32_t repl = U'\uFFFD',
                                    bool allocating = false) {
@@ -254,6 +255,15 @@ inline std::string check_transcode(const unsigned char* p, std::size_t n, char32
         out16.compare(0, len16, e.utf16) != 0)
       return fail(p, n, "utf8_to_utf16 assume_valid " + result_text(r));
     if (utf8dfa::count_code_points(b) != len32) return fail(p, n, "count_code_points");
+  } else if (repl == U'\uFFFD') {
+    // assume_valid on ill-formed input: the output is unspecified, but stays within the size the
+    // length helpers give (policy.hpp), which the canaries check.
+    r = utf8dfa::utf8_to_utf32(b, &out32[0], utf8dfa::assume_valid{});
+    if (r.written > len32 || out32[len32] != canary32)
+      return fail(p, n, "utf8_to_utf32 assume_valid overflows " + result_text(r));
+    r = utf8dfa::utf8_to_utf16(b, &out16[0], utf8dfa::assume_valid{});
+    if (r.written > len16 || out16[len16] != canary16)
+      return fail(p, n, "utf8_to_utf16 assume_valid overflows " + result_text(r));
   }
   if (allocating) {
     if (repl == U'\uFFFD' && (utf8dfa::to_utf32_lossy(b) != e.utf32 || utf8dfa::to_utf16_lossy(b) != e.utf16))
