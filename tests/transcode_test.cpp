@@ -451,3 +451,38 @@ TEST_CASE("conversions accept every input type", "[transcode][types]") {
   CHECK(utf8dfa::utf16_to_utf8(std::u16string_view(u"\u65E5"), ob).written == 3);
   CHECK(std::to_integer<unsigned>(ob[0]) == 0xE6);
 }
+
+TEST_CASE("empty input through every function, with null pointers", "[transcode][types]") {
+  const std::string_view e8{};
+  const std::u16string_view e16{};
+  const std::u32string_view e32{};
+  auto empty = [](const utf8dfa::conversion_result& r) {
+    return r.read == 0 && r.written == 0 && r.error == error_code::none && static_cast<bool>(r);
+  };
+  char32_t* n32 = nullptr;
+  char16_t* n16 = nullptr;
+  char* n8 = nullptr;
+  CHECK(empty(utf8dfa::utf8_to_utf32(e8, n32)));
+  CHECK(empty(utf8dfa::utf8_to_utf32(e8, n32, utf8dfa::replace{})));
+  CHECK(empty(utf8dfa::utf8_to_utf32(e8, n32, utf8dfa::assume_valid{})));
+  CHECK(empty(utf8dfa::utf8_to_utf16(e8, n16)));
+  CHECK(empty(utf8dfa::utf8_to_utf16(e8, n16, utf8dfa::replace{})));
+  CHECK(empty(utf8dfa::utf16_to_utf8(e16, n8)));
+  CHECK(empty(utf8dfa::utf16_to_utf8(e16, n8, utf8dfa::replace{})));
+  CHECK(empty(utf8dfa::utf32_to_utf8(e32, n8)));
+  CHECK(empty(utf8dfa::utf32_to_utf8(e32, n8, utf8dfa::assume_valid{})));
+  const char* null_data = nullptr;
+  CHECK(utf8dfa::is_valid(null_data, 0));
+  CHECK(utf8dfa::validate(null_data, 0).valid_up_to == 0);
+  CHECK(utf8dfa::utf32_length_from_utf8(e8) == 0);
+  CHECK(utf8dfa::utf16_length_from_utf8(e8) == 0);
+  CHECK(utf8dfa::utf8_length_from_utf16(e16) == 0);
+  CHECK(utf8dfa::utf8_length_from_utf32(e32) == 0);
+  CHECK(utf8dfa::count_code_points(e8) == 0);
+  CHECK(utf8dfa::to_utf32(e8).empty());
+  CHECK(utf8dfa::to_utf16_lossy(e8).empty());
+  CHECK(utf8dfa::to_utf8(e16).empty());
+  CHECK(utf8dfa::to_utf8_lossy(e32).empty());
+  CHECK(utf8dfa::decode_next(e8, 0).length == 0);
+  CHECK(utf8dfa::decode_prev(e8, 0).length == 0);
+}
