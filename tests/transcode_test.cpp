@@ -57,6 +57,16 @@ TEST_CASE("UTF-8 conversion agrees with the reference on random longer inputs", 
       s.insert(i, bad);
       t.add(check_transcode(u8p(s), s.size(), replacements[i % 5], i % 7 == 0));
     }
+  // Long inputs (ASCII, then mixed text) with errors at the block edges of the SIMD kernels.
+  for (int round = 0; round < 2; ++round) {
+    const std::string long_text = round == 0 ? std::string(700, 'q') : std::string(40, 'q') + random_valid(rng, 300);
+    for (std::size_t i : block_edges(long_text.size()))
+      for (std::size_t k = 0; k < bad_pieces().size(); k += 1 + i % 3) {
+        std::string s = long_text;
+        s.insert(i, bad_pieces()[k]);
+        t.add(check_transcode(u8p(s), s.size(), replacements[k % 5]));
+      }
+  }
   for (int i = 0; i < 20000; ++i) {
     const std::string s = random_mix(rng, 1 + rng() % 12);
     t.add(check_transcode(u8p(s), s.size(), replacements[i % 5], i % 10 == 0));
@@ -246,6 +256,27 @@ TEST_CASE("UTF-16 input: each unpaired surrogate is one error", "[transcode][utf
         s += utf8dfa_ref::encode_utf16(random_scalar(rng));
     }
     rt.add(check_to_utf8(s.data(), s.size(), i % 3 ? U'\uFFFD' : U'\U0001F600', i % 10 == 0));
+  }
+  // Long UTF-16 and UTF-32 (ASCII, then mixed) with a bad unit at the block edges of the kernels.
+  for (int round = 0; round < 2; ++round) {
+    std::u16string text16(round == 0 ? 600 : 40, u'q');
+    std::u32string text32(text16.begin(), text16.end());
+    if (round == 1)
+      for (int k = 0; k < 250; ++k) {
+        const char32_t c = random_scalar(rng);
+        text16 += utf8dfa_ref::encode_utf16(c);
+        text32 += c;
+      }
+    for (std::size_t i : block_edges(text16.size())) {
+      std::u16string s16 = text16;
+      s16.insert(i, 1, static_cast<char16_t>(i % 2 ? 0xDC00 + i % 0x400 : 0xD800 + i % 0x400));
+      rt.add(check_to_utf8(s16.data(), s16.size(), U'\uFFFD', i % 16 == 0));
+    }
+    for (std::size_t i : block_edges(text32.size())) {
+      std::u32string s32 = text32;
+      s32.insert(i, 1, static_cast<char32_t>(i % 2 ? 0xD800 + i : 0x110000 + i));
+      rt.add(check_to_utf8(s32.data(), s32.size(), U'\uFFFD', i % 16 == 0));
+    }
   }
   INFO(rt.first);
   CHECK(rt.failures == 0);

@@ -112,6 +112,16 @@ TEST_CASE("validate agrees with the ABNF on random longer inputs", "[validate][r
       t.add(check_validate(u8p(cut), cut.size()));
     }
   }
+  // Long inputs (ASCII, then mixed text) with errors at the block edges of the SIMD kernels.
+  for (int round = 0; round < 2; ++round) {
+    const std::string text = round == 0 ? std::string(700, 'q') : std::string(40, 'q') + random_valid(rng, 300);
+    for (std::size_t i : block_edges(text.size()))
+      for (const std::string& bad : bad_pieces()) {
+        std::string s = text;
+        s.insert(i, bad);
+        t.add(check_validate(u8p(s), s.size()));
+      }
+  }
   for (int i = 0; i < 20000; ++i) {
     const std::string s = random_mix(rng, 1 + rng() % 12);
     t.add(check_validate(u8p(s), s.size()));

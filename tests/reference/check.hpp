@@ -575,6 +575,15 @@ inline std::string random_mix(std::mt19937& rng, std::size_t pieces) {
   return s;
 }
 
+/// Where to plant errors in a long input: everywhere in the first 80 bytes, then around every
+/// multiple of 16 (the block edges of 16-, 32- and 64-byte kernels), and the end.
+inline std::vector<std::size_t> block_edges(std::size_t size) {
+  std::vector<std::size_t> at;
+  for (std::size_t i = 0; i <= size; ++i)
+    if (i < 80 || i % 16 <= 2 || i % 16 >= 14 || i == size) at.push_back(i);
+  return at;
+}
+
 inline const unsigned char* u8p(const std::string& s) {
   return reinterpret_cast<const unsigned char*>(s.data());
 }
