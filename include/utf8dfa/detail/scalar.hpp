@@ -72,7 +72,7 @@ inline std::size_t utf16_length_scalar(const unsigned char* p, std::size_t n) no
     const std::uint64_t four = w & (w << 1) & (w << 2) & (w << 3) & high_bits;  // F0..FF
     count += 8 - popcount64(cont) + popcount64(four);
   }
-  for (; i < n; ++i) count += !is_continuation(p[i]) + (p[i] >= 0xF0);
+  for (; i < n; ++i) count += std::size_t{!is_continuation(p[i])} + std::size_t{p[i] >= 0xF0};
   return count;
 }
 
