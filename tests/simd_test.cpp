@@ -40,15 +40,18 @@ std::vector<const d::kernel_table*> all_kernels() {
 struct block_checker {
   const char* name;
   std::size_t (*check)(const unsigned char*, std::size_t) noexcept;
-  std::size_t min_input;
+  std::size_t min_input, span;
 };
 
 std::vector<block_checker> all_block_checkers() {
   std::vector<block_checker> v;
 #if UTF8DFA_X86_KERNELS
-  if (d::cpu_has(d::cpu_needs_avx512)) v.push_back({"avx512", &d::avx512::check_blocks, d::avx512::min_block_input});
-  if (d::cpu_has(d::cpu_needs_avx2)) v.push_back({"avx2", &d::avx2::check_blocks, d::avx2::min_block_input});
-  if (d::cpu_has(d::cpu_needs_sse4)) v.push_back({"sse4", &d::sse4::check_blocks, d::sse4::min_block_input});
+  if (d::cpu_has(d::cpu_needs_avx512))
+    v.push_back({"avx512", &d::avx512::check_blocks, d::avx512::min_block_input, d::avx512::block_span});
+  if (d::cpu_has(d::cpu_needs_avx2))
+    v.push_back({"avx2", &d::avx2::check_blocks, d::avx2::min_block_input, d::avx2::block_span});
+  if (d::cpu_has(d::cpu_needs_sse4))
+    v.push_back({"sse4", &d::sse4::check_blocks, d::sse4::min_block_input, d::sse4::block_span});
 #endif
   return v;
 }
@@ -99,7 +102,7 @@ struct agreement {
       const std::size_t b = c.check(p, n);
       const bool valid = ref.error == utf8dfa::error_code::none;
       if (valid ? b == d::blocks_pass
-                : b != d::blocks_pass && d::boundary_before(p, b) <= ref.valid_up_to && ref.valid_up_to < b + 64)
+                : b != d::blocks_pass && d::boundary_before(p, b) <= ref.valid_up_to && ref.valid_up_to < b + c.span)
         continue;
       ++failures;
       if (++failures_of[std::string(c.name) + " blocks"] > 5) continue;

@@ -32,23 +32,47 @@ UTF8DFA_ALWAYS_INLINE bool ascii16(const unsigned char* p) noexcept {
   return ((load64(p) | load64(p + 8)) & high_bits) == 0;
 }
 
+/// Runs the shift DFA over [i, end) from `st`; the whole loop-carried chain is one shift per byte.
+UTF8DFA_ALWAYS_INLINE std::uint64_t run_dfa(std::uint64_t st, const unsigned char* p, std::size_t i,
+                                            std::size_t end) noexcept {
+  for (; i < end; ++i) st = step(st, p[i]);
+  return st;
+}
+
+/// Eight transitions, written out (compilers do not unroll the byte loop by themselves).
+UTF8DFA_ALWAYS_INLINE std::uint64_t step8(std::uint64_t st, const unsigned char* q) noexcept {
+  st = step(st, q[0]);
+  st = step(st, q[1]);
+  st = step(st, q[2]);
+  st = step(st, q[3]);
+  st = step(st, q[4]);
+  st = step(st, q[5]);
+  st = step(st, q[6]);
+  return step(st, q[7]);
+}
+
 /// Validation at run time: ASCII skipped 16 bytes at a time, everything else through the shift
-/// DFA in blocks of 64 bytes; only a failing block is re-scanned to say where and why.
+/// DFA in blocks of 64 bytes (a fixed trip count the compiler unrolls); only a failing block (or
+/// one that ends the input inside a character) is re-scanned to say where and why.
 inline validation_result validate_scalar(const unsigned char* p, std::size_t n) noexcept {
   std::size_t i = 0;
   std::uint64_t st = s_accept;
-  while (i < n) {
+  for (;;) {
     if ((st & state_mask) == s_accept)
       while (n - i >= 16 && ascii16(p + i)) i += 16;
     const std::size_t block = i;
     const std::uint64_t entry = st & state_mask;
-    const std::size_t end = n - i < 64 ? n : i + 64;
-    for (; i < end; ++i) st = step(st, p[i]);
-    if (UTF8DFA_UNLIKELY((st & state_mask) == s_reject))
+    const bool last = n - i < 64;
+    if (last) {
+      st = run_dfa(st, p, i, n);
+    } else {
+      for (std::size_t k = 0; k < 64; k += 8) st = step8(st, p + i + k);
+      i += 64;
+    }
+    if (UTF8DFA_UNLIKELY((st & state_mask) == s_reject || (last && (st & state_mask) != s_accept)))
       return validate_from(p, n, entry == s_accept ? block : partial_start(p, block));
+    if (last) return {n, 0, error_code::none};
   }
-  if ((st & state_mask) != s_accept) return validate_from(p, n, partial_start(p, n));
-  return {n, 0, error_code::none};
 }
 
 /// Number of bytes in [p, p+n) that are not continuation bytes (80..BF).

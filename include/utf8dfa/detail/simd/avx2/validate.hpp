@@ -70,8 +70,11 @@ UTF8DFA_TARGET_AVX2 inline __m256i check_block(__m256i lo, __m256i hi, __m256i p
 /// Inputs shorter than this go to the scalar DFA (the checks need 96 readable bytes).
 inline constexpr std::size_t min_block_input = 96;
 
+/// How far past the block start a failing check_blocks step reaches.
+inline constexpr std::size_t block_span = 64;
+
 /// Runs the block checks over [p, p+n) (n >= min_block_input): `blocks_pass` when they all pass
-/// (the input is well-formed), else b such that [0, b) passed and the block at b failed.
+/// (the input is well-formed), else b such that [0, b) passed and [b, b + block_span) failed.
 UTF8DFA_TARGET_AVX2 inline std::size_t check_blocks(const unsigned char* p, std::size_t n) noexcept {
   __m256i prev = _mm256_setzero_si256(), incomplete = _mm256_setzero_si256();
   std::size_t i = 0;

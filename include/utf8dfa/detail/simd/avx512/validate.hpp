@@ -31,24 +31,36 @@ UTF8DFA_TARGET_AVX512 inline __m512i lanes(const std::uint8_t* table16) noexcept
   return _mm512_maskz_broadcast_i32x4(0xFFFF, _mm_loadu_si128(reinterpret_cast<const __m128i*>(table16)));
 }
 
-/// Non-zero where the pair check or the 3-/4-byte continuation check fails in `in`.
-UTF8DFA_TARGET_AVX512 inline __m512i check(__m512i in, __m512i prev) noexcept {
-  const __m512i nibble = splat(0x0F);
-  // Each 128-bit lane of `before` is the lane preceding the same lane of `in`.
-  const __m512i before = _mm512_maskz_alignr_epi64(0xFF, in, prev, 6);
-  const __m512i prev1 = _mm512_alignr_epi8(in, before, 15);
-  const __m512i a =
-      _mm512_shuffle_epi8(lanes(pair_lookup.first_high), _mm512_and_si512(_mm512_srli_epi16(prev1, 4), nibble));
-  const __m512i b = _mm512_shuffle_epi8(lanes(pair_lookup.first_low), _mm512_and_si512(prev1, nibble));
-  const __m512i c =
-      _mm512_shuffle_epi8(lanes(pair_lookup.second_high), _mm512_and_si512(_mm512_srli_epi16(in, 4), nibble));
-  const __m512i is3 = _mm512_subs_epu8(_mm512_alignr_epi8(in, before, 14), splat(lead3_min - 0x80u));
-  const __m512i is4 = _mm512_subs_epu8(_mm512_alignr_epi8(in, before, 13), splat(lead4_min - 0x80u));
-  // (a & b & c) ^ ((is3 | is4) & 0x80) in two ternary-logic steps.
-  const __m512i flags = _mm512_ternarylogic_epi32(a, b, c, 0x80);
-  const __m512i must_continue = _mm512_ternarylogic_epi32(is3, is4, splat(0x80), 0xA8);
-  return _mm512_xor_si512(flags, must_continue);
-}
+/// The block check with its constants loaded once (outside the loops that use it).
+struct checker {
+  __m512i first_high, first_low, second_high, nibble, lead3, lead4, high_bit;
+
+  UTF8DFA_TARGET_AVX512 checker() noexcept
+      : first_high(lanes(pair_lookup.first_high)),
+        first_low(lanes(pair_lookup.first_low)),
+        second_high(lanes(pair_lookup.second_high)),
+        nibble(splat(0x0F)),
+        lead3(splat(lead3_min - 0x80u)),
+        lead4(splat(lead4_min - 0x80u)),
+        high_bit(splat(0x80)) {}
+
+  /// Non-zero where the pair check or the 3-/4-byte continuation check fails in `in`.
+  UTF8DFA_TARGET_AVX512 __m512i operator()(__m512i in, __m512i prev) const noexcept {
+    // Each 128-bit lane of `before` is the lane preceding the same lane of `in`.
+    const __m512i before = _mm512_maskz_alignr_epi64(0xFF, in, prev, 6);
+    const __m512i prev1 = _mm512_alignr_epi8(in, before, 15);
+    const __m512i a = _mm512_shuffle_epi8(first_high, _mm512_and_si512(_mm512_srli_epi16(prev1, 4), nibble));
+    const __m512i b = _mm512_shuffle_epi8(first_low, _mm512_and_si512(prev1, nibble));
+    const __m512i c = _mm512_shuffle_epi8(second_high, _mm512_and_si512(_mm512_srli_epi16(in, 4), nibble));
+    // Saturating subtraction leaves bit 7 set exactly for prev2 >= lead3_min, prev3 >= lead4_min.
+    const __m512i is3 = _mm512_subs_epu8(_mm512_alignr_epi8(in, before, 14), lead3);
+    const __m512i is4 = _mm512_subs_epu8(_mm512_alignr_epi8(in, before, 13), lead4);
+    // (a & b & c) ^ ((is3 | is4) & 0x80) in two ternary-logic steps.
+    const __m512i flags = _mm512_ternarylogic_epi32(a, b, c, 0x80);
+    const __m512i must_continue = _mm512_ternarylogic_epi32(is3, is4, high_bit, 0xA8);
+    return _mm512_xor_si512(flags, must_continue);
+  }
+};
 
 /// Non-zero when `in` (64 bytes) ends inside a character.
 UTF8DFA_TARGET_AVX512 inline __m512i ends_incomplete(__m512i in) noexcept {
@@ -60,7 +72,8 @@ UTF8DFA_TARGET_AVX512 inline __m512i ends_incomplete(__m512i in) noexcept {
 }
 
 /// The error vector of the block `in` preceded by `prev`; `incomplete` carries a cut character.
-UTF8DFA_TARGET_AVX512 inline __m512i check_block(__m512i in, __m512i prev, __m512i& incomplete) noexcept {
+UTF8DFA_TARGET_AVX512 inline __m512i check_block(const checker& check, __m512i in, __m512i prev,
+                                                 __m512i& incomplete) noexcept {
   if (_mm512_movepi8_mask(in) == 0) return incomplete;
   incomplete = ends_incomplete(in);
   return check(in, prev);
@@ -73,18 +86,33 @@ UTF8DFA_TARGET_AVX512 inline bool any(__m512i v) noexcept {
 /// Every length works (masked loads).
 inline constexpr std::size_t min_block_input = 0;
 
+/// How far past the block start a failing check_blocks step reaches.
+inline constexpr std::size_t block_span = 128;
+
 /// Runs the block checks over [p, p+n) (n >= min_block_input): `blocks_pass` when they all pass
-/// (the input is well-formed), else b such that [0, b) passed and the block at b failed.
+/// (the input is well-formed), else b such that [0, b) passed and [b, b + block_span) failed.
 UTF8DFA_TARGET_AVX512 inline std::size_t check_blocks(const unsigned char* p, std::size_t n) noexcept {
+  const checker check;
   __m512i prev = _mm512_setzero_si512(), incomplete = _mm512_setzero_si512();
   std::size_t i = 0;
+  // Two blocks per step: one ASCII test and one error test for both.
+  for (; n - i >= 128; i += 128) {
+    const __m512i in0 = load(p + i), in1 = load(p + i + 64);
+    __m512i err = incomplete;
+    if (_mm512_movepi8_mask(_mm512_or_si512(in0, in1)) != 0) {
+      err = _mm512_or_si512(check(in0, prev), check(in1, in0));
+      incomplete = ends_incomplete(in1);
+    }
+    if (UTF8DFA_UNLIKELY(any(err))) return i;
+    prev = in1;
+  }
   for (; n - i >= 64; i += 64) {
     const __m512i in = load(p + i);
-    if (UTF8DFA_UNLIKELY(any(check_block(in, prev, incomplete)))) return i;
+    if (UTF8DFA_UNLIKELY(any(check_block(check, in, prev, incomplete)))) return i;
     prev = in;
   }
   __m512i err = incomplete;
-  if (i < n) err = check_block(load_first(p + i, n - i), prev, incomplete);
+  if (i < n) err = check_block(check, load_first(p + i, n - i), prev, incomplete);
   if (UTF8DFA_UNLIKELY(any(err))) return i;
   return blocks_pass;
 }

@@ -64,8 +64,11 @@ UTF8DFA_TARGET_SSE4 inline block load_block(const unsigned char* p) noexcept {
 /// Inputs shorter than this go to the scalar DFA (the checks need 80 readable bytes).
 inline constexpr std::size_t min_block_input = 80;
 
+/// How far past the block start a failing check_blocks step reaches.
+inline constexpr std::size_t block_span = 64;
+
 /// Runs the block checks over [p, p+n) (n >= min_block_input): `blocks_pass` when they all pass
-/// (the input is well-formed), else b such that [0, b) passed and the block at b failed.
+/// (the input is well-formed), else b such that [0, b) passed and [b, b + block_span) failed.
 UTF8DFA_TARGET_SSE4 inline std::size_t check_blocks(const unsigned char* p, std::size_t n) noexcept {
   __m128i prev = _mm_setzero_si128(), incomplete = _mm_setzero_si128();
   std::size_t i = 0;
