@@ -81,8 +81,11 @@ struct agreement {
     ++cases;
     // The reference: the one-character-at-a-time decoder, which validate_scalar must match too.
     const utf8dfa::validation_result ref = d::validate_from(p, n, 0);
-    const std::size_t leads = d::count_leads_scalar(p, n);
-    const std::size_t units = d::utf16_length_scalar(p, ref.valid_up_to);
+    // Counts the plain way: a byte at a time.
+    std::size_t leads = 0, units = 0;
+    for (std::size_t i = 0; i < n; ++i) leads += !d::is_continuation(p[i]);
+    for (std::size_t i = 0; i < ref.valid_up_to; ++i)
+      units += std::size_t{!d::is_continuation(p[i])} + std::size_t{p[i] >= 0xF0};
     for (const d::kernel_table* k : kernels) {
       const utf8dfa::validation_result got = k->validate(p, n);
       const std::size_t got_leads = k->count_leads(p, n);

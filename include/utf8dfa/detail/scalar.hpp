@@ -75,28 +75,41 @@ inline validation_result validate_scalar(const unsigned char* p, std::size_t n) 
   }
 }
 
+/// The sum of the eight bytes of `acc` (each at most 255).
+constexpr std::size_t byte_sum(std::uint64_t acc) noexcept {
+  const std::uint64_t pairs = (acc & 0x00FF00FF00FF00FFull) + ((acc >> 8) & 0x00FF00FF00FF00FFull);
+  return static_cast<std::size_t>((pairs * 0x0001000100010001ull) >> 48);
+}
+
+/// Bytes of [p, p+n) that match `Pick` (a word-at-a-time test leaving bit 7 of each chosen byte),
+/// counted as 0/1 bytes in one word for up to 255 words at a time.
+template <class Pick>
+UTF8DFA_ALWAYS_INLINE std::size_t count_bytes_swar(const unsigned char* p, std::size_t n, Pick pick) noexcept {
+  std::size_t count = 0, i = 0;
+  while (n - i >= 8) {
+    const std::size_t words = (n - i) / 8 < 255 ? (n - i) / 8 : 255;
+    const std::size_t end = i + words * 8;
+    std::uint64_t acc = 0;
+    for (; i < end; i += 8) acc += (pick(load64(p + i)) & high_bits) >> 7;
+    count += byte_sum(acc);
+  }
+  return count;
+}
+
 /// Number of bytes in [p, p+n) that are not continuation bytes (80..BF).
 inline std::size_t count_leads_scalar(const unsigned char* p, std::size_t n) noexcept {
-  std::size_t count = 0, i = 0;
-  for (; n - i >= 8; i += 8) {
-    const std::uint64_t w = load64(p + i);
-    const std::uint64_t cont = w & ~(w << 1) & high_bits;  // bit 7 set, bit 6 clear
-    count += 8 - popcount64(cont);
-  }
-  for (; i < n; ++i) count += !is_continuation(p[i]);
+  const std::size_t words = n - n % 8;
+  std::size_t count = words - count_bytes_swar(p, words, [](std::uint64_t w) { return w & ~(w << 1); });
+  for (std::size_t i = words; i < n; ++i) count += !is_continuation(p[i]);
   return count;
 }
 
 /// UTF-16 units of well-formed UTF-8: one per lead byte, two for the 4-byte leads (F0..F4).
 inline std::size_t utf16_length_scalar(const unsigned char* p, std::size_t n) noexcept {
-  std::size_t count = 0, i = 0;
-  for (; n - i >= 8; i += 8) {
-    const std::uint64_t w = load64(p + i);
-    const std::uint64_t cont = w & ~(w << 1) & high_bits;
-    const std::uint64_t four = w & (w << 1) & (w << 2) & (w << 3) & high_bits;  // F0..FF
-    count += 8 - popcount64(cont) + popcount64(four);
-  }
-  for (; i < n; ++i) count += std::size_t{!is_continuation(p[i])} + std::size_t{p[i] >= 0xF0};
+  const std::size_t words = n - n % 8;
+  std::size_t count = count_leads_scalar(p, words) +
+                      count_bytes_swar(p, words, [](std::uint64_t w) { return w & (w << 1) & (w << 2) & (w << 3); });
+  for (std::size_t i = words; i < n; ++i) count += std::size_t{!is_continuation(p[i])} + std::size_t{p[i] >= 0xF0};
   return count;
 }
 

@@ -128,7 +128,14 @@ UTF8DFA_TARGET_AVX512 inline validation_result validate(const unsigned char* p, 
 /// Bytes that are not continuation bytes (80..BF are the signed bytes below -64).
 UTF8DFA_TARGET_AVX512 inline std::size_t count_leads(const unsigned char* p, std::size_t n) noexcept {
   const __m512i limit = splat(0xBF);
-  std::size_t count = 0, i = 0;
+  std::size_t c0 = 0, c1 = 0, c2 = 0, c3 = 0, i = 0;
+  for (; n - i >= 256; i += 256) {  // four independent counts keep the loads flowing
+    c0 += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(load(p + i), limit)));
+    c1 += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(load(p + i + 64), limit)));
+    c2 += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(load(p + i + 128), limit)));
+    c3 += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(load(p + i + 192), limit)));
+  }
+  std::size_t count = c0 + c1 + c2 + c3;
   for (; n - i >= 64; i += 64)
     count += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(load(p + i), limit)));
   if (i < n) {
