@@ -24,27 +24,35 @@ UTF8DFA_TARGET_AVX2 inline __m256i lanes(const std::uint8_t* table16) noexcept {
   return _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(table16)));
 }
 
-/// The bytes of `in` moved up by N places, the last N bytes of `prev` filling in.
-template <int N>
-UTF8DFA_TARGET_AVX2 inline __m256i prev_n(__m256i in, __m256i prev) noexcept {
-  return _mm256_alignr_epi8(in, _mm256_permute2x128_si256(prev, in, 0x21), 16 - N);
-}
+/// The block check with its constants loaded once (outside the loops that use it).
+struct checker {
+  __m256i first_high, first_low, second_high, nibble, lead3, lead4, high_bit;
 
-/// Non-zero where the pair check or the 3-/4-byte continuation check fails in `in`.
-UTF8DFA_TARGET_AVX2 inline __m256i check(__m256i in, __m256i prev) noexcept {
-  const __m256i nibble = splat(0x0F);
-  const __m256i prev1 = prev_n<1>(in, prev);
-  const __m256i a =
-      _mm256_shuffle_epi8(lanes(pair_lookup.first_high), _mm256_and_si256(_mm256_srli_epi16(prev1, 4), nibble));
-  const __m256i b = _mm256_shuffle_epi8(lanes(pair_lookup.first_low), _mm256_and_si256(prev1, nibble));
-  const __m256i c =
-      _mm256_shuffle_epi8(lanes(pair_lookup.second_high), _mm256_and_si256(_mm256_srli_epi16(in, 4), nibble));
-  const __m256i flags = _mm256_and_si256(_mm256_and_si256(a, b), c);
-  const __m256i is3 = _mm256_subs_epu8(prev_n<2>(in, prev), splat(lead3_min - 0x80u));
-  const __m256i is4 = _mm256_subs_epu8(prev_n<3>(in, prev), splat(lead4_min - 0x80u));
-  const __m256i must_continue = _mm256_and_si256(_mm256_or_si256(is3, is4), splat(0x80));
-  return _mm256_xor_si256(flags, must_continue);
-}
+  UTF8DFA_TARGET_AVX2 checker() noexcept
+      : first_high(lanes(pair_lookup.first_high)),
+        first_low(lanes(pair_lookup.first_low)),
+        second_high(lanes(pair_lookup.second_high)),
+        nibble(splat(0x0F)),
+        lead3(splat(lead3_min - 0x80u)),
+        lead4(splat(lead4_min - 0x80u)),
+        high_bit(splat(0x80)) {}
+
+  /// Non-zero where the pair check or the 3-/4-byte continuation check fails in `in`.
+  UTF8DFA_TARGET_AVX2 __m256i operator()(__m256i in, __m256i prev) const noexcept {
+    // The 16 bytes before each 128-bit lane of `in`, for vpalignr.
+    const __m256i before = _mm256_permute2x128_si256(prev, in, 0x21);
+    const __m256i prev1 = _mm256_alignr_epi8(in, before, 15);
+    const __m256i a = _mm256_shuffle_epi8(first_high, _mm256_and_si256(_mm256_srli_epi16(prev1, 4), nibble));
+    const __m256i b = _mm256_shuffle_epi8(first_low, _mm256_and_si256(prev1, nibble));
+    const __m256i c = _mm256_shuffle_epi8(second_high, _mm256_and_si256(_mm256_srli_epi16(in, 4), nibble));
+    const __m256i flags = _mm256_and_si256(_mm256_and_si256(a, b), c);
+    // Saturating subtraction leaves bit 7 set exactly for prev2 >= lead3_min, prev3 >= lead4_min.
+    const __m256i is3 = _mm256_subs_epu8(_mm256_alignr_epi8(in, before, 14), lead3);
+    const __m256i is4 = _mm256_subs_epu8(_mm256_alignr_epi8(in, before, 13), lead4);
+    const __m256i must_continue = _mm256_and_si256(_mm256_or_si256(is3, is4), high_bit);
+    return _mm256_xor_si256(flags, must_continue);
+  }
+};
 
 /// Non-zero when `in` ends inside a character.
 UTF8DFA_TARGET_AVX2 inline __m256i ends_incomplete(__m256i in) noexcept {
@@ -60,7 +68,8 @@ UTF8DFA_TARGET_AVX2 inline bool any(__m256i v) noexcept {
 }
 
 /// Checks the 64 bytes lo, hi (preceded by `prev`); returns the error vector.
-UTF8DFA_TARGET_AVX2 inline __m256i check_block(__m256i lo, __m256i hi, __m256i prev, __m256i& incomplete) noexcept {
+UTF8DFA_TARGET_AVX2 inline __m256i check_block(const checker& check, __m256i lo, __m256i hi, __m256i prev,
+                                               __m256i& incomplete) noexcept {
   if (_mm256_movemask_epi8(_mm256_or_si256(lo, hi)) == 0) return incomplete;
   const __m256i err = _mm256_or_si256(check(lo, prev), check(hi, lo));
   incomplete = ends_incomplete(hi);
@@ -76,11 +85,12 @@ inline constexpr std::size_t block_span = 64;
 /// Runs the block checks over [p, p+n) (n >= min_block_input): `blocks_pass` when they all pass
 /// (the input is well-formed), else b such that [0, b) passed and [b, b + block_span) failed.
 UTF8DFA_TARGET_AVX2 inline std::size_t check_blocks(const unsigned char* p, std::size_t n) noexcept {
+  const checker check;
   __m256i prev = _mm256_setzero_si256(), incomplete = _mm256_setzero_si256();
   std::size_t i = 0;
   for (; n - i >= 64; i += 64) {
     const __m256i lo = load(p + i), hi = load(p + i + 32);
-    if (UTF8DFA_UNLIKELY(any(check_block(lo, hi, prev, incomplete)))) return i;
+    if (UTF8DFA_UNLIKELY(any(check_block(check, lo, hi, prev, incomplete)))) return i;
     prev = hi;
   }
   // The last 64 bytes again (re-checking bytes that passed is harmless), then the end of input.
@@ -88,7 +98,7 @@ UTF8DFA_TARGET_AVX2 inline std::size_t check_blocks(const unsigned char* p, std:
   if (i < n) {
     const __m256i lo = load(p + n - 64), hi = load(p + n - 32);
     __m256i ignored = incomplete;
-    err = _mm256_or_si256(check_block(lo, hi, load(p + n - 96), ignored), ends_incomplete(hi));
+    err = _mm256_or_si256(check_block(check, lo, hi, load(p + n - 96), ignored), ends_incomplete(hi));
   }
   if (UTF8DFA_UNLIKELY(any(err))) return i;
   return blocks_pass;

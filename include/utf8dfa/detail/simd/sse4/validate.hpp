@@ -19,21 +19,34 @@ UTF8DFA_TARGET_SSE4 inline __m128i load(const void* p) noexcept {
   return _mm_loadu_si128(static_cast<const __m128i*>(p));
 }
 
-/// Non-zero where the pair check or the 3-/4-byte continuation check fails in `in`, given the 16
-/// bytes before it.
-UTF8DFA_TARGET_SSE4 inline __m128i check(__m128i in, __m128i prev) noexcept {
-  const __m128i nibble = splat(0x0F);
-  const __m128i prev1 = _mm_alignr_epi8(in, prev, 15);
-  const __m128i a = _mm_shuffle_epi8(load(pair_lookup.first_high), _mm_and_si128(_mm_srli_epi16(prev1, 4), nibble));
-  const __m128i b = _mm_shuffle_epi8(load(pair_lookup.first_low), _mm_and_si128(prev1, nibble));
-  const __m128i c = _mm_shuffle_epi8(load(pair_lookup.second_high), _mm_and_si128(_mm_srli_epi16(in, 4), nibble));
-  const __m128i flags = _mm_and_si128(_mm_and_si128(a, b), c);
-  // Saturating subtraction leaves bit 7 set exactly for prev2 >= lead3_min, prev3 >= lead4_min.
-  const __m128i is3 = _mm_subs_epu8(_mm_alignr_epi8(in, prev, 14), splat(lead3_min - 0x80u));
-  const __m128i is4 = _mm_subs_epu8(_mm_alignr_epi8(in, prev, 13), splat(lead4_min - 0x80u));
-  const __m128i must_continue = _mm_and_si128(_mm_or_si128(is3, is4), splat(0x80));
-  return _mm_xor_si128(flags, must_continue);
-}
+/// The block check with its constants loaded once (outside the loops that use it).
+struct checker {
+  __m128i first_high, first_low, second_high, nibble, lead3, lead4, high_bit;
+
+  UTF8DFA_TARGET_SSE4 checker() noexcept
+      : first_high(load(pair_lookup.first_high)),
+        first_low(load(pair_lookup.first_low)),
+        second_high(load(pair_lookup.second_high)),
+        nibble(splat(0x0F)),
+        lead3(splat(lead3_min - 0x80u)),
+        lead4(splat(lead4_min - 0x80u)),
+        high_bit(splat(0x80)) {}
+
+  /// Non-zero where the pair check or the 3-/4-byte continuation check fails in `in`, given the
+  /// 16 bytes before it.
+  UTF8DFA_TARGET_SSE4 __m128i operator()(__m128i in, __m128i prev) const noexcept {
+    const __m128i prev1 = _mm_alignr_epi8(in, prev, 15);
+    const __m128i a = _mm_shuffle_epi8(first_high, _mm_and_si128(_mm_srli_epi16(prev1, 4), nibble));
+    const __m128i b = _mm_shuffle_epi8(first_low, _mm_and_si128(prev1, nibble));
+    const __m128i c = _mm_shuffle_epi8(second_high, _mm_and_si128(_mm_srli_epi16(in, 4), nibble));
+    const __m128i flags = _mm_and_si128(_mm_and_si128(a, b), c);
+    // Saturating subtraction leaves bit 7 set exactly for prev2 >= lead3_min, prev3 >= lead4_min.
+    const __m128i is3 = _mm_subs_epu8(_mm_alignr_epi8(in, prev, 14), lead3);
+    const __m128i is4 = _mm_subs_epu8(_mm_alignr_epi8(in, prev, 13), lead4);
+    const __m128i must_continue = _mm_and_si128(_mm_or_si128(is3, is4), high_bit);
+    return _mm_xor_si128(flags, must_continue);
+  }
+};
 
 /// Non-zero when `in` ends inside a character.
 UTF8DFA_TARGET_SSE4 inline __m128i ends_incomplete(__m128i in) noexcept {
@@ -48,7 +61,8 @@ struct block {
 };
 
 /// Checks the 64 bytes `b` (preceded by `prev`); returns the error vector.
-UTF8DFA_TARGET_SSE4 inline __m128i check_block(const block& b, __m128i prev, __m128i& incomplete) noexcept {
+UTF8DFA_TARGET_SSE4 inline __m128i check_block(const checker& check, const block& b, __m128i prev,
+                                               __m128i& incomplete) noexcept {
   const __m128i any = _mm_or_si128(_mm_or_si128(b.v[0], b.v[1]), _mm_or_si128(b.v[2], b.v[3]));
   if (_mm_movemask_epi8(any) == 0) return incomplete;  // ASCII: only a cut character before it fails
   __m128i err = _mm_or_si128(check(b.v[0], prev), check(b.v[1], b.v[0]));
@@ -70,11 +84,12 @@ inline constexpr std::size_t block_span = 64;
 /// Runs the block checks over [p, p+n) (n >= min_block_input): `blocks_pass` when they all pass
 /// (the input is well-formed), else b such that [0, b) passed and [b, b + block_span) failed.
 UTF8DFA_TARGET_SSE4 inline std::size_t check_blocks(const unsigned char* p, std::size_t n) noexcept {
+  const checker check;
   __m128i prev = _mm_setzero_si128(), incomplete = _mm_setzero_si128();
   std::size_t i = 0;
   for (; n - i >= 64; i += 64) {
     const block b = load_block(p + i);
-    const __m128i err = check_block(b, prev, incomplete);
+    const __m128i err = check_block(check, b, prev, incomplete);
     if (UTF8DFA_UNLIKELY(!_mm_testz_si128(err, err))) return i;
     prev = b.v[3];
   }
@@ -83,7 +98,7 @@ UTF8DFA_TARGET_SSE4 inline std::size_t check_blocks(const unsigned char* p, std:
   if (i < n) {
     const block b = load_block(p + n - 64);
     __m128i ignored = incomplete;
-    err = _mm_or_si128(check_block(b, load(p + n - 80), ignored), ends_incomplete(b.v[3]));
+    err = _mm_or_si128(check_block(check, b, load(p + n - 80), ignored), ends_incomplete(b.v[3]));
   }
   if (UTF8DFA_UNLIKELY(!_mm_testz_si128(err, err))) return i;
   return blocks_pass;
