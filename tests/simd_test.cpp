@@ -53,6 +53,9 @@ std::vector<block_checker> all_block_checkers() {
   if (d::cpu_has(d::cpu_needs_sse4))
     v.push_back({"sse4", &d::sse4::check_blocks, d::sse4::min_block_input, d::sse4::block_span});
 #endif
+#if UTF8DFA_NEON_KERNELS
+  v.push_back({"neon", &d::neon::check_blocks, d::neon::min_block_input, d::neon::block_span});
+#endif
   return v;
 }
 

@@ -13,6 +13,7 @@
 #include "kernel_table.hpp"
 #include "simd/avx2/kernels.hpp"
 #include "simd/avx512/kernels.hpp"
+#include "simd/neon/kernels.hpp"
 #include "simd/sse4/kernels.hpp"
 
 namespace utf8dfa {
@@ -29,6 +30,9 @@ inline constexpr kernel_entry compiled_kernels[] = {
     {&avx512::table, cpu_needs_avx512},
     {&avx2::table, cpu_needs_avx2},
     {&sse4::table, cpu_needs_sse4},
+#endif
+#if UTF8DFA_NEON_KERNELS
+    {&neon::table, 0},
 #endif
     {&scalar_kernels, 0},
 };

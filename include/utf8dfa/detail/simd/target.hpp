@@ -1,6 +1,6 @@
-// utf8dfa: per-function instruction-set regions for the x86-64 kernels. Kernels are compiled through
-// these attributes only, never through -m flags imposed on users; dispatch.hpp calls a kernel only
-// after cpu.hpp has confirmed the CPU and the OS support it.
+// utf8dfa: per-function instruction-set regions for the x86-64 kernels (and NEON on ARM64). Kernels are compiled
+// through these attributes only, never through -m flags imposed on users; dispatch.hpp calls a kernel only after
+// cpu.hpp has confirmed the CPU and the OS support it.
 #ifndef UTF8DFA_DETAIL_SIMD_TARGET_HPP
 #define UTF8DFA_DETAIL_SIMD_TARGET_HPP
 
@@ -15,6 +15,14 @@
   __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512vbmi,avx512vbmi2,bmi,bmi2,popcnt,lzcnt")))
 #else
 #define UTF8DFA_X86_KERNELS 0
+#endif
+
+// ARM64: NEON is part of the base architecture, so its kernel is chosen at compile time.
+#if UTF8DFA_ARM64 && !defined(UTF8DFA_NO_SIMD) && (defined(__ARM_NEON) || defined(_M_ARM64))
+#define UTF8DFA_NEON_KERNELS 1
+#include <arm_neon.h>
+#else
+#define UTF8DFA_NEON_KERNELS 0
 #endif
 
 #endif
