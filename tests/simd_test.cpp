@@ -223,6 +223,30 @@ TEST_CASE("the kernel list: best first, scalar last, each name selectable") {
   std::printf("\n");
 }
 
+#if UTF8DFA_X86_KERNELS
+TEST_CASE("cpu detection agrees with the compiler's own (__builtin_cpu_supports)") {
+  __builtin_cpu_init();
+  CHECK(d::cpu_has(d::cpu_sse42) == (__builtin_cpu_supports("sse4.2") != 0));
+  CHECK(d::cpu_has(d::cpu_popcnt) == (__builtin_cpu_supports("popcnt") != 0));
+  CHECK(d::cpu_has(d::cpu_avx2) == (__builtin_cpu_supports("avx2") != 0));
+  CHECK(d::cpu_has(d::cpu_bmi2) == (__builtin_cpu_supports("bmi2") != 0));
+  CHECK(d::cpu_has(d::cpu_avx512f) == (__builtin_cpu_supports("avx512f") != 0));
+  CHECK(d::cpu_has(d::cpu_avx512bw) == (__builtin_cpu_supports("avx512bw") != 0));
+  CHECK(d::cpu_has(d::cpu_avx512vl) == (__builtin_cpu_supports("avx512vl") != 0));
+  CHECK(d::cpu_has(d::cpu_avx512vbmi) == (__builtin_cpu_supports("avx512vbmi") != 0));
+  // The list holds exactly the kernels whose needs the CPU meets.
+  const auto kernels = all_kernels();
+  auto listed = [&](const char* name) {
+    for (const d::kernel_table* k : kernels)
+      if (std::string(k->name) == name) return true;
+    return false;
+  };
+  CHECK(listed("avx512") == d::cpu_has(d::cpu_needs_avx512));
+  CHECK(listed("avx2") == d::cpu_has(d::cpu_needs_avx2));
+  CHECK(listed("sse4") == d::cpu_has(d::cpu_needs_sse4));
+}
+#endif
+
 TEST_CASE("kernels agree with the DFA on random valid multilingual text") {
   const auto start = std::chrono::steady_clock::now();
   agreement check;
