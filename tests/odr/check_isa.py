@@ -7,6 +7,8 @@ SSSE3/SSE4 instructions, and BMI/POPCNT/LZCNT. Functions in the kernel namespace
   check_isa.py OBJDUMP clean FILE [NAME_FILTER]   fail if a function outside the kernel namespaces
                                                   (whose name contains NAME_FILTER) uses them
   check_isa.py OBJDUMP dirty FILE                 fail if no function uses them (the check can see)
+  check_isa.py OBJDUMP clean PROGRAM NAME_FILTER OBJECT
+                                                  as clean, for the functions OBJECT defines or calls
 """
 import re
 import subprocess
@@ -40,12 +42,29 @@ def offending(disassembly):
             yield func, insn
 
 
+def symbols(objdump, path):
+    """The (demangled) names of the symbols an object file defines or references."""
+    out = subprocess.run([objdump, "-t", "-C", path], check=True, capture_output=True, text=True).stdout
+    names = set()
+    for line in out.splitlines():
+        if "\t" not in line:
+            continue
+        rest = line.split("\t", 1)[1].split(None, 1)
+        if len(rest) == 2:
+            name = rest[1]
+            names.add(name[len(".hidden "):] if name.startswith(".hidden ") else name)
+    return names
+
+
 def main():
     objdump, mode, path = sys.argv[1:4]
     name_filter = sys.argv[4] if len(sys.argv) > 4 else ""
     out = subprocess.run([objdump, "-d", "-C", "--no-show-raw-insn", path], check=True, capture_output=True,
                          text=True).stdout
     found = [(f, i) for f, i in offending(out) if name_filter in f]
+    if len(sys.argv) > 5:
+        used = symbols(objdump, sys.argv[5])
+        found = [(f, i) for f, i in found if f in used]
     outside = [(f, i) for f, i in found if not any(ns in f for ns in KERNEL_NAMESPACES)]
     if mode == "dirty":
         print(f"{path}: {len(found)} functions use instructions beyond SSE2 (expected: some)")
