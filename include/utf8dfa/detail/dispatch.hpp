@@ -1,5 +1,7 @@
-// utf8dfa: the run-time kernel table. Resolved once, on first use (no static-initialisation
-// order issue: the pointer is constant-initialised), overridable by UTF8DFA_KERNEL or select_kernel().
+// utf8dfa: the run-time kernel table. On x86-64 the best of avx512, avx2, sse4 that cpu.hpp finds
+// (CPU and OS support), on ARM64 neon, else scalar; UTF8DFA_NO_SIMD leaves only scalar. Resolved
+// once, on first use (no static-initialisation order issue: the pointer is constant-initialised),
+// overridable by the UTF8DFA_KERNEL environment variable or select_kernel().
 #ifndef UTF8DFA_DETAIL_DISPATCH_HPP
 #define UTF8DFA_DETAIL_DISPATCH_HPP
 
@@ -53,9 +55,9 @@ inline kernel_list make_kernel_list() noexcept {
 
 /// Every kernel this build and this CPU can run, best first; the scalar table is always last.
 inline const kernel_table* const* available_kernels(std::size_t& count) noexcept {
-  static const kernel_list kernels = make_kernel_list();
-  count = kernels.count;
-  return kernels.list;
+  static const kernel_list supported = make_kernel_list();
+  count = supported.count;
+  return supported.list;
 }
 
 inline const kernel_table* find_kernel(std::string_view name) noexcept {
