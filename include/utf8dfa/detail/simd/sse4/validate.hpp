@@ -104,12 +104,18 @@ UTF8DFA_TARGET_SSE4 inline std::size_t check_blocks(const unsigned char* p, std:
   return blocks_pass;
 }
 
-/// validate_scalar's answer, 64 bytes per step.
-UTF8DFA_TARGET_SSE4 inline validation_result validate(const unsigned char* p, std::size_t n) noexcept {
-  if (n < min_block_input) return validate_scalar(p, n);  // as fast there (a padded copy is slower)
+/// validate_scalar's answer for n >= min_block_input, 64 bytes per step.
+UTF8DFA_TARGET_SSE4 UTF8DFA_NOINLINE inline validation_result validate_blocks(const unsigned char* p,
+                                                                              std::size_t n) noexcept {
   const std::size_t b = check_blocks(p, n);
   if (UTF8DFA_LIKELY(b == blocks_pass)) return {n, 0, error_code::none};
   return rescan_from(p, n, b);
+}
+
+/// validate_scalar's answer. Short inputs take the scalar DFA: this function is plain code (no
+/// target region), so they run exactly as in the scalar kernel.
+inline validation_result validate(const unsigned char* p, std::size_t n) noexcept {
+  return n < min_block_input ? validate_scalar(p, n) : validate_blocks(p, n);
 }
 
 /// Bytes that are not continuation bytes (80..BF are the signed bytes below -64).
