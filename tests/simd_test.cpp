@@ -318,6 +318,34 @@ TEST_CASE("an error of every kind at every position of a block and in the last 1
   check.report("planted errors at every position", start);
 }
 
+TEST_CASE("long inputs: errors around the middle, where the scalar kernel splits into two streams") {
+  const auto start = std::chrono::steady_clock::now();
+  agreement check;
+  for (const char* filler : fillers)
+    for (const std::size_t n : {1024, 1025, 1027, 1500, 2048}) {
+      const bytes base = filled(n, filler);
+      check(base);
+      for (const char* pat : patterns) {
+        const std::size_t len = std::strlen(pat);
+        for (std::size_t at :
+             {std::size_t{0}, std::size_t{63}, std::size_t{64}, n / 2 - 70, n / 2 - 64, n - 70, n - 64, n - len})
+          for (std::size_t d = 0; d < 12; ++d) {
+            const std::size_t pos = at + d;
+            if (pos + len > n) continue;
+            bytes b = base;
+            std::memcpy(b.data() + pos, pat, len);
+            check(b);
+          }
+        for (std::size_t pos = n / 2 - 8; pos <= n / 2 + 8; ++pos) {
+          bytes b = base;
+          std::memcpy(b.data() + pos, pat, len);
+          check(b);
+        }
+      }
+    }
+  check.report("long inputs, errors near the split", start);
+}
+
 TEST_CASE("every 1..4-byte string of the class edges, straddling 16/32/64-byte boundaries") {
   const auto start = std::chrono::steady_clock::now();
   agreement check;

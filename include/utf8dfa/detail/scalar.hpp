@@ -51,10 +51,10 @@ UTF8DFA_ALWAYS_INLINE std::uint64_t step8(std::uint64_t st, const unsigned char*
   return step(st, q[7]);
 }
 
-/// Validation at run time: ASCII skipped 16 bytes at a time, everything else through the shift
-/// DFA in blocks of 64 bytes (a fixed trip count the compiler unrolls); only a failing block (or
-/// one that ends the input inside a character) is re-scanned to say where and why.
-inline validation_result validate_scalar(const unsigned char* p, std::size_t n) noexcept {
+/// Validation at run time, one stream: ASCII skipped 16 bytes at a time, everything else through
+/// the shift DFA in blocks of 64 bytes (written out eight steps at a time); only a failing block
+/// (or one that ends the input inside a character) is re-scanned to say where and why.
+inline validation_result validate_one_stream(const unsigned char* p, std::size_t n) noexcept {
   std::size_t i = 0;
   std::uint64_t st = s_accept;
   for (;;) {
@@ -73,6 +73,59 @@ inline validation_result validate_scalar(const unsigned char* p, std::size_t n) 
       return validate_from(p, n, entry == s_accept ? block : partial_start(p, block));
     if (last) return {n, 0, error_code::none};
   }
+}
+
+/// One stream of the two-stream check: skips ASCII while at a character boundary, keeping at
+/// least 64 bytes before `end`.
+UTF8DFA_ALWAYS_INLINE void skip_ascii(const unsigned char* p, std::size_t& i, std::size_t end,
+                                      std::uint64_t st) noexcept {
+  if ((st & state_mask) == s_accept)
+    while (end - i >= 80 && ascii16(p + i)) i += 16;
+}
+
+/// True when [0, mid) and [mid, n) are both well-formed (mid starts a character), checked as two
+/// interleaved DFA chains, which doubles the bytes per cycle of one chain of dependent shifts.
+/// False says nothing about where: the caller re-runs one stream for the exact answer.
+inline bool two_streams_valid(const unsigned char* p, std::size_t mid, std::size_t n) noexcept {
+  std::size_t a = 0, b = mid;
+  std::uint64_t sa = s_accept, sb = s_accept;
+  for (;;) {
+    skip_ascii(p, a, mid, sa);
+    skip_ascii(p, b, n, sb);
+    if (mid - a < 64 || n - b < 64) break;
+    for (std::size_t k = 0; k < 64; k += 8) {
+      sa = step8(sa, p + a + k);
+      sb = step8(sb, p + b + k);
+    }
+    a += 64;
+    b += 64;
+    if (UTF8DFA_UNLIKELY(((sa & state_mask) == s_reject) | ((sb & state_mask) == s_reject))) return false;
+  }
+  // The rest of each stream alone.
+  for (std::size_t* pos : {&a, &b}) {
+    const std::size_t end = pos == &a ? mid : n;
+    std::uint64_t& st = pos == &a ? sa : sb;
+    for (std::size_t& i = *pos;;) {
+      skip_ascii(p, i, end, st);
+      if (end - i < 64) break;
+      for (std::size_t k = 0; k < 64; k += 8) st = step8(st, p + i + k);
+      i += 64;
+      if ((st & state_mask) == s_reject) return false;
+    }
+    st = run_dfa(st, p, *pos, end);
+  }
+  return (sa & state_mask) == s_accept && (sb & state_mask) == s_accept;
+}
+
+/// Validation at run time: long inputs as two interleaved streams split at a character start near
+/// the middle; anything ill-formed (and short input) through one stream, which says where and why.
+inline validation_result validate_scalar(const unsigned char* p, std::size_t n) noexcept {
+  if (n >= 1024) {
+    std::size_t mid = n / 2;
+    for (int k = 0; k < 3 && is_continuation(p[mid]); ++k) ++mid;
+    if (!is_continuation(p[mid]) && two_streams_valid(p, mid, n)) return {n, 0, error_code::none};
+  }
+  return validate_one_stream(p, n);
 }
 
 /// The sum of the eight bytes of `acc` (each at most 255).
