@@ -1,59 +1,63 @@
-// utf8dfa: the run-time kernel table. Resolved once, on first use (no static-initialisation
-// order issue: the pointer is constant-initialised), overridable by UTF8DFA_KERNEL or select_kernel().
+// utf8dfa: the run-time kernel table. On x86-64 the best of avx512, avx2, sse4 that cpu.hpp finds
+// (CPU and OS support), on ARM64 neon, else scalar; UTF8DFA_NO_SIMD leaves only scalar. Resolved
+// once, on first use (no static-initialisation order issue: the pointer is constant-initialised),
+// overridable by the UTF8DFA_KERNEL environment variable or select_kernel().
 #ifndef UTF8DFA_DETAIL_DISPATCH_HPP
 #define UTF8DFA_DETAIL_DISPATCH_HPP
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <string_view>
 
-#include "../policy.hpp"
-#include "scalar.hpp"
+#include "cpu.hpp"
+#include "kernel_table.hpp"
+#include "simd/avx2/kernels.hpp"
+#include "simd/avx512/kernels.hpp"
+#include "simd/neon/kernels.hpp"
+#include "simd/sse4/kernels.hpp"
 
 namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
 namespace detail {
 
-/// A replacement value that no policy can produce: the kernels' encoding of `strict`.
-inline constexpr char32_t strict_marker = 0xFFFFFFFFu;
+/// The kernels of this build with what each needs from the CPU, best first.
+struct kernel_entry {
+  const kernel_table* table;
+  std::uint32_t needs;
+};
+inline constexpr kernel_entry compiled_kernels[] = {
+#if UTF8DFA_X86_KERNELS
+    {&avx512::table, cpu_needs_avx512},
+    {&avx2::table, cpu_needs_avx2},
+    {&sse4::table, cpu_needs_sse4},
+#endif
+#if UTF8DFA_NEON_KERNELS
+    {&neon::table, 0},
+#endif
+    {&scalar_kernels, 0},
+};
+inline constexpr std::size_t compiled_kernel_count = sizeof compiled_kernels / sizeof compiled_kernels[0];
 
-/// One implementation of every bulk operation. `replacement == strict_marker` means strict.
-struct kernel_table {
-  const char* name;
-  validation_result (*validate)(const unsigned char*, std::size_t) noexcept;
-  std::size_t (*count_leads)(const unsigned char*, std::size_t) noexcept;
-  std::size_t (*utf16_length)(const unsigned char*, std::size_t) noexcept;  // of well-formed input
-  conversion_result (*utf8_to_utf32)(const unsigned char*, std::size_t, char32_t*, char32_t) noexcept;
-  conversion_result (*utf8_to_utf16)(const unsigned char*, std::size_t, char16_t*, char32_t) noexcept;
-  conversion_result (*utf16_to_utf8)(const char16_t*, std::size_t, unsigned char*, char32_t) noexcept;
-  conversion_result (*utf32_to_utf8)(const char32_t*, std::size_t, unsigned char*, char32_t) noexcept;
+/// The kernels this CPU supports, best first (filled once, by a thread-safe local static).
+struct kernel_list {
+  const kernel_table* list[compiled_kernel_count]{};
+  std::size_t count = 0;
 };
 
-/// Runs a policy-templated kernel with the policy encoded as a replacement value.
-template <class In, class Out, conversion_result (*Strict)(const In*, std::size_t, Out*, strict) noexcept,
-          conversion_result (*Replace)(const In*, std::size_t, Out*, replace) noexcept>
-conversion_result by_policy(const In* p, std::size_t n, Out* out, char32_t replacement) noexcept {
-  if (replacement == strict_marker) return Strict(p, n, out, strict{});
-  return Replace(p, n, out, replace{replacement});
+inline kernel_list make_kernel_list() noexcept {
+  kernel_list l{};
+  for (const kernel_entry& e : compiled_kernels)
+    if (e.needs == 0 || cpu_has(e.needs)) l.list[l.count++] = e.table;
+  return l;
 }
-
-inline constexpr kernel_table scalar_kernels{
-    "scalar",
-    &validate_scalar,
-    &count_leads_scalar,
-    &utf16_length_scalar,
-    &by_policy<unsigned char, char32_t, &utf8_to_utf_scalar<strict, char32_t>, &utf8_to_utf_scalar<replace, char32_t>>,
-    &by_policy<unsigned char, char16_t, &utf8_to_utf_scalar<strict, char16_t>, &utf8_to_utf_scalar<replace, char16_t>>,
-    &by_policy<char16_t, unsigned char, &utf_to_utf8_scalar<strict, char16_t>, &utf_to_utf8_scalar<replace, char16_t>>,
-    &by_policy<char32_t, unsigned char, &utf_to_utf8_scalar<strict, char32_t>, &utf_to_utf8_scalar<replace, char32_t>>,
-};
 
 /// Every kernel this build and this CPU can run, best first; the scalar table is always last.
 inline const kernel_table* const* available_kernels(std::size_t& count) noexcept {
-  static const kernel_table* const list[] = {&scalar_kernels};
-  count = sizeof list / sizeof list[0];
-  return list;
+  static const kernel_list supported = make_kernel_list();
+  count = supported.count;
+  return supported.list;
 }
 
 inline const kernel_table* find_kernel(std::string_view name) noexcept {

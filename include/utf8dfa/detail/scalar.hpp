@@ -32,47 +32,137 @@ UTF8DFA_ALWAYS_INLINE bool ascii16(const unsigned char* p) noexcept {
   return ((load64(p) | load64(p + 8)) & high_bits) == 0;
 }
 
-/// Validation at run time: ASCII skipped 16 bytes at a time, everything else through the shift
-/// DFA in blocks of 64 bytes; only a failing block is re-scanned to say where and why.
-inline validation_result validate_scalar(const unsigned char* p, std::size_t n) noexcept {
+/// Runs the shift DFA over [i, end) from `st`; the whole loop-carried chain is one shift per byte.
+UTF8DFA_ALWAYS_INLINE std::uint64_t run_dfa(std::uint64_t st, const unsigned char* p, std::size_t i,
+                                            std::size_t end) noexcept {
+  for (; i < end; ++i) st = step(st, p[i]);
+  return st;
+}
+
+/// Eight transitions, written out (compilers do not unroll the byte loop by themselves).
+UTF8DFA_ALWAYS_INLINE std::uint64_t step8(std::uint64_t st, const unsigned char* q) noexcept {
+  st = step(st, q[0]);
+  st = step(st, q[1]);
+  st = step(st, q[2]);
+  st = step(st, q[3]);
+  st = step(st, q[4]);
+  st = step(st, q[5]);
+  st = step(st, q[6]);
+  return step(st, q[7]);
+}
+
+/// Validation at run time, one stream: ASCII skipped 16 bytes at a time, everything else through
+/// the shift DFA in blocks of 64 bytes (written out eight steps at a time); only a failing block
+/// (or one that ends the input inside a character) is re-scanned to say where and why.
+inline validation_result validate_one_stream(const unsigned char* p, std::size_t n) noexcept {
   std::size_t i = 0;
   std::uint64_t st = s_accept;
-  while (i < n) {
+  for (;;) {
     if ((st & state_mask) == s_accept)
       while (n - i >= 16 && ascii16(p + i)) i += 16;
     const std::size_t block = i;
     const std::uint64_t entry = st & state_mask;
-    const std::size_t end = n - i < 64 ? n : i + 64;
-    for (; i < end; ++i) st = step(st, p[i]);
-    if (UTF8DFA_UNLIKELY((st & state_mask) == s_reject))
+    const bool last = n - i < 64;
+    if (last) {
+      st = run_dfa(st, p, i, n);
+    } else {
+      for (std::size_t k = 0; k < 64; k += 8) st = step8(st, p + i + k);
+      i += 64;
+    }
+    if (UTF8DFA_UNLIKELY((st & state_mask) == s_reject || (last && (st & state_mask) != s_accept)))
       return validate_from(p, n, entry == s_accept ? block : partial_start(p, block));
+    if (last) return {n, 0, error_code::none};
   }
-  if ((st & state_mask) != s_accept) return validate_from(p, n, partial_start(p, n));
-  return {n, 0, error_code::none};
+}
+
+/// One stream of the two-stream check: skips ASCII while at a character boundary, keeping at
+/// least 64 bytes before `end`.
+UTF8DFA_ALWAYS_INLINE void skip_ascii(const unsigned char* p, std::size_t& i, std::size_t end,
+                                      std::uint64_t st) noexcept {
+  if ((st & state_mask) == s_accept)
+    while (end - i >= 80 && ascii16(p + i)) i += 16;
+}
+
+/// True when [0, mid) and [mid, n) are both well-formed (mid starts a character), checked as two
+/// interleaved DFA chains, which doubles the bytes per cycle of one chain of dependent shifts.
+/// False says nothing about where: the caller re-runs one stream for the exact answer.
+inline bool two_streams_valid(const unsigned char* p, std::size_t mid, std::size_t n) noexcept {
+  std::size_t a = 0, b = mid;
+  std::uint64_t sa = s_accept, sb = s_accept;
+  for (;;) {
+    skip_ascii(p, a, mid, sa);
+    skip_ascii(p, b, n, sb);
+    if (mid - a < 64 || n - b < 64) break;
+    for (std::size_t k = 0; k < 64; k += 8) {
+      sa = step8(sa, p + a + k);
+      sb = step8(sb, p + b + k);
+    }
+    a += 64;
+    b += 64;
+    if (UTF8DFA_UNLIKELY(((sa & state_mask) == s_reject) | ((sb & state_mask) == s_reject))) return false;
+  }
+  // The rest of each stream alone.
+  for (std::size_t* pos : {&a, &b}) {
+    const std::size_t end = pos == &a ? mid : n;
+    std::uint64_t& st = pos == &a ? sa : sb;
+    for (std::size_t& i = *pos;;) {
+      skip_ascii(p, i, end, st);
+      if (end - i < 64) break;
+      for (std::size_t k = 0; k < 64; k += 8) st = step8(st, p + i + k);
+      i += 64;
+      if ((st & state_mask) == s_reject) return false;
+    }
+    st = run_dfa(st, p, *pos, end);
+  }
+  return (sa & state_mask) == s_accept && (sb & state_mask) == s_accept;
+}
+
+/// Validation at run time: long inputs as two interleaved streams split at a character start near
+/// the middle; anything ill-formed (and short input) through one stream, which says where and why.
+inline validation_result validate_scalar(const unsigned char* p, std::size_t n) noexcept {
+  if (n >= 1024) {
+    std::size_t mid = n / 2;
+    for (int k = 0; k < 3 && is_continuation(p[mid]); ++k) ++mid;
+    if (!is_continuation(p[mid]) && two_streams_valid(p, mid, n)) return {n, 0, error_code::none};
+  }
+  return validate_one_stream(p, n);
+}
+
+/// The sum of the eight bytes of `acc` (each at most 255).
+constexpr std::size_t byte_sum(std::uint64_t acc) noexcept {
+  const std::uint64_t pairs = (acc & 0x00FF00FF00FF00FFull) + ((acc >> 8) & 0x00FF00FF00FF00FFull);
+  return static_cast<std::size_t>((pairs * 0x0001000100010001ull) >> 48);
+}
+
+/// Bytes of [p, p+n) that match `Pick` (a word-at-a-time test leaving bit 7 of each chosen byte),
+/// counted as 0/1 bytes in one word for up to 255 words at a time.
+template <class Pick>
+UTF8DFA_ALWAYS_INLINE std::size_t count_bytes_swar(const unsigned char* p, std::size_t n, Pick pick) noexcept {
+  std::size_t count = 0, i = 0;
+  while (n - i >= 8) {
+    const std::size_t words = (n - i) / 8 < 255 ? (n - i) / 8 : 255;
+    const std::size_t end = i + words * 8;
+    std::uint64_t acc = 0;
+    for (; i < end; i += 8) acc += (pick(load64(p + i)) & high_bits) >> 7;
+    count += byte_sum(acc);
+  }
+  return count;
 }
 
 /// Number of bytes in [p, p+n) that are not continuation bytes (80..BF).
 inline std::size_t count_leads_scalar(const unsigned char* p, std::size_t n) noexcept {
-  std::size_t count = 0, i = 0;
-  for (; n - i >= 8; i += 8) {
-    const std::uint64_t w = load64(p + i);
-    const std::uint64_t cont = w & ~(w << 1) & high_bits;  // bit 7 set, bit 6 clear
-    count += 8 - popcount64(cont);
-  }
-  for (; i < n; ++i) count += !is_continuation(p[i]);
+  const std::size_t words = n - n % 8;
+  std::size_t count = words - count_bytes_swar(p, words, [](std::uint64_t w) { return w & ~(w << 1); });
+  for (std::size_t i = words; i < n; ++i) count += !is_continuation(p[i]);
   return count;
 }
 
 /// UTF-16 units of well-formed UTF-8: one per lead byte, two for the 4-byte leads (F0..F4).
 inline std::size_t utf16_length_scalar(const unsigned char* p, std::size_t n) noexcept {
-  std::size_t count = 0, i = 0;
-  for (; n - i >= 8; i += 8) {
-    const std::uint64_t w = load64(p + i);
-    const std::uint64_t cont = w & ~(w << 1) & high_bits;
-    const std::uint64_t four = w & (w << 1) & (w << 2) & (w << 3) & high_bits;  // F0..FF
-    count += 8 - popcount64(cont) + popcount64(four);
-  }
-  for (; i < n; ++i) count += !is_continuation(p[i]) + (p[i] >= 0xF0);
+  const std::size_t words = n - n % 8;
+  std::size_t count = count_leads_scalar(p, words) +
+                      count_bytes_swar(p, words, [](std::uint64_t w) { return w & (w << 1) & (w << 2) & (w << 3); });
+  for (std::size_t i = words; i < n; ++i) count += std::size_t{!is_continuation(p[i])} + std::size_t{p[i] >= 0xF0};
   return count;
 }
 

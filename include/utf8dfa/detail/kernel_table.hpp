@@ -1,0 +1,52 @@
+// utf8dfa: the shape of a kernel (one implementation of every bulk operation) and the portable one.
+#ifndef UTF8DFA_DETAIL_KERNEL_TABLE_HPP
+#define UTF8DFA_DETAIL_KERNEL_TABLE_HPP
+
+#include <cstddef>
+
+#include "../policy.hpp"
+#include "scalar.hpp"
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+
+/// A replacement value that no policy can produce: the kernels' encoding of `strict`.
+inline constexpr char32_t strict_marker = 0xFFFFFFFFu;
+
+/// One implementation of every bulk operation. `replacement == strict_marker` means strict.
+struct kernel_table {
+  const char* name;
+  validation_result (*validate)(const unsigned char*, std::size_t) noexcept;
+  std::size_t (*count_leads)(const unsigned char*, std::size_t) noexcept;
+  std::size_t (*utf16_length)(const unsigned char*, std::size_t) noexcept;  // of well-formed input
+  conversion_result (*utf8_to_utf32)(const unsigned char*, std::size_t, char32_t*, char32_t) noexcept;
+  conversion_result (*utf8_to_utf16)(const unsigned char*, std::size_t, char16_t*, char32_t) noexcept;
+  conversion_result (*utf16_to_utf8)(const char16_t*, std::size_t, unsigned char*, char32_t) noexcept;
+  conversion_result (*utf32_to_utf8)(const char32_t*, std::size_t, unsigned char*, char32_t) noexcept;
+};
+
+/// Runs a policy-templated kernel with the policy encoded as a replacement value.
+template <class In, class Out, conversion_result (*Strict)(const In*, std::size_t, Out*, strict) noexcept,
+          conversion_result (*Replace)(const In*, std::size_t, Out*, replace) noexcept>
+conversion_result by_policy(const In* p, std::size_t n, Out* out, char32_t replacement) noexcept {
+  if (replacement == strict_marker) return Strict(p, n, out, strict{});
+  return Replace(p, n, out, replace{replacement});
+}
+
+inline constexpr kernel_table scalar_kernels{
+    "scalar",
+    &validate_scalar,
+    &count_leads_scalar,
+    &utf16_length_scalar,
+    &by_policy<unsigned char, char32_t, &utf8_to_utf_scalar<strict, char32_t>, &utf8_to_utf_scalar<replace, char32_t>>,
+    &by_policy<unsigned char, char16_t, &utf8_to_utf_scalar<strict, char16_t>, &utf8_to_utf_scalar<replace, char16_t>>,
+    &by_policy<char16_t, unsigned char, &utf_to_utf8_scalar<strict, char16_t>, &utf_to_utf8_scalar<replace, char16_t>>,
+    &by_policy<char32_t, unsigned char, &utf_to_utf8_scalar<strict, char32_t>, &utf_to_utf8_scalar<replace, char32_t>>,
+};
+
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif

@@ -1,0 +1,155 @@
+// utf8dfa: AVX2 validation and counting (32-byte vectors, 64-byte blocks).
+#ifndef UTF8DFA_DETAIL_SIMD_AVX2_VALIDATE_HPP
+#define UTF8DFA_DETAIL_SIMD_AVX2_VALIDATE_HPP
+
+#include "../generic.hpp"
+#include "../target.hpp"
+
+#if UTF8DFA_X86_KERNELS
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+namespace avx2 {
+
+UTF8DFA_TARGET_AVX2 inline __m256i splat(unsigned v) noexcept {
+  return _mm256_set1_epi8(static_cast<char>(v));
+}
+
+UTF8DFA_TARGET_AVX2 inline __m256i load(const void* p) noexcept {
+  return _mm256_loadu_si256(static_cast<const __m256i*>(p));
+}
+
+/// A 16-entry table in both 128-bit lanes (vpshufb looks up within each lane).
+UTF8DFA_TARGET_AVX2 inline __m256i lanes(const std::uint8_t* table16) noexcept {
+  return _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(table16)));
+}
+
+/// The block check with its constants loaded once (outside the loops that use it).
+struct checker {
+  __m256i first_high, first_low, second_high, nibble, lead3, lead4, high_bit;
+
+  UTF8DFA_TARGET_AVX2 checker() noexcept
+      : first_high(lanes(pair_lookup.first_high)),
+        first_low(lanes(pair_lookup.first_low)),
+        second_high(lanes(pair_lookup.second_high)),
+        nibble(splat(0x0F)),
+        lead3(splat(lead3_min - 0x80u)),
+        lead4(splat(lead4_min - 0x80u)),
+        high_bit(splat(0x80)) {}
+
+  /// Non-zero where the pair check or the 3-/4-byte continuation check fails in `in`.
+  UTF8DFA_TARGET_AVX2 __m256i operator()(__m256i in, __m256i prev) const noexcept {
+    // The 16 bytes before each 128-bit lane of `in`, for vpalignr.
+    const __m256i before = _mm256_permute2x128_si256(prev, in, 0x21);
+    const __m256i prev1 = _mm256_alignr_epi8(in, before, 15);
+    const __m256i a = _mm256_shuffle_epi8(first_high, _mm256_and_si256(_mm256_srli_epi16(prev1, 4), nibble));
+    const __m256i b = _mm256_shuffle_epi8(first_low, _mm256_and_si256(prev1, nibble));
+    const __m256i c = _mm256_shuffle_epi8(second_high, _mm256_and_si256(_mm256_srli_epi16(in, 4), nibble));
+    const __m256i flags = _mm256_and_si256(_mm256_and_si256(a, b), c);
+    // Saturating subtraction leaves bit 7 set exactly for prev2 >= lead3_min, prev3 >= lead4_min.
+    const __m256i is3 = _mm256_subs_epu8(_mm256_alignr_epi8(in, before, 14), lead3);
+    const __m256i is4 = _mm256_subs_epu8(_mm256_alignr_epi8(in, before, 13), lead4);
+    const __m256i must_continue = _mm256_and_si256(_mm256_or_si256(is3, is4), high_bit);
+    return _mm256_xor_si256(flags, must_continue);
+  }
+};
+
+/// Non-zero when `in` ends inside a character.
+UTF8DFA_TARGET_AVX2 inline __m256i ends_incomplete(__m256i in) noexcept {
+  const char x = -1;
+  const __m256i limit = _mm256_setr_epi8(x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x,
+                                         x, x, x, static_cast<char>(lead4_min - 1), static_cast<char>(lead3_min - 1),
+                                         static_cast<char>(utf8_tail.hi));
+  return _mm256_subs_epu8(in, limit);
+}
+
+UTF8DFA_TARGET_AVX2 inline bool any(__m256i v) noexcept {
+  return !_mm256_testz_si256(v, v);
+}
+
+/// Checks the 64 bytes lo, hi (preceded by `prev`); returns the error vector.
+UTF8DFA_TARGET_AVX2 inline __m256i check_block(const checker& check, __m256i lo, __m256i hi, __m256i prev,
+                                               __m256i& incomplete) noexcept {
+  if (_mm256_movemask_epi8(_mm256_or_si256(lo, hi)) == 0) return incomplete;
+  const __m256i err = _mm256_or_si256(check(lo, prev), check(hi, lo));
+  incomplete = ends_incomplete(hi);
+  return err;
+}
+
+/// Inputs shorter than this go to the scalar DFA (the checks need 96 readable bytes).
+inline constexpr std::size_t min_block_input = 96;
+
+/// How far past the block start a failing check_blocks step reaches.
+inline constexpr std::size_t block_span = 64;
+
+/// Runs the block checks over [p, p+n) (n >= min_block_input): `blocks_pass` when they all pass
+/// (the input is well-formed), else b such that [0, b) passed and [b, b + block_span) failed.
+UTF8DFA_TARGET_AVX2 inline std::size_t check_blocks(const unsigned char* p, std::size_t n) noexcept {
+  const checker check;
+  __m256i prev = _mm256_setzero_si256(), incomplete = _mm256_setzero_si256();
+  std::size_t i = 0;
+  for (; n - i >= 64; i += 64) {
+    const __m256i lo = load(p + i), hi = load(p + i + 32);
+    if (UTF8DFA_UNLIKELY(any(check_block(check, lo, hi, prev, incomplete)))) return i;
+    prev = hi;
+  }
+  // The last 64 bytes again (re-checking bytes that passed is harmless), then the end of input.
+  __m256i err = incomplete;
+  if (i < n) {
+    const __m256i lo = load(p + n - 64), hi = load(p + n - 32);
+    __m256i ignored = incomplete;
+    err = _mm256_or_si256(check_block(check, lo, hi, load(p + n - 96), ignored), ends_incomplete(hi));
+  }
+  if (UTF8DFA_UNLIKELY(any(err))) return i;
+  return blocks_pass;
+}
+
+/// validate_scalar's answer for n >= min_block_input, 64 bytes per step.
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_blocks(const unsigned char* p,
+                                                                              std::size_t n) noexcept {
+  const std::size_t b = check_blocks(p, n);
+  if (UTF8DFA_LIKELY(b == blocks_pass)) return {n, 0, error_code::none};
+  return rescan_from(p, n, b);
+}
+
+/// validate_scalar's answer. Short inputs take the scalar DFA: this function is plain code (no
+/// target region), so they run exactly as in the scalar kernel.
+inline validation_result validate(const unsigned char* p, std::size_t n) noexcept {
+  return n < min_block_input ? validate_scalar(p, n) : validate_blocks(p, n);
+}
+
+/// Bytes that are not continuation bytes (80..BF are the signed bytes below -64).
+UTF8DFA_TARGET_AVX2 inline std::size_t count_leads(const unsigned char* p, std::size_t n) noexcept {
+  const __m256i limit = splat(0xBF);
+  std::size_t count = 0, i = 0;
+  for (; n - i >= 64; i += 64) {
+    const std::uint64_t lo = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(load(p + i), limit)));
+    const std::uint64_t hi =
+        static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(load(p + i + 32), limit)));
+    count += static_cast<std::size_t>(_mm_popcnt_u64(lo | (hi << 32)));
+  }
+  return count + count_leads_scalar(p + i, n - i);
+}
+
+/// UTF-16 units of well-formed input: leads, plus one more for each 4-byte lead (F0..FF).
+UTF8DFA_TARGET_AVX2 inline std::size_t utf16_length(const unsigned char* p, std::size_t n) noexcept {
+  const __m256i cont_limit = splat(0xBF), four_limit = splat(lead4_min - 1u);
+  std::size_t count = 0, i = 0;
+  for (; n - i >= 32; i += 32) {
+    const __m256i in = load(p + i);
+    const unsigned leads = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(in, cont_limit)));
+    // Signed: F0..FF are -16..-1, the only negative bytes above -17.
+    const unsigned fours =
+        static_cast<unsigned>(_mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpgt_epi8(in, four_limit), in)));
+    count += static_cast<std::size_t>(_mm_popcnt_u32(leads)) + static_cast<std::size_t>(_mm_popcnt_u32(fours));
+  }
+  return count + utf16_length_scalar(p + i, n - i);
+}
+
+}  // namespace avx2
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+#endif
+
+#endif

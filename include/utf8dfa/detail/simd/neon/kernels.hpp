@@ -1,0 +1,31 @@
+// utf8dfa: the NEON kernel table (ARM64) (transcoding: the scalar kernels until SIMD ones are plugged in).
+#ifndef UTF8DFA_DETAIL_SIMD_NEON_KERNELS_HPP
+#define UTF8DFA_DETAIL_SIMD_NEON_KERNELS_HPP
+
+#include "../../kernel_table.hpp"
+#include "validate.hpp"
+
+#if UTF8DFA_NEON_KERNELS
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+namespace neon {
+
+inline constexpr kernel_table table{
+    "neon",
+    &validate,
+    &count_leads,
+    &utf16_length,
+    scalar_kernels.utf8_to_utf32,
+    scalar_kernels.utf8_to_utf16,
+    scalar_kernels.utf16_to_utf8,
+    scalar_kernels.utf32_to_utf8,
+};
+
+}  // namespace neon
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+#endif
+
+#endif
