@@ -1,0 +1,298 @@
+// utf8dfa: AVX-512 transcoding kernels (F/BW/VL/DQ/VBMI/VBMI2). Same results as the scalar functions
+// of scalar.hpp, byte for byte, for both policies: blocks that are valid go through the vector path;
+// a block holding an error is re-run through the scalar DFA (decode_at, decode_utf16_at, ...) up to
+// the block end and the vector path resumes behind it. Tails use masked loads and stores: nothing is
+// read past the input nor written past the exact output length.
+#ifndef UTF8DFA_DETAIL_SIMD_AVX512_TRANSCODE_HPP
+#define UTF8DFA_DETAIL_SIMD_AVX512_TRANSCODE_HPP
+
+#include "../../dispatch.hpp"
+#include "../../scalar.hpp"
+#include "../target.hpp"
+#include "utf8_block.hpp"
+
+#if UTF8DFA_X86_KERNELS
+#include <cstddef>
+#include <cstdint>
+
+// GCC 12's AVX-512 intrinsics seed their results with a self-initialised "undefined" vector, which
+// -Wmaybe-uninitialized reports once they are inlined (GCC bug 105593); nothing here is uninitialised.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+
+/// Progress of a kernel: where it stands on both sides and the first error seen (replace policy).
+template <class Out>
+struct transcode_cursor {
+  std::size_t i;
+  Out* o;
+  error_code first;
+};
+
+/// Runs the scalar decoder `Decode` over [c.i, end) (and the rest of a sequence crossing `end`);
+/// under strict policy returns false at the first error, leaving c.i on it.
+template <bool Strict, class In, class Out, class Decode, class Put>
+inline bool scalar_region(const In* p, std::size_t n, std::size_t end, transcode_cursor<Out>& c, char32_t replacement,
+                          Decode decode, Put put) noexcept {
+  while (c.i < end) {
+    const decoded d = decode(p, n, c.i);
+    char32_t cp = d.code_point;
+    if (UTF8DFA_UNLIKELY(d.error != error_code::none)) {
+      if constexpr (Strict) {
+        c.first = d.error;
+        return false;
+      } else {
+        if (c.first == error_code::none) c.first = d.error;
+        cp = replacement;
+      }
+    }
+    c.o = put(c.o, cp);
+    c.i += d.length;
+  }
+  return true;
+}
+
+namespace avx512 {
+
+/// Bits [0, k) of a 64-bit mask (k <= 64).
+inline std::uint64_t low_bits(std::size_t k) noexcept {
+  return k >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << k) - 1;
+}
+
+/// Writes up to 16 code points (valid scalar values) as UTF-32 or UTF-16.
+template <class Out>
+UTF8DFA_TARGET_AVX512 inline Out* store_code_points(Out* o, __m512i cp, unsigned count) noexcept {
+  const auto live = static_cast<__mmask16>(low_bits(count));
+  if constexpr (sizeof(Out) == 4) {
+    _mm512_mask_storeu_epi32(o, live, cp);
+    return o + count;
+  } else {
+    const __mmask16 supp = _mm512_mask_cmpge_epu32_mask(live, cp, _mm512_set1_epi32(0x10000));
+    if (supp == 0) {
+      _mm256_mask_storeu_epi16(o, live, _mm512_cvtepi32_epi16(cp));
+      return o + count;
+    }
+    // A supplementary code point becomes the dword (low surrogate << 16 | high surrogate).
+    const __m512i hi = _mm512_add_epi32(_mm512_srli_epi32(cp, 10), _mm512_set1_epi32(0xD7C0));
+    const __m512i lo = _mm512_or_si512(_mm512_and_si512(cp, _mm512_set1_epi32(0x3FF)), _mm512_set1_epi32(0xDC00));
+    const __m512i words = _mm512_mask_blend_epi32(supp, cp, _mm512_or_si512(hi, _mm512_slli_epi32(lo, 16)));
+    const auto keep = static_cast<__mmask32>(_pdep_u32(live, 0x55555555u) | _pdep_u32(supp, 0xAAAAAAAAu));
+    const unsigned units = static_cast<unsigned>(__builtin_popcount(keep));
+    _mm512_mask_storeu_epi16(o, static_cast<__mmask32>(low_bits(units)), _mm512_maskz_compress_epi16(keep, words));
+    return o + units;
+  }
+}
+
+/// UTF-8 to UTF-32 or UTF-16. Blocks of 64 bytes start on a character boundary; a valid block is
+/// decoded up to its last complete character by gathering each character's 4 bytes into a dword.
+template <bool Strict, class Out>
+UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
+                                                         char32_t replacement) noexcept {
+  transcode_cursor<Out> c{0, out, error_code::none};
+  const char32_t repl = replace{replacement}.replacement_value();
+  const __m512i iota =
+      _mm512_set_epi8(63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40,
+                      39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16,
+                      15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+  // Lead-byte high nibble -> right shift and payload mask of the gathered value (8..B never lead).
+  const __m512i shifts = _mm512_setr_epi32(18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 12, 12, 6, 0);
+  const __m512i masks =
+      _mm512_setr_epi32(0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0, 0, 0, 0, 0x7FF, 0x7FF, 0xFFFF, 0x1FFFFF);
+  while (c.i < n) {
+    const std::size_t avail = n - c.i < 64 ? n - c.i : 64;
+    const __mmask64 live = low_bits(avail);
+    const __m512i v = _mm512_maskz_loadu_epi8(live, p + c.i);
+    if (_mm512_movepi8_mask(v) == 0) {  // ASCII: widen
+      __m512i rest = v;
+      for (std::size_t g = 0; g < avail; g += 16) {
+        const unsigned k = avail - g < 16 ? static_cast<unsigned>(avail - g) : 16u;
+        c.o = store_code_points(c.o, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(rest)), k);
+        rest = _mm512_alignr_epi32(_mm512_setzero_si512(), rest, 4);
+      }
+      c.i += avail;
+      continue;
+    }
+    if (UTF8DFA_LIKELY(!utf8_block_has_error(v))) {
+      const __mmask64 leads = ~_mm512_cmplt_epi8_mask(v, _mm512_set1_epi8(-64)) & live;
+      const unsigned last = 63u - static_cast<unsigned>(__builtin_clzll(leads));
+      const unsigned b = p[c.i + last];
+      const unsigned len = b < 0x80 ? 1u : b < 0xE0 ? 2u : b < 0xF0 ? 3u : 4u;
+      const std::size_t take = last + len <= avail ? avail : last;  // leave a cut character for later
+      const __mmask64 starts = leads & low_bits(take);
+      unsigned chars = static_cast<unsigned>(__builtin_popcountll(starts));
+      __m512i pos = _mm512_maskz_compress_epi8(starts, iota);
+      while (chars > 0) {
+        // Bytes lead+3, lead+2, lead+1, lead from low to high: the lead ends up in the top byte.
+        const __m512i at = _mm512_cvtepu8_epi32(_mm512_castsi512_si128(pos));
+        const __m512i idx =
+            _mm512_add_epi32(_mm512_mullo_epi32(at, _mm512_set1_epi32(0x01010101)), _mm512_set1_epi32(0x00010203));
+        const __m512i raw = _mm512_permutexvar_epi8(idx, v);
+        const __m512i bits = _mm512_and_si512(raw, _mm512_set1_epi32(0x7F3F3F3F));
+        const __m512i pairs = _mm512_maddubs_epi16(bits, _mm512_set1_epi16(0x4001));    // b3 + b2 * 64
+        const __m512i value = _mm512_madd_epi16(pairs, _mm512_set1_epi32(0x10000001));  // .. + b1b0 * 4096
+        const __m512i nibble = _mm512_srli_epi32(raw, 28);
+        const __m512i cp = _mm512_and_si512(_mm512_srlv_epi32(value, _mm512_permutexvar_epi32(nibble, shifts)),
+                                            _mm512_permutexvar_epi32(nibble, masks));
+        const unsigned k = chars < 16 ? chars : 16u;
+        c.o = store_code_points(c.o, cp, k);
+        chars -= k;
+        pos = _mm512_alignr_epi32(_mm512_setzero_si512(), pos, 4);
+      }
+      c.i += take;
+      continue;
+    }
+    if (!scalar_region<Strict>(p, n, c.i + avail, c, repl, decode_at<unsigned char>, put_unit<Out>))
+      return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+  }
+  return {n, static_cast<std::size_t>(c.o - out), c.first};
+}
+
+/// Writes the UTF-8 form of the 16 scalar values in `cp` selected by `keep`, in order.
+UTF8DFA_TARGET_AVX512 inline unsigned char* encode16(unsigned char* o, __m512i cp, __mmask16 keep) noexcept {
+  const __mmask16 one = _mm512_cmplt_epu32_mask(cp, _mm512_set1_epi32(0x80));
+  const __mmask16 two = _mm512_cmplt_epu32_mask(cp, _mm512_set1_epi32(0x800));
+  const __mmask16 three = _mm512_cmplt_epu32_mask(cp, _mm512_set1_epi32(0x10000));
+  // The 4-byte payload fields, first byte lowest: cp>>18, cp>>12 & 3F, cp>>6 & 3F, cp & 3F.
+  const __m512i spread =
+      _mm512_or_si512(_mm512_or_si512(_mm512_and_si512(_mm512_slli_epi32(cp, 24), _mm512_set1_epi32(0x3F000000)),
+                                      _mm512_and_si512(_mm512_slli_epi32(cp, 10), _mm512_set1_epi32(0x003F0000))),
+                      _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi32(cp, 4), _mm512_set1_epi32(0x00003F00)),
+                                      _mm512_srli_epi32(cp, 18)));
+  // Shorter forms drop the leading fields; then the RFC 3629 tag bits.
+  __m512i shift = _mm512_mask_mov_epi32(_mm512_setzero_si512(), three, _mm512_set1_epi32(8));
+  shift = _mm512_mask_mov_epi32(shift, two, _mm512_set1_epi32(16));
+  __m512i tag =
+      _mm512_mask_mov_epi32(_mm512_set1_epi32(static_cast<int>(0x808080F0u)), three, _mm512_set1_epi32(0x008080E0));
+  tag = _mm512_mask_mov_epi32(tag, two, _mm512_set1_epi32(0x000080C0));
+  __m512i bytes = _mm512_or_si512(_mm512_srlv_epi32(spread, shift), tag);
+  bytes = _mm512_mask_mov_epi32(bytes, one, cp);
+  // Every byte of a multi-byte form is nonzero; the first byte of each dword is always kept.
+  const std::uint64_t nibbles = _pdep_u64(keep, 0x1111111111111111ull) * 0xF;
+  const __mmask64 sel = (_mm512_test_epi8_mask(bytes, bytes) | 0x1111111111111111ull) & nibbles;
+  const unsigned count = static_cast<unsigned>(__builtin_popcountll(sel));
+  _mm512_mask_storeu_epi8(o, low_bits(count), _mm512_maskz_compress_epi8(sel, bytes));
+  return o + count;
+}
+
+UTF8DFA_TARGET_AVX512 inline unsigned char* put_utf8_at(unsigned char* o, char32_t cp) noexcept {
+  return o + put_utf8(o, cp);
+}
+
+/// UTF-16 to UTF-8: 32 ASCII units at a time, else 16 units (surrogate pairs combined in-register;
+/// a pair cut by the group end waits for the next group; an unpaired surrogate goes scalar).
+template <bool Strict>
+UTF8DFA_TARGET_AVX512 conversion_result utf16_to_utf8_impl(const char16_t* p, std::size_t n, unsigned char* out,
+                                                           char32_t replacement) noexcept {
+  transcode_cursor<unsigned char> c{0, out, error_code::none};
+  const char32_t repl = replace{replacement}.replacement_value();
+  while (c.i < n) {
+    const std::size_t avail = n - c.i < 32 ? n - c.i : 32;
+    const __m512i w = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(avail)), p + c.i);
+    if (_mm512_cmpge_epu16_mask(w, _mm512_set1_epi16(0x80)) == 0) {
+      _mm256_mask_storeu_epi8(c.o, static_cast<__mmask32>(low_bits(avail)), _mm512_cvtepi16_epi8(w));
+      c.i += avail;
+      c.o += avail;
+      continue;
+    }
+    const unsigned a = avail < 16 ? static_cast<unsigned>(avail) : 16u;
+    __m512i cp = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(w));
+    const __m512i top = _mm512_and_si512(cp, _mm512_set1_epi32(0xFC00));
+    auto high = static_cast<unsigned>(_mm512_cmpeq_epi32_mask(top, _mm512_set1_epi32(0xD800)));
+    const auto low = static_cast<unsigned>(_mm512_cmpeq_epi32_mask(top, _mm512_set1_epi32(0xDC00)));
+    unsigned take = a;
+    if ((high | low) != 0) {
+      if (a == 16 && (high & 0x8000u) != 0) {  // the pair is cut by the group end
+        high &= 0x7FFFu;
+        take = 15;
+      }
+      if (UTF8DFA_UNLIKELY(low != ((high << 1) & 0xFFFFu))) {
+        if (!scalar_region<Strict>(p, n, c.i + take, c, repl, decode_utf16_at, put_utf8_at))
+          return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+        continue;
+      }
+      const __m512i next = _mm512_alignr_epi32(_mm512_setzero_si512(), cp, 1);
+      const __m512i pair =
+          _mm512_add_epi32(_mm512_add_epi32(_mm512_slli_epi32(_mm512_sub_epi32(cp, _mm512_set1_epi32(0xD800)), 10),
+                                            _mm512_sub_epi32(next, _mm512_set1_epi32(0xDC00))),
+                           _mm512_set1_epi32(0x10000));
+      cp = _mm512_mask_blend_epi32(static_cast<__mmask16>(high), cp, pair);
+    }
+    c.o = encode16(c.o, cp, static_cast<__mmask16>(low_bits(take) & ~std::uint64_t{low}));
+    c.i += take;
+  }
+  return {n, static_cast<std::size_t>(c.o - out), c.first};
+}
+
+/// UTF-32 to UTF-8, 16 units at a time; a group holding a surrogate or a value above U+10FFFF goes
+/// scalar.
+template <bool Strict>
+UTF8DFA_TARGET_AVX512 conversion_result utf32_to_utf8_impl(const char32_t* p, std::size_t n, unsigned char* out,
+                                                           char32_t replacement) noexcept {
+  transcode_cursor<unsigned char> c{0, out, error_code::none};
+  const char32_t repl = replace{replacement}.replacement_value();
+  while (c.i < n) {
+    const std::size_t avail = n - c.i < 16 ? n - c.i : 16;
+    const auto live = static_cast<__mmask16>(low_bits(avail));
+    const __m512i cp = _mm512_maskz_loadu_epi32(live, p + c.i);
+    if (_mm512_cmpge_epu32_mask(cp, _mm512_set1_epi32(0x80)) == 0) {
+      _mm_mask_storeu_epi8(c.o, live, _mm512_cvtepi32_epi8(cp));
+      c.i += avail;
+      c.o += avail;
+      continue;
+    }
+    const __mmask16 bad =
+        _mm512_cmplt_epu32_mask(_mm512_sub_epi32(cp, _mm512_set1_epi32(0xD800)), _mm512_set1_epi32(0x800)) |
+        _mm512_cmpgt_epu32_mask(cp, _mm512_set1_epi32(0x10FFFF));
+    if (UTF8DFA_UNLIKELY(bad != 0)) {
+      if (!scalar_region<Strict>(p, n, c.i + avail, c, repl, decode_utf32_at, put_utf8_at))
+        return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+      continue;
+    }
+    c.o = encode16(c.o, cp, live);
+    c.i += avail;
+  }
+  return {n, static_cast<std::size_t>(c.o - out), c.first};
+}
+
+// The kernel-table entry points (`replacement == strict_marker` means strict).
+
+UTF8DFA_TARGET_AVX512 inline conversion_result utf8_to_utf32(const unsigned char* p, std::size_t n, char32_t* out,
+                                                             char32_t replacement) noexcept {
+  return replacement == strict_marker ? utf8_to_utf_impl<true>(p, n, out, replacement)
+                                      : utf8_to_utf_impl<false>(p, n, out, replacement);
+}
+
+UTF8DFA_TARGET_AVX512 inline conversion_result utf8_to_utf16(const unsigned char* p, std::size_t n, char16_t* out,
+                                                             char32_t replacement) noexcept {
+  return replacement == strict_marker ? utf8_to_utf_impl<true>(p, n, out, replacement)
+                                      : utf8_to_utf_impl<false>(p, n, out, replacement);
+}
+
+UTF8DFA_TARGET_AVX512 inline conversion_result utf16_to_utf8(const char16_t* p, std::size_t n, unsigned char* out,
+                                                             char32_t replacement) noexcept {
+  return replacement == strict_marker ? utf16_to_utf8_impl<true>(p, n, out, replacement)
+                                      : utf16_to_utf8_impl<false>(p, n, out, replacement);
+}
+
+UTF8DFA_TARGET_AVX512 inline conversion_result utf32_to_utf8(const char32_t* p, std::size_t n, unsigned char* out,
+                                                             char32_t replacement) noexcept {
+  return replacement == strict_marker ? utf32_to_utf8_impl<true>(p, n, out, replacement)
+                                      : utf32_to_utf8_impl<false>(p, n, out, replacement);
+}
+
+}  // namespace avx512
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+#endif
+#endif
