@@ -16,6 +16,7 @@
 #include "utf8dfa.hpp"
 #include "utf8dfa/detail/dispatch.hpp"
 #include "utf8dfa/detail/scalar.hpp"
+#include "utf8dfa/detail/simd/avx2/transcode.hpp"
 #include "utf8dfa/detail/simd/avx512/transcode.hpp"
 
 namespace {
@@ -48,6 +49,9 @@ std::vector<simd_kernel> kernels_under_test() {
                       __builtin_cpu_supports("bmi2");
   k.push_back({"avx512", has512, &d::avx512::utf8_to_utf32, &d::avx512::utf8_to_utf16, &d::avx512::utf16_to_utf8,
                &d::avx512::utf32_to_utf8});
+  const bool has2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2");
+  k.push_back({"avx2", has2, &d::avx2::utf8_to_utf32, &d::avx2::utf8_to_utf16, &d::avx2::utf16_to_utf8,
+               &d::avx2::utf32_to_utf8});
 #endif
   return k;
 }

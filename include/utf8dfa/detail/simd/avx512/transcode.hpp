@@ -9,6 +9,7 @@
 #include "../../dispatch.hpp"
 #include "../../scalar.hpp"
 #include "../target.hpp"
+#include "../transcode_common.hpp"
 #include "utf8_block.hpp"
 
 #if UTF8DFA_X86_KERNELS
@@ -25,37 +26,6 @@
 namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
 namespace detail {
-
-/// Progress of a kernel: where it stands on both sides and the first error seen (replace policy).
-template <class Out>
-struct transcode_cursor {
-  std::size_t i;
-  Out* o;
-  error_code first;
-};
-
-/// Runs the scalar decoder `Decode` over [c.i, end) (and the rest of a sequence crossing `end`);
-/// under strict policy returns false at the first error, leaving c.i on it.
-template <bool Strict, class In, class Out, class Decode, class Put>
-inline bool scalar_region(const In* p, std::size_t n, std::size_t end, transcode_cursor<Out>& c, char32_t replacement,
-                          Decode decode, Put put) noexcept {
-  while (c.i < end) {
-    const decoded d = decode(p, n, c.i);
-    char32_t cp = d.code_point;
-    if (UTF8DFA_UNLIKELY(d.error != error_code::none)) {
-      if constexpr (Strict) {
-        c.first = d.error;
-        return false;
-      } else {
-        if (c.first == error_code::none) c.first = d.error;
-        cp = replacement;
-      }
-    }
-    c.o = put(c.o, cp);
-    c.i += d.length;
-  }
-  return true;
-}
 
 namespace avx512 {
 
@@ -177,10 +147,6 @@ UTF8DFA_TARGET_AVX512 inline unsigned char* encode16(unsigned char* o, __m512i c
   const unsigned count = static_cast<unsigned>(__builtin_popcountll(sel));
   _mm512_mask_storeu_epi8(o, low_bits(count), _mm512_maskz_compress_epi8(sel, bytes));
   return o + count;
-}
-
-UTF8DFA_TARGET_AVX512 inline unsigned char* put_utf8_at(unsigned char* o, char32_t cp) noexcept {
-  return o + put_utf8(o, cp);
 }
 
 /// UTF-16 to UTF-8: 32 ASCII units at a time, else 16 units (surrogate pairs combined in-register;

@@ -6,6 +6,7 @@
 #define UTF8DFA_DETAIL_SIMD_AVX512_UTF8_BLOCK_HPP
 
 #include "../target.hpp"
+#include "../transcode_common.hpp"
 
 #if UTF8DFA_X86_KERNELS
 #include <cstdint>
@@ -20,72 +21,6 @@
 namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
 namespace detail {
-
-/// Error bits of a pair (previous byte, current byte); a pair is ill-formed when the three
-/// lookups (previous high nibble, previous low nibble, current high nibble) share a bit.
-namespace pair_error {
-inline constexpr std::uint8_t too_short = 1 << 0;                        // lead byte followed by a non-continuation
-inline constexpr std::uint8_t too_long = 1 << 1;                         // ASCII followed by a continuation
-inline constexpr std::uint8_t overlong_3 = 1 << 2;                       // E0 80..9F
-inline constexpr std::uint8_t too_large = 1 << 3;                        // F4 90..BF, F5..FF 90..BF
-inline constexpr std::uint8_t surrogate = 1 << 4;                        // ED A0..BF
-inline constexpr std::uint8_t overlong_2 = 1 << 5;                       // C0/C1 followed by a continuation
-inline constexpr std::uint8_t overlong_4 = 1 << 6;                       // F0 80..8F, and F5..FF 80..8F
-inline constexpr std::uint8_t two_conts = 1 << 7;                        // continuation after continuation
-inline constexpr std::uint8_t carry = too_short | too_long | two_conts;  // independent of the low nibble
-
-/// Indexed by the high nibble of the previous byte.
-inline constexpr std::uint8_t prev_high[16] = {too_long,
-                                               too_long,
-                                               too_long,
-                                               too_long,
-                                               too_long,
-                                               too_long,
-                                               too_long,
-                                               too_long,
-                                               two_conts,
-                                               two_conts,
-                                               two_conts,
-                                               two_conts,
-                                               too_short | overlong_2,
-                                               too_short,
-                                               too_short | overlong_3 | surrogate,
-                                               too_short | too_large | overlong_4};
-/// Indexed by the low nibble of the previous byte.
-inline constexpr std::uint8_t prev_low[16] = {carry | overlong_2 | overlong_3 | overlong_4,
-                                              carry | overlong_2,
-                                              carry,
-                                              carry,
-                                              carry | too_large,
-                                              carry | too_large | overlong_4,
-                                              carry | too_large | overlong_4,
-                                              carry | too_large | overlong_4,
-                                              carry | too_large | overlong_4,
-                                              carry | too_large | overlong_4,
-                                              carry | too_large | overlong_4,
-                                              carry | too_large | overlong_4,
-                                              carry | too_large | overlong_4,
-                                              carry | too_large | overlong_4 | surrogate,
-                                              carry | too_large | overlong_4,
-                                              carry | too_large | overlong_4};
-/// Indexed by the high nibble of the current byte.
-inline constexpr std::uint8_t cur_high[16] = {too_short,
-                                              too_short,
-                                              too_short,
-                                              too_short,
-                                              too_short,
-                                              too_short,
-                                              too_short,
-                                              too_short,
-                                              too_long | overlong_2 | two_conts | overlong_3 | overlong_4,
-                                              too_long | overlong_2 | two_conts | overlong_3 | too_large,
-                                              too_long | overlong_2 | two_conts | surrogate | too_large,
-                                              too_long | overlong_2 | two_conts | surrogate | too_large,
-                                              too_short,
-                                              too_short,
-                                              too_short,
-                                              too_short};
-}  // namespace pair_error
 
 namespace avx512 {
 

@@ -1,0 +1,302 @@
+// utf8dfa: AVX2 transcoding kernels. Same results as the scalar functions of scalar.hpp, byte for
+// byte, for both policies. Valid blocks go through the vector path; a block holding an error (and,
+// towards UTF-16, a UTF-8 block holding a 4-byte character, or a UTF-16 block holding a surrogate)
+// is re-run through the scalar DFA up to the block end. AVX2 has no byte-masked stores: every store
+// writes exactly the units produced (vpmaskmovd plus single bytes), and the last few units of the
+// input are finished by the scalar function.
+#ifndef UTF8DFA_DETAIL_SIMD_AVX2_TRANSCODE_HPP
+#define UTF8DFA_DETAIL_SIMD_AVX2_TRANSCODE_HPP
+
+#include "../../dispatch.hpp"
+#include "../../scalar.hpp"
+#include "../target.hpp"
+#include "../transcode_common.hpp"
+#include "utf8_block.hpp"
+
+#if UTF8DFA_X86_KERNELS
+#include <cstddef>
+#include <cstdint>
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+namespace avx2 {
+
+/// Shuffle tables, built here rather than written out.
+struct shuffle_tables {
+  /// For an 8-bit mask: the indices of its set bits, one per byte, lowest first (left-packing dwords).
+  std::uint64_t pack_dwords[256]{};
+  /// For four dwords holding UTF-8 forms of lengths 1..4 (2 bits each, length - 1): the vpshufb
+  /// control that packs their bytes, and the packed length.
+  std::uint8_t pack_utf8[256][16]{};
+  std::uint8_t packed_length[256]{};
+};
+
+constexpr shuffle_tables build_shuffle_tables() {
+  shuffle_tables t{};
+  for (unsigned m = 0; m < 256; ++m) {
+    unsigned k = 0;
+    for (unsigned b = 0; b < 8; ++b)
+      if ((m >> b) & 1u) t.pack_dwords[m] |= std::uint64_t{b} << (8 * k++);
+    unsigned pos = 0;
+    for (unsigned c = 0; c < 4; ++c)
+      for (unsigned b = 0; b <= ((m >> (2 * c)) & 3u); ++b)
+        t.pack_utf8[m][pos++] = static_cast<std::uint8_t>(4 * c + b);
+    t.packed_length[m] = static_cast<std::uint8_t>(pos);
+    for (; pos < 16; ++pos) t.pack_utf8[m][pos] = 0x80;  // zero
+  }
+  return t;
+}
+
+inline constexpr shuffle_tables tables = build_shuffle_tables();
+
+/// Stores the first `count` (<= 16) bytes of v at o, and nothing else.
+UTF8DFA_TARGET_AVX2 inline void store_exact(unsigned char* o, __m128i v, unsigned count) noexcept {
+  const __m128i whole = _mm_cmpgt_epi32(_mm_set1_epi32(static_cast<int>(count / 4)), _mm_setr_epi32(0, 1, 2, 3));
+  _mm_maskstore_epi32(reinterpret_cast<int*>(o), whole, v);
+  if ((count & 3u) != 0) {
+    alignas(16) unsigned char bytes[16];
+    _mm_store_si128(reinterpret_cast<__m128i*>(bytes), v);
+    for (unsigned j = count & ~3u; j < count; ++j) o[j] = bytes[j];
+  }
+}
+
+/// Stores the first `count` (<= 8) dwords of v at o.
+UTF8DFA_TARGET_AVX2 inline void store_exact(char32_t* o, __m256i v, unsigned count) noexcept {
+  const __m256i live =
+      _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  _mm256_maskstore_epi32(reinterpret_cast<int*>(o), live, v);
+}
+
+/// Stores the first `count` (<= 8) words of v at o.
+UTF8DFA_TARGET_AVX2 inline void store_exact(char16_t* o, __m128i v, unsigned count) noexcept {
+  const __m128i pairs = _mm_cmpgt_epi32(_mm_set1_epi32(static_cast<int>(count / 2)), _mm_setr_epi32(0, 1, 2, 3));
+  _mm_maskstore_epi32(reinterpret_cast<int*>(o), pairs, v);
+  if ((count & 1u) != 0) {
+    alignas(16) char16_t words[8];
+    _mm_store_si128(reinterpret_cast<__m128i*>(words), v);
+    o[count - 1] = words[count - 1];
+  }
+}
+
+/// The scalar function on the rest of the input, merged with what the vector loop did.
+template <bool Strict, class In, class Out>
+inline conversion_result finish_scalar(const In* p, std::size_t n, Out* out, transcode_cursor<Out> c,
+                                       char32_t repl) noexcept {
+  conversion_result r{};
+  if constexpr (sizeof(In) == 1) {
+    r = Strict ? utf8_to_utf_scalar(p + c.i, n - c.i, c.o, strict{})
+               : utf8_to_utf_scalar(p + c.i, n - c.i, c.o, replace{repl});
+  } else {
+    r = Strict ? utf_to_utf8_scalar(p + c.i, n - c.i, c.o, strict{})
+               : utf_to_utf8_scalar(p + c.i, n - c.i, c.o, replace{repl});
+  }
+  const error_code e = c.first != error_code::none ? c.first : r.error;
+  return {c.i + r.read, static_cast<std::size_t>(c.o - out) + r.written, e};
+}
+
+/// UTF-8 to UTF-32 or UTF-16, 32-byte blocks starting on a character boundary.
+template <bool Strict, class Out>
+UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
+                                                       char32_t replacement) noexcept {
+  transcode_cursor<Out> c{0, out, error_code::none};
+  const char32_t repl = replace{replacement}.replacement_value();
+  // Bytes (lead+3, lead+2, lead+1, lead) of positions 0..3 in the low lane and 4..7 in the high one.
+  const __m256i window =
+      _mm256_setr_epi8(3, 2, 1, 0, 4, 3, 2, 1, 5, 4, 3, 2, 6, 5, 4, 3, 7, 6, 5, 4, 8, 7, 6, 5, 9, 8, 7, 6, 10, 9, 8, 7);
+  // Lead-byte high nibble C..F (taken modulo 8) -> right shift and payload mask of the gathered value.
+  const __m256i shifts = _mm256_setr_epi32(0, 0, 0, 0, 12, 12, 6, 0);
+  const __m256i masks = _mm256_setr_epi32(0, 0, 0, 0, 0x7FF, 0x7FF, 0xFFFF, 0x1FFFFF);
+  while (n - c.i >= 40) {  // a block and the 8 bytes its last window may touch
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
+    const auto high = static_cast<std::uint32_t>(_mm256_movemask_epi8(v));
+    if (high == 0) {
+      if constexpr (sizeof(Out) == 4) {
+        for (int g = 0; g < 4; ++g)
+          _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 8 * g),
+                              _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + c.i + 8 * g))));
+      } else {
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o), _mm256_cvtepu8_epi16(_mm256_castsi256_si128(v)));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 16), _mm256_cvtepu8_epi16(_mm256_extracti128_si256(v, 1)));
+      }
+      c.i += 32;
+      c.o += 32;
+      continue;
+    }
+    bool scalar = utf8_block_has_error(v);
+    if constexpr (sizeof(Out) == 2)  // surrogate pairs: left to the scalar path
+      scalar = scalar || _mm256_movemask_epi8(_mm256_subs_epu8(v, _mm256_set1_epi8(0x70))) != 0;
+    if (UTF8DFA_UNLIKELY(scalar)) {
+      if (!scalar_region<Strict>(p, n, c.i + 32, c, repl, decode_at<unsigned char>, put_unit<Out>))
+        return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+      continue;
+    }
+    const auto cont = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(_mm256_set1_epi8(-64), v)));
+    const std::uint32_t leads = ~cont;
+    const unsigned last = 31u - static_cast<unsigned>(__builtin_clz(leads));
+    const unsigned b = p[c.i + last];
+    const unsigned len = b < 0x80 ? 1u : b < 0xE0 ? 2u : b < 0xF0 ? 3u : 4u;
+    const unsigned take = last + len <= 32 ? 32u : last;
+    const std::uint32_t starts = leads & static_cast<std::uint32_t>((std::uint64_t{1} << take) - 1);
+    for (unsigned g = 0; g < 4; ++g) {
+      const unsigned sel = (starts >> (8 * g)) & 0xFFu;
+      if (sel == 0) continue;
+      const __m256i raw = _mm256_shuffle_epi8(
+          _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + c.i + 8 * g))), window);
+      const __m256i bits = _mm256_and_si256(raw, _mm256_set1_epi32(0x7F3F3F3F));
+      const __m256i value =
+          _mm256_madd_epi16(_mm256_maddubs_epi16(bits, _mm256_set1_epi16(0x4001)), _mm256_set1_epi32(0x10000001));
+      const __m256i nibble = _mm256_srli_epi32(raw, 28);
+      const __m256i multi = _mm256_and_si256(_mm256_srlv_epi32(value, _mm256_permutevar8x32_epi32(shifts, nibble)),
+                                             _mm256_permutevar8x32_epi32(masks, nibble));
+      const __m256i ascii = _mm256_cmpgt_epi32(raw, _mm256_set1_epi32(-1));  // lead < 0x80
+      const __m256i cp = _mm256_blendv_epi8(multi, _mm256_srli_epi32(raw, 24), ascii);
+      const __m256i packed = _mm256_permutevar8x32_epi32(
+          cp, _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<long long>(tables.pack_dwords[sel]))));
+      const auto count = static_cast<unsigned>(__builtin_popcount(sel));
+      if constexpr (sizeof(Out) == 4) {
+        store_exact(c.o, packed, count);
+      } else {
+        const __m256i words = _mm256_permute4x64_epi64(_mm256_packus_epi32(packed, packed), 0x08);
+        store_exact(c.o, _mm256_castsi256_si128(words), count);
+      }
+      c.o += count;
+    }
+    c.i += take;
+  }
+  return finish_scalar<Strict>(p, n, out, c, repl);
+}
+
+/// Writes the UTF-8 forms of the 8 scalar values in cp, packed; returns the new output position.
+UTF8DFA_TARGET_AVX2 inline unsigned char* encode8(unsigned char* o, __m256i cp) noexcept {
+  const __m256i ge80 = _mm256_cmpgt_epi32(cp, _mm256_set1_epi32(0x7F));
+  const __m256i ge800 = _mm256_cmpgt_epi32(cp, _mm256_set1_epi32(0x7FF));
+  const __m256i ge10000 = _mm256_cmpgt_epi32(cp, _mm256_set1_epi32(0xFFFF));
+  // The 4-byte payload fields, first byte lowest; shorter forms drop the leading ones.
+  const __m256i spread =
+      _mm256_or_si256(_mm256_or_si256(_mm256_and_si256(_mm256_slli_epi32(cp, 24), _mm256_set1_epi32(0x3F000000)),
+                                      _mm256_and_si256(_mm256_slli_epi32(cp, 10), _mm256_set1_epi32(0x003F0000))),
+                      _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(cp, 4), _mm256_set1_epi32(0x00003F00)),
+                                      _mm256_srli_epi32(cp, 18)));
+  const __m256i shift = _mm256_add_epi32(
+      _mm256_set1_epi32(24), _mm256_slli_epi32(_mm256_add_epi32(_mm256_add_epi32(ge80, ge800), ge10000), 3));
+  __m256i tag = _mm256_and_si256(ge80, _mm256_set1_epi32(0x80C0));
+  tag = _mm256_blendv_epi8(tag, _mm256_set1_epi32(0x8080E0), ge800);
+  tag = _mm256_blendv_epi8(tag, _mm256_set1_epi32(static_cast<int>(0x808080F0u)), ge10000);
+  const __m256i bytes = _mm256_blendv_epi8(cp, _mm256_or_si256(_mm256_srlv_epi32(spread, shift), tag), ge80);
+  // Length - 1 of each form as 2 bits: (ge80 ^ ge800 ^ ge10000, ge800).
+  const auto a = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(ge80)));
+  const auto b = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(ge800)));
+  const auto c = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(ge10000)));
+  const unsigned index = _pdep_u32(a ^ b ^ c, 0x5555u) | _pdep_u32(b, 0xAAAAu);
+  const unsigned lo = index & 0xFFu, hi = index >> 8;
+  const __m128i first = _mm_shuffle_epi8(_mm256_castsi256_si128(bytes),
+                                         _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_utf8[lo])));
+  const __m128i second = _mm_shuffle_epi8(_mm256_extracti128_si256(bytes, 1),
+                                          _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_utf8[hi])));
+  store_exact(o, first, tables.packed_length[lo]);
+  o += tables.packed_length[lo];
+  store_exact(o, second, tables.packed_length[hi]);
+  return o + tables.packed_length[hi];
+}
+
+/// UTF-16 to UTF-8, 16 units at a time; blocks holding a surrogate go scalar.
+template <bool Strict>
+UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std::size_t n, unsigned char* out,
+                                                         char32_t replacement) noexcept {
+  transcode_cursor<unsigned char> c{0, out, error_code::none};
+  const char32_t repl = replace{replacement}.replacement_value();
+  while (n - c.i >= 16) {
+    const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
+    if (_mm256_testz_si256(w, _mm256_set1_epi16(static_cast<short>(0xFF80)))) {
+      const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(w, w), 0x08);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o), _mm256_castsi256_si128(bytes));
+      c.i += 16;
+      c.o += 16;
+      continue;
+    }
+    const __m256i surrogate = _mm256_cmpeq_epi16(_mm256_and_si256(w, _mm256_set1_epi16(static_cast<short>(0xF800))),
+                                                 _mm256_set1_epi16(static_cast<short>(0xD800)));
+    if (UTF8DFA_UNLIKELY(!_mm256_testz_si256(surrogate, surrogate))) {
+      if (!scalar_region<Strict>(p, n, c.i + 16, c, repl, decode_utf16_at, put_utf8_at))
+        return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+      continue;
+    }
+    c.o = encode8(c.o, _mm256_cvtepu16_epi32(_mm256_castsi256_si128(w)));
+    c.o = encode8(c.o, _mm256_cvtepu16_epi32(_mm256_extracti128_si256(w, 1)));
+    c.i += 16;
+  }
+  return finish_scalar<Strict>(p, n, out, c, repl);
+}
+
+/// UTF-32 to UTF-8, 8 units at a time; blocks holding a surrogate or a value above U+10FFFF go scalar.
+template <bool Strict>
+UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std::size_t n, unsigned char* out,
+                                                         char32_t replacement) noexcept {
+  transcode_cursor<unsigned char> c{0, out, error_code::none};
+  const char32_t repl = replace{replacement}.replacement_value();
+  while (n - c.i >= 8) {
+    const __m256i cp = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
+    if (_mm256_testz_si256(cp, _mm256_set1_epi32(~0x7F))) {
+      const __m256i words = _mm256_packus_epi32(cp, cp);
+      const __m256i bytes = _mm256_packus_epi16(words, words);
+      const auto lo = static_cast<std::uint32_t>(_mm256_cvtsi256_si32(bytes));
+      const auto hi = static_cast<std::uint32_t>(_mm256_extract_epi32(bytes, 4));
+      const std::uint64_t eight = lo | (std::uint64_t{hi} << 32);
+      std::memcpy(c.o, &eight, 8);
+      c.i += 8;
+      c.o += 8;
+      continue;
+    }
+    // Surrogates: (cp ^ 0xD800) < 0x800; too large: cp > 0x10FFFF (unsigned, hence the bias).
+    const __m256i bias = _mm256_set1_epi32(static_cast<int>(0x80000000u));
+    const __m256i surrogate =
+        _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(0x80000800u)),
+                           _mm256_xor_si256(_mm256_xor_si256(cp, _mm256_set1_epi32(0xD800)), bias));
+    const __m256i large =
+        _mm256_cmpgt_epi32(_mm256_xor_si256(cp, bias), _mm256_set1_epi32(static_cast<int>(0x8010FFFFu)));
+    const __m256i bad = _mm256_or_si256(surrogate, large);
+    if (UTF8DFA_UNLIKELY(!_mm256_testz_si256(bad, bad))) {
+      if (!scalar_region<Strict>(p, n, c.i + 8, c, repl, decode_utf32_at, put_utf8_at))
+        return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+      continue;
+    }
+    c.o = encode8(c.o, cp);
+    c.i += 8;
+  }
+  return finish_scalar<Strict>(p, n, out, c, repl);
+}
+
+// The kernel-table entry points (`replacement == strict_marker` means strict).
+
+UTF8DFA_TARGET_AVX2 inline conversion_result utf8_to_utf32(const unsigned char* p, std::size_t n, char32_t* out,
+                                                           char32_t replacement) noexcept {
+  return replacement == strict_marker ? utf8_to_utf_impl<true>(p, n, out, replacement)
+                                      : utf8_to_utf_impl<false>(p, n, out, replacement);
+}
+
+UTF8DFA_TARGET_AVX2 inline conversion_result utf8_to_utf16(const unsigned char* p, std::size_t n, char16_t* out,
+                                                           char32_t replacement) noexcept {
+  return replacement == strict_marker ? utf8_to_utf_impl<true>(p, n, out, replacement)
+                                      : utf8_to_utf_impl<false>(p, n, out, replacement);
+}
+
+UTF8DFA_TARGET_AVX2 inline conversion_result utf16_to_utf8(const char16_t* p, std::size_t n, unsigned char* out,
+                                                           char32_t replacement) noexcept {
+  return replacement == strict_marker ? utf16_to_utf8_impl<true>(p, n, out, replacement)
+                                      : utf16_to_utf8_impl<false>(p, n, out, replacement);
+}
+
+UTF8DFA_TARGET_AVX2 inline conversion_result utf32_to_utf8(const char32_t* p, std::size_t n, unsigned char* out,
+                                                           char32_t replacement) noexcept {
+  return replacement == strict_marker ? utf32_to_utf8_impl<true>(p, n, out, replacement)
+                                      : utf32_to_utf8_impl<false>(p, n, out, replacement);
+}
+
+}  // namespace avx2
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+#endif
