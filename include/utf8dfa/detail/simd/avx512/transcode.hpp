@@ -69,6 +69,9 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
       _mm512_set_epi8(63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40,
                       39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16,
                       15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+  const __m512i quads = _mm512_set_epi8(15, 15, 15, 15, 14, 14, 14, 14, 13, 13, 13, 13, 12, 12, 12, 12, 11, 11, 11, 11,
+                                        10, 10, 10, 10, 9, 9, 9, 9, 8, 8, 8, 8, 7, 7, 7, 7, 6, 6, 6, 6, 5, 5, 5, 5, 4,
+                                        4, 4, 4, 3, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0);
   // Lead-byte high nibble -> right shift and payload mask of the gathered value (8..B never lead).
   const __m512i shifts = _mm512_setr_epi32(18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 12, 12, 6, 0);
   const __m512i masks =
@@ -78,29 +81,44 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
     const __mmask64 live = low_bits(avail);
     const __m512i v = _mm512_maskz_loadu_epi8(live, p + c.i);
     if (_mm512_movepi8_mask(v) == 0) {  // ASCII: widen
-      __m512i rest = v;
-      for (std::size_t g = 0; g < avail; g += 16) {
-        const unsigned k = avail - g < 16 ? static_cast<unsigned>(avail - g) : 16u;
-        c.o = store_code_points(c.o, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(rest)), k);
-        rest = _mm512_alignr_epi32(_mm512_setzero_si512(), rest, 4);
+      if (avail == 64) {
+        if constexpr (sizeof(Out) == 4) {
+          _mm512_storeu_si512(c.o, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 0)));
+          _mm512_storeu_si512(c.o + 16, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 1)));
+          _mm512_storeu_si512(c.o + 32, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 2)));
+          _mm512_storeu_si512(c.o + 48, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 3)));
+        } else {
+          _mm512_storeu_si512(c.o, _mm512_cvtepu8_epi16(_mm512_castsi512_si256(v)));
+          _mm512_storeu_si512(c.o + 32, _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(v, 1)));
+        }
+        c.o += 64;
+      } else {
+        __m512i rest = v;
+        for (std::size_t g = 0; g < avail; g += 16) {
+          const unsigned k = avail - g < 16 ? static_cast<unsigned>(avail - g) : 16u;
+          c.o = store_code_points(c.o, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(rest)), k);
+          rest = _mm512_alignr_epi32(_mm512_setzero_si512(), rest, 4);
+        }
       }
       c.i += avail;
       continue;
     }
     if (UTF8DFA_LIKELY(!utf8_block_has_error(v))) {
       const __mmask64 leads = ~_mm512_cmplt_epi8_mask(v, _mm512_set1_epi8(-64)) & live;
-      const unsigned last = 63u - static_cast<unsigned>(__builtin_clzll(leads));
-      const unsigned b = p[c.i + last];
-      const unsigned len = b < 0x80 ? 1u : b < 0xE0 ? 2u : b < 0xF0 ? 3u : 4u;
-      const std::size_t take = last + len <= avail ? avail : last;  // leave a cut character for later
+      // A character cut by the block end (a lead among the last 1..3 bytes that needs more) waits for
+      // the next block; in a shorter, final block it would have been an error.
+      const __mmask64 cut = (_mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(static_cast<char>(0xC0))) & (1ull << 63)) |
+                            (_mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(static_cast<char>(0xE0))) & (1ull << 62)) |
+                            (_mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(static_cast<char>(0xF0))) & (1ull << 61));
+      const std::size_t last = 63u - static_cast<unsigned>(__builtin_clzll(leads));
+      const std::size_t take = avail - ((avail - last) & (std::size_t{0} - std::size_t{cut != 0}));  // no branch
       const __mmask64 starts = leads & low_bits(take);
       unsigned chars = static_cast<unsigned>(__builtin_popcountll(starts));
-      __m512i pos = _mm512_maskz_compress_epi8(starts, iota);
+      const __m512i pos = _mm512_maskz_compress_epi8(starts, iota);
+      __m512i spread = quads;  // each dword: its character's index in `pos`, four times
       while (chars > 0) {
         // Bytes lead+3, lead+2, lead+1, lead from low to high: the lead ends up in the top byte.
-        const __m512i at = _mm512_cvtepu8_epi32(_mm512_castsi512_si128(pos));
-        const __m512i idx =
-            _mm512_add_epi32(_mm512_mullo_epi32(at, _mm512_set1_epi32(0x01010101)), _mm512_set1_epi32(0x00010203));
+        const __m512i idx = _mm512_add_epi8(_mm512_permutexvar_epi8(spread, pos), _mm512_set1_epi32(0x00010203));
         const __m512i raw = _mm512_permutexvar_epi8(idx, v);
         const __m512i bits = _mm512_and_si512(raw, _mm512_set1_epi32(0x7F3F3F3F));
         const __m512i pairs = _mm512_maddubs_epi16(bits, _mm512_set1_epi16(0x4001));    // b3 + b2 * 64
@@ -111,7 +129,7 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
         const unsigned k = chars < 16 ? chars : 16u;
         c.o = store_code_points(c.o, cp, k);
         chars -= k;
-        pos = _mm512_alignr_epi32(_mm512_setzero_si512(), pos, 4);
+        spread = _mm512_add_epi8(spread, _mm512_set1_epi8(16));
       }
       c.i += take;
       continue;
