@@ -89,13 +89,18 @@ struct transcode_cursor {
   error_code first;
 };
 
-/// Runs the scalar decoder `Decode` over [c.i, end) (and the rest of a sequence crossing `end`);
-/// under strict policy returns false at the first error, leaving c.i on it.
-template <bool Strict, class In, class Out, class Decode, class Put>
-inline bool scalar_region(const In* p, std::size_t n, std::size_t end, transcode_cursor<Out>& c, char32_t replacement,
-                          Decode decode, Put put) noexcept {
+/// Runs the scalar decoder of the input form (decode_at for UTF-8, decode_utf_at for UTF-16/32) over
+/// [c.i, end) and the rest of a sequence crossing `end`, writing the output form; under strict
+/// policy returns false at the first error, leaving c.i on it.
+template <bool Strict, class In, class Out>
+inline bool scalar_region(const In* p, std::size_t n, std::size_t end, transcode_cursor<Out>& c,
+                          char32_t replacement) noexcept {
   while (c.i < end) {
-    const decoded d = decode(p, n, c.i);
+    decoded d{};
+    if constexpr (sizeof(In) == 1)
+      d = decode_at(p, n, c.i);
+    else
+      d = decode_utf_at(p, n, c.i);
     char32_t cp = d.code_point;
     if (UTF8DFA_UNLIKELY(d.error != error_code::none)) {
       if constexpr (Strict) {
@@ -106,15 +111,13 @@ inline bool scalar_region(const In* p, std::size_t n, std::size_t end, transcode
         cp = replacement;
       }
     }
-    c.o = put(c.o, cp);
+    if constexpr (sizeof(Out) == 1)
+      c.o += put_utf8(c.o, cp);
+    else
+      c.o = put_unit(c.o, cp);
     c.i += d.length;
   }
   return true;
-}
-
-/// Writes a scalar value as UTF-8 and returns the new output position.
-inline unsigned char* put_utf8_at(unsigned char* o, char32_t cp) noexcept {
-  return o + put_utf8(o, cp);
 }
 
 }  // namespace detail

@@ -127,8 +127,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
     if constexpr (sizeof(Out) == 2)  // surrogate pairs: left to the scalar path
       scalar = scalar || _mm256_movemask_epi8(_mm256_subs_epu8(v, _mm256_set1_epi8(0x70))) != 0;
     if (UTF8DFA_UNLIKELY(scalar)) {
-      if (!scalar_region<Strict>(p, n, c.i + 32, c, repl, decode_at<unsigned char>, put_unit<Out>))
-        return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+      if (!scalar_region<Strict>(p, n, c.i + 32, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
       continue;
     }
     const auto cont = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(_mm256_set1_epi8(-64), v)));
@@ -218,8 +217,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std:
     const __m256i surrogate = _mm256_cmpeq_epi16(_mm256_and_si256(w, _mm256_set1_epi16(static_cast<short>(0xF800))),
                                                  _mm256_set1_epi16(static_cast<short>(0xD800)));
     if (UTF8DFA_UNLIKELY(!_mm256_testz_si256(surrogate, surrogate))) {
-      if (!scalar_region<Strict>(p, n, c.i + 16, c, repl, decode_utf16_at, put_utf8_at))
-        return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+      if (!scalar_region<Strict>(p, n, c.i + 16, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
       continue;
     }
     c.o = encode8(c.o, _mm256_cvtepu16_epi32(_mm256_castsi256_si128(w)));
@@ -257,8 +255,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std:
         _mm256_cmpgt_epi32(_mm256_xor_si256(cp, bias), _mm256_set1_epi32(static_cast<int>(0x8010FFFFu)));
     const __m256i bad = _mm256_or_si256(surrogate, large);
     if (UTF8DFA_UNLIKELY(!_mm256_testz_si256(bad, bad))) {
-      if (!scalar_region<Strict>(p, n, c.i + 8, c, repl, decode_utf32_at, put_utf8_at))
-        return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+      if (!scalar_region<Strict>(p, n, c.i + 8, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
       continue;
     }
     c.o = encode8(c.o, cp);

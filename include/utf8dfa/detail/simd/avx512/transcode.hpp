@@ -134,8 +134,7 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
       c.i += take;
       continue;
     }
-    if (!scalar_region<Strict>(p, n, c.i + avail, c, repl, decode_at<unsigned char>, put_unit<Out>))
-      return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+    if (!scalar_region<Strict>(p, n, c.i + avail, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
   }
   return {n, static_cast<std::size_t>(c.o - out), c.first};
 }
@@ -195,7 +194,7 @@ UTF8DFA_TARGET_AVX512 conversion_result utf16_to_utf8_impl(const char16_t* p, st
         take = 15;
       }
       if (UTF8DFA_UNLIKELY(low != ((high << 1) & 0xFFFFu))) {
-        if (!scalar_region<Strict>(p, n, c.i + take, c, repl, decode_utf16_at, put_utf8_at))
+        if (!scalar_region<Strict>(p, n, c.i + take, c, repl))
           return {c.i, static_cast<std::size_t>(c.o - out), c.first};
         continue;
       }
@@ -233,7 +232,7 @@ UTF8DFA_TARGET_AVX512 conversion_result utf32_to_utf8_impl(const char32_t* p, st
         _mm512_cmplt_epu32_mask(_mm512_sub_epi32(cp, _mm512_set1_epi32(0xD800)), _mm512_set1_epi32(0x800)) |
         _mm512_cmpgt_epu32_mask(cp, _mm512_set1_epi32(0x10FFFF));
     if (UTF8DFA_UNLIKELY(bad != 0)) {
-      if (!scalar_region<Strict>(p, n, c.i + avail, c, repl, decode_utf32_at, put_utf8_at))
+      if (!scalar_region<Strict>(p, n, c.i + avail, c, repl))
         return {c.i, static_cast<std::size_t>(c.o - out), c.first};
       continue;
     }
