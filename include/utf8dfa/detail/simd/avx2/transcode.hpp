@@ -1,9 +1,9 @@
 // utf8dfa: AVX2 transcoding kernels. Same results as the scalar functions of scalar.hpp, byte for
-// byte, for both policies. Valid blocks go through the vector path; a block holding an error (and,
-// towards UTF-16, a UTF-8 block holding a 4-byte character, or a UTF-16 block holding a surrogate)
-// is re-run through the scalar DFA up to the block end. AVX2 has no byte-masked stores: every store
-// writes exactly the units produced (vpmaskmovd plus single bytes), and the last few units of the
-// input are finished by the scalar function.
+// byte, for both policies. Valid blocks go through the vector path; a block holding an error is
+// re-run through the scalar DFA up to the block end. AVX2 has no byte-masked stores: a store writes
+// exactly the units produced (vpmaskmovd plus single bytes), unless the next block is known to be
+// valid, so that its output will overwrite whatever a full-width store wrote past ours. The last
+// few units of the input are finished by the scalar function.
 #ifndef UTF8DFA_DETAIL_SIMD_AVX2_TRANSCODE_HPP
 #define UTF8DFA_DETAIL_SIMD_AVX2_TRANSCODE_HPP
 
@@ -123,10 +123,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
       c.o += 32;
       continue;
     }
-    bool scalar = utf8_block_has_error(v);
-    if constexpr (sizeof(Out) == 2)  // surrogate pairs: left to the scalar path
-      scalar = scalar || _mm256_movemask_epi8(_mm256_subs_epu8(v, _mm256_set1_epi8(0x70))) != 0;
-    if (UTF8DFA_UNLIKELY(scalar)) {
+    if (UTF8DFA_UNLIKELY(utf8_block_has_error(v))) {
       if (!scalar_region<Strict>(p, n, c.i + 32, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
       continue;
     }
@@ -155,19 +152,40 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
       const auto count = static_cast<unsigned>(__builtin_popcount(sel));
       if constexpr (sizeof(Out) == 4) {
         store_exact(c.o, packed, count);
-      } else {
+        c.o += count;
+      } else if (UTF8DFA_LIKELY(
+                     _mm256_testz_si256(packed, _mm256_set1_epi32(~0xFFFF)) ||
+                     (_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(packed, _mm256_set1_epi32(0xFFFF)))) &
+                      ((1 << count) - 1)) == 0)) {
         const __m256i words = _mm256_permute4x64_epi64(_mm256_packus_epi32(packed, packed), 0x08);
         store_exact(c.o, _mm256_castsi256_si128(words), count);
+        c.o += count;
+      } else {  // surrogate pairs: written one by one
+        alignas(32) char32_t values[8];
+        _mm256_store_si256(reinterpret_cast<__m256i*>(values), packed);
+        for (unsigned k = 0; k < count; ++k) c.o = put_unit(c.o, values[k]);
       }
-      c.o += count;
     }
     c.i += take;
   }
   return finish_scalar<Strict>(p, n, out, c, repl);
 }
 
-/// Writes the UTF-8 forms of the 8 scalar values in cp, packed; returns the new output position.
-UTF8DFA_TARGET_AVX2 inline unsigned char* encode8(unsigned char* o, __m256i cp) noexcept {
+/// Writes the UTF-8 forms of the scalar values in the lanes of cp selected by `keep`, packed; returns
+/// the new output position. With `spill`, full 16-byte stores may write up to 16 bytes past the
+/// result (the caller knows they will be overwritten).
+UTF8DFA_TARGET_AVX2 inline unsigned char* encode8(unsigned char* o, __m256i cp, unsigned keep, bool spill) noexcept {
+  unsigned dead0 = 0, dead1 = 0;  // zero lanes appended by the packing (1 byte each, at the end)
+  if (keep != 0xFFu) {
+    const auto count = static_cast<unsigned>(__builtin_popcount(keep));
+    const __m256i live =
+        _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    cp = _mm256_and_si256(
+        live, _mm256_permutevar8x32_epi32(
+                  cp, _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<long long>(tables.pack_dwords[keep])))));
+    dead0 = count >= 4 ? 0u : 4u - count;
+    dead1 = count >= 8 ? 0u : count >= 4 ? 8u - count : 4u;
+  }
   const __m256i ge80 = _mm256_cmpgt_epi32(cp, _mm256_set1_epi32(0x7F));
   const __m256i ge800 = _mm256_cmpgt_epi32(cp, _mm256_set1_epi32(0x7FF));
   const __m256i ge10000 = _mm256_cmpgt_epi32(cp, _mm256_set1_epi32(0xFFFF));
@@ -193,19 +211,45 @@ UTF8DFA_TARGET_AVX2 inline unsigned char* encode8(unsigned char* o, __m256i cp) 
                                          _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_utf8[lo])));
   const __m128i second = _mm_shuffle_epi8(_mm256_extracti128_si256(bytes, 1),
                                           _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_utf8[hi])));
-  store_exact(o, first, tables.packed_length[lo]);
-  o += tables.packed_length[lo];
-  store_exact(o, second, tables.packed_length[hi]);
-  return o + tables.packed_length[hi];
+  const unsigned len0 = tables.packed_length[lo] - dead0, len1 = tables.packed_length[hi] - dead1;
+  if (spill) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(o), first);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(o + len0), second);
+  } else {
+    store_exact(o, first, len0);
+    store_exact(o + len0, second, len1);
+  }
+  return o + len0 + len1;
 }
 
-/// UTF-16 to UTF-8, 16 units at a time; blocks holding a surrogate go scalar.
+/// True when none of the 16 UTF-16 units at p is a surrogate.
+UTF8DFA_TARGET_AVX2 inline bool no_surrogate(const char16_t* p) noexcept {
+  const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  const __m256i s = _mm256_cmpeq_epi16(_mm256_and_si256(w, _mm256_set1_epi16(static_cast<short>(0xF800))),
+                                       _mm256_set1_epi16(static_cast<short>(0xD800)));
+  return _mm256_testz_si256(s, s);
+}
+
+/// True when none of the 8 UTF-32 units is a surrogate or above U+10FFFF.
+UTF8DFA_TARGET_AVX2 inline bool all_scalar_values(__m256i cp) noexcept {
+  // Surrogates: (cp ^ 0xD800) < 0x800; too large: cp > 0x10FFFF (unsigned, hence the bias).
+  const __m256i bias = _mm256_set1_epi32(static_cast<int>(0x80000000u));
+  const __m256i surrogate = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(0x80000800u)),
+                                               _mm256_xor_si256(_mm256_xor_si256(cp, _mm256_set1_epi32(0xD800)), bias));
+  const __m256i large =
+      _mm256_cmpgt_epi32(_mm256_xor_si256(cp, bias), _mm256_set1_epi32(static_cast<int>(0x8010FFFFu)));
+  const __m256i bad = _mm256_or_si256(surrogate, large);
+  return _mm256_testz_si256(bad, bad);
+}
+
+/// UTF-16 to UTF-8, 16 units at a time; surrogate pairs are combined in-register (a pair cut by the
+/// block end waits for the next block), a block holding an unpaired surrogate goes scalar.
 template <bool Strict>
 UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std::size_t n, unsigned char* out,
                                                          char32_t replacement) noexcept {
   transcode_cursor<unsigned char> c{0, out, error_code::none};
   const char32_t repl = replace{replacement}.replacement_value();
-  while (n - c.i >= 16) {
+  while (n - c.i >= 17) {  // a block and the unit after it (the low half of a pair at its end)
     const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
     if (_mm256_testz_si256(w, _mm256_set1_epi16(static_cast<short>(0xFF80)))) {
       const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(w, w), 0x08);
@@ -214,15 +258,45 @@ UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std:
       c.o += 16;
       continue;
     }
-    const __m256i surrogate = _mm256_cmpeq_epi16(_mm256_and_si256(w, _mm256_set1_epi16(static_cast<short>(0xF800))),
-                                                 _mm256_set1_epi16(static_cast<short>(0xD800)));
-    if (UTF8DFA_UNLIKELY(!_mm256_testz_si256(surrogate, surrogate))) {
-      if (!scalar_region<Strict>(p, n, c.i + 16, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
-      continue;
+    const __m256i top = _mm256_and_si256(w, _mm256_set1_epi16(static_cast<short>(0xFC00)));
+    unsigned high = _pext_u32(static_cast<std::uint32_t>(_mm256_movemask_epi8(
+                                  _mm256_cmpeq_epi16(top, _mm256_set1_epi16(static_cast<short>(0xD800))))),
+                              0x55555555u);
+    const unsigned low = _pext_u32(static_cast<std::uint32_t>(_mm256_movemask_epi8(
+                                       _mm256_cmpeq_epi16(top, _mm256_set1_epi16(static_cast<short>(0xDC00))))),
+                                   0x55555555u);
+    unsigned take = 16;
+    __m256i cp0 = _mm256_cvtepu16_epi32(_mm256_castsi256_si128(w));
+    __m256i cp1 = _mm256_cvtepu16_epi32(_mm256_extracti128_si256(w, 1));
+    if ((high | low) != 0) {
+      if ((high & 0x8000u) != 0) {  // the pair is cut by the block end
+        high &= 0x7FFFu;
+        take = 15;
+      }
+      if (UTF8DFA_UNLIKELY(low != ((high << 1) & 0xFFFFu))) {
+        if (!scalar_region<Strict>(p, n, c.i + take, c, repl))
+          return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+        continue;
+      }
+      const __m256i next = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 1));
+      const __m256i bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+      const __m256i offset = _mm256_set1_epi32(0x10000 - (0xD800 << 10) - 0xDC00);
+      const __m256i next0 = _mm256_cvtepu16_epi32(_mm256_castsi256_si128(next));
+      const __m256i next1 = _mm256_cvtepu16_epi32(_mm256_extracti128_si256(next, 1));
+      const __m256i h0 =
+          _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(static_cast<int>(high & 0xFFu)), bits), bits);
+      const __m256i h1 =
+          _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(static_cast<int>(high >> 8)), bits), bits);
+      cp0 = _mm256_blendv_epi8(cp0, _mm256_add_epi32(_mm256_add_epi32(_mm256_slli_epi32(cp0, 10), next0), offset), h0);
+      cp1 = _mm256_blendv_epi8(cp1, _mm256_add_epi32(_mm256_add_epi32(_mm256_slli_epi32(cp1, 10), next1), offset), h1);
     }
-    c.o = encode8(c.o, _mm256_cvtepu16_epi32(_mm256_castsi256_si128(w)));
-    c.o = encode8(c.o, _mm256_cvtepu16_epi32(_mm256_extracti128_si256(w, 1)));
-    c.i += 16;
+    // Full-width stores are safe when the next 16 units hold no surrogate: they will be converted
+    // (at least one byte each) whatever the policy.
+    const bool spill = take == 16 && n - c.i >= 32 && no_surrogate(p + c.i + 16);
+    const unsigned keep = ((1u << take) - 1) & ~low;
+    c.o = encode8(c.o, cp0, keep & 0xFFu, spill);
+    c.o = encode8(c.o, cp1, keep >> 8, spill);
+    c.i += take;
   }
   return finish_scalar<Strict>(p, n, out, c, repl);
 }
@@ -246,19 +320,15 @@ UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std:
       c.o += 8;
       continue;
     }
-    // Surrogates: (cp ^ 0xD800) < 0x800; too large: cp > 0x10FFFF (unsigned, hence the bias).
-    const __m256i bias = _mm256_set1_epi32(static_cast<int>(0x80000000u));
-    const __m256i surrogate =
-        _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(0x80000800u)),
-                           _mm256_xor_si256(_mm256_xor_si256(cp, _mm256_set1_epi32(0xD800)), bias));
-    const __m256i large =
-        _mm256_cmpgt_epi32(_mm256_xor_si256(cp, bias), _mm256_set1_epi32(static_cast<int>(0x8010FFFFu)));
-    const __m256i bad = _mm256_or_si256(surrogate, large);
-    if (UTF8DFA_UNLIKELY(!_mm256_testz_si256(bad, bad))) {
+    if (UTF8DFA_UNLIKELY(!all_scalar_values(cp))) {
       if (!scalar_region<Strict>(p, n, c.i + 8, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
       continue;
     }
-    c.o = encode8(c.o, cp);
+    // Full-width stores spill at most 12 bytes: safe when the next 16 units are scalar values.
+    const bool spill = n - c.i >= 24 &&
+                       all_scalar_values(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 8))) &&
+                       all_scalar_values(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 16)));
+    c.o = encode8(c.o, cp, 0xFFu, spill);
     c.i += 8;
   }
   return finish_scalar<Strict>(p, n, out, c, repl);
