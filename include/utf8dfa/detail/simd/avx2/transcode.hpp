@@ -222,12 +222,23 @@ UTF8DFA_TARGET_AVX2 inline unsigned char* encode8(unsigned char* o, __m256i cp, 
   return o + len0 + len1;
 }
 
-/// True when none of the 16 UTF-16 units at p is a surrogate.
-UTF8DFA_TARGET_AVX2 inline bool no_surrogate(const char16_t* p) noexcept {
-  const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-  const __m256i s = _mm256_cmpeq_epi16(_mm256_and_si256(w, _mm256_set1_epi16(static_cast<short>(0xF800))),
-                                       _mm256_set1_epi16(static_cast<short>(0xD800)));
-  return _mm256_testz_si256(s, s);
+/// The high- and low-surrogate units among the 16 UTF-16 units of w, one bit per unit.
+UTF8DFA_TARGET_AVX2 inline void surrogate_masks(__m256i w, unsigned& high, unsigned& low) noexcept {
+  const __m256i top = _mm256_and_si256(w, _mm256_set1_epi16(static_cast<short>(0xFC00)));
+  high = _pext_u32(static_cast<std::uint32_t>(
+                       _mm256_movemask_epi8(_mm256_cmpeq_epi16(top, _mm256_set1_epi16(static_cast<short>(0xD800))))),
+                   0x55555555u);
+  low = _pext_u32(static_cast<std::uint32_t>(
+                      _mm256_movemask_epi8(_mm256_cmpeq_epi16(top, _mm256_set1_epi16(static_cast<short>(0xDC00))))),
+                  0x55555555u);
+}
+
+/// True when the 16 UTF-16 units at p are well-formed on their own (every surrogate paired inside
+/// them): converted, they give at least 16 bytes whatever the policy.
+UTF8DFA_TARGET_AVX2 inline bool pairs_complete(const char16_t* p) noexcept {
+  unsigned high = 0, low = 0;
+  surrogate_masks(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)), high, low);
+  return (high & 0x8000u) == 0 && low == ((high << 1) & 0xFFFFu);
 }
 
 /// True when none of the 8 UTF-32 units is a surrogate or above U+10FFFF.
@@ -258,13 +269,8 @@ UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std:
       c.o += 16;
       continue;
     }
-    const __m256i top = _mm256_and_si256(w, _mm256_set1_epi16(static_cast<short>(0xFC00)));
-    unsigned high = _pext_u32(static_cast<std::uint32_t>(_mm256_movemask_epi8(
-                                  _mm256_cmpeq_epi16(top, _mm256_set1_epi16(static_cast<short>(0xD800))))),
-                              0x55555555u);
-    const unsigned low = _pext_u32(static_cast<std::uint32_t>(_mm256_movemask_epi8(
-                                       _mm256_cmpeq_epi16(top, _mm256_set1_epi16(static_cast<short>(0xDC00))))),
-                                   0x55555555u);
+    unsigned high = 0, low = 0;
+    surrogate_masks(w, high, low);
     unsigned take = 16;
     __m256i cp0 = _mm256_cvtepu16_epi32(_mm256_castsi256_si128(w));
     __m256i cp1 = _mm256_cvtepu16_epi32(_mm256_extracti128_si256(w, 1));
@@ -290,9 +296,8 @@ UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std:
       cp0 = _mm256_blendv_epi8(cp0, _mm256_add_epi32(_mm256_add_epi32(_mm256_slli_epi32(cp0, 10), next0), offset), h0);
       cp1 = _mm256_blendv_epi8(cp1, _mm256_add_epi32(_mm256_add_epi32(_mm256_slli_epi32(cp1, 10), next1), offset), h1);
     }
-    // Full-width stores are safe when the next 16 units hold no surrogate: they will be converted
-    // (at least one byte each) whatever the policy.
-    const bool spill = take == 16 && n - c.i >= 32 && no_surrogate(p + c.i + 16);
+    // Full-width stores spill at most 16 bytes: safe when the next block converts to at least as many.
+    const bool spill = n - c.i >= take + 16u && pairs_complete(p + c.i + take);
     const unsigned keep = ((1u << take) - 1) & ~low;
     c.o = encode8(c.o, cp0, keep & 0xFFu, spill);
     c.o = encode8(c.o, cp1, keep >> 8, spill);
