@@ -58,6 +58,24 @@ UTF8DFA_TARGET_AVX512 inline Out* store_code_points(Out* o, __m512i cp, unsigned
   }
 }
 
+/// Decodes up to 16 characters of the valid block v whose lead positions are the bytes of `pos`
+/// selected by `quads` (each dword: one index, four times) and writes `count` (0..16, more is cut)
+/// of them.
+template <class Out>
+UTF8DFA_TARGET_AVX512 inline Out* decode_group(Out* o, __m512i v, __m512i pos, __m512i quads, unsigned count,
+                                               __m512i shifts, __m512i masks) noexcept {
+  // Bytes lead+3, lead+2, lead+1, lead from low to high: the lead ends up in the top byte.
+  const __m512i idx = _mm512_add_epi8(_mm512_permutexvar_epi8(quads, pos), _mm512_set1_epi32(0x00010203));
+  const __m512i raw = _mm512_permutexvar_epi8(idx, v);
+  const __m512i bits = _mm512_and_si512(raw, _mm512_set1_epi32(0x7F3F3F3F));
+  const __m512i pairs = _mm512_maddubs_epi16(bits, _mm512_set1_epi16(0x4001));    // b3 + b2 * 64
+  const __m512i value = _mm512_madd_epi16(pairs, _mm512_set1_epi32(0x10000001));  // .. + b1b0 * 4096
+  const __m512i nibble = _mm512_srli_epi32(raw, 28);
+  const __m512i cp = _mm512_and_si512(_mm512_srlv_epi32(value, _mm512_permutexvar_epi32(nibble, shifts)),
+                                      _mm512_permutexvar_epi32(nibble, masks));
+  return store_code_points(o, cp, count < 16 ? count : 16u);
+}
+
 /// UTF-8 to UTF-32 or UTF-16. Blocks of 64 bytes start on a character boundary; a valid block is
 /// decoded up to its last complete character by gathering each character's 4 bytes into a dword.
 template <bool Strict, class Out>
@@ -113,23 +131,17 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
       const std::size_t last = 63u - static_cast<unsigned>(__builtin_clzll(leads));
       const std::size_t take = avail - ((avail - last) & (std::size_t{0} - std::size_t{cut != 0}));  // no branch
       const __mmask64 starts = leads & low_bits(take);
-      unsigned chars = static_cast<unsigned>(__builtin_popcountll(starts));
+      const auto chars = static_cast<unsigned>(__builtin_popcountll(starts));
       const __m512i pos = _mm512_maskz_compress_epi8(starts, iota);
-      __m512i spread = quads;  // each dword: its character's index in `pos`, four times
-      while (chars > 0) {
-        // Bytes lead+3, lead+2, lead+1, lead from low to high: the lead ends up in the top byte.
-        const __m512i idx = _mm512_add_epi8(_mm512_permutexvar_epi8(spread, pos), _mm512_set1_epi32(0x00010203));
-        const __m512i raw = _mm512_permutexvar_epi8(idx, v);
-        const __m512i bits = _mm512_and_si512(raw, _mm512_set1_epi32(0x7F3F3F3F));
-        const __m512i pairs = _mm512_maddubs_epi16(bits, _mm512_set1_epi16(0x4001));    // b3 + b2 * 64
-        const __m512i value = _mm512_madd_epi16(pairs, _mm512_set1_epi32(0x10000001));  // .. + b1b0 * 4096
-        const __m512i nibble = _mm512_srli_epi32(raw, 28);
-        const __m512i cp = _mm512_and_si512(_mm512_srlv_epi32(value, _mm512_permutexvar_epi32(nibble, shifts)),
-                                            _mm512_permutexvar_epi32(nibble, masks));
-        const unsigned k = chars < 16 ? chars : 16u;
-        c.o = store_code_points(c.o, cp, k);
-        chars -= k;
-        spread = _mm512_add_epi8(spread, _mm512_set1_epi8(16));
+      // Two groups of 16 unconditionally (most blocks of non-ASCII text hold 16..32 characters:
+      // no branch to mispredict), then the rest.
+      c.o = decode_group(c.o, v, pos, quads, chars, shifts, masks);
+      c.o = decode_group(c.o, v, pos, _mm512_add_epi8(quads, _mm512_set1_epi8(16)), chars > 16 ? chars - 16 : 0u,
+                         shifts, masks);
+      if (UTF8DFA_UNLIKELY(chars > 32)) {
+        c.o = decode_group(c.o, v, pos, _mm512_add_epi8(quads, _mm512_set1_epi8(32)), chars - 32, shifts, masks);
+        c.o = decode_group(c.o, v, pos, _mm512_add_epi8(quads, _mm512_set1_epi8(48)), chars > 48 ? chars - 48 : 0u,
+                           shifts, masks);
       }
       c.i += take;
       continue;
