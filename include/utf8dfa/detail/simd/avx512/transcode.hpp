@@ -124,12 +124,13 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
     if (UTF8DFA_LIKELY(!utf8_block_has_error(v))) {
       const __mmask64 leads = ~_mm512_cmplt_epi8_mask(v, _mm512_set1_epi8(-64)) & live;
       // A character cut by the block end (a lead among the last 1..3 bytes that needs more) waits for
-      // the next block; in a shorter, final block it would have been an error.
-      const __mmask64 cut = (_mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(static_cast<char>(0xC0))) & (1ull << 63)) |
-                            (_mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(static_cast<char>(0xE0))) & (1ull << 62)) |
-                            (_mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(static_cast<char>(0xF0))) & (1ull << 61));
-      const std::size_t last = 63u - static_cast<unsigned>(__builtin_clzll(leads));
-      const std::size_t take = avail - ((avail - last) & (std::size_t{0} - std::size_t{cut != 0}));  // no branch
+      // the next block; in a shorter, final block it would have been an error. Read from memory
+      // rather than from the masks: the next block's address then waits on a short chain.
+      std::size_t take = avail;
+      if (avail == 64) {
+        const unsigned b61 = p[c.i + 61], b62 = p[c.i + 62], b63 = p[c.i + 63];
+        take = b63 >= 0xC0 ? 63u : b62 >= 0xE0 ? 62u : b61 >= 0xF0 ? 61u : 64u;
+      }
       const __mmask64 starts = leads & low_bits(take);
       const auto chars = static_cast<unsigned>(__builtin_popcountll(starts));
       const __m512i pos = _mm512_maskz_compress_epi8(starts, iota);
