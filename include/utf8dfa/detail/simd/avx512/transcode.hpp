@@ -58,12 +58,10 @@ UTF8DFA_TARGET_AVX512 inline Out* store_code_points(Out* o, __m512i cp, unsigned
   }
 }
 
-/// Decodes up to 16 characters of the valid block v whose lead positions are the bytes of `pos`
-/// selected by `quads` (each dword: one index, four times) and writes `count` (0..16, more is cut)
-/// of them.
-template <class Out>
-UTF8DFA_TARGET_AVX512 inline Out* decode_group(Out* o, __m512i v, __m512i pos, __m512i quads, unsigned count,
-                                               __m512i shifts, __m512i masks) noexcept {
+/// Decodes the 16 characters of the valid block v whose lead positions are the bytes of `pos`
+/// selected by `quads` (each dword: one index, four times).
+UTF8DFA_TARGET_AVX512 inline __m512i decode16(__m512i v, __m512i pos, __m512i quads, __m512i shifts,
+                                              __m512i masks) noexcept {
   // Bytes lead+3, lead+2, lead+1, lead from low to high: the lead ends up in the top byte.
   const __m512i idx = _mm512_add_epi8(_mm512_permutexvar_epi8(quads, pos), _mm512_set1_epi32(0x00010203));
   const __m512i raw = _mm512_permutexvar_epi8(idx, v);
@@ -71,9 +69,26 @@ UTF8DFA_TARGET_AVX512 inline Out* decode_group(Out* o, __m512i v, __m512i pos, _
   const __m512i pairs = _mm512_maddubs_epi16(bits, _mm512_set1_epi16(0x4001));    // b3 + b2 * 64
   const __m512i value = _mm512_madd_epi16(pairs, _mm512_set1_epi32(0x10000001));  // .. + b1b0 * 4096
   const __m512i nibble = _mm512_srli_epi32(raw, 28);
-  const __m512i cp = _mm512_and_si512(_mm512_srlv_epi32(value, _mm512_permutexvar_epi32(nibble, shifts)),
-                                      _mm512_permutexvar_epi32(nibble, masks));
-  return store_code_points(o, cp, count < 16 ? count : 16u);
+  return _mm512_and_si512(_mm512_srlv_epi32(value, _mm512_permutexvar_epi32(nibble, shifts)),
+                          _mm512_permutexvar_epi32(nibble, masks));
+}
+
+/// Writes the first `count` (0..32, more is cut) of the 32 code points in cp0, cp1.
+template <class Out>
+UTF8DFA_TARGET_AVX512 inline Out* store_code_points2(Out* o, __m512i cp0, __m512i cp1, unsigned count) noexcept {
+  const unsigned n0 = count < 16 ? count : 16u, n1 = count < 16 ? 0u : count < 32 ? count - 16 : 16u;
+  if constexpr (sizeof(Out) == 2) {
+    const __mmask16 supp =
+        _mm512_mask_cmpge_epu32_mask(static_cast<__mmask16>(low_bits(n0)), cp0, _mm512_set1_epi32(0x10000)) |
+        _mm512_mask_cmpge_epu32_mask(static_cast<__mmask16>(low_bits(n1)), cp1, _mm512_set1_epi32(0x10000));
+    if (supp == 0) {  // one store of up to 32 units
+      const __m512i words =
+          _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi32_epi16(cp0)), _mm512_cvtepi32_epi16(cp1), 1);
+      _mm512_mask_storeu_epi16(o, static_cast<__mmask32>(low_bits(n0 + n1)), words);
+      return o + n0 + n1;
+    }
+  }
+  return store_code_points(store_code_points(o, cp0, n0), cp1, n1);
 }
 
 /// UTF-8 to UTF-32 or UTF-16. Blocks of 64 bytes start on a character boundary; a valid block is
@@ -136,14 +151,12 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
       const __m512i pos = _mm512_maskz_compress_epi8(starts, iota);
       // Two groups of 16 unconditionally (most blocks of non-ASCII text hold 16..32 characters:
       // no branch to mispredict), then the rest.
-      c.o = decode_group(c.o, v, pos, quads, chars, shifts, masks);
-      c.o = decode_group(c.o, v, pos, _mm512_add_epi8(quads, _mm512_set1_epi8(16)), chars > 16 ? chars - 16 : 0u,
-                         shifts, masks);
-      if (UTF8DFA_UNLIKELY(chars > 32)) {
-        c.o = decode_group(c.o, v, pos, _mm512_add_epi8(quads, _mm512_set1_epi8(32)), chars - 32, shifts, masks);
-        c.o = decode_group(c.o, v, pos, _mm512_add_epi8(quads, _mm512_set1_epi8(48)), chars > 48 ? chars - 48 : 0u,
-                           shifts, masks);
-      }
+      c.o = store_code_points2(c.o, decode16(v, pos, quads, shifts, masks),
+                               decode16(v, pos, _mm512_add_epi8(quads, _mm512_set1_epi8(16)), shifts, masks), chars);
+      if (UTF8DFA_UNLIKELY(chars > 32))
+        c.o = store_code_points2(c.o, decode16(v, pos, _mm512_add_epi8(quads, _mm512_set1_epi8(32)), shifts, masks),
+                                 decode16(v, pos, _mm512_add_epi8(quads, _mm512_set1_epi8(48)), shifts, masks),
+                                 chars - 32);
       c.i += take;
       continue;
     }
