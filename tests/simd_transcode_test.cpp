@@ -352,6 +352,34 @@ TEST_CASE("SIMD transcoding: unpaired surrogates and invalid UTF-32 at every pos
   CHECK(stats().failure.empty());
 }
 
+TEST_CASE("SIMD transcoding: long text with a few errors (the replace path resumes the vector loop)") {
+  const std::vector<std::vector<unsigned char>> errors = {{0xC0},       {0x80},       {0xE0, 0x80},       {0xED, 0xA0},
+                                                          {0xF4, 0x90}, {0xE1, 0x41}, {0xF0, 0x9F, 0x98}, {0xFF, 0xFE}};
+  std::mt19937 rng(8);
+  for (const simd_kernel& k : kernels_under_test()) {
+    if (!k.supported) continue;
+    for (const auto& mix : mixes)
+      for (int rep = 0; rep < 20; ++rep) {
+        const std::u32string s = random_text(rng, 1000 + rng() % 2000, mix);
+        std::vector<unsigned char> b = to_utf8(s);
+        std::u16string w = to_utf16(s);
+        std::u32string u = s;
+        for (unsigned e = 1 + rng() % 6; e > 0; --e) {
+          const auto& err = errors[rng() % errors.size()];
+          const std::size_t at = rng() % b.size();
+          for (std::size_t j = 0; j < err.size() && at + j < b.size(); ++j) b[at + j] = err[j];
+          w[rng() % w.size()] = static_cast<char16_t>(0xD800 + rng() % 0x800);
+          u[rng() % u.size()] = rng() % 2 ? char32_t{0xDABC} : static_cast<char32_t>(0x110000 + rng() % 0x1000);
+        }
+        check_utf8(k, b);
+        check_utf16(k, w);
+        check_utf32(k, u);
+      }
+  }
+  INFO(stats().failure);
+  CHECK(stats().failure.empty());
+}
+
 TEST_CASE("SIMD transcoding: input ending right before an unmapped page") {
   const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
   void* map = mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
