@@ -113,25 +113,34 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
     const std::size_t avail = n - c.i < 64 ? n - c.i : 64;
     const __mmask64 live = low_bits(avail);
     const __m512i v = _mm512_maskz_loadu_epi8(live, p + c.i);
-    if (_mm512_movepi8_mask(v) == 0) {  // ASCII: widen
-      if (avail == 64) {
-        if constexpr (sizeof(Out) == 4) {
-          _mm512_storeu_si512(c.o, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 0)));
-          _mm512_storeu_si512(c.o + 16, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 1)));
-          _mm512_storeu_si512(c.o + 32, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 2)));
-          _mm512_storeu_si512(c.o + 48, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 3)));
-        } else {
-          _mm512_storeu_si512(c.o, _mm512_cvtepu8_epi16(_mm512_castsi512_si256(v)));
-          _mm512_storeu_si512(c.o + 32, _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(v, 1)));
-        }
-        c.o += 64;
+    const __mmask64 high = _mm512_movepi8_mask(v);
+    if (avail == 64 && static_cast<std::uint32_t>(high) == 0) {  // the first half is ASCII: widen it
+      if constexpr (sizeof(Out) == 4) {
+        _mm512_storeu_si512(c.o, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 0)));
+        _mm512_storeu_si512(c.o + 16, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 1)));
       } else {
-        __m512i rest = v;
-        for (std::size_t g = 0; g < avail; g += 16) {
-          const unsigned k = avail - g < 16 ? static_cast<unsigned>(avail - g) : 16u;
-          c.o = store_code_points(c.o, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(rest)), k);
-          rest = _mm512_alignr_epi32(_mm512_setzero_si512(), rest, 4);
+        _mm512_storeu_si512(c.o, _mm512_cvtepu8_epi16(_mm512_castsi512_si256(v)));
+      }
+      c.o += 32;
+      c.i += 32;
+      if (high == 0) {  // and the second
+        if constexpr (sizeof(Out) == 4) {
+          _mm512_storeu_si512(c.o, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 2)));
+          _mm512_storeu_si512(c.o + 16, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 3)));
+        } else {
+          _mm512_storeu_si512(c.o, _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(v, 1)));
         }
+        c.o += 32;
+        c.i += 32;
+      }
+      continue;
+    }
+    if (high == 0) {  // a short ASCII tail: widen with masked stores
+      __m512i rest = v;
+      for (std::size_t g = 0; g < avail; g += 16) {
+        const unsigned k = avail - g < 16 ? static_cast<unsigned>(avail - g) : 16u;
+        c.o = store_code_points(c.o, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(rest)), k);
+        rest = _mm512_alignr_epi32(_mm512_setzero_si512(), rest, 4);
       }
       c.i += avail;
       continue;
