@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "../../error.hpp"
+#include "../bytes.hpp"
 #include "../dfa.hpp"
 #include "../scalar.hpp"
 
