@@ -201,8 +201,8 @@ UTF8DFA_TARGET_AVX512 inline unsigned char* encode16(unsigned char* o, __m512i c
   return o + count;
 }
 
-/// UTF-16 to UTF-8: 32 ASCII units at a time, else 16 units (surrogate pairs combined in-register;
-/// a pair cut by the group end waits for the next group; an unpaired surrogate goes scalar).
+/// UTF-16 to UTF-8, 32 units at a time (surrogate pairs combined in-register; a pair cut by the
+/// block end waits for the next block; a block holding an unpaired surrogate goes scalar).
 template <bool Strict>
 UTF8DFA_TARGET_AVX512 conversion_result utf16_to_utf8_impl(const char16_t* p, std::size_t n, unsigned char* out,
                                                            char32_t replacement) noexcept {
@@ -217,30 +217,36 @@ UTF8DFA_TARGET_AVX512 conversion_result utf16_to_utf8_impl(const char16_t* p, st
       c.o += avail;
       continue;
     }
-    const unsigned a = avail < 16 ? static_cast<unsigned>(avail) : 16u;
-    __m512i cp = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(w));
-    const __m512i top = _mm512_and_si512(cp, _mm512_set1_epi32(0xFC00));
-    auto high = static_cast<unsigned>(_mm512_cmpeq_epi32_mask(top, _mm512_set1_epi32(0xD800)));
-    const auto low = static_cast<unsigned>(_mm512_cmpeq_epi32_mask(top, _mm512_set1_epi32(0xDC00)));
-    unsigned take = a;
+    const __m512i top = _mm512_and_si512(w, _mm512_set1_epi16(static_cast<short>(0xFC00)));
+    auto high = static_cast<std::uint32_t>(_mm512_cmpeq_epi16_mask(top, _mm512_set1_epi16(static_cast<short>(0xD800))));
+    const auto low =
+        static_cast<std::uint32_t>(_mm512_cmpeq_epi16_mask(top, _mm512_set1_epi16(static_cast<short>(0xDC00))));
+    std::size_t take = avail;
+    __m512i cp0 = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(w));
+    __m512i cp1 = _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(w, 1));
     if ((high | low) != 0) {
-      if (a == 16 && (high & 0x8000u) != 0) {  // the pair is cut by the group end
-        high &= 0x7FFFu;
-        take = 15;
+      if (avail == 32 && (high >> 31) != 0) {  // the pair is cut by the block end
+        high &= 0x7FFFFFFFu;
+        take = 31;
       }
-      if (UTF8DFA_UNLIKELY(low != ((high << 1) & 0xFFFFu))) {
+      if (UTF8DFA_UNLIKELY(low != (high << 1))) {
         if (!scalar_region<Strict>(p, n, c.i + take, c, repl))
           return {c.i, static_cast<std::size_t>(c.o - out), c.first};
         continue;
       }
-      const __m512i next = _mm512_alignr_epi32(_mm512_setzero_si512(), cp, 1);
-      const __m512i pair =
-          _mm512_add_epi32(_mm512_add_epi32(_mm512_slli_epi32(_mm512_sub_epi32(cp, _mm512_set1_epi32(0xD800)), 10),
-                                            _mm512_sub_epi32(next, _mm512_set1_epi32(0xDC00))),
-                           _mm512_set1_epi32(0x10000));
-      cp = _mm512_mask_blend_epi32(static_cast<__mmask16>(high), cp, pair);
+      const __m512i next = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(avail - 1)), p + c.i + 1);
+      const __m512i offset = _mm512_set1_epi32(0x10000 - (0xD800 << 10) - 0xDC00);
+      const __m512i pair0 = _mm512_add_epi32(
+          _mm512_add_epi32(_mm512_slli_epi32(cp0, 10), _mm512_cvtepu16_epi32(_mm512_castsi512_si256(next))), offset);
+      const __m512i pair1 = _mm512_add_epi32(
+          _mm512_add_epi32(_mm512_slli_epi32(cp1, 10), _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(next, 1))),
+          offset);
+      cp0 = _mm512_mask_blend_epi32(static_cast<__mmask16>(high), cp0, pair0);
+      cp1 = _mm512_mask_blend_epi32(static_cast<__mmask16>(high >> 16), cp1, pair1);
     }
-    c.o = encode16(c.o, cp, static_cast<__mmask16>(low_bits(take) & ~std::uint64_t{low}));
+    const std::uint64_t keep = low_bits(take) & ~std::uint64_t{low};
+    c.o = encode16(c.o, cp0, static_cast<__mmask16>(keep));
+    if (avail > 16) c.o = encode16(c.o, cp1, static_cast<__mmask16>(keep >> 16));
     c.i += take;
   }
   return {n, static_cast<std::size_t>(c.o - out), c.first};
