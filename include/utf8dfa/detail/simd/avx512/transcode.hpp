@@ -217,6 +217,20 @@ UTF8DFA_TARGET_AVX512 conversion_result utf16_to_utf8_impl(const char16_t* p, st
       c.o += avail;
       continue;
     }
+    const auto live = static_cast<__mmask32>(low_bits(avail));
+    if (_mm512_cmpge_epu16_mask(w, _mm512_set1_epi16(0x800)) == 0) {  // 1- and 2-byte forms only
+      const __mmask32 two = _mm512_cmpge_epu16_mask(w, _mm512_set1_epi16(0x80));
+      // Per unit: lead byte low, continuation byte high (RFC 3629 section 3), or the ASCII byte.
+      const __m512i lead = _mm512_or_si512(_mm512_srli_epi16(w, 6), _mm512_set1_epi16(0xC0));
+      const __m512i cont = _mm512_or_si512(_mm512_and_si512(w, _mm512_set1_epi16(0x3F)), _mm512_set1_epi16(0x80));
+      const __m512i forms = _mm512_mask_blend_epi16(two, w, _mm512_or_si512(lead, _mm512_slli_epi16(cont, 8)));
+      const std::uint64_t keep = _pdep_u64(live, 0x5555555555555555ull) | _pdep_u64(two, 0xAAAAAAAAAAAAAAAAull);
+      const auto count = static_cast<unsigned>(__builtin_popcountll(keep));
+      _mm512_mask_storeu_epi8(c.o, low_bits(count), _mm512_maskz_compress_epi8(keep, forms));
+      c.o += count;
+      c.i += avail;
+      continue;
+    }
     const __m512i top = _mm512_and_si512(w, _mm512_set1_epi16(static_cast<short>(0xFC00)));
     auto high = static_cast<std::uint32_t>(_mm512_cmpeq_epi16_mask(top, _mm512_set1_epi16(static_cast<short>(0xD800))));
     const auto low =
