@@ -91,6 +91,31 @@ UTF8DFA_TARGET_AVX512 inline Out* store_code_points2(Out* o, __m512i cp0, __m512
   return store_code_points(store_code_points(o, cp0, n0), cp1, n1);
 }
 
+/// Decodes, in each 16-bit lane holding (byte, next byte), the 1- or 2-byte form starting there.
+UTF8DFA_TARGET_AVX512 inline __m512i decode_short(__m512i pairs) noexcept {
+  const __mmask32 multi = _mm512_test_epi16_mask(pairs, _mm512_set1_epi16(0x80));
+  const __m512i value = _mm512_or_si512(_mm512_slli_epi16(_mm512_and_si512(pairs, _mm512_set1_epi16(0x1F)), 6),
+                                        _mm512_and_si512(_mm512_srli_epi16(pairs, 8), _mm512_set1_epi16(0x3F)));
+  return _mm512_mask_blend_epi16(multi, _mm512_and_si512(pairs, _mm512_set1_epi16(0x7F)), value);
+}
+
+/// Writes the BMP code points of the 16-bit lanes selected by `sel`, packed, as UTF-32 or UTF-16.
+template <class Out>
+UTF8DFA_TARGET_AVX512 inline Out* store_units(Out* o, __m512i units, __mmask32 sel) noexcept {
+  const __m512i packed = _mm512_maskz_compress_epi16(sel, units);
+  const auto count = static_cast<unsigned>(__builtin_popcount(sel));
+  if constexpr (sizeof(Out) == 2) {
+    _mm512_mask_storeu_epi16(o, static_cast<__mmask32>(low_bits(count)), packed);
+  } else {
+    const unsigned n0 = count < 16 ? count : 16u;
+    _mm512_mask_storeu_epi32(o, static_cast<__mmask16>(low_bits(n0)),
+                             _mm512_cvtepu16_epi32(_mm512_castsi512_si256(packed)));
+    _mm512_mask_storeu_epi32(o + 16, static_cast<__mmask16>(low_bits(count - n0)),
+                             _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(packed, 1)));
+  }
+  return o + count;
+}
+
 /// UTF-8 to UTF-32 or UTF-16. Blocks of 64 bytes start on a character boundary; a valid block is
 /// decoded up to its last complete character by gathering each character's 4 bytes into a dword.
 template <bool Strict, class Out>
@@ -105,6 +130,10 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
   const __m512i quads = _mm512_set_epi8(15, 15, 15, 15, 14, 14, 14, 14, 13, 13, 13, 13, 12, 12, 12, 12, 11, 11, 11, 11,
                                         10, 10, 10, 10, 9, 9, 9, 9, 8, 8, 8, 8, 7, 7, 7, 7, 6, 6, 6, 6, 5, 5, 5, 5, 4,
                                         4, 4, 4, 3, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0);
+  // Byte indices (k, k+1) for the positions k = 0..31 and 32..63 (64 wraps to 0: never a lead's pair).
+  const __m512i pairs_lo = _mm512_add_epi8(_mm512_and_si512(_mm512_srli_epi16(iota, 1), _mm512_set1_epi8(0x7F)),
+                                           _mm512_and_si512(iota, _mm512_set1_epi8(1)));
+  const __m512i pairs_hi = _mm512_add_epi8(pairs_lo, _mm512_set1_epi8(32));
   // Lead-byte high nibble -> right shift and payload mask of the gathered value (8..B never lead).
   const __m512i shifts = _mm512_setr_epi32(18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 12, 12, 6, 0);
   const __m512i masks =
@@ -156,6 +185,15 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
         take = b63 >= 0xC0 ? 63u : b62 >= 0xE0 ? 62u : b61 >= 0xF0 ? 61u : 64u;
       }
       const __mmask64 starts = leads & low_bits(take);
+      if (_mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(static_cast<char>(0xE0))) == 0) {
+        // 1- and 2-byte forms only: each position's (byte, next byte) as a word, decoded in
+        // 16-bit lanes, and the words at lead positions packed.
+        c.o = store_units(c.o, decode_short(_mm512_permutexvar_epi8(pairs_lo, v)), static_cast<__mmask32>(starts));
+        c.o =
+            store_units(c.o, decode_short(_mm512_permutexvar_epi8(pairs_hi, v)), static_cast<__mmask32>(starts >> 32));
+        c.i += take;
+        continue;
+      }
       const auto chars = static_cast<unsigned>(__builtin_popcountll(starts));
       const __m512i pos = _mm512_maskz_compress_epi8(starts, iota);
       // Two groups of 16 unconditionally (most blocks of non-ASCII text hold 16..32 characters:
