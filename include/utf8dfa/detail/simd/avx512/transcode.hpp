@@ -239,6 +239,20 @@ UTF8DFA_TARGET_AVX512 inline unsigned char* encode16(unsigned char* o, __m512i c
   return o + count;
 }
 
+/// Writes the UTF-8 forms of the code points below U+0800 in the 16-bit lanes of w selected by
+/// `live` (a prefix), packed with one compress.
+UTF8DFA_TARGET_AVX512 inline unsigned char* encode_short32(unsigned char* o, __m512i w, __mmask32 live) noexcept {
+  const __mmask32 two = _mm512_mask_cmpge_epu16_mask(live, w, _mm512_set1_epi16(0x80));
+  // Per unit: lead byte low, continuation byte high (RFC 3629 section 3), or the ASCII byte.
+  const __m512i lead = _mm512_or_si512(_mm512_srli_epi16(w, 6), _mm512_set1_epi16(0xC0));
+  const __m512i cont = _mm512_or_si512(_mm512_and_si512(w, _mm512_set1_epi16(0x3F)), _mm512_set1_epi16(0x80));
+  const __m512i forms = _mm512_mask_blend_epi16(two, w, _mm512_or_si512(lead, _mm512_slli_epi16(cont, 8)));
+  const std::uint64_t keep = _pdep_u64(live, 0x5555555555555555ull) | _pdep_u64(two, 0xAAAAAAAAAAAAAAAAull);
+  const auto count = static_cast<unsigned>(__builtin_popcountll(keep));
+  _mm512_mask_storeu_epi8(o, low_bits(count), _mm512_maskz_compress_epi8(keep, forms));
+  return o + count;
+}
+
 /// UTF-16 to UTF-8, 32 units at a time (surrogate pairs combined in-register; a pair cut by the
 /// block end waits for the next block; a block holding an unpaired surrogate goes scalar).
 template <bool Strict>
@@ -257,15 +271,7 @@ UTF8DFA_TARGET_AVX512 conversion_result utf16_to_utf8_impl(const char16_t* p, st
     }
     const auto live = static_cast<__mmask32>(low_bits(avail));
     if (_mm512_cmpge_epu16_mask(w, _mm512_set1_epi16(0x800)) == 0) {  // 1- and 2-byte forms only
-      const __mmask32 two = _mm512_cmpge_epu16_mask(w, _mm512_set1_epi16(0x80));
-      // Per unit: lead byte low, continuation byte high (RFC 3629 section 3), or the ASCII byte.
-      const __m512i lead = _mm512_or_si512(_mm512_srli_epi16(w, 6), _mm512_set1_epi16(0xC0));
-      const __m512i cont = _mm512_or_si512(_mm512_and_si512(w, _mm512_set1_epi16(0x3F)), _mm512_set1_epi16(0x80));
-      const __m512i forms = _mm512_mask_blend_epi16(two, w, _mm512_or_si512(lead, _mm512_slli_epi16(cont, 8)));
-      const std::uint64_t keep = _pdep_u64(live, 0x5555555555555555ull) | _pdep_u64(two, 0xAAAAAAAAAAAAAAAAull);
-      const auto count = static_cast<unsigned>(__builtin_popcountll(keep));
-      _mm512_mask_storeu_epi8(c.o, low_bits(count), _mm512_maskz_compress_epi8(keep, forms));
-      c.o += count;
+      c.o = encode_short32(c.o, w, live);
       c.i += avail;
       continue;
     }
@@ -304,32 +310,47 @@ UTF8DFA_TARGET_AVX512 conversion_result utf16_to_utf8_impl(const char16_t* p, st
   return {n, static_cast<std::size_t>(c.o - out), c.first};
 }
 
-/// UTF-32 to UTF-8, 16 units at a time; a group holding a surrogate or a value above U+10FFFF goes
-/// scalar.
+/// True when no lane of cp is a surrogate or above U+10FFFF (zero lanes pass).
+UTF8DFA_TARGET_AVX512 inline bool all_scalar_values(__m512i cp) noexcept {
+  return (_mm512_cmplt_epu32_mask(_mm512_sub_epi32(cp, _mm512_set1_epi32(0xD800)), _mm512_set1_epi32(0x800)) |
+          _mm512_cmpgt_epu32_mask(cp, _mm512_set1_epi32(0x10FFFF))) == 0;
+}
+
+/// UTF-32 to UTF-8, 32 units at a time; a block holding a surrogate or a value above U+10FFFF goes
+/// scalar (its first 16 units, then the vector path resumes).
 template <bool Strict>
 UTF8DFA_TARGET_AVX512 conversion_result utf32_to_utf8_impl(const char32_t* p, std::size_t n, unsigned char* out,
                                                            char32_t replacement) noexcept {
   transcode_cursor<unsigned char> c{0, out, error_code::none};
   const char32_t repl = replace{replacement}.replacement_value();
   while (c.i < n) {
-    const std::size_t avail = n - c.i < 16 ? n - c.i : 16;
-    const auto live = static_cast<__mmask16>(low_bits(avail));
+    const std::size_t avail = n - c.i < 32 ? n - c.i : 32;
+    const std::size_t a0 = avail < 16 ? avail : 16;
+    const auto live = static_cast<__mmask16>(low_bits(a0));
     const __m512i cp = _mm512_maskz_loadu_epi32(live, p + c.i);
-    if (_mm512_cmpge_epu32_mask(cp, _mm512_set1_epi32(0x80)) == 0) {
-      _mm_mask_storeu_epi8(c.o, live, _mm512_cvtepi32_epi8(cp));
+    const __m512i cp1 = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(low_bits(avail - a0)), p + c.i + 16);
+    const __m512i top = _mm512_max_epu32(cp, cp1);
+    if (_mm512_cmpge_epu32_mask(top, _mm512_set1_epi32(0x80)) == 0) {
+      _mm256_mask_storeu_epi8(
+          c.o, static_cast<__mmask32>(low_bits(avail)),
+          _mm256_inserti128_si256(_mm256_castsi128_si256(_mm512_cvtepi32_epi8(cp)), _mm512_cvtepi32_epi8(cp1), 1));
       c.i += avail;
       c.o += avail;
       continue;
     }
-    const __mmask16 bad =
-        _mm512_cmplt_epu32_mask(_mm512_sub_epi32(cp, _mm512_set1_epi32(0xD800)), _mm512_set1_epi32(0x800)) |
-        _mm512_cmpgt_epu32_mask(cp, _mm512_set1_epi32(0x10FFFF));
-    if (UTF8DFA_UNLIKELY(bad != 0)) {
-      if (!scalar_region<Strict>(p, n, c.i + avail, c, repl))
-        return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+    if (_mm512_cmpge_epu32_mask(top, _mm512_set1_epi32(0x800)) == 0) {  // 1- and 2-byte forms only
+      const __m512i words =
+          _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi32_epi16(cp)), _mm512_cvtepi32_epi16(cp1), 1);
+      c.o = encode_short32(c.o, words, static_cast<__mmask32>(low_bits(avail)));
+      c.i += avail;
+      continue;
+    }
+    if (UTF8DFA_UNLIKELY(!all_scalar_values(cp) || !all_scalar_values(cp1))) {
+      if (!scalar_region<Strict>(p, n, c.i + a0, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
       continue;
     }
     c.o = encode16(c.o, cp, live);
+    c.o = encode16(c.o, cp1, static_cast<__mmask16>(low_bits(avail - a0)));
     c.i += avail;
   }
   return {n, static_cast<std::size_t>(c.o - out), c.first};
