@@ -30,6 +30,8 @@ struct shuffle_tables {
   /// control that packs their bytes, and the packed length.
   std::uint8_t pack_utf8[256][16]{};
   std::uint8_t packed_length[256]{};
+  /// For an 8-bit mask: the vpshufb control that packs the words it selects, lowest first.
+  std::uint8_t pack_words[256][16]{};
 };
 
 constexpr shuffle_tables build_shuffle_tables() {
@@ -43,6 +45,13 @@ constexpr shuffle_tables build_shuffle_tables() {
       for (unsigned b = 0; b <= ((m >> (2 * c)) & 3u); ++b)
         t.pack_utf8[m][pos++] = static_cast<std::uint8_t>(4 * c + b);
     t.packed_length[m] = static_cast<std::uint8_t>(pos);
+    unsigned w = 0;
+    for (unsigned b = 0; b < 8; ++b)
+      if ((m >> b) & 1u) {
+        t.pack_words[m][w++] = static_cast<std::uint8_t>(2 * b);
+        t.pack_words[m][w++] = static_cast<std::uint8_t>(2 * b + 1);
+      }
+    for (; w < 16; ++w) t.pack_words[m][w] = 0x80;
     for (; pos < 16; ++pos) t.pack_utf8[m][pos] = 0x80;  // zero
   }
   return t;
@@ -95,6 +104,27 @@ inline conversion_result finish_scalar(const In* p, std::size_t n, Out* out, tra
   return {c.i + r.read, static_cast<std::size_t>(c.o - out) + r.written, e};
 }
 
+/// Decodes, in each 16-bit lane holding (byte, next byte), the 1- or 2-byte form starting there.
+UTF8DFA_TARGET_AVX2 inline __m256i decode_short(__m256i pairs) noexcept {
+  const __m256i multi = _mm256_cmpeq_epi16(_mm256_and_si256(pairs, _mm256_set1_epi16(0x80)), _mm256_set1_epi16(0x80));
+  const __m256i value = _mm256_or_si256(_mm256_slli_epi16(_mm256_and_si256(pairs, _mm256_set1_epi16(0x1F)), 6),
+                                        _mm256_and_si256(_mm256_srli_epi16(pairs, 8), _mm256_set1_epi16(0x3F)));
+  return _mm256_blendv_epi8(_mm256_and_si256(pairs, _mm256_set1_epi16(0x7F)), value, multi);
+}
+
+/// Writes the BMP code points of the 8 words of `units` selected by `sel`, packed, as UTF-32 or UTF-16.
+template <class Out>
+UTF8DFA_TARGET_AVX2 inline Out* store_short(Out* o, __m128i units, unsigned sel) noexcept {
+  const __m128i packed =
+      _mm_shuffle_epi8(units, _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_words[sel])));
+  const auto count = static_cast<unsigned>(__builtin_popcount(sel));
+  if constexpr (sizeof(Out) == 2)
+    store_exact(o, packed, count);
+  else
+    store_exact(o, _mm256_cvtepu16_epi32(packed), count);
+  return o + count;
+}
+
 /// UTF-8 to UTF-32 or UTF-16, 32-byte blocks starting on a character boundary.
 template <bool Strict, class Out>
 UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
@@ -134,6 +164,19 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
     const unsigned len = b < 0x80 ? 1u : b < 0xE0 ? 2u : b < 0xF0 ? 3u : 4u;
     const unsigned take = last + len <= 32 ? 32u : last;
     const std::uint32_t starts = leads & static_cast<std::uint32_t>((std::uint64_t{1} << take) - 1);
+    if (_mm256_movemask_epi8(_mm256_subs_epu8(v, _mm256_set1_epi8(0x60))) == 0) {
+      // 1- and 2-byte forms only (no byte reaches E0): each position's (byte, next byte) as a word,
+      // decoded in 16-bit lanes. Unpacking gives positions 0-7|16-23 and 8-15|24-31.
+      const __m256i next = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 1));
+      const __m256i even = decode_short(_mm256_unpacklo_epi8(v, next));
+      const __m256i odd = decode_short(_mm256_unpackhi_epi8(v, next));
+      c.o = store_short(c.o, _mm256_castsi256_si128(even), starts & 0xFFu);
+      c.o = store_short(c.o, _mm256_castsi256_si128(odd), (starts >> 8) & 0xFFu);
+      c.o = store_short(c.o, _mm256_extracti128_si256(even, 1), (starts >> 16) & 0xFFu);
+      c.o = store_short(c.o, _mm256_extracti128_si256(odd, 1), starts >> 24);
+      c.i += take;
+      continue;
+    }
     for (unsigned g = 0; g < 4; ++g) {
       const unsigned sel = (starts >> (8 * g)) & 0xFFu;
       if (sel == 0) continue;
