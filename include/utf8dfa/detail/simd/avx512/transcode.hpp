@@ -1,0 +1,395 @@
+// utf8dfa: AVX-512 transcoding kernels (F/BW/VL/DQ/VBMI/VBMI2). Same results as the scalar functions
+// of scalar.hpp, byte for byte, for both policies: blocks that are valid go through the vector path;
+// a block holding an error is re-run through the scalar DFA (decode_at, decode_utf16_at, ...) up to
+// the block end and the vector path resumes behind it. Tails use masked loads and stores: nothing is
+// read past the input nor written past the exact output length.
+#ifndef UTF8DFA_DETAIL_SIMD_AVX512_TRANSCODE_HPP
+#define UTF8DFA_DETAIL_SIMD_AVX512_TRANSCODE_HPP
+
+#include "../../dispatch.hpp"
+#include "../../scalar.hpp"
+#include "../target.hpp"
+#include "../transcode_common.hpp"
+#include "utf8_block.hpp"
+
+#if UTF8DFA_X86_KERNELS
+#include <cstddef>
+#include <cstdint>
+
+// GCC 12's AVX-512 intrinsics seed their results with a self-initialised "undefined" vector, which
+// -Wmaybe-uninitialized reports once they are inlined (GCC bug 105593); nothing here is uninitialised.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+
+namespace avx512 {
+
+/// Bits [0, k) of a 64-bit mask (k <= 64).
+inline std::uint64_t low_bits(std::size_t k) noexcept {
+  return k >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << k) - 1;
+}
+
+/// Writes up to 16 code points (valid scalar values) as UTF-32 or UTF-16.
+template <class Out>
+UTF8DFA_TARGET_AVX512 inline Out* store_code_points(Out* o, __m512i cp, unsigned count) noexcept {
+  const auto live = static_cast<__mmask16>(low_bits(count));
+  if constexpr (sizeof(Out) == 4) {
+    _mm512_mask_storeu_epi32(o, live, cp);
+    return o + count;
+  } else {
+    const __mmask16 supp = _mm512_mask_cmpge_epu32_mask(live, cp, _mm512_set1_epi32(0x10000));
+    if (supp == 0) {
+      _mm256_mask_storeu_epi16(o, live, _mm512_cvtepi32_epi16(cp));
+      return o + count;
+    }
+    // A supplementary code point becomes the dword (low surrogate << 16 | high surrogate).
+    const __m512i hi = _mm512_add_epi32(_mm512_srli_epi32(cp, 10), _mm512_set1_epi32(0xD7C0));
+    const __m512i lo = _mm512_or_si512(_mm512_and_si512(cp, _mm512_set1_epi32(0x3FF)), _mm512_set1_epi32(0xDC00));
+    const __m512i words = _mm512_mask_blend_epi32(supp, cp, _mm512_or_si512(hi, _mm512_slli_epi32(lo, 16)));
+    const auto keep = static_cast<__mmask32>(_pdep_u32(live, 0x55555555u) | _pdep_u32(supp, 0xAAAAAAAAu));
+    const unsigned units = static_cast<unsigned>(__builtin_popcount(keep));
+    _mm512_mask_storeu_epi16(o, static_cast<__mmask32>(low_bits(units)), _mm512_maskz_compress_epi16(keep, words));
+    return o + units;
+  }
+}
+
+/// Decodes the 16 characters of the valid block v whose lead positions are the bytes of `pos`
+/// selected by `quads` (each dword: one index, four times).
+UTF8DFA_TARGET_AVX512 inline __m512i decode16(__m512i v, __m512i pos, __m512i quads, __m512i shifts,
+                                              __m512i masks) noexcept {
+  // Bytes lead+3, lead+2, lead+1, lead from low to high: the lead ends up in the top byte.
+  const __m512i idx = _mm512_add_epi8(_mm512_permutexvar_epi8(quads, pos), _mm512_set1_epi32(0x00010203));
+  const __m512i raw = _mm512_permutexvar_epi8(idx, v);
+  const __m512i bits = _mm512_and_si512(raw, _mm512_set1_epi32(0x7F3F3F3F));
+  const __m512i pairs = _mm512_maddubs_epi16(bits, _mm512_set1_epi16(0x4001));    // b3 + b2 * 64
+  const __m512i value = _mm512_madd_epi16(pairs, _mm512_set1_epi32(0x10000001));  // .. + b1b0 * 4096
+  const __m512i nibble = _mm512_srli_epi32(raw, 28);
+  return _mm512_and_si512(_mm512_srlv_epi32(value, _mm512_permutexvar_epi32(nibble, shifts)),
+                          _mm512_permutexvar_epi32(nibble, masks));
+}
+
+/// Writes the first `count` (0..32, more is cut) of the 32 code points in cp0, cp1.
+template <class Out>
+UTF8DFA_TARGET_AVX512 inline Out* store_code_points2(Out* o, __m512i cp0, __m512i cp1, unsigned count) noexcept {
+  const unsigned n0 = count < 16 ? count : 16u, n1 = count < 16 ? 0u : count < 32 ? count - 16 : 16u;
+  if constexpr (sizeof(Out) == 2) {
+    const __mmask16 supp =
+        _mm512_mask_cmpge_epu32_mask(static_cast<__mmask16>(low_bits(n0)), cp0, _mm512_set1_epi32(0x10000)) |
+        _mm512_mask_cmpge_epu32_mask(static_cast<__mmask16>(low_bits(n1)), cp1, _mm512_set1_epi32(0x10000));
+    if (supp == 0) {  // one store of up to 32 units
+      const __m512i words =
+          _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi32_epi16(cp0)), _mm512_cvtepi32_epi16(cp1), 1);
+      _mm512_mask_storeu_epi16(o, static_cast<__mmask32>(low_bits(n0 + n1)), words);
+      return o + n0 + n1;
+    }
+  }
+  return store_code_points(store_code_points(o, cp0, n0), cp1, n1);
+}
+
+/// Decodes, in each 16-bit lane holding (byte, next byte), the 1- or 2-byte form starting there.
+UTF8DFA_TARGET_AVX512 inline __m512i decode_short(__m512i pairs) noexcept {
+  const __mmask32 multi = _mm512_test_epi16_mask(pairs, _mm512_set1_epi16(0x80));
+  const __m512i value = _mm512_or_si512(_mm512_slli_epi16(_mm512_and_si512(pairs, _mm512_set1_epi16(0x1F)), 6),
+                                        _mm512_and_si512(_mm512_srli_epi16(pairs, 8), _mm512_set1_epi16(0x3F)));
+  return _mm512_mask_blend_epi16(multi, _mm512_and_si512(pairs, _mm512_set1_epi16(0x7F)), value);
+}
+
+/// Writes the BMP code points of the 16-bit lanes selected by `sel`, packed, as UTF-32 or UTF-16.
+template <class Out>
+UTF8DFA_TARGET_AVX512 inline Out* store_units(Out* o, __m512i units, __mmask32 sel) noexcept {
+  const __m512i packed = _mm512_maskz_compress_epi16(sel, units);
+  const auto count = static_cast<unsigned>(__builtin_popcount(sel));
+  if constexpr (sizeof(Out) == 2) {
+    _mm512_mask_storeu_epi16(o, static_cast<__mmask32>(low_bits(count)), packed);
+  } else {
+    const unsigned n0 = count < 16 ? count : 16u;
+    _mm512_mask_storeu_epi32(o, static_cast<__mmask16>(low_bits(n0)),
+                             _mm512_cvtepu16_epi32(_mm512_castsi512_si256(packed)));
+    _mm512_mask_storeu_epi32(o + 16, static_cast<__mmask16>(low_bits(count - n0)),
+                             _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(packed, 1)));
+  }
+  return o + count;
+}
+
+/// UTF-8 to UTF-32 or UTF-16. Blocks of 64 bytes start on a character boundary; a valid block is
+/// decoded up to its last complete character by gathering each character's 4 bytes into a dword.
+template <bool Strict, class Out>
+UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
+                                                         char32_t replacement) noexcept {
+  transcode_cursor<Out> c{0, out, error_code::none};
+  const char32_t repl = replace{replacement}.replacement_value();
+  const __m512i iota =
+      _mm512_set_epi8(63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40,
+                      39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16,
+                      15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+  const __m512i quads = _mm512_set_epi8(15, 15, 15, 15, 14, 14, 14, 14, 13, 13, 13, 13, 12, 12, 12, 12, 11, 11, 11, 11,
+                                        10, 10, 10, 10, 9, 9, 9, 9, 8, 8, 8, 8, 7, 7, 7, 7, 6, 6, 6, 6, 5, 5, 5, 5, 4,
+                                        4, 4, 4, 3, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0);
+  // Byte indices (k, k+1) for the positions k = 0..31 and 32..63 (64 wraps to 0: never a lead's pair).
+  const __m512i pairs_lo = _mm512_add_epi8(_mm512_and_si512(_mm512_srli_epi16(iota, 1), _mm512_set1_epi8(0x7F)),
+                                           _mm512_and_si512(iota, _mm512_set1_epi8(1)));
+  const __m512i pairs_hi = _mm512_add_epi8(pairs_lo, _mm512_set1_epi8(32));
+  // Lead-byte high nibble -> right shift and payload mask of the gathered value (8..B never lead).
+  const __m512i shifts = _mm512_setr_epi32(18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 12, 12, 6, 0);
+  const __m512i masks =
+      _mm512_setr_epi32(0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0, 0, 0, 0, 0x7FF, 0x7FF, 0xFFFF, 0x1FFFFF);
+  while (c.i < n) {
+    const std::size_t avail = n - c.i < 64 ? n - c.i : 64;
+    const __mmask64 live = low_bits(avail);
+    const __m512i v = _mm512_maskz_loadu_epi8(live, p + c.i);
+    const __mmask64 high = _mm512_movepi8_mask(v);
+    if (avail == 64 && static_cast<std::uint32_t>(high) == 0) {  // the first half is ASCII: widen it
+      if constexpr (sizeof(Out) == 4) {
+        _mm512_storeu_si512(c.o, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 0)));
+        _mm512_storeu_si512(c.o + 16, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 1)));
+      } else {
+        _mm512_storeu_si512(c.o, _mm512_cvtepu8_epi16(_mm512_castsi512_si256(v)));
+      }
+      c.o += 32;
+      c.i += 32;
+      if (high == 0) {  // and the second
+        if constexpr (sizeof(Out) == 4) {
+          _mm512_storeu_si512(c.o, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 2)));
+          _mm512_storeu_si512(c.o + 16, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 3)));
+        } else {
+          _mm512_storeu_si512(c.o, _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(v, 1)));
+        }
+        c.o += 32;
+        c.i += 32;
+      }
+      continue;
+    }
+    if (high == 0) {  // a short ASCII tail: widen with masked stores
+      __m512i rest = v;
+      for (std::size_t g = 0; g < avail; g += 16) {
+        const unsigned k = avail - g < 16 ? static_cast<unsigned>(avail - g) : 16u;
+        c.o = store_code_points(c.o, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(rest)), k);
+        rest = _mm512_alignr_epi32(_mm512_setzero_si512(), rest, 4);
+      }
+      c.i += avail;
+      continue;
+    }
+    if (UTF8DFA_LIKELY(!utf8_block_has_error(v))) {
+      const __mmask64 leads = ~_mm512_cmplt_epi8_mask(v, _mm512_set1_epi8(-64)) & live;
+      // A character cut by the block end (a lead among the last 1..3 bytes that needs more) waits for
+      // the next block; in a shorter, final block it would have been an error. Read from memory
+      // rather than from the masks: the next block's address then waits on a short chain.
+      std::size_t take = avail;
+      if (avail == 64) {
+        const unsigned b61 = p[c.i + 61], b62 = p[c.i + 62], b63 = p[c.i + 63];
+        take = b63 >= 0xC0 ? 63u : b62 >= 0xE0 ? 62u : b61 >= 0xF0 ? 61u : 64u;
+      }
+      const __mmask64 starts = leads & low_bits(take);
+      if (_mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(static_cast<char>(0xE0))) == 0) {
+        // 1- and 2-byte forms only: each position's (byte, next byte) as a word, decoded in
+        // 16-bit lanes, and the words at lead positions packed.
+        c.o = store_units(c.o, decode_short(_mm512_permutexvar_epi8(pairs_lo, v)), static_cast<__mmask32>(starts));
+        c.o =
+            store_units(c.o, decode_short(_mm512_permutexvar_epi8(pairs_hi, v)), static_cast<__mmask32>(starts >> 32));
+        c.i += take;
+        continue;
+      }
+      const auto chars = static_cast<unsigned>(__builtin_popcountll(starts));
+      const __m512i pos = _mm512_maskz_compress_epi8(starts, iota);
+      // Two groups of 16 unconditionally (most blocks of non-ASCII text hold 16..32 characters:
+      // no branch to mispredict), then the rest.
+      c.o = store_code_points2(c.o, decode16(v, pos, quads, shifts, masks),
+                               decode16(v, pos, _mm512_add_epi8(quads, _mm512_set1_epi8(16)), shifts, masks), chars);
+      if (UTF8DFA_UNLIKELY(chars > 32))
+        c.o = store_code_points2(c.o, decode16(v, pos, _mm512_add_epi8(quads, _mm512_set1_epi8(32)), shifts, masks),
+                                 decode16(v, pos, _mm512_add_epi8(quads, _mm512_set1_epi8(48)), shifts, masks),
+                                 chars - 32);
+      c.i += take;
+      continue;
+    }
+    if (!scalar_region<Strict>(p, n, c.i + avail, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+  }
+  return {n, static_cast<std::size_t>(c.o - out), c.first};
+}
+
+/// Writes the UTF-8 form of the 16 scalar values in `cp` selected by `keep`, in order.
+UTF8DFA_TARGET_AVX512 inline unsigned char* encode16(unsigned char* o, __m512i cp, __mmask16 keep) noexcept {
+  const __mmask16 one = _mm512_cmplt_epu32_mask(cp, _mm512_set1_epi32(0x80));
+  const __mmask16 two = _mm512_cmplt_epu32_mask(cp, _mm512_set1_epi32(0x800));
+  const __mmask16 three = _mm512_cmplt_epu32_mask(cp, _mm512_set1_epi32(0x10000));
+  // The 4-byte payload fields, first byte lowest: cp>>18, cp>>12 & 3F, cp>>6 & 3F, cp & 3F.
+  const __m512i spread =
+      _mm512_or_si512(_mm512_or_si512(_mm512_and_si512(_mm512_slli_epi32(cp, 24), _mm512_set1_epi32(0x3F000000)),
+                                      _mm512_and_si512(_mm512_slli_epi32(cp, 10), _mm512_set1_epi32(0x003F0000))),
+                      _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi32(cp, 4), _mm512_set1_epi32(0x00003F00)),
+                                      _mm512_srli_epi32(cp, 18)));
+  // Shorter forms drop the leading fields; then the RFC 3629 tag bits.
+  __m512i shift = _mm512_mask_mov_epi32(_mm512_setzero_si512(), three, _mm512_set1_epi32(8));
+  shift = _mm512_mask_mov_epi32(shift, two, _mm512_set1_epi32(16));
+  __m512i tag =
+      _mm512_mask_mov_epi32(_mm512_set1_epi32(static_cast<int>(0x808080F0u)), three, _mm512_set1_epi32(0x008080E0));
+  tag = _mm512_mask_mov_epi32(tag, two, _mm512_set1_epi32(0x000080C0));
+  __m512i bytes = _mm512_or_si512(_mm512_srlv_epi32(spread, shift), tag);
+  bytes = _mm512_mask_mov_epi32(bytes, one, cp);
+  // Every byte of a multi-byte form is nonzero; the first byte of each dword is always kept.
+  const std::uint64_t nibbles = _pdep_u64(keep, 0x1111111111111111ull) * 0xF;
+  const __mmask64 sel = (_mm512_test_epi8_mask(bytes, bytes) | 0x1111111111111111ull) & nibbles;
+  const unsigned count = static_cast<unsigned>(__builtin_popcountll(sel));
+  _mm512_mask_storeu_epi8(o, low_bits(count), _mm512_maskz_compress_epi8(sel, bytes));
+  return o + count;
+}
+
+/// Writes the UTF-8 forms of the code points below U+0800 in the 16-bit lanes of w selected by
+/// `live` (a prefix), packed with one compress.
+UTF8DFA_TARGET_AVX512 inline unsigned char* encode_short32(unsigned char* o, __m512i w, __mmask32 live) noexcept {
+  const __mmask32 two = _mm512_mask_cmpge_epu16_mask(live, w, _mm512_set1_epi16(0x80));
+  // Per unit: lead byte low, continuation byte high (RFC 3629 section 3), or the ASCII byte.
+  const __m512i lead = _mm512_or_si512(_mm512_srli_epi16(w, 6), _mm512_set1_epi16(0xC0));
+  const __m512i cont = _mm512_or_si512(_mm512_and_si512(w, _mm512_set1_epi16(0x3F)), _mm512_set1_epi16(0x80));
+  const __m512i forms = _mm512_mask_blend_epi16(two, w, _mm512_or_si512(lead, _mm512_slli_epi16(cont, 8)));
+  const std::uint64_t keep = _pdep_u64(live, 0x5555555555555555ull) | _pdep_u64(two, 0xAAAAAAAAAAAAAAAAull);
+  const auto count = static_cast<unsigned>(__builtin_popcountll(keep));
+  _mm512_mask_storeu_epi8(o, low_bits(count), _mm512_maskz_compress_epi8(keep, forms));
+  return o + count;
+}
+
+/// UTF-16 to UTF-8, 32 units at a time (surrogate pairs combined in-register; a pair cut by the
+/// block end waits for the next block; a block holding an unpaired surrogate goes scalar).
+template <bool Strict>
+UTF8DFA_TARGET_AVX512 conversion_result utf16_to_utf8_impl(const char16_t* p, std::size_t n, unsigned char* out,
+                                                           char32_t replacement) noexcept {
+  transcode_cursor<unsigned char> c{0, out, error_code::none};
+  const char32_t repl = replace{replacement}.replacement_value();
+  while (c.i < n) {
+    const std::size_t avail = n - c.i < 32 ? n - c.i : 32;
+    const __m512i w = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(avail)), p + c.i);
+    if (_mm512_cmpge_epu16_mask(w, _mm512_set1_epi16(0x80)) == 0) {
+      _mm256_mask_storeu_epi8(c.o, static_cast<__mmask32>(low_bits(avail)), _mm512_cvtepi16_epi8(w));
+      c.i += avail;
+      c.o += avail;
+      continue;
+    }
+    const auto live = static_cast<__mmask32>(low_bits(avail));
+    if (_mm512_cmpge_epu16_mask(w, _mm512_set1_epi16(0x800)) == 0) {  // 1- and 2-byte forms only
+      c.o = encode_short32(c.o, w, live);
+      c.i += avail;
+      continue;
+    }
+    const __m512i top = _mm512_and_si512(w, _mm512_set1_epi16(static_cast<short>(0xFC00)));
+    auto high = static_cast<std::uint32_t>(_mm512_cmpeq_epi16_mask(top, _mm512_set1_epi16(static_cast<short>(0xD800))));
+    const auto low =
+        static_cast<std::uint32_t>(_mm512_cmpeq_epi16_mask(top, _mm512_set1_epi16(static_cast<short>(0xDC00))));
+    std::size_t take = avail;
+    __m512i cp0 = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(w));
+    __m512i cp1 = _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(w, 1));
+    if ((high | low) != 0) {
+      if (avail == 32 && (high >> 31) != 0) {  // the pair is cut by the block end
+        high &= 0x7FFFFFFFu;
+        take = 31;
+      }
+      if (UTF8DFA_UNLIKELY(low != (high << 1))) {
+        if (!scalar_region<Strict>(p, n, c.i + take, c, repl))
+          return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+        continue;
+      }
+      const __m512i next = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(avail - 1)), p + c.i + 1);
+      const __m512i offset = _mm512_set1_epi32(0x10000 - (0xD800 << 10) - 0xDC00);
+      const __m512i pair0 = _mm512_add_epi32(
+          _mm512_add_epi32(_mm512_slli_epi32(cp0, 10), _mm512_cvtepu16_epi32(_mm512_castsi512_si256(next))), offset);
+      const __m512i pair1 = _mm512_add_epi32(
+          _mm512_add_epi32(_mm512_slli_epi32(cp1, 10), _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(next, 1))),
+          offset);
+      cp0 = _mm512_mask_blend_epi32(static_cast<__mmask16>(high), cp0, pair0);
+      cp1 = _mm512_mask_blend_epi32(static_cast<__mmask16>(high >> 16), cp1, pair1);
+    }
+    const std::uint64_t keep = low_bits(take) & ~std::uint64_t{low};
+    c.o = encode16(c.o, cp0, static_cast<__mmask16>(keep));
+    if (avail > 16) c.o = encode16(c.o, cp1, static_cast<__mmask16>(keep >> 16));
+    c.i += take;
+  }
+  return {n, static_cast<std::size_t>(c.o - out), c.first};
+}
+
+/// True when no lane of cp is a surrogate or above U+10FFFF (zero lanes pass).
+UTF8DFA_TARGET_AVX512 inline bool all_scalar_values(__m512i cp) noexcept {
+  return (_mm512_cmplt_epu32_mask(_mm512_sub_epi32(cp, _mm512_set1_epi32(0xD800)), _mm512_set1_epi32(0x800)) |
+          _mm512_cmpgt_epu32_mask(cp, _mm512_set1_epi32(0x10FFFF))) == 0;
+}
+
+/// UTF-32 to UTF-8, 32 units at a time; a block holding a surrogate or a value above U+10FFFF goes
+/// scalar (its first 16 units, then the vector path resumes).
+template <bool Strict>
+UTF8DFA_TARGET_AVX512 conversion_result utf32_to_utf8_impl(const char32_t* p, std::size_t n, unsigned char* out,
+                                                           char32_t replacement) noexcept {
+  transcode_cursor<unsigned char> c{0, out, error_code::none};
+  const char32_t repl = replace{replacement}.replacement_value();
+  while (c.i < n) {
+    const std::size_t avail = n - c.i < 32 ? n - c.i : 32;
+    const std::size_t a0 = avail < 16 ? avail : 16;
+    const auto live = static_cast<__mmask16>(low_bits(a0));
+    const __m512i cp = _mm512_maskz_loadu_epi32(live, p + c.i);
+    const __m512i cp1 = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(low_bits(avail - a0)), p + c.i + 16);
+    const __m512i top = _mm512_max_epu32(cp, cp1);
+    if (_mm512_cmpge_epu32_mask(top, _mm512_set1_epi32(0x80)) == 0) {
+      _mm256_mask_storeu_epi8(
+          c.o, static_cast<__mmask32>(low_bits(avail)),
+          _mm256_inserti128_si256(_mm256_castsi128_si256(_mm512_cvtepi32_epi8(cp)), _mm512_cvtepi32_epi8(cp1), 1));
+      c.i += avail;
+      c.o += avail;
+      continue;
+    }
+    if (_mm512_cmpge_epu32_mask(top, _mm512_set1_epi32(0x800)) == 0) {  // 1- and 2-byte forms only
+      const __m512i words =
+          _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi32_epi16(cp)), _mm512_cvtepi32_epi16(cp1), 1);
+      c.o = encode_short32(c.o, words, static_cast<__mmask32>(low_bits(avail)));
+      c.i += avail;
+      continue;
+    }
+    if (UTF8DFA_UNLIKELY(!all_scalar_values(cp) || !all_scalar_values(cp1))) {
+      if (!scalar_region<Strict>(p, n, c.i + a0, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+      continue;
+    }
+    c.o = encode16(c.o, cp, live);
+    c.o = encode16(c.o, cp1, static_cast<__mmask16>(low_bits(avail - a0)));
+    c.i += avail;
+  }
+  return {n, static_cast<std::size_t>(c.o - out), c.first};
+}
+
+// The kernel-table entry points (`replacement == strict_marker` means strict).
+
+UTF8DFA_TARGET_AVX512 inline conversion_result utf8_to_utf32(const unsigned char* p, std::size_t n, char32_t* out,
+                                                             char32_t replacement) noexcept {
+  return replacement == strict_marker ? utf8_to_utf_impl<true>(p, n, out, replacement)
+                                      : utf8_to_utf_impl<false>(p, n, out, replacement);
+}
+
+UTF8DFA_TARGET_AVX512 inline conversion_result utf8_to_utf16(const unsigned char* p, std::size_t n, char16_t* out,
+                                                             char32_t replacement) noexcept {
+  return replacement == strict_marker ? utf8_to_utf_impl<true>(p, n, out, replacement)
+                                      : utf8_to_utf_impl<false>(p, n, out, replacement);
+}
+
+UTF8DFA_TARGET_AVX512 inline conversion_result utf16_to_utf8(const char16_t* p, std::size_t n, unsigned char* out,
+                                                             char32_t replacement) noexcept {
+  return replacement == strict_marker ? utf16_to_utf8_impl<true>(p, n, out, replacement)
+                                      : utf16_to_utf8_impl<false>(p, n, out, replacement);
+}
+
+UTF8DFA_TARGET_AVX512 inline conversion_result utf32_to_utf8(const char32_t* p, std::size_t n, unsigned char* out,
+                                                             char32_t replacement) noexcept {
+  return replacement == strict_marker ? utf32_to_utf8_impl<true>(p, n, out, replacement)
+                                      : utf32_to_utf8_impl<false>(p, n, out, replacement);
+}
+
+}  // namespace avx512
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+#endif
+#endif

@@ -1,0 +1,128 @@
+// utf8dfa: what the SIMD transcoding kernels of every instruction set share: the pair tables of the
+// block UTF-8 check, and the scalar re-run of a block that holds an error (plain code, no target
+// attributes, so any kernel may call it).
+#ifndef UTF8DFA_DETAIL_SIMD_TRANSCODE_COMMON_HPP
+#define UTF8DFA_DETAIL_SIMD_TRANSCODE_COMMON_HPP
+
+#include <cstddef>
+#include <cstdint>
+
+#include "../../error.hpp"
+#include "../bytes.hpp"
+#include "../dfa.hpp"
+#include "../scalar.hpp"
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+
+/// Error bits of a pair (previous byte, current byte); a pair is ill-formed when the three
+/// lookups (previous high nibble, previous low nibble, current high nibble) share a bit.
+namespace pair_error {
+inline constexpr std::uint8_t too_short = 1 << 0;                        // lead byte followed by a non-continuation
+inline constexpr std::uint8_t too_long = 1 << 1;                         // ASCII followed by a continuation
+inline constexpr std::uint8_t overlong_3 = 1 << 2;                       // E0 80..9F
+inline constexpr std::uint8_t too_large = 1 << 3;                        // F4 90..BF, F5..FF 90..BF
+inline constexpr std::uint8_t surrogate = 1 << 4;                        // ED A0..BF
+inline constexpr std::uint8_t overlong_2 = 1 << 5;                       // C0/C1 followed by a continuation
+inline constexpr std::uint8_t overlong_4 = 1 << 6;                       // F0 80..8F, and F5..FF 80..8F
+inline constexpr std::uint8_t two_conts = 1 << 7;                        // continuation after continuation
+inline constexpr std::uint8_t carry = too_short | too_long | two_conts;  // independent of the low nibble
+
+/// Indexed by the high nibble of the previous byte.
+inline constexpr std::uint8_t prev_high[16] = {too_long,
+                                               too_long,
+                                               too_long,
+                                               too_long,
+                                               too_long,
+                                               too_long,
+                                               too_long,
+                                               too_long,
+                                               two_conts,
+                                               two_conts,
+                                               two_conts,
+                                               two_conts,
+                                               too_short | overlong_2,
+                                               too_short,
+                                               too_short | overlong_3 | surrogate,
+                                               too_short | too_large | overlong_4};
+/// Indexed by the low nibble of the previous byte.
+inline constexpr std::uint8_t prev_low[16] = {carry | overlong_2 | overlong_3 | overlong_4,
+                                              carry | overlong_2,
+                                              carry,
+                                              carry,
+                                              carry | too_large,
+                                              carry | too_large | overlong_4,
+                                              carry | too_large | overlong_4,
+                                              carry | too_large | overlong_4,
+                                              carry | too_large | overlong_4,
+                                              carry | too_large | overlong_4,
+                                              carry | too_large | overlong_4,
+                                              carry | too_large | overlong_4,
+                                              carry | too_large | overlong_4,
+                                              carry | too_large | overlong_4 | surrogate,
+                                              carry | too_large | overlong_4,
+                                              carry | too_large | overlong_4};
+/// Indexed by the high nibble of the current byte.
+inline constexpr std::uint8_t cur_high[16] = {too_short,
+                                              too_short,
+                                              too_short,
+                                              too_short,
+                                              too_short,
+                                              too_short,
+                                              too_short,
+                                              too_short,
+                                              too_long | overlong_2 | two_conts | overlong_3 | overlong_4,
+                                              too_long | overlong_2 | two_conts | overlong_3 | too_large,
+                                              too_long | overlong_2 | two_conts | surrogate | too_large,
+                                              too_long | overlong_2 | two_conts | surrogate | too_large,
+                                              too_short,
+                                              too_short,
+                                              too_short,
+                                              too_short};
+}  // namespace pair_error
+
+/// Progress of a kernel: where it stands on both sides and the first error seen (replace policy).
+template <class Out>
+struct transcode_cursor {
+  std::size_t i;
+  Out* o;
+  error_code first;
+};
+
+/// Runs the scalar decoder of the input form (decode_at for UTF-8, decode_utf_at for UTF-16/32) over
+/// [c.i, end) and the rest of a sequence crossing `end`, writing the output form; under strict
+/// policy returns false at the first error, leaving c.i on it.
+template <bool Strict, class In, class Out>
+inline bool scalar_region(const In* p, std::size_t n, std::size_t end, transcode_cursor<Out>& c,
+                          char32_t replacement) noexcept {
+  while (c.i < end) {
+    decoded d{};
+    if constexpr (sizeof(In) == 1)
+      d = decode_at(p, n, c.i);
+    else
+      d = decode_utf_at(p, n, c.i);
+    char32_t cp = d.code_point;
+    if (UTF8DFA_UNLIKELY(d.error != error_code::none)) {
+      if constexpr (Strict) {
+        c.first = d.error;
+        return false;
+      } else {
+        if (c.first == error_code::none) c.first = d.error;
+        cp = replacement;
+      }
+    }
+    if constexpr (sizeof(Out) == 1)
+      c.o += put_utf8(c.o, cp);
+    else
+      c.o = put_unit(c.o, cp);
+    c.i += d.length;
+  }
+  return true;
+}
+
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif

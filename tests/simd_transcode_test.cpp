@@ -1,0 +1,448 @@
+// The SIMD transcoding kernels against the scalar functions, byte for byte: read, written, error,
+// output, and nothing written past `written` (canaries), for strict and replace policies, on valid
+// multilingual text, random bytes, planted errors at every position, every short length, sequences
+// straddling vector boundaries and inputs ending right before an unmapped page.
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+#include "utf8dfa.hpp"
+#include "utf8dfa/detail/dispatch.hpp"
+#include "utf8dfa/detail/scalar.hpp"
+#include "utf8dfa/detail/simd/avx2/transcode.hpp"
+#include "utf8dfa/detail/simd/avx512/transcode.hpp"
+
+namespace {
+
+using utf8dfa::conversion_result;
+using utf8dfa::error_code;
+namespace d = utf8dfa::detail;
+
+using u8_to_32 = conversion_result (*)(const unsigned char*, std::size_t, char32_t*, char32_t) noexcept;
+using u8_to_16 = conversion_result (*)(const unsigned char*, std::size_t, char16_t*, char32_t) noexcept;
+using u16_to_8 = conversion_result (*)(const char16_t*, std::size_t, unsigned char*, char32_t) noexcept;
+using u32_to_8 = conversion_result (*)(const char32_t*, std::size_t, unsigned char*, char32_t) noexcept;
+
+struct simd_kernel {
+  const char* name;
+  bool supported;
+  u8_to_32 to32;
+  u8_to_16 to16;
+  u16_to_8 from16;
+  u32_to_8 from32;
+};
+
+std::vector<simd_kernel> kernels_under_test() {
+  std::vector<simd_kernel> k;
+#if UTF8DFA_X86_KERNELS
+  __builtin_cpu_init();
+  const bool has512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                      __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
+                      __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512vbmi2") &&
+                      __builtin_cpu_supports("bmi2");
+  k.push_back({"avx512", has512, &d::avx512::utf8_to_utf32, &d::avx512::utf8_to_utf16, &d::avx512::utf16_to_utf8,
+               &d::avx512::utf32_to_utf8});
+  const bool has2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2");
+  k.push_back({"avx2", has2, &d::avx2::utf8_to_utf32, &d::avx2::utf8_to_utf16, &d::avx2::utf16_to_utf8,
+               &d::avx2::utf32_to_utf8});
+#endif
+  return k;
+}
+
+// The replacement values exercised: strict, U+FFFD, a chosen one, and an invalid one (which the
+// policy turns back into U+FFFD).
+constexpr char32_t replacements[] = {d::strict_marker, 0xFFFD, U'?', 0x1F600, 0xD800};
+
+struct tally {
+  std::size_t cases = 0;
+  std::string failure;
+};
+
+tally& stats() {
+  static tally t;
+  return t;
+}
+
+template <class Out>
+constexpr Out canary() {
+  return static_cast<Out>(sizeof(Out) == 1 ? 0xA5 : sizeof(Out) == 2 ? 0xA5A5 : 0xA5A5A5A5);
+}
+
+std::string describe(const char* what, const char* kernel, char32_t repl, std::size_t n, const conversion_result& want,
+                     const conversion_result& got) {
+  std::ostringstream s;
+  s << what << " kernel=" << kernel << " replacement=" << std::hex << static_cast<std::uint32_t>(repl) << std::dec
+    << " n=" << n << " want{" << want.read << "," << want.written << "," << int(want.error) << "} got{" << got.read
+    << "," << got.written << "," << int(got.error) << "}";
+  return s.str();
+}
+
+/// Runs `kernel` and `reference` on the same input with canary-filled outputs and compares.
+template <class In, class Out, class K, class R>
+void compare(const char* what, const char* kname, const In* in, std::size_t n, std::size_t out_cap, K kernel,
+             R reference) {
+  static std::vector<Out> want_buf, got_buf;
+  const std::size_t cap = out_cap + 64;
+  for (char32_t repl : replacements) {
+    want_buf.assign(cap, canary<Out>());
+    got_buf.assign(cap, canary<Out>());
+    const conversion_result want = reference(in, n, want_buf.data(), repl);
+    const conversion_result got = kernel(in, n, got_buf.data(), repl);
+    ++stats().cases;
+    bool ok = want.read == got.read && want.written == got.written && want.error == got.error &&
+              std::memcmp(want_buf.data(), got_buf.data(), cap * sizeof(Out)) == 0;
+    if (!ok && stats().failure.empty()) {
+      std::string msg = describe(what, kname, repl, n, want, got);
+      for (std::size_t k = 0; k < cap; ++k)
+        if (want_buf[k] != got_buf[k]) {
+          msg += " first output difference at unit " + std::to_string(k) + ": want " +
+                 std::to_string(static_cast<std::uint32_t>(want_buf[k])) + " got " +
+                 std::to_string(static_cast<std::uint32_t>(got_buf[k]));
+          break;
+        }
+      stats().failure = msg;
+    }
+  }
+}
+
+conversion_result scalar_to32(const unsigned char* p, std::size_t n, char32_t* o, char32_t r) noexcept {
+  return d::scalar_kernels.utf8_to_utf32(p, n, o, r);
+}
+conversion_result scalar_to16(const unsigned char* p, std::size_t n, char16_t* o, char32_t r) noexcept {
+  return d::scalar_kernels.utf8_to_utf16(p, n, o, r);
+}
+conversion_result scalar_from16(const char16_t* p, std::size_t n, unsigned char* o, char32_t r) noexcept {
+  return d::scalar_kernels.utf16_to_utf8(p, n, o, r);
+}
+conversion_result scalar_from32(const char32_t* p, std::size_t n, unsigned char* o, char32_t r) noexcept {
+  return d::scalar_kernels.utf32_to_utf8(p, n, o, r);
+}
+
+void check_utf8(const simd_kernel& k, const unsigned char* p, std::size_t n) {
+  compare<unsigned char, char32_t>("utf8_to_utf32", k.name, p, n, n, k.to32, scalar_to32);
+  compare<unsigned char, char16_t>("utf8_to_utf16", k.name, p, n, n, k.to16, scalar_to16);
+}
+void check_utf16(const simd_kernel& k, const char16_t* p, std::size_t n) {
+  compare<char16_t, unsigned char>("utf16_to_utf8", k.name, p, n, 3 * n, k.from16, scalar_from16);
+}
+void check_utf32(const simd_kernel& k, const char32_t* p, std::size_t n) {
+  compare<char32_t, unsigned char>("utf32_to_utf8", k.name, p, n, 4 * n, k.from32, scalar_from32);
+}
+
+void check_utf8(const simd_kernel& k, const std::vector<unsigned char>& v) {
+  check_utf8(k, v.data(), v.size());
+}
+void check_utf16(const simd_kernel& k, const std::u16string& v) {
+  check_utf16(k, v.data(), v.size());
+}
+void check_utf32(const simd_kernel& k, const std::u32string& v) {
+  check_utf32(k, v.data(), v.size());
+}
+
+// ---- inputs
+
+/// A random scalar value of the given UTF-8 width (1..4); 0 picks a width at random.
+char32_t random_scalar(std::mt19937& rng, int width) {
+  if (width == 0) width = 1 + static_cast<int>(rng() % 4);
+  for (;;) {
+    char32_t c = 0;
+    switch (width) {
+      case 1:
+        c = rng() % 0x80;
+        break;
+      case 2:
+        c = 0x80 + rng() % (0x800 - 0x80);
+        break;
+      case 3:
+        c = 0x800 + rng() % (0x10000 - 0x800);
+        break;
+      default:
+        c = 0x10000 + rng() % (0x110000 - 0x10000);
+        break;
+    }
+    if (c < 0xD800 || c > 0xDFFF) return c;
+  }
+}
+
+/// Random text: `mix` gives the chance (out of 100) of each width 1..4, e.g. {70, 20, 8, 2}.
+std::u32string random_text(std::mt19937& rng, std::size_t chars, const int* mix) {
+  std::u32string s;
+  const int total = mix[0] + mix[1] + mix[2] + mix[3];
+  for (std::size_t k = 0; k < chars; ++k) {
+    int r = static_cast<int>(rng() % static_cast<unsigned>(total)), w = 0;
+    while (r >= mix[w]) r -= mix[w++];
+    s.push_back(random_scalar(rng, w + 1));
+  }
+  return s;
+}
+
+std::vector<unsigned char> to_utf8(const std::u32string& s) {
+  std::vector<unsigned char> v;
+  unsigned char buf[4];
+  for (char32_t c : s) v.insert(v.end(), buf, buf + d::put_utf8(buf, c));
+  return v;
+}
+
+std::u16string to_utf16(const std::u32string& s) {
+  std::u16string v;
+  char16_t buf[2];
+  for (char32_t c : s) v.append(buf, static_cast<std::size_t>(d::put_unit(buf, c) - buf));
+  return v;
+}
+
+constexpr int mixes[][4] = {{100, 0, 0, 0},   {0, 100, 0, 0},  {0, 0, 100, 0}, {0, 0, 0, 100}, {70, 20, 8, 2},
+                            {25, 25, 25, 25}, {10, 60, 30, 0}, {30, 0, 70, 0}, {50, 0, 0, 50}, {97, 1, 1, 1}};
+
+}  // namespace
+
+TEST_CASE("SIMD transcoding: valid multilingual text, all widths and mixes") {
+  std::mt19937 rng(1);
+  for (const simd_kernel& k : kernels_under_test()) {
+    if (!k.supported) continue;
+    for (const auto& mix : mixes)
+      for (int rep = 0; rep < 40; ++rep) {
+        const std::u32string s = random_text(rng, rng() % 700, mix);
+        check_utf8(k, to_utf8(s));
+        check_utf16(k, to_utf16(s));
+        check_utf32(k, s);
+      }
+  }
+  INFO(stats().failure);
+  CHECK(stats().failure.empty());
+}
+
+TEST_CASE("SIMD transcoding: random bytes and units") {
+  std::mt19937 rng(2);
+  for (const simd_kernel& k : kernels_under_test()) {
+    if (!k.supported) continue;
+    for (int rep = 0; rep < 1500; ++rep) {
+      const std::size_t n = rng() % 300;
+      std::vector<unsigned char> b(n);
+      const unsigned style = rep % 3;  // uniform, mostly ASCII, mostly C0..FF/80..BF
+      for (auto& x : b) {
+        const unsigned r = rng();
+        x = static_cast<unsigned char>(style == 0   ? r
+                                       : style == 1 ? (r % 8 == 0 ? r >> 8 : r % 0x80)
+                                                    : 0x80 + (r >> 8) % 0x80);
+      }
+      check_utf8(k, b);
+      std::u16string w(n, u'\0');
+      for (auto& x : w) {
+        const unsigned r = rng();
+        x = static_cast<char16_t>(style == 0   ? r
+                                  : style == 1 ? (r % 4 == 0 ? 0xD800 + (r >> 8) % 0x800 : r % 0x900)
+                                               : 0xD800 + (r >> 8) % 0x800);
+      }
+      check_utf16(k, w);
+      std::u32string u(n, U'\0');
+      for (auto& x : u) {
+        const std::uint32_t r = static_cast<std::uint32_t>(rng());
+        x = static_cast<char32_t>(style == 0 ? r : style == 1 ? r % 0x110800 : 0xD000 + r % 0x1000);
+      }
+      check_utf32(k, u);
+    }
+  }
+  INFO(stats().failure);
+  CHECK(stats().failure.empty());
+}
+
+TEST_CASE("SIMD transcoding: every UTF-8 error kind at every position") {
+  // Each is planted over the base text; the last ones are cut at the end of the input when planted there.
+  const std::vector<std::vector<unsigned char>> errors = {{0xC0},
+                                                          {0xC1, 0x80},
+                                                          {0xF5},
+                                                          {0xFF},
+                                                          {0x80},
+                                                          {0xBF, 0xBF},
+                                                          {0xE0, 0x80},
+                                                          {0xE0, 0x9F, 0xBF},
+                                                          {0xED, 0xA0, 0x80},
+                                                          {0xF4, 0x90, 0x80, 0x80},
+                                                          {0xF0, 0x8F, 0xBF, 0xBF},
+                                                          {0xC3, 0x41},
+                                                          {0xE1, 0x80, 0x41},
+                                                          {0xF1, 0x80, 0x80, 0x41},
+                                                          {0xC3},
+                                                          {0xE2, 0x82},
+                                                          {0xF0, 0x9F, 0x98},
+                                                          {0xF8, 0x88, 0x80, 0x80, 0x80}};
+  std::mt19937 rng(3);
+  for (const simd_kernel& k : kernels_under_test()) {
+    if (!k.supported) continue;
+    for (const auto& mix : {mixes[0], mixes[4], mixes[5], mixes[2]}) {
+      const std::vector<unsigned char> base = to_utf8(random_text(rng, 200, mix));
+      for (std::size_t len : {std::size_t{64}, std::size_t{128}, std::size_t{200}}) {
+        if (len > base.size()) continue;
+        for (const auto& e : errors)
+          for (std::size_t at = 0; at < len; ++at) {
+            if (at >= 64 && at < len - 64 && len > 128) continue;  // first block and the last 64 bytes
+            std::vector<unsigned char> v(base.begin(), base.begin() + static_cast<std::ptrdiff_t>(len));
+            for (std::size_t j = 0; j < e.size() && at + j < len; ++j) v[at + j] = e[j];
+            check_utf8(k, v);
+          }
+      }
+    }
+  }
+  INFO(stats().failure);
+  CHECK(stats().failure.empty());
+}
+
+TEST_CASE("SIMD transcoding: every length 0..256 and sequences straddling vector boundaries") {
+  std::mt19937 rng(4);
+  for (const simd_kernel& k : kernels_under_test()) {
+    if (!k.supported) continue;
+    for (const auto& mix : mixes) {
+      const std::u32string s = random_text(rng, 300, mix);
+      const std::vector<unsigned char> b = to_utf8(s);
+      const std::u16string w = to_utf16(s);
+      for (std::size_t n = 0; n <= 256; ++n) {
+        check_utf8(k, b.data(), n < b.size() ? n : b.size());  // cuts characters: incomplete at the end
+        check_utf16(k, w.data(), n < w.size() ? n : w.size());
+        check_utf32(k, s.data(), n < s.size() ? n : s.size());
+      }
+    }
+    // Every alignment of 2-, 3- and 4-byte characters against the 64-byte blocks, and of
+    // surrogate pairs against the 16/32-unit groups.
+    for (int width = 2; width <= 4; ++width)
+      for (std::size_t pad = 0; pad < 64; ++pad) {
+        std::u32string s(pad, U'a');
+        const std::u32string t = random_text(rng, 100, mixes[width - 1]);
+        s += t;
+        check_utf8(k, to_utf8(s));
+        check_utf16(k, to_utf16(s));
+        check_utf32(k, s);
+      }
+  }
+  INFO(stats().failure);
+  CHECK(stats().failure.empty());
+}
+
+TEST_CASE("SIMD transcoding: unpaired surrogates and invalid UTF-32 at every position") {
+  std::mt19937 rng(5);
+  for (const simd_kernel& k : kernels_under_test()) {
+    if (!k.supported) continue;
+    for (const auto& mix : {mixes[4], mixes[3], mixes[1], mixes[8]}) {
+      const std::u32string s = random_text(rng, 150, mix);
+      const std::u16string w = to_utf16(s).substr(0, 130);
+      for (char16_t bad : {u'\xD800', u'\xDBFF', u'\xDC00', u'\xDFFF'})
+        for (std::size_t at = 0; at < w.size(); ++at) {
+          std::u16string v = w;
+          v[at] = bad;
+          check_utf16(k, v);
+          check_utf16(k, v.data(), at + 1);  // ending on it
+        }
+      const std::u32string u = s.substr(0, 130);
+      for (char32_t bad :
+           {char32_t{0xD800}, char32_t{0xDFFF}, char32_t{0x110000}, char32_t{0xFFFFFFFF}, char32_t{0x80000000}})
+        for (std::size_t at = 0; at < u.size(); ++at) {
+          std::u32string v = u;
+          v[at] = bad;
+          check_utf32(k, v);
+        }
+    }
+  }
+  INFO(stats().failure);
+  CHECK(stats().failure.empty());
+}
+
+TEST_CASE("SIMD transcoding: long text with a few errors (the replace path resumes the vector loop)") {
+  const std::vector<std::vector<unsigned char>> errors = {{0xC0},       {0x80},       {0xE0, 0x80},       {0xED, 0xA0},
+                                                          {0xF4, 0x90}, {0xE1, 0x41}, {0xF0, 0x9F, 0x98}, {0xFF, 0xFE}};
+  std::mt19937 rng(8);
+  for (const simd_kernel& k : kernels_under_test()) {
+    if (!k.supported) continue;
+    for (const auto& mix : mixes)
+      for (int rep = 0; rep < 20; ++rep) {
+        const std::u32string s = random_text(rng, 1000 + rng() % 2000, mix);
+        std::vector<unsigned char> b = to_utf8(s);
+        std::u16string w = to_utf16(s);
+        std::u32string u = s;
+        for (unsigned e = 1 + rng() % 6; e > 0; --e) {
+          const auto& err = errors[rng() % errors.size()];
+          const std::size_t at = rng() % b.size();
+          for (std::size_t j = 0; j < err.size() && at + j < b.size(); ++j) b[at + j] = err[j];
+          w[rng() % w.size()] = static_cast<char16_t>(0xD800 + rng() % 0x800);
+          u[rng() % u.size()] = rng() % 2 ? char32_t{0xDABC} : static_cast<char32_t>(0x110000 + rng() % 0x1000);
+        }
+        check_utf8(k, b);
+        check_utf16(k, w);
+        check_utf32(k, u);
+      }
+  }
+  INFO(stats().failure);
+  CHECK(stats().failure.empty());
+}
+
+TEST_CASE("SIMD transcoding: input ending right before an unmapped page") {
+  const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  void* map = mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  REQUIRE(map != MAP_FAILED);
+  REQUIRE(mprotect(static_cast<char*>(map) + page, page, PROT_NONE) == 0);
+  unsigned char* const end = static_cast<unsigned char*>(map) + page;
+  std::mt19937 rng(6);
+  for (const simd_kernel& k : kernels_under_test()) {
+    if (!k.supported) continue;
+    for (const auto& mix : {mixes[0], mixes[4], mixes[5], mixes[3]}) {
+      const std::u32string s = random_text(rng, 300, mix);
+      const std::vector<unsigned char> b = to_utf8(s);
+      const std::u16string w = to_utf16(s);
+      for (std::size_t n = 0; n <= 300; ++n) {
+        const std::size_t n8 = n < b.size() ? n : b.size();
+        std::memcpy(end - n8, b.data() + b.size() - n8, n8);  // suffixes: may start mid-character
+        check_utf8(k, end - n8, n8);
+        const std::size_t n16 = n < w.size() ? n : w.size();
+        std::memcpy(end - 2 * n16, w.data() + w.size() - n16, 2 * n16);
+        check_utf16(k, reinterpret_cast<const char16_t*>(end - 2 * n16), n16);
+        const std::size_t n32 = n < s.size() ? n : s.size();
+        std::memcpy(end - 4 * n32, s.data() + s.size() - n32, 4 * n32);
+        check_utf32(k, reinterpret_cast<const char32_t*>(end - 4 * n32), n32);
+      }
+    }
+  }
+  munmap(map, 2 * page);
+  INFO(stats().failure);
+  CHECK(stats().failure.empty());
+}
+
+TEST_CASE("SIMD transcoding: output ending right before an unmapped page") {
+  // The output buffer is exactly as long as the conversion needs: a write past it would fault.
+  const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  void* map = mmap(nullptr, 3 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  REQUIRE(map != MAP_FAILED);
+  REQUIRE(mprotect(static_cast<char*>(map) + 2 * page, page, PROT_NONE) == 0);
+  unsigned char* const end = static_cast<unsigned char*>(map) + 2 * page;
+  std::mt19937 rng(7);
+  std::size_t mismatches = 0;
+  for (const simd_kernel& k : kernels_under_test()) {
+    if (!k.supported) continue;
+    for (const auto& mix : {mixes[0], mixes[4], mixes[5], mixes[3], mixes[2]})
+      for (int rep = 0; rep < 40; ++rep) {
+        const std::u32string s = random_text(rng, rng() % 400, mix);
+        const std::vector<unsigned char> b = to_utf8(s);
+        const std::u16string w = to_utf16(s);
+        for (char32_t repl : {d::strict_marker, char32_t{0xFFFD}}) {
+          auto* o32 = reinterpret_cast<char32_t*>(end - 4 * s.size());
+          mismatches += k.to32(b.data(), b.size(), o32, repl).written != s.size();
+          mismatches += std::u32string(o32, s.size()) != s;
+          auto* o16 = reinterpret_cast<char16_t*>(end - 2 * w.size());
+          mismatches += k.to16(b.data(), b.size(), o16, repl).written != w.size();
+          mismatches += std::u16string(o16, w.size()) != w;
+          mismatches += k.from16(w.data(), w.size(), end - b.size(), repl).written != b.size();
+          mismatches += !b.empty() && std::memcmp(end - b.size(), b.data(), b.size()) != 0;
+          mismatches += k.from32(s.data(), s.size(), end - b.size(), repl).written != b.size();
+          mismatches += !b.empty() && std::memcmp(end - b.size(), b.data(), b.size()) != 0;
+          stats().cases += 4;
+        }
+      }
+  }
+  munmap(map, 3 * page);
+  CHECK(mismatches == 0);
+  WARN("simd transcode comparisons so far: " << stats().cases);
+}
