@@ -7,6 +7,8 @@
 #   tools/test.sh --list     # the legs
 #
 # Each leg file adds to `packages` and `legs` and defines `leg_<name>`; legs build in build/ci/<name>.
+# A leg function runs in a subshell under `if`, where `set -e` is off: chain its steps with
+# `|| return 1` (cmake_leg does).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -22,8 +24,8 @@ cmake_leg() {
   local dir="$build_root/$name"
   cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DUTF8DFA_WERROR=ON "$@" >"$dir.configure.log" 2>&1 ||
     { cat "$dir.configure.log"; return 1; }
-  cmake --build "$dir" -j "$jobs"
-  ctest --test-dir "$dir" -j "$jobs" --output-on-failure --no-tests=error
+  cmake --build "$dir" -j "$jobs" || return 1
+  ctest --test-dir "$dir" -j "$jobs" --output-on-failure --no-tests=error || return 1
 }
 
 for leg_file in "$root"/tools/ci/legs/*.sh; do

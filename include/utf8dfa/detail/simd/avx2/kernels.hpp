@@ -1,8 +1,9 @@
-// utf8dfa: the AVX2 kernel table (transcoding: the scalar kernels until SIMD ones are plugged in).
+// utf8dfa: the AVX2 kernel table.
 #ifndef UTF8DFA_DETAIL_SIMD_AVX2_KERNELS_HPP
 #define UTF8DFA_DETAIL_SIMD_AVX2_KERNELS_HPP
 
 #include "../../kernel_table.hpp"
+#include "transcode.hpp"
 #include "validate.hpp"
 
 #if UTF8DFA_X86_KERNELS
@@ -16,10 +17,10 @@ inline constexpr kernel_table table{
     &validate,
     &count_leads,
     &utf16_length,
-    scalar_kernels.utf8_to_utf32,
-    scalar_kernels.utf8_to_utf16,
-    scalar_kernels.utf16_to_utf8,
-    scalar_kernels.utf32_to_utf8,
+    &utf8_to_utf32,
+    &utf8_to_utf16,
+    &utf16_to_utf8,
+    &utf32_to_utf8,
 };
 
 }  // namespace avx2

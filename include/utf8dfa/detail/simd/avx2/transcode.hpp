@@ -7,7 +7,7 @@
 #ifndef UTF8DFA_DETAIL_SIMD_AVX2_TRANSCODE_HPP
 #define UTF8DFA_DETAIL_SIMD_AVX2_TRANSCODE_HPP
 
-#include "../../dispatch.hpp"
+#include "../../kernel_table.hpp"
 #include "../../scalar.hpp"
 #include "../target.hpp"
 #include "../transcode_common.hpp"
