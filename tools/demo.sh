@@ -59,7 +59,7 @@ echo "\$ utf8tool sanitize planted.txt | tail -n 1     # one U+FFFD per maximal 
 run count planted.txt
 echo "\$ utf8tool convert --to utf16le planted.txt > planted.utf16le     # strict: stops at the error"
 status=0
-"$tool" convert --to utf16le planted.txt 2>&1 >planted.utf16le || status=$?
+{ "$tool" convert --to utf16le planted.txt >planted.utf16le; } 2>&1 || status=$?
 echo "  (exit status $status; $(wc -c <planted.utf16le) bytes written: everything before the error)"
 
 echo
