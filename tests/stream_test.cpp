@@ -85,6 +85,7 @@ void check_split(const bytes& in, const oracle& o, const std::vector<std::size_t
       if (v.pending() > 3) return t.fail(in, cuts, "validator pending");
     }
     if (!same(v.finish(), o.verdict)) return t.fail(in, cuts, "validator finish");
+    if (v.position() != (o.verdict ? in.size() : o.verdict.valid_up_to)) return t.fail(in, cuts, "validator position");
   }
   {  // strict UTF-32 through a pointer, the output buffer exactly max_output long
     utf8dfa::decoder<> d;
@@ -103,6 +104,7 @@ void check_split(const bytes& in, const oracle& o, const std::vector<std::size_t
     if (r.error != o.status32.error) return t.fail(in, cuts, "strict32 error");
     if (out != o.strict32) return t.fail(in, cuts, "strict32 output");
     if (!same(d.result(), o.verdict)) return t.fail(in, cuts, "strict32 result");
+    if (d.position() != (o.verdict ? in.size() : o.verdict.valid_up_to)) return t.fail(in, cuts, "strict32 position");
   }
   {  // replace UTF-32 through a pointer
     utf8dfa::decoder<utf8dfa::replace> d;
@@ -120,6 +122,18 @@ void check_split(const bytes& in, const oracle& o, const std::vector<std::size_t
     if (out != o.lossy32) return t.fail(in, cuts, "replace32 output");
     if (r.error != o.lossy_status.error) return t.fail(in, cuts, "replace32 error");
     if (!same(d.result(), o.verdict)) return t.fail(in, cuts, "replace32 result");
+    if (d.position() != in.size() || d.pending() != 0) return t.fail(in, cuts, "replace32 position");
+  }
+  if (o.verdict) {  // assume_valid, on the input it is meant for
+    utf8dfa::decoder<utf8dfa::assume_valid> d;
+    std::u32string out;
+    std::size_t at = 0;
+    for (std::size_t c : cuts) {
+      d.feed(std::string_view(p + at, c), std::back_inserter(out));
+      at += c;
+    }
+    d.finish(std::back_inserter(out));
+    if (out != o.strict32) return t.fail(in, cuts, "assume_valid output");
   }
   {  // replace with '?' to UTF-32 through an output iterator
     utf8dfa::decoder<utf8dfa::replace> d(utf8dfa::replace{U'?'});

@@ -125,7 +125,7 @@ class validator {
   /// Ends the stream and returns what validate() gives on all of it: an unfinished last character
   /// is `incomplete` with error_length 0. Call reset() to start a new stream.
   validation_result finish() noexcept {
-    if (!failed()) s_.end();
+    if (!failed() && s_.end()) s_.position = s_.first.valid_up_to;
     return s_.status();
   }
 
@@ -133,7 +133,7 @@ class validator {
   validation_result result() const noexcept { return s_.status(); }
   /// True once an error has been found.
   bool failed() const noexcept { return s_.first.error != error_code::none; }
-  /// Bytes fed so far (up to the error once one is found).
+  /// Bytes fed so far; once an error is found, its offset (where checking stopped).
   std::size_t position() const noexcept { return s_.position; }
   /// Bytes of an unfinished character waiting for the next chunk (0..3).
   std::size_t pending() const noexcept { return s_.npending; }
@@ -146,7 +146,10 @@ class validator {
     std::size_t i = 0;
     if (s_.npending != 0) {
       const auto e = s_.continue_pending(p, n, i);
-      if (e == detail::stream_state::edge::rejected) return s_.first;
+      if (e == detail::stream_state::edge::rejected) {
+        s_.position = s_.first.valid_up_to;
+        return s_.first;
+      }
       if (e == detail::stream_state::edge::waiting) return s_.status();
       s_.npending = 0;
     }
@@ -242,7 +245,9 @@ class decoder {
   feed_result<OutputIt> finish(OutputIt out) {
     std::size_t w = 0;
     if (!stopped() && s_.end()) {
-      if constexpr (!Policy::stops_on_error) {
+      if constexpr (Policy::stops_on_error) {
+        s_.position = s_.first.valid_up_to;
+      } else {
         Unit buf[2];
         w = static_cast<std::size_t>(detail::put_unit(buf, policy_.replacement_value()) - buf);
         for (std::size_t k = 0; k < w; ++k) *out++ = buf[k];
@@ -254,7 +259,7 @@ class decoder {
   /// The stream's status as validate() reports it: the first error (offset from the start of the
   /// stream, length, kind), or none with `valid_up_to` counting the complete characters' bytes.
   validation_result result() const noexcept { return s_.status(); }
-  /// Bytes fed so far (under strict, up to the error once one is found).
+  /// Bytes fed so far; under strict, once an error is found, its offset (where decoding stopped).
   std::size_t position() const noexcept { return s_.position; }
   /// Bytes of an unfinished character waiting for the next chunk (0..3).
   std::size_t pending() const noexcept { return s_.npending; }
@@ -288,6 +293,7 @@ class decoder {
         o = detail::put_unit(o, detail::decode_at(s_.pending, s_.npending, 0).code_point);
         s_.npending = 0;
       } else if constexpr (Policy::stops_on_error) {
+        s_.position = s_.first.valid_up_to;
         return 0;
       } else {
         o = detail::put_unit(o, policy_.replacement_value());
