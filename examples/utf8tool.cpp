@@ -16,6 +16,12 @@
 #include <fcntl.h>
 #include <io.h>
 #endif
+#if defined(__unix__) || defined(__APPLE__)
+#include <unistd.h>
+#define UTF8TOOL_POSIX 1
+#else
+#define UTF8TOOL_POSIX 0
+#endif
 
 namespace utf8tool {
 
@@ -49,7 +55,12 @@ constexpr const char* help_text =
     "\n"
     "  Exit status: 0 success; 1 ill-formed input, an input that cannot be read (validate goes on\n"
     "  with the other inputs), or an output that cannot be written (stdout closed, disk full); 2\n"
-    "  usage error. Input is read in chunks of UTF8TOOL_CHUNK_SIZE bytes (default 65536).\n";
+    "  usage error. sanitize exits 0 on any input it can read. Like other filters, utf8tool ends\n"
+    "  by SIGPIPE when its reader goes away (e.g. | head).\n"
+    "  count and convert report ill-formed UTF-8 in the same FILE:LINE:COLUMN form as validate; CR\n"
+    "  is not a line break.\n"
+    "  Input is read in chunks of at most UTF8TOOL_CHUNK_SIZE bytes (default 65536), processed as\n"
+    "  they arrive; memory use does not depend on the input size.\n";
 
 constexpr int exit_ok = 0, exit_bad = 1, exit_usage = 2;
 
@@ -88,23 +99,36 @@ bool open_input(const std::string& path, input& in) {
   return true;
 }
 
-// Reads the next chunk; returns its size, 0 at the end. A read error is reported and sets `failed`.
+// Reads the next chunk: whatever is available, up to `size` bytes (so that a pipe is processed as
+// data arrives); returns its size, 0 at the end. A read error is reported and sets `failed`.
 std::size_t read_chunk(input& in, unsigned char* buf, std::size_t size, bool& failed) {
-  const std::size_t n = std::fread(buf, 1, size, in.file);
-  if (n < size && std::ferror(in.file)) {
-    std::fprintf(stderr, "utf8tool: %s: %s\n", in.name.c_str(), std::strerror(errno));
-    failed = true;
-    return 0;
+#if UTF8TOOL_POSIX
+  for (;;) {
+    const ssize_t n = ::read(fileno(in.file), buf, size);
+    if (n >= 0) {
+      in.offset += static_cast<std::uint64_t>(n);
+      return static_cast<std::size_t>(n);
+    }
+    if (errno != EINTR) break;
   }
-  in.offset += n;
-  return n;
+#else
+  const std::size_t n = std::fread(buf, 1, size, in.file);
+  if (n == size || !std::ferror(in.file)) {
+    in.offset += n;
+    return n;
+  }
+#endif
+  std::fprintf(stderr, "utf8tool: %s: %s\n", in.name.c_str(), std::strerror(errno));
+  failed = true;
+  return 0;
 }
 
 // stdout; a failed write is reported once and ends the command with exit status 1.
 struct output {
   bool failed = false;
+  // Writes and flushes (one call per chunk), so that output follows input through a pipe.
   bool write(const void* p, std::size_t n) {
-    if (!failed && n != 0 && std::fwrite(p, 1, n, stdout) != n) fail();
+    if (!failed && n != 0 && (std::fwrite(p, 1, n, stdout) != n || std::fflush(stdout) != 0)) fail();
     return !failed;
   }
   bool flush() {

@@ -11,6 +11,7 @@ status, stdout and stderr as with the default chunk size.
 
 import os
 import random
+import select
 import subprocess
 import sys
 import tempfile
@@ -371,6 +372,26 @@ def group_io(d):
                    f"disk full {args}")
     p = subprocess.run(f'"{TOOL}" sanitize {name} >&-', shell=True, stderr=subprocess.PIPE, cwd=d)
     expect((p.returncode, b"", p.stderr[:21]), 1, b"", b"utf8tool: write error", "stdout closed")
+    # a pipe is processed as data arrives: output for the first line comes before the input ends
+    for args, first, rest, want1, want2 in (
+            (["sanitize"], b"first \xff line\n\xe2\x82", b"\xac end\n", "first \ufffd line\n".encode(),
+             "\u20ac end\n".encode()),
+            (["convert", "--from", "utf16le"], "ab\U0001F600".encode("utf-16-le")[:-2], b"\x00\xde",
+             b"ab", "\U0001F600".encode())):
+        p = subprocess.Popen([TOOL] + args, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        p.stdin.write(first)
+        p.stdin.flush()
+        got = b""
+        while len(got) < len(want1) and select.select([p.stdout], [], [], 20)[0]:
+            chunk = os.read(p.stdout.fileno(), 4096)
+            if not chunk:
+                break
+            got += chunk
+        assert got == want1, f"pipe {args}: {got!r} before the end of the input, expected {want1!r}"
+        p.stdin.write(rest)
+        p.stdin.close()
+        got += p.stdout.read()
+        expect((p.wait(), got, b""), 0, want1 + want2, b"", f"pipe {args}")
     # binary-safe: NUL, CR LF and every byte value survive sanitize when well-formed
     raw = bytes(range(128)) + b"\r\n" + "\u00ff\u0800\uffff\U0010ffff".encode()
     expect(run(["sanitize"], raw), 0, raw, b"", "binary-safe")
