@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs the built utf8tool on generated files and on stdin and checks it against the contract.
 
-    run_tests.py TOOL GROUP [--shared DIR]
+    run_tests.py TOOL GROUP [--shared DIR] [--stream-file PATH]
 
 Expected results come from Python's own codecs (bytes.decode(..., 'replace') implements the Unicode
 maximal-subpart rule) and from a small reference written here straight from the RFC 3629 ABNF, never
@@ -18,6 +18,7 @@ import tempfile
 
 TOOL = None
 SHARED = None
+STREAM_FILE = None
 CHECKS = 0
 SKIP = 77  # ctest SKIP_RETURN_CODE
 
@@ -449,18 +450,44 @@ def group_corpora(d):
     print(f"{len(files)} shared files")
 
 
+def group_stream_file(d):
+    """examples/stream_file: its summary line against Python's lossy decode, on files and stdin."""
+    if not STREAM_FILE:
+        print("stream_file not built: skipped")
+        sys.exit(SKIP)
+    rng = random.Random(17)
+    inputs = [b"", b"\xef\xbb\xbf", random_text(rng, 3000)]
+    inputs += [corrupt(rng, random_text(rng, rng.randrange(1, 3000))) for _ in range(20)]
+    inputs += [random_bytes(rng, rng.randrange(1, 9000)) for _ in range(10)]
+    for i, data in enumerate(inputs):
+        text = data.decode("utf-8", "replace")
+        want = (f"{len(text)} code points, {text.count(chr(10))} lines, {sum(c >= chr(0x80) for c in text)} "
+                f"outside ASCII, {text.count(chr(0xFFFD))} replaced\n")
+        e = checked_first_error(data)
+        if e:
+            want += f"first ill-formed subpart: byte {e[0]}, {e[1]} byte(s), {e[2]}\n"
+        name = write(d, f"in{i}.txt", data)
+        for args, stdin in (([name], b""), ([], data)):
+            p = subprocess.run([STREAM_FILE] + args, input=stdin, capture_output=True, cwd=d)
+            expect((p.returncode, p.stdout, p.stderr), 1 if e else 0, want.encode(), b"", f"stream_file {data[:40]!r}")
+
+
 GROUPS = {n[len("group_"):]: f for n, f in globals().items() if n.startswith("group_")}
 
 
 def main():
-    global TOOL, SHARED
+    global TOOL, SHARED, STREAM_FILE
     args = sys.argv[1:]
+    if "--stream-file" in args:
+        i = args.index("--stream-file")
+        STREAM_FILE = os.path.abspath(args[i + 1])
+        del args[i:i + 2]
     if "--shared" in args:
         i = args.index("--shared")
         SHARED = args[i + 1]
         del args[i:i + 2]
     if len(args) != 2 or args[1] not in GROUPS:
-        print(f"usage: run_tests.py TOOL {{{'|'.join(GROUPS)}}} [--shared DIR]", file=sys.stderr)
+        print(f"usage: run_tests.py TOOL {{{'|'.join(GROUPS)}}} [--shared DIR] [--stream-file PATH]", file=sys.stderr)
         return 2
     TOOL = os.path.abspath(args[0])
     with tempfile.TemporaryDirectory() as d:
