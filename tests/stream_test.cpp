@@ -285,6 +285,20 @@ TEST_CASE("stream: every sequence of 1 to 4 byte classes, every split") {
   report("byte-class sequences", t);
 }
 
+TEST_CASE("stream: every 1- and 2-byte input, and every one after an unfinished character, every split") {
+  std::mt19937 rng(6);
+  tally t;
+  for (unsigned a = 0; a < 256; ++a) {
+    check_input(bytes(1, static_cast<char>(a)), t, rng, 0);
+    for (unsigned b = 0; b < 256; ++b) {
+      const bytes pair{static_cast<char>(a), static_cast<char>(b)};
+      check_input(pair, t, rng, 0);
+      check_input("\xF0\x90" + pair, t, rng, 0);  // completes, breaks or extends a 4-byte prefix
+    }
+  }
+  report("all 1-2 byte inputs", t);
+}
+
 TEST_CASE("stream: valid text with an error planted at every position, every split") {
   std::mt19937 rng(3);
   const unsigned char planted[] = {0xC0, 0xC1, 0xF5, 0xFF, 0x80, 0xBF, 0xE0, 0xED, 0xF0, 0xF4, 0xC2, 0x41};
