@@ -45,7 +45,8 @@ constexpr const char* help_text =
     "                      surrogate still waiting for its pair give ONE U+FFFD.\n"
     "  count [FILE]        print the number of code points of well-formed UTF-8\n"
     "\n"
-    "  FILE '-' or no FILE reads stdin (named <stdin> in messages). A byte order mark is data: it is\n"
+    "  Encoding names ignore case, '-' and '_' (UTF-16LE works). FILE '-' or no FILE reads stdin\n"
+    "  (named <stdin> in messages). A byte order mark is data: it is\n"
     "  kept, counted and converted like any U+FEFF.\n"
     "  N is the 0-based byte offset of the first byte of the first ill-formed subpart; LINE is 1 +\n"
     "  the number of LF bytes before it; COLUMN is 1 + the number of code points between the line\n"
@@ -238,7 +239,11 @@ int cmd_count(const std::string& file) {
 
 enum class encoding { utf8, utf16le, utf16be, utf32le, utf32be };
 
-bool parse_encoding(std::string_view s, encoding& e) {
+// Encoding names as the usage shows them; case and '-'/'_' do not matter (UTF-16LE, utf_16le).
+bool parse_encoding(std::string_view given, encoding& e) {
+  std::string s;
+  for (char c : given)
+    if (c != '-' && c != '_') s += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
   const std::pair<std::string_view, encoding> names[] = {{"utf8", encoding::utf8},
                                                          {"utf16le", encoding::utf16le},
                                                          {"utf16be", encoding::utf16be},

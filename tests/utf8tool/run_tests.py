@@ -332,6 +332,11 @@ def group_convert(d):
                    .encode() if err else b"")
             expect(run(["convert", "--from", enc, "--to", "utf8"], raw), 1 if err else 0, prefix.encode("utf-8"), msg,
                    f"{enc} -> utf8 strict {raw!r}")
+    # encoding names ignore case, '-' and '_'
+    sample = "x\u00e9\U0001F600".encode()
+    expect(run(["convert", "--to", "UTF-16BE"], sample), 0, sample.decode().encode("utf-16-be"), b"", "UTF-16BE")
+    expect(run(["convert", "--from", "utf_32le", "--to", "UTF-8"], sample.decode().encode("utf-32-le")), 0, sample,
+           b"", "utf_32le")
     # the end-of-input rule: a waiting high surrogate plus an odd byte give ONE U+FFFD
     expect(run(["convert", "--from", "utf16le", "--replace"], b"A\x00\x3d\xd8\x00"), 0, "A\ufffd".encode(), b"",
            "high surrogate + odd byte at the end")
