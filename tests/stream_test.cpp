@@ -5,6 +5,7 @@
 #include <utf8dfa.hpp>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <iterator>
@@ -413,3 +414,23 @@ TEST_CASE("stream: state accessors, finish, reset") {
 #if UTF8DFA_HAS_EXCEPTIONS
 static_assert(noexcept(std::declval<utf8dfa::validator&>().feed("")), "validation never throws");
 #endif
+
+TEST_CASE("stream: every kind of byte input") {
+  const std::vector<unsigned char> u{0x61, 0xE2, 0x82};
+  const std::byte b[] = {std::byte{0xAC}, std::byte{0x62}};
+  utf8dfa::decoder<> d;
+  std::u32string out;
+  d.feed(u, std::back_inserter(out));
+  d.feed(b, sizeof b, std::back_inserter(out));
+  d.finish(std::back_inserter(out));
+  CHECK(out == U"a\u20ACb");
+  utf8dfa::validator v;
+  v.feed(u);
+  v.feed(b, 1);
+  CHECK(v.finish());
+#if UTF8DFA_HAS_CHAR8_T
+  utf8dfa::validator v8;
+  v8.feed(std::u8string_view(u8"\u00e9"));
+  CHECK(v8.finish());
+#endif
+}
