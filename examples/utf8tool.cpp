@@ -486,8 +486,8 @@ int main(int argc, char** argv) {
     char* end = nullptr;
     errno = 0;
     const unsigned long long v = std::strtoull(env, &end, 10);
-    if (errno != 0 || end == env || *end != '\0' || v == 0 || v > (1ull << 30))
-      return usage_error("UTF8TOOL_CHUNK_SIZE must be a number of bytes from 1 to 2^30");
+    if (errno != 0 || end == env || *end != '\0' || v == 0 || v > (1ull << 24))
+      return usage_error("UTF8TOOL_CHUNK_SIZE must be a number of bytes from 1 to 16777216");
     chunk_size = static_cast<std::size_t>(v);
   }
   if (argc < 2) return usage_error("missing command");

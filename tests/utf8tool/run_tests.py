@@ -355,7 +355,7 @@ def group_usage(d):
         rc, out, err = run(args, chunks=())
         expect((rc, out, b""), 2, b"", b"", f"usage error {args}")
         assert b"usage: utf8tool" in err and err.startswith(b"utf8tool: "), (args, err)
-    for bad in ["0", "x", "-1", "12k", ""]:
+    for bad in ["0", "x", "-1", "12k", "", "16777217"]:
         env_run = subprocess.run([TOOL, "validate"], input=b"", capture_output=True,
                                  env=dict(os.environ, UTF8TOOL_CHUNK_SIZE=bad))
         expect((env_run.returncode, env_run.stdout, b""), 2, b"", b"", f"UTF8TOOL_CHUNK_SIZE={bad!r}")
