@@ -398,6 +398,26 @@ def group_io(d):
         p.stdin.close()
         got += p.stdout.read()
         expect((p.wait(), got, b""), 0, want1 + want2, b"", f"pipe {args}")
+    # the default chunk size (65536): characters and errors straddling the first chunk boundaries
+    for shift in range(-4, 4):
+        for piece in (b"\xf0\x9f\x98\x80", b"\xe2\x82\xac", b"\xe2\x82", b"\xf0\x9f\x98" + b"A", b"\xed\xa0\x80"):
+            data = b"a" * (65536 + shift) + piece + b"\n" + b"b" * 65536 + piece
+            name = write(d, "edge.txt", data)
+            e = checked_first_error(data)
+            expect(run1(["validate", name], b"", None, d), 1 if e else 0, b"",
+                   utf8_message(name, data) if e else b"", f"boundary {shift} {piece!r}")
+            expect(run1(["sanitize", name], b"", None, d), 0, data.decode("utf-8", "replace").encode(), b"",
+                   f"boundary sanitize {shift} {piece!r}")
+            lossy = data.decode("utf-8", "replace").encode("utf-16-be")
+            expect(run1(["convert", "--to", "utf16be", "--replace", name], b"", None, d), 0, lossy, b"",
+                   f"boundary convert {shift} {piece!r}")
+    for shift in range(-3, 3):  # a surrogate pair (or a lone high surrogate) across the boundary
+        for tail in ("\U0001F600", "\U0001F600x"):
+            text = "a" * (32768 + shift) + tail
+            for raw in (text.encode("utf-16-le"), text.encode("utf-16-le")[:-2]):
+                lossy, _, err = decode_wide(raw, 2, False)
+                expect(run1(["convert", "--from", "utf16le", "--replace", write(d, "w16.bin", raw)], b"", None, d),
+                       0, lossy.encode(), b"", f"utf16 boundary {shift} {tail!r}")
     # binary-safe: NUL, CR LF and every byte value survive sanitize when well-formed
     raw = bytes(range(128)) + b"\r\n" + "\u00ff\u0800\uffff\U0010ffff".encode()
     expect(run(["sanitize"], raw), 0, raw, b"", "binary-safe")
