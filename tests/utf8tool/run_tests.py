@@ -411,6 +411,9 @@ def group_io(d):
             lossy = data.decode("utf-8", "replace").encode("utf-16-be")
             expect(run1(["convert", "--to", "utf16be", "--replace", name], b"", None, d), 0, lossy, b"",
                    f"boundary convert {shift} {piece!r}")
+            prefix = data[:e[0] if e else len(data)].decode().encode("utf-32-le")
+            expect(run1(["convert", "--to", "utf32le", name], b"", None, d), 1 if e else 0, prefix,
+                   utf8_message(name, data) if e else b"", f"boundary strict convert {shift} {piece!r}")
     for shift in range(-3, 3):  # a surrogate pair (or a lone high surrogate) across the boundary
         for tail in ("\U0001F600", "\U0001F600x"):
             text = "a" * (32768 + shift) + tail
