@@ -19,6 +19,7 @@
 #include <io.h>
 #endif
 #if defined(__unix__) || defined(__APPLE__)
+#include <poll.h>
 #include <unistd.h>
 #define UTF8TOOL_POSIX 1
 #else
@@ -112,7 +113,12 @@ std::size_t read_chunk(input& in, unsigned char* buf, std::size_t size, bool& fa
       in.offset += static_cast<std::uint64_t>(n);
       return static_cast<std::size_t>(n);
     }
-    if (errno != EINTR) break;
+    if (errno == EAGAIN || errno == EWOULDBLOCK) {  // a non-blocking stdin: wait for data
+      pollfd pfd{fileno(in.file), POLLIN, 0};
+      ::poll(&pfd, 1, -1);
+    } else if (errno != EINTR) {
+      break;
+    }
   }
 #else
   const std::size_t n = std::fread(buf, 1, size, in.file);

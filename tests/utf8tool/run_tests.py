@@ -15,6 +15,7 @@ import select
 import subprocess
 import sys
 import tempfile
+import time
 
 TOOL = None
 SHARED = None
@@ -421,6 +422,22 @@ def group_io(d):
                 lossy, _, err = decode_wide(raw, 2, False)
                 expect(run1(["convert", "--from", "utf16le", "--replace", write(d, "w16.bin", raw)], b"", None, d),
                        0, lossy.encode(), b"", f"utf16 boundary {shift} {tail!r}")
+    # a non-blocking stdin (inherited O_NONBLOCK) is waited on, not reported as a read error
+    try:
+        import fcntl
+        r, w = os.pipe()
+        fcntl.fcntl(r, fcntl.F_SETFL, fcntl.fcntl(r, fcntl.F_GETFL) | os.O_NONBLOCK)
+        p = subprocess.Popen([TOOL, "sanitize"], stdin=r, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        os.close(r)
+        time.sleep(0.2)
+        os.write(w, b"ab\xff\n")
+        time.sleep(0.2)
+        os.write(w, b"cd\n")
+        os.close(w)
+        out, err = p.communicate(timeout=60)
+        expect((p.returncode, out, err), 0, "ab\ufffd\ncd\n".encode(), b"", "non-blocking stdin")
+    except ImportError:
+        pass
     # binary-safe: NUL, CR LF and every byte value survive sanitize when well-formed
     raw = bytes(range(128)) + b"\r\n" + "\u00ff\u0800\uffff\U0010ffff".encode()
     expect(run(["sanitize"], raw), 0, raw, b"", "binary-safe")
