@@ -284,25 +284,23 @@ const char* display_name(encoding e) {
   }
 }
 
-// Writes code units as bytes: UTF-8 (sanitize) re-encodes, UTF-16/32 serialise in the byte order.
+// Writes code units as bytes: UTF-8 (sanitize) as is, UTF-16/32 in the byte order.
 template <class Unit>
 bool emit_units(output& out, const Unit* u, std::size_t n, encoding to, std::vector<unsigned char>& bytes) {
-  if constexpr (sizeof(Unit) == 4) {
-    if (to == encoding::utf8) {  // sanitize: every unit is a scalar value
-      bytes.resize(4 * n);
-      return out.write(bytes.data(), utf8dfa::utf32_to_utf8(std::u32string_view(u, n), bytes.data()).written);
+  if constexpr (sizeof(Unit) == 1) {
+    return out.write(u, n);
+  } else {
+    bytes.resize(sizeof(Unit) * n);
+    unsigned char* b = bytes.data();
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto v = static_cast<std::uint32_t>(u[i]);
+      for (std::size_t k = 0; k < sizeof(Unit); ++k) {
+        const std::size_t shift = 8 * (big_endian(to) ? sizeof(Unit) - 1 - k : k);
+        *b++ = static_cast<unsigned char>(v >> shift);
+      }
     }
+    return out.write(bytes.data(), bytes.size());
   }
-  bytes.resize(sizeof(Unit) * n);
-  unsigned char* b = bytes.data();
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto v = static_cast<std::uint32_t>(u[i]);
-    for (std::size_t k = 0; k < sizeof(Unit); ++k) {
-      const std::size_t shift = 8 * (big_endian(to) ? sizeof(Unit) - 1 - k : k);
-      *b++ = static_cast<unsigned char>(v >> shift);
-    }
-  }
-  return out.write(bytes.data(), bytes.size());
 }
 
 // Streams UTF-8 from `in` through the decoder to `to`. Strict: reports the first error and exits 1.
@@ -335,7 +333,7 @@ int decode_utf8(input& in, encoding to, Policy policy) {
 int cmd_sanitize(const std::string& file) {
   input in;
   if (!open_input(file, in)) return exit_bad;
-  return decode_utf8<utf8dfa::replace, char32_t>(in, encoding::utf8, utf8dfa::replace{});
+  return decode_utf8<utf8dfa::replace, unsigned char>(in, encoding::utf8, utf8dfa::replace{});
 }
 
 // ---- UTF-16 / UTF-32 to UTF-8 -------------------------------------------------------------------------

@@ -39,6 +39,7 @@ struct oracle {
   utf8dfa::validation_result verdict;
   std::u32string strict32, lossy32, question32;
   std::u16string strict16, lossy16, emoji16;
+  std::string lossy8, emoji8;  // the lossy decodes, encoded back to UTF-8
   utf8dfa::conversion_result status32, lossy_status;
 
   explicit oracle(const bytes& in) : verdict(utf8dfa::validate(in)) {
@@ -53,6 +54,10 @@ struct oracle {
     const utf8dfa::replace emoji{U'\U0001F600'};
     emoji16.resize(utf8dfa::utf16_length_from_utf8(in, emoji));
     emoji16.resize(utf8dfa::utf8_to_utf16(in, &emoji16[0], emoji).written);
+    lossy8 = utf8dfa::to_utf8_lossy(lossy32);
+    std::u32string emoji32(utf8dfa::utf32_length_from_utf8(in, emoji), U'\0');
+    emoji32.resize(utf8dfa::utf8_to_utf32(in, &emoji32[0], emoji).written);
+    emoji8 = utf8dfa::to_utf8_lossy(emoji32);
   }
 };
 
@@ -172,6 +177,44 @@ void check_split(const bytes& in, const oracle& o, const std::vector<std::size_t
     std::vector<char16_t> buf(dec::max_output(0));
     out.append(buf.data(), d.finish(buf.data()).written);
     if (out != o.emoji16) return t.fail(in, cuts, "emoji16 output");
+  }
+  {  // UTF-8 out (the streaming sanitizer), a 4-byte replacement, through a pointer
+    using dec = utf8dfa::decoder<utf8dfa::replace, char>;
+    dec d(utf8dfa::replace{U'\U0001F600'});
+    std::string out;
+    std::size_t at = 0;
+    for (std::size_t c : cuts) {
+      std::vector<char> buf(dec::max_output(c));
+      out.append(buf.data(), d.feed(p + at, c, buf.data()).written);
+      at += c;
+    }
+    std::vector<char> buf(dec::max_output(0));
+    out.append(buf.data(), d.finish(buf.data()).written);
+    if (out != o.emoji8) return t.fail(in, cuts, "emoji8 output");
+    if (!same(d.result(), o.verdict)) return t.fail(in, cuts, "emoji8 result");
+  }
+  {  // UTF-8 out, U+FFFD, through an output iterator
+    utf8dfa::decoder<utf8dfa::replace, unsigned char> d;
+    std::basic_string<unsigned char> out;
+    std::size_t at = 0;
+    for (std::size_t c : cuts) {
+      d.feed(std::string_view(p + at, c), std::back_inserter(out));
+      at += c;
+    }
+    d.finish(std::back_inserter(out));
+    if (std::string(out.begin(), out.end()) != o.lossy8) return t.fail(in, cuts, "lossy8 output");
+  }
+  {  // UTF-8 out, strict: exactly the bytes before the first error
+    utf8dfa::decoder<utf8dfa::strict, char> d;
+    std::string out;
+    std::size_t at = 0;
+    for (std::size_t c : cuts) {
+      d.feed(std::string_view(p + at, c), std::back_inserter(out));
+      at += c;
+    }
+    const auto r = d.finish(std::back_inserter(out));
+    if (out != in.substr(0, o.verdict ? in.size() : o.verdict.valid_up_to)) return t.fail(in, cuts, "strict8 output");
+    if (r.error != o.verdict.error || !same(d.result(), o.verdict)) return t.fail(in, cuts, "strict8 result");
   }
   {  // strict UTF-16 through a pointer
     using dec = utf8dfa::decoder<utf8dfa::strict, char16_t>;

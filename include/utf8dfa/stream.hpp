@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "detail/bytes.hpp"
 #include "detail/dfa.hpp"
@@ -182,14 +183,17 @@ struct feed_result {
   constexpr explicit operator bool() const noexcept { return error == error_code::none; }
 };
 
-/// Streaming UTF-8 decoder to UTF-32 (Unit = char32_t) or UTF-16 (Unit = char16_t). Feed it
-/// consecutive chunks, then call finish(). Under `strict` it stops at the first error; under
-/// `replace` it writes one replacement per maximal ill-formed subpart. The units written by all
-/// calls together, and result(), equal the one-shot utf8_to_utf32/utf8_to_utf16 output and
-/// validate() of the whole input, for every way of cutting it into chunks.
+/// Streaming UTF-8 decoder to UTF-32 (Unit = char32_t), UTF-16 (Unit = char16_t) or checked UTF-8
+/// (a byte type such as char: well-formed input is copied, which makes decoder<replace, char> a
+/// streaming sanitizer). Feed it consecutive chunks, then call finish(). Under `strict` it stops
+/// at the first error; under `replace` it writes one replacement per maximal ill-formed subpart.
+/// The units written by all calls together, and result(), equal the one-shot utf8_to_utf32 /
+/// utf8_to_utf16 output (re-encoded, for UTF-8) and validate() of the whole input, for every way
+/// of cutting it into chunks.
 template <class Policy = strict, class Unit = char32_t>
 class decoder {
-  static_assert(sizeof(Unit) == 4 || sizeof(Unit) == 2, "decoder writes char32_t (UTF-32) or char16_t (UTF-16)");
+  static_assert(sizeof(Unit) == 4 || sizeof(Unit) == 2 || detail::is_byte_v<Unit>,
+                "decoder writes char32_t (UTF-32), char16_t (UTF-16) or a byte type (UTF-8)");
 
  public:
   using unit_type = Unit;
@@ -199,7 +203,7 @@ class decoder {
 
   /// Most units one feed() of `size` bytes writes through a pointer (finish(): max_output(0)).
   static constexpr std::size_t max_output(std::size_t size) noexcept {
-    return sizeof(Unit) == 4 ? size + 1 : 2 * (size + 1);
+    return (size + 1) * (sizeof(Unit) == 4 ? 1 : sizeof(Unit) == 2 ? 2 : 4);
   }
 
   /// Decodes the next chunk into `out`, which must have room for max_output(size) units. Under
@@ -248,8 +252,8 @@ class decoder {
       if constexpr (Policy::stops_on_error) {
         s_.position = s_.first.valid_up_to;
       } else {
-        Unit buf[2];
-        w = static_cast<std::size_t>(detail::put_unit(buf, policy_.replacement_value()) - buf);
+        Unit buf[4];
+        w = static_cast<std::size_t>(put(buf, policy_.replacement_value()) - buf);
         for (std::size_t k = 0; k < w; ++k) *out++ = buf[k];
       }
     }
@@ -271,13 +275,39 @@ class decoder {
 
   bool stopped() const noexcept { return Policy::stops_on_error && s_.first.error != error_code::none; }
 
+  // Writes one scalar value.
+  static Unit* put(Unit* o, char32_t c) noexcept {
+    if constexpr (sizeof(Unit) == 1)
+      return o + detail::put_utf8(o, c);
+    else
+      return detail::put_unit(o, c);
+  }
+
+  // The bulk conversion of [p, p+n) under policy `pol`, as the one-shot functions do it.
   template <class P>
   static conversion_result convert(const unsigned char* p, std::size_t n, Unit* out, P pol) noexcept {
     const detail::byte_span_range<unsigned char> in{p, n};
-    if constexpr (sizeof(Unit) == 4)
+    if constexpr (sizeof(Unit) == 4) {
       return utf8_to_utf32(in, out, pol);
-    else
+    } else if constexpr (sizeof(Unit) == 2) {
       return utf8_to_utf16(in, out, pol);
+    } else {  // UTF-8: copy what validate() accepts, replace each maximal ill-formed subpart
+      std::size_t i = 0;
+      Unit* o = out;
+      error_code first = error_code::none;
+      while (i < n) {
+        const validation_result v = validate(p + i, n - i);
+        if (v.valid_up_to != 0) std::memcpy(o, p + i, v.valid_up_to);
+        o += v.valid_up_to;
+        i += v.valid_up_to;
+        if (v.error == error_code::none) break;
+        if constexpr (P::stops_on_error) return {i, static_cast<std::size_t>(o - out), v.error};
+        if (first == error_code::none) first = v.error;
+        o = put(o, pol.replacement_value());
+        i = v.error == error_code::incomplete ? n : i + v.error_length;  // incomplete: the rest
+      }
+      return {n, static_cast<std::size_t>(o - out), first};
+    }
   }
 
   // The whole algorithm: finish or break off the pending character byte by byte, hand the rest up
@@ -290,13 +320,13 @@ class decoder {
       const auto e = s_.continue_pending(p, n, i);
       if (e == detail::stream_state::edge::waiting) return 0;
       if (e == detail::stream_state::edge::completed) {
-        o = detail::put_unit(o, detail::decode_at(s_.pending, s_.npending, 0).code_point);
+        o = put(o, detail::decode_at(s_.pending, s_.npending, 0).code_point);
         s_.npending = 0;
       } else if constexpr (Policy::stops_on_error) {
         s_.position = s_.first.valid_up_to;
         return 0;
       } else {
-        o = detail::put_unit(o, policy_.replacement_value());
+        o = put(o, policy_.replacement_value());
       }
     }
     p += i;
