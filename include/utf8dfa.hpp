@@ -8,6 +8,7 @@
 #include "utf8dfa/encode.hpp"
 #include "utf8dfa/error.hpp"
 #include "utf8dfa/policy.hpp"
+#include "utf8dfa/stream.hpp"
 #include "utf8dfa/transcode.hpp"
 #include "utf8dfa/validate.hpp"
 #include "utf8dfa/version.hpp"

@@ -1,0 +1,365 @@
+// utf8dfa: streaming validation and decoding. Input arrives in chunks of any size (0 and 1 byte
+// included); the DFA state and the at most 3 bytes of an unfinished character are carried from one
+// chunk to the next, so every result (code points, replacements, error offsets counted from the
+// start of the stream, kinds, lengths) is the one the one-shot functions give on the whole input,
+// wherever the chunks were cut.
+//
+// Inside a chunk the bulk (SIMD-dispatched) functions do the work; the byte-wise DFA (`detail::step`)
+// runs only on the few bytes that straddle a chunk edge.
+#ifndef UTF8DFA_STREAM_HPP
+#define UTF8DFA_STREAM_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "detail/bytes.hpp"
+#include "detail/dfa.hpp"
+#include "detail/scalar.hpp"
+#include "error.hpp"
+#include "policy.hpp"
+#include "transcode.hpp"
+#include "validate.hpp"
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+
+namespace detail {
+
+/// Where the unfinished character at the end of [p, p+n) starts: the last lead byte, within three
+/// bytes of the end, whose valid prefix runs out at the end; n when the input ends on a boundary.
+/// Every non-continuation byte starts a new character or ill-formed subpart, so [0, result) ends on
+/// a boundary of the whole stream's segmentation.
+template <class T>
+constexpr std::size_t unfinished_tail(const T* p, std::size_t n) noexcept {
+  for (std::size_t k = 1; k <= 3 && k <= n; ++k)
+    if (!is_continuation(octet(p[n - k]))) return decode_at(p, n, n - k).error == error_code::incomplete ? n - k : n;
+  return n;
+}
+
+/// What a chunk boundary leaves behind: the DFA state, the bytes of an unfinished character, the
+/// stream position and the first error. Shared by validator and decoder.
+struct stream_state {
+  std::uint64_t state = s_accept;  // shift-form DFA state after the pending bytes
+  std::uint8_t pending[4]{};       // the unfinished character (at most 3 bytes, one spare)
+  std::uint8_t npending = 0;
+  std::size_t position = 0;                         // bytes consumed since the start of the stream
+  validation_result first{0, 0, error_code::none};  // the first error of the stream
+
+  void note_error(std::size_t offset, std::size_t length, error_code kind) noexcept {
+    if (first.error == error_code::none) first = {offset, length, kind};
+  }
+
+  enum class edge { waiting, completed, rejected };
+
+  /// Continues the unfinished character with p[i..n). `completed`: pending[0..npending) is now a
+  /// whole character; `rejected`: the error is noted and p[i] (not consumed) must be read as a new
+  /// lead; `waiting`: the chunk ran out first.
+  template <class T>
+  edge continue_pending(const T* p, std::size_t n, std::size_t& i) noexcept {
+    while (i < n) {
+      const std::uint8_t b = octet(p[i]);
+      const std::uint64_t next = step(state, b) & state_mask;
+      if (next == s_reject) {
+        note_error(position - npending, npending, reject_kind(state, b));
+        npending = 0;
+        state = s_accept;
+        return edge::rejected;
+      }
+      pending[npending++] = b;
+      ++i;
+      ++position;
+      state = next;
+      if (next == s_accept) return edge::completed;
+    }
+    return edge::waiting;
+  }
+
+  /// Keeps the unfinished character p[0..n) (n <= 3) for the next chunk.
+  template <class T>
+  void hold(const T* p, std::size_t n) noexcept {
+    for (std::size_t k = 0; k < n; ++k) {
+      pending[npending++] = octet(p[k]);
+      state = step(state, octet(p[k])) & state_mask;
+    }
+  }
+
+  /// The status of the stream so far, as validate() reports it.
+  validation_result status() const noexcept {
+    if (first.error != error_code::none) return first;
+    return {position - npending, 0, error_code::none};
+  }
+
+  /// End of input: an unfinished character is `incomplete` (error length 0, as validate says).
+  /// Returns true when there was one.
+  bool end() noexcept {
+    if (npending == 0) return false;
+    note_error(position - npending, 0, error_code::incomplete);
+    npending = 0;
+    state = s_accept;
+    return true;
+  }
+};
+
+}  // namespace detail
+
+/// Streaming validation: call feed() with consecutive chunks, then finish(). The first error stops
+/// it; its `valid_up_to` is counted from the start of the stream. Results equal validate() on the
+/// concatenated input for every way of cutting it into chunks.
+class validator {
+ public:
+  /// Checks the next chunk. Returns the status so far: no error while everything fed is well-formed
+  /// or ends inside a character more input may complete (`valid_up_to` then counts the complete
+  /// characters' bytes); otherwise the first error. Input after an error is ignored.
+  template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+  validation_result feed(const Bytes& bytes) noexcept {
+    const auto s = detail::as_span(bytes);
+    return feed_bytes(detail::as_uchars(s.data), s.size);
+  }
+
+  /// Same, for a pointer and a length.
+  template <class T, detail::enable_if_byte<T> = 0>
+  validation_result feed(const T* data, std::size_t size) noexcept {
+    return feed_bytes(detail::as_uchars(data), size);
+  }
+
+  /// Ends the stream and returns what validate() gives on all of it: an unfinished last character
+  /// is `incomplete` with error_length 0. Call reset() to start a new stream.
+  validation_result finish() noexcept {
+    if (!failed() && s_.end()) s_.position = s_.first.valid_up_to;
+    return s_.status();
+  }
+
+  /// The status so far (what the last feed() returned).
+  validation_result result() const noexcept { return s_.status(); }
+  /// True once an error has been found.
+  bool failed() const noexcept { return s_.first.error != error_code::none; }
+  /// Bytes fed so far; once an error is found, its offset (where checking stopped).
+  std::size_t position() const noexcept { return s_.position; }
+  /// Bytes of an unfinished character waiting for the next chunk (0..3).
+  std::size_t pending() const noexcept { return s_.npending; }
+  /// Forgets everything: a new stream starts at offset 0.
+  void reset() noexcept { s_ = {}; }
+
+ private:
+  validation_result feed_bytes(const unsigned char* p, std::size_t n) noexcept {
+    if (failed()) return s_.first;
+    std::size_t i = 0;
+    if (s_.npending != 0) {
+      const auto e = s_.continue_pending(p, n, i);
+      if (e == detail::stream_state::edge::rejected) {
+        s_.position = s_.first.valid_up_to;
+        return s_.first;
+      }
+      if (e == detail::stream_state::edge::waiting) return s_.status();
+      s_.npending = 0;
+    }
+    p += i;
+    n -= i;
+    const std::size_t cut = detail::unfinished_tail(p, n);
+    const validation_result v = validate(p, cut);
+    if (v.error != error_code::none) {
+      // An unfinished character at `cut` was broken off by the lead byte at `cut`.
+      const bool cut_off = v.error == error_code::incomplete;
+      s_.note_error(s_.position + v.valid_up_to, cut_off ? cut - v.valid_up_to : v.error_length,
+                    cut_off ? error_code::too_short : v.error);
+      s_.position += v.valid_up_to;
+      return s_.first;
+    }
+    s_.hold(p + cut, n - cut);
+    s_.position += n;
+    return s_.status();
+  }
+
+  detail::stream_state s_;
+};
+
+/// What one decoder::feed() or finish() call did.
+template <class OutputIt>
+struct feed_result {
+  OutputIt out;         ///< one past the last unit written
+  std::size_t written;  ///< units written by this call
+  error_code error;     ///< the stream's first error so far (strict: the one that stopped it), or none
+  constexpr explicit operator bool() const noexcept { return error == error_code::none; }
+};
+
+/// Streaming UTF-8 decoder to UTF-32 (Unit = char32_t), UTF-16 (Unit = char16_t) or checked UTF-8
+/// (a byte type such as char: well-formed input is copied, which makes decoder<replace, char> a
+/// streaming sanitizer). Feed it consecutive chunks, then call finish(). Under `strict` it stops
+/// at the first error; under `replace` it writes one replacement per maximal ill-formed subpart.
+/// The units written by all calls together, and result(), equal the one-shot utf8_to_utf32 /
+/// utf8_to_utf16 output (re-encoded, for UTF-8) and validate() of the whole input, for every way
+/// of cutting it into chunks.
+template <class Policy = strict, class Unit = char32_t>
+class decoder {
+  static_assert(sizeof(Unit) == 4 || sizeof(Unit) == 2 || detail::is_byte_v<Unit>,
+                "decoder writes char32_t (UTF-32), char16_t (UTF-16) or a byte type (UTF-8)");
+
+ public:
+  using unit_type = Unit;
+
+  /// A decoder at the start of a stream.
+  constexpr explicit decoder(Policy policy = {}) noexcept : policy_(policy) {}
+
+  /// Most units one feed() of `size` bytes writes through a pointer (finish(): max_output(0)).
+  static constexpr std::size_t max_output(std::size_t size) noexcept {
+    return (size + 1) * (sizeof(Unit) == 4 ? 1 : sizeof(Unit) == 2 ? 2 : 4);
+  }
+
+  /// Decodes the next chunk into `out`, which must have room for max_output(size) units. Under
+  /// strict, input from the first error on is ignored (result() says where it is).
+  template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+  feed_result<Unit*> feed(const Bytes& bytes, Unit* out) noexcept {
+    const auto s = detail::as_span(bytes);
+    const std::size_t w = feed_units(detail::as_uchars(s.data), s.size, out);
+    return {out + w, w, s_.first.error};
+  }
+
+  /// Decodes the next chunk to any output iterator of Unit (e.g. std::back_inserter(u32string)).
+  template <class Bytes, class OutputIt, detail::enable_if_bytes<Bytes> = 0>
+  feed_result<OutputIt> feed(const Bytes& bytes, OutputIt out) {
+    const auto s = detail::as_span(bytes);
+    const unsigned char* p = detail::as_uchars(s.data);
+    std::size_t n = s.size, total = 0;
+    Unit buf[max_output(piece)];
+    do {  // in pieces through a small buffer; cutting a chunk is as harmless as cutting the stream
+      const std::size_t m = n < piece ? n : piece;
+      const std::size_t w = feed_units(p, m, buf);
+      for (std::size_t k = 0; k < w; ++k) *out++ = buf[k];
+      total += w;
+      p += m;
+      n -= m;
+    } while (n != 0);
+    return {out, total, s_.first.error};
+  }
+
+  /// Same, for a pointer and a length (both output forms).
+  template <class T, detail::enable_if_byte<T> = 0>
+  feed_result<Unit*> feed(const T* data, std::size_t size, Unit* out) noexcept {
+    return feed(detail::byte_span_range<T>{data, size}, out);
+  }
+  template <class T, class OutputIt, detail::enable_if_byte<T> = 0>
+  feed_result<OutputIt> feed(const T* data, std::size_t size, OutputIt out) {
+    return feed(detail::byte_span_range<T>{data, size}, out);
+  }
+
+  /// Ends the stream: an unfinished last character is an `incomplete` error (strict) or one
+  /// replacement (replace). Writes at most max_output(0) units. Call reset() to start a new stream.
+  template <class OutputIt>
+  feed_result<OutputIt> finish(OutputIt out) {
+    std::size_t w = 0;
+    if (!stopped() && s_.end()) {
+      if constexpr (Policy::stops_on_error) {
+        s_.position = s_.first.valid_up_to;
+      } else {
+        Unit buf[4];
+        w = static_cast<std::size_t>(put(buf, policy_.replacement_value()) - buf);
+        for (std::size_t k = 0; k < w; ++k) *out++ = buf[k];
+      }
+    }
+    return {out, w, s_.first.error};
+  }
+
+  /// The stream's status as validate() reports it: the first error (offset from the start of the
+  /// stream, length, kind), or none with `valid_up_to` counting the complete characters' bytes.
+  validation_result result() const noexcept { return s_.status(); }
+  /// Bytes fed so far; under strict, once an error is found, its offset (where decoding stopped).
+  std::size_t position() const noexcept { return s_.position; }
+  /// Bytes of an unfinished character waiting for the next chunk (0..3).
+  std::size_t pending() const noexcept { return s_.npending; }
+  /// Forgets everything: a new stream starts at offset 0.
+  void reset() noexcept { s_ = {}; }
+
+ private:
+  static constexpr std::size_t piece = 256;
+
+  bool stopped() const noexcept { return Policy::stops_on_error && s_.first.error != error_code::none; }
+
+  // Writes one scalar value.
+  static Unit* put(Unit* o, char32_t c) noexcept {
+    if constexpr (sizeof(Unit) == 1)
+      return o + detail::put_utf8(o, c);
+    else
+      return detail::put_unit(o, c);
+  }
+
+  // The bulk conversion of [p, p+n) under policy `pol`, as the one-shot functions do it.
+  template <class P>
+  static conversion_result convert(const unsigned char* p, std::size_t n, Unit* out, P pol) noexcept {
+    const detail::byte_span_range<unsigned char> in{p, n};
+    if constexpr (sizeof(Unit) == 4) {
+      return utf8_to_utf32(in, out, pol);
+    } else if constexpr (sizeof(Unit) == 2) {
+      return utf8_to_utf16(in, out, pol);
+    } else {  // UTF-8: copy what validate() accepts, replace each maximal ill-formed subpart
+      std::size_t i = 0;
+      Unit* o = out;
+      error_code first = error_code::none;
+      while (i < n) {
+        const validation_result v = validate(p + i, n - i);
+        if (v.valid_up_to != 0) std::memcpy(o, p + i, v.valid_up_to);
+        o += v.valid_up_to;
+        i += v.valid_up_to;
+        if (v.error == error_code::none) break;
+        if constexpr (P::stops_on_error) return {i, static_cast<std::size_t>(o - out), v.error};
+        if (first == error_code::none) first = v.error;
+        o = put(o, pol.replacement_value());
+        i = v.error == error_code::incomplete ? n : i + v.error_length;  // incomplete: the rest
+      }
+      return {n, static_cast<std::size_t>(o - out), first};
+    }
+  }
+
+  // The whole algorithm: finish or break off the pending character byte by byte, hand the rest up
+  // to its unfinished tail to the bulk functions, keep the tail.
+  std::size_t feed_units(const unsigned char* p, std::size_t n, Unit* out) noexcept {
+    if (stopped()) return 0;
+    Unit* o = out;
+    std::size_t i = 0;
+    if (s_.npending != 0) {
+      const auto e = s_.continue_pending(p, n, i);
+      if (e == detail::stream_state::edge::waiting) return 0;
+      if (e == detail::stream_state::edge::completed) {
+        o = put(o, detail::decode_at(s_.pending, s_.npending, 0).code_point);
+        s_.npending = 0;
+      } else if constexpr (Policy::stops_on_error) {
+        s_.position = s_.first.valid_up_to;
+        return 0;
+      } else {
+        o = put(o, policy_.replacement_value());
+      }
+    }
+    p += i;
+    n -= i;
+    const std::size_t cut = detail::unfinished_tail(p, n);
+    std::size_t done = 0;
+    if (Policy::stops_on_error || s_.first.error == error_code::none) {
+      // Strict until the first error, so that it can be located and classified.
+      const conversion_result r = convert(p, cut, o, strict{});
+      o += r.written;
+      done = r.read;
+      if (r.error != error_code::none) {
+        const decoded d = detail::decode_at(p, cut, r.read);
+        // An unfinished character at `cut` was broken off by the lead byte at `cut`.
+        s_.note_error(s_.position + r.read, d.length,
+                      d.error == error_code::incomplete ? error_code::too_short : d.error);
+        if constexpr (Policy::stops_on_error) {
+          s_.position += r.read;
+          return static_cast<std::size_t>(o - out);
+        }
+      }
+    }
+    if (done < cut) o += convert(p + done, cut - done, o, policy_).written;
+    s_.hold(p + cut, n - cut);
+    s_.position += n;
+    return static_cast<std::size_t>(o - out);
+  }
+
+  detail::stream_state s_;
+  Policy policy_;
+};
+
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
