@@ -32,14 +32,19 @@ struct segment {
   std::size_t length;
 };
 
-std::vector<segment> reference(const unsigned char* p, std::size_t n) {
-  std::vector<segment> out;
+void reference(const unsigned char* p, std::size_t n, std::vector<segment>& out) {
+  out.clear();
   const utf8dfa::detail::byte_span_range<unsigned char> bytes{p, n};
   for (std::size_t i = 0; i < n;) {
     const utf8dfa::decoded d = utf8dfa::decode_next(bytes, i);
     out.push_back({i, d.code_point, d.length});
     i += d.length;
   }
+}
+
+std::vector<segment> reference(const unsigned char* p, std::size_t n) {
+  std::vector<segment> out;
+  reference(p, n, out);
   return out;
 }
 
@@ -147,6 +152,7 @@ struct checker {
   std::size_t violations = 0;
   std::size_t inputs = 0;
   bool multipass_generic = true;  // also run the forward-only and single-pass iterators
+  std::vector<segment> ref;       // reused: no allocation per input
 
   void fail() { ++failures; }
 
@@ -174,7 +180,7 @@ struct checker {
 
   void run(const unsigned char* p, std::size_t n) {
     ++inputs;
-    const std::vector<segment> ref = reference(p, n);
+    reference(p, n, ref);
     // Ill-formed subparts never decode to anything but U+FFFD, and decode_prev agrees at every boundary.
     for (const segment& s : ref) {
       const utf8dfa::detail::byte_span_range<unsigned char> bytes{p, n};
@@ -281,14 +287,15 @@ using namespace iterator_test;
 
 TEST_CASE("code_point_iterator: every byte string of up to 3 bytes, both directions, all iterator kinds") {
   checker c;
-  unsigned char buf[3]{};
+  // Each length in an array of exactly that size, so that AddressSanitizer builds catch overreads.
+  unsigned char one[1]{}, two[2]{}, buf[3]{};
   c.run(buf, 0);
   for (unsigned a = 0; a < 256; ++a) {
-    buf[0] = static_cast<unsigned char>(a);
-    c.run(buf, 1);
+    one[0] = two[0] = static_cast<unsigned char>(a);
+    c.run(one, 1);
     for (unsigned b = 0; b < 256; ++b) {
-      buf[1] = static_cast<unsigned char>(b);
-      c.run(buf, 2);
+      two[1] = static_cast<unsigned char>(b);
+      c.run(two, 2);
     }
   }
   // Three bytes: pointers and the bidirectional DFA path for all 2^24 strings.
@@ -312,11 +319,11 @@ TEST_CASE("code_point_iterator: strings of 4 and 5 bytes over every byte class's
                                     0xE0, 0xE1, 0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF};
   const std::size_t m = sizeof alphabet;
   checker c;
-  unsigned char buf[5]{};
+  unsigned char four[4]{}, buf[5]{};
   for (std::size_t i = 0; i < m * m * m * m; ++i) {
     std::size_t x = i;
-    for (int k = 0; k < 4; ++k, x /= m) buf[k] = alphabet[x % m];
-    c.run(buf, 4);
+    for (int k = 0; k < 4; ++k, x /= m) four[k] = alphabet[x % m];
+    c.run(four, 4);
   }
   // Five bytes over a smaller set: one byte per class plus the restricted ranges' edges.
   const unsigned char small[] = {0x41, 0x80, 0x90, 0xA0, 0xC0, 0xC2, 0xE0, 0xE1, 0xED, 0xF0, 0xF1, 0xF4};
