@@ -511,3 +511,31 @@ constexpr std::size_t constexpr_c_string_length() {
 static_assert(constexpr_c_string_length() == 3, "two Greek letters and one incomplete sequence");
 
 }  // namespace iterator_test
+
+TEST_CASE("code_point_iterator: ++ at the end and -- at the start stay put") {
+  const std::string s = "\xC3\xA9\xFF";
+  const std::list<char> l(s.begin(), s.end());
+  using ptr_it = code_point_iterator<const char*>;
+  using list_it = code_point_iterator<std::list<char>::const_iterator>;
+  const ptr_it pb(s.data(), s.data(), s.data() + s.size()), pe(s.data(), s.data() + s.size(), s.data() + s.size());
+  const list_it lb(l.begin(), l.begin(), l.end()), le(l.begin(), l.end(), l.end());
+  ptr_it p = pb;
+  list_it q = lb;
+  --p;
+  --q;
+  REQUIRE(p == pb);
+  REQUIRE(q == lb);
+  REQUIRE(*p == U'\u00E9');
+  REQUIRE(*q == U'\u00E9');
+  p = pe;
+  q = le;
+  ++p;
+  ++q;
+  REQUIRE(p == pe);
+  REQUIRE(q == le);
+  REQUIRE(p.length() == 0);
+  --p;
+  --q;
+  REQUIRE(*p == utf8dfa::replacement_character);
+  REQUIRE(*q == utf8dfa::replacement_character);
+}

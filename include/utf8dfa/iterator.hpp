@@ -165,6 +165,7 @@ class code_point_iterator {
   /// Bytes of the current character or ill-formed subpart (1..4); 0 at the end.
   constexpr std::size_t length() const noexcept { return len_; }
 
+  /// Steps to the next character; at the end it stays there.
   constexpr code_point_iterator& operator++() {
     if constexpr (multipass) {
       if constexpr (detail::is_contiguous_iter_v<It> ||
@@ -183,8 +184,10 @@ class code_point_iterator {
     return old;
   }
 
+  /// Steps back one character; at the first position it stays there (as ++ stays at the end).
   template <bool B = bidirectional, std::enable_if_t<B, int> = 0>
   constexpr code_point_iterator& operator--() {
+    if (pos_ == first_) return *this;
     const decoded d = detail::decode_retreat(first_, pos_);
     cp_ = d.code_point;
     len_ = d.length;
