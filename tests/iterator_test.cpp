@@ -152,7 +152,7 @@ struct checker {
   std::size_t violations = 0;
   std::size_t inputs = 0;
   bool multipass_generic = true;  // also run the forward-only and single-pass iterators
-  std::vector<segment> ref;       // reused: no allocation per input
+  std::vector<segment> segments;  // reused: no allocation per input
 
   void fail() { ++failures; }
 
@@ -180,7 +180,8 @@ struct checker {
 
   void run(const unsigned char* p, std::size_t n) {
     ++inputs;
-    reference(p, n, ref);
+    reference(p, n, segments);
+    const std::vector<segment>& ref = segments;
     // Ill-formed subparts never decode to anything but U+FFFD, and decode_prev agrees at every boundary.
     for (const segment& s : ref) {
       const utf8dfa::detail::byte_span_range<unsigned char> bytes{p, n};

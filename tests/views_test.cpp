@@ -21,7 +21,7 @@
 #if UTF8DFA_HAS_SPAN
 #include <span>
 #endif
-#if UTF8DFA_HAS_RANGES
+#if UTF8DFA_HAS_RANGES_VIEWS
 #include <ranges>
 #endif
 
@@ -182,7 +182,7 @@ TEST_CASE("code_points: random corrupted text agrees with decode_next, both dire
   }
 }
 
-#if UTF8DFA_HAS_RANGES
+#if UTF8DFA_HAS_RANGES_VIEWS
 TEST_CASE("code_points: C++20 range concepts") {
   using string_view_cps = decltype(utf8dfa::code_points(std::declval<const std::string&>()));
   using c_string_cps = decltype(utf8dfa::code_points(std::declval<const char*>()));
@@ -264,7 +264,7 @@ constexpr bool constexpr_view() {
   if (*it != first || it != v.begin()) return false;
   std::size_t from_c_string = 0;
   for (char32_t c : utf8dfa::code_points("\xCE\xB1\xFF\xF0\x9F\x98\x80!")) from_c_string += c != 0;
-#if UTF8DFA_HAS_RANGES
+#if UTF8DFA_HAS_RANGES_VIEWS
   if (std::ranges::distance(v | std::views::reverse) != static_cast<std::ptrdiff_t>(n)) return false;
 #endif
   return n == 4 && from_c_string == n && first == utf8dfa::decode_next(s, 0).code_point &&

@@ -17,8 +17,14 @@
 #include "detail/bytes.hpp"
 #include "iterator.hpp"
 
-#if UTF8DFA_HAS_RANGES
+// The C++20 integration (std::ranges::view_interface, enable_borrowed_range). Off for clang
+// before 16 with libstdc++, which cannot compile libstdc++'s ranges machinery; the view still
+// works in range-for and with the classic algorithms there.
+#if UTF8DFA_HAS_RANGES && !(defined(__clang__) && __clang_major__ < 16 && defined(__GLIBCXX__))
+#define UTF8DFA_HAS_RANGES_VIEWS 1
 #include <ranges>
+#else
+#define UTF8DFA_HAS_RANGES_VIEWS 0
 #endif
 #if UTF8DFA_HAS_SPAN
 #include <span>
@@ -30,7 +36,7 @@ inline namespace UTF8DFA_ABI_NAMESPACE {
 /// The code points of the UTF-8 bytes [first, last), as a range of char32_t (see code_points).
 template <class It, class Sent = It>
 class code_point_view
-#if UTF8DFA_HAS_RANGES
+#if UTF8DFA_HAS_RANGES_VIEWS
     : public std::ranges::view_interface<code_point_view<It, Sent>>
 #endif
 {
@@ -77,7 +83,7 @@ using uncvref_t = std::remove_cv_t<std::remove_reference_t<R>>;
 /// Types whose data outlives them (views), so code_points may take them as temporaries.
 template <class R>
 inline constexpr bool is_borrowed_bytes_v =
-#if UTF8DFA_HAS_RANGES
+#if UTF8DFA_HAS_RANGES_VIEWS
     std::ranges::borrowed_range<R>;
 #else
     false;
@@ -86,6 +92,10 @@ template <class C, class Tr>
 inline constexpr bool is_borrowed_bytes_v<std::basic_string_view<C, Tr>> = true;
 template <class T>
 inline constexpr bool is_borrowed_bytes_v<byte_span_range<T>> = true;
+#if UTF8DFA_HAS_SPAN
+template <class T, std::size_t E>
+inline constexpr bool is_borrowed_bytes_v<std::span<T, E>> = true;
+#endif
 
 template <class R, class = void>
 struct is_iterable_bytes : std::false_type {};
@@ -146,7 +156,7 @@ constexpr code_point_view<It, Sent> code_points(It first, Sent last) {
 }  // namespace UTF8DFA_ABI_NAMESPACE
 }  // namespace utf8dfa
 
-#if UTF8DFA_HAS_RANGES
+#if UTF8DFA_HAS_RANGES_VIEWS
 namespace std::ranges {
 /// The view holds only iterators, so its iterators stay valid after it is gone.
 template <class It, class Sent>
