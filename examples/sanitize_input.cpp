@@ -3,8 +3,8 @@
 //   sanitize_input [MAX_BYTES] < in > out
 //
 // A leading byte order mark is dropped, every maximal ill-formed subpart becomes U+FFFD, control
-// characters other than tab and newline are dropped, and the output is cut to at most MAX_BYTES
-// bytes (default 4096) on a character boundary. The number of replacements goes to stderr.
+// characters (C0, DEL, C1) other than tab and newline are dropped, and the output is cut to at most
+// MAX_BYTES bytes (default 4096) on a character boundary. The count of U+FFFD goes to stderr.
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -19,17 +19,18 @@ int main(int argc, char** argv) {
   // Decode while reading: the view over istreambuf_iterator is single-pass and never buffers the input.
   std::string clean;
   auto out = utf8dfa::utf8_output(std::back_inserter(clean));
-  std::size_t replaced = 0, count = 0;
+  std::size_t replacements = 0, count = 0;
   for (char32_t c : utf8dfa::code_points(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>())) {
     if (count++ == 0 && c == U'\uFEFF') continue;  // the BOM
-    if ((c < 0x20 && c != U'\t' && c != U'\n') || c == 0x7F) continue;
-    replaced += c == utf8dfa::replacement_character;
+    const bool control = c < 0x20 || (c >= 0x7F && c < 0xA0);
+    if (control && c != U'\t' && c != U'\n') continue;
+    replacements += c == utf8dfa::replacement_character;
     *out++ = c;
     if (clean.size() > max_bytes) break;
   }
   clean.resize(utf8dfa::truncate(clean, max_bytes));
 
   std::cout << clean;
-  std::fprintf(stderr, "%zu replacement character(s)\n", replaced);
+  std::fprintf(stderr, "%zu U+FFFD in the output\n", replacements);
   return 0;
 }
