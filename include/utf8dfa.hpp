@@ -2,15 +2,19 @@
 #ifndef UTF8DFA_HPP
 #define UTF8DFA_HPP
 
+#include "utf8dfa/boundary.hpp"
 #include "utf8dfa/config.hpp"
 #include "utf8dfa/count.hpp"
 #include "utf8dfa/decode.hpp"
 #include "utf8dfa/encode.hpp"
 #include "utf8dfa/error.hpp"
+#include "utf8dfa/iterator.hpp"
+#include "utf8dfa/output.hpp"
 #include "utf8dfa/policy.hpp"
 #include "utf8dfa/stream.hpp"
 #include "utf8dfa/transcode.hpp"
 #include "utf8dfa/validate.hpp"
 #include "utf8dfa/version.hpp"
+#include "utf8dfa/views.hpp"
 
 #endif
