@@ -281,6 +281,24 @@ options parse(int& argc, char** argv) {
   return opt;
 }
 
+/// The CPU's model name (Linux), for the benchmark context; empty elsewhere.
+std::string cpu_model() {
+  std::FILE* f = std::fopen("/proc/cpuinfo", "r");
+  if (f == nullptr) return {};
+  char line[512];
+  std::string model;
+  while (model.empty() && std::fgets(line, sizeof line, f) != nullptr) {
+    const std::string_view l = line;
+    if (starts_with(l, "model name")) {
+      const std::size_t colon = l.find(':');
+      if (colon != std::string_view::npos) model = std::string(l.substr(colon + 2));
+    }
+  }
+  std::fclose(f);
+  while (!model.empty() && (model.back() == '\n' || model.back() == ' ')) model.pop_back();
+  return model;
+}
+
 std::string size_suffix(std::size_t bytes) {
   return bytes % (std::size_t{1} << 20) == 0 ? "@" + std::to_string(bytes >> 20) + "M"
                                              : "@" + std::to_string(bytes) + "B";
@@ -347,7 +365,9 @@ int main(int argc, char** argv) {
 #elif defined(__GNUC__)
   benchmark::AddCustomContext("compiler", std::string("gcc ") + __VERSION__);
 #endif
-  if (!opt.corpus_dir.empty()) benchmark::AddCustomContext("corpus_dir", opt.corpus_dir);
+  if (const std::string cpu = cpu_model(); !cpu.empty()) benchmark::AddCustomContext("cpu_model", cpu);
+  benchmark::AddCustomContext("real_corpora", std::to_string(std::count_if(corpora.begin(), corpora.end(),
+                                                                           [](const corpus& c) { return c.real; })));
 
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
