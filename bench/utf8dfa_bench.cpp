@@ -1,10 +1,11 @@
 // utf8dfa_bench: utf8dfa against the peers found at configure time, on generated and real corpora.
 //
-//   utf8dfa_bench [--corpus-dir=DIR] [--sizes=small,large] [--large-mib=32] [--list-corpora]
+//   utf8dfa_bench [--corpus-dir=DIR] [--sizes=small,large,tiny] [--large-mib=32] [--list-corpora]
 //                 [Google Benchmark flags: --benchmark_filter=..., --benchmark_format=json, ...]
 //
 // Benchmark names are <operation>/<library>/<corpus>; <corpus>@32M is the corpus repeated to at least
-// 32 MiB, <corpus>+errors has an ill-formed sequence planted about every KiB. Before a benchmark is
+// 32 MiB, <corpus>@16B/@64B/@256B its first bytes (--sizes=tiny, not run by default), <corpus>+errors
+// has an ill-formed sequence planted about every KiB. Before a benchmark is
 // timed, its output is checked once against the utf8dfa scalar path; any disagreement on well-formed
 // input fails the run (exit status 1).
 #include <benchmark/benchmark.h>
@@ -31,6 +32,7 @@ struct options {
   std::string corpus_dir;
   bool small = true;
   bool large = true;
+  bool tiny = false;
   std::size_t large_bytes = std::size_t{32} << 20;
   bool list = false;
 };
@@ -79,14 +81,18 @@ std::unique_ptr<input> prepare(std::string text, bool ill_formed) {
   return in;
 }
 
+/// How a corpus is sized: as it is (in cache), repeated to at least `bytes`, or its first `bytes`
+/// at most (cut back to a character boundary: the per-call cost on short strings).
+enum class sizing { natural, large, tiny };
+
 /// A corpus at one size. Large inputs are built on first use and only one is kept at a time
 /// (benchmarks are registered corpus by corpus, so each is built once).
 struct source {
   std::string name;
   const corpus* base;
-  bool large;
+  sizing size;
   bool ill_formed;
-  std::size_t large_bytes;
+  std::size_t bytes;
   std::unique_ptr<input> data;
 
   const input& get() {
@@ -97,10 +103,14 @@ struct source {
       std::size_t planted = 0;
       text = plant_errors(text, 1024, planted);
     }
-    if (large) {
+    if (size == sizing::large) {
       if (current_large != nullptr) current_large->data.reset();
       current_large = this;
-      text = repeat_to(text, large_bytes);
+      text = repeat_to(text, bytes);
+    } else if (size == sizing::tiny) {
+      std::size_t cut = std::min(bytes, text.size());
+      while (cut > 0 && cut < text.size() && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+      text.resize(cut);
     }
     data = prepare(std::move(text), ill_formed);
     return *data;
@@ -264,8 +274,9 @@ options parse(int& argc, char** argv) {
       const std::string_view v = a.substr(8);
       opt.small = v.find("small") != std::string_view::npos;
       opt.large = v.find("large") != std::string_view::npos;
-      if (!opt.small && !opt.large) {
-        std::fprintf(stderr, "utf8dfa_bench: --sizes takes small, large or small,large\n");
+      opt.tiny = v.find("tiny") != std::string_view::npos;
+      if (!opt.small && !opt.large && !opt.tiny) {
+        std::fprintf(stderr, "utf8dfa_bench: --sizes takes a list of small, large, tiny\n");
         std::exit(2);
       }
     } else if (starts_with(a, "--large-mib=")) {
@@ -337,11 +348,15 @@ int main(int argc, char** argv) {
   }
 
   std::deque<source> sources;
-  for (const bool large : {false, true}) {
-    if ((large && !opt.large) || (!large && !opt.small)) continue;
-    const std::string suffix = large ? size_suffix(opt.large_bytes) : "";
-    for (const corpus& c : corpora) sources.push_back({c.name + suffix, &c, large, false, opt.large_bytes, nullptr});
-    sources.push_back({error_base->name + "+errors" + suffix, error_base, large, true, opt.large_bytes, nullptr});
+  if (opt.tiny)
+    for (const std::size_t n : {16, 64, 256})
+      for (const corpus& c : corpora) sources.push_back({c.name + size_suffix(n), &c, sizing::tiny, false, n, nullptr});
+  for (const sizing size : {sizing::natural, sizing::large}) {
+    if ((size == sizing::large && !opt.large) || (size == sizing::natural && !opt.small)) continue;
+    const std::size_t bytes = size == sizing::large ? opt.large_bytes : 0;
+    const std::string suffix = size == sizing::large ? size_suffix(bytes) : "";
+    for (const corpus& c : corpora) sources.push_back({c.name + suffix, &c, size, false, bytes, nullptr});
+    sources.push_back({error_base->name + "+errors" + suffix, error_base, size, true, bytes, nullptr});
   }
 
   std::deque<bench_case> cases;
