@@ -1,8 +1,8 @@
 # Benchmark smoke test: builds bench/utf8dfa_bench with every peer, runs every benchmark briefly on the
-# shellcheck disable=SC2154  # root, build_root and jobs come from tools/test.sh, which sources this file
 # in-cache corpora (generated, plus UTF8DFA_CORPUS_DIR or ../shared/corpora when present) and one
 # repeated corpus, so that every library's output is checked against the utf8dfa scalar path (the
 # binary exits 1 on a mismatch), then turns the JSON into the report. Timings here mean nothing.
+# shellcheck disable=SC2154  # root, build_root and jobs come from tools/test.sh, which sources this file
 packages+=(libbenchmark-dev libutfcpp-dev libsimdjson-dev libicu-dev)
 legs+=(bench-smoke)
 leg_bench_smoke() {
