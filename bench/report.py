@@ -125,7 +125,7 @@ def ratio_line(op, lib, peer, target, ratio, n):
     return f"- {op}: {lib} {what} {peer}: **{ratio:.2f}x** (target >= {target}x, {verdict}; {n} corpora)"
 
 
-def markdown(context, speeds, errors, command):
+def markdown(context, speeds, errors, command, notes=()):
     geo, ratios = summarize(speeds)
     out = ["# utf8dfa benchmark results", ""]
     ctx = [
@@ -144,6 +144,7 @@ def markdown(context, speeds, errors, command):
             out.append(f"- {k}: {v}")
     if command:
         out.append(f"- command: `{command}`")
+    out += [f"- {n}" for n in notes]
     out += [
         "",
         "GB/s = 10^9 input bytes per second of CPU time (UTF-8 bytes, except UTF-16/UTF-32 bytes for "
@@ -305,6 +306,7 @@ def main():
     ap.add_argument("json", nargs="+", help="utf8dfa_bench --benchmark_format=json output file(s)")
     ap.add_argument("--out-dir", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "bench"))
     ap.add_argument("--command", default="", help="the exact command that produced the JSON, for the report")
+    ap.add_argument("--note", action="append", default=[], help="a line to add to the context (repeatable)")
     ap.add_argument("--no-plot", action="store_true")
     ap.add_argument("--svg", action="store_true", help="write SVG plots even when matplotlib is available")
     args = ap.parse_args()
@@ -312,7 +314,7 @@ def main():
     context, speeds, errors = load(args.json)
     if not speeds:
         sys.exit("report.py: no benchmark results in " + ", ".join(args.json))
-    text, geo, ratios = markdown(context, speeds, errors, args.command)
+    text, geo, ratios = markdown(context, speeds, errors, args.command, args.note)
     os.makedirs(args.out_dir, exist_ok=True)
     with open(os.path.join(args.out_dir, "results.md"), "w", encoding="utf-8") as f:
         f.write(text)

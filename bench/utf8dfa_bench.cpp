@@ -1,13 +1,15 @@
 // utf8dfa_bench: utf8dfa against the peers found at configure time, on generated and real corpora.
 //
 //   utf8dfa_bench [--corpus-dir=DIR] [--sizes=small,large,tiny] [--large-mib=32] [--list-corpora]
+//                 [--selftest-corrupt (damages each output before its check: every check must fail)]
 //                 [Google Benchmark flags: --benchmark_filter=..., --benchmark_format=json, ...]
 //
 // Benchmark names are <operation>/<library>/<corpus>; <corpus>@32M is the corpus repeated to at least
 // 32 MiB, <corpus>@16B/@64B/@256B its first bytes (--sizes=tiny, not run by default), <corpus>+errors
-// has an ill-formed sequence planted about every KiB. Before a benchmark is
-// timed, its output is checked once against the utf8dfa scalar path; any disagreement on well-formed
-// input fails the run (exit status 1).
+// has an ill-formed sequence planted about every KiB. Before a benchmark is timed, its output is
+// checked once against the utf8dfa scalar path; any disagreement on well-formed input fails the run
+// (exit status 1). Libraries: utf8dfa (the kernel the library dispatches to: the best one, or the one
+// UTF8DFA_KERNEL names), utf8dfa_scalar (forced with select_kernel("scalar")), and the peers.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -36,6 +38,26 @@ struct options {
   std::size_t large_bytes = std::size_t{32} << 20;
   bool list = false;
 };
+
+/// --selftest-corrupt: damage every output before it is checked, to prove that the checks fail.
+bool& corrupt_outputs() {
+  static bool on = false;
+  return on;
+}
+
+/// Changes one unit of the output (conversions, memcpy) or the result (validate, count, read).
+void corrupt(op o, const std::string& library, std::size_t& r, buffers& b) {
+  const bool writes = library == "memcpy" || (library != "read" && o != op::validate && o != op::count);
+  if (!writes || r == 0) {
+    r += 1;
+  } else if (o == op::utf8_to_utf32 && library != "memcpy") {
+    b.out32[r / 2] ^= 1;
+  } else if (o == op::utf8_to_utf16 && library != "memcpy") {
+    b.out16[r / 2] ^= 1;
+  } else {
+    b.out8[r / 2] ^= 1;
+  }
+}
 
 /// The kernel the library picked (the best one, or UTF8DFA_KERNEL's choice) before any forcing.
 std::string& best_kernel() {
@@ -181,6 +203,7 @@ bool check(const bench_case& c, const input& in, std::string& why) {
   std::size_t r = 0;
   try {
     r = c.im->run(in, b);
+    if (corrupt_outputs()) corrupt(c.im->operation, c.im->library, r, b);
   } catch (const std::exception& e) {
     why = std::string("threw: ") + e.what();
     return false;
@@ -284,6 +307,8 @@ options parse(int& argc, char** argv) {
       if (opt.large_bytes == 0) opt.large_bytes = std::size_t{1} << 20;
     } else if (a == "--list-corpora") {
       opt.list = true;
+    } else if (a == "--selftest-corrupt") {
+      corrupt_outputs() = true;
     } else {
       argv[out++] = argv[i];
     }

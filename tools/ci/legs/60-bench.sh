@@ -19,6 +19,15 @@ leg_bench_smoke() {
     --benchmark_out="$dir/smoke.json" --benchmark_out_format=json >"$dir/smoke.log"
   "$bench" --sizes=large --large-mib=2 --benchmark_filter='/gen\.mixed' --benchmark_min_time=0.01 \
     --benchmark_out="$dir/smoke-large.json" --benchmark_out_format=json >"$dir/smoke-large.log"
+  # The checks must be able to fail: with every output damaged, every benchmark must be a mismatch.
+  local status=0 summary
+  "$bench" --selftest-corrupt --sizes=small --benchmark_filter='/gen\.cjk$' --benchmark_min_time=0.001 \
+    >/dev/null 2>"$dir/selftest.err" || status=$?
+  summary=$(grep 'outputs checked' "$dir/selftest.err" || true)
+  echo "self-test (every output damaged): exit status $status; $summary"
+  ((status == 1)) || { echo "self-test: expected exit status 1"; return 1; }
+  [[ $summary =~ ([0-9]+)\ outputs\ checked.*\ ([0-9]+)\ mismatches && ${BASH_REMATCH[1]} -gt 20 &&
+    ${BASH_REMATCH[1]} == "${BASH_REMATCH[2]}" ]] || { echo "self-test: not every damaged output was caught"; return 1; }
   # Debian's python3 has python3-matplotlib when it is installed; report.py writes SVG without it.
   local py=python3
   [[ -x /usr/bin/python3 ]] && py=/usr/bin/python3
