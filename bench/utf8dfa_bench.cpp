@@ -1,6 +1,7 @@
 // utf8dfa_bench: utf8dfa against the peers found at configure time, on generated and real corpora.
 //
 //   utf8dfa_bench [--corpus-dir=DIR] [--sizes=small,large,tiny] [--large-mib=32] [--list-corpora]
+//                 [--all-kernels (adds utf8dfa_<kernel> for every kernel the CPU runs)]
 //                 [--selftest-corrupt (damages each output before its check: every check must fail)]
 //                 [Google Benchmark flags: --benchmark_filter=..., --benchmark_format=json, ...]
 //
@@ -37,7 +38,18 @@ struct options {
   bool tiny = false;
   std::size_t large_bytes = std::size_t{32} << 20;
   bool list = false;
+  bool all_kernels = false;
 };
+
+/// Kernels this build and CPU can run, found through the public select_kernel (names the dispatcher
+/// may use; a name it does not know is simply not available).
+std::vector<std::string> probe_kernels(const std::string& restore) {
+  std::vector<std::string> found;
+  for (const char* name : {"avx512", "avx2", "sse4", "neon", "scalar"})
+    if (utf8dfa::select_kernel(name)) found.emplace_back(name);
+  utf8dfa::select_kernel(restore);
+  return found;
+}
 
 /// --selftest-corrupt: damage every output before it is checked, to prove that the checks fail.
 bool& corrupt_outputs() {
@@ -244,7 +256,8 @@ bool check(const bench_case& c, const input& in, std::string& why) {
 void run_case(benchmark::State& state, bench_case* c) {
   const input& in = c->src->get();
   const bool dfa = is_utf8dfa(*c->im);
-  if (dfa) utf8dfa::select_kernel(std::strcmp(c->im->library, "utf8dfa_scalar") == 0 ? "scalar" : best_kernel());
+  // utf8dfa: the dispatched kernel; utf8dfa_<name>: that kernel, forced.
+  if (dfa) utf8dfa::select_kernel(std::strcmp(c->im->library, "utf8dfa") == 0 ? best_kernel() : c->im->library + 8);
   buffers& b = shared_buffers();
   grow(b, in);
   if (!c->checked) {
@@ -307,6 +320,8 @@ options parse(int& argc, char** argv) {
       if (opt.large_bytes == 0) opt.large_bytes = std::size_t{1} << 20;
     } else if (a == "--list-corpora") {
       opt.list = true;
+    } else if (a == "--all-kernels") {
+      opt.all_kernels = true;
     } else if (a == "--selftest-corrupt") {
       corrupt_outputs() = true;
     } else {
@@ -385,7 +400,17 @@ int main(int argc, char** argv) {
   }
 
   std::deque<bench_case> cases;
-  const std::vector<impl>& impls = implementations();
+  std::vector<impl> impls = implementations();
+  const std::vector<std::string> kernels = probe_kernels(best_kernel());
+  std::deque<std::string> kernel_libraries;  // stable storage for the names
+  if (opt.all_kernels)
+    for (const std::string& k : kernels) {
+      if (k == "scalar") continue;  // utf8dfa_scalar is already there
+      kernel_libraries.push_back("utf8dfa_" + k);
+      for (const impl& im : implementations())
+        if (std::strcmp(im.library, "utf8dfa") == 0)
+          impls.push_back({im.operation, kernel_libraries.back().c_str(), im.on_ill_formed, im.run});
+    }
   constexpr op ops[] = {op::validate,      op::utf8_to_utf32, op::utf8_to_utf16,
                         op::utf16_to_utf8, op::utf32_to_utf8, op::count};
   for (source& s : sources)
@@ -399,6 +424,9 @@ int main(int argc, char** argv) {
 
   benchmark::AddCustomContext("utf8dfa_version", std::to_string(UTF8DFA_VERSION));
   benchmark::AddCustomContext("utf8dfa_kernel", best_kernel());
+  std::string kernel_list;
+  for (const std::string& k : kernels) kernel_list += (kernel_list.empty() ? "" : ",") + k;
+  benchmark::AddCustomContext("utf8dfa_kernels_available", kernel_list);
   benchmark::AddCustomContext("peers", peer_versions());
 #if defined(__clang__)
   benchmark::AddCustomContext("compiler", std::string("clang ") + __clang_version__);
