@@ -1,7 +1,8 @@
 # Benchmark smoke test: builds bench/utf8dfa_bench with every peer, runs every benchmark briefly on the
-# in-cache corpora (generated, plus UTF8DFA_CORPUS_DIR or ../shared/corpora when present) and one
-# repeated corpus, so that every library's output is checked against the utf8dfa scalar path (the
-# binary exits 1 on a mismatch), then turns the JSON into the report. Timings here mean nothing.
+# in-cache corpora (generated, plus UTF8DFA_CORPUS_DIR or ../shared/corpora when present) with every
+# kernel the CPU runs (--all-kernels), and on one repeated corpus, so that every library's and every
+# kernel's output is checked against the utf8dfa scalar path (the binary exits 1 on a mismatch); proves
+# that the checks can fail; then turns the JSON into the report. Timings here mean nothing.
 # shellcheck disable=SC2154  # root, build_root and jobs come from tools/test.sh, which sources this file
 packages+=(libbenchmark-dev libutfcpp-dev libsimdjson-dev libicu-dev)
 legs+=(bench-smoke)
@@ -15,7 +16,7 @@ leg_bench_smoke() {
   local bench="$dir/bench/utf8dfa_bench" corpora=${UTF8DFA_CORPUS_DIR:-$root/../shared/corpora}
   local args=()
   [[ -d $corpora ]] && args+=(--corpus-dir="$corpora")
-  "$bench" "${args[@]}" --sizes=small --benchmark_min_time=0.01 \
+  "$bench" "${args[@]}" --all-kernels --sizes=small --benchmark_min_time=0.002 \
     --benchmark_out="$dir/smoke.json" --benchmark_out_format=json >"$dir/smoke.log"
   "$bench" --sizes=large --large-mib=2 --benchmark_filter='/gen\.mixed' --benchmark_min_time=0.01 \
     --benchmark_out="$dir/smoke-large.json" --benchmark_out_format=json >"$dir/smoke-large.log"
