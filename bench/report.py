@@ -17,7 +17,8 @@ import statistics
 import sys
 
 OPERATIONS = ["validate", "utf8_to_utf32", "utf8_to_utf16", "utf16_to_utf8", "utf32_to_utf8", "count"]
-LIBRARIES = ["utf8dfa", "utf8dfa_scalar", "simdjson", "utfcpp", "icu", "iconv", "memcpy", "read"]
+LIBRARIES = ["utf8dfa", "utf8dfa_scalar", "simdjson", "utfcpp", "icu", "iconv", "memcpy", "read",
+             "utf8dfa_avx512", "utf8dfa_avx2", "utf8dfa_sse4", "utf8dfa_neon"]  # the last: --all-kernels
 INPUT_OF = {"utf16_to_utf8": "UTF-16", "utf32_to_utf8": "UTF-32"}
 
 # Issue 4, section 3: (operation, library, peer, minimum ratio of library over peer).
@@ -186,7 +187,8 @@ def markdown(context, speeds, errors, command, notes=()):
 
 # ---- plots --------------------------------------------------------------------------------------
 
-COLORS = ["#1f77b4", "#aec7e8", "#2ca02c", "#ff7f0e", "#d62728", "#9467bd", "#7f7f7f", "#bcbd22", "#17becf"]
+COLORS = ["#1f77b4", "#aec7e8", "#2ca02c", "#ff7f0e", "#d62728", "#9467bd", "#7f7f7f", "#bcbd22",
+          "#17becf", "#393b79", "#6b6ecf", "#e377c2", "#8c564b"]
 
 
 def color(series_name):
