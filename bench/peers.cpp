@@ -1,0 +1,368 @@
+// utf8dfa benchmark: the implementations (see peers.hpp). Each peer uses its fastest correct API for
+// the job, writes into the pre-sized buffers and never allocates.
+#include "peers.hpp"
+
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+
+#include "utf8dfa.hpp"
+
+#if UTF8DFA_BENCH_UTFCPP
+#include <utf8.h>
+#endif
+#if UTF8DFA_BENCH_SIMDJSON
+#include <simdjson.h>
+#endif
+#if UTF8DFA_BENCH_ICU
+#include <unicode/uchar.h>
+#include <unicode/ustring.h>
+#include <unicode/utf8.h>
+#include <unicode/uversion.h>
+#endif
+#if UTF8DFA_BENCH_ICONV
+#include <iconv.h>
+#endif
+
+namespace utf8dfa_bench {
+
+const char* op_name(op o) {
+  switch (o) {
+    case op::validate:
+      return "validate";
+    case op::utf8_to_utf32:
+      return "utf8_to_utf32";
+    case op::utf8_to_utf16:
+      return "utf8_to_utf16";
+    case op::utf16_to_utf8:
+      return "utf16_to_utf8";
+    case op::utf32_to_utf8:
+      return "utf32_to_utf8";
+    case op::count:
+      return "count";
+  }
+  return "?";
+}
+
+namespace impls {
+
+// ---- utf8dfa: the public API (the harness picks the kernel: best, or forced scalar) -------------
+
+std::size_t dfa_validate(const input& in, buffers&) {
+  return utf8dfa::is_valid(in.utf8);
+}
+
+/// Every error of the input, as a sanitizer sees them: validate, skip the maximal subpart, go on.
+std::size_t dfa_validate_all(const input& in, buffers&) {
+  const std::string_view s = in.utf8;
+  std::size_t pos = 0, errors = 0;
+  while (pos < s.size()) {
+    const utf8dfa::validation_result v = utf8dfa::validate(s.substr(pos));
+    if (v) break;
+    ++errors;
+    if (v.error_length == 0) break;  // incomplete: the input ends inside a sequence
+    pos += v.valid_up_to + v.error_length;
+  }
+  return errors;
+}
+
+std::size_t dfa_to32(const input& in, buffers& b) {
+  return utf8dfa::utf8_to_utf32(in.utf8, b.out32.data()).written;
+}
+std::size_t dfa_to32_lossy(const input& in, buffers& b) {
+  return utf8dfa::utf8_to_utf32(in.utf8, b.out32.data(), utf8dfa::replace{}).written;
+}
+std::size_t dfa_to16(const input& in, buffers& b) {
+  return utf8dfa::utf8_to_utf16(in.utf8, b.out16.data()).written;
+}
+std::size_t dfa_from16(const input& in, buffers& b) {
+  return utf8dfa::utf16_to_utf8(in.utf16, b.out8.data()).written;
+}
+std::size_t dfa_from32(const input& in, buffers& b) {
+  return utf8dfa::utf32_to_utf8(in.utf32, b.out8.data()).written;
+}
+std::size_t dfa_count(const input& in, buffers&) {
+  return utf8dfa::count_code_points(in.utf8);
+}
+
+// ---- the bandwidth ceiling ----------------------------------------------------------------------
+
+std::size_t copy_utf8(const input& in, buffers& b) {
+  std::memcpy(b.out8.data(), in.utf8.data(), in.utf8.size());
+  return in.utf8.size();
+}
+std::size_t copy_utf16(const input& in, buffers& b) {
+  std::memcpy(b.out8.data(), in.utf16.data(), in.utf16.size() * 2);
+  return in.utf16.size() * 2;
+}
+std::size_t copy_utf32(const input& in, buffers& b) {
+  std::memcpy(b.out8.data(), in.utf32.data(), in.utf32.size() * 4);
+  return in.utf32.size() * 4;
+}
+
+// The read is compiled for the widest vectors the CPU has (like glibc's memcpy), so that it stays a
+// ceiling for the library's run-time dispatched kernels.
+#if defined(__x86_64__) && defined(__ELF__) && (defined(__clang__) || defined(__GNUC__))
+#define UTF8DFA_BENCH_WIDEST __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define UTF8DFA_BENCH_WIDEST
+#endif
+
+/// A plain read of the buffer: a wrapping sum of its 8-byte words (and of the tail bytes).
+UTF8DFA_BENCH_WIDEST std::size_t read_sum(const input& in, buffers&) {
+  const char* p = in.utf8.data();
+  const std::size_t n = in.utf8.size();
+  std::uint64_t sum = 0;
+  std::size_t i = 0;
+  for (; n - i >= 8; i += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p + i, 8);
+    sum += w;
+  }
+  for (; i < n; ++i) sum += static_cast<unsigned char>(p[i]);
+  return static_cast<std::size_t>(sum);
+}
+
+#if UTF8DFA_BENCH_UTFCPP
+// ---- utfcpp: the checked (validating) functions; they throw on ill-formed input -----------------
+
+std::size_t utfcpp_validate(const input& in, buffers&) {
+  return utf8::is_valid(in.utf8.begin(), in.utf8.end());
+}
+std::size_t utfcpp_to32(const input& in, buffers& b) {
+  return static_cast<std::size_t>(utf8::utf8to32(in.utf8.begin(), in.utf8.end(), b.out32.data()) - b.out32.data());
+}
+std::size_t utfcpp_to16(const input& in, buffers& b) {
+  return static_cast<std::size_t>(utf8::utf8to16(in.utf8.begin(), in.utf8.end(), b.out16.data()) - b.out16.data());
+}
+std::size_t utfcpp_from16(const input& in, buffers& b) {
+  return static_cast<std::size_t>(utf8::utf16to8(in.utf16.begin(), in.utf16.end(), b.out8.data()) - b.out8.data());
+}
+std::size_t utfcpp_from32(const input& in, buffers& b) {
+  return static_cast<std::size_t>(utf8::utf32to8(in.utf32.begin(), in.utf32.end(), b.out8.data()) - b.out8.data());
+}
+std::size_t utfcpp_count(const input& in, buffers&) {
+  return static_cast<std::size_t>(utf8::distance(in.utf8.begin(), in.utf8.end()));
+}
+#endif
+
+#if UTF8DFA_BENCH_SIMDJSON
+std::size_t simdjson_validate(const input& in, buffers&) {
+  return simdjson::validate_utf8(in.utf8.data(), in.utf8.size());
+}
+#endif
+
+#if UTF8DFA_BENCH_ICU
+// ---- ICU: u_strFromUTF8 / u_strToUTF8 for UTF-16; the U8_NEXT / U8_APPEND macros (ICU's fastest
+// UTF-8 code, and what ICU itself uses) where ICU has no bulk function: validation and UTF-32. ------
+
+const std::uint8_t* u8(const input& in) {
+  return reinterpret_cast<const std::uint8_t*>(in.utf8.data());
+}
+std::int32_t len32(std::size_t n) {
+  return static_cast<std::int32_t>(n);
+}
+
+std::size_t icu_validate(const input& in, buffers&) {
+  const std::uint8_t* s = u8(in);
+  const std::int32_t n = len32(in.utf8.size());
+  for (std::int32_t i = 0; i < n;) {
+    UChar32 c;
+    U8_NEXT(s, i, n, c);
+    if (c < 0) return 0;
+  }
+  return 1;
+}
+std::size_t icu_validate_all(const input& in, buffers&) {
+  const std::uint8_t* s = u8(in);
+  const std::int32_t n = len32(in.utf8.size());
+  std::size_t errors = 0;
+  for (std::int32_t i = 0; i < n;) {
+    UChar32 c;
+    U8_NEXT(s, i, n, c);
+    errors += c < 0;
+  }
+  return errors;
+}
+template <bool Lossy>
+std::size_t icu_to32(const input& in, buffers& b) {
+  const std::uint8_t* s = u8(in);
+  const std::int32_t n = len32(in.utf8.size());
+  char32_t* o = b.out32.data();
+  std::size_t w = 0;
+  for (std::int32_t i = 0; i < n;) {
+    UChar32 c;
+    U8_NEXT(s, i, n, c);
+    if (c < 0) {
+      if (!Lossy) return static_cast<std::size_t>(-1);
+      c = 0xFFFD;
+    }
+    o[w++] = static_cast<char32_t>(c);
+  }
+  return w;
+}
+std::size_t icu_to16(const input& in, buffers& b) {
+  UErrorCode err = U_ZERO_ERROR;
+  std::int32_t len = 0;
+  u_strFromUTF8(b.out16.data(), len32(b.out16.size()), &len, in.utf8.data(), len32(in.utf8.size()), &err);
+  return U_FAILURE(err) ? static_cast<std::size_t>(-1) : static_cast<std::size_t>(len);
+}
+std::size_t icu_from16(const input& in, buffers& b) {
+  UErrorCode err = U_ZERO_ERROR;
+  std::int32_t len = 0;
+  u_strToUTF8(reinterpret_cast<char*>(b.out8.data()), len32(b.out8.size()), &len, in.utf16.data(),
+              len32(in.utf16.size()), &err);
+  return U_FAILURE(err) ? static_cast<std::size_t>(-1) : static_cast<std::size_t>(len);
+}
+std::size_t icu_from32(const input& in, buffers& b) {
+  std::uint8_t* o = b.out8.data();
+  const std::int32_t cap = len32(b.out8.size());
+  std::int32_t j = 0;
+  bool bad = false;
+  for (const char32_t c : in.utf32) {
+    U8_APPEND(o, j, cap, c, bad);
+    if (bad) return static_cast<std::size_t>(-1);
+  }
+  return static_cast<std::size_t>(j);
+}
+#endif
+
+#if UTF8DFA_BENCH_ICONV
+// ---- glibc iconv: one converter per direction, opened once and reset before each call ------------
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define UTF8DFA_BENCH_ENDIAN "BE"
+#else
+#define UTF8DFA_BENCH_ENDIAN "LE"
+#endif
+
+iconv_t converter(const char* to, const char* from) {
+  const iconv_t cd = iconv_open(to, from);
+  return cd;
+}
+
+std::size_t convert(iconv_t cd, const void* in, std::size_t in_bytes, void* out, std::size_t out_bytes) {
+  if (cd == reinterpret_cast<iconv_t>(-1)) return static_cast<std::size_t>(-1);
+  iconv(cd, nullptr, nullptr, nullptr, nullptr);
+  char* ip = const_cast<char*>(static_cast<const char*>(in));
+  char* op = static_cast<char*>(out);
+  std::size_t il = in_bytes, ol = out_bytes;
+  if (iconv(cd, &ip, &il, &op, &ol) == static_cast<std::size_t>(-1) || il != 0) return static_cast<std::size_t>(-1);
+  return out_bytes - ol;
+}
+
+std::size_t iconv_to32(const input& in, buffers& b) {
+  static const iconv_t cd = converter("UTF-32" UTF8DFA_BENCH_ENDIAN, "UTF-8");
+  return convert(cd, in.utf8.data(), in.utf8.size(), b.out32.data(), b.out32.size() * 4) / 4;
+}
+std::size_t iconv_to16(const input& in, buffers& b) {
+  static const iconv_t cd = converter("UTF-16" UTF8DFA_BENCH_ENDIAN, "UTF-8");
+  return convert(cd, in.utf8.data(), in.utf8.size(), b.out16.data(), b.out16.size() * 2) / 2;
+}
+std::size_t iconv_from16(const input& in, buffers& b) {
+  static const iconv_t cd = converter("UTF-8", "UTF-16" UTF8DFA_BENCH_ENDIAN);
+  return convert(cd, in.utf16.data(), in.utf16.size() * 2, b.out8.data(), b.out8.size());
+}
+std::size_t iconv_from32(const input& in, buffers& b) {
+  static const iconv_t cd = converter("UTF-8", "UTF-32" UTF8DFA_BENCH_ENDIAN);
+  return convert(cd, in.utf32.data(), in.utf32.size() * 4, b.out8.data(), b.out8.size());
+}
+#endif
+
+}  // namespace impls
+
+const std::vector<impl>& implementations() {
+  using namespace impls;
+  static const std::vector<impl> all = [] {
+    std::vector<impl> v;
+    for (const char* lib : {"utf8dfa", "utf8dfa_scalar"}) {
+      v.push_back({op::validate, lib, false, &dfa_validate});
+      v.push_back({op::validate, lib, true, &dfa_validate_all});
+      v.push_back({op::utf8_to_utf32, lib, false, &dfa_to32});
+      v.push_back({op::utf8_to_utf32, lib, true, &dfa_to32_lossy});
+      v.push_back({op::utf8_to_utf16, lib, false, &dfa_to16});
+      v.push_back({op::utf16_to_utf8, lib, false, &dfa_from16});
+      v.push_back({op::utf32_to_utf8, lib, false, &dfa_from32});
+      v.push_back({op::count, lib, false, &dfa_count});
+    }
+#if UTF8DFA_BENCH_UTFCPP
+    v.push_back({op::validate, "utfcpp", false, &utfcpp_validate});
+    v.push_back({op::utf8_to_utf32, "utfcpp", false, &utfcpp_to32});
+    v.push_back({op::utf8_to_utf16, "utfcpp", false, &utfcpp_to16});
+    v.push_back({op::utf16_to_utf8, "utfcpp", false, &utfcpp_from16});
+    v.push_back({op::utf32_to_utf8, "utfcpp", false, &utfcpp_from32});
+    v.push_back({op::count, "utfcpp", false, &utfcpp_count});
+#endif
+#if UTF8DFA_BENCH_ICU
+    v.push_back({op::validate, "icu", false, &icu_validate});
+    v.push_back({op::validate, "icu", true, &icu_validate_all});
+    v.push_back({op::utf8_to_utf32, "icu", false, &icu_to32<false>});
+    v.push_back({op::utf8_to_utf32, "icu", true, &icu_to32<true>});
+    v.push_back({op::utf8_to_utf16, "icu", false, &icu_to16});
+    v.push_back({op::utf16_to_utf8, "icu", false, &icu_from16});
+    v.push_back({op::utf32_to_utf8, "icu", false, &icu_from32});
+#endif
+#if UTF8DFA_BENCH_SIMDJSON
+    v.push_back({op::validate, "simdjson", false, &simdjson_validate});
+#endif
+#if UTF8DFA_BENCH_ICONV
+    v.push_back({op::utf8_to_utf32, "iconv", false, &iconv_to32});
+    v.push_back({op::utf8_to_utf16, "iconv", false, &iconv_to16});
+    v.push_back({op::utf16_to_utf8, "iconv", false, &iconv_from16});
+    v.push_back({op::utf32_to_utf8, "iconv", false, &iconv_from32});
+#endif
+    for (const bool ill : {false, true}) {
+      v.push_back({op::validate, "memcpy", ill, &copy_utf8});
+      v.push_back({op::utf8_to_utf32, "memcpy", ill, &copy_utf8});
+    }
+    v.push_back({op::count, "memcpy", false, &copy_utf8});
+    v.push_back({op::utf8_to_utf16, "memcpy", false, &copy_utf8});
+    v.push_back({op::utf16_to_utf8, "memcpy", false, &copy_utf16});
+    v.push_back({op::utf32_to_utf8, "memcpy", false, &copy_utf32});
+    v.push_back({op::count, "read", false, &read_sum});
+    return v;
+  }();
+  return all;
+}
+
+std::string peer_versions() {
+  std::string s;
+#if UTF8DFA_BENCH_UTFCPP
+  s += "utfcpp (header-only); ";
+#endif
+#if UTF8DFA_BENCH_ICU
+  s += std::string("icu ") + U_ICU_VERSION + "; ";
+#endif
+#if UTF8DFA_BENCH_SIMDJSON
+  s += "simdjson " + std::to_string(simdjson::SIMDJSON_VERSION_MAJOR) + "." +
+       std::to_string(simdjson::SIMDJSON_VERSION_MINOR) + "." + std::to_string(simdjson::SIMDJSON_VERSION_REVISION) +
+       " (" + simdjson::get_active_implementation()->name() + "); ";
+#endif
+#if UTF8DFA_BENCH_ICONV
+  s += "iconv (glibc); ";
+#endif
+  if (!s.empty()) s.resize(s.size() - 2);
+  return s;
+}
+
+std::size_t reference_checksum(const std::string& bytes) {
+  // The same wrapping sum, byte by byte: each full word's byte k weighs 256^k (little-endian order
+  // of the word loads; big-endian loads reverse it).
+  std::uint64_t sum = 0;
+  const std::size_t full = bytes.size() / 8 * 8;
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    const std::uint64_t b = static_cast<unsigned char>(bytes[i]);
+    if (i >= full) {
+      sum += b;
+      continue;
+    }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    sum += b << (8 * (7 - i % 8));
+#else
+    sum += b << (8 * (i % 8));
+#endif
+  }
+  return static_cast<std::size_t>(sum);
+}
+
+}  // namespace utf8dfa_bench

@@ -1,0 +1,56 @@
+// utf8dfa benchmark: every library's implementation of every operation, behind one signature.
+#ifndef UTF8DFA_BENCH_PEERS_HPP
+#define UTF8DFA_BENCH_PEERS_HPP
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace utf8dfa_bench {
+
+/// The operations, named as in the benchmark names.
+enum class op { validate, utf8_to_utf32, utf8_to_utf16, utf16_to_utf8, utf32_to_utf8, count };
+const char* op_name(op o);
+
+/// One prepared input: the UTF-8 text and its UTF-16/UTF-32 forms (made by the utf8dfa scalar path,
+/// which is the reference every output is checked against).
+struct input {
+  std::string utf8;
+  std::u16string utf16;  ///< empty when `errors` (the UTF-16/32 operations skip those inputs)
+  std::u32string utf32;  ///< for ill-formed input: the lossy (U+FFFD) decode
+  std::size_t code_points = 0;
+  bool ill_formed = false;  ///< a "+errors" corpus: validate scans for every error, decoding replaces
+  std::size_t errors = 0;   ///< maximal ill-formed subparts in utf8
+};
+
+/// Output space, grown once and reused, so that the timed loops never allocate.
+struct buffers {
+  std::vector<char32_t> out32;
+  std::vector<char16_t> out16;
+  std::vector<unsigned char> out8;
+};
+
+/// One call of the operation. Returns: validate: 1 if valid (on ill-formed input: the number of
+/// errors found); conversions: output units written, or a value that differs from the reference on
+/// failure; count: the count; memcpy: bytes copied; read: a checksum of the bytes.
+using run_fn = std::size_t (*)(const input&, buffers&);
+
+struct impl {
+  op operation;
+  const char* library;  ///< "utf8dfa", "utf8dfa_scalar", "utfcpp", "icu", "simdjson", "iconv", "memcpy", "read"
+  bool on_ill_formed;   ///< true: the lossy / scan-everything form for "+errors" inputs
+  run_fn run;
+};
+
+/// Every implementation compiled into this binary (peers found at configure time only).
+const std::vector<impl>& implementations();
+
+/// Names and versions of the peers, for the benchmark context.
+std::string peer_versions();
+
+/// The checksum the `read` implementation computes, by a plain byte loop (for its check).
+std::size_t reference_checksum(const std::string& bytes);
+
+}  // namespace utf8dfa_bench
+
+#endif

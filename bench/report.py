@@ -1,0 +1,338 @@
+#!/usr/bin/env python3
+"""Turn utf8dfa_bench JSON output into the README tables, the issue's ratio lines and plots.
+
+    utf8dfa_bench --benchmark_format=json > run.json      (or --benchmark_out=run.json)
+    bench/report.py run.json [--out-dir docs/bench] [--command "the exact command"] [--no-plot]
+
+Writes OUT_DIR/results.md (context, geometric means, ratios, one table per operation) and the plots
+OUT_DIR/summary.png and OUT_DIR/<operation>.png (SVG, written by hand, when matplotlib is missing).
+Speeds are GB/s (10^9 input bytes per second, CPU time); with repetitions, the median is used.
+"""
+
+import argparse
+import json
+import math
+import os
+import statistics
+import sys
+
+OPERATIONS = ["validate", "utf8_to_utf32", "utf8_to_utf16", "utf16_to_utf8", "utf32_to_utf8", "count"]
+LIBRARIES = ["utf8dfa", "utf8dfa_scalar", "simdjson", "utfcpp", "icu", "iconv", "memcpy", "read",
+             "utf8dfa_avx512", "utf8dfa_avx2", "utf8dfa_sse4", "utf8dfa_neon"]  # the last: --all-kernels
+INPUT_OF = {"utf16_to_utf8": "UTF-16", "utf32_to_utf8": "UTF-32"}
+
+# Issue 4, section 3: (operation, library, peer, minimum ratio of library over peer).
+TARGETS = [
+    ("validate", "utf8dfa", "simdjson", 1.2),
+    ("validate", "utf8dfa_scalar", "utfcpp", 2.3),
+    ("utf8_to_utf16", "utf8dfa", "icu", 6.8),
+    ("utf8_to_utf32", "utf8dfa", "utfcpp", 4.9),
+    ("utf16_to_utf8", "utf8dfa", "icu", 8.2),
+    ("utf32_to_utf8", "utf8dfa", "utfcpp", 5.0),
+    ("count", "utf8dfa", "read", 0.9),
+]
+
+
+def load(paths):
+    """The context of the first file and {(op, lib, corpus): GB/s} over all files."""
+    context, samples, errors = {}, {}, {}
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        # Console output may precede the JSON when stdout and stderr were mixed: start at the brace.
+        data = json.loads(text[text.index("{"):])
+        context = context or data.get("context", {})
+        for b in data.get("benchmarks", []):
+            name = b.get("run_name", b["name"])
+            parts = name.split("/", 2)
+            if len(parts) != 3:
+                continue
+            key = tuple(parts)
+            if b.get("error_occurred"):
+                errors[key] = b.get("error_message", "error")
+                continue
+            if b.get("run_type") == "aggregate":
+                if b.get("aggregate_name") != "median":
+                    continue
+                samples[key] = [b["bytes_per_second"]]  # the median wins over single runs
+                samples[key + ("median",)] = True
+            elif (key + ("median",)) not in samples and "bytes_per_second" in b:
+                samples.setdefault(key, []).append(b["bytes_per_second"])
+    speeds = {k: statistics.median(v) / 1e9 for k, v in samples.items() if len(k) == 3}
+    return context, speeds, errors
+
+
+def is_real(corpus):
+    return not corpus.startswith("gen.") and "+errors" not in corpus
+
+
+def size_class(corpus):
+    return corpus[corpus.index("@"):] if "@" in corpus else ""
+
+
+def geomean(values):
+    values = [v for v in values if v > 0]
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
+
+
+def ordered(items, order):
+    known = [x for x in order if x in items]
+    return known + sorted(x for x in items if x not in order)
+
+
+def corpus_order(corpora):
+    def key(c):
+        return (size_class(c), "+errors" in c, is_real(c), c)
+
+    return sorted(corpora, key=key)
+
+
+def fmt(v):
+    if v is None:
+        return ""
+    return f"{v:.2f}" if v < 100 else f"{v:.0f}"
+
+
+def summarize(speeds):
+    """{size: {op: {lib: geomean over the real corpora}}} and the ratio lines per size."""
+    sizes = sorted({size_class(c) for (_, _, c) in speeds if is_real(c)})
+    geo, ratios = {}, {}
+    for size in sizes:
+        geo[size] = {}
+        for op in OPERATIONS:
+            libs = {l for (o, l, c) in speeds if o == op and is_real(c) and size_class(c) == size}
+            geo[size][op] = {
+                l: geomean([v for (o, ll, c), v in speeds.items() if o == op and ll == l and is_real(c) and size_class(c) == size])
+                for l in libs
+            }
+        lines = []
+        for op, lib, peer, target in TARGETS:
+            pairs = [
+                speeds[(op, lib, c)] / speeds[(op, peer, c)]
+                for (o, l, c) in speeds
+                if o == op and l == lib and is_real(c) and size_class(c) == size and (op, peer, c) in speeds
+            ]
+            ratio = geomean(pairs)
+            lines.append((op, lib, peer, target, ratio, len(pairs)))
+        ratios[size] = lines
+    return geo, ratios
+
+
+def ratio_line(op, lib, peer, target, ratio, n):
+    if ratio is None:
+        return f"- {op}: {lib} vs {peer}: no data (peer missing?) (target >= {target}x)"
+    verdict = "met" if ratio >= target else f"missed by a factor {target / ratio:.2f}"
+    what = "within 10% of" if peer == "read" else "vs"
+    return f"- {op}: {lib} {what} {peer}: **{ratio:.2f}x** (target >= {target}x, {verdict}; {n} corpora)"
+
+
+def markdown(context, speeds, errors, command, notes=()):
+    geo, ratios = summarize(speeds)
+    out = ["# utf8dfa benchmark results", ""]
+    ctx = [
+        ("date", context.get("date")),
+        ("CPU", context.get("cpu_model")),
+        ("logical CPUs", context.get("num_cpus")),
+        ("MHz", context.get("mhz_per_cpu")),
+        ("load average at start", ", ".join(f"{x:.2f}" for x in context.get("load_avg", [])) or None),
+        ("compiler", context.get("compiler")),
+        ("utf8dfa kernel (dispatched)", context.get("utf8dfa_kernel")),
+        ("peers", context.get("peers")),
+        ("real corpora", context.get("real_corpora")),
+    ]
+    for k, v in ctx:
+        if v not in (None, ""):
+            out.append(f"- {k}: {v}")
+    if command:
+        out.append(f"- command: `{command}`")
+    out += [f"- {n}" for n in notes]
+    out += [
+        "",
+        "GB/s = 10^9 input bytes per second of CPU time (UTF-8 bytes, except UTF-16/UTF-32 bytes for "
+        "utf16_to_utf8/utf32_to_utf8); medians when the run had repetitions. `memcpy` copies the input "
+        "(the bandwidth ceiling); `read` sums it as 8-byte words.",
+        "",
+    ]
+    for size in geo:
+        label = "in cache (natural size)" if size == "" else f"repeated to {size[1:]}"
+        out += [f"## Geometric mean over the real corpora, {label}", ""]
+        libs = ordered({l for op in geo[size] for l in geo[size][op]}, LIBRARIES)
+        out.append("| operation | " + " | ".join(libs) + " |")
+        out.append("|---|" + "---:|" * len(libs))
+        for op in OPERATIONS:
+            if not geo[size][op]:
+                continue
+            out.append(f"| {op} | " + " | ".join(fmt(geo[size][op].get(l)) for l in libs) + " |")
+        out += ["", "Issue 4 targets (geometric mean of the per-corpus ratios):", ""]
+        out += [ratio_line(*r) for r in ratios[size]]
+        out.append("")
+    for op in OPERATIONS:
+        rows = corpus_order({c for (o, _, c) in speeds if o == op})
+        if not rows:
+            continue
+        libs = ordered({l for (o, l, _) in speeds if o == op}, LIBRARIES)
+        unit = INPUT_OF.get(op, "UTF-8")
+        out += [f"## {op} (GB/s of {unit} input)", ""]
+        out.append("| corpus | " + " | ".join(libs) + " |")
+        out.append("|---|" + "---:|" * len(libs))
+        for c in rows:
+            out.append(f"| {c} | " + " | ".join(fmt(speeds.get((op, l, c))) for l in libs) + " |")
+        out.append("")
+    if errors:
+        out += ["## Not timed", ""]
+        out += [f"- {'/'.join(k)}: {msg}" for k, msg in sorted(errors.items())]
+        out.append("")
+    return "\n".join(out), geo, ratios
+
+
+# ---- plots --------------------------------------------------------------------------------------
+
+COLORS = ["#1f77b4", "#aec7e8", "#2ca02c", "#ff7f0e", "#d62728", "#9467bd", "#7f7f7f", "#bcbd22",
+          "#17becf", "#393b79", "#6b6ecf", "#e377c2", "#8c564b"]
+
+
+def color(series_name):
+    """One colour per library, the same in every chart."""
+    k = LIBRARIES.index(series_name) if series_name in LIBRARIES else len(LIBRARIES)
+    return COLORS[k % len(COLORS)]
+
+
+def chart_data_summary(geo):
+    size = "" if "" in geo else next(iter(geo))
+    groups = [op for op in OPERATIONS if geo[size].get(op)]
+    series = ordered({l for op in groups for l in geo[size][op]}, LIBRARIES)
+    values = {(g, s): geo[size][g].get(s) for g in groups for s in series}
+    return groups, series, values
+
+
+def chart_data_op(speeds, op):
+    groups = [c for c in corpus_order({c for (o, _, c) in speeds if o == op}) if size_class(c) == "" and "+errors" not in c]
+    series = ordered({l for (o, l, c) in speeds if o == op and c in groups}, LIBRARIES)
+    values = {(g, s): speeds.get((op, s, g)) for g in groups for s in series}
+    return groups, series, values
+
+
+def plot_matplotlib(path, title, groups, series, values):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    height = 0.8 / max(1, len(series))
+    fig, ax = plt.subplots(figsize=(11, 1.0 + 0.12 * len(groups) * max(3, len(series))))
+    for k, s in enumerate(series):
+        ys = [i + k * height for i in range(len(groups))]
+        xs = [values.get((g, s)) or 0 for g in groups]
+        ax.barh(ys, xs, height=height, label=s, color=color(s))
+    ax.set_yticks([i + 0.4 - height / 2 for i in range(len(groups))])
+    ax.set_yticklabels(groups, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xscale("log")
+    ax.set_xlabel("GB/s (log scale)")
+    ax.set_title(title)
+    ax.grid(axis="x", which="both", alpha=0.3)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+
+
+def plot_svg(path, title, groups, series, values):
+    """The same horizontal grouped bar chart on a log axis, as plain SVG."""
+    bar, gap, left, right, top = 7, 8, 190, 30, 40
+    width = 900
+    plot_w = width - left - right
+    group_h = bar * len(series) + gap
+    height = top + group_h * len(groups) + 60 + 14 * len(series)
+    present = [v for v in values.values() if v]
+    lo = 10 ** math.floor(math.log10(min(present))) if present else 0.1
+    hi = 10 ** math.ceil(math.log10(max(present))) if present else 100
+
+    def x(v):
+        return left + plot_w * (math.log10(v) - math.log10(lo)) / (math.log10(hi) - math.log10(lo))
+
+    svg = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="10">',
+           f'<rect width="{width}" height="{height}" fill="white"/>',
+           f'<text x="{width / 2}" y="20" text-anchor="middle" font-size="14">{title}</text>']
+    decade = lo
+    while decade <= hi * 1.0001:
+        xx = x(decade)
+        svg.append(f'<line x1="{xx:.1f}" y1="{top}" x2="{xx:.1f}" y2="{top + group_h * len(groups)}" stroke="#ccc"/>')
+        svg.append(f'<text x="{xx:.1f}" y="{top + group_h * len(groups) + 14}" text-anchor="middle">{decade:g}</text>')
+        decade *= 10
+    svg.append(f'<text x="{left + plot_w / 2}" y="{top + group_h * len(groups) + 30}" text-anchor="middle">GB/s (log scale)</text>')
+    for i, g in enumerate(groups):
+        y0 = top + i * group_h
+        svg.append(f'<text x="{left - 6}" y="{y0 + group_h / 2 + 3}" text-anchor="end">{g}</text>')
+        for k, s in enumerate(series):
+            v = values.get((g, s))
+            if not v:
+                continue
+            svg.append(f'<rect x="{left}" y="{y0 + k * bar}" width="{max(0.5, x(v) - left):.1f}" height="{bar - 1}" '
+                       f'fill="{color(s)}"><title>{s}: {v:.2f} GB/s</title></rect>')
+    ly = top + group_h * len(groups) + 44
+    for k, s in enumerate(series):
+        svg.append(f'<rect x="{left}" y="{ly + 14 * k - 8}" width="10" height="10" fill="{color(s)}"/>')
+        svg.append(f'<text x="{left + 16}" y="{ly + 14 * k + 1}">{s}</text>')
+    svg.append("</svg>")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(svg) + "\n")
+
+
+def plot(out_dir, speeds, geo, force_svg):
+    try:
+        if force_svg:
+            raise ImportError
+        import matplotlib  # noqa: F401
+
+        draw, ext = plot_matplotlib, "png"
+    except ImportError:
+        draw, ext = plot_svg, "svg"
+    written = []
+    if geo:
+        groups, series, values = chart_data_summary(geo)
+        path = os.path.join(out_dir, f"summary.{ext}")
+        draw(path, "utf8dfa: geometric mean over the real corpora (in cache)", groups, series, values)
+        written.append(path)
+    for op in OPERATIONS:
+        groups, series, values = chart_data_op(speeds, op)
+        if groups:
+            path = os.path.join(out_dir, f"{op}.{ext}")
+            draw(path, f"{op}: GB/s per corpus (in cache)", groups, series, values)
+            written.append(path)
+    return written
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("json", nargs="+", help="utf8dfa_bench --benchmark_format=json output file(s)")
+    ap.add_argument("--out-dir", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "bench"))
+    ap.add_argument("--command", default="", help="the exact command that produced the JSON, for the report")
+    ap.add_argument("--note", action="append", default=[], help="a line to add to the context (repeatable)")
+    ap.add_argument("--no-plot", action="store_true")
+    ap.add_argument("--svg", action="store_true", help="write SVG plots even when matplotlib is available")
+    args = ap.parse_args()
+
+    context, speeds, errors = load(args.json)
+    if not speeds:
+        sys.exit("report.py: no benchmark results in " + ", ".join(args.json))
+    text, geo, ratios = markdown(context, speeds, errors, args.command, args.note)
+    os.makedirs(args.out_dir, exist_ok=True)
+    with open(os.path.join(args.out_dir, "results.md"), "w", encoding="utf-8") as f:
+        f.write(text)
+    print(f"wrote {os.path.join(args.out_dir, 'results.md')} ({len(speeds)} results)")
+    if not args.no_plot:
+        for path in plot(args.out_dir, speeds, geo, args.svg):
+            print(f"wrote {path}")
+    for size, lines in ratios.items():
+        print(f"ratios ({'in cache' if size == '' else size}):")
+        for r in lines:
+            print("  " + ratio_line(*r)[2:].replace("**", ""))
+    if errors:
+        print(f"{len(errors)} benchmarks not timed (see results.md)")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,445 @@
+// utf8dfa_bench: utf8dfa against the peers found at configure time, on generated and real corpora.
+//
+//   utf8dfa_bench [--corpus-dir=DIR] [--sizes=small,large,tiny] [--large-mib=32] [--list-corpora]
+//                 [--all-kernels (adds utf8dfa_<kernel> for every kernel the CPU runs)]
+//                 [--selftest-corrupt (damages each output before its check: every check must fail)]
+//                 [Google Benchmark flags: --benchmark_filter=..., --benchmark_format=json, ...]
+//
+// Benchmark names are <operation>/<library>/<corpus>; <corpus>@32M is the corpus repeated to at least
+// 32 MiB, <corpus>@16B/@64B/@256B its first bytes (--sizes=tiny, not run by default), <corpus>+errors
+// has an ill-formed sequence planted about every KiB. Before a benchmark is timed, its output is
+// checked once against the utf8dfa scalar path; any disagreement on well-formed input fails the run
+// (exit status 1). Libraries: utf8dfa (the kernel the library dispatches to: the best one, or the one
+// UTF8DFA_KERNEL names), utf8dfa_scalar (forced with select_kernel("scalar")), and the peers.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <exception>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "corpus.hpp"
+#include "peers.hpp"
+#include "utf8dfa.hpp"
+
+namespace utf8dfa_bench {
+
+struct options {
+  std::string corpus_dir;
+  bool small = true;
+  bool large = true;
+  bool tiny = false;
+  std::size_t large_bytes = std::size_t{32} << 20;
+  bool list = false;
+  bool all_kernels = false;
+};
+
+/// Kernels this build and CPU can run, found through the public select_kernel (names the dispatcher
+/// may use; a name it does not know is simply not available).
+std::vector<std::string> probe_kernels(const std::string& restore) {
+  std::vector<std::string> found;
+  for (const char* name : {"avx512", "avx2", "sse4", "neon", "scalar"})
+    if (utf8dfa::select_kernel(name)) found.emplace_back(name);
+  utf8dfa::select_kernel(restore);
+  return found;
+}
+
+/// --selftest-corrupt: damage every output before it is checked, to prove that the checks fail.
+bool& corrupt_outputs() {
+  static bool on = false;
+  return on;
+}
+
+/// Changes one unit of the output (conversions, memcpy) or the result (validate, count, read).
+void corrupt(op o, const std::string& library, std::size_t& r, buffers& b) {
+  const bool writes = library == "memcpy" || (library != "read" && o != op::validate && o != op::count);
+  if (!writes || r == 0) {
+    r += 1;
+  } else if (o == op::utf8_to_utf32 && library != "memcpy") {
+    b.out32[r / 2] ^= 1;
+  } else if (o == op::utf8_to_utf16 && library != "memcpy") {
+    b.out16[r / 2] ^= 1;
+  } else {
+    b.out8[r / 2] ^= 1;
+  }
+}
+
+/// The kernel the library picked (the best one, or UTF8DFA_KERNEL's choice) before any forcing.
+std::string& best_kernel() {
+  static std::string name;
+  return name;
+}
+
+/// Selects a kernel for the lifetime of the object, then restores the previous one.
+class kernel_scope {
+ public:
+  explicit kernel_scope(const char* name) : previous_(utf8dfa::active_kernel()) { utf8dfa::select_kernel(name); }
+  ~kernel_scope() { utf8dfa::select_kernel(previous_); }
+  kernel_scope(const kernel_scope&) = delete;
+  kernel_scope& operator=(const kernel_scope&) = delete;
+
+ private:
+  std::string previous_;
+};
+
+/// The input of a corpus at one size, with its reference forms, computed by the utf8dfa scalar path.
+std::unique_ptr<input> prepare(std::string text, bool ill_formed) {
+  const kernel_scope scalar("scalar");
+  auto in = std::make_unique<input>();
+  in->utf8 = std::move(text);
+  in->ill_formed = ill_formed;
+  if (ill_formed) {
+    in->utf32 = utf8dfa::to_utf32_lossy(in->utf8);
+    for (std::size_t pos = 0; pos < in->utf8.size();) {  // one decode_next per character or subpart
+      const utf8dfa::decoded d = utf8dfa::decode_next(in->utf8, pos);
+      in->errors += d.error != utf8dfa::error_code::none;
+      pos += d.length;
+    }
+    return in;
+  }
+  utf8dfa::conversion_result s16{}, s32{};
+  in->utf16 = utf8dfa::to_utf16(in->utf8, s16);
+  in->utf32 = utf8dfa::to_utf32(in->utf8, s32);
+  in->code_points = utf8dfa::count_code_points(in->utf8);
+  if (!s16 || !s32 || in->code_points != in->utf32.size()) {
+    std::fprintf(stderr, "utf8dfa_bench: reference conversion failed\n");
+    std::exit(1);
+  }
+  return in;
+}
+
+/// How a corpus is sized: as it is (in cache), repeated to at least `bytes`, or its first `bytes`
+/// at most (cut back to a character boundary: the per-call cost on short strings).
+enum class sizing { natural, large, tiny };
+
+/// A corpus at one size. Large inputs are built on first use and only one is kept at a time
+/// (benchmarks are registered corpus by corpus, so each is built once).
+struct source {
+  std::string name;
+  const corpus* base;
+  sizing size;
+  bool ill_formed;
+  std::size_t bytes;
+  std::unique_ptr<input> data;
+
+  const input& get() {
+    static source* current_large = nullptr;
+    if (data) return *data;
+    std::string text = base->utf8;
+    if (ill_formed) {
+      std::size_t planted = 0;
+      text = plant_errors(text, 1024, planted);
+    }
+    if (size == sizing::large) {
+      if (current_large != nullptr) current_large->data.reset();
+      current_large = this;
+      text = repeat_to(text, bytes);
+    } else if (size == sizing::tiny) {
+      std::size_t cut = std::min(bytes, text.size());
+      while (cut > 0 && cut < text.size() && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+      text.resize(cut);
+    }
+    data = prepare(std::move(text), ill_formed);
+    return *data;
+  }
+};
+
+struct bench_case {
+  std::string name;
+  const impl* im;
+  source* src;
+  bool checked = false;
+  bool failed = false;
+};
+
+int& failures() {
+  static int n = 0;
+  return n;
+}
+int& checks_passed() {
+  static int n = 0;
+  return n;
+}
+
+buffers& shared_buffers() {
+  static buffers b;
+  return b;
+}
+
+bool is_utf8dfa(const impl& im) {
+  return std::strncmp(im.library, "utf8dfa", 7) == 0;
+}
+
+std::size_t input_bytes(op o, const input& in) {
+  switch (o) {
+    case op::utf16_to_utf8:
+      return in.utf16.size() * 2;
+    case op::utf32_to_utf8:
+      return in.utf32.size() * 4;
+    default:
+      return in.utf8.size();
+  }
+}
+
+/// Room for any output of any operation on `in` (UTF-32 and UTF-16 output never has more units than
+/// the UTF-8 input has bytes; memcpy of the UTF-32 form needs 4 bytes per code point).
+void grow(buffers& b, const input& in) {
+  const std::size_t n = in.utf8.size() + 64;
+  if (b.out32.size() < n) b.out32.resize(n);
+  if (b.out16.size() < n) b.out16.resize(n);
+  const std::size_t n8 = std::max(n, in.utf32.size() * 4 + 64);
+  if (b.out8.size() < n8) b.out8.resize(n8);
+}
+
+template <class T>
+bool same(const std::vector<T>& out, std::size_t written, const std::basic_string<T>& ref) {
+  return written == ref.size() && std::equal(ref.begin(), ref.end(), out.begin());
+}
+bool same_bytes(const std::vector<unsigned char>& out, std::size_t written, const void* ref, std::size_t n) {
+  return written == n && std::memcmp(out.data(), ref, n) == 0;
+}
+
+/// Runs the implementation once on poisoned buffers and compares its result with the reference.
+bool check(const bench_case& c, const input& in, std::string& why) {
+  buffers& b = shared_buffers();
+  std::fill(b.out32.begin(), b.out32.end(), U'\xDEAD');
+  std::fill(b.out16.begin(), b.out16.end(), u'\xDEAD');
+  std::fill(b.out8.begin(), b.out8.end(), static_cast<unsigned char>(0xEE));
+  std::size_t r = 0;
+  try {
+    r = c.im->run(in, b);
+    if (corrupt_outputs()) corrupt(c.im->operation, c.im->library, r, b);
+  } catch (const std::exception& e) {
+    why = std::string("threw: ") + e.what();
+    return false;
+  }
+  const op o = c.im->operation;
+  bool ok = false;
+  if (std::strcmp(c.im->library, "memcpy") == 0) {
+    const void* src = o == op::utf16_to_utf8   ? static_cast<const void*>(in.utf16.data())
+                      : o == op::utf32_to_utf8 ? static_cast<const void*>(in.utf32.data())
+                                               : static_cast<const void*>(in.utf8.data());
+    ok = same_bytes(b.out8, r, src, input_bytes(o, in));
+  } else if (std::strcmp(c.im->library, "read") == 0) {
+    ok = r == reference_checksum(in.utf8);
+  } else {
+    switch (o) {
+      case op::validate:
+        ok = r == (in.ill_formed ? in.errors : 1);
+        break;
+      case op::utf8_to_utf32:
+        ok = same(b.out32, r, in.utf32);
+        break;
+      case op::utf8_to_utf16:
+        ok = same(b.out16, r, in.utf16);
+        break;
+      case op::utf16_to_utf8:
+      case op::utf32_to_utf8:
+        ok = same_bytes(b.out8, r, in.utf8.data(), in.utf8.size());
+        break;
+      case op::count:
+        ok = r == in.code_points;
+        break;
+    }
+  }
+  if (!ok) why = "result " + std::to_string(r) + " or output differs from the utf8dfa scalar path";
+  return ok;
+}
+
+void run_case(benchmark::State& state, bench_case* c) {
+  const input& in = c->src->get();
+  const bool dfa = is_utf8dfa(*c->im);
+  // utf8dfa: the dispatched kernel; utf8dfa_<name>: that kernel, forced.
+  if (dfa) utf8dfa::select_kernel(std::strcmp(c->im->library, "utf8dfa") == 0 ? best_kernel() : c->im->library + 8);
+  buffers& b = shared_buffers();
+  grow(b, in);
+  if (!c->checked) {
+    c->checked = true;
+    std::string why;
+    if (check(*c, in, why)) {
+      ++checks_passed();
+    } else if (in.ill_formed && !dfa) {
+      // Peers may segment ill-formed input differently; that is a difference, not a bug here.
+      std::fprintf(stderr, "utf8dfa_bench: note: %s disagrees on ill-formed input (%s); not timed\n", c->name.c_str(),
+                   why.c_str());
+      c->failed = true;
+    } else {
+      std::fprintf(stderr, "utf8dfa_bench: MISMATCH %s: %s\n", c->name.c_str(), why.c_str());
+      c->failed = true;
+      ++failures();
+    }
+  }
+  if (c->failed) {
+    state.SkipWithError("output differs from the utf8dfa scalar path");
+    return;
+  }
+  const run_fn run = c->im->run;
+  for (auto _ : state) {
+    std::size_t r = run(in, b);
+    benchmark::DoNotOptimize(r);
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
+                          static_cast<std::int64_t>(input_bytes(c->im->operation, in)));
+  if (dfa) state.SetLabel(std::string(utf8dfa::active_kernel()));
+}
+
+bool starts_with(std::string_view s, std::string_view p) {
+  return s.substr(0, p.size()) == p;
+}
+
+/// Takes this program's own flags out of argv (Google Benchmark rejects flags it does not know).
+options parse(int& argc, char** argv) {
+  options opt;
+  if (const char* env = std::getenv("UTF8DFA_CORPUS_DIR")) opt.corpus_dir = env;
+  int out = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (starts_with(a, "--corpus-dir=")) {
+      opt.corpus_dir = std::string(a.substr(13));
+    } else if (a == "--corpus-dir" && i + 1 < argc) {
+      opt.corpus_dir = argv[++i];
+    } else if (starts_with(a, "--sizes=")) {
+      const std::string_view v = a.substr(8);
+      opt.small = v.find("small") != std::string_view::npos;
+      opt.large = v.find("large") != std::string_view::npos;
+      opt.tiny = v.find("tiny") != std::string_view::npos;
+      if (!opt.small && !opt.large && !opt.tiny) {
+        std::fprintf(stderr, "utf8dfa_bench: --sizes takes a list of small, large, tiny\n");
+        std::exit(2);
+      }
+    } else if (starts_with(a, "--large-mib=")) {
+      opt.large_bytes = std::strtoull(std::string(a.substr(12)).c_str(), nullptr, 10) << 20;
+      if (opt.large_bytes == 0) opt.large_bytes = std::size_t{1} << 20;
+    } else if (a == "--list-corpora") {
+      opt.list = true;
+    } else if (a == "--all-kernels") {
+      opt.all_kernels = true;
+    } else if (a == "--selftest-corrupt") {
+      corrupt_outputs() = true;
+    } else {
+      argv[out++] = argv[i];
+    }
+  }
+  argc = out;
+  return opt;
+}
+
+/// The CPU's model name (Linux), for the benchmark context; empty elsewhere.
+std::string cpu_model() {
+  std::FILE* f = std::fopen("/proc/cpuinfo", "r");
+  if (f == nullptr) return {};
+  char line[512];
+  std::string model;
+  while (model.empty() && std::fgets(line, sizeof line, f) != nullptr) {
+    const std::string_view l = line;
+    if (starts_with(l, "model name")) {
+      const std::size_t colon = l.find(':');
+      if (colon != std::string_view::npos) model = std::string(l.substr(colon + 2));
+    }
+  }
+  std::fclose(f);
+  while (!model.empty() && (model.back() == '\n' || model.back() == ' ')) model.pop_back();
+  return model;
+}
+
+std::string size_suffix(std::size_t bytes) {
+  return bytes % (std::size_t{1} << 20) == 0 ? "@" + std::to_string(bytes >> 20) + "M"
+                                             : "@" + std::to_string(bytes) + "B";
+}
+
+}  // namespace utf8dfa_bench
+
+int main(int argc, char** argv) {
+  using namespace utf8dfa_bench;
+  const options opt = parse(argc, argv);
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+
+  best_kernel() = std::string(utf8dfa::active_kernel());
+
+  // Corpora: generated, then the directory's files; the +errors variant of the mixed one.
+  std::deque<corpus> corpora;
+  for (corpus& c : generated_corpora()) corpora.push_back(std::move(c));
+  if (!opt.corpus_dir.empty()) {
+    const std::size_t before = corpora.size();
+    for (corpus& c : load_corpus_dir(opt.corpus_dir)) corpora.push_back(std::move(c));
+    if (corpora.size() == before)
+      std::fprintf(stderr, "utf8dfa_bench: no *.txt corpus in %s\n", opt.corpus_dir.c_str());
+  }
+  const corpus* error_base = &corpora[0];
+  for (const corpus& c : corpora)
+    if (c.name == "gen.mixed") error_base = &c;
+
+  if (opt.list) {
+    for (const corpus& c : corpora) {
+      const std::size_t cps = utf8dfa::count_code_points(c.utf8);
+      std::printf("%-34s %8zu bytes %8zu code points %5.2f bytes/cp%s\n", c.name.c_str(), c.utf8.size(), cps,
+                  static_cast<double>(c.utf8.size()) / static_cast<double>(cps), c.real ? "" : "  (generated)");
+    }
+    return 0;
+  }
+
+  std::deque<source> sources;
+  if (opt.tiny)
+    for (const std::size_t n : {16, 64, 256})
+      for (const corpus& c : corpora) sources.push_back({c.name + size_suffix(n), &c, sizing::tiny, false, n, nullptr});
+  for (const sizing size : {sizing::natural, sizing::large}) {
+    if ((size == sizing::large && !opt.large) || (size == sizing::natural && !opt.small)) continue;
+    const std::size_t bytes = size == sizing::large ? opt.large_bytes : 0;
+    const std::string suffix = size == sizing::large ? size_suffix(bytes) : "";
+    for (const corpus& c : corpora) sources.push_back({c.name + suffix, &c, size, false, bytes, nullptr});
+    sources.push_back({error_base->name + "+errors" + suffix, error_base, size, true, bytes, nullptr});
+  }
+
+  std::deque<bench_case> cases;
+  std::vector<impl> impls = implementations();
+  const std::vector<std::string> kernels = probe_kernels(best_kernel());
+  std::deque<std::string> kernel_libraries;  // stable storage for the names
+  if (opt.all_kernels)
+    for (const std::string& k : kernels) {
+      if (k == "scalar") continue;  // utf8dfa_scalar is already there
+      kernel_libraries.push_back("utf8dfa_" + k);
+      for (const impl& im : implementations())
+        if (std::strcmp(im.library, "utf8dfa") == 0)
+          impls.push_back({im.operation, kernel_libraries.back().c_str(), im.on_ill_formed, im.run});
+    }
+  constexpr op ops[] = {op::validate,      op::utf8_to_utf32, op::utf8_to_utf16,
+                        op::utf16_to_utf8, op::utf32_to_utf8, op::count};
+  for (source& s : sources)
+    for (const op o : ops)
+      for (const impl& im : impls) {
+        if (im.operation != o || im.on_ill_formed != s.ill_formed) continue;
+        cases.push_back({std::string(op_name(o)) + "/" + im.library + "/" + s.name, &im, &s});
+        bench_case* c = &cases.back();
+        benchmark::RegisterBenchmark(c->name.c_str(), run_case, c)->Unit(benchmark::kMicrosecond);
+      }
+
+  benchmark::AddCustomContext("utf8dfa_version", std::to_string(UTF8DFA_VERSION));
+  benchmark::AddCustomContext("utf8dfa_kernel", best_kernel());
+  std::string kernel_list;
+  for (const std::string& k : kernels) kernel_list += (kernel_list.empty() ? "" : ",") + k;
+  benchmark::AddCustomContext("utf8dfa_kernels_available", kernel_list);
+  benchmark::AddCustomContext("peers", peer_versions());
+#if defined(__clang__)
+  benchmark::AddCustomContext("compiler", std::string("clang ") + __clang_version__);
+#elif defined(__GNUC__)
+  benchmark::AddCustomContext("compiler", std::string("gcc ") + __VERSION__);
+#endif
+  if (const std::string cpu = cpu_model(); !cpu.empty()) benchmark::AddCustomContext("cpu_model", cpu);
+  benchmark::AddCustomContext("real_corpora", std::to_string(std::count_if(corpora.begin(), corpora.end(),
+                                                                           [](const corpus& c) { return c.real; })));
+
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  std::fprintf(stderr, "utf8dfa_bench: %d outputs checked against the utf8dfa scalar path, %d mismatches\n",
+               checks_passed() + failures(), failures());
+  return failures() == 0 ? 0 : 1;
+}
