@@ -262,3 +262,34 @@ TEST_CASE("security: the replacement policy ignores a replacement that is not a 
     CHECK(security::only_replaced(out, std::u32string(U"a/"), std::u32string(U"../b"), std::u32string(U"\uFFFD")));
   }
 }
+
+// Size arithmetic. The length helpers add at most 4 output units per input unit, so none can wrap:
+// the worst expansions are 4 bytes of UTF-8 per 2-byte UTF-16 unit (an unpaired surrogate with a
+// supplementary replacement) and 2 UTF-16 units per UTF-8 byte (each byte its own ill-formed
+// subpart, again with a supplementary replacement): at most twice the input's size in bytes, and
+// no object exceeds PTRDIFF_MAX = SIZE_MAX / 2 bytes. These cases pin those worst ratios exactly.
+TEST_CASE("size arithmetic: the worst expansions are exact and bounded by twice the input bytes") {
+  using namespace utf8dfa;
+  const std::size_t n = std::size_t{1} << 20;
+  const replace wide{U'\U0001F4A9'};
+  const std::u16string lone(n, u'\xD800');
+  CHECK(utf8_length_from_utf16(lone, wide) == 4 * n);
+  CHECK(utf8_length_from_utf16(lone) == 3 * n);
+  CHECK(utf8_length_from_utf16(lone, wide) <= 2 * (n * sizeof(char16_t)));
+  const std::u32string big(n, char32_t{0x10FFFF});
+  CHECK(utf8_length_from_utf32(big) == 4 * n);  // == the input's size in bytes
+  const std::u32string bad32(n, char32_t{0xFFFFFFFF});
+  CHECK(utf8_length_from_utf32(bad32, wide) == 4 * n);
+  const std::string junk(n, '\x80');  // every byte its own maximal subpart
+  CHECK(utf16_length_from_utf8(junk, wide) == 2 * n);
+  CHECK(utf32_length_from_utf8(junk, wide) == n);
+  const std::string four = "\xF0\x9F\x98\x80";
+  std::string emoji;
+  for (std::size_t i = 0; i < n / 4; ++i) emoji += four;
+  CHECK(utf16_length_from_utf8(emoji) == n / 2);  // 2 units per 4 bytes
+  // The conversions write exactly what the helpers said.
+  std::string out(utf8_length_from_utf16(lone, wide), '\0');
+  CHECK(utf16_to_utf8(lone, out.data(), wide).written == out.size());
+  std::u16string out16(utf16_length_from_utf8(junk, wide), u'\0');
+  CHECK(utf8_to_utf16(junk, out16.data(), wide).written == out16.size());
+}
