@@ -18,12 +18,12 @@ namespace fuzzref {
 using utf8dfa::error_code;
 
 /// Aborts with a message: libFuzzer records the input as a crash.
-#define FUZZ_CHECK(cond)                                                                  \
-  do {                                                                                    \
-    if (!(cond)) {                                                                        \
-      std::fprintf(stderr, "FUZZ_CHECK failed: %s (%s:%d)\n", #cond, __FILE__, __LINE__); \
-      std::abort();                                                                       \
-    }                                                                                     \
+#define FUZZ_CHECK(...)                                                                          \
+  do {                                                                                           \
+    if (!(__VA_ARGS__)) {                                                                        \
+      std::fprintf(stderr, "FUZZ_CHECK failed: %s (%s:%d)\n", #__VA_ARGS__, __FILE__, __LINE__); \
+      std::abort();                                                                              \
+    }                                                                                            \
   } while (0)
 
 /// One step of the reference decoder: a character, or a maximal ill-formed subpart.
