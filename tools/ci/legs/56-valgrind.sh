@@ -114,9 +114,26 @@ leg_valgrind() {
   # Usage errors exit 2 and must be clean too.
   vg 2 /dev/null
   vg 2 /dev/null convert --to klingon
-  # sanitize's output is well-formed UTF-8.
-  "$tool" sanitize "$corpus/bad-random.bin" | python3 -c 'import sys; sys.stdin.buffer.read().decode("utf-8")' ||
-    { echo "sanitize output is not well-formed UTF-8"; failed=1; }
+  # sanitize's output equals Python's UTF-8 decoder with errors="replace" (an independent
+  # implementation of the same maximal-subpart rule), for every file; the security cases of
+  # tests/security_test.cpp in a path never come out as anything but U+FFFD.
+  local check='import sys
+data = open(sys.argv[1], "rb").read()
+sys.exit(0 if sys.stdin.buffer.read() == data.decode("utf-8", "replace").encode() else 1)'
+  for f in "$corpus"/ok-* "$corpus"/bad-*; do
+    "$tool" sanitize "$f" | python3 -c "$check" "$f" || { echo "sanitize differs from the reference: $f"; failed=1; }
+  done
+  printf 'a/\xc0\xae\xc0\xae/\xe0\x80\xaf\xf0\x80\x80\xaf\xed\xa0\x80\xf4\x90\x80\x80\xf8\x88\x80\x80\x80\xfc\x84\x80\x80\x80\x80../b' \
+    >"$corpus/security.txt"
+  if "$tool" validate "$corpus/security.txt" 2>"$logs/security.err"; then
+    echo "validate accepted the security cases"
+    failed=1
+  fi
+  grep -q "at byte 2: invalid_byte" "$logs/security.err" || { echo "validate: wrong report: $(cat "$logs/security.err")"; failed=1; }
+  "$tool" sanitize "$corpus/security.txt" | python3 -c 'import sys
+out = sys.stdin.buffer.read().decode("utf-8")
+sys.exit(0 if set(out) <= set("a/.b\ufffd") and out.startswith("a/\ufffd") and out.endswith("../b") else 1)' ||
+    { echo "sanitize let a hostile sequence through"; failed=1; }
   echo "valgrind: $runs memcheck runs, $( ((failed)) && echo FAILED || echo all clean)"
   return $failed
 }
