@@ -293,3 +293,53 @@ TEST_CASE("size arithmetic: the worst expansions are exact and bounded by twice 
   std::u16string out16(utf16_length_from_utf8(junk, wide), u'\0');
   CHECK(utf8_to_utf16(junk, out16.data(), wide).written == out16.size());
 }
+
+#if __has_include(<utf8dfa/views.hpp>)
+#include <list>
+
+#include <utf8dfa/views.hpp>
+
+TEST_CASE("security: code_points never yields a decoded hostile sequence, forwards or backwards") {
+  for (const security::attack& a : security::attacks) {
+    const std::string s = std::string("a/") + a.bytes + "../b";
+    const std::list<char> bytes(s.begin(), s.end());  // the byte-at-a-time path
+    INFO(a.what);
+    std::u32string fwd, fwd_list, back;
+    for (char32_t c : utf8dfa::code_points(s)) fwd += c;
+    for (char32_t c : utf8dfa::code_points(bytes)) fwd_list += c;
+    const auto view = utf8dfa::code_points(s);
+    for (auto it = view.end(); it != view.begin();) back.insert(back.begin(), *--it);
+    CHECK(security::only_replaced(fwd, std::u32string(U"a/"), std::u32string(U"../b"), std::u32string(U"\uFFFD")));
+    CHECK(fwd_list == fwd);
+    CHECK(back == fwd);
+  }
+}
+#endif
+
+#if __has_include(<utf8dfa/stream.hpp>)
+#include <utf8dfa/stream.hpp>
+
+TEST_CASE("security: streaming one byte at a time never decodes a hostile sequence") {
+  for (const security::attack& a : security::attacks) {
+    const std::string s = std::string("a/") + a.bytes + "../b";
+    INFO(a.what);
+    utf8dfa::validator v;
+    utf8dfa::decoder<utf8dfa::replace, char32_t> d;
+    std::u32string out;
+    char32_t buf[8];
+    for (char c : s) {
+      v.feed(&c, 1);
+      const auto r = d.feed(&c, 1, buf);
+      out.append(buf, r.written);
+    }
+    std::vector<char32_t> tail;
+    d.finish(std::back_inserter(tail));
+    out.append(tail.begin(), tail.end());
+    const utf8dfa::validation_result r = v.finish();
+    CHECK(r.valid_up_to == 2);
+    CHECK(r.error == a.kind);
+    CHECK(security::only_replaced(out, std::u32string(U"a/"), std::u32string(U"../b"), std::u32string(U"\uFFFD")));
+    CHECK(out == utf8dfa::to_utf32_lossy(s));
+  }
+}
+#endif
