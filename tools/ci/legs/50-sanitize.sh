@@ -1,5 +1,5 @@
 # The whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer, with g++ and clang++
-# (Debug at -O1, every report fatal), through cmake_leg: every kernel the CPU has.
+# (Debug at -O1, every report fatal), through cmake_leg: once per kernel in UTF8DFA_TEST_KERNELS.
 legs+=(asan-gcc asan-clang)
 utf8dfa_sanitize_flags="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
 # GCC 12 reports false -Wmaybe-uninitialized in libstdc++ (std::regex, via Catch2) under the sanitizers.
