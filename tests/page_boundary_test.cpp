@@ -215,6 +215,16 @@ void check_utf(const Unit* p, std::size_t n, const guarded_page& tmp, failures& 
   u::conversion_result status{};
   f.expect(u::to_utf8(in, status).size() == s.written && status.error == s.error, "to_utf8", n, off);
   f.expect(u::to_utf8_lossy(in).size() == len, "to_utf8_lossy", n, off);
+#if UTF8DFA_HAS_EXCEPTIONS
+  if (off != 0) return;
+  bool threw = false;
+  try {
+    (void)u::to_utf8(in);
+  } catch (const u::conversion_error& e) {
+    threw = e.offset() == s.read;
+  }
+  f.expect(threw == (s.error != u::error_code::none), "to_utf8 throwing", n, off);
+#endif
 }
 
 /// The whole grid under the kernel in use.
@@ -281,6 +291,18 @@ TEST_CASE("page boundary: every public function stays inside its buffers") {
     CHECK(f.count == 0);
   }
   utf8dfa::select_kernel(before);
+}
+
+TEST_CASE("page boundary: encode writes only encoded_length bytes") {
+  const page_boundary::guarded_page out;
+  std::size_t bad = 0;
+  for (char32_t cp = 0; cp <= 0x10FFFF; ++cp) {
+    const std::size_t len = utf8dfa::encoded_length(cp);
+    if (len == 0) continue;  // surrogates
+    char* p = out.out<char>(len);
+    if (utf8dfa::encode(cp, p) != len || !utf8dfa::is_valid(p, len)) ++bad;
+  }
+  CHECK(bad == 0);
 }
 
 TEST_CASE("page boundary: the guard pages really fault") {
