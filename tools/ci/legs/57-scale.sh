@@ -1,0 +1,17 @@
+# Constant memory at scale: utf8tool validates and sanitizes a generated file (256 MiB here, to
+# fit the CI time budget; tools/scale_check.sh --size 1024 for the 1 GiB run) with peak RSS under
+# 64 MiB, as /usr/bin/time -v measures it.
+legs+=(scale)
+packages+=(time)
+leg_scale() {
+  local dir="$build_root/scale"
+  if [[ ! -f $root/examples/utf8tool.cpp ]]; then
+    echo "SKIPPED: examples/utf8tool.cpp is not in this tree yet"
+    return 0
+  fi
+  cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DUTF8DFA_WERROR=ON \
+    -DUTF8DFA_BUILD_TESTS=OFF -DUTF8DFA_BUILD_EXAMPLES=ON -DUTF8DFA_BUILD_BENCHMARKS=OFF \
+    -DUTF8DFA_INSTALL=OFF >"$dir.configure.log" 2>&1 || { cat "$dir.configure.log"; return 1; }
+  cmake --build "$dir" -j "$jobs" --target utf8tool || return 1
+  "$root/tools/scale_check.sh" --tool "$dir/examples/utf8tool" --size "${UTF8DFA_SCALE_MIB:-256}" --dir "$dir"
+}
