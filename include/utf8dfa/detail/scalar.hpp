@@ -72,7 +72,7 @@ inline std::size_t utf16_length_scalar(const unsigned char* p, std::size_t n) no
     const std::uint64_t four = w & (w << 1) & (w << 2) & (w << 3) & high_bits;  // F0..FF
     count += 8 - popcount64(cont) + popcount64(four);
   }
-  for (; i < n; ++i) count += !is_continuation(p[i]) + (p[i] >= 0xF0);
+  for (; i < n; ++i) count += static_cast<std::size_t>(!is_continuation(p[i])) + (p[i] >= 0xF0 ? 1u : 0u);
   return count;
 }
 
@@ -107,7 +107,7 @@ conversion_result utf8_to_utf_scalar(const unsigned char* p, std::size_t n, Out*
   error_code first = error_code::none;
   while (i < n) {
     if (n - i >= 8 && (load64(p + i) & high_bits) == 0) {
-      for (int k = 0; k < 8; ++k) o[k] = static_cast<Out>(p[i + k]);
+      for (std::size_t k = 0; k < 8; ++k) o[k] = static_cast<Out>(p[i + k]);
       i += 8;
       o += 8;
       continue;
