@@ -1,5 +1,6 @@
 # One consumer test: cmake -DROUTE=<route> -DSOURCE_DIR=<checkout> -DWORK_DIR=<fresh dir> -DCXX=<compiler>
-#   -DGENERATOR=<cmake generator> [-DMAKE_PROGRAM=...] [-DPREFIX=<install prefix>] [-DPYTHON=...] -P run_consumer.cmake
+#   -DGENERATOR=<cmake generator> [-DMAKE_PROGRAM=...] [-DPREFIX=<install prefix>] [-DPYTHON=...]
+#   [-DPKG_CONFIG=<pkg-config>] -P run_consumer.cmake
 # Each route builds the snippet the README shows for it (the files next to this script) and runs it.
 cmake_minimum_required(VERSION 3.14)
 
@@ -125,9 +126,9 @@ elseif(ROUTE STREQUAL "version_check")
 elseif(ROUTE STREQUAL "pkgconfig")
   fresh_source(pkgconfig)
   set(pc "PKG_CONFIG_PATH=${PREFIX}/share/pkgconfig")
-  run("${CMAKE_COMMAND}" -E env "${pc}" pkg-config --modversion utf8dfa)
+  run("${CMAKE_COMMAND}" -E env "${pc}" "${PKG_CONFIG}" --modversion utf8dfa)
   string(STRIP "${LAST_OUTPUT}" modversion)
-  run("${CMAKE_COMMAND}" -E env "${pc}" pkg-config --cflags utf8dfa)
+  run("${CMAKE_COMMAND}" -E env "${pc}" "${PKG_CONFIG}" --cflags utf8dfa)
   string(STRIP "${LAST_OUTPUT}" cflags)
   string(REGEX REPLACE "^-I" "" cflags_dir "${cflags}")
   get_filename_component(cflags_dir "${cflags_dir}" REALPATH)
@@ -207,7 +208,9 @@ elseif(ROUTE STREQUAL "vcpkg")
   file(WRITE "${WORK_DIR}/src/CMakeLists.txt" "${lists}")
   cmake_consumer("${WORK_DIR}/src" "${WORK_DIR}/consumer-build" "-DCMAKE_PREFIX_PATH=${pkg}")
   run_main("${WORK_DIR}/consumer-build/main")
-  run("${CMAKE_COMMAND}" -E env "PKG_CONFIG_PATH=${pkg}/share/pkgconfig" pkg-config --cflags utf8dfa)
+  if(PKG_CONFIG)
+    run("${CMAKE_COMMAND}" -E env "PKG_CONFIG_PATH=${pkg}/share/pkgconfig" "${PKG_CONFIG}" --cflags utf8dfa)
+  endif()
 
 else()
   message(FATAL_ERROR "unknown ROUTE '${ROUTE}'")
