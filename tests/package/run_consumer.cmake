@@ -76,7 +76,15 @@ if(ROUTE STREQUAL "install")
       message(FATAL_ERROR "not installed: ${f}")
     endif()
   endforeach()
-  # Header-only: nothing but headers, CMake/pkg-config metadata and the license.
+  # Every header of include/ is installed, and nothing but headers, CMake/pkg-config metadata and
+  # the license.
+  file(GLOB_RECURSE source_headers RELATIVE "${SOURCE_DIR}/include" "${SOURCE_DIR}/include/*.hpp")
+  file(GLOB_RECURSE installed_headers RELATIVE "${PREFIX}/include" "${PREFIX}/include/*.hpp")
+  list(SORT source_headers)
+  list(SORT installed_headers)
+  if(NOT source_headers STREQUAL installed_headers)
+    message(FATAL_ERROR "installed headers differ from include/:\n${installed_headers}\nvs\n${source_headers}")
+  endif()
   file(GLOB_RECURSE all RELATIVE "${PREFIX}" "${PREFIX}/*")
   foreach(f IN LISTS all)
     if(NOT f MATCHES "^(include/utf8dfa(/.*)?\\.hpp|share/utf8dfa/.*\\.cmake|share/pkgconfig/utf8dfa\\.pc|share/doc/utf8dfa/LICENSE)$")
