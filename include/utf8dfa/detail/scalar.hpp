@@ -197,7 +197,7 @@ conversion_result utf8_to_utf_scalar(const unsigned char* p, std::size_t n, Out*
   error_code first = error_code::none;
   while (i < n) {
     if (n - i >= 8 && (load64(p + i) & high_bits) == 0) {
-      for (int k = 0; k < 8; ++k) o[k] = static_cast<Out>(p[i + k]);
+      for (std::size_t k = 0; k < 8; ++k) o[k] = static_cast<Out>(p[i + k]);
       i += 8;
       o += 8;
       continue;

@@ -1,0 +1,4690 @@
+// utf8dfa 0.1.0: single-header edition.
+// GENERATED FILE: do not edit. Produced by tools/amalgamate.py from include/utf8dfa.hpp and every
+// project header it includes; edit those and rerun the script (CI checks that this copy is in sync).
+// SPDX-License-Identifier: MIT -- Copyright (c) 2026 The utf8dfa authors
+// Headers inlined, in order:
+//   utf8dfa.hpp
+//   utf8dfa/boundary.hpp
+//   utf8dfa/detail/bytes.hpp
+//   utf8dfa/config.hpp
+//   utf8dfa/version.hpp
+//   utf8dfa/detail/dfa.hpp
+//   utf8dfa/error.hpp
+//   utf8dfa/count.hpp
+//   utf8dfa/detail/dispatch.hpp
+//   utf8dfa/detail/cpu.hpp
+//   utf8dfa/detail/simd/target.hpp
+//   utf8dfa/detail/kernel_table.hpp
+//   utf8dfa/policy.hpp
+//   utf8dfa/detail/scalar.hpp
+//   utf8dfa/detail/simd/avx2/kernels.hpp
+//   utf8dfa/detail/simd/avx2/transcode.hpp
+//   utf8dfa/detail/simd/transcode_common.hpp
+//   utf8dfa/detail/simd/avx2/utf8_block.hpp
+//   utf8dfa/detail/simd/avx2/validate.hpp
+//   utf8dfa/detail/simd/generic.hpp
+//   utf8dfa/detail/simd/avx512/kernels.hpp
+//   utf8dfa/detail/simd/avx512/transcode.hpp
+//   utf8dfa/detail/simd/avx512/utf8_block.hpp
+//   utf8dfa/detail/simd/avx512/validate.hpp
+//   utf8dfa/detail/simd/neon/kernels.hpp
+//   utf8dfa/detail/simd/neon/validate.hpp
+//   utf8dfa/detail/simd/sse4/kernels.hpp
+//   utf8dfa/detail/simd/sse4/validate.hpp
+//   utf8dfa/decode.hpp
+//   utf8dfa/encode.hpp
+//   utf8dfa/iterator.hpp
+//   utf8dfa/output.hpp
+//   utf8dfa/stream.hpp
+//   utf8dfa/transcode.hpp
+//   utf8dfa/validate.hpp
+//   utf8dfa/views.hpp
+
+// ---- begin utf8dfa.hpp ----
+// utf8dfa: a header-only UTF-8 codec on one DFA. Include this header for everything.
+#ifndef UTF8DFA_HPP
+#define UTF8DFA_HPP
+
+// ---- begin utf8dfa/boundary.hpp ----
+// utf8dfa: character boundaries, truncation, and the byte order mark.
+//
+// A boundary is a byte offset where decode_next's segmentation starts a new segment (or the end
+// of the input). Segments are the well-formed characters and, in ill-formed input, the maximal
+// ill-formed subparts (each replaced by one U+FFFD when decoding); no function here splits either.
+// Every non-continuation byte starts a segment, so a boundary is found by looking at most three
+// bytes back: each function is O(1) and reads only bytes inside the input.
+#ifndef UTF8DFA_BOUNDARY_HPP
+#define UTF8DFA_BOUNDARY_HPP
+
+#include <cstddef>
+#include <string_view>
+
+// ---- begin utf8dfa/detail/bytes.hpp ----
+// utf8dfa: how public functions accept "bytes": any contiguous range of 1-byte elements.
+#ifndef UTF8DFA_DETAIL_BYTES_HPP
+#define UTF8DFA_DETAIL_BYTES_HPP
+
+#include <cstdint>
+#include <cstring>
+#include <iterator>
+#include <type_traits>
+#include <utility>
+
+// ---- begin utf8dfa/config.hpp ----
+// utf8dfa: feature detection and portability macros.
+#ifndef UTF8DFA_CONFIG_HPP
+#define UTF8DFA_CONFIG_HPP
+
+// ---- begin utf8dfa/version.hpp ----
+// utf8dfa: version macros. CMake reads the version from this file; it is the single source of truth.
+#ifndef UTF8DFA_VERSION_HPP
+#define UTF8DFA_VERSION_HPP
+
+#define UTF8DFA_VERSION_MAJOR 0
+#define UTF8DFA_VERSION_MINOR 1
+#define UTF8DFA_VERSION_PATCH 0
+
+/// The version as one integer: major * 10000 + minor * 100 + patch.
+#define UTF8DFA_VERSION (UTF8DFA_VERSION_MAJOR * 10000 + UTF8DFA_VERSION_MINOR * 100 + UTF8DFA_VERSION_PATCH)
+
+/// Every declaration lives in `namespace utf8dfa::inline UTF8DFA_ABI_NAMESPACE`, named for the
+/// major and minor version, so two incompatible versions in one program fail to link instead of
+/// silently mixing. Changed together with the version (tests/version_test.cpp checks it).
+#define UTF8DFA_ABI_NAMESPACE v0_1
+
+#endif
+// ---- end utf8dfa/version.hpp ----
+
+#if !defined(__cplusplus) || (__cplusplus < 201703L && !(defined(_MSVC_LANG) && _MSVC_LANG >= 201703L))
+#error "utf8dfa needs C++17 or later"
+#endif
+
+#if defined(__cpp_char8_t) && __cpp_char8_t >= 201811L
+#define UTF8DFA_HAS_CHAR8_T 1
+#else
+#define UTF8DFA_HAS_CHAR8_T 0
+#endif
+
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS) || defined(_CPPUNWIND)
+#define UTF8DFA_HAS_EXCEPTIONS 1
+#else
+#define UTF8DFA_HAS_EXCEPTIONS 0
+#endif
+
+#if defined(__has_include)
+#if __has_include(<version>)
+#include <version>
+#endif
+#endif
+
+#if defined(__cpp_lib_span) && __cpp_lib_span >= 202002L
+#define UTF8DFA_HAS_SPAN 1
+#else
+#define UTF8DFA_HAS_SPAN 0
+#endif
+
+#if defined(__cpp_lib_ranges) && __cpp_lib_ranges >= 201911L && defined(__cpp_concepts)
+#define UTF8DFA_HAS_RANGES 1
+#else
+#define UTF8DFA_HAS_RANGES 0
+#endif
+
+// True while the compiler evaluates a constant expression; lets one function keep a constexpr
+// path and a fast run-time path. Every compiler the library supports has the builtin in C++17 mode.
+#if defined(__cpp_lib_is_constant_evaluated) && __cpp_lib_is_constant_evaluated >= 201811L
+#define UTF8DFA_IS_CONSTANT_EVALUATED() std::is_constant_evaluated()
+#elif defined(__GNUC__) || defined(__clang__) || (defined(_MSC_VER) && _MSC_VER >= 1925)
+#define UTF8DFA_IS_CONSTANT_EVALUATED() __builtin_is_constant_evaluated()
+#else
+#error "utf8dfa needs __builtin_is_constant_evaluated (GCC 9, Clang 9, MSVC 19.25 or later)"
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define UTF8DFA_ALWAYS_INLINE inline __attribute__((always_inline))
+#define UTF8DFA_LIKELY(x) __builtin_expect(!!(x), 1)
+#define UTF8DFA_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define UTF8DFA_ALWAYS_INLINE inline
+#define UTF8DFA_LIKELY(x) (x)
+#define UTF8DFA_UNLIKELY(x) (x)
+#endif
+
+#if defined(__x86_64__) || defined(_M_X64)
+#define UTF8DFA_X86_64 1
+#else
+#define UTF8DFA_X86_64 0
+#endif
+
+#if defined(__aarch64__) || defined(_M_ARM64)
+#define UTF8DFA_ARM64 1
+#else
+#define UTF8DFA_ARM64 0
+#endif
+
+#endif
+// ---- end utf8dfa/config.hpp ----
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+
+/// A 1-byte element type the library reads as an octet: char, signed/unsigned char, char8_t, std::byte.
+template <class T, class U = std::remove_cv_t<T>>
+inline constexpr bool is_byte_v = sizeof(U) == 1 && !std::is_same_v<U, bool> &&
+                                  (std::is_integral_v<U> || std::is_same_v<U, std::byte>);
+
+/// A pointer and a length: the one shape every algorithm works on.
+template <class T>
+struct byte_span {
+  const T* data;
+  std::size_t size;
+};
+
+template <class R, class = void>
+struct is_byte_range : std::false_type {};
+template <class R>
+struct is_byte_range<
+    R, std::void_t<decltype(std::data(std::declval<const R&>())), decltype(std::size(std::declval<const R&>()))>>
+    : std::bool_constant<!std::is_array_v<R> && std::is_pointer_v<decltype(std::data(std::declval<const R&>()))> &&
+                         is_byte_v<std::remove_pointer_t<decltype(std::data(std::declval<const R&>()))>>> {};
+
+// Character arrays and pointers are C strings (string literals): they end at their first NUL.
+template <class R>
+inline constexpr bool is_c_string_v = std::is_convertible_v<const R&, std::string_view> && !is_byte_range<R>::value;
+#if UTF8DFA_HAS_CHAR8_T
+template <class R>
+inline constexpr bool is_u8_c_string_v =
+    std::is_convertible_v<const R&, std::u8string_view> && !is_byte_range<R>::value && !is_c_string_v<R>;
+#else
+template <class R>
+inline constexpr bool is_u8_c_string_v = false;
+#endif
+
+/// True for the types public functions accept as UTF-8 input.
+template <class R>
+inline constexpr bool is_bytes_v = is_byte_range<R>::value || is_c_string_v<R> || is_u8_c_string_v<R>;
+
+template <class R>
+using enable_if_bytes = std::enable_if_t<is_bytes_v<R>, int>;
+template <class T>
+using enable_if_byte = std::enable_if_t<is_byte_v<T>, int>;
+
+/// Views any accepted input as a pointer and a length (no copy).
+template <class R>
+constexpr auto as_span(const R& r) noexcept {
+  if constexpr (is_byte_range<R>::value) {
+    using T = std::remove_cv_t<std::remove_pointer_t<decltype(std::data(r))>>;
+    return byte_span<T>{std::data(r), static_cast<std::size_t>(std::size(r))};
+  } else if constexpr (is_c_string_v<R>) {
+    const std::string_view s = r;
+    return byte_span<char>{s.data(), s.size()};
+  } else {
+#if UTF8DFA_HAS_CHAR8_T
+    const std::u8string_view s = r;
+    return byte_span<char8_t>{s.data(), s.size()};
+#endif
+  }
+}
+
+/// A pointer and a length as a range (for the pointer + length overloads).
+template <class T>
+struct byte_span_range {
+  const T* ptr;
+  std::size_t len;
+  constexpr const T* data() const noexcept { return ptr; }
+  constexpr std::size_t size() const noexcept { return len; }
+};
+
+/// The run-time kernels read every input as unsigned char (allowed for any byte-sized type).
+template <class T>
+inline const unsigned char* as_uchars(const T* p) noexcept {
+  return reinterpret_cast<const unsigned char*>(p);
+}
+template <class T>
+inline unsigned char* as_uchars(T* p) noexcept {
+  return reinterpret_cast<unsigned char*>(p);
+}
+
+/// The octet value of one input element.
+template <class T>
+constexpr std::uint8_t octet(T c) noexcept {
+  return static_cast<std::uint8_t>(c);
+}
+
+/// Eight bytes as one little-endian-agnostic word (only bit 7 of each byte is ever examined).
+template <class T>
+UTF8DFA_ALWAYS_INLINE std::uint64_t load64(const T* p) noexcept {
+  std::uint64_t w;
+  std::memcpy(&w, p, sizeof w);
+  return w;
+}
+
+inline constexpr std::uint64_t high_bits = 0x8080808080808080ull;
+
+/// Number of set bits.
+constexpr unsigned popcount64(std::uint64_t x) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+  return static_cast<unsigned>(__builtin_popcountll(x));
+#else
+  unsigned c = 0;
+  for (; x != 0; x &= x - 1) ++c;
+  return c;
+#endif
+}
+
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/detail/bytes.hpp ----
+// ---- begin utf8dfa/detail/dfa.hpp ----
+// utf8dfa: the one automaton behind every facility, built at compile time from the RFC 3629 ABNF.
+//
+//   UTF8-1 = %x00-7F
+//   UTF8-2 = %xC2-DF UTF8-tail
+//   UTF8-3 = %xE0 %xA0-BF UTF8-tail / %xE1-EC 2( UTF8-tail ) / %xED %x80-9F UTF8-tail / %xEE-EF 2( UTF8-tail )
+//   UTF8-4 = %xF0 %x90-BF 2( UTF8-tail ) / %xF1-F3 3( UTF8-tail ) / %xF4 %x80-8F 2( UTF8-tail )
+//   UTF8-tail = %x80-BF
+//
+// `grammar` below is that ABNF as data. A state is "what the rest of the current character must
+// be": the list of byte ranges still expected, so the states are the distinct suffixes of the
+// alternatives (plus accept and reject). Byte classes are the groups of bytes that behave alike in
+// every state. Nothing below is a hand-written number; static_asserts pin the shape (9 states, 12
+// classes) and tests/reference checks the result against an independent reading of the ABNF.
+#ifndef UTF8DFA_DETAIL_DFA_HPP
+#define UTF8DFA_DETAIL_DFA_HPP
+
+
+// ---- begin utf8dfa/error.hpp ----
+// utf8dfa: error kinds and the result types shared by every facility.
+#ifndef UTF8DFA_ERROR_HPP
+#define UTF8DFA_ERROR_HPP
+
+
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+
+/// Why input is ill-formed. The first error of a UTF-8 sequence decides the kind.
+enum class error_code : std::uint8_t {
+  none,                     ///< well-formed
+  invalid_byte,             ///< C0, C1 or F5..FF: bytes that never occur in UTF-8
+  unexpected_continuation,  ///< a continuation byte (80..BF) where a character must start
+  too_short,                ///< a sequence cut short by a byte that is not a continuation byte
+  incomplete,               ///< the input ends inside a sequence (more input could complete it)
+  overlong,                 ///< E0 80..9F or F0 80..8F: a longer form than the value needs
+  surrogate,                ///< ED A0..BF (U+D800..U+DFFF); in UTF-16/32 input, an unpaired surrogate
+  too_large,                ///< F4 90..BF (above U+10FFFF); in UTF-32 input, a value above 0x10FFFF
+};
+
+/// The enumerator's name ("invalid_byte", ...), as utf8tool prints it.
+constexpr std::string_view error_name(error_code e) noexcept {
+  switch (e) {
+    case error_code::none:
+      return "none";
+    case error_code::invalid_byte:
+      return "invalid_byte";
+    case error_code::unexpected_continuation:
+      return "unexpected_continuation";
+    case error_code::too_short:
+      return "too_short";
+    case error_code::incomplete:
+      return "incomplete";
+    case error_code::overlong:
+      return "overlong";
+    case error_code::surrogate:
+      return "surrogate";
+    case error_code::too_large:
+      return "too_large";
+  }
+  return "unknown";
+}
+
+/// Outcome of validation, like Rust's Utf8Error plus a kind; true when the input is well-formed.
+struct validation_result {
+  std::size_t valid_up_to;   ///< bytes before the first ill-formed subpart (== size when valid)
+  std::size_t error_length;  ///< length of that maximal ill-formed subpart: 1..3; 0 when incomplete or valid
+  error_code error;          ///< error_code::none when valid
+  constexpr explicit operator bool() const noexcept { return error == error_code::none; }
+};
+
+/// One step of decoding. On error: U+FFFD, and length is that of the maximal ill-formed subpart.
+struct decoded {
+  char32_t code_point;  ///< the scalar value, or U+FFFD on error
+  std::uint8_t length;  ///< bytes consumed: 1..4; 0 only at the end of the input
+  error_code error;     ///< error_code::none for a well-formed character
+};
+
+/// Progress of a bulk conversion on both sides. Under `strict`, `read` stops before the first error;
+/// under `replace`, `read` is the whole input and `error` is the kind of the first replaced subpart.
+struct conversion_result {
+  std::size_t read;     ///< input code units consumed
+  std::size_t written;  ///< output code units written
+  error_code error;     ///< error_code::none when the input was well-formed
+  constexpr explicit operator bool() const noexcept { return error == error_code::none; }
+};
+
+/// U+FFFD REPLACEMENT CHARACTER.
+inline constexpr char32_t replacement_character = U'\uFFFD';
+
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/error.hpp ----
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+
+/// An octet range of the grammar; `outside` names the error when a continuation byte (80-BF)
+/// arrives where this range is expected but falls outside it.
+struct octet_range {
+  std::uint8_t lo, hi;
+  error_code outside;
+  constexpr bool contains(unsigned b) const noexcept { return lo <= b && b <= hi; }
+};
+
+/// One alternative of UTF8-1 .. UTF8-4: a lead range followed by `tails` further ranges.
+struct sequence_rule {
+  octet_range lead;
+  std::uint8_t tails;
+  octet_range tail[3];
+};
+
+inline constexpr octet_range utf8_tail{0x80, 0xBF, error_code::none};  // UTF8-tail
+
+/// RFC 3629 section 4, one entry per alternative. The error kinds on the restricted second-byte
+/// ranges say what a continuation byte outside them would have encoded.
+inline constexpr sequence_rule grammar[] = {
+    {{0x00, 0x7F, error_code::none}, 0, {}},                                                           // UTF8-1
+    {{0xC2, 0xDF, error_code::none}, 1, {utf8_tail}},                                                  // UTF8-2
+    {{0xE0, 0xE0, error_code::none}, 2, {{0xA0, 0xBF, error_code::overlong}, utf8_tail}},              // UTF8-3
+    {{0xE1, 0xEC, error_code::none}, 2, {utf8_tail, utf8_tail}},                                       //
+    {{0xED, 0xED, error_code::none}, 2, {{0x80, 0x9F, error_code::surrogate}, utf8_tail}},             //
+    {{0xEE, 0xEF, error_code::none}, 2, {utf8_tail, utf8_tail}},                                       //
+    {{0xF0, 0xF0, error_code::none}, 3, {{0x90, 0xBF, error_code::overlong}, utf8_tail, utf8_tail}},   // UTF8-4
+    {{0xF1, 0xF3, error_code::none}, 3, {utf8_tail, utf8_tail, utf8_tail}},                            //
+    {{0xF4, 0xF4, error_code::none}, 3, {{0x80, 0x8F, error_code::too_large}, utf8_tail, utf8_tail}},  //
+};
+
+inline constexpr std::size_t max_states = 16;
+inline constexpr std::size_t max_classes = 32;
+inline constexpr std::uint8_t accept_state = 0;
+inline constexpr std::uint8_t reject_state = 1;
+
+/// The automaton in plain form: states x bytes.
+struct automaton {
+  struct state_desc {
+    std::uint8_t count;  // ranges still expected
+    octet_range need[3];
+  };
+  std::size_t states = 0;
+  state_desc desc[max_states]{};
+  std::uint8_t next[max_states][256]{};
+  error_code kind[max_states][256]{};  // why `next` is reject
+  std::uint8_t lead_mask[256]{};       // payload bits of a lead byte
+
+  constexpr std::uint8_t intern(const octet_range* need, std::uint8_t count) {
+    if (count == 0) return accept_state;
+    for (std::uint8_t s = 2; s < states; ++s) {
+      bool same = desc[s].count == count;
+      for (std::uint8_t k = 0; same && k < count; ++k)
+        same = desc[s].need[k].lo == need[k].lo && desc[s].need[k].hi == need[k].hi &&
+               desc[s].need[k].outside == need[k].outside;
+      if (same) return s;
+    }
+    desc[states].count = count;
+    for (std::uint8_t k = 0; k < count; ++k) desc[states].need[k] = need[k];
+    return static_cast<std::uint8_t>(states++);
+  }
+};
+
+constexpr automaton build_automaton() {
+  automaton a{};
+  a.states = 2;  // accept, reject
+  // First all suffixes (states), in grammar order; then the transitions, which need them all.
+  for (const sequence_rule& r : grammar)
+    for (std::uint8_t k = 0; k < r.tails; ++k) a.intern(r.tail + k, static_cast<std::uint8_t>(r.tails - k));
+  for (unsigned b = 0; b < 256; ++b) {
+    const bool continuation = utf8_tail.contains(b);
+    // From accept: b must start one of the alternatives.
+    a.next[accept_state][b] = reject_state;
+    a.kind[accept_state][b] = continuation ? error_code::unexpected_continuation : error_code::invalid_byte;
+    for (const sequence_rule& r : grammar)
+      if (r.lead.contains(b)) {
+        a.next[accept_state][b] = a.intern(r.tail, r.tails);
+        a.kind[accept_state][b] = error_code::none;
+        a.lead_mask[b] = static_cast<std::uint8_t>(0x7F >> (r.tails == 0 ? 0 : r.tails + 1));
+      }
+    // Reject absorbs.
+    a.next[reject_state][b] = reject_state;
+    a.kind[reject_state][b] = error_code::none;
+    // Inside a character: b must fall in the next expected range.
+    for (std::uint8_t s = 2; s < a.states; ++s) {
+      const auto& d = a.desc[s];
+      if (d.need[0].contains(b)) {
+        a.next[s][b] = a.intern(d.need + 1, static_cast<std::uint8_t>(d.count - 1));
+        a.kind[s][b] = error_code::none;
+      } else {
+        a.next[s][b] = reject_state;
+        a.kind[s][b] = continuation ? d.need[0].outside : error_code::too_short;
+      }
+    }
+  }
+  return a;
+}
+
+inline constexpr automaton dfa = build_automaton();
+
+/// Byte classes: bytes with identical columns (next state and error kind in every state).
+struct class_map {
+  std::size_t count = 0;
+  std::uint8_t of[256]{};
+  std::uint8_t representative[max_classes]{};
+};
+
+constexpr class_map build_classes() {
+  class_map m{};
+  for (unsigned b = 0; b < 256; ++b) {
+    std::size_t c = 0;
+    for (; c < m.count; ++c) {
+      const unsigned r = m.representative[c];
+      bool same = dfa.lead_mask[r] == dfa.lead_mask[b];
+      for (std::size_t s = 0; same && s < dfa.states; ++s)
+        same = dfa.next[s][r] == dfa.next[s][b] && dfa.kind[s][r] == dfa.kind[s][b];
+      if (same) break;
+    }
+    if (c == m.count) m.representative[m.count++] = static_cast<std::uint8_t>(b);
+    m.of[b] = static_cast<std::uint8_t>(c);
+  }
+  return m;
+}
+
+inline constexpr class_map byte_classes = build_classes();
+
+static_assert(dfa.states == 9, "RFC 3629 gives accept, reject and 7 partial-character states");
+static_assert(byte_classes.count == 12, "RFC 3629 gives 12 byte classes");
+static_assert(byte_classes.of[0xC0] == byte_classes.of[0xF5] && byte_classes.of[0xC1] == byte_classes.of[0xFF],
+              "C0, C1 and F5..FF never occur in UTF-8 and form one class");
+static_assert(byte_classes.of[0xE1] == byte_classes.of[0xEE], "E1..EC and EE..EF behave alike");
+
+// ---------------------------------------------------------------------------------------------
+// The shift-based form for hot loops. A state is a bit offset (index * 6); the row of a byte packs
+// every state's successor as a 6-bit field at that state's offset, so one step is
+// `state = row[byte] >> state` (callers mask with 63; x86 shifts mask the count themselves).
+
+inline constexpr unsigned state_bits = 6;
+inline constexpr std::uint64_t state_mask = 63;
+inline constexpr std::uint32_t s_accept = accept_state * state_bits;
+inline constexpr std::uint32_t s_reject = reject_state * state_bits;
+static_assert(dfa.states * state_bits <= 64, "every state's successor fits in one 64-bit row");
+
+struct shift_table {
+  std::uint64_t row[256]{};
+};
+
+constexpr shift_table build_shift_table() {
+  shift_table t{};
+  for (unsigned b = 0; b < 256; ++b)
+    for (std::size_t s = 0; s < dfa.states; ++s)
+      t.row[b] |= static_cast<std::uint64_t>(dfa.next[s][b] * state_bits) << (s * state_bits);
+  return t;
+}
+
+inline constexpr shift_table shift = build_shift_table();
+
+/// One transition; `state` may carry garbage above its low 6 bits (the shift ignores it).
+constexpr std::uint64_t step(std::uint64_t state, std::uint8_t byte) noexcept {
+  return shift.row[byte] >> (state & state_mask);
+}
+
+/// The error kind when `byte` drives the (masked) shift-form state `state` to reject.
+constexpr error_code reject_kind(std::uint64_t state, std::uint8_t byte) noexcept {
+  return dfa.kind[(state & state_mask) / state_bits][byte];
+}
+
+/// True for 80..BF, which never starts a character.
+constexpr bool is_continuation(std::uint8_t b) noexcept {
+  return utf8_tail.contains(b);
+}
+
+/// Decodes the character or maximal ill-formed subpart that starts at `pos` (pos < n).
+/// This is the only scalar decoder: everything else that decodes calls it or the shift loop.
+template <class T>
+constexpr decoded decode_at(const T* p, std::size_t n, std::size_t pos) noexcept {
+  const std::uint8_t lead = octet(p[pos]);
+  std::uint64_t st = step(s_accept, lead) & state_mask;
+  if (st == s_accept) return {lead, 1, error_code::none};
+  if (st == s_reject) return {replacement_character, 1, reject_kind(s_accept, lead)};
+  char32_t cp = lead & dfa.lead_mask[lead];
+  for (std::size_t i = pos + 1; i < n; ++i) {
+    const std::uint8_t b = octet(p[i]);
+    const std::uint64_t nx = step(st, b) & state_mask;
+    if (nx == s_reject) return {replacement_character, static_cast<std::uint8_t>(i - pos), reject_kind(st, b)};
+    cp = (cp << 6) | (b & 0x3Fu);
+    if (nx == s_accept) return {cp, static_cast<std::uint8_t>(i + 1 - pos), error_code::none};
+    st = nx;
+  }
+  return {replacement_character, static_cast<std::uint8_t>(n - pos), error_code::incomplete};
+}
+
+/// Where the character containing the byte before `pos` starts, given that the DFA consumed
+/// [.., pos) without rejecting and stands in a partial-character state: the last lead byte.
+template <class T>
+constexpr std::size_t partial_start(const T* p, std::size_t pos) noexcept {
+  std::size_t k = pos;
+  while (k > 0 && is_continuation(octet(p[k - 1])) && pos - k < 3) --k;
+  return k > 0 ? k - 1 : 0;
+}
+
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/detail/dfa.hpp ----
+
+#if UTF8DFA_HAS_SPAN
+#include <span>
+#endif
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+
+namespace detail {
+
+template <class T>
+constexpr bool is_boundary(const T* p, std::size_t n, std::size_t i) noexcept {
+  if (i == 0 || i == n) return true;
+  if (i > n) return false;
+  if (!is_continuation(octet(p[i]))) return true;
+  // A continuation byte starts a segment unless the segment of the last lead within three bytes
+  // before it reaches over it.
+  const std::size_t lo = i >= 3 ? i - 3 : 0;
+  for (std::size_t j = i; j-- > lo;)
+    if (!is_continuation(octet(p[j]))) return j + decode_at(p, n, j).length <= i;
+  return true;
+}
+
+inline constexpr unsigned char bom[3] = {0xEF, 0xBB, 0xBF};
+
+template <class T>
+constexpr bool starts_with_bom(const T* p, std::size_t n) noexcept {
+  return n >= 3 && octet(p[0]) == bom[0] && octet(p[1]) == bom[1] && octet(p[2]) == bom[2];
+}
+
+}  // namespace detail
+
+/// True when byte offset `index` starts a character or a maximal ill-formed subpart, or is 0 or
+/// the size; false inside one and past the end.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+constexpr bool is_char_boundary(const Bytes& bytes, std::size_t index) noexcept {
+  const auto s = detail::as_span(bytes);
+  return detail::is_boundary(s.data, s.size, index);
+}
+
+/// The largest boundary <= `index` (the size when `index` is past the end).
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+constexpr std::size_t floor_char_boundary(const Bytes& bytes, std::size_t index) noexcept {
+  const auto s = detail::as_span(bytes);
+  if (index >= s.size) return s.size;
+  while (!detail::is_boundary(s.data, s.size, index)) --index;
+  return index;
+}
+
+/// The smallest boundary >= `index` (the size when `index` is past the end).
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+constexpr std::size_t ceil_char_boundary(const Bytes& bytes, std::size_t index) noexcept {
+  const auto s = detail::as_span(bytes);
+  if (index >= s.size) return s.size;
+  while (!detail::is_boundary(s.data, s.size, index)) ++index;
+  return index;
+}
+
+/// The length of the longest prefix of at most `max_bytes` bytes that ends on a boundary
+/// (floor_char_boundary): it never splits a character. Ill-formed input: a maximal ill-formed
+/// subpart is kept or dropped whole, as if it were a character, and is not repaired, so the prefix
+/// decodes to a prefix of what the input decodes to (and is well-formed when the input is).
+/// Use: `s.resize(utf8dfa::truncate(s, n))`.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+constexpr std::size_t truncate(const Bytes& bytes, std::size_t max_bytes) noexcept {
+  return floor_char_boundary(bytes, max_bytes);
+}
+
+/// True when the input starts with the UTF-8 byte order mark EF BB BF (U+FEFF).
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+constexpr bool has_bom(const Bytes& bytes) noexcept {
+  const auto s = detail::as_span(bytes);
+  return detail::starts_with_bom(s.data, s.size);
+}
+
+/// The input without a leading EF BB BF (RFC 3629 section 6); unchanged when there is none.
+/// Only the first three bytes are looked at: a second BOM, or U+FEFF later on, is data.
+constexpr std::string_view skip_bom(std::string_view bytes) noexcept {
+  return detail::starts_with_bom(bytes.data(), bytes.size()) ? bytes.substr(3) : bytes;
+}
+
+#if UTF8DFA_HAS_CHAR8_T
+/// The same for UTF-8 in char8_t.
+constexpr std::u8string_view skip_bom(std::u8string_view bytes) noexcept {
+  return detail::starts_with_bom(bytes.data(), bytes.size()) ? bytes.substr(3) : bytes;
+}
+#endif
+
+#if UTF8DFA_HAS_SPAN
+/// The same for a span of bytes (std::span<const std::byte>, ...).
+template <class T, std::size_t Extent, detail::enable_if_byte<T> = 0>
+constexpr std::span<T> skip_bom(std::span<T, Extent> bytes) noexcept {
+  return detail::starts_with_bom(bytes.data(), bytes.size()) ? std::span<T>(bytes).subspan(3) : std::span<T>(bytes);
+}
+#endif
+
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/boundary.hpp ----
+// ---- begin utf8dfa/count.hpp ----
+// utf8dfa: counting code points.
+#ifndef UTF8DFA_COUNT_HPP
+#define UTF8DFA_COUNT_HPP
+
+
+// ---- begin utf8dfa/detail/dispatch.hpp ----
+// utf8dfa: the run-time kernel table. On x86-64 the best of avx512, avx2, sse4 that cpu.hpp finds
+// (CPU and OS support), on ARM64 neon, else scalar; UTF8DFA_NO_SIMD leaves only scalar. Resolved
+// once, on first use (no static-initialisation order issue: the pointer is constant-initialised),
+// overridable by the UTF8DFA_KERNEL environment variable or select_kernel().
+#ifndef UTF8DFA_DETAIL_DISPATCH_HPP
+#define UTF8DFA_DETAIL_DISPATCH_HPP
+
+#include <atomic>
+#include <cstdlib>
+
+// ---- begin utf8dfa/detail/cpu.hpp ----
+// utf8dfa: what the x86-64 CPU and the operating system let the kernels use (cpuid + xgetbv).
+// Detected once, on first use; the cache is a constant-initialised atomic, so there is no
+// static-initialisation order issue and concurrent first calls merely detect twice.
+#ifndef UTF8DFA_DETAIL_CPU_HPP
+#define UTF8DFA_DETAIL_CPU_HPP
+
+
+// ---- begin utf8dfa/detail/simd/target.hpp ----
+// utf8dfa: per-function instruction-set regions for the x86-64 kernels (and NEON on ARM64). Kernels are compiled
+// through these attributes only, never through -m flags imposed on users; dispatch.hpp calls a kernel only after
+// cpu.hpp has confirmed the CPU and the OS support it.
+#ifndef UTF8DFA_DETAIL_SIMD_TARGET_HPP
+#define UTF8DFA_DETAIL_SIMD_TARGET_HPP
+
+
+#if UTF8DFA_X86_64 && !defined(UTF8DFA_NO_SIMD) && (defined(__GNUC__) || defined(__clang__))
+#define UTF8DFA_X86_KERNELS 1
+#include <immintrin.h>
+// Keeps a kernel's vector loop out of its caller, so a short input's scalar path stays lean.
+#define UTF8DFA_NOINLINE __attribute__((noinline))
+#define UTF8DFA_TARGET_SSE4 __attribute__((target("sse4.2,popcnt")))
+#define UTF8DFA_TARGET_AVX2 __attribute__((target("avx2,bmi,bmi2,popcnt,lzcnt")))
+#define UTF8DFA_TARGET_AVX512 \
+  __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512vbmi,avx512vbmi2,bmi,bmi2,popcnt,lzcnt")))
+#else
+#define UTF8DFA_X86_KERNELS 0
+#endif
+
+// ARM64: NEON is part of the base architecture, so its kernel is chosen at compile time.
+#if UTF8DFA_ARM64 && !defined(UTF8DFA_NO_SIMD) && (defined(__ARM_NEON) || defined(_M_ARM64))
+#define UTF8DFA_NEON_KERNELS 1
+#include <arm_neon.h>
+#else
+#define UTF8DFA_NEON_KERNELS 0
+#endif
+
+#endif
+// ---- end utf8dfa/detail/simd/target.hpp ----
+
+#if UTF8DFA_X86_KERNELS
+#include <cpuid.h>
+#endif
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+
+/// Instruction-set bits; a kernel runs only when every bit its target region enables is set.
+enum cpu_feature : std::uint32_t {
+  cpu_sse42 = 1u << 0,
+  cpu_popcnt = 1u << 1,
+  cpu_avx2 = 1u << 2,
+  cpu_bmi1 = 1u << 3,
+  cpu_bmi2 = 1u << 4,
+  cpu_lzcnt = 1u << 5,
+  cpu_avx512f = 1u << 6,
+  cpu_avx512bw = 1u << 7,
+  cpu_avx512vl = 1u << 8,
+  cpu_avx512dq = 1u << 9,
+  cpu_avx512vbmi = 1u << 10,
+  cpu_avx512vbmi2 = 1u << 11,
+  cpu_detected = 1u << 31,  // marks the cache as filled
+};
+
+/// What each kernel's target region (simd/target.hpp) needs.
+inline constexpr std::uint32_t cpu_needs_sse4 = cpu_sse42 | cpu_popcnt;
+inline constexpr std::uint32_t cpu_needs_avx2 = cpu_needs_sse4 | cpu_avx2 | cpu_bmi1 | cpu_bmi2 | cpu_lzcnt;
+inline constexpr std::uint32_t cpu_needs_avx512 =
+    cpu_needs_avx2 | cpu_avx512f | cpu_avx512bw | cpu_avx512vl | cpu_avx512dq | cpu_avx512vbmi | cpu_avx512vbmi2;
+
+#if UTF8DFA_X86_KERNELS
+struct cpuid_regs {
+  std::uint32_t eax, ebx, ecx, edx;
+};
+
+inline cpuid_regs cpuid_query(std::uint32_t leaf, std::uint32_t subleaf) noexcept {
+  cpuid_regs r{0, 0, 0, 0};
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (__get_cpuid_count(leaf, subleaf, &a, &b, &c, &d)) r = {a, b, c, d};
+  return r;
+}
+
+/// XCR0: which register states the OS saves on a context switch. Plain asm, so no target region
+/// (-mxsave) is needed; only called once cpuid said OSXSAVE is on.
+inline std::uint64_t xgetbv0() noexcept {
+  std::uint32_t lo = 0, hi = 0;
+  __asm__ __volatile__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0u));
+  return (std::uint64_t{hi} << 32) | lo;
+}
+
+inline std::uint32_t detect_cpu_features() noexcept {
+  auto bit = [](std::uint32_t reg, unsigned n) { return (reg >> n) & 1u; };
+  std::uint32_t f = cpu_detected;
+  const std::uint32_t max_leaf = cpuid_query(0, 0).eax;
+  const cpuid_regs l1 = cpuid_query(1, 0);
+  if (bit(l1.ecx, 20)) f |= cpu_sse42;
+  if (bit(l1.ecx, 23)) f |= cpu_popcnt;
+  const cpuid_regs ext = cpuid_query(0x80000001u, 0);
+  if (bit(ext.ecx, 5)) f |= cpu_lzcnt;
+  if (max_leaf < 7) return f;
+  const cpuid_regs l7 = cpuid_query(7, 0);
+  if (bit(l7.ebx, 3)) f |= cpu_bmi1;
+  if (bit(l7.ebx, 8)) f |= cpu_bmi2;
+  // AVX state needs the OS to save XMM and YMM (XCR0 bits 1, 2); AVX-512 also the opmask and
+  // ZMM states (bits 5, 6, 7).
+  if (!bit(l1.ecx, 27) || !bit(l1.ecx, 28)) return f;  // OSXSAVE, AVX
+  const std::uint64_t xcr0 = xgetbv0();
+  if ((xcr0 & 0x6) != 0x6) return f;
+  if (bit(l7.ebx, 5)) f |= cpu_avx2;
+  if ((xcr0 & 0xE6) != 0xE6) return f;
+  if (bit(l7.ebx, 16)) f |= cpu_avx512f;
+  if (bit(l7.ebx, 17)) f |= cpu_avx512dq;
+  if (bit(l7.ebx, 30)) f |= cpu_avx512bw;
+  if (bit(l7.ebx, 31)) f |= cpu_avx512vl;
+  if (bit(l7.ecx, 1)) f |= cpu_avx512vbmi;
+  if (bit(l7.ecx, 6)) f |= cpu_avx512vbmi2;
+  return f;
+}
+#else
+inline std::uint32_t detect_cpu_features() noexcept {
+  return cpu_detected;
+}
+#endif
+
+/// The features of this CPU (cpu_feature bits), detected on the first call.
+inline std::uint32_t cpu_features() noexcept {
+  static std::atomic<std::uint32_t> cache{0};  // constant-initialised
+  std::uint32_t f = cache.load(std::memory_order_relaxed);
+  if (f == 0) {
+    f = detect_cpu_features();
+    cache.store(f, std::memory_order_relaxed);
+  }
+  return f;
+}
+
+/// True when the CPU has every feature in `needs`.
+inline bool cpu_has(std::uint32_t needs) noexcept {
+  return (cpu_features() & needs) == needs;
+}
+
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/detail/cpu.hpp ----
+// ---- begin utf8dfa/detail/kernel_table.hpp ----
+// utf8dfa: the shape of a kernel (one implementation of every bulk operation) and the portable one.
+#ifndef UTF8DFA_DETAIL_KERNEL_TABLE_HPP
+#define UTF8DFA_DETAIL_KERNEL_TABLE_HPP
+
+
+// ---- begin utf8dfa/policy.hpp ----
+// utf8dfa: what a conversion does with ill-formed input.
+#ifndef UTF8DFA_POLICY_HPP
+#define UTF8DFA_POLICY_HPP
+
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+
+/// Stop at the first ill-formed subpart and report it (conversion_result::read points at it).
+struct strict {
+  static constexpr bool stops_on_error = true;
+  constexpr char32_t replacement_value() const noexcept { return replacement_character; }
+};
+
+/// Write one replacement character (U+FFFD unless chosen) per maximal ill-formed subpart and go on,
+/// as the Unicode Standard (ch. 3) and the WHATWG decoder do. A replacement that is not a Unicode
+/// scalar value is ignored in favour of U+FFFD.
+struct replace {
+  char32_t replacement = replacement_character;
+  static constexpr bool stops_on_error = false;
+  constexpr char32_t replacement_value() const noexcept {
+    return (replacement >= 0xD800 && replacement <= 0xDFFF) || replacement > 0x10FFFF ? replacement_character
+                                                                                      : replacement;
+  }
+};
+
+/// For input already validated: the fastest path. On ill-formed input the output is unspecified,
+/// but nothing is read or written out of bounds and the output never exceeds the length helpers' size.
+struct assume_valid {
+  static constexpr bool stops_on_error = false;
+  constexpr char32_t replacement_value() const noexcept { return replacement_character; }
+};
+
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/policy.hpp ----
+// ---- begin utf8dfa/detail/scalar.hpp ----
+// utf8dfa: the portable kernels. Every loop here runs the one DFA of dfa.hpp (through `step` or
+// `decode_at`); the SIMD kernels accelerate these and are tested against them.
+#ifndef UTF8DFA_DETAIL_SCALAR_HPP
+#define UTF8DFA_DETAIL_SCALAR_HPP
+
+
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+
+/// Precise validation from a character boundary, one character at a time (constexpr path and the
+/// re-scan that locates an error found by a faster loop).
+template <class T>
+constexpr validation_result validate_from(const T* p, std::size_t n, std::size_t pos) noexcept {
+  while (pos < n) {
+    const decoded d = decode_at(p, n, pos);
+    if (d.error != error_code::none)
+      return {pos, d.error == error_code::incomplete ? 0u : std::size_t{d.length}, d.error};
+    pos += d.length;
+  }
+  return {n, 0, error_code::none};
+}
+
+/// True when the 16 bytes at p are all ASCII.
+UTF8DFA_ALWAYS_INLINE bool ascii16(const unsigned char* p) noexcept {
+  return ((load64(p) | load64(p + 8)) & high_bits) == 0;
+}
+
+/// Runs the shift DFA over [i, end) from `st`; the whole loop-carried chain is one shift per byte.
+UTF8DFA_ALWAYS_INLINE std::uint64_t run_dfa(std::uint64_t st, const unsigned char* p, std::size_t i,
+                                            std::size_t end) noexcept {
+  for (; i < end; ++i) st = step(st, p[i]);
+  return st;
+}
+
+/// Eight transitions, written out (compilers do not unroll the byte loop by themselves).
+UTF8DFA_ALWAYS_INLINE std::uint64_t step8(std::uint64_t st, const unsigned char* q) noexcept {
+  st = step(st, q[0]);
+  st = step(st, q[1]);
+  st = step(st, q[2]);
+  st = step(st, q[3]);
+  st = step(st, q[4]);
+  st = step(st, q[5]);
+  st = step(st, q[6]);
+  return step(st, q[7]);
+}
+
+/// Validation at run time, one stream: ASCII skipped 16 bytes at a time, everything else through
+/// the shift DFA in blocks of 64 bytes (written out eight steps at a time); only a failing block
+/// (or one that ends the input inside a character) is re-scanned to say where and why.
+inline validation_result validate_one_stream(const unsigned char* p, std::size_t n) noexcept {
+  std::size_t i = 0;
+  std::uint64_t st = s_accept;
+  for (;;) {
+    if ((st & state_mask) == s_accept)
+      while (n - i >= 16 && ascii16(p + i)) i += 16;
+    const std::size_t block = i;
+    const std::uint64_t entry = st & state_mask;
+    const bool last = n - i < 64;
+    if (last) {
+      st = run_dfa(st, p, i, n);
+    } else {
+      for (std::size_t k = 0; k < 64; k += 8) st = step8(st, p + i + k);
+      i += 64;
+    }
+    if (UTF8DFA_UNLIKELY((st & state_mask) == s_reject || (last && (st & state_mask) != s_accept)))
+      return validate_from(p, n, entry == s_accept ? block : partial_start(p, block));
+    if (last) return {n, 0, error_code::none};
+  }
+}
+
+/// One stream of the two-stream check: skips ASCII while at a character boundary, keeping at
+/// least 64 bytes before `end`.
+UTF8DFA_ALWAYS_INLINE void skip_ascii(const unsigned char* p, std::size_t& i, std::size_t end,
+                                      std::uint64_t st) noexcept {
+  if ((st & state_mask) == s_accept)
+    while (end - i >= 80 && ascii16(p + i)) i += 16;
+}
+
+/// True when [0, mid) and [mid, n) are both well-formed (mid starts a character), checked as two
+/// interleaved DFA chains, which doubles the bytes per cycle of one chain of dependent shifts.
+/// False says nothing about where: the caller re-runs one stream for the exact answer.
+inline bool two_streams_valid(const unsigned char* p, std::size_t mid, std::size_t n) noexcept {
+  std::size_t a = 0, b = mid;
+  std::uint64_t sa = s_accept, sb = s_accept;
+  for (;;) {
+    skip_ascii(p, a, mid, sa);
+    skip_ascii(p, b, n, sb);
+    if (mid - a < 64 || n - b < 64) break;
+    for (std::size_t k = 0; k < 64; k += 8) {
+      sa = step8(sa, p + a + k);
+      sb = step8(sb, p + b + k);
+    }
+    a += 64;
+    b += 64;
+    if (UTF8DFA_UNLIKELY(((sa & state_mask) == s_reject) | ((sb & state_mask) == s_reject))) return false;
+  }
+  // The rest of each stream alone.
+  for (std::size_t* pos : {&a, &b}) {
+    const std::size_t end = pos == &a ? mid : n;
+    std::uint64_t& st = pos == &a ? sa : sb;
+    for (std::size_t& i = *pos;;) {
+      skip_ascii(p, i, end, st);
+      if (end - i < 64) break;
+      for (std::size_t k = 0; k < 64; k += 8) st = step8(st, p + i + k);
+      i += 64;
+      if ((st & state_mask) == s_reject) return false;
+    }
+    st = run_dfa(st, p, *pos, end);
+  }
+  return (sa & state_mask) == s_accept && (sb & state_mask) == s_accept;
+}
+
+/// Validation at run time: long inputs as two interleaved streams split at a character start near
+/// the middle; anything ill-formed (and short input) through one stream, which says where and why.
+inline validation_result validate_scalar(const unsigned char* p, std::size_t n) noexcept {
+  if (n >= 1024) {
+    std::size_t mid = n / 2;
+    for (int k = 0; k < 3 && is_continuation(p[mid]); ++k) ++mid;
+    if (!is_continuation(p[mid]) && two_streams_valid(p, mid, n)) return {n, 0, error_code::none};
+  }
+  return validate_one_stream(p, n);
+}
+
+/// The sum of the eight bytes of `acc` (each at most 255).
+constexpr std::size_t byte_sum(std::uint64_t acc) noexcept {
+  const std::uint64_t pairs = (acc & 0x00FF00FF00FF00FFull) + ((acc >> 8) & 0x00FF00FF00FF00FFull);
+  return static_cast<std::size_t>((pairs * 0x0001000100010001ull) >> 48);
+}
+
+/// Bytes of [p, p+n) that match `Pick` (a word-at-a-time test leaving bit 7 of each chosen byte),
+/// counted as 0/1 bytes in one word for up to 255 words at a time.
+template <class Pick>
+UTF8DFA_ALWAYS_INLINE std::size_t count_bytes_swar(const unsigned char* p, std::size_t n, Pick pick) noexcept {
+  std::size_t count = 0, i = 0;
+  while (n - i >= 8) {
+    const std::size_t words = (n - i) / 8 < 255 ? (n - i) / 8 : 255;
+    const std::size_t end = i + words * 8;
+    std::uint64_t acc = 0;
+    for (; i < end; i += 8) acc += (pick(load64(p + i)) & high_bits) >> 7;
+    count += byte_sum(acc);
+  }
+  return count;
+}
+
+/// Number of bytes in [p, p+n) that are not continuation bytes (80..BF).
+inline std::size_t count_leads_scalar(const unsigned char* p, std::size_t n) noexcept {
+  const std::size_t words = n - n % 8;
+  std::size_t count = words - count_bytes_swar(p, words, [](std::uint64_t w) { return w & ~(w << 1); });
+  for (std::size_t i = words; i < n; ++i) count += !is_continuation(p[i]);
+  return count;
+}
+
+/// UTF-16 units of well-formed UTF-8: one per lead byte, two for the 4-byte leads (F0..F4).
+inline std::size_t utf16_length_scalar(const unsigned char* p, std::size_t n) noexcept {
+  const std::size_t words = n - n % 8;
+  std::size_t count = count_leads_scalar(p, words) +
+                      count_bytes_swar(p, words, [](std::uint64_t w) { return w & (w << 1) & (w << 2) & (w << 3); });
+  for (std::size_t i = words; i < n; ++i) count += std::size_t{!is_continuation(p[i])} + std::size_t{p[i] >= 0xF0};
+  return count;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Transcoding. `Policy` is one of the public policy types; what it changes is what happens at an
+// error: strict stops, replace/assume_valid write the replacement and go on.
+
+template <class Policy>
+inline constexpr bool stops_on_error = Policy::stops_on_error;
+
+/// Writes one scalar value as UTF-32 or UTF-16; returns the new output position.
+template <class Out>
+UTF8DFA_ALWAYS_INLINE Out* put_unit(Out* o, char32_t c) noexcept {
+  if constexpr (sizeof(Out) == 4) {
+    *o++ = static_cast<Out>(c);
+  } else {
+    if (c < 0x10000) {
+      *o++ = static_cast<Out>(c);
+    } else {
+      *o++ = static_cast<Out>(0xD7C0 + (c >> 10));
+      *o++ = static_cast<Out>(0xDC00 + (c & 0x3FF));
+    }
+  }
+  return o;
+}
+
+/// UTF-8 to UTF-32 or UTF-16 (by the size of Out).
+template <class Policy, class Out>
+conversion_result utf8_to_utf_scalar(const unsigned char* p, std::size_t n, Out* out, Policy pol) noexcept {
+  std::size_t i = 0;
+  Out* o = out;
+  error_code first = error_code::none;
+  while (i < n) {
+    if (n - i >= 8 && (load64(p + i) & high_bits) == 0) {
+      for (std::size_t k = 0; k < 8; ++k) o[k] = static_cast<Out>(p[i + k]);
+      i += 8;
+      o += 8;
+      continue;
+    }
+    const decoded d = decode_at(p, n, i);
+    char32_t c = d.code_point;
+    if (UTF8DFA_UNLIKELY(d.error != error_code::none)) {
+      if constexpr (stops_on_error<Policy>) {
+        return {i, static_cast<std::size_t>(o - out), d.error};
+      } else {
+        if (first == error_code::none) first = d.error;
+        c = pol.replacement_value();
+      }
+    }
+    o = put_unit(o, c);
+    i += d.length;
+  }
+  return {n, static_cast<std::size_t>(o - out), first};
+}
+
+/// One scalar value (or an error) read from UTF-16 at i < n. A high surrogate that ends the input
+/// is `incomplete` (a later chunk could pair it); every other unpaired surrogate is `surrogate`.
+constexpr decoded decode_utf16_at(const char16_t* p, std::size_t n, std::size_t i) noexcept {
+  const char32_t c = p[i];
+  if (c < 0xD800 || c > 0xDFFF) return {c, 1, error_code::none};
+  if (c <= 0xDBFF) {
+    if (i + 1 == n) return {replacement_character, 1, error_code::incomplete};
+    const char32_t d = p[i + 1];
+    if (d >= 0xDC00 && d <= 0xDFFF) return {0x10000 + ((c - 0xD800) << 10) + (d - 0xDC00), 2, error_code::none};
+  }
+  return {replacement_character, 1, error_code::surrogate};
+}
+
+/// One scalar value (or an error) read from UTF-32 at i < n.
+constexpr decoded decode_utf32_at(const char32_t* p, std::size_t, std::size_t i) noexcept {
+  const char32_t c = p[i];
+  if (c >= 0xD800 && c <= 0xDFFF) return {replacement_character, 1, error_code::surrogate};
+  if (c > 0x10FFFF) return {replacement_character, 1, error_code::too_large};
+  return {c, 1, error_code::none};
+}
+
+template <class In>
+constexpr decoded decode_utf_at(const In* p, std::size_t n, std::size_t i) noexcept {
+  if constexpr (sizeof(In) == 2)
+    return decode_utf16_at(p, n, i);
+  else
+    return decode_utf32_at(p, n, i);
+}
+
+/// Bytes of the UTF-8 form of a scalar value (1..4).
+constexpr std::size_t utf8_width(char32_t c) noexcept {
+  return c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+}
+
+/// Writes a scalar value as UTF-8 (the RFC 3629 section 3 bit patterns); returns the byte count.
+template <class Byte>
+constexpr std::size_t put_utf8(Byte* out, char32_t c) noexcept {
+  if (c < 0x80) {
+    out[0] = static_cast<Byte>(c);
+    return 1;
+  }
+  if (c < 0x800) {
+    out[0] = static_cast<Byte>(0xC0 | (c >> 6));
+    out[1] = static_cast<Byte>(0x80 | (c & 0x3F));
+    return 2;
+  }
+  if (c < 0x10000) {
+    out[0] = static_cast<Byte>(0xE0 | (c >> 12));
+    out[1] = static_cast<Byte>(0x80 | ((c >> 6) & 0x3F));
+    out[2] = static_cast<Byte>(0x80 | (c & 0x3F));
+    return 3;
+  }
+  out[0] = static_cast<Byte>(0xF0 | (c >> 18));
+  out[1] = static_cast<Byte>(0x80 | ((c >> 12) & 0x3F));
+  out[2] = static_cast<Byte>(0x80 | ((c >> 6) & 0x3F));
+  out[3] = static_cast<Byte>(0x80 | (c & 0x3F));
+  return 4;
+}
+
+/// UTF-16 or UTF-32 (by the size of In) to UTF-8.
+template <class Policy, class In>
+conversion_result utf_to_utf8_scalar(const In* p, std::size_t n, unsigned char* out, Policy pol) noexcept {
+  std::size_t i = 0;
+  unsigned char* o = out;
+  error_code first = error_code::none;
+  while (i < n) {
+    if (p[i] < 0x80) {
+      *o++ = static_cast<unsigned char>(p[i++]);
+      continue;
+    }
+    const decoded d = decode_utf_at(p, n, i);
+    char32_t c = d.code_point;
+    if (UTF8DFA_UNLIKELY(d.error != error_code::none)) {
+      if constexpr (stops_on_error<Policy>) {
+        return {i, static_cast<std::size_t>(o - out), d.error};
+      } else {
+        if (first == error_code::none) first = d.error;
+        c = pol.replacement_value();
+      }
+    }
+    o += put_utf8(o, c);
+    i += d.length;
+  }
+  return {n, static_cast<std::size_t>(o - out), first};
+}
+
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/detail/scalar.hpp ----
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+
+/// A replacement value that no policy can produce: the kernels' encoding of `strict`.
+inline constexpr char32_t strict_marker = 0xFFFFFFFFu;
+
+/// One implementation of every bulk operation. `replacement == strict_marker` means strict.
+struct kernel_table {
+  const char* name;
+  validation_result (*validate)(const unsigned char*, std::size_t) noexcept;
+  std::size_t (*count_leads)(const unsigned char*, std::size_t) noexcept;
+  std::size_t (*utf16_length)(const unsigned char*, std::size_t) noexcept;  // of well-formed input
+  conversion_result (*utf8_to_utf32)(const unsigned char*, std::size_t, char32_t*, char32_t) noexcept;
+  conversion_result (*utf8_to_utf16)(const unsigned char*, std::size_t, char16_t*, char32_t) noexcept;
+  conversion_result (*utf16_to_utf8)(const char16_t*, std::size_t, unsigned char*, char32_t) noexcept;
+  conversion_result (*utf32_to_utf8)(const char32_t*, std::size_t, unsigned char*, char32_t) noexcept;
+};
+
+/// Runs a policy-templated kernel with the policy encoded as a replacement value.
+template <class In, class Out, conversion_result (*Strict)(const In*, std::size_t, Out*, strict) noexcept,
+          conversion_result (*Replace)(const In*, std::size_t, Out*, replace) noexcept>
+conversion_result by_policy(const In* p, std::size_t n, Out* out, char32_t replacement) noexcept {
+  if (replacement == strict_marker) return Strict(p, n, out, strict{});
+  return Replace(p, n, out, replace{replacement});
+}
+
+inline constexpr kernel_table scalar_kernels{
+    "scalar",
+    &validate_scalar,
+    &count_leads_scalar,
+    &utf16_length_scalar,
+    &by_policy<unsigned char, char32_t, &utf8_to_utf_scalar<strict, char32_t>, &utf8_to_utf_scalar<replace, char32_t>>,
+    &by_policy<unsigned char, char16_t, &utf8_to_utf_scalar<strict, char16_t>, &utf8_to_utf_scalar<replace, char16_t>>,
+    &by_policy<char16_t, unsigned char, &utf_to_utf8_scalar<strict, char16_t>, &utf_to_utf8_scalar<replace, char16_t>>,
+    &by_policy<char32_t, unsigned char, &utf_to_utf8_scalar<strict, char32_t>, &utf_to_utf8_scalar<replace, char32_t>>,
+};
+
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/detail/kernel_table.hpp ----
+// ---- begin utf8dfa/detail/simd/avx2/kernels.hpp ----
+// utf8dfa: the AVX2 kernel table.
+#ifndef UTF8DFA_DETAIL_SIMD_AVX2_KERNELS_HPP
+#define UTF8DFA_DETAIL_SIMD_AVX2_KERNELS_HPP
+
+// ---- begin utf8dfa/detail/simd/avx2/transcode.hpp ----
+// utf8dfa: AVX2 transcoding kernels. Same results as the scalar functions of scalar.hpp, byte for
+// byte, for both policies. Valid blocks go through the vector path; a block holding an error is
+// re-run through the scalar DFA up to the block end. AVX2 has no byte-masked stores: a store writes
+// exactly the units produced (vpmaskmovd plus single bytes), unless the next block is known to be
+// valid, so that its output will overwrite whatever a full-width store wrote past ours. The last
+// few units of the input are finished by the scalar function.
+#ifndef UTF8DFA_DETAIL_SIMD_AVX2_TRANSCODE_HPP
+#define UTF8DFA_DETAIL_SIMD_AVX2_TRANSCODE_HPP
+
+// ---- begin utf8dfa/detail/simd/transcode_common.hpp ----
+// utf8dfa: what the SIMD transcoding kernels of every instruction set share: the pair tables of the
+// block UTF-8 check, and the scalar re-run of a block that holds an error (plain code, no target
+// attributes, so any kernel may call it).
+#ifndef UTF8DFA_DETAIL_SIMD_TRANSCODE_COMMON_HPP
+#define UTF8DFA_DETAIL_SIMD_TRANSCODE_COMMON_HPP
+
+
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+
+/// Error bits of a pair (previous byte, current byte); a pair is ill-formed when the three
+/// lookups (previous high nibble, previous low nibble, current high nibble) share a bit.
+namespace pair_error {
+inline constexpr std::uint8_t too_short = 1 << 0;                        // lead byte followed by a non-continuation
+inline constexpr std::uint8_t too_long = 1 << 1;                         // ASCII followed by a continuation
+inline constexpr std::uint8_t overlong_3 = 1 << 2;                       // E0 80..9F
+inline constexpr std::uint8_t too_large = 1 << 3;                        // F4 90..BF, F5..FF 90..BF
+inline constexpr std::uint8_t surrogate = 1 << 4;                        // ED A0..BF
+inline constexpr std::uint8_t overlong_2 = 1 << 5;                       // C0/C1 followed by a continuation
+inline constexpr std::uint8_t overlong_4 = 1 << 6;                       // F0 80..8F, and F5..FF 80..8F
+inline constexpr std::uint8_t two_conts = 1 << 7;                        // continuation after continuation
+inline constexpr std::uint8_t carry = too_short | too_long | two_conts;  // independent of the low nibble
+
+/// Indexed by the high nibble of the previous byte.
+inline constexpr std::uint8_t prev_high[16] = {too_long,
+                                               too_long,
+                                               too_long,
+                                               too_long,
+                                               too_long,
+                                               too_long,
+                                               too_long,
+                                               too_long,
+                                               two_conts,
+                                               two_conts,
+                                               two_conts,
+                                               two_conts,
+                                               too_short | overlong_2,
+                                               too_short,
+                                               too_short | overlong_3 | surrogate,
+                                               too_short | too_large | overlong_4};
+/// Indexed by the low nibble of the previous byte.
+inline constexpr std::uint8_t prev_low[16] = {carry | overlong_2 | overlong_3 | overlong_4,
+                                              carry | overlong_2,
+                                              carry,
+                                              carry,
+                                              carry | too_large,
+                                              carry | too_large | overlong_4,
+                                              carry | too_large | overlong_4,
+                                              carry | too_large | overlong_4,
+                                              carry | too_large | overlong_4,
+                                              carry | too_large | overlong_4,
+                                              carry | too_large | overlong_4,
+                                              carry | too_large | overlong_4,
+                                              carry | too_large | overlong_4,
+                                              carry | too_large | overlong_4 | surrogate,
+                                              carry | too_large | overlong_4,
+                                              carry | too_large | overlong_4};
+/// Indexed by the high nibble of the current byte.
+inline constexpr std::uint8_t cur_high[16] = {too_short,
+                                              too_short,
+                                              too_short,
+                                              too_short,
+                                              too_short,
+                                              too_short,
+                                              too_short,
+                                              too_short,
+                                              too_long | overlong_2 | two_conts | overlong_3 | overlong_4,
+                                              too_long | overlong_2 | two_conts | overlong_3 | too_large,
+                                              too_long | overlong_2 | two_conts | surrogate | too_large,
+                                              too_long | overlong_2 | two_conts | surrogate | too_large,
+                                              too_short,
+                                              too_short,
+                                              too_short,
+                                              too_short};
+}  // namespace pair_error
+
+/// Progress of a kernel: where it stands on both sides and the first error seen (replace policy).
+template <class Out>
+struct transcode_cursor {
+  std::size_t i;
+  Out* o;
+  error_code first;
+};
+
+/// Runs the scalar decoder of the input form (decode_at for UTF-8, decode_utf_at for UTF-16/32) over
+/// [c.i, end) and the rest of a sequence crossing `end`, writing the output form; under strict
+/// policy returns false at the first error, leaving c.i on it.
+template <bool Strict, class In, class Out>
+inline bool scalar_region(const In* p, std::size_t n, std::size_t end, transcode_cursor<Out>& c,
+                          char32_t replacement) noexcept {
+  while (c.i < end) {
+    decoded d{};
+    if constexpr (sizeof(In) == 1)
+      d = decode_at(p, n, c.i);
+    else
+      d = decode_utf_at(p, n, c.i);
+    char32_t cp = d.code_point;
+    if (UTF8DFA_UNLIKELY(d.error != error_code::none)) {
+      if constexpr (Strict) {
+        c.first = d.error;
+        return false;
+      } else {
+        if (c.first == error_code::none) c.first = d.error;
+        cp = replacement;
+      }
+    }
+    if constexpr (sizeof(Out) == 1)
+      c.o += put_utf8(c.o, cp);
+    else
+      c.o = put_unit(c.o, cp);
+    c.i += d.length;
+  }
+  return true;
+}
+
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/detail/simd/transcode_common.hpp ----
+// ---- begin utf8dfa/detail/simd/avx2/utf8_block.hpp ----
+// utf8dfa: AVX2 check of one 32-byte block of UTF-8 that starts on a character boundary: the same
+// nibble lookups as the AVX-512 check (tables in transcode_common.hpp).
+#ifndef UTF8DFA_DETAIL_SIMD_AVX2_UTF8_BLOCK_HPP
+#define UTF8DFA_DETAIL_SIMD_AVX2_UTF8_BLOCK_HPP
+
+
+#if UTF8DFA_X86_KERNELS
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+namespace avx2 {
+
+/// A 16-byte table repeated in both 128-bit lanes (for vpshufb lookups).
+UTF8DFA_TARGET_AVX2 inline __m256i lane_table(const std::uint8_t (&t)[16]) noexcept {
+  return _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(t)));
+}
+
+/// The block shifted towards higher addresses by N bytes, zeros shifted in.
+template <int N>
+UTF8DFA_TARGET_AVX2 inline __m256i prev_bytes(__m256i v) noexcept {
+  const __m256i up16 = _mm256_permute2x128_si256(v, v, 0x08);  // (0, low lane)
+  return _mm256_alignr_epi8(v, up16, 16 - N);
+}
+
+/// True when the 32 bytes v, read as the start of a text, hold an ill-formed pair or a long
+/// sequence cut before its end inside the block (a character cut by the block end is no error).
+UTF8DFA_TARGET_AVX2 inline bool utf8_block_has_error(__m256i v) noexcept {
+  const __m256i nib = _mm256_set1_epi8(0x0F);
+  const __m256i p1 = prev_bytes<1>(v);
+  const __m256i e1 =
+      _mm256_shuffle_epi8(lane_table(pair_error::prev_high), _mm256_and_si256(_mm256_srli_epi16(p1, 4), nib));
+  const __m256i e2 = _mm256_shuffle_epi8(lane_table(pair_error::prev_low), _mm256_and_si256(p1, nib));
+  const __m256i e3 =
+      _mm256_shuffle_epi8(lane_table(pair_error::cur_high), _mm256_and_si256(_mm256_srli_epi16(v, 4), nib));
+  const __m256i special = _mm256_and_si256(_mm256_and_si256(e1, e2), e3);
+  // Bit 7 set exactly where the byte two back is E0..FF or the byte three back is F0..FF.
+  const __m256i must23 = _mm256_or_si256(_mm256_subs_epu8(prev_bytes<2>(v), _mm256_set1_epi8(0x60)),
+                                         _mm256_subs_epu8(prev_bytes<3>(v), _mm256_set1_epi8(0x70)));
+  const __m256i expected = _mm256_and_si256(must23, _mm256_set1_epi8(static_cast<char>(0x80)));
+  const __m256i err = _mm256_xor_si256(special, expected);
+  return !_mm256_testz_si256(err, err);
+}
+
+}  // namespace avx2
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+#endif
+// ---- end utf8dfa/detail/simd/avx2/utf8_block.hpp ----
+
+#if UTF8DFA_X86_KERNELS
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+namespace avx2 {
+
+/// Shuffle tables, built here rather than written out.
+struct shuffle_tables {
+  /// For an 8-bit mask: the indices of its set bits, one per byte, lowest first (left-packing dwords).
+  std::uint64_t pack_dwords[256]{};
+  /// For four dwords holding UTF-8 forms of lengths 1..4 (2 bits each, length - 1): the vpshufb
+  /// control that packs their bytes, and the packed length.
+  std::uint8_t pack_utf8[256][16]{};
+  std::uint8_t packed_length[256]{};
+  /// For an 8-bit mask: the vpshufb control that packs the words it selects, lowest first.
+  std::uint8_t pack_words[256][16]{};
+};
+
+constexpr shuffle_tables build_shuffle_tables() {
+  shuffle_tables t{};
+  for (unsigned m = 0; m < 256; ++m) {
+    unsigned k = 0;
+    for (unsigned b = 0; b < 8; ++b)
+      if ((m >> b) & 1u) t.pack_dwords[m] |= std::uint64_t{b} << (8 * k++);
+    unsigned pos = 0;
+    for (unsigned c = 0; c < 4; ++c)
+      for (unsigned b = 0; b <= ((m >> (2 * c)) & 3u); ++b)
+        t.pack_utf8[m][pos++] = static_cast<std::uint8_t>(4 * c + b);
+    t.packed_length[m] = static_cast<std::uint8_t>(pos);
+    unsigned w = 0;
+    for (unsigned b = 0; b < 8; ++b)
+      if ((m >> b) & 1u) {
+        t.pack_words[m][w++] = static_cast<std::uint8_t>(2 * b);
+        t.pack_words[m][w++] = static_cast<std::uint8_t>(2 * b + 1);
+      }
+    for (; w < 16; ++w) t.pack_words[m][w] = 0x80;
+    for (; pos < 16; ++pos) t.pack_utf8[m][pos] = 0x80;  // zero
+  }
+  return t;
+}
+
+inline constexpr shuffle_tables tables = build_shuffle_tables();
+
+/// Stores the first `count` (<= 16) bytes of v at o, and nothing else.
+UTF8DFA_TARGET_AVX2 inline void store_exact(unsigned char* o, __m128i v, unsigned count) noexcept {
+  const __m128i whole = _mm_cmpgt_epi32(_mm_set1_epi32(static_cast<int>(count / 4)), _mm_setr_epi32(0, 1, 2, 3));
+  _mm_maskstore_epi32(reinterpret_cast<int*>(o), whole, v);
+  if ((count & 3u) != 0) {
+    alignas(16) unsigned char bytes[16];
+    _mm_store_si128(reinterpret_cast<__m128i*>(bytes), v);
+    for (unsigned j = count & ~3u; j < count; ++j) o[j] = bytes[j];
+  }
+}
+
+/// Stores the first `count` (<= 8) dwords of v at o.
+UTF8DFA_TARGET_AVX2 inline void store_exact(char32_t* o, __m256i v, unsigned count) noexcept {
+  const __m256i live =
+      _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  _mm256_maskstore_epi32(reinterpret_cast<int*>(o), live, v);
+}
+
+/// Stores the first `count` (<= 8) words of v at o.
+UTF8DFA_TARGET_AVX2 inline void store_exact(char16_t* o, __m128i v, unsigned count) noexcept {
+  const __m128i pairs = _mm_cmpgt_epi32(_mm_set1_epi32(static_cast<int>(count / 2)), _mm_setr_epi32(0, 1, 2, 3));
+  _mm_maskstore_epi32(reinterpret_cast<int*>(o), pairs, v);
+  if ((count & 1u) != 0) {
+    alignas(16) char16_t words[8];
+    _mm_store_si128(reinterpret_cast<__m128i*>(words), v);
+    o[count - 1] = words[count - 1];
+  }
+}
+
+/// The scalar function on the rest of the input, merged with what the vector loop did.
+template <bool Strict, class In, class Out>
+inline conversion_result finish_scalar(const In* p, std::size_t n, Out* out, transcode_cursor<Out> c,
+                                       char32_t repl) noexcept {
+  conversion_result r{};
+  if constexpr (sizeof(In) == 1) {
+    r = Strict ? utf8_to_utf_scalar(p + c.i, n - c.i, c.o, strict{})
+               : utf8_to_utf_scalar(p + c.i, n - c.i, c.o, replace{repl});
+  } else {
+    r = Strict ? utf_to_utf8_scalar(p + c.i, n - c.i, c.o, strict{})
+               : utf_to_utf8_scalar(p + c.i, n - c.i, c.o, replace{repl});
+  }
+  const error_code e = c.first != error_code::none ? c.first : r.error;
+  return {c.i + r.read, static_cast<std::size_t>(c.o - out) + r.written, e};
+}
+
+/// Decodes, in each 16-bit lane holding (byte, next byte), the 1- or 2-byte form starting there.
+UTF8DFA_TARGET_AVX2 inline __m256i decode_short(__m256i pairs) noexcept {
+  const __m256i multi = _mm256_cmpeq_epi16(_mm256_and_si256(pairs, _mm256_set1_epi16(0x80)), _mm256_set1_epi16(0x80));
+  const __m256i value = _mm256_or_si256(_mm256_slli_epi16(_mm256_and_si256(pairs, _mm256_set1_epi16(0x1F)), 6),
+                                        _mm256_and_si256(_mm256_srli_epi16(pairs, 8), _mm256_set1_epi16(0x3F)));
+  return _mm256_blendv_epi8(_mm256_and_si256(pairs, _mm256_set1_epi16(0x7F)), value, multi);
+}
+
+/// Writes the BMP code points of the 8 words of `units` selected by `sel`, packed, as UTF-32 or UTF-16.
+template <class Out>
+UTF8DFA_TARGET_AVX2 inline Out* store_short(Out* o, __m128i units, unsigned sel) noexcept {
+  const __m128i packed =
+      _mm_shuffle_epi8(units, _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_words[sel])));
+  const auto count = static_cast<unsigned>(__builtin_popcount(sel));
+  if constexpr (sizeof(Out) == 2)
+    store_exact(o, packed, count);
+  else
+    store_exact(o, _mm256_cvtepu16_epi32(packed), count);
+  return o + count;
+}
+
+/// UTF-8 to UTF-32 or UTF-16, 32-byte blocks starting on a character boundary.
+template <bool Strict, class Out>
+UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
+                                                       char32_t replacement) noexcept {
+  transcode_cursor<Out> c{0, out, error_code::none};
+  const char32_t repl = replace{replacement}.replacement_value();
+  // Bytes (lead+3, lead+2, lead+1, lead) of positions 0..3 in the low lane and 4..7 in the high one.
+  const __m256i window =
+      _mm256_setr_epi8(3, 2, 1, 0, 4, 3, 2, 1, 5, 4, 3, 2, 6, 5, 4, 3, 7, 6, 5, 4, 8, 7, 6, 5, 9, 8, 7, 6, 10, 9, 8, 7);
+  // Lead-byte high nibble C..F (taken modulo 8) -> right shift and payload mask of the gathered value.
+  const __m256i shifts = _mm256_setr_epi32(0, 0, 0, 0, 12, 12, 6, 0);
+  const __m256i masks = _mm256_setr_epi32(0, 0, 0, 0, 0x7FF, 0x7FF, 0xFFFF, 0x1FFFFF);
+  while (n - c.i >= 40) {  // a block and the 8 bytes its last window may touch
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
+    const auto high = static_cast<std::uint32_t>(_mm256_movemask_epi8(v));
+    if (high == 0) {
+      if constexpr (sizeof(Out) == 4) {
+        for (int g = 0; g < 4; ++g)
+          _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 8 * g),
+                              _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + c.i + 8 * g))));
+      } else {
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o), _mm256_cvtepu8_epi16(_mm256_castsi256_si128(v)));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 16), _mm256_cvtepu8_epi16(_mm256_extracti128_si256(v, 1)));
+      }
+      c.i += 32;
+      c.o += 32;
+      continue;
+    }
+    if (UTF8DFA_UNLIKELY(utf8_block_has_error(v))) {
+      if (!scalar_region<Strict>(p, n, c.i + 32, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+      continue;
+    }
+    const auto cont = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(_mm256_set1_epi8(-64), v)));
+    const std::uint32_t leads = ~cont;
+    const unsigned last = 31u - static_cast<unsigned>(__builtin_clz(leads));
+    const unsigned b = p[c.i + last];
+    const unsigned len = b < 0x80 ? 1u : b < 0xE0 ? 2u : b < 0xF0 ? 3u : 4u;
+    const unsigned take = last + len <= 32 ? 32u : last;
+    const std::uint32_t starts = leads & static_cast<std::uint32_t>((std::uint64_t{1} << take) - 1);
+    if (_mm256_movemask_epi8(_mm256_subs_epu8(v, _mm256_set1_epi8(0x60))) == 0) {
+      // 1- and 2-byte forms only (no byte reaches E0): each position's (byte, next byte) as a word,
+      // decoded in 16-bit lanes. Unpacking gives positions 0-7|16-23 and 8-15|24-31.
+      const __m256i next = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 1));
+      const __m256i even = decode_short(_mm256_unpacklo_epi8(v, next));
+      const __m256i odd = decode_short(_mm256_unpackhi_epi8(v, next));
+      c.o = store_short(c.o, _mm256_castsi256_si128(even), starts & 0xFFu);
+      c.o = store_short(c.o, _mm256_castsi256_si128(odd), (starts >> 8) & 0xFFu);
+      c.o = store_short(c.o, _mm256_extracti128_si256(even, 1), (starts >> 16) & 0xFFu);
+      c.o = store_short(c.o, _mm256_extracti128_si256(odd, 1), starts >> 24);
+      c.i += take;
+      continue;
+    }
+    for (unsigned g = 0; g < 4; ++g) {
+      const unsigned sel = (starts >> (8 * g)) & 0xFFu;
+      if (sel == 0) continue;
+      const __m256i raw = _mm256_shuffle_epi8(
+          _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + c.i + 8 * g))), window);
+      const __m256i bits = _mm256_and_si256(raw, _mm256_set1_epi32(0x7F3F3F3F));
+      const __m256i value =
+          _mm256_madd_epi16(_mm256_maddubs_epi16(bits, _mm256_set1_epi16(0x4001)), _mm256_set1_epi32(0x10000001));
+      const __m256i nibble = _mm256_srli_epi32(raw, 28);
+      const __m256i multi = _mm256_and_si256(_mm256_srlv_epi32(value, _mm256_permutevar8x32_epi32(shifts, nibble)),
+                                             _mm256_permutevar8x32_epi32(masks, nibble));
+      const __m256i ascii = _mm256_cmpgt_epi32(raw, _mm256_set1_epi32(-1));  // lead < 0x80
+      const __m256i cp = _mm256_blendv_epi8(multi, _mm256_srli_epi32(raw, 24), ascii);
+      const __m256i packed = _mm256_permutevar8x32_epi32(
+          cp, _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<long long>(tables.pack_dwords[sel]))));
+      const auto count = static_cast<unsigned>(__builtin_popcount(sel));
+      if constexpr (sizeof(Out) == 4) {
+        store_exact(c.o, packed, count);
+        c.o += count;
+      } else if (UTF8DFA_LIKELY(
+                     _mm256_testz_si256(packed, _mm256_set1_epi32(~0xFFFF)) ||
+                     (_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(packed, _mm256_set1_epi32(0xFFFF)))) &
+                      ((1 << count) - 1)) == 0)) {
+        const __m256i words = _mm256_permute4x64_epi64(_mm256_packus_epi32(packed, packed), 0x08);
+        store_exact(c.o, _mm256_castsi256_si128(words), count);
+        c.o += count;
+      } else {  // surrogate pairs: written one by one
+        alignas(32) char32_t values[8];
+        _mm256_store_si256(reinterpret_cast<__m256i*>(values), packed);
+        for (unsigned k = 0; k < count; ++k) c.o = put_unit(c.o, values[k]);
+      }
+    }
+    c.i += take;
+  }
+  return finish_scalar<Strict>(p, n, out, c, repl);
+}
+
+/// Writes the UTF-8 forms of the scalar values in the lanes of cp selected by `keep`, packed; returns
+/// the new output position. With `spill`, full 16-byte stores may write up to 16 bytes past the
+/// result (the caller knows they will be overwritten).
+UTF8DFA_TARGET_AVX2 inline unsigned char* encode8(unsigned char* o, __m256i cp, unsigned keep, bool spill) noexcept {
+  unsigned dead0 = 0, dead1 = 0;  // zero lanes appended by the packing (1 byte each, at the end)
+  if (keep != 0xFFu) {
+    const auto count = static_cast<unsigned>(__builtin_popcount(keep));
+    const __m256i live =
+        _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    cp = _mm256_and_si256(
+        live, _mm256_permutevar8x32_epi32(
+                  cp, _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<long long>(tables.pack_dwords[keep])))));
+    dead0 = count >= 4 ? 0u : 4u - count;
+    dead1 = count >= 8 ? 0u : count >= 4 ? 8u - count : 4u;
+  }
+  const __m256i ge80 = _mm256_cmpgt_epi32(cp, _mm256_set1_epi32(0x7F));
+  const __m256i ge800 = _mm256_cmpgt_epi32(cp, _mm256_set1_epi32(0x7FF));
+  const __m256i ge10000 = _mm256_cmpgt_epi32(cp, _mm256_set1_epi32(0xFFFF));
+  // The 4-byte payload fields, first byte lowest; shorter forms drop the leading ones.
+  const __m256i spread =
+      _mm256_or_si256(_mm256_or_si256(_mm256_and_si256(_mm256_slli_epi32(cp, 24), _mm256_set1_epi32(0x3F000000)),
+                                      _mm256_and_si256(_mm256_slli_epi32(cp, 10), _mm256_set1_epi32(0x003F0000))),
+                      _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(cp, 4), _mm256_set1_epi32(0x00003F00)),
+                                      _mm256_srli_epi32(cp, 18)));
+  const __m256i shift = _mm256_add_epi32(
+      _mm256_set1_epi32(24), _mm256_slli_epi32(_mm256_add_epi32(_mm256_add_epi32(ge80, ge800), ge10000), 3));
+  __m256i tag = _mm256_and_si256(ge80, _mm256_set1_epi32(0x80C0));
+  tag = _mm256_blendv_epi8(tag, _mm256_set1_epi32(0x8080E0), ge800);
+  tag = _mm256_blendv_epi8(tag, _mm256_set1_epi32(static_cast<int>(0x808080F0u)), ge10000);
+  const __m256i bytes = _mm256_blendv_epi8(cp, _mm256_or_si256(_mm256_srlv_epi32(spread, shift), tag), ge80);
+  // Length - 1 of each form as 2 bits: (ge80 ^ ge800 ^ ge10000, ge800).
+  const auto a = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(ge80)));
+  const auto b = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(ge800)));
+  const auto c = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(ge10000)));
+  const unsigned index = _pdep_u32(a ^ b ^ c, 0x5555u) | _pdep_u32(b, 0xAAAAu);
+  const unsigned lo = index & 0xFFu, hi = index >> 8;
+  const __m128i first = _mm_shuffle_epi8(_mm256_castsi256_si128(bytes),
+                                         _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_utf8[lo])));
+  const __m128i second = _mm_shuffle_epi8(_mm256_extracti128_si256(bytes, 1),
+                                          _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_utf8[hi])));
+  const unsigned len0 = tables.packed_length[lo] - dead0, len1 = tables.packed_length[hi] - dead1;
+  if (spill) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(o), first);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(o + len0), second);
+  } else {
+    store_exact(o, first, len0);
+    store_exact(o + len0, second, len1);
+  }
+  return o + len0 + len1;
+}
+
+/// The high- and low-surrogate units among the 16 UTF-16 units of w, one bit per unit.
+UTF8DFA_TARGET_AVX2 inline void surrogate_masks(__m256i w, unsigned& high, unsigned& low) noexcept {
+  const __m256i top = _mm256_and_si256(w, _mm256_set1_epi16(static_cast<short>(0xFC00)));
+  high = _pext_u32(static_cast<std::uint32_t>(
+                       _mm256_movemask_epi8(_mm256_cmpeq_epi16(top, _mm256_set1_epi16(static_cast<short>(0xD800))))),
+                   0x55555555u);
+  low = _pext_u32(static_cast<std::uint32_t>(
+                      _mm256_movemask_epi8(_mm256_cmpeq_epi16(top, _mm256_set1_epi16(static_cast<short>(0xDC00))))),
+                  0x55555555u);
+}
+
+/// True when the 16 UTF-16 units at p are well-formed on their own (every surrogate paired inside
+/// them): converted, they give at least 16 bytes whatever the policy.
+UTF8DFA_TARGET_AVX2 inline bool pairs_complete(const char16_t* p) noexcept {
+  unsigned high = 0, low = 0;
+  surrogate_masks(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)), high, low);
+  return (high & 0x8000u) == 0 && low == ((high << 1) & 0xFFFFu);
+}
+
+/// True when none of the 8 UTF-32 units is a surrogate or above U+10FFFF.
+UTF8DFA_TARGET_AVX2 inline bool all_scalar_values(__m256i cp) noexcept {
+  // Surrogates: (cp ^ 0xD800) < 0x800; too large: cp > 0x10FFFF (unsigned, hence the bias).
+  const __m256i bias = _mm256_set1_epi32(static_cast<int>(0x80000000u));
+  const __m256i surrogate = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(0x80000800u)),
+                                               _mm256_xor_si256(_mm256_xor_si256(cp, _mm256_set1_epi32(0xD800)), bias));
+  const __m256i large =
+      _mm256_cmpgt_epi32(_mm256_xor_si256(cp, bias), _mm256_set1_epi32(static_cast<int>(0x8010FFFFu)));
+  const __m256i bad = _mm256_or_si256(surrogate, large);
+  return _mm256_testz_si256(bad, bad);
+}
+
+/// UTF-16 to UTF-8, 16 units at a time; surrogate pairs are combined in-register (a pair cut by the
+/// block end waits for the next block), a block holding an unpaired surrogate goes scalar.
+template <bool Strict>
+UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std::size_t n, unsigned char* out,
+                                                         char32_t replacement) noexcept {
+  transcode_cursor<unsigned char> c{0, out, error_code::none};
+  const char32_t repl = replace{replacement}.replacement_value();
+  while (n - c.i >= 17) {  // a block and the unit after it (the low half of a pair at its end)
+    const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
+    if (_mm256_testz_si256(w, _mm256_set1_epi16(static_cast<short>(0xFF80)))) {
+      const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(w, w), 0x08);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o), _mm256_castsi256_si128(bytes));
+      c.i += 16;
+      c.o += 16;
+      continue;
+    }
+    unsigned high = 0, low = 0;
+    surrogate_masks(w, high, low);
+    unsigned take = 16;
+    __m256i cp0 = _mm256_cvtepu16_epi32(_mm256_castsi256_si128(w));
+    __m256i cp1 = _mm256_cvtepu16_epi32(_mm256_extracti128_si256(w, 1));
+    if ((high | low) != 0) {
+      if ((high & 0x8000u) != 0) {  // the pair is cut by the block end
+        high &= 0x7FFFu;
+        take = 15;
+      }
+      if (UTF8DFA_UNLIKELY(low != ((high << 1) & 0xFFFFu))) {
+        if (!scalar_region<Strict>(p, n, c.i + take, c, repl))
+          return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+        continue;
+      }
+      const __m256i next = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 1));
+      const __m256i bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+      const __m256i offset = _mm256_set1_epi32(0x10000 - (0xD800 << 10) - 0xDC00);
+      const __m256i next0 = _mm256_cvtepu16_epi32(_mm256_castsi256_si128(next));
+      const __m256i next1 = _mm256_cvtepu16_epi32(_mm256_extracti128_si256(next, 1));
+      const __m256i h0 =
+          _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(static_cast<int>(high & 0xFFu)), bits), bits);
+      const __m256i h1 =
+          _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(static_cast<int>(high >> 8)), bits), bits);
+      cp0 = _mm256_blendv_epi8(cp0, _mm256_add_epi32(_mm256_add_epi32(_mm256_slli_epi32(cp0, 10), next0), offset), h0);
+      cp1 = _mm256_blendv_epi8(cp1, _mm256_add_epi32(_mm256_add_epi32(_mm256_slli_epi32(cp1, 10), next1), offset), h1);
+    }
+    // Full-width stores spill at most 16 bytes: safe when the next block converts to at least as many.
+    const bool spill = n - c.i >= take + 16u && pairs_complete(p + c.i + take);
+    const unsigned keep = ((1u << take) - 1) & ~low;
+    c.o = encode8(c.o, cp0, keep & 0xFFu, spill);
+    c.o = encode8(c.o, cp1, keep >> 8, spill);
+    c.i += take;
+  }
+  return finish_scalar<Strict>(p, n, out, c, repl);
+}
+
+/// UTF-32 to UTF-8, 8 units at a time; blocks holding a surrogate or a value above U+10FFFF go scalar.
+template <bool Strict>
+UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std::size_t n, unsigned char* out,
+                                                         char32_t replacement) noexcept {
+  transcode_cursor<unsigned char> c{0, out, error_code::none};
+  const char32_t repl = replace{replacement}.replacement_value();
+  while (n - c.i >= 8) {
+    const __m256i cp = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
+    if (_mm256_testz_si256(cp, _mm256_set1_epi32(~0x7F))) {
+      const __m256i words = _mm256_packus_epi32(cp, cp);
+      const __m256i bytes = _mm256_packus_epi16(words, words);
+      const auto lo = static_cast<std::uint32_t>(_mm256_cvtsi256_si32(bytes));
+      const auto hi = static_cast<std::uint32_t>(_mm256_extract_epi32(bytes, 4));
+      const std::uint64_t eight = lo | (std::uint64_t{hi} << 32);
+      std::memcpy(c.o, &eight, 8);
+      c.i += 8;
+      c.o += 8;
+      continue;
+    }
+    if (UTF8DFA_UNLIKELY(!all_scalar_values(cp))) {
+      if (!scalar_region<Strict>(p, n, c.i + 8, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+      continue;
+    }
+    // Full-width stores spill at most 12 bytes: safe when the next 16 units are scalar values.
+    const bool spill = n - c.i >= 24 &&
+                       all_scalar_values(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 8))) &&
+                       all_scalar_values(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 16)));
+    c.o = encode8(c.o, cp, 0xFFu, spill);
+    c.i += 8;
+  }
+  return finish_scalar<Strict>(p, n, out, c, repl);
+}
+
+// The kernel-table entry points (`replacement == strict_marker` means strict).
+
+UTF8DFA_TARGET_AVX2 inline conversion_result utf8_to_utf32(const unsigned char* p, std::size_t n, char32_t* out,
+                                                           char32_t replacement) noexcept {
+  return replacement == strict_marker ? utf8_to_utf_impl<true>(p, n, out, replacement)
+                                      : utf8_to_utf_impl<false>(p, n, out, replacement);
+}
+
+UTF8DFA_TARGET_AVX2 inline conversion_result utf8_to_utf16(const unsigned char* p, std::size_t n, char16_t* out,
+                                                           char32_t replacement) noexcept {
+  return replacement == strict_marker ? utf8_to_utf_impl<true>(p, n, out, replacement)
+                                      : utf8_to_utf_impl<false>(p, n, out, replacement);
+}
+
+UTF8DFA_TARGET_AVX2 inline conversion_result utf16_to_utf8(const char16_t* p, std::size_t n, unsigned char* out,
+                                                           char32_t replacement) noexcept {
+  return replacement == strict_marker ? utf16_to_utf8_impl<true>(p, n, out, replacement)
+                                      : utf16_to_utf8_impl<false>(p, n, out, replacement);
+}
+
+UTF8DFA_TARGET_AVX2 inline conversion_result utf32_to_utf8(const char32_t* p, std::size_t n, unsigned char* out,
+                                                           char32_t replacement) noexcept {
+  return replacement == strict_marker ? utf32_to_utf8_impl<true>(p, n, out, replacement)
+                                      : utf32_to_utf8_impl<false>(p, n, out, replacement);
+}
+
+}  // namespace avx2
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+#endif
+// ---- end utf8dfa/detail/simd/avx2/transcode.hpp ----
+// ---- begin utf8dfa/detail/simd/avx2/validate.hpp ----
+// utf8dfa: AVX2 validation and counting (32-byte vectors, 64-byte blocks).
+#ifndef UTF8DFA_DETAIL_SIMD_AVX2_VALIDATE_HPP
+#define UTF8DFA_DETAIL_SIMD_AVX2_VALIDATE_HPP
+
+// ---- begin utf8dfa/detail/simd/generic.hpp ----
+// utf8dfa: what every SIMD validation kernel shares: the byte-pair lookup tables of the vectorised
+// check (Keiser & Lemire, "Validating UTF-8 In Less Than One Instruction Per Byte", 2021) derived
+// from the grammar of dfa.hpp and proved against the DFA at compile time, and the scalar re-scan
+// that turns "this block is bad" into the exact answer of validate_scalar.
+//
+// The vector check looks at every byte b2 together with the byte before it, b1:
+//   flags = first_high[b1 >> 4] & first_low[b1 & 15] & second_high[b2 >> 4]
+// Each flag bit is one kind of forbidden pair whose set of b1 factors into (high nibbles x low
+// nibbles) and whose set of b2 is a union of high nibbles, so the AND of three 16-entry lookups
+// is non-zero exactly for the forbidden pairs. The bit `pair_two_conts` (continuation after
+// continuation) is not an error by itself: it must be set exactly where the byte two places back
+// is a lead of 3 or 4 bytes, or the byte three places back a lead of 4 bytes.
+#ifndef UTF8DFA_DETAIL_SIMD_GENERIC_HPP
+#define UTF8DFA_DETAIL_SIMD_GENERIC_HPP
+
+
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+
+/// A forbidden kind of byte pair: b1 in [lo1, hi1] followed by b2 in [lo2, hi2].
+struct pair_rule {
+  std::uint8_t bit, lo1, hi1, lo2, hi2;
+};
+
+inline constexpr std::uint8_t pair_too_short = 0x01;   // lead of 2..4 bytes, then no continuation
+inline constexpr std::uint8_t pair_too_long = 0x02;    // ASCII, then a continuation
+inline constexpr std::uint8_t pair_overlong_3 = 0x04;  // E0 80..9F
+inline constexpr std::uint8_t pair_too_large = 0x08;   // F4..FF 90..BF
+inline constexpr std::uint8_t pair_surrogate = 0x10;   // ED A0..BF
+inline constexpr std::uint8_t pair_overlong_2 = 0x20;  // C0..C1 continuation
+inline constexpr std::uint8_t pair_overlong_4 = 0x40;  // F0 80..8F, and F5..FF 80..8F
+inline constexpr std::uint8_t pair_two_conts = 0x80;   // continuation after continuation
+
+// The grammar rows the rules read their ranges from.
+inline constexpr const sequence_rule& rule_ascii = grammar[0];
+inline constexpr const sequence_rule& rule_c2 = grammar[1];
+inline constexpr const sequence_rule& rule_e0 = grammar[2];
+inline constexpr const sequence_rule& rule_ed = grammar[4];
+inline constexpr const sequence_rule& rule_f0 = grammar[6];
+inline constexpr const sequence_rule& rule_f4 = grammar[8];
+static_assert(rule_c2.lead.lo == 0xC2 && rule_e0.lead.lo == 0xE0 && rule_ed.lead.lo == 0xED &&
+                  rule_f0.lead.lo == 0xF0 && rule_f4.lead.lo == 0xF4,
+              "grammar rows in RFC 3629 order");
+
+constexpr std::uint8_t u8(unsigned v) noexcept {
+  return static_cast<std::uint8_t>(v);
+}
+
+/// The forbidden pairs, each range read off the grammar: a restricted second byte's complement
+/// within UTF8-tail, the bytes no rule starts with, and the continuation structure.
+inline constexpr pair_rule pair_rules[] = {
+    {pair_too_short, u8(rule_c2.lead.lo & 0xF0), 0xFF, rule_ascii.lead.lo, rule_ascii.lead.hi},
+    {pair_too_short, u8(rule_c2.lead.lo & 0xF0), 0xFF, u8(utf8_tail.hi + 1), 0xFF},
+    {pair_too_long, rule_ascii.lead.lo, rule_ascii.lead.hi, utf8_tail.lo, utf8_tail.hi},
+    {pair_overlong_3, rule_e0.lead.lo, rule_e0.lead.hi, utf8_tail.lo, u8(rule_e0.tail[0].lo - 1)},
+    {pair_too_large, rule_f4.lead.lo, 0xFF, u8(rule_f4.tail[0].hi + 1), utf8_tail.hi},
+    {pair_surrogate, rule_ed.lead.lo, rule_ed.lead.hi, u8(rule_ed.tail[0].hi + 1), utf8_tail.hi},
+    {pair_overlong_2, u8(utf8_tail.hi + 1), u8(rule_c2.lead.lo - 1), utf8_tail.lo, utf8_tail.hi},
+    {pair_overlong_4, rule_f0.lead.lo, rule_f0.lead.hi, utf8_tail.lo, u8(rule_f0.tail[0].lo - 1)},
+    {pair_overlong_4, u8(rule_f4.lead.hi + 1), 0xFF, utf8_tail.lo, rule_f4.tail[0].hi},
+    {pair_two_conts, utf8_tail.lo, utf8_tail.hi, utf8_tail.lo, utf8_tail.hi},
+};
+
+/// The three 16-entry lookups (each 16 bytes, as one vector register lane loads them).
+struct pair_tables {
+  std::uint8_t first_high[16]{}, first_low[16]{}, second_high[16]{};
+  bool factorable = true;  // every rule has the (nibble x nibble) x nibble shape
+};
+
+constexpr pair_tables build_pair_tables() {
+  pair_tables t{};
+  for (const pair_rule& r : pair_rules) {
+    const unsigned h_lo = r.lo1 >> 4, h_hi = r.hi1 >> 4;
+    const bool one_row = h_lo == h_hi;
+    if (!one_row && ((r.lo1 & 15) != 0 || (r.hi1 & 15) != 15)) t.factorable = false;
+    if ((r.lo2 & 15) != 0 || (r.hi2 & 15) != 15) t.factorable = false;
+    for (unsigned h = h_lo; h <= h_hi; ++h) t.first_high[h] |= r.bit;
+    for (unsigned l = one_row ? (r.lo1 & 15u) : 0u; l <= (one_row ? (r.hi1 & 15u) : 15u); ++l) t.first_low[l] |= r.bit;
+    for (unsigned h = r.lo2 >> 4; h <= (r.hi2 >> 4); ++h) t.second_high[h] |= r.bit;
+  }
+  return t;
+}
+
+inline constexpr pair_tables pair_lookup = build_pair_tables();
+static_assert(pair_lookup.factorable, "every forbidden pair set is a product of nibble ranges");
+
+/// The flags the vector check computes for the pair (b1, b2).
+constexpr std::uint8_t pair_flags(unsigned b1, unsigned b2) noexcept {
+  return pair_lookup.first_high[b1 >> 4] & pair_lookup.first_low[b1 & 15] & pair_lookup.second_high[b2 >> 4];
+}
+
+/// What the DFA says about the pair: b1 read as the start of a character (b1 not a continuation)
+/// fails at b1 or at b2. A continuation b1 is judged by its context (the two_conts rule).
+constexpr bool dfa_rejects_pair(unsigned b1, unsigned b2) noexcept {
+  if (utf8_tail.contains(b1)) return false;
+  const std::uint8_t s = dfa.next[accept_state][b1];
+  if (s == reject_state) return true;
+  if (s == accept_state) return utf8_tail.contains(b2);
+  return dfa.next[s][b2] == reject_state;
+}
+
+/// The tables agree with the DFA on every pair whose first byte lies in [lo, hi).
+constexpr bool pair_tables_match_dfa(unsigned lo, unsigned hi) noexcept {
+  for (unsigned b1 = lo; b1 < hi; ++b1)
+    for (unsigned b2 = 0; b2 < 256; ++b2) {
+      const unsigned f = pair_flags(b1, b2);
+      if (((f & 0x7Fu) != 0) != dfa_rejects_pair(b1, b2)) return false;
+      if (((f & pair_two_conts) != 0) != (utf8_tail.contains(b1) && utf8_tail.contains(b2))) return false;
+    }
+  return true;
+}
+// Every one of the 65536 pairs, in slices that stay under compilers' constant-evaluation limits.
+static_assert(pair_tables_match_dfa(0x00, 0x40), "pair tables agree with the DFA (00..3F first)");
+static_assert(pair_tables_match_dfa(0x40, 0x80), "pair tables agree with the DFA (40..7F first)");
+static_assert(pair_tables_match_dfa(0x80, 0xC0), "pair tables agree with the DFA (80..BF first)");
+static_assert(pair_tables_match_dfa(0xC0, 0x100), "pair tables agree with the DFA (C0..FF first)");
+
+/// Leads from these values on need a continuation two (three) places after them.
+inline constexpr std::uint8_t lead3_min = rule_e0.lead.lo;
+inline constexpr std::uint8_t lead4_min = rule_f0.lead.lo;
+
+constexpr bool continuation_thresholds_match_dfa() noexcept {
+  for (unsigned b = 0; b < 256; ++b) {
+    const std::uint8_t s = dfa.next[accept_state][b];
+    if (s == reject_state) continue;  // C0, C1, F5..FF, continuations: caught by the pair rules
+    const unsigned tails = s == accept_state ? 0u : dfa.desc[s].count;
+    if ((tails >= 2) != (b >= lead3_min) || (tails >= 3) != (b >= lead4_min)) return false;
+  }
+  return true;
+}
+static_assert(continuation_thresholds_match_dfa(), "3- and 4-byte leads are exactly E0.. and F0..");
+
+// ---------------------------------------------------------------------------------------------
+// Exact answers. A kernel checks blocks; once [0, b) passed every check (it is well-formed except
+// perhaps a character cut by b) and the block at b fails, the first error starts at or after the
+// last character start before b, and the scalar decoder from there gives validate_scalar's answer.
+
+/// What a kernel's block checker returns when every block passed.
+inline constexpr std::size_t blocks_pass = ~std::size_t{0};
+
+/// The start of the character that contains the byte before b (or b itself), for a prefix
+/// [0, b) that passed the block checks.
+inline std::size_t boundary_before(const unsigned char* p, std::size_t b) noexcept {
+  for (std::size_t j = b; j > 0 && b - j < 3;) {
+    --j;
+    if (!is_continuation(p[j])) return j;
+  }
+  return b;
+}
+
+/// The exact result for [0, n), given that [0, b) passed the block checks.
+inline validation_result rescan_from(const unsigned char* p, std::size_t n, std::size_t b) noexcept {
+  return validate_from(p, n, boundary_before(p, b));
+}
+
+/// True when the well-formed prefix [0, n) ends inside a character (a lead in its last 3 bytes
+/// that needs more bytes than remain).
+inline bool ends_incomplete(const unsigned char* p, std::size_t n) noexcept {
+  return (n >= 1 && p[n - 1] >= 0xC0) || (n >= 2 && p[n - 2] >= lead3_min) || (n >= 3 && p[n - 3] >= lead4_min);
+}
+
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/detail/simd/generic.hpp ----
+
+#if UTF8DFA_X86_KERNELS
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+namespace avx2 {
+
+UTF8DFA_TARGET_AVX2 inline __m256i splat(unsigned v) noexcept {
+  return _mm256_set1_epi8(static_cast<char>(v));
+}
+
+UTF8DFA_TARGET_AVX2 inline __m256i load(const void* p) noexcept {
+  return _mm256_loadu_si256(static_cast<const __m256i*>(p));
+}
+
+/// A 16-entry table in both 128-bit lanes (vpshufb looks up within each lane).
+UTF8DFA_TARGET_AVX2 inline __m256i lanes(const std::uint8_t* table16) noexcept {
+  return _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(table16)));
+}
+
+/// The block check with its constants loaded once (outside the loops that use it).
+struct checker {
+  __m256i first_high, first_low, second_high, nibble, lead3, lead4, high_bit;
+
+  UTF8DFA_TARGET_AVX2 checker() noexcept
+      : first_high(lanes(pair_lookup.first_high)),
+        first_low(lanes(pair_lookup.first_low)),
+        second_high(lanes(pair_lookup.second_high)),
+        nibble(splat(0x0F)),
+        lead3(splat(lead3_min - 0x80u)),
+        lead4(splat(lead4_min - 0x80u)),
+        high_bit(splat(0x80)) {}
+
+  /// Non-zero where the pair check or the 3-/4-byte continuation check fails in `in`.
+  UTF8DFA_TARGET_AVX2 __m256i operator()(__m256i in, __m256i prev) const noexcept {
+    // The 16 bytes before each 128-bit lane of `in`, for vpalignr.
+    const __m256i before = _mm256_permute2x128_si256(prev, in, 0x21);
+    const __m256i prev1 = _mm256_alignr_epi8(in, before, 15);
+    const __m256i a = _mm256_shuffle_epi8(first_high, _mm256_and_si256(_mm256_srli_epi16(prev1, 4), nibble));
+    const __m256i b = _mm256_shuffle_epi8(first_low, _mm256_and_si256(prev1, nibble));
+    const __m256i c = _mm256_shuffle_epi8(second_high, _mm256_and_si256(_mm256_srli_epi16(in, 4), nibble));
+    const __m256i flags = _mm256_and_si256(_mm256_and_si256(a, b), c);
+    // Saturating subtraction leaves bit 7 set exactly for prev2 >= lead3_min, prev3 >= lead4_min.
+    const __m256i is3 = _mm256_subs_epu8(_mm256_alignr_epi8(in, before, 14), lead3);
+    const __m256i is4 = _mm256_subs_epu8(_mm256_alignr_epi8(in, before, 13), lead4);
+    const __m256i must_continue = _mm256_and_si256(_mm256_or_si256(is3, is4), high_bit);
+    return _mm256_xor_si256(flags, must_continue);
+  }
+};
+
+/// Non-zero when `in` ends inside a character.
+UTF8DFA_TARGET_AVX2 inline __m256i ends_incomplete(__m256i in) noexcept {
+  const char x = -1;
+  const __m256i limit = _mm256_setr_epi8(x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x,
+                                         x, x, x, static_cast<char>(lead4_min - 1), static_cast<char>(lead3_min - 1),
+                                         static_cast<char>(utf8_tail.hi));
+  return _mm256_subs_epu8(in, limit);
+}
+
+UTF8DFA_TARGET_AVX2 inline bool any(__m256i v) noexcept {
+  return !_mm256_testz_si256(v, v);
+}
+
+/// Checks the 64 bytes lo, hi (preceded by `prev`); returns the error vector.
+UTF8DFA_TARGET_AVX2 inline __m256i check_block(const checker& check, __m256i lo, __m256i hi, __m256i prev,
+                                               __m256i& incomplete) noexcept {
+  if (_mm256_movemask_epi8(_mm256_or_si256(lo, hi)) == 0) return incomplete;
+  const __m256i err = _mm256_or_si256(check(lo, prev), check(hi, lo));
+  incomplete = ends_incomplete(hi);
+  return err;
+}
+
+/// Inputs shorter than this go to the scalar DFA (the checks need 96 readable bytes).
+inline constexpr std::size_t min_block_input = 96;
+
+/// How far past the block start a failing check_blocks step reaches.
+inline constexpr std::size_t block_span = 64;
+
+/// Runs the block checks over [p, p+n) (n >= min_block_input): `blocks_pass` when they all pass
+/// (the input is well-formed), else b such that [0, b) passed and [b, b + block_span) failed.
+UTF8DFA_TARGET_AVX2 inline std::size_t check_blocks(const unsigned char* p, std::size_t n) noexcept {
+  const checker check;
+  __m256i prev = _mm256_setzero_si256(), incomplete = _mm256_setzero_si256();
+  std::size_t i = 0;
+  for (; n - i >= 64; i += 64) {
+    const __m256i lo = load(p + i), hi = load(p + i + 32);
+    if (UTF8DFA_UNLIKELY(any(check_block(check, lo, hi, prev, incomplete)))) return i;
+    prev = hi;
+  }
+  // The last 64 bytes again (re-checking bytes that passed is harmless), then the end of input.
+  __m256i err = incomplete;
+  if (i < n) {
+    const __m256i lo = load(p + n - 64), hi = load(p + n - 32);
+    __m256i ignored = incomplete;
+    err = _mm256_or_si256(check_block(check, lo, hi, load(p + n - 96), ignored), ends_incomplete(hi));
+  }
+  if (UTF8DFA_UNLIKELY(any(err))) return i;
+  return blocks_pass;
+}
+
+/// validate_scalar's answer for n >= min_block_input, 64 bytes per step.
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_blocks(const unsigned char* p,
+                                                                              std::size_t n) noexcept {
+  const std::size_t b = check_blocks(p, n);
+  if (UTF8DFA_LIKELY(b == blocks_pass)) return {n, 0, error_code::none};
+  return rescan_from(p, n, b);
+}
+
+/// validate_scalar's answer. Short inputs take the scalar DFA: this function is plain code (no
+/// target region), so they run exactly as in the scalar kernel.
+inline validation_result validate(const unsigned char* p, std::size_t n) noexcept {
+  return n < min_block_input ? validate_scalar(p, n) : validate_blocks(p, n);
+}
+
+/// Bytes that are not continuation bytes (80..BF are the signed bytes below -64).
+UTF8DFA_TARGET_AVX2 inline std::size_t count_leads(const unsigned char* p, std::size_t n) noexcept {
+  const __m256i limit = splat(0xBF);
+  std::size_t count = 0, i = 0;
+  for (; n - i >= 64; i += 64) {
+    const std::uint64_t lo = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(load(p + i), limit)));
+    const std::uint64_t hi =
+        static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(load(p + i + 32), limit)));
+    count += static_cast<std::size_t>(_mm_popcnt_u64(lo | (hi << 32)));
+  }
+  return count + count_leads_scalar(p + i, n - i);
+}
+
+/// UTF-16 units of well-formed input: leads, plus one more for each 4-byte lead (F0..FF).
+UTF8DFA_TARGET_AVX2 inline std::size_t utf16_length(const unsigned char* p, std::size_t n) noexcept {
+  const __m256i cont_limit = splat(0xBF), four_limit = splat(lead4_min - 1u);
+  std::size_t count = 0, i = 0;
+  for (; n - i >= 32; i += 32) {
+    const __m256i in = load(p + i);
+    const unsigned leads = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(in, cont_limit)));
+    // Signed: F0..FF are -16..-1, the only negative bytes above -17.
+    const unsigned fours =
+        static_cast<unsigned>(_mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpgt_epi8(in, four_limit), in)));
+    count += static_cast<std::size_t>(_mm_popcnt_u32(leads)) + static_cast<std::size_t>(_mm_popcnt_u32(fours));
+  }
+  return count + utf16_length_scalar(p + i, n - i);
+}
+
+}  // namespace avx2
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+#endif
+
+#endif
+// ---- end utf8dfa/detail/simd/avx2/validate.hpp ----
+
+#if UTF8DFA_X86_KERNELS
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+namespace avx2 {
+
+inline constexpr kernel_table table{
+    "avx2",
+    &validate,
+    &count_leads,
+    &utf16_length,
+    &utf8_to_utf32,
+    &utf8_to_utf16,
+    &utf16_to_utf8,
+    &utf32_to_utf8,
+};
+
+}  // namespace avx2
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+#endif
+
+#endif
+// ---- end utf8dfa/detail/simd/avx2/kernels.hpp ----
+// ---- begin utf8dfa/detail/simd/avx512/kernels.hpp ----
+// utf8dfa: the AVX-512 kernel table.
+#ifndef UTF8DFA_DETAIL_SIMD_AVX512_KERNELS_HPP
+#define UTF8DFA_DETAIL_SIMD_AVX512_KERNELS_HPP
+
+// ---- begin utf8dfa/detail/simd/avx512/transcode.hpp ----
+// utf8dfa: AVX-512 transcoding kernels (F/BW/VL/DQ/VBMI/VBMI2). Same results as the scalar functions
+// of scalar.hpp, byte for byte, for both policies: blocks that are valid go through the vector path;
+// a block holding an error is re-run through the scalar DFA (decode_at, decode_utf16_at, ...) up to
+// the block end and the vector path resumes behind it. Tails use masked loads and stores: nothing is
+// read past the input nor written past the exact output length.
+#ifndef UTF8DFA_DETAIL_SIMD_AVX512_TRANSCODE_HPP
+#define UTF8DFA_DETAIL_SIMD_AVX512_TRANSCODE_HPP
+
+// ---- begin utf8dfa/detail/simd/avx512/utf8_block.hpp ----
+// utf8dfa: AVX-512 check of one block of UTF-8 that starts on a character boundary (the
+// Keiser-Lemire idea: three nibble lookups on each pair of adjacent bytes, plus a check that the
+// 3rd/4th bytes of long sequences are continuations). Used by the transcoding kernels; it says only
+// whether the block holds an error, the scalar DFA says where and what.
+#ifndef UTF8DFA_DETAIL_SIMD_AVX512_UTF8_BLOCK_HPP
+#define UTF8DFA_DETAIL_SIMD_AVX512_UTF8_BLOCK_HPP
+
+
+#if UTF8DFA_X86_KERNELS
+
+// GCC 12's AVX-512 intrinsics seed their results with a self-initialised "undefined" vector, which
+// -Wmaybe-uninitialized reports once they are inlined (GCC bug 105593); nothing here is uninitialised.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+
+namespace avx512 {
+
+/// A 16-byte table repeated in every 128-bit lane (for vpshufb lookups).
+UTF8DFA_TARGET_AVX512 inline __m512i lane_table(const std::uint8_t (&t)[16]) noexcept {
+  return _mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(t)));
+}
+
+/// The block shifted towards higher addresses by N bytes, zeros shifted in (the bytes N before).
+template <int N>
+UTF8DFA_TARGET_AVX512 inline __m512i prev_bytes(__m512i v) noexcept {
+  const __m512i up16 = _mm512_alignr_epi32(v, _mm512_setzero_si512(), 12);  // lanes moved up by one
+  return _mm512_alignr_epi8(v, up16, 16 - N);
+}
+
+/// True when the 64 bytes v, read as the start of a text (preceded by a character boundary), hold
+/// an ill-formed pair or a long sequence cut before its end inside the block. A character cut by
+/// the end of the block is not an error here (bytes past the input must be loaded as zeros, so a
+/// character cut by the end of the input is one).
+UTF8DFA_TARGET_AVX512 inline bool utf8_block_has_error(__m512i v) noexcept {
+  const __m512i nib = _mm512_set1_epi8(0x0F);
+  const __m512i p1 = prev_bytes<1>(v);
+  const __m512i e1 =
+      _mm512_shuffle_epi8(lane_table(pair_error::prev_high), _mm512_and_si512(_mm512_srli_epi16(p1, 4), nib));
+  const __m512i e2 = _mm512_shuffle_epi8(lane_table(pair_error::prev_low), _mm512_and_si512(p1, nib));
+  const __m512i e3 =
+      _mm512_shuffle_epi8(lane_table(pair_error::cur_high), _mm512_and_si512(_mm512_srli_epi16(v, 4), nib));
+  const __m512i special = _mm512_ternarylogic_epi32(e1, e2, e3, 0x80);  // e1 & e2 & e3
+  const __mmask64 must23 = _mm512_cmpge_epu8_mask(prev_bytes<2>(v), _mm512_set1_epi8(static_cast<char>(0xE0))) |
+                           _mm512_cmpge_epu8_mask(prev_bytes<3>(v), _mm512_set1_epi8(static_cast<char>(0xF0)));
+  const __m512i expected = _mm512_maskz_mov_epi8(must23, _mm512_set1_epi8(static_cast<char>(0x80)));
+  const __m512i err = _mm512_xor_si512(special, expected);
+  return _mm512_test_epi8_mask(err, err) != 0;
+}
+
+}  // namespace avx512
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+#endif
+#endif
+// ---- end utf8dfa/detail/simd/avx512/utf8_block.hpp ----
+
+#if UTF8DFA_X86_KERNELS
+
+// GCC 12's AVX-512 intrinsics seed their results with a self-initialised "undefined" vector, which
+// -Wmaybe-uninitialized / -Wuninitialized report once they are inlined (GCC bug 105593); nothing
+// here is uninitialised.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+
+namespace avx512 {
+
+/// Bits [0, k) of a 64-bit mask (k <= 64).
+inline std::uint64_t low_bits(std::size_t k) noexcept {
+  return k >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << k) - 1;
+}
+
+/// Writes up to 16 code points (valid scalar values) as UTF-32 or UTF-16.
+template <class Out>
+UTF8DFA_TARGET_AVX512 inline Out* store_code_points(Out* o, __m512i cp, unsigned count) noexcept {
+  const auto live = static_cast<__mmask16>(low_bits(count));
+  if constexpr (sizeof(Out) == 4) {
+    _mm512_mask_storeu_epi32(o, live, cp);
+    return o + count;
+  } else {
+    const __mmask16 supp = _mm512_mask_cmpge_epu32_mask(live, cp, _mm512_set1_epi32(0x10000));
+    if (supp == 0) {
+      _mm256_mask_storeu_epi16(o, live, _mm512_cvtepi32_epi16(cp));
+      return o + count;
+    }
+    // A supplementary code point becomes the dword (low surrogate << 16 | high surrogate).
+    const __m512i hi = _mm512_add_epi32(_mm512_srli_epi32(cp, 10), _mm512_set1_epi32(0xD7C0));
+    const __m512i lo = _mm512_or_si512(_mm512_and_si512(cp, _mm512_set1_epi32(0x3FF)), _mm512_set1_epi32(0xDC00));
+    const __m512i words = _mm512_mask_blend_epi32(supp, cp, _mm512_or_si512(hi, _mm512_slli_epi32(lo, 16)));
+    const auto keep = static_cast<__mmask32>(_pdep_u32(live, 0x55555555u) | _pdep_u32(supp, 0xAAAAAAAAu));
+    const unsigned units = static_cast<unsigned>(__builtin_popcount(keep));
+    _mm512_mask_storeu_epi16(o, static_cast<__mmask32>(low_bits(units)), _mm512_maskz_compress_epi16(keep, words));
+    return o + units;
+  }
+}
+
+/// Decodes the 16 characters of the valid block v whose lead positions are the bytes of `pos`
+/// selected by `quads` (each dword: one index, four times).
+UTF8DFA_TARGET_AVX512 inline __m512i decode16(__m512i v, __m512i pos, __m512i quads, __m512i shifts,
+                                              __m512i masks) noexcept {
+  // Bytes lead+3, lead+2, lead+1, lead from low to high: the lead ends up in the top byte.
+  const __m512i idx = _mm512_add_epi8(_mm512_permutexvar_epi8(quads, pos), _mm512_set1_epi32(0x00010203));
+  const __m512i raw = _mm512_permutexvar_epi8(idx, v);
+  const __m512i bits = _mm512_and_si512(raw, _mm512_set1_epi32(0x7F3F3F3F));
+  const __m512i pairs = _mm512_maddubs_epi16(bits, _mm512_set1_epi16(0x4001));    // b3 + b2 * 64
+  const __m512i value = _mm512_madd_epi16(pairs, _mm512_set1_epi32(0x10000001));  // .. + b1b0 * 4096
+  const __m512i nibble = _mm512_srli_epi32(raw, 28);
+  return _mm512_and_si512(_mm512_srlv_epi32(value, _mm512_permutexvar_epi32(nibble, shifts)),
+                          _mm512_permutexvar_epi32(nibble, masks));
+}
+
+/// Writes the first `count` (0..32, more is cut) of the 32 code points in cp0, cp1.
+template <class Out>
+UTF8DFA_TARGET_AVX512 inline Out* store_code_points2(Out* o, __m512i cp0, __m512i cp1, unsigned count) noexcept {
+  const unsigned n0 = count < 16 ? count : 16u, n1 = count < 16 ? 0u : count < 32 ? count - 16 : 16u;
+  if constexpr (sizeof(Out) == 2) {
+    const __mmask16 supp =
+        _mm512_mask_cmpge_epu32_mask(static_cast<__mmask16>(low_bits(n0)), cp0, _mm512_set1_epi32(0x10000)) |
+        _mm512_mask_cmpge_epu32_mask(static_cast<__mmask16>(low_bits(n1)), cp1, _mm512_set1_epi32(0x10000));
+    if (supp == 0) {  // one store of up to 32 units
+      const __m512i words =
+          _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi32_epi16(cp0)), _mm512_cvtepi32_epi16(cp1), 1);
+      _mm512_mask_storeu_epi16(o, static_cast<__mmask32>(low_bits(n0 + n1)), words);
+      return o + n0 + n1;
+    }
+  }
+  return store_code_points(store_code_points(o, cp0, n0), cp1, n1);
+}
+
+/// Decodes, in each 16-bit lane holding (byte, next byte), the 1- or 2-byte form starting there.
+UTF8DFA_TARGET_AVX512 inline __m512i decode_short(__m512i pairs) noexcept {
+  const __mmask32 multi = _mm512_test_epi16_mask(pairs, _mm512_set1_epi16(0x80));
+  const __m512i value = _mm512_or_si512(_mm512_slli_epi16(_mm512_and_si512(pairs, _mm512_set1_epi16(0x1F)), 6),
+                                        _mm512_and_si512(_mm512_srli_epi16(pairs, 8), _mm512_set1_epi16(0x3F)));
+  return _mm512_mask_blend_epi16(multi, _mm512_and_si512(pairs, _mm512_set1_epi16(0x7F)), value);
+}
+
+/// Writes the BMP code points of the 16-bit lanes selected by `sel`, packed, as UTF-32 or UTF-16.
+template <class Out>
+UTF8DFA_TARGET_AVX512 inline Out* store_units(Out* o, __m512i units, __mmask32 sel) noexcept {
+  const __m512i packed = _mm512_maskz_compress_epi16(sel, units);
+  const auto count = static_cast<unsigned>(__builtin_popcount(sel));
+  if constexpr (sizeof(Out) == 2) {
+    _mm512_mask_storeu_epi16(o, static_cast<__mmask32>(low_bits(count)), packed);
+  } else {
+    const unsigned n0 = count < 16 ? count : 16u;
+    _mm512_mask_storeu_epi32(o, static_cast<__mmask16>(low_bits(n0)),
+                             _mm512_cvtepu16_epi32(_mm512_castsi512_si256(packed)));
+    _mm512_mask_storeu_epi32(o + 16, static_cast<__mmask16>(low_bits(count - n0)),
+                             _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(packed, 1)));
+  }
+  return o + count;
+}
+
+/// UTF-8 to UTF-32 or UTF-16. Blocks of 64 bytes start on a character boundary; a valid block is
+/// decoded up to its last complete character by gathering each character's 4 bytes into a dword.
+template <bool Strict, class Out>
+UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
+                                                         char32_t replacement) noexcept {
+  transcode_cursor<Out> c{0, out, error_code::none};
+  const char32_t repl = replace{replacement}.replacement_value();
+  const __m512i iota =
+      _mm512_set_epi8(63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40,
+                      39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16,
+                      15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+  const __m512i quads = _mm512_set_epi8(15, 15, 15, 15, 14, 14, 14, 14, 13, 13, 13, 13, 12, 12, 12, 12, 11, 11, 11, 11,
+                                        10, 10, 10, 10, 9, 9, 9, 9, 8, 8, 8, 8, 7, 7, 7, 7, 6, 6, 6, 6, 5, 5, 5, 5, 4,
+                                        4, 4, 4, 3, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0);
+  // Byte indices (k, k+1) for the positions k = 0..31 and 32..63 (64 wraps to 0: never a lead's pair).
+  const __m512i pairs_lo = _mm512_add_epi8(_mm512_and_si512(_mm512_srli_epi16(iota, 1), _mm512_set1_epi8(0x7F)),
+                                           _mm512_and_si512(iota, _mm512_set1_epi8(1)));
+  const __m512i pairs_hi = _mm512_add_epi8(pairs_lo, _mm512_set1_epi8(32));
+  // Lead-byte high nibble -> right shift and payload mask of the gathered value (8..B never lead).
+  const __m512i shifts = _mm512_setr_epi32(18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 12, 12, 6, 0);
+  const __m512i masks =
+      _mm512_setr_epi32(0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0, 0, 0, 0, 0x7FF, 0x7FF, 0xFFFF, 0x1FFFFF);
+  while (c.i < n) {
+    const std::size_t avail = n - c.i < 64 ? n - c.i : 64;
+    const __mmask64 live = low_bits(avail);
+    const __m512i v = _mm512_maskz_loadu_epi8(live, p + c.i);
+    const __mmask64 high = _mm512_movepi8_mask(v);
+    if (avail == 64 && static_cast<std::uint32_t>(high) == 0) {  // the first half is ASCII: widen it
+      if constexpr (sizeof(Out) == 4) {
+        _mm512_storeu_si512(c.o, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 0)));
+        _mm512_storeu_si512(c.o + 16, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 1)));
+      } else {
+        _mm512_storeu_si512(c.o, _mm512_cvtepu8_epi16(_mm512_castsi512_si256(v)));
+      }
+      c.o += 32;
+      c.i += 32;
+      if (high == 0) {  // and the second
+        if constexpr (sizeof(Out) == 4) {
+          _mm512_storeu_si512(c.o, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 2)));
+          _mm512_storeu_si512(c.o + 16, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 3)));
+        } else {
+          _mm512_storeu_si512(c.o, _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(v, 1)));
+        }
+        c.o += 32;
+        c.i += 32;
+      }
+      continue;
+    }
+    if (high == 0) {  // a short ASCII tail: widen with masked stores
+      __m512i rest = v;
+      for (std::size_t g = 0; g < avail; g += 16) {
+        const unsigned k = avail - g < 16 ? static_cast<unsigned>(avail - g) : 16u;
+        c.o = store_code_points(c.o, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(rest)), k);
+        rest = _mm512_alignr_epi32(_mm512_setzero_si512(), rest, 4);
+      }
+      c.i += avail;
+      continue;
+    }
+    if (UTF8DFA_LIKELY(!utf8_block_has_error(v))) {
+      const __mmask64 leads = ~_mm512_cmplt_epi8_mask(v, _mm512_set1_epi8(-64)) & live;
+      // A character cut by the block end (a lead among the last 1..3 bytes that needs more) waits for
+      // the next block; in a shorter, final block it would have been an error. Read from memory
+      // rather than from the masks: the next block's address then waits on a short chain.
+      std::size_t take = avail;
+      if (avail == 64) {
+        const unsigned b61 = p[c.i + 61], b62 = p[c.i + 62], b63 = p[c.i + 63];
+        take = b63 >= 0xC0 ? 63u : b62 >= 0xE0 ? 62u : b61 >= 0xF0 ? 61u : 64u;
+      }
+      const __mmask64 starts = leads & low_bits(take);
+      if (_mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(static_cast<char>(0xE0))) == 0) {
+        // 1- and 2-byte forms only: each position's (byte, next byte) as a word, decoded in
+        // 16-bit lanes, and the words at lead positions packed.
+        c.o = store_units(c.o, decode_short(_mm512_permutexvar_epi8(pairs_lo, v)), static_cast<__mmask32>(starts));
+        c.o =
+            store_units(c.o, decode_short(_mm512_permutexvar_epi8(pairs_hi, v)), static_cast<__mmask32>(starts >> 32));
+        c.i += take;
+        continue;
+      }
+      const auto chars = static_cast<unsigned>(__builtin_popcountll(starts));
+      const __m512i pos = _mm512_maskz_compress_epi8(starts, iota);
+      // Two groups of 16 unconditionally (most blocks of non-ASCII text hold 16..32 characters:
+      // no branch to mispredict), then the rest.
+      c.o = store_code_points2(c.o, decode16(v, pos, quads, shifts, masks),
+                               decode16(v, pos, _mm512_add_epi8(quads, _mm512_set1_epi8(16)), shifts, masks), chars);
+      if (UTF8DFA_UNLIKELY(chars > 32))
+        c.o = store_code_points2(c.o, decode16(v, pos, _mm512_add_epi8(quads, _mm512_set1_epi8(32)), shifts, masks),
+                                 decode16(v, pos, _mm512_add_epi8(quads, _mm512_set1_epi8(48)), shifts, masks),
+                                 chars - 32);
+      c.i += take;
+      continue;
+    }
+    if (!scalar_region<Strict>(p, n, c.i + avail, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+  }
+  return {n, static_cast<std::size_t>(c.o - out), c.first};
+}
+
+/// Writes the UTF-8 form of the 16 scalar values in `cp` selected by `keep`, in order.
+UTF8DFA_TARGET_AVX512 inline unsigned char* encode16(unsigned char* o, __m512i cp, __mmask16 keep) noexcept {
+  const __mmask16 one = _mm512_cmplt_epu32_mask(cp, _mm512_set1_epi32(0x80));
+  const __mmask16 two = _mm512_cmplt_epu32_mask(cp, _mm512_set1_epi32(0x800));
+  const __mmask16 three = _mm512_cmplt_epu32_mask(cp, _mm512_set1_epi32(0x10000));
+  // The 4-byte payload fields, first byte lowest: cp>>18, cp>>12 & 3F, cp>>6 & 3F, cp & 3F.
+  const __m512i spread =
+      _mm512_or_si512(_mm512_or_si512(_mm512_and_si512(_mm512_slli_epi32(cp, 24), _mm512_set1_epi32(0x3F000000)),
+                                      _mm512_and_si512(_mm512_slli_epi32(cp, 10), _mm512_set1_epi32(0x003F0000))),
+                      _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi32(cp, 4), _mm512_set1_epi32(0x00003F00)),
+                                      _mm512_srli_epi32(cp, 18)));
+  // Shorter forms drop the leading fields; then the RFC 3629 tag bits.
+  __m512i shift = _mm512_mask_mov_epi32(_mm512_setzero_si512(), three, _mm512_set1_epi32(8));
+  shift = _mm512_mask_mov_epi32(shift, two, _mm512_set1_epi32(16));
+  __m512i tag =
+      _mm512_mask_mov_epi32(_mm512_set1_epi32(static_cast<int>(0x808080F0u)), three, _mm512_set1_epi32(0x008080E0));
+  tag = _mm512_mask_mov_epi32(tag, two, _mm512_set1_epi32(0x000080C0));
+  __m512i bytes = _mm512_or_si512(_mm512_srlv_epi32(spread, shift), tag);
+  bytes = _mm512_mask_mov_epi32(bytes, one, cp);
+  // Every byte of a multi-byte form is nonzero; the first byte of each dword is always kept.
+  const std::uint64_t nibbles = _pdep_u64(keep, 0x1111111111111111ull) * 0xF;
+  const __mmask64 sel = (_mm512_test_epi8_mask(bytes, bytes) | 0x1111111111111111ull) & nibbles;
+  const unsigned count = static_cast<unsigned>(__builtin_popcountll(sel));
+  _mm512_mask_storeu_epi8(o, low_bits(count), _mm512_maskz_compress_epi8(sel, bytes));
+  return o + count;
+}
+
+/// Writes the UTF-8 forms of the code points below U+0800 in the 16-bit lanes of w selected by
+/// `live` (a prefix), packed with one compress.
+UTF8DFA_TARGET_AVX512 inline unsigned char* encode_short32(unsigned char* o, __m512i w, __mmask32 live) noexcept {
+  const __mmask32 two = _mm512_mask_cmpge_epu16_mask(live, w, _mm512_set1_epi16(0x80));
+  // Per unit: lead byte low, continuation byte high (RFC 3629 section 3), or the ASCII byte.
+  const __m512i lead = _mm512_or_si512(_mm512_srli_epi16(w, 6), _mm512_set1_epi16(0xC0));
+  const __m512i cont = _mm512_or_si512(_mm512_and_si512(w, _mm512_set1_epi16(0x3F)), _mm512_set1_epi16(0x80));
+  const __m512i forms = _mm512_mask_blend_epi16(two, w, _mm512_or_si512(lead, _mm512_slli_epi16(cont, 8)));
+  const std::uint64_t keep = _pdep_u64(live, 0x5555555555555555ull) | _pdep_u64(two, 0xAAAAAAAAAAAAAAAAull);
+  const auto count = static_cast<unsigned>(__builtin_popcountll(keep));
+  _mm512_mask_storeu_epi8(o, low_bits(count), _mm512_maskz_compress_epi8(keep, forms));
+  return o + count;
+}
+
+/// UTF-16 to UTF-8, 32 units at a time (surrogate pairs combined in-register; a pair cut by the
+/// block end waits for the next block; a block holding an unpaired surrogate goes scalar).
+template <bool Strict>
+UTF8DFA_TARGET_AVX512 conversion_result utf16_to_utf8_impl(const char16_t* p, std::size_t n, unsigned char* out,
+                                                           char32_t replacement) noexcept {
+  transcode_cursor<unsigned char> c{0, out, error_code::none};
+  const char32_t repl = replace{replacement}.replacement_value();
+  while (c.i < n) {
+    const std::size_t avail = n - c.i < 32 ? n - c.i : 32;
+    const __m512i w = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(avail)), p + c.i);
+    if (_mm512_cmpge_epu16_mask(w, _mm512_set1_epi16(0x80)) == 0) {
+      _mm256_mask_storeu_epi8(c.o, static_cast<__mmask32>(low_bits(avail)), _mm512_cvtepi16_epi8(w));
+      c.i += avail;
+      c.o += avail;
+      continue;
+    }
+    const auto live = static_cast<__mmask32>(low_bits(avail));
+    if (_mm512_cmpge_epu16_mask(w, _mm512_set1_epi16(0x800)) == 0) {  // 1- and 2-byte forms only
+      c.o = encode_short32(c.o, w, live);
+      c.i += avail;
+      continue;
+    }
+    const __m512i top = _mm512_and_si512(w, _mm512_set1_epi16(static_cast<short>(0xFC00)));
+    auto high = static_cast<std::uint32_t>(_mm512_cmpeq_epi16_mask(top, _mm512_set1_epi16(static_cast<short>(0xD800))));
+    const auto low =
+        static_cast<std::uint32_t>(_mm512_cmpeq_epi16_mask(top, _mm512_set1_epi16(static_cast<short>(0xDC00))));
+    std::size_t take = avail;
+    __m512i cp0 = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(w));
+    __m512i cp1 = _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(w, 1));
+    if ((high | low) != 0) {
+      if (avail == 32 && (high >> 31) != 0) {  // the pair is cut by the block end
+        high &= 0x7FFFFFFFu;
+        take = 31;
+      }
+      if (UTF8DFA_UNLIKELY(low != (high << 1))) {
+        if (!scalar_region<Strict>(p, n, c.i + take, c, repl))
+          return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+        continue;
+      }
+      const __m512i next = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(avail - 1)), p + c.i + 1);
+      const __m512i offset = _mm512_set1_epi32(0x10000 - (0xD800 << 10) - 0xDC00);
+      const __m512i pair0 = _mm512_add_epi32(
+          _mm512_add_epi32(_mm512_slli_epi32(cp0, 10), _mm512_cvtepu16_epi32(_mm512_castsi512_si256(next))), offset);
+      const __m512i pair1 = _mm512_add_epi32(
+          _mm512_add_epi32(_mm512_slli_epi32(cp1, 10), _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(next, 1))),
+          offset);
+      cp0 = _mm512_mask_blend_epi32(static_cast<__mmask16>(high), cp0, pair0);
+      cp1 = _mm512_mask_blend_epi32(static_cast<__mmask16>(high >> 16), cp1, pair1);
+    }
+    const std::uint64_t keep = low_bits(take) & ~std::uint64_t{low};
+    c.o = encode16(c.o, cp0, static_cast<__mmask16>(keep));
+    if (avail > 16) c.o = encode16(c.o, cp1, static_cast<__mmask16>(keep >> 16));
+    c.i += take;
+  }
+  return {n, static_cast<std::size_t>(c.o - out), c.first};
+}
+
+/// True when no lane of cp is a surrogate or above U+10FFFF (zero lanes pass).
+UTF8DFA_TARGET_AVX512 inline bool all_scalar_values(__m512i cp) noexcept {
+  return (_mm512_cmplt_epu32_mask(_mm512_sub_epi32(cp, _mm512_set1_epi32(0xD800)), _mm512_set1_epi32(0x800)) |
+          _mm512_cmpgt_epu32_mask(cp, _mm512_set1_epi32(0x10FFFF))) == 0;
+}
+
+/// UTF-32 to UTF-8, 32 units at a time; a block holding a surrogate or a value above U+10FFFF goes
+/// scalar (its first 16 units, then the vector path resumes).
+template <bool Strict>
+UTF8DFA_TARGET_AVX512 conversion_result utf32_to_utf8_impl(const char32_t* p, std::size_t n, unsigned char* out,
+                                                           char32_t replacement) noexcept {
+  transcode_cursor<unsigned char> c{0, out, error_code::none};
+  const char32_t repl = replace{replacement}.replacement_value();
+  while (c.i < n) {
+    const std::size_t avail = n - c.i < 32 ? n - c.i : 32;
+    const std::size_t a0 = avail < 16 ? avail : 16;
+    const auto live = static_cast<__mmask16>(low_bits(a0));
+    const __m512i cp = _mm512_maskz_loadu_epi32(live, p + c.i);
+    const __m512i cp1 = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(low_bits(avail - a0)), p + c.i + 16);
+    const __m512i top = _mm512_max_epu32(cp, cp1);
+    if (_mm512_cmpge_epu32_mask(top, _mm512_set1_epi32(0x80)) == 0) {
+      _mm256_mask_storeu_epi8(
+          c.o, static_cast<__mmask32>(low_bits(avail)),
+          _mm256_inserti128_si256(_mm256_castsi128_si256(_mm512_cvtepi32_epi8(cp)), _mm512_cvtepi32_epi8(cp1), 1));
+      c.i += avail;
+      c.o += avail;
+      continue;
+    }
+    if (_mm512_cmpge_epu32_mask(top, _mm512_set1_epi32(0x800)) == 0) {  // 1- and 2-byte forms only
+      const __m512i words =
+          _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi32_epi16(cp)), _mm512_cvtepi32_epi16(cp1), 1);
+      c.o = encode_short32(c.o, words, static_cast<__mmask32>(low_bits(avail)));
+      c.i += avail;
+      continue;
+    }
+    if (UTF8DFA_UNLIKELY(!all_scalar_values(cp) || !all_scalar_values(cp1))) {
+      if (!scalar_region<Strict>(p, n, c.i + a0, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+      continue;
+    }
+    c.o = encode16(c.o, cp, live);
+    c.o = encode16(c.o, cp1, static_cast<__mmask16>(low_bits(avail - a0)));
+    c.i += avail;
+  }
+  return {n, static_cast<std::size_t>(c.o - out), c.first};
+}
+
+// The kernel-table entry points (`replacement == strict_marker` means strict).
+
+UTF8DFA_TARGET_AVX512 inline conversion_result utf8_to_utf32(const unsigned char* p, std::size_t n, char32_t* out,
+                                                             char32_t replacement) noexcept {
+  return replacement == strict_marker ? utf8_to_utf_impl<true>(p, n, out, replacement)
+                                      : utf8_to_utf_impl<false>(p, n, out, replacement);
+}
+
+UTF8DFA_TARGET_AVX512 inline conversion_result utf8_to_utf16(const unsigned char* p, std::size_t n, char16_t* out,
+                                                             char32_t replacement) noexcept {
+  return replacement == strict_marker ? utf8_to_utf_impl<true>(p, n, out, replacement)
+                                      : utf8_to_utf_impl<false>(p, n, out, replacement);
+}
+
+UTF8DFA_TARGET_AVX512 inline conversion_result utf16_to_utf8(const char16_t* p, std::size_t n, unsigned char* out,
+                                                             char32_t replacement) noexcept {
+  return replacement == strict_marker ? utf16_to_utf8_impl<true>(p, n, out, replacement)
+                                      : utf16_to_utf8_impl<false>(p, n, out, replacement);
+}
+
+UTF8DFA_TARGET_AVX512 inline conversion_result utf32_to_utf8(const char32_t* p, std::size_t n, unsigned char* out,
+                                                             char32_t replacement) noexcept {
+  return replacement == strict_marker ? utf32_to_utf8_impl<true>(p, n, out, replacement)
+                                      : utf32_to_utf8_impl<false>(p, n, out, replacement);
+}
+
+}  // namespace avx512
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+#endif
+#endif
+// ---- end utf8dfa/detail/simd/avx512/transcode.hpp ----
+// ---- begin utf8dfa/detail/simd/avx512/validate.hpp ----
+// utf8dfa: AVX-512 validation and counting (64-byte vectors; tails through masked loads, which never
+// touch the bytes they mask out).
+#ifndef UTF8DFA_DETAIL_SIMD_AVX512_VALIDATE_HPP
+#define UTF8DFA_DETAIL_SIMD_AVX512_VALIDATE_HPP
+
+
+#if UTF8DFA_X86_KERNELS
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+namespace avx512 {
+
+UTF8DFA_TARGET_AVX512 inline __m512i splat(unsigned v) noexcept {
+  return _mm512_set1_epi8(static_cast<char>(v));
+}
+
+UTF8DFA_TARGET_AVX512 inline __m512i load(const void* p) noexcept {
+  return _mm512_loadu_si512(p);
+}
+
+/// The first `k` (< 64) bytes at p, zeros after them; reads nothing beyond p + k.
+UTF8DFA_TARGET_AVX512 inline __m512i load_first(const void* p, std::size_t k) noexcept {
+  return _mm512_maskz_loadu_epi8(_bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(k)), p);
+}
+
+/// A 16-entry table in all four 128-bit lanes (vpshufb looks up within each lane). The maskz forms
+/// here and below avoid a false -Wmaybe-uninitialized of GCC 12 in the unmasked intrinsics.
+UTF8DFA_TARGET_AVX512 inline __m512i lanes(const std::uint8_t* table16) noexcept {
+  return _mm512_maskz_broadcast_i32x4(0xFFFF, _mm_loadu_si128(reinterpret_cast<const __m128i*>(table16)));
+}
+
+/// The block check with its constants loaded once (outside the loops that use it).
+struct checker {
+  __m512i first_high, first_low, second_high, nibble, lead3, lead4, high_bit;
+
+  UTF8DFA_TARGET_AVX512 checker() noexcept
+      : first_high(lanes(pair_lookup.first_high)),
+        first_low(lanes(pair_lookup.first_low)),
+        second_high(lanes(pair_lookup.second_high)),
+        nibble(splat(0x0F)),
+        lead3(splat(lead3_min - 0x80u)),
+        lead4(splat(lead4_min - 0x80u)),
+        high_bit(splat(0x80)) {}
+
+  /// Non-zero where the pair check or the 3-/4-byte continuation check fails in `in`.
+  UTF8DFA_TARGET_AVX512 __m512i operator()(__m512i in, __m512i prev) const noexcept {
+    // Each 128-bit lane of `before` is the lane preceding the same lane of `in`.
+    const __m512i before = _mm512_maskz_alignr_epi64(0xFF, in, prev, 6);
+    const __m512i prev1 = _mm512_alignr_epi8(in, before, 15);
+    const __m512i a = _mm512_shuffle_epi8(first_high, _mm512_and_si512(_mm512_srli_epi16(prev1, 4), nibble));
+    const __m512i b = _mm512_shuffle_epi8(first_low, _mm512_and_si512(prev1, nibble));
+    const __m512i c = _mm512_shuffle_epi8(second_high, _mm512_and_si512(_mm512_srli_epi16(in, 4), nibble));
+    // Saturating subtraction leaves bit 7 set exactly for prev2 >= lead3_min, prev3 >= lead4_min.
+    const __m512i is3 = _mm512_subs_epu8(_mm512_alignr_epi8(in, before, 14), lead3);
+    const __m512i is4 = _mm512_subs_epu8(_mm512_alignr_epi8(in, before, 13), lead4);
+    // (a & b & c) ^ ((is3 | is4) & 0x80) in two ternary-logic steps.
+    const __m512i flags = _mm512_ternarylogic_epi32(a, b, c, 0x80);
+    const __m512i must_continue = _mm512_ternarylogic_epi32(is3, is4, high_bit, 0xA8);
+    return _mm512_xor_si512(flags, must_continue);
+  }
+};
+
+/// Non-zero when `in` (64 bytes) ends inside a character.
+UTF8DFA_TARGET_AVX512 inline __m512i ends_incomplete(__m512i in) noexcept {
+  const __m512i last3 = _mm512_set_epi64(
+      static_cast<long long>((std::uint64_t{utf8_tail.hi} << 56) | (std::uint64_t{lead3_min - 1u} << 48) |
+                             (std::uint64_t{lead4_min - 1u} << 40) | 0xFFFFFFFFFFull),
+      -1, -1, -1, -1, -1, -1, -1);
+  return _mm512_subs_epu8(in, last3);
+}
+
+/// The error vector of the block `in` preceded by `prev`; `incomplete` carries a cut character.
+UTF8DFA_TARGET_AVX512 inline __m512i check_block(const checker& check, __m512i in, __m512i prev,
+                                                 __m512i& incomplete) noexcept {
+  if (_mm512_movepi8_mask(in) == 0) return incomplete;
+  incomplete = ends_incomplete(in);
+  return check(in, prev);
+}
+
+UTF8DFA_TARGET_AVX512 inline bool any(__m512i v) noexcept {
+  return _mm512_test_epi8_mask(v, v) != 0;
+}
+
+/// Every length works (masked loads).
+inline constexpr std::size_t min_block_input = 0;
+
+/// How far past the block start a failing check_blocks step reaches.
+inline constexpr std::size_t block_span = 128;
+
+/// Runs the block checks over [p, p+n) (n >= min_block_input): `blocks_pass` when they all pass
+/// (the input is well-formed), else b such that [0, b) passed and [b, b + block_span) failed.
+UTF8DFA_TARGET_AVX512 inline std::size_t check_blocks(const unsigned char* p, std::size_t n) noexcept {
+  const checker check;
+  __m512i prev = _mm512_setzero_si512(), incomplete = _mm512_setzero_si512();
+  std::size_t i = 0;
+  // Two blocks per step: one ASCII test and one error test for both.
+  for (; n - i >= 128; i += 128) {
+    const __m512i in0 = load(p + i), in1 = load(p + i + 64);
+    __m512i err = incomplete;
+    if (_mm512_movepi8_mask(_mm512_or_si512(in0, in1)) != 0) {
+      err = _mm512_or_si512(check(in0, prev), check(in1, in0));
+      incomplete = ends_incomplete(in1);
+    }
+    if (UTF8DFA_UNLIKELY(any(err))) return i;
+    prev = in1;
+  }
+  for (; n - i >= 64; i += 64) {
+    const __m512i in = load(p + i);
+    if (UTF8DFA_UNLIKELY(any(check_block(check, in, prev, incomplete)))) return i;
+    prev = in;
+  }
+  __m512i err = incomplete;
+  if (i < n) err = check_block(check, load_first(p + i, n - i), prev, incomplete);
+  if (UTF8DFA_UNLIKELY(any(err))) return i;
+  return blocks_pass;
+}
+
+/// validate_scalar's answer, 64 bytes per step; the tail (and a short input) is one masked block
+/// whose zero padding makes a character cut by the end fail the pair checks.
+UTF8DFA_TARGET_AVX512 inline validation_result validate(const unsigned char* p, std::size_t n) noexcept {
+  const std::size_t b = check_blocks(p, n);
+  if (UTF8DFA_LIKELY(b == blocks_pass)) return {n, 0, error_code::none};
+  return rescan_from(p, n, b);
+}
+
+/// Bytes that are not continuation bytes (80..BF are the signed bytes below -64).
+UTF8DFA_TARGET_AVX512 inline std::size_t count_leads(const unsigned char* p, std::size_t n) noexcept {
+  const __m512i limit = splat(0xBF);
+  std::size_t c0 = 0, c1 = 0, c2 = 0, c3 = 0, i = 0;
+  for (; n - i >= 256; i += 256) {  // four independent counts keep the loads flowing
+    c0 += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(load(p + i), limit)));
+    c1 += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(load(p + i + 64), limit)));
+    c2 += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(load(p + i + 128), limit)));
+    c3 += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(load(p + i + 192), limit)));
+  }
+  std::size_t count = c0 + c1 + c2 + c3;
+  for (; n - i >= 64; i += 64)
+    count += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(load(p + i), limit)));
+  if (i < n) {
+    const std::uint64_t valid = _bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(n - i));
+    count +=
+        static_cast<std::size_t>(_mm_popcnt_u64(_mm512_mask_cmpgt_epi8_mask(valid, load_first(p + i, n - i), limit)));
+  }
+  return count;
+}
+
+/// UTF-16 units of well-formed input: leads, plus one more for each 4-byte lead (F0..FF).
+UTF8DFA_TARGET_AVX512 inline std::size_t utf16_length(const unsigned char* p, std::size_t n) noexcept {
+  const __m512i cont_limit = splat(0xBF), four_min = splat(lead4_min);
+  std::size_t count = 0, i = 0;
+  for (; n - i >= 64; i += 64) {
+    const __m512i in = load(p + i);
+    count += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(in, cont_limit)) +
+                                      _mm_popcnt_u64(_mm512_cmpge_epu8_mask(in, four_min)));
+  }
+  if (i < n) {
+    const std::uint64_t valid = _bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(n - i));
+    const __m512i in = load_first(p + i, n - i);
+    count += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_mask_cmpgt_epi8_mask(valid, in, cont_limit)) +
+                                      _mm_popcnt_u64(_mm512_cmpge_epu8_mask(in, four_min)));
+  }
+  return count;
+}
+
+}  // namespace avx512
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+#endif
+
+#endif
+// ---- end utf8dfa/detail/simd/avx512/validate.hpp ----
+
+#if UTF8DFA_X86_KERNELS
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+namespace avx512 {
+
+inline constexpr kernel_table table{
+    "avx512",
+    &validate,
+    &count_leads,
+    &utf16_length,
+    &utf8_to_utf32,
+    &utf8_to_utf16,
+    &utf16_to_utf8,
+    &utf32_to_utf8,
+};
+
+}  // namespace avx512
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+#endif
+
+#endif
+// ---- end utf8dfa/detail/simd/avx512/kernels.hpp ----
+// ---- begin utf8dfa/detail/simd/neon/kernels.hpp ----
+// utf8dfa: the NEON kernel table (ARM64) (transcoding: the scalar kernels until SIMD ones are plugged in).
+#ifndef UTF8DFA_DETAIL_SIMD_NEON_KERNELS_HPP
+#define UTF8DFA_DETAIL_SIMD_NEON_KERNELS_HPP
+
+// ---- begin utf8dfa/detail/simd/neon/validate.hpp ----
+// utf8dfa: NEON validation and counting for ARM64 (16-byte vectors, 64-byte blocks). NEON is always
+// present on ARM64, so no run-time check or target region is needed.
+#ifndef UTF8DFA_DETAIL_SIMD_NEON_VALIDATE_HPP
+#define UTF8DFA_DETAIL_SIMD_NEON_VALIDATE_HPP
+
+
+#if UTF8DFA_NEON_KERNELS
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+namespace neon {
+
+/// Subtracted (saturating) from the last 16 bytes: non-zero when they end inside a character.
+inline constexpr std::uint8_t incomplete_limit[16] = {0xFF,
+                                                      0xFF,
+                                                      0xFF,
+                                                      0xFF,
+                                                      0xFF,
+                                                      0xFF,
+                                                      0xFF,
+                                                      0xFF,
+                                                      0xFF,
+                                                      0xFF,
+                                                      0xFF,
+                                                      0xFF,
+                                                      0xFF,
+                                                      static_cast<std::uint8_t>(lead4_min - 1),
+                                                      static_cast<std::uint8_t>(lead3_min - 1),
+                                                      utf8_tail.hi};
+
+/// The block check with its constants loaded once.
+struct checker {
+  uint8x16_t first_high, first_low, second_high, nibble, lead3, lead4, high_bit, limit;
+
+  checker() noexcept
+      : first_high(vld1q_u8(pair_lookup.first_high)),
+        first_low(vld1q_u8(pair_lookup.first_low)),
+        second_high(vld1q_u8(pair_lookup.second_high)),
+        nibble(vdupq_n_u8(0x0F)),
+        lead3(vdupq_n_u8(static_cast<std::uint8_t>(lead3_min - 0x80u))),
+        lead4(vdupq_n_u8(static_cast<std::uint8_t>(lead4_min - 0x80u))),
+        high_bit(vdupq_n_u8(0x80)),
+        limit(vld1q_u8(incomplete_limit)) {}
+
+  /// Non-zero where the pair check or the 3-/4-byte continuation check fails in `in`.
+  uint8x16_t operator()(uint8x16_t in, uint8x16_t prev) const noexcept {
+    const uint8x16_t prev1 = vextq_u8(prev, in, 15);
+    const uint8x16_t a = vqtbl1q_u8(first_high, vshrq_n_u8(prev1, 4));
+    const uint8x16_t b = vqtbl1q_u8(first_low, vandq_u8(prev1, nibble));
+    const uint8x16_t c = vqtbl1q_u8(second_high, vshrq_n_u8(in, 4));
+    const uint8x16_t flags = vandq_u8(vandq_u8(a, b), c);
+    // Saturating subtraction leaves bit 7 set exactly for prev2 >= lead3_min, prev3 >= lead4_min.
+    const uint8x16_t is3 = vqsubq_u8(vextq_u8(prev, in, 14), lead3);
+    const uint8x16_t is4 = vqsubq_u8(vextq_u8(prev, in, 13), lead4);
+    return veorq_u8(flags, vandq_u8(vorrq_u8(is3, is4), high_bit));
+  }
+  uint8x16_t ends_incomplete(uint8x16_t in) const noexcept { return vqsubq_u8(in, limit); }
+};
+
+inline bool any(uint8x16_t v) noexcept {
+  return vmaxvq_u8(v) != 0;
+}
+
+struct block {
+  uint8x16_t v[4];
+};
+
+inline block load_block(const unsigned char* p) noexcept {
+  return {{vld1q_u8(p), vld1q_u8(p + 16), vld1q_u8(p + 32), vld1q_u8(p + 48)}};
+}
+
+/// Checks the 64 bytes `b` (preceded by `prev`); returns the error vector.
+inline uint8x16_t check_block(const checker& check, const block& b, uint8x16_t prev, uint8x16_t& incomplete) noexcept {
+  const uint8x16_t all = vorrq_u8(vorrq_u8(b.v[0], b.v[1]), vorrq_u8(b.v[2], b.v[3]));
+  if (vmaxvq_u8(all) < 0x80) return incomplete;  // ASCII: only a cut character before it fails
+  uint8x16_t err = vorrq_u8(check(b.v[0], prev), check(b.v[1], b.v[0]));
+  err = vorrq_u8(err, vorrq_u8(check(b.v[2], b.v[1]), check(b.v[3], b.v[2])));
+  incomplete = check.ends_incomplete(b.v[3]);
+  return err;
+}
+
+/// Inputs shorter than this go to the scalar DFA (the checks need 80 readable bytes).
+inline constexpr std::size_t min_block_input = 80;
+
+/// How far past the block start a failing check_blocks step reaches.
+inline constexpr std::size_t block_span = 64;
+
+/// Runs the block checks over [p, p+n) (n >= min_block_input): `blocks_pass` when they all pass
+/// (the input is well-formed), else b such that [0, b) passed and [b, b + block_span) failed.
+inline std::size_t check_blocks(const unsigned char* p, std::size_t n) noexcept {
+  const checker check;
+  uint8x16_t prev = vdupq_n_u8(0), incomplete = vdupq_n_u8(0);
+  std::size_t i = 0;
+  for (; n - i >= 64; i += 64) {
+    const block b = load_block(p + i);
+    if (UTF8DFA_UNLIKELY(any(check_block(check, b, prev, incomplete)))) return i;
+    prev = b.v[3];
+  }
+  // The last 64 bytes again (re-checking bytes that passed is harmless), then the end of input.
+  uint8x16_t err = incomplete;
+  if (i < n) {
+    const block b = load_block(p + n - 64);
+    uint8x16_t ignored = incomplete;
+    err = vorrq_u8(check_block(check, b, vld1q_u8(p + n - 80), ignored), check.ends_incomplete(b.v[3]));
+  }
+  if (UTF8DFA_UNLIKELY(any(err))) return i;
+  return blocks_pass;
+}
+
+/// validate_scalar's answer, 64 bytes per step.
+inline validation_result validate(const unsigned char* p, std::size_t n) noexcept {
+  if (n < min_block_input) return validate_scalar(p, n);
+  const std::size_t b = check_blocks(p, n);
+  if (UTF8DFA_LIKELY(b == blocks_pass)) return {n, 0, error_code::none};
+  return rescan_from(p, n, b);
+}
+
+/// Counts the lead bytes (and with `extra` also the bytes >= F0) of the whole vectors in [i, n),
+/// in byte lanes for up to 127 vectors at a time; advances i past them.
+inline std::size_t count_vectors(const unsigned char* p, std::size_t n, bool extra, std::size_t& i) noexcept {
+  const int8x16_t limit = vdupq_n_s8(-65);
+  const uint8x16_t four = vdupq_n_u8(lead4_min);
+  std::size_t count = 0;
+  while (n - i >= 16) {
+    const std::size_t vectors = (n - i) / 16 < 127 ? (n - i) / 16 : 127;
+    uint8x16_t acc = vdupq_n_u8(0);
+    for (std::size_t k = 0; k < vectors; ++k, i += 16) {
+      const uint8x16_t in = vld1q_u8(p + i);
+      acc = vsubq_u8(acc, vcgtq_s8(vreinterpretq_s8_u8(in), limit));  // minus -1: plus one
+      if (extra) acc = vsubq_u8(acc, vcgeq_u8(in, four));
+    }
+    count += vaddlvq_u8(acc);
+  }
+  return count;
+}
+
+/// Bytes that are not continuation bytes.
+inline std::size_t count_leads(const unsigned char* p, std::size_t n) noexcept {
+  std::size_t i = 0;
+  const std::size_t count = count_vectors(p, n, false, i);
+  return count + count_leads_scalar(p + i, n - i);
+}
+
+/// UTF-16 units of well-formed input: leads, plus one more for each 4-byte lead (F0..FF).
+inline std::size_t utf16_length(const unsigned char* p, std::size_t n) noexcept {
+  std::size_t i = 0;
+  const std::size_t count = count_vectors(p, n, true, i);
+  return count + utf16_length_scalar(p + i, n - i);
+}
+
+}  // namespace neon
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+#endif
+
+#endif
+// ---- end utf8dfa/detail/simd/neon/validate.hpp ----
+
+#if UTF8DFA_NEON_KERNELS
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+namespace neon {
+
+inline constexpr kernel_table table{
+    "neon",
+    &validate,
+    &count_leads,
+    &utf16_length,
+    scalar_kernels.utf8_to_utf32,
+    scalar_kernels.utf8_to_utf16,
+    scalar_kernels.utf16_to_utf8,
+    scalar_kernels.utf32_to_utf8,
+};
+
+}  // namespace neon
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+#endif
+
+#endif
+// ---- end utf8dfa/detail/simd/neon/kernels.hpp ----
+// ---- begin utf8dfa/detail/simd/sse4/kernels.hpp ----
+// utf8dfa: the SSE4.2 kernel table (transcoding: the scalar kernels until SIMD ones are plugged in).
+#ifndef UTF8DFA_DETAIL_SIMD_SSE4_KERNELS_HPP
+#define UTF8DFA_DETAIL_SIMD_SSE4_KERNELS_HPP
+
+// ---- begin utf8dfa/detail/simd/sse4/validate.hpp ----
+// utf8dfa: SSE4.2 validation and counting (16-byte vectors, 64-byte blocks).
+#ifndef UTF8DFA_DETAIL_SIMD_SSE4_VALIDATE_HPP
+#define UTF8DFA_DETAIL_SIMD_SSE4_VALIDATE_HPP
+
+
+#if UTF8DFA_X86_KERNELS
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+namespace sse4 {
+
+UTF8DFA_TARGET_SSE4 inline __m128i splat(unsigned v) noexcept {
+  return _mm_set1_epi8(static_cast<char>(v));
+}
+
+UTF8DFA_TARGET_SSE4 inline __m128i load(const void* p) noexcept {
+  return _mm_loadu_si128(static_cast<const __m128i*>(p));
+}
+
+/// The block check with its constants loaded once (outside the loops that use it).
+struct checker {
+  __m128i first_high, first_low, second_high, nibble, lead3, lead4, high_bit;
+
+  UTF8DFA_TARGET_SSE4 checker() noexcept
+      : first_high(load(pair_lookup.first_high)),
+        first_low(load(pair_lookup.first_low)),
+        second_high(load(pair_lookup.second_high)),
+        nibble(splat(0x0F)),
+        lead3(splat(lead3_min - 0x80u)),
+        lead4(splat(lead4_min - 0x80u)),
+        high_bit(splat(0x80)) {}
+
+  /// Non-zero where the pair check or the 3-/4-byte continuation check fails in `in`, given the
+  /// 16 bytes before it.
+  UTF8DFA_TARGET_SSE4 __m128i operator()(__m128i in, __m128i prev) const noexcept {
+    const __m128i prev1 = _mm_alignr_epi8(in, prev, 15);
+    const __m128i a = _mm_shuffle_epi8(first_high, _mm_and_si128(_mm_srli_epi16(prev1, 4), nibble));
+    const __m128i b = _mm_shuffle_epi8(first_low, _mm_and_si128(prev1, nibble));
+    const __m128i c = _mm_shuffle_epi8(second_high, _mm_and_si128(_mm_srli_epi16(in, 4), nibble));
+    const __m128i flags = _mm_and_si128(_mm_and_si128(a, b), c);
+    // Saturating subtraction leaves bit 7 set exactly for prev2 >= lead3_min, prev3 >= lead4_min.
+    const __m128i is3 = _mm_subs_epu8(_mm_alignr_epi8(in, prev, 14), lead3);
+    const __m128i is4 = _mm_subs_epu8(_mm_alignr_epi8(in, prev, 13), lead4);
+    const __m128i must_continue = _mm_and_si128(_mm_or_si128(is3, is4), high_bit);
+    return _mm_xor_si128(flags, must_continue);
+  }
+};
+
+/// Non-zero when `in` ends inside a character.
+UTF8DFA_TARGET_SSE4 inline __m128i ends_incomplete(__m128i in) noexcept {
+  const __m128i limit =
+      _mm_setr_epi8(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, static_cast<char>(lead4_min - 1),
+                    static_cast<char>(lead3_min - 1), static_cast<char>(utf8_tail.hi));
+  return _mm_subs_epu8(in, limit);
+}
+
+struct block {
+  __m128i v[4];
+};
+
+/// Checks the 64 bytes `b` (preceded by `prev`); returns the error vector.
+UTF8DFA_TARGET_SSE4 inline __m128i check_block(const checker& check, const block& b, __m128i prev,
+                                               __m128i& incomplete) noexcept {
+  const __m128i any = _mm_or_si128(_mm_or_si128(b.v[0], b.v[1]), _mm_or_si128(b.v[2], b.v[3]));
+  if (_mm_movemask_epi8(any) == 0) return incomplete;  // ASCII: only a cut character before it fails
+  __m128i err = _mm_or_si128(check(b.v[0], prev), check(b.v[1], b.v[0]));
+  err = _mm_or_si128(err, _mm_or_si128(check(b.v[2], b.v[1]), check(b.v[3], b.v[2])));
+  incomplete = ends_incomplete(b.v[3]);
+  return err;
+}
+
+UTF8DFA_TARGET_SSE4 inline block load_block(const unsigned char* p) noexcept {
+  return {{load(p), load(p + 16), load(p + 32), load(p + 48)}};
+}
+
+/// Inputs shorter than this go to the scalar DFA (the checks need 80 readable bytes).
+inline constexpr std::size_t min_block_input = 80;
+
+/// How far past the block start a failing check_blocks step reaches.
+inline constexpr std::size_t block_span = 64;
+
+/// Runs the block checks over [p, p+n) (n >= min_block_input): `blocks_pass` when they all pass
+/// (the input is well-formed), else b such that [0, b) passed and [b, b + block_span) failed.
+UTF8DFA_TARGET_SSE4 inline std::size_t check_blocks(const unsigned char* p, std::size_t n) noexcept {
+  const checker check;
+  __m128i prev = _mm_setzero_si128(), incomplete = _mm_setzero_si128();
+  std::size_t i = 0;
+  for (; n - i >= 64; i += 64) {
+    const block b = load_block(p + i);
+    const __m128i err = check_block(check, b, prev, incomplete);
+    if (UTF8DFA_UNLIKELY(!_mm_testz_si128(err, err))) return i;
+    prev = b.v[3];
+  }
+  // The last 64 bytes again (re-checking bytes that passed is harmless), then the end of input.
+  __m128i err = incomplete;
+  if (i < n) {
+    const block b = load_block(p + n - 64);
+    __m128i ignored = incomplete;
+    err = _mm_or_si128(check_block(check, b, load(p + n - 80), ignored), ends_incomplete(b.v[3]));
+  }
+  if (UTF8DFA_UNLIKELY(!_mm_testz_si128(err, err))) return i;
+  return blocks_pass;
+}
+
+/// validate_scalar's answer for n >= min_block_input, 64 bytes per step.
+UTF8DFA_TARGET_SSE4 UTF8DFA_NOINLINE inline validation_result validate_blocks(const unsigned char* p,
+                                                                              std::size_t n) noexcept {
+  const std::size_t b = check_blocks(p, n);
+  if (UTF8DFA_LIKELY(b == blocks_pass)) return {n, 0, error_code::none};
+  return rescan_from(p, n, b);
+}
+
+/// validate_scalar's answer. Short inputs take the scalar DFA: this function is plain code (no
+/// target region), so they run exactly as in the scalar kernel.
+inline validation_result validate(const unsigned char* p, std::size_t n) noexcept {
+  return n < min_block_input ? validate_scalar(p, n) : validate_blocks(p, n);
+}
+
+/// Bytes that are not continuation bytes (80..BF are the signed bytes below -64).
+UTF8DFA_TARGET_SSE4 inline std::size_t count_leads(const unsigned char* p, std::size_t n) noexcept {
+  const __m128i limit = splat(0xBF);  // -65
+  std::size_t count = 0, i = 0;
+  for (; n - i >= 16; i += 16) {
+    const unsigned m = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpgt_epi8(load(p + i), limit)));
+    count += static_cast<unsigned>(_mm_popcnt_u32(m));
+  }
+  return count + count_leads_scalar(p + i, n - i);
+}
+
+/// UTF-16 units of well-formed input: leads, plus one more for each 4-byte lead (F0..FF).
+UTF8DFA_TARGET_SSE4 inline std::size_t utf16_length(const unsigned char* p, std::size_t n) noexcept {
+  const __m128i cont_limit = splat(0xBF), four_limit = splat(lead4_min - 1u);
+  std::size_t count = 0, i = 0;
+  for (; n - i >= 16; i += 16) {
+    const __m128i in = load(p + i);
+    const unsigned leads = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpgt_epi8(in, cont_limit)));
+    // Signed: F0..FF are -16..-1, the only negative bytes above -17.
+    const unsigned fours = static_cast<unsigned>(_mm_movemask_epi8(_mm_and_si128(_mm_cmpgt_epi8(in, four_limit), in)));
+    count += static_cast<unsigned>(_mm_popcnt_u32(leads) + _mm_popcnt_u32(fours));
+  }
+  return count + utf16_length_scalar(p + i, n - i);
+}
+
+}  // namespace sse4
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+#endif
+
+#endif
+// ---- end utf8dfa/detail/simd/sse4/validate.hpp ----
+
+#if UTF8DFA_X86_KERNELS
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+namespace sse4 {
+
+inline constexpr kernel_table table{
+    "sse4",
+    &validate,
+    &count_leads,
+    &utf16_length,
+    scalar_kernels.utf8_to_utf32,
+    scalar_kernels.utf8_to_utf16,
+    scalar_kernels.utf16_to_utf8,
+    scalar_kernels.utf32_to_utf8,
+};
+
+}  // namespace sse4
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+#endif
+
+#endif
+// ---- end utf8dfa/detail/simd/sse4/kernels.hpp ----
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+
+/// The kernels of this build with what each needs from the CPU, best first.
+struct kernel_entry {
+  const kernel_table* table;
+  std::uint32_t needs;
+};
+inline constexpr kernel_entry compiled_kernels[] = {
+#if UTF8DFA_X86_KERNELS
+    {&avx512::table, cpu_needs_avx512},
+    {&avx2::table, cpu_needs_avx2},
+    {&sse4::table, cpu_needs_sse4},
+#endif
+#if UTF8DFA_NEON_KERNELS
+    {&neon::table, 0},
+#endif
+    {&scalar_kernels, 0},
+};
+inline constexpr std::size_t compiled_kernel_count = sizeof compiled_kernels / sizeof compiled_kernels[0];
+
+/// The kernels this CPU supports, best first (filled once, by a thread-safe local static).
+struct kernel_list {
+  const kernel_table* list[compiled_kernel_count]{};
+  std::size_t count = 0;
+};
+
+inline kernel_list make_kernel_list() noexcept {
+  kernel_list l{};
+  for (const kernel_entry& e : compiled_kernels)
+    if (e.needs == 0 || cpu_has(e.needs)) l.list[l.count++] = e.table;
+  return l;
+}
+
+/// Every kernel this build and this CPU can run, best first; the scalar table is always last.
+inline const kernel_table* const* available_kernels(std::size_t& count) noexcept {
+  static const kernel_list supported = make_kernel_list();
+  count = supported.count;
+  return supported.list;
+}
+
+inline const kernel_table* find_kernel(std::string_view name) noexcept {
+  std::size_t count = 0;
+  const kernel_table* const* list = available_kernels(count);
+  for (std::size_t k = 0; k < count; ++k)
+    if (name == list[k]->name) return list[k];
+  return nullptr;
+}
+
+inline std::atomic<const kernel_table*>& active_kernel_slot() noexcept {
+  static std::atomic<const kernel_table*> slot{nullptr};
+  return slot;
+}
+
+/// The kernel in use: the best one the CPU supports, or the one UTF8DFA_KERNEL names.
+inline const kernel_table& kernels() noexcept {
+  const kernel_table* k = active_kernel_slot().load(std::memory_order_acquire);
+  if (UTF8DFA_LIKELY(k != nullptr)) return *k;
+  std::size_t count = 0;
+  k = available_kernels(count)[0];
+#if !defined(_MSC_VER)
+  if (const char* env = std::getenv("UTF8DFA_KERNEL"))
+    if (const kernel_table* chosen = find_kernel(env)) k = chosen;
+#endif
+  active_kernel_slot().store(k, std::memory_order_release);
+  return *k;
+}
+
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+
+/// Name of the kernel in use ("scalar", "avx2", ...).
+inline std::string_view active_kernel() noexcept {
+  return detail::kernels().name;
+}
+
+/// Forces a kernel by name (for tests and benchmarks); false if this build or CPU lacks it.
+inline bool select_kernel(std::string_view name) noexcept {
+  const detail::kernel_table* k = detail::find_kernel(name);
+  if (k == nullptr) return false;
+  detail::active_kernel_slot().store(k, std::memory_order_release);
+  return true;
+}
+
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/detail/dispatch.hpp ----
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+
+/// Code points in well-formed UTF-8, at memory speed: the bytes that are not continuation bytes.
+/// It does not validate; on ill-formed input use utf32_length_from_utf8 (the lossy decode's count).
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+std::size_t count_code_points(const Bytes& bytes) noexcept {
+  const auto s = detail::as_span(bytes);
+  return detail::kernels().count_leads(detail::as_uchars(s.data), s.size);
+}
+
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/count.hpp ----
+// ---- begin utf8dfa/decode.hpp ----
+// utf8dfa: decoding one character at a time, forwards (Go's DecodeRune) and backwards (DecodeLastRune).
+#ifndef UTF8DFA_DECODE_HPP
+#define UTF8DFA_DECODE_HPP
+
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+
+namespace detail {
+
+/// The last character or maximal ill-formed subpart of [p, p+end): exactly the forward
+/// segmentation read backwards. Every non-continuation byte starts a segment, so the segment that
+/// ends at `end` starts at the last such byte within four bytes if decoding from there reaches
+/// `end`, and is the single byte before `end` otherwise.
+template <class T>
+constexpr decoded decode_before(const T* p, std::size_t end) noexcept {
+  const std::size_t lo = end >= 4 ? end - 4 : 0;
+  for (std::size_t j = end; j-- > lo;) {
+    if (!is_continuation(octet(p[j]))) {
+      const decoded d = decode_at(p, end, j);
+      if (j + d.length == end) return d;
+      break;
+    }
+  }
+  return decode_at(p, end, end - 1);
+}
+
+/// The same segment when [p, p+size) goes on after `end`: if the input continues and its byte at
+/// `end` cuts that segment short, the kind is the one the forward walk reports (too_short,
+/// overlong, ...) rather than incomplete.
+template <class T>
+constexpr decoded decode_before(const T* p, std::size_t end, std::size_t size) noexcept {
+  decoded d = decode_before(p, end);
+  if (d.error == error_code::incomplete && end < size) {
+    const decoded whole = decode_at(p, size, end - d.length);
+    if (whole.length == d.length) d.error = whole.error;
+  }
+  return d;
+}
+
+}  // namespace detail
+
+/// Decodes the character at byte `pos`; on error U+FFFD with the subpart's length and kind.
+/// At or past the end: {U+FFFD, 0, incomplete}.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+constexpr decoded decode_next(const Bytes& bytes, std::size_t pos) noexcept {
+  const auto s = detail::as_span(bytes);
+  if (pos >= s.size) return {replacement_character, 0, error_code::incomplete};
+  return detail::decode_at(s.data, s.size, pos);
+}
+
+/// Decodes the character that ends just before byte `end`, segmenting [0, end) as decode_next
+/// does, so that walking back from a boundary gives decode_next's segments (kinds included) in
+/// reverse. At the start: {U+FFFD, 0, incomplete}.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+constexpr decoded decode_prev(const Bytes& bytes, std::size_t end) noexcept {
+  const auto s = detail::as_span(bytes);
+  if (end > s.size) end = s.size;
+  if (end == 0) return {replacement_character, 0, error_code::incomplete};
+  return detail::decode_before(s.data, end, s.size);
+}
+
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/decode.hpp ----
+// ---- begin utf8dfa/encode.hpp ----
+// utf8dfa: encoding one Unicode scalar value as UTF-8 (RFC 3629 section 3).
+#ifndef UTF8DFA_ENCODE_HPP
+#define UTF8DFA_ENCODE_HPP
+
+
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+
+/// True for U+0000..U+D7FF and U+E000..U+10FFFF: the values UTF-8 can encode.
+constexpr bool is_scalar_value(char32_t cp) noexcept {
+  return cp < 0xD800 || (cp > 0xDFFF && cp <= 0x10FFFF);
+}
+
+/// Bytes needed to encode `cp` (1..4), or 0 for a surrogate or a value above 0x10FFFF.
+constexpr std::size_t encoded_length(char32_t cp) noexcept {
+  return is_scalar_value(cp) ? detail::utf8_width(cp) : 0;
+}
+
+/// Writes `cp` to out[0..3]; returns the byte count, or 0 (writing nothing) for a surrogate or > 0x10FFFF.
+template <class Byte, detail::enable_if_byte<Byte> = 0>
+constexpr std::size_t encode(char32_t cp, Byte* out4) noexcept {
+  return is_scalar_value(cp) ? detail::put_utf8(out4, cp) : 0;
+}
+
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/encode.hpp ----
+// ---- begin utf8dfa/iterator.hpp ----
+// utf8dfa: code_point_iterator, a char32_t iterator over UTF-8 bytes.
+//
+// It yields the segmentation of decode_next: one code point per well-formed character and one
+// U+FFFD per maximal ill-formed subpart. Backwards it yields the same sequence in reverse order
+// (decode_prev's segmentation). Over contiguous bytes it runs detail::decode_at / decode_before;
+// over any other iterator it runs the same DFA (detail::step) one byte at a time, never reading
+// a byte before comparing its position with the end, and never consuming the byte that ends an
+// ill-formed subpart (so single-pass iterators such as std::istreambuf_iterator work).
+#ifndef UTF8DFA_ITERATOR_HPP
+#define UTF8DFA_ITERATOR_HPP
+
+#include <memory>
+
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+
+namespace detail {
+
+template <class It>
+using iter_category_t = typename std::iterator_traits<It>::iterator_category;
+
+/// At least a forward iterator (multi-pass: positions can be kept and revisited).
+template <class It>
+inline constexpr bool is_forward_iter_v = std::is_base_of_v<std::forward_iterator_tag, iter_category_t<It>>;
+
+/// At least a bidirectional iterator.
+template <class It>
+inline constexpr bool is_bidi_iter_v = std::is_base_of_v<std::bidirectional_iterator_tag, iter_category_t<It>>;
+
+/// Iterators over contiguous memory, read through a pointer: any pointer, and in C++20 every
+/// std::contiguous_iterator.
+template <class It>
+inline constexpr bool is_contiguous_iter_v =
+#if UTF8DFA_HAS_RANGES
+    std::contiguous_iterator<It>;
+#else
+    std::is_pointer_v<It>;
+#endif
+
+template <class It>
+constexpr auto to_pointer(const It& it) noexcept {
+#if UTF8DFA_HAS_RANGES
+  return std::to_address(it);
+#else
+  return it;
+#endif
+}
+
+/// Decodes the character or maximal ill-formed subpart at `it` (it != last) and moves `it` past
+/// it. Contiguous input with a known end goes through decode_at; anything else runs the DFA one
+/// byte at a time: a byte is read only after `it != last`, and the byte that drives the DFA to
+/// reject is not consumed (it starts the next segment), exactly as decode_at treats it.
+template <class It, class Sent>
+constexpr decoded decode_advance(It& it, const Sent& last) {
+  if constexpr (is_contiguous_iter_v<It> && std::is_same_v<It, Sent>) {
+    const decoded d = decode_at(to_pointer(it), static_cast<std::size_t>(last - it), 0);
+    it += d.length;
+    return d;
+  } else {
+    const std::uint8_t lead = octet(*it);
+    ++it;
+    std::uint64_t st = step(s_accept, lead) & state_mask;
+    if (st == s_accept) return {lead, 1, error_code::none};
+    if (st == s_reject) return {replacement_character, 1, reject_kind(s_accept, lead)};
+    char32_t cp = lead & dfa.lead_mask[lead];
+    std::uint8_t length = 1;
+    while (it != last) {
+      const std::uint8_t b = octet(*it);
+      const std::uint64_t nx = step(st, b) & state_mask;
+      if (nx == s_reject) return {replacement_character, length, reject_kind(st, b)};
+      ++it;
+      ++length;
+      cp = (cp << 6) | (b & 0x3Fu);
+      if (nx == s_accept) return {cp, length, error_code::none};
+      st = nx;
+    }
+    return {replacement_character, length, error_code::incomplete};
+  }
+}
+
+/// The segment that ends at `pos` (first != pos), treating [first, pos) as the whole input, as
+/// decode_before does; moves `pos` to its start.
+template <class It>
+constexpr decoded decode_retreat(const It& first, It& pos) {
+  if constexpr (is_contiguous_iter_v<It>) {
+    const decoded d = decode_before(to_pointer(first), static_cast<std::size_t>(pos - first));
+    pos -= d.length;
+    return d;
+  } else {
+    // The last non-continuation byte within four bytes starts the segment if decoding from it
+    // reaches `pos`; otherwise the segment is the single byte before `pos`.
+    It j = pos;
+    for (int k = 0; k < 4 && j != first; ++k) {
+      --j;
+      if (!is_continuation(octet(*j))) {
+        It t = j;
+        const decoded d = decode_advance(t, pos);
+        if (t == pos) {
+          pos = j;
+          return d;
+        }
+        break;
+      }
+    }
+    It start = pos;
+    --start;
+    It t = start;
+    const decoded d = decode_advance(t, pos);
+    pos = start;
+    return d;
+  }
+}
+
+}  // namespace detail
+
+/// A char32_t iterator over the UTF-8 bytes [first, last): one code point per character, one
+/// U+FFFD per maximal ill-formed subpart. Bidirectional over bidirectional byte iterators (going
+/// back needs the `first` bound), forward over forward ones, single-pass over input iterators.
+/// `Sent` may differ from `It` (e.g. null_sentinel_t for C strings).
+template <class It, class Sent = It>
+class code_point_iterator {
+  static_assert(detail::is_byte_v<typename std::iterator_traits<It>::value_type>,
+                "code_point_iterator reads 1-byte elements (char, unsigned char, char8_t, std::byte)");
+  static constexpr bool multipass = detail::is_forward_iter_v<It>;
+  static constexpr bool bidirectional = detail::is_bidi_iter_v<It>;
+
+ public:
+  using value_type = char32_t;
+  using reference = char32_t;
+  using pointer = void;
+  using difference_type = std::ptrdiff_t;
+  using iterator_category =
+      std::conditional_t<bidirectional, std::bidirectional_iterator_tag,
+                         std::conditional_t<multipass, std::forward_iterator_tag, std::input_iterator_tag>>;
+  using iterator_concept = iterator_category;
+
+  constexpr code_point_iterator() = default;
+
+  /// An iterator at the start of [pos, last); it cannot move before `pos`. For input iterators
+  /// this reads the first character.
+  constexpr code_point_iterator(It pos, Sent last) : first_(pos), pos_(pos), last_(last) { load(); }
+
+  /// An iterator at `pos`, a character boundary in [first, last), that can move back to `first`.
+  template <bool M = multipass, std::enable_if_t<M, int> = 0>
+  constexpr code_point_iterator(It first, It pos, Sent last) : first_(first), pos_(pos), last_(last) {
+    load();
+  }
+
+  /// The current code point, or U+FFFD for an ill-formed subpart. Not at the end.
+  constexpr char32_t operator*() const noexcept { return cp_; }
+
+  /// Multi-pass iterators: where the current character starts (the end when at the end).
+  /// Input iterators: the position after the current character (the bytes consumed so far).
+  constexpr It base() const { return pos_; }
+
+  /// Bytes of the current character or ill-formed subpart (1..4); 0 at the end.
+  constexpr std::size_t length() const noexcept { return len_; }
+
+  /// Steps to the next character; at the end it stays there.
+  constexpr code_point_iterator& operator++() {
+    if constexpr (multipass) {
+      if constexpr (detail::is_contiguous_iter_v<It> ||
+                    std::is_base_of_v<std::random_access_iterator_tag, detail::iter_category_t<It>>)
+        pos_ += static_cast<difference_type>(len_);
+      else
+        for (std::uint8_t k = 0; k < len_; ++k) ++pos_;
+    }
+    load();
+    return *this;
+  }
+
+  constexpr code_point_iterator operator++(int) {
+    code_point_iterator old = *this;
+    ++*this;
+    return old;
+  }
+
+  /// Steps back one character; at the first position it stays there (as ++ stays at the end).
+  template <bool B = bidirectional, std::enable_if_t<B, int> = 0>
+  constexpr code_point_iterator& operator--() {
+    if (pos_ == first_) return *this;
+    const decoded d = detail::decode_retreat(first_, pos_);
+    cp_ = d.code_point;
+    len_ = d.length;
+    return *this;
+  }
+
+  template <bool B = bidirectional, std::enable_if_t<B, int> = 0>
+  constexpr code_point_iterator operator--(int) {
+    code_point_iterator old = *this;
+    --*this;
+    return old;
+  }
+
+  /// Multi-pass: same position. Single-pass: both at the end or both not (like istreambuf_iterator).
+  friend constexpr bool operator==(const code_point_iterator& a, const code_point_iterator& b) {
+    if constexpr (multipass)
+      return a.pos_ == b.pos_;
+    else
+      return (a.len_ == 0) == (b.len_ == 0);
+  }
+  friend constexpr bool operator!=(const code_point_iterator& a, const code_point_iterator& b) { return !(a == b); }
+
+  // Comparisons with a sentinel of another type.
+  template <class S, std::enable_if_t<std::is_same_v<S, Sent> && !std::is_same_v<S, It>, int> = 0>
+  friend constexpr bool operator==(const code_point_iterator& a, const S& s) {
+    return a.at(s);
+  }
+  template <class S, std::enable_if_t<std::is_same_v<S, Sent> && !std::is_same_v<S, It>, int> = 0>
+  friend constexpr bool operator==(const S& s, const code_point_iterator& a) {
+    return a.at(s);
+  }
+  template <class S, std::enable_if_t<std::is_same_v<S, Sent> && !std::is_same_v<S, It>, int> = 0>
+  friend constexpr bool operator!=(const code_point_iterator& a, const S& s) {
+    return !a.at(s);
+  }
+  template <class S, std::enable_if_t<std::is_same_v<S, Sent> && !std::is_same_v<S, It>, int> = 0>
+  friend constexpr bool operator!=(const S& s, const code_point_iterator& a) {
+    return !a.at(s);
+  }
+
+ private:
+  constexpr bool at(const Sent& s) const {
+    if constexpr (multipass)
+      return pos_ == s;
+    else
+      return len_ == 0;
+  }
+
+  // Decodes the character at pos_ (multi-pass: pos_ stays at its start; single-pass: pos_ moves past it).
+  constexpr void load() {
+    if (pos_ == last_) {
+      cp_ = 0;
+      len_ = 0;
+      return;
+    }
+    decoded d{};
+    if constexpr (multipass) {
+      It t = pos_;
+      d = detail::decode_advance(t, last_);
+    } else {
+      d = detail::decode_advance(pos_, last_);
+    }
+    cp_ = d.code_point;
+    len_ = d.length;
+  }
+
+  It first_{};
+  It pos_{};
+  Sent last_{};
+  char32_t cp_ = 0;
+  std::uint8_t len_ = 0;
+};
+
+/// A sentinel for null-terminated byte strings: a pointer equals it when it points at a zero byte.
+/// Lets C strings be iterated without a strlen pass.
+struct null_sentinel_t {
+  template <class T, detail::enable_if_byte<T> = 0>
+  friend constexpr bool operator==(const T* p, null_sentinel_t) noexcept {
+    return detail::octet(*p) == 0;
+  }
+  template <class T, detail::enable_if_byte<T> = 0>
+  friend constexpr bool operator==(null_sentinel_t, const T* p) noexcept {
+    return detail::octet(*p) == 0;
+  }
+  template <class T, detail::enable_if_byte<T> = 0>
+  friend constexpr bool operator!=(const T* p, null_sentinel_t) noexcept {
+    return detail::octet(*p) != 0;
+  }
+  template <class T, detail::enable_if_byte<T> = 0>
+  friend constexpr bool operator!=(null_sentinel_t, const T* p) noexcept {
+    return detail::octet(*p) != 0;
+  }
+};
+
+/// The null_sentinel_t value.
+inline constexpr null_sentinel_t null_sentinel{};
+
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/iterator.hpp ----
+// ---- begin utf8dfa/output.hpp ----
+// utf8dfa: output iterators that encode char32_t code points as UTF-8 or UTF-16.
+//
+//   std::string s;
+//   auto out = std::copy(u.begin(), u.end(), utf8dfa::utf8_output(std::back_inserter(s)));
+//   if (!out.result()) ...  // a surrogate or a value above 0x10FFFF was rejected
+//
+// A value that is not a Unicode scalar value (U+D800..U+DFFF, > U+10FFFF) is an error. Under
+// `strict` (the default) nothing is written for it nor for anything after it, and result() says
+// how many code points were accepted and why the next was refused. Under `replace` the policy's
+// replacement (U+FFFD by default) is written instead and encoding goes on. Output iterators are
+// copied by value through algorithms: query the copy the algorithm returns.
+#ifndef UTF8DFA_OUTPUT_HPP
+#define UTF8DFA_OUTPUT_HPP
+
+
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+
+namespace detail {
+
+template <class It, class = void>
+struct container_value {
+  using type = void;
+};
+template <class It>
+struct container_value<It, std::void_t<typename It::container_type::value_type>> {
+  using type = typename It::container_type::value_type;
+};
+template <class It, class = void>
+struct stream_char {
+  using type = void;
+};
+template <class It>
+struct stream_char<It, std::void_t<typename It::char_type>> {
+  using type = typename It::char_type;
+};
+
+/// The code-unit type an output iterator takes: its container's value type (back_inserter and
+/// friends), its stream's char type (ostreambuf_iterator), its value type (pointers), else `Fallback`.
+template <class It, class Fallback>
+using output_unit_t = std::conditional_t<
+    !std::is_void_v<typename container_value<It>::type>, typename container_value<It>::type,
+    std::conditional_t<!std::is_void_v<typename stream_char<It>::type>, typename stream_char<It>::type,
+                       std::conditional_t<!std::is_void_v<typename std::iterator_traits<It>::value_type>,
+                                          typename std::iterator_traits<It>::value_type, Fallback>>>;
+
+template <class Policy>
+inline constexpr bool is_output_policy_v = std::is_same_v<Policy, strict> || std::is_same_v<Policy, replace>;
+
+/// What the UTF-8 and UTF-16 output iterators share: the policy, the progress, the error.
+/// `Encode(cp, units)` writes a scalar value's code units to `units` and returns their count.
+template <class OutIt, class Policy, class Unit, std::size_t (*Encode)(char32_t, Unit*) noexcept>
+class encoding_output_iterator {
+  static_assert(is_output_policy_v<Policy>, "output iterators take the strict or the replace policy");
+
+ public:
+  using iterator_category = std::output_iterator_tag;
+  using value_type = void;
+  using difference_type = std::ptrdiff_t;
+  using pointer = void;
+  using reference = void;
+
+  constexpr encoding_output_iterator() = default;
+  constexpr explicit encoding_output_iterator(OutIt out, Policy policy = {}) : out_(std::move(out)), policy_(policy) {}
+
+  /// Encodes one code point (see the header comment for invalid values).
+  constexpr encoding_output_iterator& operator=(char32_t cp) {
+    if constexpr (Policy::stops_on_error) {
+      if (error_ != error_code::none) return *this;
+    }
+    if (!is_scalar_value(cp)) {
+      if (error_ == error_code::none) error_ = cp > 0x10FFFF ? error_code::too_large : error_code::surrogate;
+      if constexpr (Policy::stops_on_error) return *this;
+      cp = policy_.replacement_value();
+    }
+    Unit units[4]{};
+    const std::size_t n = Encode(cp, units);
+    for (std::size_t i = 0; i < n; ++i) {
+      *out_ = units[i];
+      ++out_;
+    }
+    ++read_;
+    written_ += n;
+    return *this;
+  }
+
+  constexpr encoding_output_iterator& operator*() noexcept { return *this; }
+  constexpr encoding_output_iterator& operator++() noexcept { return *this; }
+  constexpr encoding_output_iterator& operator++(int) noexcept { return *this; }
+
+  /// The underlying output iterator, past everything written.
+  constexpr OutIt base() const { return out_; }
+
+  /// Code points accepted (under strict: before the first error), code units written, and the
+  /// kind of the first invalid value (surrogate or too_large; none if there was none).
+  constexpr conversion_result result() const noexcept { return {read_, written_, error_}; }
+
+  /// The first error, error_code::none if every value was a scalar value.
+  constexpr error_code error() const noexcept { return error_; }
+
+ private:
+  OutIt out_{};
+  Policy policy_{};
+  std::size_t read_ = 0;
+  std::size_t written_ = 0;
+  error_code error_ = error_code::none;
+};
+
+template <class Unit>
+constexpr std::size_t encode_utf8_units(char32_t cp, Unit* out) noexcept {
+  return put_utf8(out, cp);
+}
+
+template <class Unit>
+constexpr std::size_t encode_utf16_units(char32_t cp, Unit* out) noexcept {
+  if (cp < 0x10000) {
+    out[0] = static_cast<Unit>(cp);
+    return 1;
+  }
+  out[0] = static_cast<Unit>(0xD7C0 + (cp >> 10));
+  out[1] = static_cast<Unit>(0xDC00 + (cp & 0x3FF));
+  return 2;
+}
+
+}  // namespace detail
+
+/// Output iterator: char32_t in, UTF-8 out to `OutIt` as `Byte`s (by default the type `OutIt`
+/// takes: char for std::back_inserter(std::string&), char8_t for a u8string, ...).
+template <class OutIt, class Policy = strict, class Byte = detail::output_unit_t<OutIt, char>>
+using utf8_output_iterator = detail::encoding_output_iterator<OutIt, Policy, Byte, &detail::encode_utf8_units<Byte>>;
+
+/// Output iterator: char32_t in, UTF-16 out to `OutIt` (supplementary characters as surrogate pairs).
+template <class OutIt, class Policy = strict, class Unit = detail::output_unit_t<OutIt, char16_t>>
+using utf16_output_iterator = detail::encoding_output_iterator<OutIt, Policy, Unit, &detail::encode_utf16_units<Unit>>;
+
+/// A UTF-8 output iterator writing to `out`, e.g. utf8_output(std::back_inserter(s), utf8dfa::replace{}).
+template <class OutIt, class Policy = strict>
+constexpr utf8_output_iterator<OutIt, Policy> utf8_output(OutIt out, Policy policy = {}) {
+  return utf8_output_iterator<OutIt, Policy>(std::move(out), policy);
+}
+
+/// A UTF-16 output iterator writing to `out`.
+template <class OutIt, class Policy = strict>
+constexpr utf16_output_iterator<OutIt, Policy> utf16_output(OutIt out, Policy policy = {}) {
+  return utf16_output_iterator<OutIt, Policy>(std::move(out), policy);
+}
+
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/output.hpp ----
+// ---- begin utf8dfa/stream.hpp ----
+// utf8dfa: streaming validation and decoding. Input arrives in chunks of any size (0 and 1 byte
+// included); the DFA state and the at most 3 bytes of an unfinished character are carried from one
+// chunk to the next, so every result (code points, replacements, error offsets counted from the
+// start of the stream, kinds, lengths) is the one the one-shot functions give on the whole input,
+// wherever the chunks were cut.
+//
+// Inside a chunk the bulk (SIMD-dispatched) functions do the work; the byte-wise DFA (`detail::step`)
+// runs only on the few bytes that straddle a chunk edge.
+#ifndef UTF8DFA_STREAM_HPP
+#define UTF8DFA_STREAM_HPP
+
+
+// ---- begin utf8dfa/transcode.hpp ----
+// utf8dfa: bulk conversion between UTF-8 and UTF-16 / UTF-32, with exact output-length helpers.
+#ifndef UTF8DFA_TRANSCODE_HPP
+#define UTF8DFA_TRANSCODE_HPP
+
+#include <string>
+
+
+#if UTF8DFA_HAS_EXCEPTIONS
+#include <stdexcept>
+#endif
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+
+namespace detail {
+
+template <class Policy>
+constexpr char32_t kernel_replacement(const Policy& pol) noexcept {
+  if constexpr (Policy::stops_on_error)
+    return strict_marker;
+  else
+    return pol.replacement_value();
+}
+
+/// Output units a lossy decode of UTF-8 writes (UTF-16 when `utf16`): exact for every policy on
+/// well-formed input, and an upper bound for strict on ill-formed input.
+inline std::size_t utf8_decoded_units(const unsigned char* p, std::size_t n, bool utf16, char32_t repl) noexcept {
+  const kernel_table& k = kernels();
+  const std::size_t repl_units = utf16 && repl >= 0x10000 ? 2 : 1;
+  std::size_t total = 0, pos = 0;
+  for (;;) {
+    const validation_result v = k.validate(p + pos, n - pos);
+    total += utf16 ? k.utf16_length(p + pos, v.valid_up_to) : k.count_leads(p + pos, v.valid_up_to);
+    if (v.error == error_code::none) return total;
+    pos += v.valid_up_to;
+    pos += decode_at(p, n, pos).length;  // the maximal ill-formed subpart
+    total += repl_units;
+  }
+}
+
+/// UTF-8 bytes that converting UTF-16/UTF-32 writes (replacements counted with `repl`).
+template <class In>
+std::size_t utf8_encoded_bytes(const In* p, std::size_t n, char32_t repl) noexcept {
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < n;) {
+    if (p[i] < 0x80) {
+      ++total;
+      ++i;
+      continue;
+    }
+    const decoded d = decode_utf_at(p, n, i);
+    total += utf8_width(d.error == error_code::none ? d.code_point : repl);
+    i += d.length;
+  }
+  return total;
+}
+
+template <class Str, class Run>
+Str make_string(std::size_t size, Run run, conversion_result& status) {
+  Str out(size, typename Str::value_type{});
+  status = run(out.data());
+  out.resize(status.written);
+  return out;
+}
+
+}  // namespace detail
+
+// ---- Non-allocating core: the caller sizes `out` with the length helpers below. -----------------
+
+/// UTF-8 to UTF-32 into `out`; under strict, stops before the first ill-formed subpart.
+template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0>
+conversion_result utf8_to_utf32(const Bytes& bytes, char32_t* out, Policy policy = {}) noexcept {
+  const auto s = detail::as_span(bytes);
+  return detail::kernels().utf8_to_utf32(detail::as_uchars(s.data), s.size, out, detail::kernel_replacement(policy));
+}
+
+/// UTF-8 to UTF-16 into `out` (supplementary characters as surrogate pairs).
+template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0>
+conversion_result utf8_to_utf16(const Bytes& bytes, char16_t* out, Policy policy = {}) noexcept {
+  const auto s = detail::as_span(bytes);
+  return detail::kernels().utf8_to_utf16(detail::as_uchars(s.data), s.size, out, detail::kernel_replacement(policy));
+}
+
+/// UTF-16 to UTF-8 into `out`. Each unpaired surrogate is one error (`surrogate`, or `incomplete`
+/// for a high surrogate that ends the input).
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0>
+conversion_result utf16_to_utf8(std::u16string_view in, Byte* out, Policy policy = {}) noexcept {
+  return detail::kernels().utf16_to_utf8(in.data(), in.size(), detail::as_uchars(out),
+                                         detail::kernel_replacement(policy));
+}
+
+/// UTF-32 to UTF-8 into `out`. Surrogates (`surrogate`) and values above 0x10FFFF (`too_large`) are errors.
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0>
+conversion_result utf32_to_utf8(std::u32string_view in, Byte* out, Policy policy = {}) noexcept {
+  return detail::kernels().utf32_to_utf8(in.data(), in.size(), detail::as_uchars(out),
+                                         detail::kernel_replacement(policy));
+}
+
+// ---- Exact output sizes. ---------------------------------------------------------------------
+
+/// char32_t units utf8_to_utf32 writes: exact for replace (with `r`'s replacement), assume_valid and
+/// well-formed input; an upper bound for strict.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+std::size_t utf32_length_from_utf8(const Bytes& bytes, replace r = {}) noexcept {
+  const auto s = detail::as_span(bytes);
+  return detail::utf8_decoded_units(detail::as_uchars(s.data), s.size, false, r.replacement_value());
+}
+
+/// char16_t units utf8_to_utf16 writes (same guarantees).
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+std::size_t utf16_length_from_utf8(const Bytes& bytes, replace r = {}) noexcept {
+  const auto s = detail::as_span(bytes);
+  return detail::utf8_decoded_units(detail::as_uchars(s.data), s.size, true, r.replacement_value());
+}
+
+/// Bytes utf16_to_utf8 writes (same guarantees).
+inline std::size_t utf8_length_from_utf16(std::u16string_view in, replace r = {}) noexcept {
+  return detail::utf8_encoded_bytes(in.data(), in.size(), r.replacement_value());
+}
+
+/// Bytes utf32_to_utf8 writes (same guarantees).
+inline std::size_t utf8_length_from_utf32(std::u32string_view in, replace r = {}) noexcept {
+  return detail::utf8_encoded_bytes(in.data(), in.size(), r.replacement_value());
+}
+
+// ---- Allocating helpers. ---------------------------------------------------------------------
+
+/// UTF-8 to UTF-32, strict without exceptions: `status` reports the error; the result holds the
+/// characters before it.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+std::u32string to_utf32(const Bytes& bytes, conversion_result& status) {
+  return detail::make_string<std::u32string>(
+      utf32_length_from_utf8(bytes), [&](char32_t* o) { return utf8_to_utf32(bytes, o); }, status);
+}
+
+/// UTF-8 to UTF-32, one U+FFFD per maximal ill-formed subpart; never fails.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+std::u32string to_utf32_lossy(const Bytes& bytes) {
+  conversion_result status{};
+  return detail::make_string<std::u32string>(
+      utf32_length_from_utf8(bytes), [&](char32_t* o) { return utf8_to_utf32(bytes, o, replace{}); }, status);
+}
+
+/// UTF-8 to UTF-16, strict without exceptions.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+std::u16string to_utf16(const Bytes& bytes, conversion_result& status) {
+  return detail::make_string<std::u16string>(
+      utf16_length_from_utf8(bytes), [&](char16_t* o) { return utf8_to_utf16(bytes, o); }, status);
+}
+
+/// UTF-8 to UTF-16, one U+FFFD per maximal ill-formed subpart; never fails.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+std::u16string to_utf16_lossy(const Bytes& bytes) {
+  conversion_result status{};
+  return detail::make_string<std::u16string>(
+      utf16_length_from_utf8(bytes), [&](char16_t* o) { return utf8_to_utf16(bytes, o, replace{}); }, status);
+}
+
+/// UTF-16 to UTF-8, strict without exceptions.
+inline std::string to_utf8(std::u16string_view in, conversion_result& status) {
+  return detail::make_string<std::string>(
+      utf8_length_from_utf16(in), [&](char* o) { return utf16_to_utf8(in, o); }, status);
+}
+
+/// UTF-32 to UTF-8, strict without exceptions.
+inline std::string to_utf8(std::u32string_view in, conversion_result& status) {
+  return detail::make_string<std::string>(
+      utf8_length_from_utf32(in), [&](char* o) { return utf32_to_utf8(in, o); }, status);
+}
+
+/// UTF-16 to UTF-8, one U+FFFD per unpaired surrogate; never fails.
+inline std::string to_utf8_lossy(std::u16string_view in) {
+  conversion_result status{};
+  return detail::make_string<std::string>(
+      utf8_length_from_utf16(in), [&](char* o) { return utf16_to_utf8(in, o, replace{}); }, status);
+}
+
+/// UTF-32 to UTF-8, one U+FFFD per surrogate or value above 0x10FFFF; never fails.
+inline std::string to_utf8_lossy(std::u32string_view in) {
+  conversion_result status{};
+  return detail::make_string<std::string>(
+      utf8_length_from_utf32(in), [&](char* o) { return utf32_to_utf8(in, o, replace{}); }, status);
+}
+
+#if UTF8DFA_HAS_EXCEPTIONS
+
+/// Thrown by the strict allocating helpers: where (input code units) and why the input is ill-formed.
+class conversion_error : public std::runtime_error {
+ public:
+  conversion_error(const char* encoding, const char* unit, std::size_t offset, error_code code)
+      : std::runtime_error(std::string("invalid ") + encoding + " at " + unit + " " + std::to_string(offset) + ": " +
+                           std::string(error_name(code))),
+        offset_(offset),
+        code_(code) {}
+  /// Offset of the first ill-formed subpart, in input code units (bytes for UTF-8).
+  std::size_t offset() const noexcept { return offset_; }
+  error_code code() const noexcept { return code_; }
+
+ private:
+  std::size_t offset_;
+  error_code code_;
+};
+
+namespace detail {
+template <class Str>
+Str or_throw(Str&& s, const conversion_result& status, const char* encoding, const char* unit) {
+  if (status.error != error_code::none) throw conversion_error(encoding, unit, status.read, status.error);
+  return std::move(s);
+}
+}  // namespace detail
+
+/// UTF-8 to UTF-32; throws conversion_error on ill-formed input.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+std::u32string to_utf32(const Bytes& bytes) {
+  conversion_result status{};
+  return detail::or_throw(to_utf32(bytes, status), status, "UTF-8", "byte");
+}
+
+/// UTF-8 to UTF-16; throws conversion_error on ill-formed input.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+std::u16string to_utf16(const Bytes& bytes) {
+  conversion_result status{};
+  return detail::or_throw(to_utf16(bytes, status), status, "UTF-8", "byte");
+}
+
+/// UTF-16 to UTF-8; throws conversion_error on an unpaired surrogate.
+inline std::string to_utf8(std::u16string_view in) {
+  conversion_result status{};
+  return detail::or_throw(to_utf8(in, status), status, "UTF-16", "unit");
+}
+
+/// UTF-32 to UTF-8; throws conversion_error on a surrogate or a value above 0x10FFFF.
+inline std::string to_utf8(std::u32string_view in) {
+  conversion_result status{};
+  return detail::or_throw(to_utf8(in, status), status, "UTF-32", "unit");
+}
+
+#endif
+
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/transcode.hpp ----
+// ---- begin utf8dfa/validate.hpp ----
+// utf8dfa: validation of UTF-8 against RFC 3629, with where and why it fails.
+#ifndef UTF8DFA_VALIDATE_HPP
+#define UTF8DFA_VALIDATE_HPP
+
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+
+/// Checks `bytes`; on failure says where the first maximal ill-formed subpart starts, its length and kind.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+constexpr validation_result validate(const Bytes& bytes) noexcept {
+  const auto s = detail::as_span(bytes);
+  if (UTF8DFA_IS_CONSTANT_EVALUATED()) return detail::validate_from(s.data, s.size, 0);
+  return detail::kernels().validate(detail::as_uchars(s.data), s.size);
+}
+
+/// Same, for a pointer and a length.
+template <class T, detail::enable_if_byte<T> = 0>
+constexpr validation_result validate(const T* data, std::size_t size) noexcept {
+  return validate(detail::byte_span_range<T>{data, size});
+}
+
+/// True when `bytes` is well-formed UTF-8.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+constexpr bool is_valid(const Bytes& bytes) noexcept {
+  return validate(bytes).error == error_code::none;
+}
+
+/// Same, for a pointer and a length.
+template <class T, detail::enable_if_byte<T> = 0>
+constexpr bool is_valid(const T* data, std::size_t size) noexcept {
+  return validate(data, size).error == error_code::none;
+}
+
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/validate.hpp ----
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+
+namespace detail {
+
+/// Where the unfinished character at the end of [p, p+n) starts: the last lead byte, within three
+/// bytes of the end, whose valid prefix runs out at the end; n when the input ends on a boundary.
+/// Every non-continuation byte starts a new character or ill-formed subpart, so [0, result) ends on
+/// a boundary of the whole stream's segmentation.
+template <class T>
+constexpr std::size_t unfinished_tail(const T* p, std::size_t n) noexcept {
+  for (std::size_t k = 1; k <= 3 && k <= n; ++k)
+    if (!is_continuation(octet(p[n - k]))) return decode_at(p, n, n - k).error == error_code::incomplete ? n - k : n;
+  return n;
+}
+
+/// What a chunk boundary leaves behind: the DFA state, the bytes of an unfinished character, the
+/// stream position and the first error. Shared by validator and decoder.
+struct stream_state {
+  std::uint64_t state = s_accept;  // shift-form DFA state after the pending bytes
+  std::uint8_t pending[4]{};       // the unfinished character (at most 3 bytes, one spare)
+  std::uint8_t npending = 0;
+  std::size_t position = 0;                         // bytes consumed since the start of the stream
+  validation_result first{0, 0, error_code::none};  // the first error of the stream
+
+  void note_error(std::size_t offset, std::size_t length, error_code kind) noexcept {
+    if (first.error == error_code::none) first = {offset, length, kind};
+  }
+
+  enum class edge { waiting, completed, rejected };
+
+  /// Continues the unfinished character with p[i..n). `completed`: pending[0..npending) is now a
+  /// whole character; `rejected`: the error is noted and p[i] (not consumed) must be read as a new
+  /// lead; `waiting`: the chunk ran out first.
+  template <class T>
+  edge continue_pending(const T* p, std::size_t n, std::size_t& i) noexcept {
+    while (i < n) {
+      const std::uint8_t b = octet(p[i]);
+      const std::uint64_t next = step(state, b) & state_mask;
+      if (next == s_reject) {
+        note_error(position - npending, npending, reject_kind(state, b));
+        npending = 0;
+        state = s_accept;
+        return edge::rejected;
+      }
+      pending[npending++] = b;
+      ++i;
+      ++position;
+      state = next;
+      if (next == s_accept) return edge::completed;
+    }
+    return edge::waiting;
+  }
+
+  /// Keeps the unfinished character p[0..n) (n <= 3) for the next chunk.
+  template <class T>
+  void hold(const T* p, std::size_t n) noexcept {
+    for (std::size_t k = 0; k < n; ++k) {
+      pending[npending++] = octet(p[k]);
+      state = step(state, octet(p[k])) & state_mask;
+    }
+  }
+
+  /// The status of the stream so far, as validate() reports it.
+  validation_result status() const noexcept {
+    if (first.error != error_code::none) return first;
+    return {position - npending, 0, error_code::none};
+  }
+
+  /// End of input: an unfinished character is `incomplete` (error length 0, as validate says).
+  /// Returns true when there was one.
+  bool end() noexcept {
+    if (npending == 0) return false;
+    note_error(position - npending, 0, error_code::incomplete);
+    npending = 0;
+    state = s_accept;
+    return true;
+  }
+};
+
+}  // namespace detail
+
+/// Streaming validation: call feed() with consecutive chunks, then finish(). The first error stops
+/// it; its `valid_up_to` is counted from the start of the stream. Results equal validate() on the
+/// concatenated input for every way of cutting it into chunks.
+class validator {
+ public:
+  /// Checks the next chunk. Returns the status so far: no error while everything fed is well-formed
+  /// or ends inside a character more input may complete (`valid_up_to` then counts the complete
+  /// characters' bytes); otherwise the first error. Input after an error is ignored.
+  template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+  validation_result feed(const Bytes& bytes) noexcept {
+    const auto s = detail::as_span(bytes);
+    return feed_bytes(detail::as_uchars(s.data), s.size);
+  }
+
+  /// Same, for a pointer and a length.
+  template <class T, detail::enable_if_byte<T> = 0>
+  validation_result feed(const T* data, std::size_t size) noexcept {
+    return feed_bytes(detail::as_uchars(data), size);
+  }
+
+  /// Ends the stream and returns what validate() gives on all of it: an unfinished last character
+  /// is `incomplete` with error_length 0. Call reset() to start a new stream.
+  validation_result finish() noexcept {
+    if (!failed() && s_.end()) s_.position = s_.first.valid_up_to;
+    return s_.status();
+  }
+
+  /// The status so far (what the last feed() returned).
+  validation_result result() const noexcept { return s_.status(); }
+  /// True once an error has been found.
+  bool failed() const noexcept { return s_.first.error != error_code::none; }
+  /// Bytes fed so far; once an error is found, its offset (where checking stopped).
+  std::size_t position() const noexcept { return s_.position; }
+  /// Bytes of an unfinished character waiting for the next chunk (0..3).
+  std::size_t pending() const noexcept { return s_.npending; }
+  /// Forgets everything: a new stream starts at offset 0.
+  void reset() noexcept { s_ = {}; }
+
+ private:
+  validation_result feed_bytes(const unsigned char* p, std::size_t n) noexcept {
+    if (failed()) return s_.first;
+    std::size_t i = 0;
+    if (s_.npending != 0) {
+      const auto e = s_.continue_pending(p, n, i);
+      if (e == detail::stream_state::edge::rejected) {
+        s_.position = s_.first.valid_up_to;
+        return s_.first;
+      }
+      if (e == detail::stream_state::edge::waiting) return s_.status();
+      s_.npending = 0;
+    }
+    p += i;
+    n -= i;
+    const std::size_t cut = detail::unfinished_tail(p, n);
+    const validation_result v = validate(p, cut);
+    if (v.error != error_code::none) {
+      // An unfinished character at `cut` was broken off by the lead byte at `cut`.
+      const bool cut_off = v.error == error_code::incomplete;
+      s_.note_error(s_.position + v.valid_up_to, cut_off ? cut - v.valid_up_to : v.error_length,
+                    cut_off ? error_code::too_short : v.error);
+      s_.position += v.valid_up_to;
+      return s_.first;
+    }
+    s_.hold(p + cut, n - cut);
+    s_.position += n;
+    return s_.status();
+  }
+
+  detail::stream_state s_;
+};
+
+/// What one decoder::feed() or finish() call did.
+template <class OutputIt>
+struct feed_result {
+  OutputIt out;         ///< one past the last unit written
+  std::size_t written;  ///< units written by this call
+  error_code error;     ///< the stream's first error so far (strict: the one that stopped it), or none
+  constexpr explicit operator bool() const noexcept { return error == error_code::none; }
+};
+
+/// Streaming UTF-8 decoder to UTF-32 (Unit = char32_t), UTF-16 (Unit = char16_t) or checked UTF-8
+/// (a byte type such as char: well-formed input is copied, which makes decoder<replace, char> a
+/// streaming sanitizer). Feed it consecutive chunks, then call finish(). Under `strict` it stops
+/// at the first error; under `replace` it writes one replacement per maximal ill-formed subpart.
+/// The units written by all calls together, and result(), equal the one-shot utf8_to_utf32 /
+/// utf8_to_utf16 output (re-encoded, for UTF-8) and validate() of the whole input, for every way
+/// of cutting it into chunks.
+template <class Policy = strict, class Unit = char32_t>
+class decoder {
+  static_assert(sizeof(Unit) == 4 || sizeof(Unit) == 2 || detail::is_byte_v<Unit>,
+                "decoder writes char32_t (UTF-32), char16_t (UTF-16) or a byte type (UTF-8)");
+
+ public:
+  using unit_type = Unit;
+
+  /// A decoder at the start of a stream.
+  constexpr explicit decoder(Policy policy = {}) noexcept : policy_(policy) {}
+
+  /// Most units one feed() of `size` bytes writes through a pointer (finish(): max_output(0)).
+  static constexpr std::size_t max_output(std::size_t size) noexcept {
+    return (size + 1) * (sizeof(Unit) == 4 ? 1 : sizeof(Unit) == 2 ? 2 : 4);
+  }
+
+  /// Decodes the next chunk into `out`, which must have room for max_output(size) units. Under
+  /// strict, input from the first error on is ignored (result() says where it is).
+  template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+  feed_result<Unit*> feed(const Bytes& bytes, Unit* out) noexcept {
+    const auto s = detail::as_span(bytes);
+    const std::size_t w = feed_units(detail::as_uchars(s.data), s.size, out);
+    return {out + w, w, s_.first.error};
+  }
+
+  /// Decodes the next chunk to any output iterator of Unit (e.g. std::back_inserter(u32string)).
+  template <class Bytes, class OutputIt, detail::enable_if_bytes<Bytes> = 0>
+  feed_result<OutputIt> feed(const Bytes& bytes, OutputIt out) {
+    const auto s = detail::as_span(bytes);
+    const unsigned char* p = detail::as_uchars(s.data);
+    std::size_t n = s.size, total = 0;
+    Unit buf[max_output(piece)];
+    do {  // in pieces through a small buffer; cutting a chunk is as harmless as cutting the stream
+      const std::size_t m = n < piece ? n : piece;
+      const std::size_t w = feed_units(p, m, buf);
+      for (std::size_t k = 0; k < w; ++k) *out++ = buf[k];
+      total += w;
+      p += m;
+      n -= m;
+    } while (n != 0);
+    return {out, total, s_.first.error};
+  }
+
+  /// Same, for a pointer and a length (both output forms).
+  template <class T, detail::enable_if_byte<T> = 0>
+  feed_result<Unit*> feed(const T* data, std::size_t size, Unit* out) noexcept {
+    return feed(detail::byte_span_range<T>{data, size}, out);
+  }
+  template <class T, class OutputIt, detail::enable_if_byte<T> = 0>
+  feed_result<OutputIt> feed(const T* data, std::size_t size, OutputIt out) {
+    return feed(detail::byte_span_range<T>{data, size}, out);
+  }
+
+  /// Ends the stream: an unfinished last character is an `incomplete` error (strict) or one
+  /// replacement (replace). Writes at most max_output(0) units. Call reset() to start a new stream.
+  template <class OutputIt>
+  feed_result<OutputIt> finish(OutputIt out) {
+    std::size_t w = 0;
+    if (!stopped() && s_.end()) {
+      if constexpr (Policy::stops_on_error) {
+        s_.position = s_.first.valid_up_to;
+      } else {
+        Unit buf[4];
+        w = static_cast<std::size_t>(put(buf, policy_.replacement_value()) - buf);
+        for (std::size_t k = 0; k < w; ++k) *out++ = buf[k];
+      }
+    }
+    return {out, w, s_.first.error};
+  }
+
+  /// The stream's status as validate() reports it: the first error (offset from the start of the
+  /// stream, length, kind), or none with `valid_up_to` counting the complete characters' bytes.
+  validation_result result() const noexcept { return s_.status(); }
+  /// Bytes fed so far; under strict, once an error is found, its offset (where decoding stopped).
+  std::size_t position() const noexcept { return s_.position; }
+  /// Bytes of an unfinished character waiting for the next chunk (0..3).
+  std::size_t pending() const noexcept { return s_.npending; }
+  /// Forgets everything: a new stream starts at offset 0.
+  void reset() noexcept { s_ = {}; }
+
+ private:
+  static constexpr std::size_t piece = 256;
+
+  bool stopped() const noexcept { return Policy::stops_on_error && s_.first.error != error_code::none; }
+
+  // Writes one scalar value.
+  static Unit* put(Unit* o, char32_t c) noexcept {
+    if constexpr (sizeof(Unit) == 1)
+      return o + detail::put_utf8(o, c);
+    else
+      return detail::put_unit(o, c);
+  }
+
+  // The bulk conversion of [p, p+n) under policy `pol`, as the one-shot functions do it.
+  template <class P>
+  static conversion_result convert(const unsigned char* p, std::size_t n, Unit* out, P pol) noexcept {
+    const detail::byte_span_range<unsigned char> in{p, n};
+    if constexpr (sizeof(Unit) == 4) {
+      return utf8_to_utf32(in, out, pol);
+    } else if constexpr (sizeof(Unit) == 2) {
+      return utf8_to_utf16(in, out, pol);
+    } else {  // UTF-8: copy what validate() accepts, replace each maximal ill-formed subpart
+      std::size_t i = 0;
+      Unit* o = out;
+      error_code first = error_code::none;
+      while (i < n) {
+        const validation_result v = validate(p + i, n - i);
+        if (v.valid_up_to != 0) std::memcpy(o, p + i, v.valid_up_to);
+        o += v.valid_up_to;
+        i += v.valid_up_to;
+        if (v.error == error_code::none) break;
+        if constexpr (P::stops_on_error) return {i, static_cast<std::size_t>(o - out), v.error};
+        if (first == error_code::none) first = v.error;
+        o = put(o, pol.replacement_value());
+        i = v.error == error_code::incomplete ? n : i + v.error_length;  // incomplete: the rest
+      }
+      return {n, static_cast<std::size_t>(o - out), first};
+    }
+  }
+
+  // The whole algorithm: finish or break off the pending character byte by byte, hand the rest up
+  // to its unfinished tail to the bulk functions, keep the tail.
+  std::size_t feed_units(const unsigned char* p, std::size_t n, Unit* out) noexcept {
+    if (stopped()) return 0;
+    Unit* o = out;
+    std::size_t i = 0;
+    if (s_.npending != 0) {
+      const auto e = s_.continue_pending(p, n, i);
+      if (e == detail::stream_state::edge::waiting) return 0;
+      if (e == detail::stream_state::edge::completed) {
+        o = put(o, detail::decode_at(s_.pending, s_.npending, 0).code_point);
+        s_.npending = 0;
+      } else if constexpr (Policy::stops_on_error) {
+        s_.position = s_.first.valid_up_to;
+        return 0;
+      } else {
+        o = put(o, policy_.replacement_value());
+      }
+    }
+    p += i;
+    n -= i;
+    const std::size_t cut = detail::unfinished_tail(p, n);
+    std::size_t done = 0;
+    if (Policy::stops_on_error || s_.first.error == error_code::none) {
+      // Strict until the first error, so that it can be located and classified.
+      const conversion_result r = convert(p, cut, o, strict{});
+      o += r.written;
+      done = r.read;
+      if (r.error != error_code::none) {
+        const decoded d = detail::decode_at(p, cut, r.read);
+        // An unfinished character at `cut` was broken off by the lead byte at `cut`.
+        s_.note_error(s_.position + r.read, d.length,
+                      d.error == error_code::incomplete ? error_code::too_short : d.error);
+        if constexpr (Policy::stops_on_error) {
+          s_.position += r.read;
+          return static_cast<std::size_t>(o - out);
+        }
+      }
+    }
+    if (done < cut) o += convert(p + done, cut - done, o, policy_).written;
+    s_.hold(p + cut, n - cut);
+    s_.position += n;
+    return static_cast<std::size_t>(o - out);
+  }
+
+  detail::stream_state s_;
+  Policy policy_;
+};
+
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/stream.hpp ----
+// ---- begin utf8dfa/views.hpp ----
+// utf8dfa: code_points(bytes), a view of UTF-8 bytes as char32_t code points.
+//
+//   for (char32_t c : utf8dfa::code_points(text)) ...
+//
+// The view holds two byte iterators and hands out code_point_iterator: bidirectional over
+// contiguous ranges, C strings and bidirectional iterator pairs, forward or single-pass over the
+// other iterator kinds. In C++20 it is a std::ranges::view (and a borrowed range: its iterators
+// do not refer to it), so it composes with std::views::reverse, take, filter, ...
+#ifndef UTF8DFA_VIEWS_HPP
+#define UTF8DFA_VIEWS_HPP
+
+
+
+// The C++20 integration (std::ranges::view_interface, enable_borrowed_range). Off for clang
+// before 16 with libstdc++, which cannot compile libstdc++'s ranges machinery; the view still
+// works in range-for and with the classic algorithms there.
+#if UTF8DFA_HAS_RANGES && !(defined(__clang__) && __clang_major__ < 16 && defined(__GLIBCXX__))
+#define UTF8DFA_HAS_RANGES_VIEWS 1
+#include <ranges>
+#else
+#define UTF8DFA_HAS_RANGES_VIEWS 0
+#endif
+#if UTF8DFA_HAS_SPAN
+#include <span>
+#endif
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+
+/// The code points of the UTF-8 bytes [first, last), as a range of char32_t (see code_points).
+template <class It, class Sent = It>
+class code_point_view
+#if UTF8DFA_HAS_RANGES_VIEWS
+    : public std::ranges::view_interface<code_point_view<It, Sent>>
+#endif
+{
+ public:
+  using iterator = code_point_iterator<It, Sent>;
+  /// The end: an iterator when It and Sent are one type (a common range), else Sent itself.
+  using sentinel = std::conditional_t<std::is_same_v<It, Sent>, iterator, Sent>;
+
+  constexpr code_point_view() = default;
+  constexpr code_point_view(It first, Sent last) : first_(first), last_(last) {}
+
+  /// The first code point (for single-pass input, reading it).
+  constexpr iterator begin() const {
+    return iterator(first_, last_);
+  }
+
+  constexpr sentinel end() const {
+    if constexpr (!std::is_same_v<It, Sent>)
+      return last_;
+    else if constexpr (detail::is_forward_iter_v<It>)
+      return iterator(first_, last_, last_);
+    else
+      return iterator(last_, last_);
+  }
+
+  /// The underlying bytes' bounds.
+  constexpr It bytes_begin() const {
+    return first_;
+  }
+  constexpr Sent bytes_end() const {
+    return last_;
+  }
+
+ private:
+  It first_{};
+  Sent last_{};
+};
+
+namespace detail {
+
+template <class R>
+using uncvref_t = std::remove_cv_t<std::remove_reference_t<R>>;
+
+/// Types whose data outlives them (views), so code_points may take them as temporaries.
+template <class R>
+inline constexpr bool is_borrowed_bytes_v =
+#if UTF8DFA_HAS_RANGES_VIEWS
+    std::ranges::borrowed_range<R>;
+#else
+    false;
+#endif
+template <class C, class Tr>
+inline constexpr bool is_borrowed_bytes_v<std::basic_string_view<C, Tr>> = true;
+template <class T>
+inline constexpr bool is_borrowed_bytes_v<byte_span_range<T>> = true;
+#if UTF8DFA_HAS_SPAN
+template <class T, std::size_t E>
+inline constexpr bool is_borrowed_bytes_v<std::span<T, E>> = true;
+#endif
+
+template <class R, class = void>
+struct is_iterable_bytes : std::false_type {};
+template <class R>
+struct is_iterable_bytes<
+    R, std::void_t<decltype(std::begin(std::declval<const R&>())), decltype(std::end(std::declval<const R&>()))>>
+    : std::bool_constant<
+          is_byte_v<typename std::iterator_traits<decltype(std::begin(std::declval<const R&>()))>::value_type>> {};
+
+/// Byte containers that code_points reads through their iterators (std::list<char>, std::deque, ...).
+template <class R>
+inline constexpr bool is_other_byte_container_v =
+    !std::is_array_v<R> && !std::is_pointer_v<R> && !is_bytes_v<R> && is_iterable_bytes<R>::value;
+
+}  // namespace detail
+
+/// The code points of UTF-8 bytes: any contiguous range of 1-byte elements (std::string,
+/// std::string_view, std::u8string(_view), std::span<const std::byte>, std::vector<unsigned char>,
+/// ...) or other byte container. One U+FFFD per maximal ill-formed subpart. The view refers to the
+/// bytes: a temporary container is refused (it would dangle), a temporary view is fine.
+template <class R, std::enable_if_t<detail::is_byte_range<detail::uncvref_t<R>>::value ||
+                                        detail::is_other_byte_container_v<detail::uncvref_t<R>>,
+                                    int> = 0>
+constexpr auto code_points(R&& bytes) noexcept {
+  using B = detail::uncvref_t<R>;
+  static_assert(std::is_lvalue_reference_v<R> || detail::is_borrowed_bytes_v<B>,
+                "code_points of a temporary container would dangle: keep the container in a variable");
+  if constexpr (detail::is_byte_range<B>::value) {
+    const auto s = detail::as_span(bytes);
+    return code_point_view<decltype(s.data)>(s.data, s.data + s.size);
+  } else {
+    return code_point_view<decltype(std::begin(bytes))>(std::begin(bytes), std::end(bytes));
+  }
+}
+
+/// The code points of a null-terminated string (a pointer or a character array: both end at the
+/// first zero byte, which is found while iterating, not by a separate strlen pass).
+template <class T, detail::enable_if_byte<T> = 0>
+constexpr code_point_view<const T*, null_sentinel_t> code_points(const T* c_string) noexcept {
+  return {c_string, null_sentinel};
+}
+
+/// The code points of `size` bytes at `data`.
+template <class T, detail::enable_if_byte<T> = 0>
+constexpr code_point_view<const T*> code_points(const T* data, std::size_t size) noexcept {
+  return {data, data + size};
+}
+
+/// The code points of the bytes [first, last) of any iterator pair (e.g. std::istreambuf_iterator:
+/// single-pass, decoded as it is read).
+template <class It, class Sent,
+          std::enable_if_t<
+              detail::is_byte_v<typename std::iterator_traits<It>::value_type> && !std::is_integral_v<Sent>, int> = 0>
+constexpr code_point_view<It, Sent> code_points(It first, Sent last) {
+  return {first, last};
+}
+
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#if UTF8DFA_HAS_RANGES_VIEWS
+namespace std::ranges {
+/// The view holds only iterators, so its iterators stay valid after it is gone.
+template <class It, class Sent>
+inline constexpr bool enable_borrowed_range<utf8dfa::code_point_view<It, Sent>> = true;
+}  // namespace std::ranges
+#endif
+
+#endif
+// ---- end utf8dfa/views.hpp ----
+
+#endif
+// ---- end utf8dfa.hpp ----
