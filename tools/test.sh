@@ -16,6 +16,9 @@ build_root=${UTF8DFA_BUILD_ROOT:-$root/build/ci}
 jobs=${UTF8DFA_JOBS:-$(nproc 2>/dev/null || echo 2)}
 packages=(cmake ninja-build g++ clang catch2 python3 pkg-config)
 legs=()
+# Legs that vary the compiler, standard or flags run the suite once, on the kernel the dispatcher
+# picks; the consumer tests run in the package leg only.
+suite_once=(-DUTF8DFA_BUILD_BENCHMARKS=OFF -DUTF8DFA_BUILD_PACKAGE_TESTS=OFF -DUTF8DFA_TEST_ALL_KERNELS=OFF)
 
 # cmake_leg NAME [cmake args...]: configure, build and ctest one build tree.
 cmake_leg() {

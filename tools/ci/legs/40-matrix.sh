@@ -1,9 +1,9 @@
 # Compiler/standard/flag matrix. Each leg builds the test suite (no benchmarks, no consumer tests)
-# and runs it; strict-headers builds only the header checks. C++20 and -fno-exceptions: 20-cxx20.sh.
+# and runs it; strict-headers builds only the header checks. C++20, -fno-exceptions and -fno-rtti: 20-cxx20.sh.
 packages+=(clang-16)
-legs+=(cxx23-gcc cxx23-clang16 strict-headers nortti nochar8 single-header)
+legs+=(cxx23-gcc cxx23-clang16 strict-headers nochar8 single-header)
 
-matrix_common=(-DUTF8DFA_BUILD_BENCHMARKS=OFF -DUTF8DFA_BUILD_PACKAGE_TESTS=OFF -DCMAKE_CXX_EXTENSIONS=OFF)
+matrix_common=("${suite_once[@]}" -DCMAKE_CXX_EXTENSIONS=OFF)
 
 leg_cxx23_gcc() {
   cmake_leg cxx23-gcc -DCMAKE_CXX_COMPILER=g++ -DCMAKE_CXX_STANDARD=23 -DUTF8DFA_BUILD_EXAMPLES=OFF "${matrix_common[@]}"
@@ -11,10 +11,6 @@ leg_cxx23_gcc() {
 leg_cxx23_clang16() {
   cmake_leg cxx23-clang16 -DCMAKE_CXX_COMPILER=clang++-16 -DCMAKE_CXX_STANDARD=23 -DUTF8DFA_BUILD_EXAMPLES=OFF \
     "${matrix_common[@]}"
-}
-leg_nortti() {
-  cmake_leg nortti -DCMAKE_CXX_COMPILER=g++ -DCMAKE_CXX_STANDARD=17 -DCMAKE_CXX_FLAGS=-fno-rtti \
-    -DUTF8DFA_BUILD_EXAMPLES=ON -DUTF8DFA_BUILD_HEADER_CHECKS=OFF "${matrix_common[@]}"
 }
 leg_nochar8() {
   cmake_leg nochar8 -DCMAKE_CXX_COMPILER=g++ -DCMAKE_CXX_STANDARD=20 -DCMAKE_CXX_FLAGS=-fno-char8_t \
