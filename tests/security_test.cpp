@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "catch.hpp"
+#include "strict_alloc.hpp"
 
 namespace security {
 
@@ -165,7 +166,7 @@ TEST_CASE("security: hostile UTF-8 in a path is never decoded to a code point") 
       }
 #endif
       // Sanitizing through UTF-32 gives well-formed UTF-8 without the dangerous bytes.
-      const std::string clean = to_utf8(to_utf32_lossy(s));
+      const std::string clean = strict_alloc::to_utf8(to_utf32_lossy(s));
       CHECK(is_valid(clean));
       CHECK(security::only_replaced(clean, prefix, suffix, std::string("\xEF\xBF\xBD")));
     }
@@ -180,7 +181,7 @@ TEST_CASE("security: the draft's example 2F C0 AE 2E 2F is not \"/../\"") {
     REQUIRE(select_kernel(kernel));
     CHECK(validate(s).valid_up_to == 1);
     CHECK(to_utf32_lossy(s) == U"/\uFFFD\uFFFD./");  // C0 and AE: two maximal subparts
-    CHECK(to_utf8(to_utf16_lossy(s)) == "/\xEF\xBF\xBD\xEF\xBF\xBD./");
+    CHECK(strict_alloc::to_utf8(to_utf16_lossy(s)) == "/\xEF\xBF\xBD\xEF\xBF\xBD./");
     CHECK(to_utf32_lossy(s).find(U"/../") == std::u32string::npos);
   }
 }

@@ -14,6 +14,7 @@
 #include <utf8dfa.hpp>
 
 #include "catch.hpp"
+#include "strict_alloc.hpp"
 #if UTF8DFA_HAS_SPAN
 #include <span>
 #endif
@@ -152,10 +153,10 @@ TEST_CASE("every scalar value round-trips through UTF-8, UTF-16 and UTF-32 under
   convert_all(u8.size(), utf8dfa::assume_valid{}, from32, u8, a.utf32.size());
 
   // The allocating helpers: throwing, status and lossy.
-  CHECK(utf8dfa::to_utf32(u8) == a.utf32);
-  CHECK(utf8dfa::to_utf16(u8) == a.utf16);
-  CHECK(utf8dfa::to_utf8(a.utf16) == u8);
-  CHECK(utf8dfa::to_utf8(a.utf32) == u8);
+  CHECK(strict_alloc::to_utf32(u8) == a.utf32);
+  CHECK(strict_alloc::to_utf16(u8) == a.utf16);
+  CHECK(strict_alloc::to_utf8(a.utf16) == u8);
+  CHECK(strict_alloc::to_utf8(a.utf32) == u8);
   CHECK(utf8dfa::to_utf32_lossy(u8) == a.utf32);
   CHECK(utf8dfa::to_utf16_lossy(u8) == a.utf16);
   CHECK(utf8dfa::to_utf8_lossy(a.utf16) == u8);
@@ -212,7 +213,7 @@ TEST_CASE("UTF-16 input: each unpaired surrogate is one error", "[transcode][utf
       pairs += static_cast<char16_t>(lo);
       want += utf8dfa_ref::encode_utf8(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00));
     }
-  CHECK(utf8dfa::to_utf8(pairs) == want);
+  CHECK(strict_alloc::to_utf8(pairs) == want);
   CHECK(check_to_utf8(pairs.data(), pairs.size()).empty());
   const std::u16string reversed = u"\xDC00\xD800";
   CHECK(utf8dfa::to_utf8_lossy(reversed) == "\xEF\xBF\xBD\xEF\xBF\xBD");
@@ -510,9 +511,9 @@ TEST_CASE("empty input through every function, with null pointers", "[transcode]
   CHECK(utf8dfa::utf8_length_from_utf16(e16) == 0);
   CHECK(utf8dfa::utf8_length_from_utf32(e32) == 0);
   CHECK(utf8dfa::count_code_points(e8) == 0);
-  CHECK(utf8dfa::to_utf32(e8).empty());
+  CHECK(strict_alloc::to_utf32(e8).empty());
   CHECK(utf8dfa::to_utf16_lossy(e8).empty());
-  CHECK(utf8dfa::to_utf8(e16).empty());
+  CHECK(strict_alloc::to_utf8(e16).empty());
   CHECK(utf8dfa::to_utf8_lossy(e32).empty());
   CHECK(utf8dfa::decode_next(e8, 0).length == 0);
   CHECK(utf8dfa::decode_prev(e8, 0).length == 0);

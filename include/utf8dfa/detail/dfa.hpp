@@ -18,6 +18,7 @@
 #include <cstdint>
 
 #include "../error.hpp"
+#include "bytes.hpp"
 
 namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
