@@ -69,7 +69,7 @@ struct checker {
 
 using boundary_test::checker;
 
-TEST_CASE("boundaries: every byte string of up to 3 bytes"", "[exhaustive]") {
+TEST_CASE("boundaries: every byte string of up to 3 bytes", "[exhaustive]") {
   checker c;
   // Each length in an array of exactly that size, so that AddressSanitizer builds catch overreads.
   char one[1] = {}, two[2] = {}, buf[3] = {};
@@ -90,7 +90,7 @@ TEST_CASE("boundaries: every byte string of up to 3 bytes"", "[exhaustive]") {
   REQUIRE(c.failures == 0);
 }
 
-TEST_CASE("boundaries: strings of 4 and 5 bytes over the byte classes' edges, with decoding checks"", "[exhaustive]") {
+TEST_CASE("boundaries: strings of 4 and 5 bytes over the byte classes' edges, with decoding checks", "[exhaustive]") {
   const char alphabet[] = "\x00\x41\x7F\x80\x8F\x90\x9F\xA0\xBF\xC0\xC2\xDF\xE0\xE1\xED\xEF\xF0\xF3\xF4\xF5\xBB";
   const std::size_t m = sizeof alphabet - 1;
   checker c;

@@ -9,8 +9,8 @@
 #include <utf8dfa.hpp>
 
 #include "catch.hpp"
-#include "strict_alloc.hpp"
 #include "reference/check.hpp"
+#include "strict_alloc.hpp"
 
 using namespace utf8dfa_check;
 using utf8dfa::error_code;

@@ -286,7 +286,8 @@ const unsigned char* bytes_of(const std::string& s) {
 
 using namespace iterator_test;
 
-TEST_CASE("code_point_iterator: every byte string of up to 3 bytes, both directions, all iterator kinds"", "[exhaustive]") {
+TEST_CASE("code_point_iterator: every byte string of up to 3 bytes, both directions, all iterator kinds",
+          "[exhaustive]") {
   checker c;
   // Each length in an array of exactly that size, so that AddressSanitizer builds catch overreads.
   unsigned char one[1]{}, two[2]{}, buf[3]{};

@@ -329,7 +329,8 @@ TEST_CASE("stream: every sequence of 1 to 4 byte classes, every split") {
   report("byte-class sequences", t);
 }
 
-TEST_CASE("stream: every 1- and 2-byte input, and every one after an unfinished character, every split"", "[exhaustive]") {
+TEST_CASE("stream: every 1- and 2-byte input, and every one after an unfinished character, every split",
+          "[exhaustive]") {
   std::mt19937 rng(6);
   tally t;
   for (unsigned a = 0; a < 256; ++a) {
@@ -343,7 +344,7 @@ TEST_CASE("stream: every 1- and 2-byte input, and every one after an unfinished 
   report("all 1-2 byte inputs", t);
 }
 
-TEST_CASE("stream: valid text with an error planted at every position, every split"", "[exhaustive]") {
+TEST_CASE("stream: valid text with an error planted at every position, every split", "[exhaustive]") {
   std::mt19937 rng(3);
   const unsigned char planted[] = {0xC0, 0xC1, 0xF5, 0xFF, 0x80, 0xBF, 0xE0, 0xED, 0xF0, 0xF4, 0xC2, 0x41};
   tally t;
@@ -365,7 +366,7 @@ TEST_CASE("stream: valid text with an error planted at every position, every spl
   report("planted errors", t);
 }
 
-TEST_CASE("stream: random bytes, every split"", "[exhaustive]") {
+TEST_CASE("stream: random bytes, every split", "[exhaustive]") {
   std::mt19937 rng(4);
   // Biased towards the bytes that matter: leads, continuations, invalid bytes, ASCII.
   const unsigned char interesting[] = {0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC2, 0xDF,
