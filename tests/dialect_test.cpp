@@ -1,8 +1,7 @@
 // The dialects (WTF-8, CESU-8, Modified UTF-8, RFC 2279 and strict UTF-8 through the same API)
 // against tests/reference/dialects.hpp, which reads each dialect from its encoder's bit patterns:
-//  - every input of 1 to 3 bytes: validate's verdict (offset, length, kind) and decode_next's
-//    segments (value, length, kind) walked from the start;
-//  - inputs of 4 to 6 bytes, pruned but exhaustive: bytes are taken one per interval between the
+//  - every input of 1 to 3 bytes: in dialect_exhaustive_test.cpp;
+//  - inputs of 3 to 6 bytes, pruned but exhaustive: bytes are taken one per interval between the
 //    range ends of all five grammars plus that interval's last byte (every range of every grammar
 //    starts and ends on those, so any other byte of an interval is treated exactly as these are), and
 //    a prefix is extended only while it is well-formed or incomplete (once an error other than
@@ -13,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <random>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,96 +20,11 @@
 #include <utf8dfa.hpp>
 
 #include "catch.hpp"
-#include "reference/check.hpp"
-#include "reference/dialects.hpp"
+#include "reference/dialect_check.hpp"
 
 namespace {
 
-namespace dref = utf8dfa_dialect_ref;
-namespace dialect = utf8dfa::dialect;
-using utf8dfa::error_code;
-using utf8dfa_check::bytes;
-using utf8dfa_check::hex;
-using utf8dfa_check::tally;
-using utf8dfa_check::to_ref;
-
-template <class D>
-constexpr dref::dialect ref_of() {
-  if constexpr (std::is_same_v<D, dialect::utf8>) return dref::dialect::utf8;
-  if constexpr (std::is_same_v<D, dialect::wtf8>) return dref::dialect::wtf8;
-  if constexpr (std::is_same_v<D, dialect::cesu8>) return dref::dialect::cesu8;
-  if constexpr (std::is_same_v<D, dialect::mutf8>) return dref::dialect::mutf8;
-  return dref::dialect::legacy;
-}
-
-std::string fail(const unsigned char* p, std::size_t n, const std::string& what) {
-  std::string s(1, '[');
-  s += hex(p, n);
-  s += "] ";
-  s += what;
-  return s;
-}
-
-std::string num(std::size_t v) {
-  return std::to_string(v);
-}
-
-/// validate, is_valid and the decode_next walk (and, with `backwards`, decode_prev's) against the
-/// reference. The reference's segments give the verdict too: the first one that is not a character.
-template <class D>
-std::string check_input(const unsigned char* p, std::size_t n, bool backwards) {
-  dref::verdict r{n, 0, utf8dfa_ref::error::none};
-  std::size_t lengths[8]{}, count = 0;
-  bool decode_ok = true;
-  dref::for_each_segment(ref_of<D>(), p, n, [&](std::size_t pos, const dref::segment& s) {
-    if (s.kind != utf8dfa_ref::error::none && r.kind == utf8dfa_ref::error::none)
-      r = {pos, s.kind == utf8dfa_ref::error::incomplete ? 0 : s.length, s.kind};
-    lengths[count++] = s.length;
-    const utf8dfa::decoded d = utf8dfa::decode_next(bytes{p, n}, pos, D{});
-    const char32_t want = s.kind == utf8dfa_ref::error::none ? static_cast<char32_t>(s.value) : U'\uFFFD';
-    if (d.length != s.length || to_ref(d.error) != s.kind || d.code_point != want) decode_ok = false;
-  });
-  const utf8dfa::validation_result v = utf8dfa::validate(bytes{p, n}, D{});
-  if (v.valid_up_to != r.valid_up_to || v.error_length != r.error_length || to_ref(v.error) != r.kind)
-    return fail(p, n,
-                "validate: library " + num(v.valid_up_to) + "/" + num(v.error_length) + "/" +
-                    std::string(utf8dfa::error_name(v.error)) + ", reference " + num(r.valid_up_to) + "/" +
-                    num(r.error_length) + "/" + utf8dfa_ref::name(r.kind));
-  if (utf8dfa::is_valid(p, n, D{}) != (r.kind == utf8dfa_ref::error::none)) return fail(p, n, "is_valid");
-  if (!decode_ok) return fail(p, n, "decode_next");
-  if (backwards) {  // from the end: the same segments in reverse
-    std::size_t end = n;
-    for (std::size_t k = count; k-- > 0;) {
-      const utf8dfa::decoded d = utf8dfa::decode_prev(bytes{p, n}, end, D{});
-      if (d.length != lengths[k]) return fail(p, n, "decode_prev at " + num(end));
-      end -= d.length;
-    }
-  }
-  return {};
-}
-
-template <class D>
-void exhaustive_short() {
-  const auto t0 = std::chrono::steady_clock::now();
-  tally t;
-  unsigned char s[3];
-  for (unsigned a = 0; a < 256; ++a) {
-    s[0] = static_cast<unsigned char>(a);
-    t.add(check_input<D>(s, 1, true));
-    for (unsigned b = 0; b < 256; ++b) {
-      s[1] = static_cast<unsigned char>(b);
-      t.add(check_input<D>(s, 2, true));
-      for (unsigned c = 0; c < 256; ++c) {
-        s[2] = static_cast<unsigned char>(c);
-        t.add(check_input<D>(s, 3, false));
-      }
-    }
-  }
-  std::printf("dialect %-6s: %zu inputs of 1-3 bytes in %.2f s\n", dref::name(ref_of<D>()), t.inputs,
-              utf8dfa_check::seconds_since(t0));
-  INFO(t.first);
-  CHECK(t.failures == 0);
-}
+using namespace utf8dfa_dialect_check;
 
 /// One byte per interval between the range ends of the five grammars (its last: the first bytes
 /// are the interval starts, which every other test meets often).
@@ -183,16 +98,6 @@ std::size_t valid_up_to(std::string_view s) {
 }
 
 }  // namespace
-
-TEST_CASE("dialects: validate and decode agree with the reference on every input of 1-3 bytes",
-          "[dialect][exhaustive]") {
-  // dialect::utf8 is validate(bytes) and decode_next(bytes, pos), checked on these inputs against
-  // the ABNF reference by validate_test.cpp and decode_test.cpp; here from 3 bytes on (below).
-  exhaustive_short<dialect::wtf8>();
-  exhaustive_short<dialect::cesu8>();
-  exhaustive_short<dialect::mutf8>();
-  exhaustive_short<dialect::legacy>();
-}
 
 TEST_CASE("dialects: validate and decode agree with the reference on inputs of 3-6 bytes", "[dialect][exhaustive]") {
   pruned_long<dialect::utf8>();
@@ -270,4 +175,191 @@ TEST_CASE("dialects: validate and decode are constexpr", "[dialect]") {
   }();
   static_assert(enc == 6);
   SUCCEED();
+}
+
+// ---- Conversions ------------------------------------------------------------------------------
+
+namespace {
+
+/// Random UTF-16 biased towards surrogates (lone, paired, out of order) and the unit edges.
+std::u16string random_utf16(std::mt19937& rng, std::size_t n) {
+  static const char16_t picks[] = {0x0000, 0x0041, 0x007F, 0x0080, 0x07FF, 0x0800, 0xD7FF, 0xD800,
+                                   0xDBFF, 0xDC00, 0xDFFF, 0xE000, 0xFFFD, 0xFFFF, 0xD83D, 0xDE00};
+  std::u16string s;
+  for (std::size_t k = 0; k < n; ++k)
+    s += rng() % 2 ? picks[rng() % (sizeof picks / sizeof picks[0])] : static_cast<char16_t>(rng() & 0xFFFF);
+  return s;
+}
+
+/// Random bytes drawn from the interval representatives and ASCII, so that every dialect's forms
+/// and errors occur.
+std::string random_bytes(std::mt19937& rng, std::size_t n) {
+  static const unsigned char picks[] = {0x00, 0x41, 0x80, 0x84, 0x8F, 0x90, 0x9F, 0xA0, 0xAF, 0xB0,
+                                        0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1, 0xED, 0xED, 0xED,
+                                        0xEF, 0xF0, 0xF4, 0xF5, 0xF8, 0xFC, 0xFD, 0xFE};
+  std::string s;
+  for (std::size_t k = 0; k < n; ++k) s += static_cast<char>(picks[rng() % sizeof picks]);
+  return s;
+}
+
+/// Every code point of the dialect's decode, with each error (and character UTF-16 cannot hold:
+/// `utf16`) replaced by U+FFFD, from the reference.
+std::u32string ref_lossy(dref::dialect d, const std::string& s, bool utf16) {
+  std::u32string out;
+  dref::for_each_segment(d, reinterpret_cast<const unsigned char*>(s.data()), s.size(),
+                         [&](std::size_t, const dref::segment& g) {
+                           std::uint32_t v = g.kind == utf8dfa_ref::error::none ? g.value : 0xFFFD;
+                           if (utf16 && (v > 0x10FFFF || (d != dref::dialect::wtf8 && v >= 0xD800 && v <= 0xDFFF)))
+                             v = 0xFFFD;
+                           out += static_cast<char32_t>(v);
+                         });
+  return out;
+}
+
+std::u16string to16(const std::u32string& s) {
+  std::u16string out;
+  for (char32_t c : s) {
+    if (c < 0x10000) {
+      out += static_cast<char16_t>(c);
+    } else {
+      out += static_cast<char16_t>(0xD7C0 + (c >> 10));
+      out += static_cast<char16_t>(0xDC00 + (c & 0x3FF));
+    }
+  }
+  return out;
+}
+
+template <class D>
+void lossy_matches_reference(std::mt19937& rng) {
+  tally t;
+  for (int k = 0; k < 3000; ++k) {
+    const std::string s = random_bytes(rng, rng() % 24);
+    const std::u32string want32 = ref_lossy(ref_of<D>(), s, false);
+    const std::u16string want16 = to16(ref_lossy(ref_of<D>(), s, true));
+    std::string m;
+    if (utf8dfa::to_utf32_lossy(s, D{}) != want32) m = "to_utf32_lossy";
+    if (utf8dfa::to_utf16_lossy(s, D{}) != want16) m = "to_utf16_lossy";
+    if (utf8dfa::utf32_length_from_utf8(s, utf8dfa::replace{}, D{}) != want32.size()) m = "utf32_length";
+    if (utf8dfa::utf16_length_from_utf8(s, utf8dfa::replace{}, D{}) != want16.size()) m = "utf16_length";
+    // Strict stops at the first error, with the prefix before it.
+    utf8dfa::conversion_result st{};
+    const std::u32string strict32 = utf8dfa::to_utf32(s, st, D{});
+    const utf8dfa::validation_result v = utf8dfa::validate(s, D{});
+    if (v && (!st || strict32 != want32)) m = "to_utf32 (well-formed)";
+    if (!v && (st.error != v.error || st.read != v.valid_up_to)) m = "to_utf32 (ill-formed)";
+    t.add(m.empty() ? std::string() : fail(reinterpret_cast<const unsigned char*>(s.data()), s.size(), m));
+  }
+  INFO(t.first);
+  CHECK(t.failures == 0);
+}
+
+}  // namespace
+
+TEST_CASE("dialects: UTF-16 with unpaired surrogates round-trips through WTF-8", "[dialect][transcode]") {
+  tally t;
+  auto one = [&](const std::u16string& u) {
+    utf8dfa::conversion_result st{};
+    const std::string w = utf8dfa::to_utf8(u, st, dialect::wtf8{});
+    std::string m;
+    if (!st || w.size() != utf8dfa::utf8_length_from_utf16(u, {}, dialect::wtf8{})) m = "to WTF-8";
+    if (m.empty() && !utf8dfa::is_valid(w, dialect::wtf8{})) m = "WTF-8 ill-formed";
+    const std::u16string back = utf8dfa::to_utf16(w, st, dialect::wtf8{});
+    if (m.empty() && (!st || back != u)) m = "back to UTF-16";
+    // Well-formed UTF-16 gives the UTF-8 bytes.
+    utf8dfa::conversion_result st8{};
+    const std::string strict8 = utf8dfa::to_utf8(u, st8);
+    if (m.empty() && st8 && strict8 != w) m = "not UTF-8 for well-formed UTF-16";
+    t.add(m.empty() ? std::string() : m + " " + std::to_string(u.size()) + " units, first " + num(u[0]));
+  };
+  for (char32_t c = 0; c < 0x10000; ++c) one(std::u16string(1, static_cast<char16_t>(c)));
+  for (char16_t a = 0xD800; a < 0xE000; a = static_cast<char16_t>(a + 7))
+    for (char16_t b = 0xD800; b < 0xE000; b = static_cast<char16_t>(b + 5)) one(std::u16string{a, b});
+  std::mt19937 rng(2026);
+  for (int k = 0; k < 20000; ++k) one(random_utf16(rng, 1 + rng() % 12));
+  INFO(t.first);
+  CHECK(t.failures == 0);
+}
+
+TEST_CASE("dialects: every scalar value through UTF-16, UTF-32 and UTF-8 in CESU-8 and MUTF-8",
+          "[dialect][transcode]") {
+  tally t;
+  for (char32_t c = 0; c <= 0x10FFFF; ++c) {
+    if (c == 0xD800) c = 0xE000;
+    const std::u32string u32(1, c);
+    const std::u16string u16 = to16(u32);
+    utf8dfa::conversion_result st{};
+    const std::string utf8 = utf8dfa::to_utf8(u32, st);
+    std::string m;
+    for (dref::dialect d : {dref::dialect::cesu8, dref::dialect::mutf8}) {
+      const std::string want = dref::encode(d, c);
+      std::string a, b, r;
+      std::u16string back16;
+      std::u32string back32;
+      if (d == dref::dialect::cesu8) {
+        a = utf8dfa::to_utf8(u16, st, dialect::cesu8{});
+        b = utf8dfa::to_utf8(u32, st, dialect::cesu8{});
+        r = utf8dfa::recode(utf8, st, dialect::utf8{}, dialect::cesu8{});
+        back16 = utf8dfa::to_utf16(want, st, dialect::cesu8{});
+        back32 = utf8dfa::to_utf32(want, st, dialect::cesu8{});
+        if (utf8dfa::recode(want, st, dialect::cesu8{}, dialect::utf8{}) != utf8) m = "CESU-8 to UTF-8";
+      } else {
+        a = utf8dfa::to_utf8(u16, st, dialect::mutf8{});
+        b = utf8dfa::to_utf8(u32, st, dialect::mutf8{});
+        r = utf8dfa::recode(utf8, st, dialect::utf8{}, dialect::mutf8{});
+        back16 = utf8dfa::to_utf16(want, st, dialect::mutf8{});
+        back32 = utf8dfa::to_utf32(want, st, dialect::mutf8{});
+        if (utf8dfa::recode(want, st, dialect::mutf8{}, dialect::utf8{}) != utf8) m = "MUTF-8 to UTF-8";
+      }
+      if (a != want || b != want || r != want) m = "to the dialect";
+      if (back16 != u16 || back32 != u32) m = "from the dialect";
+    }
+    if (!m.empty()) t.add(m + " U+" + num(c));
+    ++t.inputs;
+  }
+  INFO(t.first);
+  CHECK(t.failures == 0);
+}
+
+TEST_CASE("dialects: lossy and strict decoding agree with the reference", "[dialect][transcode]") {
+  std::mt19937 rng(7);
+  lossy_matches_reference<dialect::utf8>(rng);
+  lossy_matches_reference<dialect::wtf8>(rng);
+  lossy_matches_reference<dialect::cesu8>(rng);
+  lossy_matches_reference<dialect::mutf8>(rng);
+  lossy_matches_reference<dialect::legacy>(rng);
+}
+
+TEST_CASE("dialects: conversions report what the target cannot hold", "[dialect][transcode]") {
+  using namespace std::string_view_literals;
+  utf8dfa::conversion_result st{};
+  // WTF-8's lone surrogate is not UTF-8 (nor CESU-8).
+  const std::string u8 = utf8dfa::recode("ab\xED\xA0\x80z"sv, st, dialect::wtf8{}, dialect::utf8{});
+  CHECK(u8 == "ab");
+  CHECK(st.error == error_code::surrogate);
+  CHECK(st.read == 2);
+  CHECK(utf8dfa::recode_lossy("ab\xED\xA0\x80z"sv, dialect::wtf8{}, dialect::utf8{}) == "ab\xEF\xBF\xBDz");
+  // Legacy values above 10FFFF: kept in UTF-32, refused by UTF-16 and UTF-8.
+  const auto big = "\xF8\x88\x80\x80\x80"sv;  // 0x200000
+  CHECK(utf8dfa::to_utf32(big, st, dialect::legacy{}) == std::u32string(1, char32_t{0x200000}));
+  CHECK(st);
+  CHECK(utf8dfa::to_utf16(big, st, dialect::legacy{}).empty());
+  CHECK(st.error == error_code::too_large);
+  CHECK(utf8dfa::to_utf16_lossy(big, dialect::legacy{}) == u"\uFFFD");
+  CHECK(utf8dfa::recode(big, st, dialect::legacy{}, dialect::utf8{}).empty());
+  CHECK(st.error == error_code::too_large);
+  CHECK(utf8dfa::to_utf16("\xED\xA0\x80"sv, st, dialect::legacy{}).empty());
+  CHECK(st.error == error_code::surrogate);
+  // Legacy pairs of surrogate code points become one character in WTF-8 (its encoder joins them).
+  CHECK(utf8dfa::recode("\xED\xA0\x80\xED\xB0\x80"sv, st, dialect::legacy{}, dialect::wtf8{}) == "\xF0\x90\x80\x80");
+  CHECK(utf8dfa::to_utf8(std::u32string{0xD800, 0xDC00, 0xDC00}, st, dialect::wtf8{}) ==
+        "\xF0\x90\x80\x80\xED\xB0\x80");
+  // UTF-16 unpaired surrogates: refused by CESU-8 and MUTF-8.
+  CHECK(utf8dfa::to_utf8(u"a\xDC00", st, dialect::cesu8{}) == "a");
+  CHECK(st.error == error_code::surrogate);
+  CHECK(utf8dfa::to_utf8(u"a\xD800", st, dialect::mutf8{}) == "a");
+  CHECK(st.error == error_code::incomplete);
+  // MUTF-8: U+0000 as C0 80 both ways.
+  CHECK(utf8dfa::to_utf8(std::u16string(2, u'\0'), st, dialect::mutf8{}) == "\xC0\x80\xC0\x80");
+  CHECK(utf8dfa::recode("\xC0\x80"sv, st, dialect::mutf8{}, dialect::utf8{}) == std::string(1, '\0'));
+  CHECK(utf8dfa::recode(std::string(1, '\0'), st, dialect::utf8{}, dialect::mutf8{}) == "\xC0\x80");
 }
