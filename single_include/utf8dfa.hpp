@@ -4172,35 +4172,69 @@ constexpr auto to_pointer(const It& it) noexcept {
 }
 
 /// Decodes the character or maximal ill-formed subpart at `it` (it != last) and moves `it` past
-/// it. Contiguous input with a known end goes through decode_at; anything else runs the DFA one
-/// byte at a time: a byte is read only after `it != last`, and the byte that drives the DFA to
-/// reject is not consumed (it starts the next segment), exactly as decode_at treats it.
-template <class It, class Sent>
-constexpr decoded decode_advance(It& it, const Sent& last) {
+/// it, on machine M entering in boundary state `at` (updated as decode_with does). Contiguous
+/// input with a known end goes through decode_with; anything else runs the same DFA one byte at a
+/// time: a byte is read only after `it != last`, and the byte that drives the DFA to reject is not
+/// consumed (it starts the next segment), exactly as decode_with treats it.
+template <class M, class It, class Sent>
+constexpr decoded decode_advance(It& it, const Sent& last, typename M::state& at) {
   if constexpr (is_contiguous_iter_v<It> && std::is_same_v<It, Sent>) {
-    const decoded d = decode_at(to_pointer(it), static_cast<std::size_t>(last - it), 0);
+    const decoded d = decode_with<M>(to_pointer(it), static_cast<std::size_t>(last - it), 0, at);
     it += d.length;
     return d;
   } else {
     const std::uint8_t lead = octet(*it);
     ++it;
-    std::uint64_t st = step(s_accept, lead) & state_mask;
-    if (st == s_accept) return {lead, 1, error_code::none};
-    if (st == s_reject) return {replacement_character, 1, reject_kind(s_accept, lead)};
-    char32_t cp = lead & dfa.lead_mask[lead];
+    typename M::state st = M::advance(at, lead);
+    if (M::rejected(st)) {
+      const error_code e = M::why(at, lead);
+      at = M::start;
+      return {replacement_character, 1, e};
+    }
+    if (M::boundary(st)) {
+      at = st;
+      return {lead, 1, error_code::none};
+    }
+    char32_t cp = lead & M::lead_mask(lead);
+    [[maybe_unused]] char32_t high = 0;
     std::uint8_t length = 1;
     while (it != last) {
       const std::uint8_t b = octet(*it);
-      const std::uint64_t nx = step(st, b) & state_mask;
-      if (nx == s_reject) return {replacement_character, length, reject_kind(st, b)};
+      const typename M::state nx = M::advance(st, b);
+      if (M::rejected(nx)) {
+        at = M::start;
+        return {replacement_character, length, M::why(st, b)};
+      }
       ++it;
       ++length;
-      cp = (cp << 6) | (b & 0x3Fu);
-      if (nx == s_accept) return {cp, length, error_code::none};
+      if constexpr (M::pairs) {
+        if (!is_continuation(b)) {
+          high = cp;
+          cp = b & M::lead_mask(b);
+        } else {
+          cp = (cp << 6) | (b & 0x3Fu);
+        }
+      } else {
+        cp = (cp << 6) | (b & 0x3Fu);
+      }
+      if (M::boundary(nx)) {
+        if constexpr (M::pairs)
+          if (high != 0) cp = 0x10000 + ((high & 0x3FFu) << 10) + (cp & 0x3FFu);
+        at = nx;
+        return {cp, length, error_code::none};
+      }
       st = nx;
     }
+    at = M::start;
     return {replacement_character, length, error_code::incomplete};
   }
+}
+
+/// The same in strict UTF-8.
+template <class It, class Sent>
+constexpr decoded decode_advance(It& it, const Sent& last) {
+  utf8_machine::state at = utf8_machine::start;
+  return decode_advance<utf8_machine>(it, last, at);
 }
 
 /// The segment that ends at `pos` (first != pos), treating [first, pos) as the whole input, as
@@ -4241,13 +4275,18 @@ constexpr decoded decode_retreat(const It& first, It& pos) {
 /// A char32_t iterator over the UTF-8 bytes [first, last): one code point per character, one
 /// U+FFFD per maximal ill-formed subpart. Bidirectional over bidirectional byte iterators (going
 /// back needs the `first` bound), forward over forward ones, single-pass over input iterators.
-/// `Sent` may differ from `It` (e.g. null_sentinel_t for C strings).
-template <class It, class Sent = It>
+/// `Sent` may differ from `It` (e.g. null_sentinel_t for C strings). `Dialect` (dialect.hpp) reads
+/// the bytes in another dialect; those iterators carry the DFA's boundary state from character to
+/// character and are bidirectional only over contiguous bytes (forward over other multi-pass ones).
+template <class It, class Sent = It, class Dialect = dialect::utf8>
 class code_point_iterator {
   static_assert(detail::is_byte_v<typename std::iterator_traits<It>::value_type>,
                 "code_point_iterator reads 1-byte elements (char, unsigned char, char8_t, std::byte)");
+  static_assert(detail::is_dialect_v<Dialect>, "Dialect is one of the utf8dfa::dialect tags");
+  static constexpr bool strict = detail::is_strict_v<Dialect>;
+  using machine = detail::machine_of<Dialect>;
   static constexpr bool multipass = detail::is_forward_iter_v<It>;
-  static constexpr bool bidirectional = detail::is_bidi_iter_v<It>;
+  static constexpr bool bidirectional = detail::is_bidi_iter_v<It> && (strict || detail::is_contiguous_iter_v<It>);
 
  public:
   using value_type = char32_t;
@@ -4268,6 +4307,14 @@ class code_point_iterator {
   /// An iterator at `pos`, a character boundary in [first, last), that can move back to `first`.
   template <bool M = multipass, std::enable_if_t<M, int> = 0>
   constexpr code_point_iterator(It first, It pos, Sent last) : first_(first), pos_(pos), last_(last) {
+    if constexpr (!strict) {  // the boundary state at pos: what the character before it left
+      if (pos_ == last_) {    // the end: nothing to decode
+      } else if constexpr (detail::is_contiguous_iter_v<It>) {
+        at_ = detail::boundary_before<Dialect>(detail::to_pointer(first_), static_cast<std::size_t>(pos_ - first_));
+      } else {
+        for (It t = first_; t != pos_;) detail::decode_advance<machine>(t, pos_, at_);
+      }
+    }
     load();
   }
 
@@ -4283,6 +4330,7 @@ class code_point_iterator {
 
   /// Steps to the next character; at the end it stays there.
   constexpr code_point_iterator& operator++() {
+    if constexpr (!strict) at_ = after_;
     if constexpr (multipass) {
       if constexpr (detail::is_contiguous_iter_v<It> ||
                     std::is_base_of_v<std::random_access_iterator_tag, detail::iter_category_t<It>>)
@@ -4304,9 +4352,20 @@ class code_point_iterator {
   template <bool B = bidirectional, std::enable_if_t<B, int> = 0>
   constexpr code_point_iterator& operator--() {
     if (pos_ == first_) return *this;
-    const decoded d = detail::decode_retreat(first_, pos_);
-    cp_ = d.code_point;
-    len_ = d.length;
+    if constexpr (strict) {
+      const decoded d = detail::decode_retreat(first_, pos_);
+      cp_ = d.code_point;
+      len_ = d.length;
+    } else {
+      const auto* base = detail::to_pointer(first_);
+      const auto end = static_cast<std::size_t>(pos_ - first_);
+      const decoded d = detail::decode_before_in<Dialect>(base, end);
+      pos_ -= static_cast<difference_type>(d.length);
+      cp_ = d.code_point;
+      len_ = d.length;
+      after_ = at_;
+      at_ = detail::boundary_before<Dialect>(base, end - d.length);
+    }
     return *this;
   }
 
@@ -4360,11 +4419,22 @@ class code_point_iterator {
       return;
     }
     decoded d{};
-    if constexpr (multipass) {
-      It t = pos_;
-      d = detail::decode_advance(t, last_);
+    if constexpr (strict) {
+      if constexpr (multipass) {
+        It t = pos_;
+        d = detail::decode_advance(t, last_);
+      } else {
+        d = detail::decode_advance(pos_, last_);
+      }
     } else {
-      d = detail::decode_advance(pos_, last_);
+      typename machine::state st = at_;
+      if constexpr (multipass) {
+        It t = pos_;
+        d = detail::decode_advance<machine>(t, last_, st);
+      } else {
+        d = detail::decode_advance<machine>(pos_, last_, st);
+      }
+      after_ = st;
     }
     cp_ = d.code_point;
     len_ = d.length;
@@ -4375,6 +4445,8 @@ class code_point_iterator {
   Sent last_{};
   char32_t cp_ = 0;
   std::uint8_t len_ = 0;
+  std::uint8_t at_ = 0;     // dialects: the boundary state at pos_ (strict UTF-8 has one)
+  std::uint8_t after_ = 0;  // dialects: the boundary state after the current character
 };
 
 /// A sentinel for null-terminated byte strings: a pointer equals it when it points at a zero byte.
@@ -5324,12 +5396,111 @@ struct stream_state {
   }
 };
 
+/// The streaming core of the dialects other than utf8: the DFA byte by byte across chunk edges,
+/// exactly as decode_with walks the whole input (the byte that rejects a partial character is read
+/// again as a lead). `emit(c, bytes, length, offset, error)` receives every character (error none,
+/// its bytes) and every maximal ill-formed subpart (U+FFFD, its kind; an unfinished one at the end
+/// is `incomplete`). Members are named as stream_state's, so the public classes use either.
+template <class D>
+struct dialect_stream {
+  using M = machine_of<D>;
+  typename M::state at = M::start;  // boundary state at the start of the pending character
+  typename M::state state = M::start;
+  std::uint8_t pending[dialect_traits<D>::max_length]{};
+  std::uint8_t npending = 0;
+  std::size_t position = 0;
+  validation_result first{0, 0, error_code::none};
+
+  void note_error(std::size_t offset, std::size_t length, error_code kind) noexcept {
+    if (first.error == error_code::none) first = {offset, length, kind};
+  }
+
+  validation_result status() const noexcept {
+    if (first.error != error_code::none) return first;
+    return {position - npending, 0, error_code::none};
+  }
+
+  /// Runs p[0..n); with `stop`, nothing after the first error (noted here or by emit) is read.
+  template <class Emit>
+  void run(const unsigned char* p, std::size_t n, bool stop, Emit&& emit) {
+    for (std::size_t i = 0; i < n;) {
+      if (stop && first.error != error_code::none) return;
+      const std::uint8_t b = p[i];
+      if (npending == 0) {
+        const typename M::state nx = M::advance(at, b);
+        if (M::rejected(nx)) {
+          note_error(position, 1, M::why(at, b));
+          emit(replacement_character, p + i, std::size_t{1}, position, M::why(at, b));
+          at = M::start;
+        } else if (M::boundary(nx)) {
+          emit(static_cast<char32_t>(b), p + i, std::size_t{1}, position, error_code::none);
+          at = nx;
+        } else {
+          state = nx;
+          pending[npending++] = b;
+        }
+        ++i;
+        ++position;
+        continue;
+      }
+      const typename M::state nx = M::advance(state, b);
+      const std::size_t start = position - npending;
+      if (M::rejected(nx)) {  // b is not consumed: it starts the next character
+        const error_code e = M::why(state, b);
+        note_error(start, npending, e);
+        emit(replacement_character, pending, std::size_t{npending}, start, e);
+        npending = 0;
+        at = M::start;
+        continue;
+      }
+      pending[npending++] = b;
+      ++i;
+      ++position;
+      if (M::boundary(nx)) {
+        typename M::state s = at;
+        const decoded d = decode_with<M>(pending, npending, 0, s);
+        emit(d.code_point, pending, std::size_t{npending}, start, error_code::none);
+        npending = 0;
+        at = nx;
+      } else {
+        state = nx;
+      }
+    }
+  }
+
+  /// End of input: an unfinished character is `incomplete` (error length 0). True when there was one.
+  template <class Emit>
+  bool end(Emit&& emit) {
+    if (npending == 0) return false;
+    const std::size_t start = position - npending;
+    note_error(start, 0, error_code::incomplete);
+    emit(replacement_character, pending, std::size_t{npending}, start, error_code::incomplete);
+    npending = 0;
+    at = M::start;
+    return true;
+  }
+};
+
+/// What the public classes keep between chunks: stream_state for strict UTF-8 (its bulk kernels
+/// inside a chunk), dialect_stream for the others.
+template <class D>
+using stream_of = std::conditional_t<is_strict_v<D>, stream_state, dialect_stream<D>>;
+
+struct ignore_emit {
+  template <class... A>
+  void operator()(const A&...) const noexcept {}
+};
+
 }  // namespace detail
 
 /// Streaming validation: call feed() with consecutive chunks, then finish(). The first error stops
-/// it; its `valid_up_to` is counted from the start of the stream. Results equal validate() on the
-/// concatenated input for every way of cutting it into chunks.
-class validator {
+/// it; its `valid_up_to` is counted from the start of the stream. Results equal validate() (in
+/// `Dialect`) on the concatenated input for every way of cutting it into chunks. `validator` is
+/// basic_validator<dialect::utf8>.
+template <class Dialect = dialect::utf8>
+class basic_validator {
+  static_assert(detail::is_dialect_v<Dialect>, "Dialect is one of the utf8dfa::dialect tags");
+
  public:
   /// Checks the next chunk. Returns the status so far: no error while everything fed is well-formed
   /// or ends inside a character more input may complete (`valid_up_to` then counts the complete
@@ -5349,7 +5520,11 @@ class validator {
   /// Ends the stream and returns what validate() gives on all of it: an unfinished last character
   /// is `incomplete` with error_length 0. Call reset() to start a new stream.
   validation_result finish() noexcept {
-    if (!failed() && s_.end()) s_.position = s_.first.valid_up_to;
+    if constexpr (detail::is_strict_v<Dialect>) {
+      if (!failed() && s_.end()) s_.position = s_.first.valid_up_to;
+    } else {
+      if (!failed() && s_.end(detail::ignore_emit{})) s_.position = s_.first.valid_up_to;
+    }
     return s_.status();
   }
 
@@ -5359,7 +5534,7 @@ class validator {
   bool failed() const noexcept { return s_.first.error != error_code::none; }
   /// Bytes fed so far; once an error is found, its offset (where checking stopped).
   std::size_t position() const noexcept { return s_.position; }
-  /// Bytes of an unfinished character waiting for the next chunk (0..3).
+  /// Bytes of an unfinished character waiting for the next chunk (0..3; 0..5 in CESU-8, MUTF-8, legacy).
   std::size_t pending() const noexcept { return s_.npending; }
   /// Forgets everything: a new stream starts at offset 0.
   void reset() noexcept { s_ = {}; }
@@ -5367,6 +5542,16 @@ class validator {
  private:
   validation_result feed_bytes(const unsigned char* p, std::size_t n) noexcept {
     if (failed()) return s_.first;
+    if constexpr (!detail::is_strict_v<Dialect>) {
+      s_.run(p, n, true, detail::ignore_emit{});
+      if (failed()) s_.position = s_.first.valid_up_to;
+      return s_.status();
+    } else {
+      return feed_strict(p, n);
+    }
+  }
+
+  validation_result feed_strict(const unsigned char* p, std::size_t n) noexcept {
     std::size_t i = 0;
     if (s_.npending != 0) {
       const auto e = s_.continue_pending(p, n, i);
@@ -5394,8 +5579,11 @@ class validator {
     return s_.status();
   }
 
-  detail::stream_state s_;
+  detail::stream_of<Dialect> s_;
 };
+
+/// The streaming validator of strict UTF-8.
+using validator = basic_validator<>;
 
 /// What one decoder::feed() or finish() call did.
 template <class OutputIt>
@@ -5412,11 +5600,14 @@ struct feed_result {
 /// at the first error; under `replace` it writes one replacement per maximal ill-formed subpart.
 /// The units written by all calls together, and result(), equal the one-shot utf8_to_utf32 /
 /// utf8_to_utf16 output (re-encoded, for UTF-8) and validate() of the whole input, for every way
-/// of cutting it into chunks.
-template <class Policy = strict, class Unit = char32_t>
+/// of cutting it into chunks. `Dialect` reads the input in another dialect (dialect.hpp): UTF-32/
+/// UTF-16 output is then what utf8_to_utf32 / utf8_to_utf16 write in that dialect, and byte output
+/// copies the dialect's well-formed characters (a streaming sanitizer of that dialect).
+template <class Policy = strict, class Unit = char32_t, class Dialect = dialect::utf8>
 class decoder {
   static_assert(sizeof(Unit) == 4 || sizeof(Unit) == 2 || detail::is_byte_v<Unit>,
                 "decoder writes char32_t (UTF-32), char16_t (UTF-16) or a byte type (UTF-8)");
+  static_assert(detail::is_dialect_v<Dialect>, "Dialect is one of the utf8dfa::dialect tags");
 
  public:
   using unit_type = Unit;
@@ -5471,7 +5662,17 @@ class decoder {
   template <class OutputIt>
   feed_result<OutputIt> finish(OutputIt out) {
     std::size_t w = 0;
-    if (!stopped() && s_.end()) {
+    if constexpr (!detail::is_strict_v<Dialect>) {
+      if (!stopped()) {
+        Unit buf[max_output(0)];
+        Unit* o = buf;
+        if (s_.end(emitter(o))) {
+          if constexpr (Policy::stops_on_error) s_.position = s_.first.valid_up_to;
+        }
+        w = static_cast<std::size_t>(o - buf);
+        for (std::size_t k = 0; k < w; ++k) *out++ = buf[k];
+      }
+    } else if (!stopped() && s_.end()) {
       if constexpr (Policy::stops_on_error) {
         s_.position = s_.first.valid_up_to;
       } else {
@@ -5488,7 +5689,7 @@ class decoder {
   validation_result result() const noexcept { return s_.status(); }
   /// Bytes fed so far; under strict, once an error is found, its offset (where decoding stopped).
   std::size_t position() const noexcept { return s_.position; }
-  /// Bytes of an unfinished character waiting for the next chunk (0..3).
+  /// Bytes of an unfinished character waiting for the next chunk (0..3; 0..5 in CESU-8, MUTF-8, legacy).
   std::size_t pending() const noexcept { return s_.npending; }
   /// Forgets everything: a new stream starts at offset 0.
   void reset() noexcept { s_ = {}; }
@@ -5533,10 +5734,47 @@ class decoder {
     }
   }
 
+  // Dialects: what the stream core reports, written as units (errors and characters the output
+  // cannot hold replaced, or noted and stopping under strict).
+  auto emitter(Unit*& o) noexcept {
+    return [this, &o](char32_t c, const std::uint8_t* bytes, std::size_t length, std::size_t offset, error_code e) {
+      if (e == error_code::none) {
+        if constexpr (sizeof(Unit) == 1) {
+          for (std::size_t k = 0; k < length; ++k) *o++ = static_cast<Unit>(bytes[k]);
+          return;
+        } else {
+          e = detail::unrepresentable<Dialect, Unit>(c);
+          if (e == error_code::none) {
+            o = put(o, c);
+            return;
+          }
+          s_.note_error(offset, length, e);
+        }
+      }
+      if constexpr (!Policy::stops_on_error) {
+        if constexpr (sizeof(Unit) == 1)
+          o += detail::dialect_traits<Dialect>::put(o, policy_.replacement_value());
+        else
+          o = put(o, policy_.replacement_value());
+      }
+    };
+  }
+
   // The whole algorithm: finish or break off the pending character byte by byte, hand the rest up
   // to its unfinished tail to the bulk functions, keep the tail.
   std::size_t feed_units(const unsigned char* p, std::size_t n, Unit* out) noexcept {
     if (stopped()) return 0;
+    if constexpr (!detail::is_strict_v<Dialect>) {
+      Unit* o = out;
+      s_.run(p, n, Policy::stops_on_error, emitter(o));
+      if (stopped()) s_.position = s_.first.valid_up_to;
+      return static_cast<std::size_t>(o - out);
+    } else {
+      return feed_strict(p, n, out);
+    }
+  }
+
+  std::size_t feed_strict(const unsigned char* p, std::size_t n, Unit* out) noexcept {
     Unit* o = out;
     std::size_t i = 0;
     if (s_.npending != 0) {
@@ -5578,7 +5816,7 @@ class decoder {
     return static_cast<std::size_t>(o - out);
   }
 
-  detail::stream_state s_;
+  detail::stream_of<Dialect> s_;
   Policy policy_;
 };
 
@@ -5617,15 +5855,16 @@ class decoder {
 namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
 
-/// The code points of the UTF-8 bytes [first, last), as a range of char32_t (see code_points).
-template <class It, class Sent = It>
+/// The code points of the UTF-8 bytes [first, last), as a range of char32_t (see code_points),
+/// read in `Dialect` (dialect.hpp).
+template <class It, class Sent = It, class Dialect = dialect::utf8>
 class code_point_view
 #if UTF8DFA_HAS_RANGES_VIEWS
-    : public std::ranges::view_interface<code_point_view<It, Sent>>
+    : public std::ranges::view_interface<code_point_view<It, Sent, Dialect>>
 #endif
 {
  public:
-  using iterator = code_point_iterator<It, Sent>;
+  using iterator = code_point_iterator<It, Sent, Dialect>;
   /// The end: an iterator when It and Sent are one type (a common range), else Sent itself.
   using sentinel = std::conditional_t<std::is_same_v<It, Sent>, iterator, Sent>;
 
@@ -5731,9 +5970,32 @@ constexpr code_point_view<const T*> code_points(const T* data, std::size_t size)
 /// The code points of the bytes [first, last) of any iterator pair (e.g. std::istreambuf_iterator:
 /// single-pass, decoded as it is read).
 template <class It, class Sent,
-          std::enable_if_t<
-              detail::is_byte_v<typename std::iterator_traits<It>::value_type> && !std::is_integral_v<Sent>, int> = 0>
+          std::enable_if_t<detail::is_byte_v<typename std::iterator_traits<It>::value_type> &&
+                               !std::is_integral_v<Sent> && !detail::is_dialect_v<Sent>,
+                           int> = 0>
 constexpr code_point_view<It, Sent> code_points(It first, Sent last) {
+  return {first, last};
+}
+
+/// The code points of contiguous bytes (a range, not a temporary container) read in a dialect
+/// (code_points(bytes, dialect::wtf8{})): surrogates and legacy values come out as read.
+template <
+    class R, class Dialect,
+    std::enable_if_t<detail::is_byte_range<detail::uncvref_t<R>>::value && detail::is_dialect_v<Dialect>, int> = 0>
+constexpr auto code_points(R&& bytes, Dialect) noexcept {
+  using B = detail::uncvref_t<R>;
+  static_assert(std::is_lvalue_reference_v<R> || detail::is_borrowed_bytes_v<B>,
+                "code_points of a temporary container would dangle: keep the container in a variable");
+  const auto s = detail::as_span(bytes);
+  return code_point_view<decltype(s.data), decltype(s.data), Dialect>(s.data, s.data + s.size);
+}
+
+/// The code points of the bytes [first, last) of any iterator pair, read in a dialect.
+template <class It, class Sent, class Dialect,
+          std::enable_if_t<detail::is_byte_v<typename std::iterator_traits<It>::value_type> &&
+                               !std::is_integral_v<Sent> && detail::is_dialect_v<Dialect>,
+                           int> = 0>
+constexpr code_point_view<It, Sent, Dialect> code_points(It first, Sent last, Dialect) {
   return {first, last};
 }
 
@@ -5743,8 +6005,8 @@ constexpr code_point_view<It, Sent> code_points(It first, Sent last) {
 #if UTF8DFA_HAS_RANGES_VIEWS
 namespace std::ranges {
 /// The view holds only iterators, so its iterators stay valid after it is gone.
-template <class It, class Sent>
-inline constexpr bool enable_borrowed_range<utf8dfa::code_point_view<It, Sent>> = true;
+template <class It, class Sent, class Dialect>
+inline constexpr bool enable_borrowed_range<utf8dfa::code_point_view<It, Sent, Dialect>> = true;
 }  // namespace std::ranges
 #endif
 

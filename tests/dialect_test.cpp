@@ -8,11 +8,15 @@
 //    incomplete is found, the bytes after it cannot change the first error);
 //  - round trips of every value each dialect writes (legacy: every value up to 10FFFF and a sample
 //    above), and cross-dialect cases.
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <iterator>
+#include <list>
 #include <random>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -362,4 +366,91 @@ TEST_CASE("dialects: conversions report what the target cannot hold", "[dialect]
   CHECK(utf8dfa::to_utf8(std::u16string(2, u'\0'), st, dialect::mutf8{}) == "\xC0\x80\xC0\x80");
   CHECK(utf8dfa::recode("\xC0\x80"sv, st, dialect::mutf8{}, dialect::utf8{}) == std::string(1, '\0'));
   CHECK(utf8dfa::recode(std::string(1, '\0'), st, dialect::utf8{}, dialect::mutf8{}) == "\xC0\x80");
+}
+
+// ---- Iterators, views and streaming -----------------------------------------------------------
+
+namespace {
+
+template <class D>
+void iterate_and_stream(std::mt19937& rng) {
+  tally t;
+  for (int k = 0; k < 2000; ++k) {
+    const std::string s = random_bytes(rng, rng() % 20);
+    const std::u32string want = ref_lossy(ref_of<D>(), s, false);
+    std::string m;
+    // Forward and backward over contiguous bytes.
+    std::u32string fwd, back;
+    const auto view = utf8dfa::code_points(s, D{});
+    for (char32_t c : view) fwd += c;
+    for (auto it = view.end(); it != view.begin();) back.insert(back.begin(), *--it);
+    if (fwd != want) m = "forward iteration";
+    if (back != want) m = "backward iteration";
+    // Forward over a list, single-pass over a stream.
+    const std::list<char> l(s.begin(), s.end());
+    std::u32string from_list;
+    for (char32_t c : utf8dfa::code_points(l.begin(), l.end(), D{})) from_list += c;
+    if (from_list != want) m = "list iteration";
+    std::istringstream in(s);
+    std::u32string from_stream;
+    for (char32_t c : utf8dfa::code_points(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(), D{}))
+      from_stream += c;
+    if (from_stream != want) m = "input iteration";
+    // Streaming, in random chunks.
+    utf8dfa::basic_validator<D> v;
+    utf8dfa::decoder<utf8dfa::replace, char32_t, D> dec32;
+    utf8dfa::decoder<utf8dfa::strict, char16_t, D> dec16;
+    utf8dfa::decoder<utf8dfa::replace, char, D> sanitizer;
+    std::u32string out32;
+    std::u16string out16;
+    std::string clean;
+    for (std::size_t pos = 0; pos < s.size();) {
+      const std::size_t len = std::min<std::size_t>(s.size() - pos, rng() % 4);
+      const std::string_view chunk(s.data() + pos, len);
+      v.feed(chunk);
+      dec32.feed(chunk, std::back_inserter(out32));
+      dec16.feed(chunk, std::back_inserter(out16));
+      sanitizer.feed(chunk, std::back_inserter(clean));
+      pos += len;
+    }
+    dec32.finish(std::back_inserter(out32));
+    dec16.finish(std::back_inserter(out16));
+    sanitizer.finish(std::back_inserter(clean));
+    const utf8dfa::validation_result whole = utf8dfa::validate(s, D{}), streamed = v.finish();
+    if (whole.valid_up_to != streamed.valid_up_to || whole.error != streamed.error ||
+        whole.error_length != streamed.error_length)
+      m = "validator";
+    if (out32 != want) m = "decoder (replace, UTF-32)";
+    utf8dfa::conversion_result st{};
+    const std::u16string strict16 = utf8dfa::to_utf16(s, st, D{});
+    if (out16 != strict16 || dec16.result().error != st.error || (!st && dec16.result().valid_up_to != st.read))
+      m = "decoder (strict, UTF-16)";
+    if (clean != utf8dfa::recode_lossy(s, D{}, D{})) m = "decoder (replace, bytes)";
+    t.add(m.empty() ? std::string() : fail(reinterpret_cast<const unsigned char*>(s.data()), s.size(), m));
+  }
+  INFO(t.first);
+  CHECK(t.failures == 0);
+}
+
+}  // namespace
+
+TEST_CASE("dialects: iterators, views and the streaming classes give the one-shot results",
+          "[dialect][iterator][stream]") {
+  std::mt19937 rng(99);
+  iterate_and_stream<dialect::utf8>(rng);
+  iterate_and_stream<dialect::wtf8>(rng);
+  iterate_and_stream<dialect::cesu8>(rng);
+  iterate_and_stream<dialect::mutf8>(rng);
+  iterate_and_stream<dialect::legacy>(rng);
+}
+
+TEST_CASE("dialects: a WTF-8 iterator started inside the text sees the lead surrogate before it",
+          "[dialect][iterator]") {
+  using namespace std::string_view_literals;
+  const auto s = "\xED\xA0\x80\xED\xB0\x80"sv;
+  utf8dfa::code_point_iterator<const char*, const char*, dialect::wtf8> it(s.data(), s.data() + 3, s.data() + s.size());
+  CHECK(*it == U'\uFFFD');  // ED: a trail surrogate may not follow a lead surrogate
+  CHECK(it.length() == 1);
+  utf8dfa::code_point_iterator<const char*, const char*, dialect::wtf8> fresh(s.data() + 3, s.data() + s.size());
+  CHECK(*fresh == 0xDC00);  // read on its own, it is a lone trail surrogate
 }
