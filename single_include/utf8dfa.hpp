@@ -3629,7 +3629,26 @@ constexpr dialect_automaton build_dialect_automaton(const dialect_rule* g, std::
 }
 
 // ---------------------------------------------------------------------------------------------
-// The dialects' machine: the plain form above, run by decode_with of dfa.hpp.
+// The dialects' machine: the plain form above, run by decode_with of dfa.hpp, and a shift form
+// for the validation loop.
+
+/// The shift form of a dialect table: a state is 4 * its index, and the row of a byte holds every
+/// state's successor index at bit 4 * index + 2, so that one step is `(row[b] >> state) & 0x3C`:
+/// a shift and a mask on the loop-carried chain (dfa.hpp's form needs 6 bits a state; this one
+/// takes the up to 15 states of a dialect in 64 bits).
+struct dialect_shift_table {
+  std::uint64_t row[256]{};
+};
+
+constexpr dialect_shift_table build_dialect_shift(const dialect_automaton& a) {
+  dialect_shift_table t{};
+  for (unsigned b = 0; b < 256; ++b)
+    for (std::size_t s = 0; s < a.states; ++s) t.row[b] |= std::uint64_t{a.next[s][b]} << (4 * s + 2);
+  return t;
+}
+
+template <const dialect_automaton& A>
+inline constexpr dialect_shift_table dialect_shift = build_dialect_shift(A);
 
 /// A dialect: the plain table `A` (a dialect_automaton constant). `Pairs`: a lead byte may occur
 /// inside a character (the second half of a CESU-8 surrogate pair).
@@ -3643,6 +3662,11 @@ struct table_machine {
   static constexpr bool boundary(state s) noexcept { return A.is_boundary[s]; }
   static constexpr error_code why(state s, std::uint8_t b) noexcept { return A.kind[s][b]; }
   static constexpr std::uint8_t lead_mask(std::uint8_t b) noexcept { return A.lead_mask[b]; }
+  // The shift form: a state times 4.
+  static_assert(A.states <= 15, "the shift form holds 15 states");
+  static constexpr std::uint64_t shift_step(std::uint64_t s4, std::uint8_t b) noexcept {
+    return (dialect_shift<A>.row[b] >> s4) & 0x3C;
+  }
 };
 
 }  // namespace detail
@@ -5234,29 +5258,44 @@ inline namespace UTF8DFA_ABI_NAMESPACE {
 
 namespace detail {
 
+/// True when the 16 bytes at p hold no 00 (p holds only ASCII there: x + 7F sets bit 7 unless x is 0).
+UTF8DFA_ALWAYS_INLINE bool no_nul16(const unsigned char* p) noexcept {
+  const std::uint64_t a = load64(p), b = load64(p + 8);
+  return (((a + 0x7F7F7F7F7F7F7F7Full) & (b + 0x7F7F7F7F7F7F7F7Full)) & high_bits) == high_bits;
+}
+
 /// Run-time validation in a dialect other than utf8: ASCII skipped 16 bytes at a time at the plain
-/// boundary (and, where 00 is not a character, only when none is 00), the rest character by character.
+/// boundary (where 00 is not a character, only blocks without it), the rest through the shift form
+/// of the dialect's table in blocks of 64 bytes (reject absorbs, so one test per block). Only when
+/// that fails, or ends inside a character, does the character-by-character walk run, from the last
+/// block that began at a boundary, to say where and why.
 template <class D>
 validation_result validate_dialect(const unsigned char* p, std::size_t n) noexcept {
   using M = machine_of<D>;
-  typename M::state at = M::start;
-  for (std::size_t pos = 0; pos < n;) {
-    if (at == M::start)
-      while (n - pos >= 16 && ascii16(p + pos)) {
-        if constexpr (!dialect_traits<D>::nul_byte) {
-          const std::uint64_t a = load64(p + pos), b = load64(p + pos + 8);
-          // A zero byte leaves bit 7 clear in (x | (x + 7F..)) for ASCII x: 00 is the only one.
-          if ((((a + 0x7F7F7F7F7F7F7F7Full) | a) & ((b + 0x7F7F7F7F7F7F7F7Full) | b) & high_bits) != high_bits) break;
-        }
-        pos += 16;
-      }
-    if (pos == n) break;
-    const decoded d = decode_with<M>(p, n, pos, at);
+  std::uint64_t s4 = 4 * std::uint64_t{M::start};  // the state, shift form
+  typename M::state safe_state = M::start;
+  std::size_t i = 0, safe = 0;  // a block start at a boundary, and the state there
+  for (;;) {
+    auto st = static_cast<typename M::state>(s4 >> 2);
+    if (st == M::start)
+      while (n - i >= 16 && ascii16(p + i) && (dialect_traits<D>::nul_byte || no_nul16(p + i))) i += 16;
+    if (M::boundary(st)) {
+      safe = i;
+      safe_state = st;
+    }
+    const std::size_t end = n - i < 64 ? n : i + 64;
+    for (; i < end; ++i) s4 = M::shift_step(s4, p[i]);
+    st = static_cast<typename M::state>(s4 >> 2);
+    if (UTF8DFA_UNLIKELY(M::rejected(st) || (i == n && !M::boundary(st)))) break;
+    if (i == n) return {n, 0, error_code::none};
+  }
+  for (std::size_t pos = safe; pos < n;) {  // the exact first error
+    const decoded d = decode_with<M>(p, n, pos, safe_state);
     if (d.error != error_code::none)
       return {pos, d.error == error_code::incomplete ? 0u : std::size_t{d.length}, d.error};
     pos += d.length;
   }
-  return {n, 0, error_code::none};
+  return {n, 0, error_code::none};  // not reached: the walk meets the error the table met
 }
 
 }  // namespace detail

@@ -193,7 +193,26 @@ constexpr dialect_automaton build_dialect_automaton(const dialect_rule* g, std::
 }
 
 // ---------------------------------------------------------------------------------------------
-// The dialects' machine: the plain form above, run by decode_with of dfa.hpp.
+// The dialects' machine: the plain form above, run by decode_with of dfa.hpp, and a shift form
+// for the validation loop.
+
+/// The shift form of a dialect table: a state is 4 * its index, and the row of a byte holds every
+/// state's successor index at bit 4 * index + 2, so that one step is `(row[b] >> state) & 0x3C`:
+/// a shift and a mask on the loop-carried chain (dfa.hpp's form needs 6 bits a state; this one
+/// takes the up to 15 states of a dialect in 64 bits).
+struct dialect_shift_table {
+  std::uint64_t row[256]{};
+};
+
+constexpr dialect_shift_table build_dialect_shift(const dialect_automaton& a) {
+  dialect_shift_table t{};
+  for (unsigned b = 0; b < 256; ++b)
+    for (std::size_t s = 0; s < a.states; ++s) t.row[b] |= std::uint64_t{a.next[s][b]} << (4 * s + 2);
+  return t;
+}
+
+template <const dialect_automaton& A>
+inline constexpr dialect_shift_table dialect_shift = build_dialect_shift(A);
 
 /// A dialect: the plain table `A` (a dialect_automaton constant). `Pairs`: a lead byte may occur
 /// inside a character (the second half of a CESU-8 surrogate pair).
@@ -207,6 +226,11 @@ struct table_machine {
   static constexpr bool boundary(state s) noexcept { return A.is_boundary[s]; }
   static constexpr error_code why(state s, std::uint8_t b) noexcept { return A.kind[s][b]; }
   static constexpr std::uint8_t lead_mask(std::uint8_t b) noexcept { return A.lead_mask[b]; }
+  // The shift form: a state times 4.
+  static_assert(A.states <= 15, "the shift form holds 15 states");
+  static constexpr std::uint64_t shift_step(std::uint64_t s4, std::uint8_t b) noexcept {
+    return (dialect_shift<A>.row[b] >> s4) & 0x3C;
+  }
 };
 
 }  // namespace detail
