@@ -454,3 +454,53 @@ TEST_CASE("dialects: a WTF-8 iterator started inside the text sees the lead surr
   utf8dfa::code_point_iterator<const char*, const char*, dialect::wtf8> fresh(s.data() + 3, s.data() + s.size());
   CHECK(*fresh == 0xDC00);  // read on its own, it is a lone trail surrogate
 }
+
+namespace {
+
+/// Long inputs (past the 64-byte blocks and 16-byte ASCII runs of the run-time loop): well-formed
+/// text of the dialect with long ASCII runs, then with one or two bytes planted anywhere.
+template <class D>
+void long_inputs(std::mt19937& rng) {
+  tally t;
+  static const unsigned char planted[] = {0x00, 0x80, 0xA0, 0xB0, 0xBF, 0xC0, 0xC1, 0xE0, 0xED, 0xF0, 0xF4, 0xF8, 0xFE};
+  for (int k = 0; k < 600; ++k) {
+    std::string s;
+    while (s.size() < 40 + rng() % 400) {
+      if (rng() % 3 == 0) {
+        s.append(16 + rng() % 40, static_cast<char>('a' + rng() % 26));
+      } else {
+        std::uint32_t v = rng() % 4 == 0 ? rng() % 0x110000 : rng() % 0x3000;
+        if (rng() % 8 == 0 && ref_of<D>() == dref::dialect::legacy) v = rng() & 0x7FFFFFFF;
+        if (rng() % 8 == 0 && ref_of<D>() == dref::dialect::wtf8) v = 0xD800 + rng() % 0x800;
+        const std::string e = dref::encode(ref_of<D>(), v);
+        std::string probe = s + e;  // WTF-8: no trail surrogate right after a lead surrogate
+        if (dref::validate(ref_of<D>(), reinterpret_cast<const unsigned char*>(probe.data()), probe.size()).kind ==
+            utf8dfa_ref::error::none)
+          s = std::move(probe);
+      }
+    }
+    const int plants = k % 3;
+    for (int j = 0; j < plants; ++j) s[rng() % s.size()] = static_cast<char>(planted[rng() % sizeof planted]);
+    if (k % 5 == 0) s.resize(s.size() - rng() % 4);
+    const dref::verdict r = dref::validate(ref_of<D>(), reinterpret_cast<const unsigned char*>(s.data()), s.size());
+    const utf8dfa::validation_result v = utf8dfa::validate(s, D{});
+    t.add(v.valid_up_to == r.valid_up_to && v.error_length == r.error_length && to_ref(v.error) == r.kind
+              ? std::string()
+              : "input " + num(static_cast<std::size_t>(k)) + ": library " + num(v.valid_up_to) + " " +
+                    std::string(utf8dfa::error_name(v.error)) + ", reference " + num(r.valid_up_to) + " " +
+                    utf8dfa_ref::name(r.kind));
+  }
+  INFO(t.first);
+  CHECK(t.failures == 0);
+}
+
+}  // namespace
+
+TEST_CASE("dialects: long inputs, well-formed and with planted errors", "[dialect]") {
+  std::mt19937 rng(31);
+  long_inputs<dialect::utf8>(rng);
+  long_inputs<dialect::wtf8>(rng);
+  long_inputs<dialect::cesu8>(rng);
+  long_inputs<dialect::mutf8>(rng);
+  long_inputs<dialect::legacy>(rng);
+}
