@@ -4,6 +4,8 @@
 
 #include <cstdint>
 #include <cstring>
+#include <map>
+#include <string>
 #include <string_view>
 
 #include "utf8dfa.hpp"
@@ -50,6 +52,28 @@ namespace impls {
 
 std::size_t dfa_validate(const input& in, buffers&) {
   return utf8dfa::is_valid(in.utf8);
+}
+
+/// Validation in a dialect that accepts the UTF-8 corpora as they are (WTF-8, RFC 2279).
+template <class D>
+std::size_t dfa_validate_dialect(const input& in, buffers&) {
+  return utf8dfa::is_valid(in.utf8, D{});
+}
+
+/// The input re-encoded in dialect D, made once per input (CESU-8 and MUTF-8 write supplementary
+/// characters as 6 bytes, so these inputs are larger than the UTF-8 the rate is computed from).
+template <class D>
+const std::string& recoded(const input& in) {
+  static std::map<const input*, std::string> cache;
+  auto it = cache.find(&in);
+  if (it == cache.end()) it = cache.emplace(&in, utf8dfa::recode_lossy(in.utf8, utf8dfa::dialect::utf8{}, D{})).first;
+  return it->second;
+}
+
+/// Validation in CESU-8 or MUTF-8 of the input re-encoded in it.
+template <class D>
+std::size_t dfa_validate_recoded(const input& in, buffers&) {
+  return utf8dfa::is_valid(recoded<D>(in), D{});
 }
 
 /// Every error of the input, as a sanitizer sees them: validate, skip the maximal subpart, go on.
@@ -285,6 +309,11 @@ const std::vector<impl>& implementations() {
       v.push_back({op::utf32_to_utf8, lib, false, &dfa_from32});
       v.push_back({op::count, lib, false, &dfa_count});
     }
+    // The dialects: the same DFA engine on their own tables, scalar only (no kernel dispatch).
+    v.push_back({op::validate, "utf8dfa_wtf8", false, &dfa_validate_dialect<utf8dfa::dialect::wtf8>});
+    v.push_back({op::validate, "utf8dfa_legacy", false, &dfa_validate_dialect<utf8dfa::dialect::legacy>});
+    v.push_back({op::validate, "utf8dfa_cesu8", false, &dfa_validate_recoded<utf8dfa::dialect::cesu8>});
+    v.push_back({op::validate, "utf8dfa_mutf8", false, &dfa_validate_recoded<utf8dfa::dialect::mutf8>});
 #if UTF8DFA_BENCH_UTFCPP
     v.push_back({op::validate, "utfcpp", false, &utfcpp_validate});
     v.push_back({op::utf8_to_utf32, "utfcpp", false, &utfcpp_to32});

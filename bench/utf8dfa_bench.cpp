@@ -177,6 +177,13 @@ bool is_utf8dfa(const impl& im) {
   return std::strncmp(im.library, "utf8dfa", 7) == 0;
 }
 
+/// utf8dfa in a dialect other than utf8 (utf8dfa_wtf8, ...): the scalar DFA, no kernel to select.
+bool is_dialect(const impl& im) {
+  for (const char* d : {"utf8dfa_wtf8", "utf8dfa_cesu8", "utf8dfa_mutf8", "utf8dfa_legacy"})
+    if (std::strcmp(im.library, d) == 0) return true;
+  return false;
+}
+
 std::size_t input_bytes(op o, const input& in) {
   switch (o) {
     case op::utf16_to_utf8:
@@ -257,7 +264,9 @@ void run_case(benchmark::State& state, bench_case* c) {
   const input& in = c->src->get();
   const bool dfa = is_utf8dfa(*c->im);
   // utf8dfa: the dispatched kernel; utf8dfa_<name>: that kernel, forced.
-  if (dfa) utf8dfa::select_kernel(std::strcmp(c->im->library, "utf8dfa") == 0 ? best_kernel() : c->im->library + 8);
+  const bool dialect = is_dialect(*c->im);
+  if (dfa && !dialect)
+    utf8dfa::select_kernel(std::strcmp(c->im->library, "utf8dfa") == 0 ? best_kernel() : c->im->library + 8);
   buffers& b = shared_buffers();
   grow(b, in);
   if (!c->checked) {
@@ -288,7 +297,7 @@ void run_case(benchmark::State& state, bench_case* c) {
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
                           static_cast<std::int64_t>(input_bytes(c->im->operation, in)));
-  if (dfa) state.SetLabel(std::string(utf8dfa::active_kernel()));
+  if (dfa) state.SetLabel(dialect ? std::string("scalar DFA") : std::string(utf8dfa::active_kernel()));
 }
 
 bool starts_with(std::string_view s, std::string_view p) {

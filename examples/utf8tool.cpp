@@ -11,6 +11,7 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -29,9 +30,10 @@
 namespace utf8tool {
 
 constexpr const char* usage_text =
-    "usage: utf8tool validate [FILE...] | sanitize [FILE] | count [FILE]\n"
-    "       utf8tool convert [--from utf8] --to utf16le|utf16be|utf32le|utf32be [--replace] [FILE]\n"
-    "       utf8tool convert --from utf16le|utf16be|utf32le|utf32be [--to utf8] [--replace] [FILE]\n";
+    "usage: utf8tool validate [--dialect D] [FILE...] | sanitize [--dialect D] [FILE] | count [--dialect D] [FILE]\n"
+    "       utf8tool convert [--from utf8] --to utf16le|utf16be|utf32le|utf32be [--dialect D] [--replace] [FILE]\n"
+    "       utf8tool convert --from utf16le|utf16be|utf32le|utf32be [--to utf8] [--dialect D] [--replace] [FILE]\n"
+    "       D: utf8 (default) | wtf8 | cesu8 | mutf8 | legacy\n";
 
 constexpr const char* help_text =
     "\n"
@@ -47,6 +49,13 @@ constexpr const char* help_text =
     "                      bytes (an odd UTF-16 byte, 1-3 UTF-32 bytes) together with a high\n"
     "                      surrogate still waiting for its pair give ONE U+FFFD.\n"
     "  count [FILE]        print the number of code points of well-formed UTF-8\n"
+    "  --dialect D         read (or, converting from UTF-16/UTF-32, write) the UTF-8 side in dialect D:\n"
+    "                      wtf8 (unpaired surrogates allowed, WTF-8), cesu8 (supplementary characters\n"
+    "                      as surrogate pairs, CESU-8), mutf8 (cesu8 with U+0000 as C0 80, Java),\n"
+    "                      legacy (RFC 2279: up to 6 bytes, values up to 0x7FFFFFFF). Messages then\n"
+    "                      name the dialect (invalid WTF-8 at byte N: KIND). Converting to UTF-16,\n"
+    "                      values it cannot hold (legacy above 0x10FFFF or surrogates) are errors\n"
+    "                      (too_large, surrogate); sanitize keeps the dialect's well-formed bytes.\n"
     "\n"
     "  FILE '-' or no FILE reads stdin (named <stdin> in messages). Encoding names ignore case,\n"
     "  '-' and '_' (UTF-16LE works). A byte order mark is data: it is kept, counted and converted\n"
@@ -154,11 +163,79 @@ std::size_t chunk_size = 65536;
 
 // ---- Where an error is, in lines and columns ------------------------------------------------------
 
+// ---- Dialects ------------------------------------------------------------------------------------
+
+enum class dialect_id { utf8, wtf8, cesu8, mutf8, legacy };
+
+bool parse_dialect(std::string_view s, dialect_id& d) {
+  const std::pair<std::string_view, dialect_id> names[] = {{"utf8", dialect_id::utf8},
+                                                           {"wtf8", dialect_id::wtf8},
+                                                           {"cesu8", dialect_id::cesu8},
+                                                           {"mutf8", dialect_id::mutf8},
+                                                           {"legacy", dialect_id::legacy}};
+  for (const auto& n : names)
+    if (s == n.first) {
+      d = n.second;
+      return true;
+    }
+  return false;
+}
+
+template <class D>
+constexpr const char* dialect_name() {
+  if constexpr (std::is_same_v<D, utf8dfa::dialect::wtf8>) return "WTF-8";
+  if constexpr (std::is_same_v<D, utf8dfa::dialect::cesu8>) return "CESU-8";
+  if constexpr (std::is_same_v<D, utf8dfa::dialect::mutf8>) return "MUTF-8";
+  if constexpr (std::is_same_v<D, utf8dfa::dialect::legacy>) return "legacy UTF-8";
+  return "UTF-8";
+}
+
+// Calls f(D{}) with the dialect tag of `d`.
+template <class F>
+int with_dialect(dialect_id d, F f) {
+  switch (d) {
+    case dialect_id::wtf8:
+      return f(utf8dfa::dialect::wtf8{});
+    case dialect_id::cesu8:
+      return f(utf8dfa::dialect::cesu8{});
+    case dialect_id::mutf8:
+      return f(utf8dfa::dialect::mutf8{});
+    case dialect_id::legacy:
+      return f(utf8dfa::dialect::legacy{});
+    default:
+      return f(utf8dfa::dialect::utf8{});
+  }
+}
+
+// Code points in well-formed text fed in pieces: its lead bytes, less (CESU-8, MUTF-8) the second
+// lead of each surrogate pair, an ED after ED A0..AF 80..BF (the last 3 bytes are kept across pieces).
+template <class D>
+struct char_counter {
+  static constexpr bool pairs =
+      std::is_same_v<D, utf8dfa::dialect::cesu8> || std::is_same_v<D, utf8dfa::dialect::mutf8>;
+  unsigned char last[3]{};  // the 3 bytes before the next piece (0 where none)
+
+  std::uint64_t count(const unsigned char* p, std::size_t n) {
+    std::uint64_t c = utf8dfa::count_code_points(std::string_view(reinterpret_cast<const char*>(p), n));
+    if constexpr (pairs) {
+      for (std::size_t i = 0; i < n; ++i) {
+        if (p[i] == 0xED && last[0] == 0xED && last[1] >= 0xA0 && last[1] <= 0xAF && (last[2] & 0xC0) == 0x80) --c;
+        last[0] = last[1];
+        last[1] = last[2];
+        last[2] = p[i];
+      }
+    }
+    return c;
+  }
+};
+
 // Counts LF bytes and the code points since the last one, over the input read so far.
+template <class D = utf8dfa::dialect::utf8>
 struct line_counter {
   std::uint64_t lines = 0;   // LF bytes seen
-  std::uint64_t column = 0;  // lead bytes since the last LF
+  std::uint64_t column = 0;  // code points since the last LF
   std::uint64_t seen = 0;    // bytes counted
+  char_counter<D> chars;
 
   void add(const unsigned char* p, std::size_t n) {
     const unsigned char* end = p + n;
@@ -170,11 +247,11 @@ struct line_counter {
       }
     if (last != end) {
       lines += static_cast<std::uint64_t>(std::count(p, last + 1, '\n'));
+      chars.count(p, static_cast<std::size_t>(last + 1 - p));  // keeps the bytes before the line
       column = 0;
       p = last + 1;
     }
-    column += utf8dfa::count_code_points(
-        std::string_view(reinterpret_cast<const char*>(p), static_cast<std::size_t>(end - p)));
+    column += chars.count(p, static_cast<std::size_t>(end - p));
     seen += n;
   }
 
@@ -189,8 +266,8 @@ struct line_counter {
       col = column;  // the error started before this chunk: the counted bytes [at, seen) are its
                      // unfinished character, one lead byte and its continuation bytes
     }
-    std::fprintf(stderr, "%s:%llu:%llu: invalid UTF-8 at byte %llu: %s\n", in.name.c_str(),
-                 static_cast<unsigned long long>(lines + 1), static_cast<unsigned long long>(col),
+    std::fprintf(stderr, "%s:%llu:%llu: invalid %s at byte %llu: %s\n", in.name.c_str(),
+                 static_cast<unsigned long long>(lines + 1), static_cast<unsigned long long>(col), dialect_name<D>(),
                  static_cast<unsigned long long>(at), std::string(utf8dfa::error_name(kind)).c_str());
   }
 };
@@ -199,10 +276,12 @@ struct line_counter {
 
 // Validates one input; prints its first error. `count` receives the number of code points.
 // Returns exit_ok, or exit_bad after reporting an ill-formed or unreadable input.
+template <class D>
 int check_input(input& in, std::uint64_t* count) {
   std::vector<unsigned char> buf(chunk_size);
-  utf8dfa::validator v;
-  line_counter lines;
+  utf8dfa::basic_validator<D> v;
+  line_counter<D> lines;
+  char_counter<D> chars;
   std::uint64_t code_points = 0;
   bool read_failed = false;
   for (;;) {
@@ -216,27 +295,28 @@ int check_input(input& in, std::uint64_t* count) {
     }
     if (n == 0) break;
     lines.add(buf.data(), n);
-    if (count != nullptr)
-      code_points += utf8dfa::count_code_points(std::string_view(reinterpret_cast<const char*>(buf.data()), n));
+    if (count != nullptr) code_points += chars.count(buf.data(), n);
   }
   if (count != nullptr) *count = code_points;
   return exit_ok;
 }
 
+template <class D>
 int cmd_validate(const std::vector<std::string>& files) {
   int status = exit_ok;
   for (const std::string& f : files) {
     input in;
-    if (!open_input(f, in) || check_input(in, nullptr) != exit_ok) status = exit_bad;
+    if (!open_input(f, in) || check_input<D>(in, nullptr) != exit_ok) status = exit_bad;
   }
   return status;
 }
 
+template <class D>
 int cmd_count(const std::string& file) {
   input in;
   if (!open_input(file, in)) return exit_bad;
   std::uint64_t n = 0;
-  if (check_input(in, &n) != exit_ok) return exit_bad;
+  if (check_input<D>(in, &n) != exit_ok) return exit_bad;
   output out;
   const std::string text = std::to_string(n) + "\n";
   out.write(text.data(), text.size());
@@ -304,13 +384,13 @@ bool emit_units(output& out, const Unit* u, std::size_t n, encoding to, std::vec
 }
 
 // Streams UTF-8 from `in` through the decoder to `to`. Strict: reports the first error and exits 1.
-template <class Policy, class Unit>
+template <class Policy, class Unit, class D = utf8dfa::dialect::utf8>
 int decode_utf8(input& in, encoding to, Policy policy) {
-  using decoder = utf8dfa::decoder<Policy, Unit>;
+  using decoder = utf8dfa::decoder<Policy, Unit, D>;
   std::vector<unsigned char> buf(chunk_size), bytes;
   std::vector<Unit> units(decoder::max_output(chunk_size));
   decoder d(policy);
-  line_counter lines;
+  line_counter<D> lines;
   output out;
   bool read_failed = false;
   for (;;) {
@@ -330,18 +410,21 @@ int decode_utf8(input& in, encoding to, Policy policy) {
   return out.flush() ? exit_ok : exit_bad;
 }
 
+template <class D>
 int cmd_sanitize(const std::string& file) {
   input in;
   if (!open_input(file, in)) return exit_bad;
-  return decode_utf8<utf8dfa::replace, unsigned char>(in, encoding::utf8, utf8dfa::replace{});
+  return decode_utf8<utf8dfa::replace, unsigned char, D>(in, encoding::utf8, utf8dfa::replace{});
 }
 
 // ---- UTF-16 / UTF-32 to UTF-8 -------------------------------------------------------------------------
 
-// Streams UTF-16 or UTF-32 (by Unit) from `in` to UTF-8. Units are assembled across chunk ends; a
-// high surrogate ending a batch waits for the next one, so that the library sees it paired or not.
-template <class Policy, class Unit>
+// Streams UTF-16 or UTF-32 (by Unit) from `in` to UTF-8 in dialect D. Units are assembled across
+// chunk ends; a high surrogate ending a batch waits for the next one, so that the library sees it
+// paired or not (in UTF-32 too for WTF-8, which joins a lead and a trail surrogate).
+template <class Policy, class Unit, class D = utf8dfa::dialect::utf8>
 int encode_utf8(input& in, encoding from, Policy policy) {
+  constexpr bool writes_surrogates = utf8dfa::is_encodable(0xD800, D{});
   constexpr std::size_t width = sizeof(Unit);
   std::vector<unsigned char> buf(chunk_size), bytes;
   std::vector<Unit> units;
@@ -378,18 +461,19 @@ int encode_utf8(input& in, encoding from, Policy policy) {
     while (i < n) carry[ncarry++] = buf[i++];
     bool held = false;  // a high surrogate ends the batch: it waits for the next one
     Unit high{};
-    if (width == 2 && !units.empty() && units.back() >= 0xD800 && units.back() <= 0xDBFF) {
+    if ((width == 2 || std::is_same_v<D, utf8dfa::dialect::wtf8>)&&!units.empty() && units.back() >= 0xD800 &&
+        units.back() <= 0xDBFF) {
       held = true;
       high = units.back();
       units.pop_back();
     }
-    bytes.resize(4 * units.size());
+    bytes.resize(6 * units.size());
     using view = std::basic_string_view<Unit>;
     utf8dfa::conversion_result r;
     if constexpr (width == 2)
-      r = utf8dfa::utf16_to_utf8(view(units.data(), units.size()), bytes.data(), policy);
+      r = utf8dfa::utf16_to_utf8(view(units.data(), units.size()), bytes.data(), policy, D{});
     else
-      r = utf8dfa::utf32_to_utf8(view(units.data(), units.size()), bytes.data(), policy);
+      r = utf8dfa::utf32_to_utf8(view(units.data(), units.size()), bytes.data(), policy, D{});
     if (!out.write(bytes.data(), r.written)) return exit_bad;
     // A high surrogate that ends the batch is followed by the held one: not `incomplete` but unpaired.
     if (Policy::stops_on_error && !r)
@@ -399,19 +483,67 @@ int encode_utf8(input& in, encoding from, Policy policy) {
     units.clear();
     if (held) units.push_back(high);
   }
-  // End of input: a waiting high surrogate and leftover bytes are one error.
+  // End of input: a waiting high surrogate and leftover bytes are one error. A dialect that writes
+  // unpaired surrogates writes a waiting one; leftover bytes alone are then the error.
+  if constexpr (writes_surrogates) {
+    if (!units.empty()) {
+      unsigned char lone[6];
+      if (!out.write(lone, utf8dfa::encode(static_cast<char32_t>(units.back()), lone, D{}))) return exit_bad;
+      first_unit += 1;
+      units.clear();
+    }
+  }
   if (!units.empty() || ncarry != 0) {
     if (Policy::stops_on_error) return fail(first_unit, utf8dfa::error_code::incomplete);
-    unsigned char rep[4];
-    if (!out.write(rep, utf8dfa::encode(policy.replacement_value(), rep))) return exit_bad;
+    unsigned char rep[6];
+    if (!out.write(rep, utf8dfa::encode(policy.replacement_value(), rep, D{}))) return exit_bad;
   }
   return out.flush() ? exit_ok : exit_bad;
 }
 
 // ---- Command line ------------------------------------------------------------------------------
 
+template <class D>
+int convert(input& in, encoding from, encoding to, bool replace) {
+  const bool wide =
+      to == encoding::utf32le || to == encoding::utf32be || from == encoding::utf32le || from == encoding::utf32be;
+  if (from == encoding::utf8) {
+    if (wide)
+      return replace ? decode_utf8<utf8dfa::replace, char32_t, D>(in, to, utf8dfa::replace{})
+                     : decode_utf8<utf8dfa::strict, char32_t, D>(in, to, utf8dfa::strict{});
+    return replace ? decode_utf8<utf8dfa::replace, char16_t, D>(in, to, utf8dfa::replace{})
+                   : decode_utf8<utf8dfa::strict, char16_t, D>(in, to, utf8dfa::strict{});
+  }
+  if (wide)
+    return replace ? encode_utf8<utf8dfa::replace, char32_t, D>(in, from, utf8dfa::replace{})
+                   : encode_utf8<utf8dfa::strict, char32_t, D>(in, from, utf8dfa::strict{});
+  return replace ? encode_utf8<utf8dfa::replace, char16_t, D>(in, from, utf8dfa::replace{})
+                 : encode_utf8<utf8dfa::strict, char16_t, D>(in, from, utf8dfa::strict{});
+}
+
+// --dialect D or --dialect=D at args[i] (advancing i past a separate value); false with `error` set
+// when it is not one.
+bool dialect_option(const std::vector<std::string>& args, std::size_t& i, dialect_id& d, std::string& error) {
+  const std::string& a = args[i];
+  std::string value;
+  if (a.rfind("--dialect=", 0) == 0) {
+    value = a.substr(10);
+  } else if (i + 1 < args.size()) {
+    value = args[++i];
+  } else {
+    error = "--dialect needs a dialect";
+    return false;
+  }
+  if (!parse_dialect(value, d)) {
+    error = "unknown dialect '" + value + "'";
+    return false;
+  }
+  return true;
+}
+
 int cmd_convert(const std::vector<std::string>& args) {
   encoding from = encoding::utf8, to = encoding::utf8;
+  dialect_id dialect = dialect_id::utf8;
   bool have_to = false, have_from = false, replace = false, options_done = false;
   std::vector<std::string> files;
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -420,7 +552,10 @@ int cmd_convert(const std::vector<std::string>& args) {
       files.push_back(a);
       continue;
     }
-    if (a == "--") {
+    if (a == "--dialect" || a.rfind("--dialect=", 0) == 0) {
+      std::string error;
+      if (!dialect_option(args, i, dialect, error)) return usage_error(error);
+    } else if (a == "--") {
       options_done = true;
     } else if (a == "--replace") {
       replace = true;
@@ -447,30 +582,22 @@ int cmd_convert(const std::vector<std::string>& args) {
     return usage_error("convert needs utf8 on exactly one side (--from or --to)");
   input in;
   if (!open_input(files.empty() ? "-" : files[0], in)) return exit_bad;
-  const bool wide =
-      to == encoding::utf32le || to == encoding::utf32be || from == encoding::utf32le || from == encoding::utf32be;
-  if (from == encoding::utf8) {
-    if (wide)
-      return replace ? decode_utf8<utf8dfa::replace, char32_t>(in, to, utf8dfa::replace{})
-                     : decode_utf8<utf8dfa::strict, char32_t>(in, to, utf8dfa::strict{});
-    return replace ? decode_utf8<utf8dfa::replace, char16_t>(in, to, utf8dfa::replace{})
-                   : decode_utf8<utf8dfa::strict, char16_t>(in, to, utf8dfa::strict{});
-  }
-  if (wide)
-    return replace ? encode_utf8<utf8dfa::replace, char32_t>(in, from, utf8dfa::replace{})
-                   : encode_utf8<utf8dfa::strict, char32_t>(in, from, utf8dfa::strict{});
-  return replace ? encode_utf8<utf8dfa::replace, char16_t>(in, from, utf8dfa::replace{})
-                 : encode_utf8<utf8dfa::strict, char16_t>(in, from, utf8dfa::strict{});
+  return with_dialect(dialect, [&](auto d) { return convert<decltype(d)>(in, from, to, replace); });
 }
 
-// FILE arguments of validate/sanitize/count: '--' ends options, '-' is stdin, other options are errors.
-bool plain_files(const std::vector<std::string>& args, std::vector<std::string>& files, std::string& bad) {
+// FILE arguments and --dialect of validate/sanitize/count: '--' ends options, '-' is stdin, other
+// options are errors (`error` says why).
+bool plain_files(const std::vector<std::string>& args, std::vector<std::string>& files, dialect_id& d,
+                 std::string& error) {
   bool options_done = false;
-  for (const std::string& a : args) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
     if (!options_done && a == "--") {
       options_done = true;
+    } else if (!options_done && (a == "--dialect" || a.rfind("--dialect=", 0) == 0)) {
+      if (!dialect_option(args, i, d, error)) return false;
     } else if (!options_done && a.size() > 1 && a[0] == '-') {
-      bad = a;
+      error = "unknown option '" + a + "'";
       return false;
     } else {
       files.push_back(a);
@@ -510,16 +637,19 @@ int main(int argc, char** argv) {
   }
   if (cmd == "convert") return cmd_convert(args);
   std::vector<std::string> files;
-  std::string bad;
+  std::string error;
+  dialect_id dialect = dialect_id::utf8;
   if (cmd == "validate" || cmd == "sanitize" || cmd == "count") {
-    if (!plain_files(args, files, bad)) return usage_error("unknown option '" + bad + "'");
+    if (!plain_files(args, files, dialect, error)) return usage_error(error);
     if (cmd == "validate") {
       if (files.empty()) files.push_back("-");
-      return cmd_validate(files);
+      return with_dialect(dialect, [&](auto d) { return cmd_validate<decltype(d)>(files); });
     }
     if (files.size() > 1) return usage_error(cmd + " reads one FILE");
     const std::string file = files.empty() ? "-" : files[0];
-    return cmd == "sanitize" ? cmd_sanitize(file) : cmd_count(file);
+    return with_dialect(dialect, [&](auto d) {
+      return cmd == "sanitize" ? cmd_sanitize<decltype(d)>(file) : cmd_count<decltype(d)>(file);
+    });
   }
   return usage_error("unknown command '" + cmd + "'");
 }

@@ -32,6 +32,8 @@
 //   utf8dfa/detail/simd/sse4/kernels.hpp
 //   utf8dfa/detail/simd/sse4/validate.hpp
 //   utf8dfa/decode.hpp
+//   utf8dfa/dialect.hpp
+//   utf8dfa/detail/dialect_dfa.hpp
 //   utf8dfa/encode.hpp
 //   utf8dfa/iterator.hpp
 //   utf8dfa/output.hpp
@@ -306,16 +308,23 @@ constexpr unsigned popcount64(std::uint64_t x) noexcept {
 namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
 
-/// Why input is ill-formed. The first error of a UTF-8 sequence decides the kind.
+/// Why input is ill-formed. The first error of a UTF-8 sequence decides the kind. The dialects
+/// (dialect.hpp) use the same kinds; where their meaning widens, it is said below.
 enum class error_code : std::uint8_t {
   none,                     ///< well-formed
-  invalid_byte,             ///< C0, C1 or F5..FF: bytes that never occur in UTF-8
+  invalid_byte,             ///< C0, C1 or F5..FF: bytes that never occur in UTF-8 (or in the dialect:
+                            ///< F0..F4 in CESU-8, 00 in MUTF-8, only C0, C1, FE, FF in legacy)
   unexpected_continuation,  ///< a continuation byte (80..BF) where a character must start
   too_short,                ///< a sequence cut short by a byte that is not a continuation byte
   incomplete,               ///< the input ends inside a sequence (more input could complete it)
-  overlong,                 ///< E0 80..9F or F0 80..8F: a longer form than the value needs
-  surrogate,                ///< ED A0..BF (U+D800..U+DFFF); in UTF-16/32 input, an unpaired surrogate
-  too_large,                ///< F4 90..BF (above U+10FFFF); in UTF-32 input, a value above 0x10FFFF
+  overlong,                 ///< E0 80..9F or F0 80..8F: a longer form than the value needs (also
+                            ///< C0 81..BF in MUTF-8, F8 80..87 and FC 80..83 in legacy)
+  surrogate,                ///< ED A0..BF (U+D800..U+DFFF); in UTF-16/32 input, an unpaired surrogate;
+                            ///< in WTF-8 a trail surrogate right after a lead one, in CESU-8/MUTF-8
+                            ///< a surrogate that is not half of a pair; a surrogate read (WTF-8,
+                            ///< legacy) where the output cannot hold it
+  too_large,                ///< F4 90..BF (above U+10FFFF); in UTF-32 input, a value above 0x10FFFF;
+                            ///< a legacy value above 0x10FFFF where the output cannot hold it
 };
 
 /// The enumerator's name ("invalid_byte", ...), as utf8tool prints it.
@@ -344,7 +353,8 @@ constexpr std::string_view error_name(error_code e) noexcept {
 /// Outcome of validation, like Rust's Utf8Error plus a kind; true when the input is well-formed.
 struct validation_result {
   std::size_t valid_up_to;   ///< bytes before the first ill-formed subpart (== size when valid)
-  std::size_t error_length;  ///< length of that maximal ill-formed subpart: 1..3; 0 when incomplete or valid
+  std::size_t error_length;  ///< length of that maximal ill-formed subpart: 1..3 (1..5 in CESU-8,
+                             ///< MUTF-8, legacy); 0 when incomplete or valid
   error_code error;          ///< error_code::none when valid
   constexpr explicit operator bool() const noexcept { return error == error_code::none; }
 };
@@ -352,7 +362,7 @@ struct validation_result {
 /// One step of decoding. On error: U+FFFD, and length is that of the maximal ill-formed subpart.
 struct decoded {
   char32_t code_point;  ///< the scalar value, or U+FFFD on error
-  std::uint8_t length;  ///< bytes consumed: 1..4; 0 only at the end of the input
+  std::uint8_t length;  ///< bytes consumed: 1..4 (1..6 in CESU-8, MUTF-8, legacy); 0 only at the end of the input
   error_code error;     ///< error_code::none for a well-formed character
 };
 
@@ -550,24 +560,90 @@ constexpr bool is_continuation(std::uint8_t b) noexcept {
   return utf8_tail.contains(b);
 }
 
+// ---------------------------------------------------------------------------------------------
+// The engine. A machine is the interface the decoding loops need from an automaton: strict UTF-8
+// runs the shift form above (utf8_machine), the dialects the plain form of dialect_dfa.hpp.
+
+/// Strict UTF-8: the shift-form table; a state is a masked bit offset.
+struct utf8_machine {
+  using state = std::uint64_t;
+  static constexpr state start = s_accept;
+  static constexpr bool pairs = false;  // no lead byte inside a character
+  static constexpr state advance(state s, std::uint8_t b) noexcept { return step(s, b) & state_mask; }
+  static constexpr bool rejected(state s) noexcept { return s == s_reject; }
+  static constexpr bool boundary(state s) noexcept { return s == s_accept; }
+  static constexpr error_code why(state s, std::uint8_t b) noexcept { return reject_kind(s, b); }
+  static constexpr std::uint8_t lead_mask(std::uint8_t b) noexcept { return dfa.lead_mask[b]; }
+};
+
+/// Decodes the character or maximal ill-formed subpart at `pos` (pos < n), entering in boundary
+/// state `at` (the boundary the previous character left); `at` becomes the boundary after it
+/// (after an error: the plain boundary). The one decoder: decode_at below is this on
+/// utf8_machine. The value accumulates six bits per continuation byte; with pairs, a lead byte
+/// inside a character starts the second surrogate and the two combine at the end.
+template <class M, class T>
+constexpr decoded decode_with(const T* p, std::size_t n, std::size_t pos, typename M::state& at) noexcept {
+  const std::uint8_t lead = octet(p[pos]);
+  typename M::state st = M::advance(at, lead);
+  if (M::rejected(st)) {
+    const error_code e = M::why(at, lead);
+    at = M::start;
+    return {replacement_character, 1, e};
+  }
+  if (M::boundary(st)) {
+    at = st;
+    return {lead, 1, error_code::none};
+  }
+  char32_t cp = lead & M::lead_mask(lead);
+  [[maybe_unused]] char32_t high = 0;
+  for (std::size_t i = pos + 1; i < n; ++i) {
+    const std::uint8_t b = octet(p[i]);
+    const typename M::state nx = M::advance(st, b);
+    if (M::rejected(nx)) {
+      at = M::start;
+      return {replacement_character, static_cast<std::uint8_t>(i - pos), M::why(st, b)};
+    }
+    if constexpr (M::pairs) {
+      if (!is_continuation(b)) {
+        high = cp;
+        cp = b & M::lead_mask(b);
+      } else {
+        cp = (cp << 6) | (b & 0x3Fu);
+      }
+    } else {
+      cp = (cp << 6) | (b & 0x3Fu);
+    }
+    if (M::boundary(nx)) {
+      if constexpr (M::pairs)
+        if (high != 0) cp = 0x10000 + ((high & 0x3FFu) << 10) + (cp & 0x3FFu);
+      at = nx;
+      return {cp, static_cast<std::uint8_t>(i + 1 - pos), error_code::none};
+    }
+    st = nx;
+  }
+  at = M::start;
+  return {replacement_character, static_cast<std::uint8_t>(n - pos), error_code::incomplete};
+}
+
+/// Validation from the start of the input, one character at a time, carrying the boundary state.
+template <class M, class T>
+constexpr validation_result validate_with(const T* p, std::size_t n) noexcept {
+  typename M::state at = M::start;
+  for (std::size_t pos = 0; pos < n;) {
+    const decoded d = decode_with<M>(p, n, pos, at);
+    if (d.error != error_code::none)
+      return {pos, d.error == error_code::incomplete ? 0u : std::size_t{d.length}, d.error};
+    pos += d.length;
+  }
+  return {n, 0, error_code::none};
+}
+
 /// Decodes the character or maximal ill-formed subpart that starts at `pos` (pos < n).
 /// This is the only scalar decoder: everything else that decodes calls it or the shift loop.
 template <class T>
 constexpr decoded decode_at(const T* p, std::size_t n, std::size_t pos) noexcept {
-  const std::uint8_t lead = octet(p[pos]);
-  std::uint64_t st = step(s_accept, lead) & state_mask;
-  if (st == s_accept) return {lead, 1, error_code::none};
-  if (st == s_reject) return {replacement_character, 1, reject_kind(s_accept, lead)};
-  char32_t cp = lead & dfa.lead_mask[lead];
-  for (std::size_t i = pos + 1; i < n; ++i) {
-    const std::uint8_t b = octet(p[i]);
-    const std::uint64_t nx = step(st, b) & state_mask;
-    if (nx == s_reject) return {replacement_character, static_cast<std::uint8_t>(i - pos), reject_kind(st, b)};
-    cp = (cp << 6) | (b & 0x3Fu);
-    if (nx == s_accept) return {cp, static_cast<std::uint8_t>(i + 1 - pos), error_code::none};
-    st = nx;
-  }
-  return {replacement_character, static_cast<std::uint8_t>(n - pos), error_code::incomplete};
+  utf8_machine::state at = utf8_machine::start;
+  return decode_with<utf8_machine>(p, n, pos, at);
 }
 
 /// Where the character containing the byte before `pos` starts, given that the DFA consumed
@@ -3347,6 +3423,552 @@ std::size_t count_code_points(const Bytes& bytes) noexcept {
 #ifndef UTF8DFA_DECODE_HPP
 #define UTF8DFA_DECODE_HPP
 
+// ---- begin utf8dfa/dialect.hpp ----
+// utf8dfa: the dialects of UTF-8 that real systems exchange, each one a grammar and a table.
+//
+// A dialect is a tag type passed after the other arguments of validate, is_valid, decode_next,
+// encode, encoded_length and the conversions (validate(bytes, dialect::wtf8{})), and as a
+// template argument of code_point_iterator, the views, validator and decoder. dialect::utf8 is the
+// default everywhere and runs the strict code paths (and SIMD kernels) unchanged; the others run
+// the same DFA engine on their own table, scalar.
+//
+// Each grammar below is the RFC 3629 ABNF with the differences written next to it; the tables are
+// built from it at compile time (detail/dialect_dfa.hpp).
+#ifndef UTF8DFA_DIALECT_HPP
+#define UTF8DFA_DIALECT_HPP
+
+
+// ---- begin utf8dfa/detail/dialect_dfa.hpp ----
+// utf8dfa: the automaton builder for the grammars beyond RFC 3629 (see dialect.hpp), run by the one
+// decoding engine of dfa.hpp (decode_with).
+//
+// dfa.hpp builds strict UTF-8 from one list of alternatives whose lead ranges never overlap, so a
+// state there is one suffix of one alternative. The dialects need two more things, both still
+// written as data:
+//  - alternatives that share a lead byte and part ways later (CESU-8's ED 80-9F tail next to the
+//    six-byte pair ED A0-AF tail ED B0-BF tail): a state is the SET of suffixes still possible;
+//  - a rule across characters (WTF-8: a lead surrogate must not be followed by a trail surrogate):
+//    more than one character boundary. Each alternative says at which boundaries it may start and
+//    at which it ends; a boundary is an accepting state of its own.
+// The build is a subset construction over those suffixes, evaluated at compile time; tests compare
+// every table with a reference written from the grammars (tests/reference/dialects.hpp), and a
+// static_assert in dialect.hpp checks that this builder, given RFC 3629, yields the table of dfa.hpp.
+#ifndef UTF8DFA_DETAIL_DIALECT_DFA_HPP
+#define UTF8DFA_DETAIL_DIALECT_DFA_HPP
+
+
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+
+inline constexpr std::size_t rule_max_length = 6;
+
+/// Character boundaries a rule may start at (a bit mask) or ends at (an index).
+inline constexpr std::uint8_t plain_boundary = 0;       // index of the ordinary boundary
+inline constexpr std::uint8_t after_lead_boundary = 1;  // index: just after a lead surrogate (WTF-8)
+inline constexpr std::uint8_t at_any_boundary = 3;      // mask: both
+inline constexpr std::uint8_t at_plain_boundary = 1;    // mask: the ordinary boundary only
+
+/// One alternative: `length` octet ranges (the first is the lead). A range that is not a
+/// continuation range inside a sequence (ED in the CESU-8 pair) names in `outside` the error for
+/// any byte it refuses; a continuation range names the error for a continuation byte it refuses.
+struct dialect_rule {
+  std::uint8_t length;
+  octet_range seq[rule_max_length];
+  std::uint8_t starts = at_any_boundary;  // mask of boundaries it may start at
+  std::uint8_t ends = plain_boundary;     // boundary it leaves
+};
+
+inline constexpr std::size_t dialect_max_states = 24;
+inline constexpr std::size_t dialect_max_items = 4;
+inline constexpr std::uint8_t dialect_reject = 1;  // state 0 is the plain boundary, 1 reject
+
+/// The rest of one alternative: the ranges still expected and the boundary it ends at.
+struct rule_suffix {
+  std::uint8_t count = 0;
+  octet_range need[rule_max_length - 1]{};
+  std::uint8_t ends = plain_boundary;
+
+  constexpr bool same(const rule_suffix& o) const noexcept {
+    if (count != o.count || ends != o.ends) return false;
+    for (std::uint8_t k = 0; k < count; ++k)
+      if (need[k].lo != o.need[k].lo || need[k].hi != o.need[k].hi || need[k].outside != o.need[k].outside)
+        return false;
+    return true;
+  }
+};
+
+/// A state: a boundary (no items, `boundary` says which) or the set of suffixes still possible.
+struct dialect_state {
+  std::uint8_t items = 0;
+  rule_suffix item[dialect_max_items]{};
+  std::uint8_t boundary = 0;
+
+  constexpr bool contains(const rule_suffix& s) const noexcept {
+    for (std::uint8_t k = 0; k < items; ++k)
+      if (item[k].same(s)) return true;
+    return false;
+  }
+  constexpr bool same(const dialect_state& o) const noexcept {
+    if (items != o.items || boundary != o.boundary) return false;
+    for (std::uint8_t k = 0; k < items; ++k)
+      if (!o.contains(item[k])) return false;
+    return true;
+  }
+};
+
+/// The automaton in plain form (a state is an index); `ok` is false when the grammar is not one
+/// this builder can take (ambiguous, or too many states): static_asserts check it.
+struct dialect_automaton {
+  bool ok = true;
+  std::size_t states = 0;
+  dialect_state desc[dialect_max_states]{};
+  bool is_boundary[dialect_max_states]{};
+  std::uint8_t next[dialect_max_states][256]{};
+  error_code kind[dialect_max_states][256]{};  // why `next` is reject
+  std::uint8_t lead_mask[256]{};               // payload bits of a lead byte
+
+  constexpr std::uint8_t intern(const dialect_state& s) {
+    for (std::uint8_t k = 0; k < states; ++k)
+      if (k != dialect_reject && desc[k].same(s)) return k;
+    if (states == dialect_max_states) {
+      ok = false;
+      return dialect_reject;
+    }
+    desc[states] = s;
+    is_boundary[states] = s.items == 0;
+    return static_cast<std::uint8_t>(states++);
+  }
+
+  /// The state after byte b in state s, and the error kind when that is reject.
+  constexpr std::uint8_t advance(const dialect_rule* g, std::size_t rules, std::uint8_t s, unsigned b,
+                                 error_code& why) {
+    const bool continuation = utf8_tail.contains(b);
+    dialect_state to{};
+    const dialect_state from = desc[s];
+    std::uint8_t completed = 0, ends = plain_boundary;
+    auto add = [&](const octet_range* rest, std::uint8_t count, std::uint8_t end) {
+      if (count == 0) {
+        ++completed;
+        ends = end;
+        return;
+      }
+      rule_suffix x{};
+      x.count = count;
+      x.ends = end;
+      for (std::uint8_t k = 0; k < count; ++k) x.need[k] = rest[k];
+      if (to.contains(x)) return;
+      if (to.items == dialect_max_items) {
+        ok = false;
+        return;
+      }
+      to.item[to.items++] = x;
+    };
+    if (from.items == 0) {  // at a boundary: b must start an alternative allowed here
+      for (std::size_t r = 0; r < rules; ++r)
+        if ((g[r].starts >> from.boundary & 1u) != 0 && g[r].seq[0].contains(b))
+          add(g[r].seq + 1, static_cast<std::uint8_t>(g[r].length - 1), g[r].ends);
+      why = continuation ? error_code::unexpected_continuation : error_code::invalid_byte;
+    } else {  // inside a character: b must fall in the next range of a suffix still possible
+      for (std::uint8_t k = 0; k < from.items; ++k)
+        if (from.item[k].need[0].contains(b))
+          add(from.item[k].need + 1, static_cast<std::uint8_t>(from.item[k].count - 1), from.item[k].ends);
+      const octet_range& first = from.item[0].need[0];
+      why = continuation || !utf8_tail.contains(first.lo) ? first.outside : error_code::too_short;
+    }
+    if (completed + to.items == 0) return dialect_reject;
+    why = error_code::none;
+    if (completed != 0) {
+      if (completed + to.items != 1) ok = false;  // a character that is also the prefix of another
+      dialect_state b_state{};
+      b_state.boundary = ends;
+      return intern(b_state);
+    }
+    return intern(to);
+  }
+};
+
+/// The payload bits of a lead byte, by its leading one bits (0xxxxxxx: 7 bits ... 1111110x: 1).
+constexpr std::uint8_t payload_mask(unsigned b) noexcept {
+  unsigned ones = 0;
+  while (ones < 7 && (b << ones & 0x80u) != 0) ++ones;
+  return static_cast<std::uint8_t>(ones == 0 ? 0x7F : 0x7F >> ones);
+}
+
+/// Builds the automaton of a grammar. Bytes are grouped first into the intervals between range
+/// ends (every byte of an interval behaves alike), so the subset construction runs per interval.
+constexpr dialect_automaton build_dialect_automaton(const dialect_rule* g, std::size_t rules) {
+  dialect_automaton a{};
+  a.states = 2;  // the plain boundary and reject
+  a.is_boundary[0] = true;
+  // Interval starts: 0, 80, C0 and every lo and hi + 1 of the grammar.
+  bool cut[257]{};
+  cut[0] = cut[0x80] = cut[0xC0] = cut[256] = true;
+  for (std::size_t r = 0; r < rules; ++r)
+    for (std::uint8_t k = 0; k < g[r].length; ++k) {
+      cut[g[r].seq[k].lo] = true;
+      cut[g[r].seq[k].hi + 1u] = true;
+    }
+  for (std::size_t s = 0; s < a.states; ++s) {  // a.states grows while new states are found
+    for (unsigned b = 0; b < 256;) {
+      unsigned e = b + 1;
+      while (!cut[e]) ++e;
+      error_code why = error_code::none;
+      std::uint8_t to = dialect_reject;
+      if (s != dialect_reject) to = a.advance(g, rules, static_cast<std::uint8_t>(s), b, why);
+      for (; b < e; ++b) {
+        a.next[s][b] = to;
+        a.kind[s][b] = why;
+      }
+    }
+  }
+  for (std::size_t r = 0; r < rules; ++r)
+    for (unsigned b = g[r].seq[0].lo; b <= g[r].seq[0].hi; ++b) a.lead_mask[b] = payload_mask(b);
+  return a;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The dialects' machine: the plain form above, run by decode_with of dfa.hpp, and a shift form
+// for the validation loop.
+
+/// The shift form of a dialect table: a state is 4 * its index, and the row of a byte holds every
+/// state's successor index at bit 4 * index + 2, so that one step is `(row[b] >> state) & 0x3C`:
+/// a shift and a mask on the loop-carried chain (dfa.hpp's form needs 6 bits a state; this one
+/// takes the up to 15 states of a dialect in 64 bits).
+struct dialect_shift_table {
+  std::uint64_t row[256]{};
+};
+
+constexpr dialect_shift_table build_dialect_shift(const dialect_automaton& a) {
+  dialect_shift_table t{};
+  for (unsigned b = 0; b < 256; ++b)
+    for (std::size_t s = 0; s < a.states; ++s) t.row[b] |= std::uint64_t{a.next[s][b]} << (4 * s + 2);
+  return t;
+}
+
+template <const dialect_automaton& A>
+inline constexpr dialect_shift_table dialect_shift = build_dialect_shift(A);
+
+/// A dialect: the plain table `A` (a dialect_automaton constant). `Pairs`: a lead byte may occur
+/// inside a character (the second half of a CESU-8 surrogate pair).
+template <const dialect_automaton& A, bool Pairs>
+struct table_machine {
+  using state = std::uint8_t;
+  static constexpr state start = 0;
+  static constexpr bool pairs = Pairs;
+  static constexpr state advance(state s, std::uint8_t b) noexcept { return A.next[s][b]; }
+  static constexpr bool rejected(state s) noexcept { return s == dialect_reject; }
+  static constexpr bool boundary(state s) noexcept { return A.is_boundary[s]; }
+  static constexpr error_code why(state s, std::uint8_t b) noexcept { return A.kind[s][b]; }
+  static constexpr std::uint8_t lead_mask(std::uint8_t b) noexcept { return A.lead_mask[b]; }
+  // The shift form: a state times 4.
+  static_assert(A.states <= 15, "the shift form holds 15 states");
+  static constexpr std::uint64_t shift_step(std::uint64_t s4, std::uint8_t b) noexcept {
+    return (dialect_shift<A>.row[b] >> s4) & 0x3C;
+  }
+};
+
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/detail/dialect_dfa.hpp ----
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+
+namespace dialect {
+/// Strict UTF-8 (RFC 3629): scalar values only, shortest form, 1 to 4 octets. The default.
+struct utf8 {};
+/// WTF-8: UTF-8 plus surrogate code points as 3-octet sequences (UTF-16 with unpaired
+/// surrogates, losslessly), except a lead surrogate followed by a trail surrogate.
+struct wtf8 {};
+/// CESU-8 (UTR #26): supplementary characters as two 3-octet surrogates (6 octets); no 4-octet
+/// forms and no unpaired surrogates.
+struct cesu8 {};
+/// Java's Modified UTF-8: CESU-8 with U+0000 as C0 80; the octet 00 never occurs.
+struct mutf8 {};
+/// A reader for RFC 2279: 1 to 6 octets, values up to 0x7FFFFFFF (surrogate code points
+/// included), still in shortest form only.
+struct legacy {};
+}  // namespace dialect
+
+namespace detail {
+
+inline constexpr octet_range tail = utf8_tail;  // UTF8-tail = %x80-BF
+
+/// An octet range that refuses with `why`; a single octet when hi is left out.
+constexpr octet_range octets(unsigned lo, unsigned hi, error_code why = error_code::none) noexcept {
+  return {static_cast<std::uint8_t>(lo), static_cast<std::uint8_t>(hi), why};
+}
+
+// ---- WTF-8 ------------------------------------------------------------------------------------
+//   WTF-8-char      = UTF8-1 / UTF8-2 / UTF8-3 / UTF8-4 / lead-surrogate / trail-surrogate
+//   lead-surrogate  = %xED %xA0-AF UTF8-tail      ; U+D800..U+DBFF (new)
+//   trail-surrogate = %xED %xB0-BF UTF8-tail      ; U+DC00..U+DFFF (new)
+//   ; and no lead-surrogate immediately followed by a trail-surrogate: that pair is a
+//   ; supplementary character, which must be a UTF8-4. After a lead surrogate the automaton
+//   ; stands at a second boundary where trail-surrogate may not start; ED B0-BF there is the
+//   ; error `surrogate` at the ED (the lead surrogate before it is well-formed).
+inline constexpr dialect_rule wtf8_grammar[] = {
+    {1, {octets(0x00, 0x7F)}},                                                         // UTF8-1
+    {2, {octets(0xC2, 0xDF), tail}},                                                   // UTF8-2
+    {3, {octets(0xE0, 0xE0), octets(0xA0, 0xBF, error_code::overlong), tail}},         // UTF8-3
+    {3, {octets(0xE1, 0xEC), tail, tail}},                                             //
+    {3, {octets(0xED, 0xED), octets(0x80, 0x9F, error_code::surrogate), tail}},        //
+    {3, {octets(0xEE, 0xEF), tail, tail}},                                             //
+    {4, {octets(0xF0, 0xF0), octets(0x90, 0xBF, error_code::overlong), tail, tail}},   // UTF8-4
+    {4, {octets(0xF1, 0xF3), tail, tail, tail}},                                       //
+    {4, {octets(0xF4, 0xF4), octets(0x80, 0x8F, error_code::too_large), tail, tail}},  //
+    {3,
+     {octets(0xED, 0xED), octets(0xA0, 0xAF, error_code::surrogate), tail},
+     at_any_boundary,
+     after_lead_boundary},  // lead-surrogate
+    {3,
+     {octets(0xED, 0xED), octets(0xB0, 0xBF, error_code::surrogate), tail},
+     at_plain_boundary,
+     plain_boundary},  // trail-surrogate, not right after a lead-surrogate
+};
+
+// ---- CESU-8 -----------------------------------------------------------------------------------
+//   CESU-8-char     = UTF8-1 / UTF8-2 / UTF8-3 / surrogate-pair        ; no UTF8-4: F0-F4 invalid
+//   surrogate-pair  = %xED %xA0-AF UTF8-tail %xED %xB0-BF UTF8-tail    ; U+10000..U+10FFFF (new)
+//   ; An unpaired surrogate is ill-formed (`surrogate`), as in UTF-8. The maximal ill-formed
+//   ; subpart of a broken pair is the longest prefix of a pair (up to 5 octets: ED A0 80 ED B0).
+inline constexpr dialect_rule cesu8_grammar[] = {
+    {1, {octets(0x00, 0x7F)}},                                                   // UTF8-1
+    {2, {octets(0xC2, 0xDF), tail}},                                             // UTF8-2
+    {3, {octets(0xE0, 0xE0), octets(0xA0, 0xBF, error_code::overlong), tail}},   // UTF8-3
+    {3, {octets(0xE1, 0xEC), tail, tail}},                                       //
+    {3, {octets(0xED, 0xED), octets(0x80, 0x9F, error_code::surrogate), tail}},  //
+    {3, {octets(0xEE, 0xEF), tail, tail}},                                       //
+    {6,
+     {octets(0xED, 0xED), octets(0xA0, 0xAF, error_code::surrogate), tail, octets(0xED, 0xED, error_code::surrogate),
+      octets(0xB0, 0xBF, error_code::surrogate), tail}},  // surrogate-pair
+};
+
+// ---- Modified UTF-8 ---------------------------------------------------------------------------
+//   MUTF-8-char     = %x01-7F / null / UTF8-2 / UTF8-3 / surrogate-pair  ; UTF8-1 without %x00
+//   null            = %xC0 %x80                                          ; U+0000 (new)
+inline constexpr dialect_rule mutf8_grammar[] = {
+    {1, {octets(0x01, 0x7F)}},                                                   // UTF8-1 but 00
+    {2, {octets(0xC0, 0xC0), octets(0x80, 0x80, error_code::overlong)}},         // null
+    {2, {octets(0xC2, 0xDF), tail}},                                             // UTF8-2
+    {3, {octets(0xE0, 0xE0), octets(0xA0, 0xBF, error_code::overlong), tail}},   // UTF8-3
+    {3, {octets(0xE1, 0xEC), tail, tail}},                                       //
+    {3, {octets(0xED, 0xED), octets(0x80, 0x9F, error_code::surrogate), tail}},  //
+    {3, {octets(0xEE, 0xEF), tail, tail}},                                       //
+    {6,
+     {octets(0xED, 0xED), octets(0xA0, 0xAF, error_code::surrogate), tail, octets(0xED, 0xED, error_code::surrogate),
+      octets(0xB0, 0xBF, error_code::surrogate), tail}},  // surrogate-pair
+};
+
+// ---- RFC 2279 ---------------------------------------------------------------------------------
+//   legacy-char = UTF8-1 / UTF8-2 / legacy-3 / legacy-4 / legacy-5 / legacy-6
+//   legacy-3    = %xE0 %xA0-BF UTF8-tail / %xE1-EF 2( UTF8-tail )       ; ED A0-BF allowed
+//   legacy-4    = %xF0 %x90-BF 2( UTF8-tail ) / %xF1-F7 3( UTF8-tail )  ; up to 0x1FFFFF
+//   legacy-5    = %xF8 %x88-BF 3( UTF8-tail ) / %xF9-FB 4( UTF8-tail )  ; up to 0x3FFFFFF
+//   legacy-6    = %xFC %x84-BF 4( UTF8-tail ) / %xFD 5( UTF8-tail )     ; up to 0x7FFFFFFF
+//   ; The shortest-form rule stays (E0 80-9F, F0 80-8F, F8 80-87, FC 80-83 are `overlong`; C0, C1,
+//   ; FE, FF `invalid_byte`). Surrogate code points are accepted: RFC 2279 encodes UCS-4 values and
+//   ; predates their exclusion; they, and values above 0x10FFFF, are reported as read, and are
+//   ; errors only where the output cannot hold them (UTF-16, UTF-8, CESU-8, MUTF-8).
+inline constexpr dialect_rule legacy_grammar[] = {
+    {1, {octets(0x00, 0x7F)}},                                                                    // UTF8-1
+    {2, {octets(0xC2, 0xDF), tail}},                                                              // UTF8-2
+    {3, {octets(0xE0, 0xE0), octets(0xA0, 0xBF, error_code::overlong), tail}},                    // legacy-3
+    {3, {octets(0xE1, 0xEF), tail, tail}},                                                        //
+    {4, {octets(0xF0, 0xF0), octets(0x90, 0xBF, error_code::overlong), tail, tail}},              // legacy-4
+    {4, {octets(0xF1, 0xF7), tail, tail, tail}},                                                  //
+    {5, {octets(0xF8, 0xF8), octets(0x88, 0xBF, error_code::overlong), tail, tail, tail}},        // legacy-5
+    {5, {octets(0xF9, 0xFB), tail, tail, tail, tail}},                                            //
+    {6, {octets(0xFC, 0xFC), octets(0x84, 0xBF, error_code::overlong), tail, tail, tail, tail}},  // legacy-6
+    {6, {octets(0xFD, 0xFD), tail, tail, tail, tail, tail}},                                      //
+};
+
+template <std::size_t N>
+constexpr dialect_automaton build_dialect(const dialect_rule (&g)[N]) {
+  return build_dialect_automaton(g, N);
+}
+
+inline constexpr dialect_automaton wtf8_table = build_dialect(wtf8_grammar);
+inline constexpr dialect_automaton cesu8_table = build_dialect(cesu8_grammar);
+inline constexpr dialect_automaton mutf8_table = build_dialect(mutf8_grammar);
+inline constexpr dialect_automaton legacy_table = build_dialect(legacy_grammar);
+
+static_assert(wtf8_table.ok && cesu8_table.ok && mutf8_table.ok && legacy_table.ok,
+              "every dialect grammar is unambiguous and fits the builder");
+static_assert(wtf8_table.states == 12, "WTF-8: two boundaries, reject and 9 partial-character states");
+static_assert(cesu8_table.states == 9, "CESU-8: the UTF-8 states without UTF8-4, and the pair's 4");
+static_assert(mutf8_table.states == 10, "MUTF-8: CESU-8 and the state after C0");
+static_assert(legacy_table.states == 11, "RFC 2279: accept, reject and 9 partial-character states");
+
+/// RFC 3629 (dfa.hpp's `grammar`) in the builder's form.
+constexpr dialect_automaton build_utf8_with_dialect_builder() {
+  dialect_rule g[sizeof grammar / sizeof grammar[0]]{};
+  std::size_t r = 0;
+  for (const sequence_rule& s : grammar) {
+    g[r].length = static_cast<std::uint8_t>(s.tails + 1);
+    g[r].seq[0] = s.lead;
+    for (std::uint8_t k = 0; k < s.tails; ++k) g[r].seq[k + 1] = s.tail[k];
+    ++r;
+  }
+  return build_dialect_automaton(g, r);
+}
+
+/// True when the builder reproduces dfa.hpp's automaton from RFC 3629, state for state.
+constexpr bool builders_agree() {
+  constexpr dialect_automaton a = build_utf8_with_dialect_builder();
+  if (!a.ok || a.states != dfa.states) return false;
+  for (std::size_t s = 0; s < a.states; ++s) {
+    if (a.is_boundary[s] != (s == accept_state)) return false;
+    for (unsigned b = 0; b < 256; ++b)
+      if (a.next[s][b] != dfa.next[s][b] || a.kind[s][b] != dfa.kind[s][b]) return false;
+  }
+  for (unsigned b = 0; b < 256; ++b)
+    if (a.lead_mask[b] != dfa.lead_mask[b]) return false;
+  return true;
+}
+static_assert(builders_agree(), "the dialect builder given RFC 3629 yields the strict automaton");
+
+// ---- Writers ----------------------------------------------------------------------------------
+
+/// Writes one 3-octet form (any value below 0x10000, surrogates included).
+template <class Byte>
+constexpr void put3(Byte* out, char32_t c) noexcept {
+  out[0] = static_cast<Byte>(0xE0 | (c >> 12));
+  out[1] = static_cast<Byte>(0x80 | ((c >> 6) & 0x3F));
+  out[2] = static_cast<Byte>(0x80 | (c & 0x3F));
+}
+
+/// Writes the RFC 2279 form of c <= 0x7FFFFFFF (1..6 octets, the shortest); returns the count.
+/// For values up to 0x10FFFF this is the UTF-8 bit pattern (surrogates as 3 octets).
+template <class Byte>
+constexpr std::size_t put_ucs4(Byte* out, char32_t c) noexcept {
+  if (c < 0x80) {
+    out[0] = static_cast<Byte>(c);
+    return 1;
+  }
+  std::size_t n = c < 0x800 ? 2 : c < 0x10000 ? 3 : c < 0x200000 ? 4 : c < 0x4000000 ? 5 : 6;
+  for (std::size_t k = n; k-- > 1;) {
+    out[k] = static_cast<Byte>(0x80 | (c & 0x3F));
+    c >>= 6;
+  }
+  out[0] = static_cast<Byte>((0xFF00u >> n) | c);  // n leading one bits, then the payload
+  return n;
+}
+
+/// What one dialect needs beyond its table: the machine that runs it, the longest character,
+/// which values it can write, and its writer.
+template <class D>
+struct dialect_traits;
+
+template <>
+struct dialect_traits<dialect::utf8> {
+  using machine = utf8_machine;
+  static constexpr std::size_t max_length = 4;
+  static constexpr bool nul_byte = true;  // the octet 00 is a character
+  static constexpr bool encodable(char32_t c) noexcept { return c < 0xD800 || (c > 0xDFFF && c <= 0x10FFFF); }
+  static constexpr std::size_t width(char32_t c) noexcept { return c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4; }
+  template <class Byte>
+  static constexpr std::size_t put(Byte* out, char32_t c) noexcept {
+    return put_ucs4(out, c);
+  }
+};
+
+template <>
+struct dialect_traits<dialect::wtf8> : dialect_traits<dialect::utf8> {
+  using machine = table_machine<wtf8_table, false>;
+  static constexpr bool encodable(char32_t c) noexcept { return c <= 0x10FFFF; }
+};
+
+template <>
+struct dialect_traits<dialect::cesu8> : dialect_traits<dialect::utf8> {
+  using machine = table_machine<cesu8_table, true>;
+  static constexpr std::size_t max_length = 6;
+  static constexpr std::size_t width(char32_t c) noexcept { return c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 6; }
+  template <class Byte>
+  static constexpr std::size_t put(Byte* out, char32_t c) noexcept {
+    if (c < 0x10000) return put_ucs4(out, c);
+    put3(out, 0xD7C0 + (c >> 10));
+    put3(out + 3, 0xDC00 + (c & 0x3FF));
+    return 6;
+  }
+};
+
+template <>
+struct dialect_traits<dialect::mutf8> : dialect_traits<dialect::cesu8> {
+  using machine = table_machine<mutf8_table, true>;
+  static constexpr bool nul_byte = false;
+  static constexpr std::size_t width(char32_t c) noexcept {
+    return c == 0 ? 2 : dialect_traits<dialect::cesu8>::width(c);
+  }
+  template <class Byte>
+  static constexpr std::size_t put(Byte* out, char32_t c) noexcept {
+    if (c != 0) return dialect_traits<dialect::cesu8>::put(out, c);
+    out[0] = static_cast<Byte>(0xC0);
+    out[1] = static_cast<Byte>(0x80);
+    return 2;
+  }
+};
+
+template <>
+struct dialect_traits<dialect::legacy> : dialect_traits<dialect::utf8> {
+  using machine = table_machine<legacy_table, false>;
+  static constexpr std::size_t max_length = 6;
+  static constexpr bool encodable(char32_t c) noexcept { return c <= 0x7FFFFFFF; }
+  static constexpr std::size_t width(char32_t c) noexcept {
+    return c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : c < 0x200000 ? 4 : c < 0x4000000 ? 5 : 6;
+  }
+};
+
+template <class D, class = void>
+struct is_dialect : std::false_type {};
+template <class D>
+struct is_dialect<D, std::void_t<typename dialect_traits<D>::machine>> : std::true_type {};
+
+/// True for the dialect tag types.
+template <class D>
+inline constexpr bool is_dialect_v = is_dialect<std::remove_cv_t<D>>::value;
+template <class D>
+using enable_if_dialect = std::enable_if_t<is_dialect_v<D>, int>;
+
+template <class D>
+inline constexpr bool is_strict_v = std::is_same_v<std::remove_cv_t<D>, dialect::utf8>;
+
+template <class D>
+using machine_of = typename dialect_traits<D>::machine;
+
+/// The boundary state at `pos`, a character boundary of [p, ...): a dialect with one boundary has
+/// only its start state; WTF-8's second boundary follows a character (the last lead byte before
+/// pos starts it: WTF-8 has no lead byte inside a character) that leaves it there.
+template <class D, class T>
+constexpr typename machine_of<D>::state boundary_before(const T* p, std::size_t pos) noexcept {
+  using M = machine_of<D>;
+  typename M::state at = M::start;
+  if constexpr (std::is_same_v<std::remove_cv_t<D>, dialect::wtf8>) {
+    for (std::size_t k = 1; k <= dialect_traits<D>::max_length && k <= pos; ++k)
+      if (!is_continuation(octet(p[pos - k]))) {
+        typename M::state s = M::start;
+        const decoded d = decode_with<M>(p, pos, pos - k, s);
+        if (d.error == error_code::none && d.length == k) at = s;
+        break;
+      }
+  } else {
+    static_cast<void>(p);
+    static_cast<void>(pos);
+  }
+  return at;
+}
+
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/dialect.hpp ----
 
 namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
@@ -3383,6 +4005,44 @@ constexpr decoded decode_before(const T* p, std::size_t end, std::size_t size) n
   return d;
 }
 
+/// decode_before in a dialect. The window is the dialect's longest character. A lead byte starts
+/// a segment, except (pair dialects) an ED that follows ED A0-AF 80-BF: the walk from that first
+/// ED always takes it as the second half of a pair. The segment found starts where the state
+/// before it is known (boundary_before).
+template <class D, class T>
+constexpr decoded decode_before_in(const T* p, std::size_t end) noexcept {
+  using M = machine_of<D>;
+  constexpr std::size_t window = dialect_traits<D>::max_length;
+  const std::size_t lo = end >= window ? end - window : 0;
+  for (std::size_t j = end; j-- > lo;) {
+    if (!is_continuation(octet(p[j]))) {
+      if constexpr (M::pairs) {
+        if (j >= 3 && octet(p[j]) == 0xED && octet(p[j - 3]) == 0xED && octet(p[j - 2]) >= 0xA0 &&
+            octet(p[j - 2]) <= 0xAF && is_continuation(octet(p[j - 1])))
+          j -= 3;
+      }
+      typename M::state at = boundary_before<D>(p, j);
+      const decoded d = decode_with<M>(p, end, j, at);
+      if (j + d.length == end) return d;
+      break;
+    }
+  }
+  typename M::state at = boundary_before<D>(p, end - 1);
+  return decode_with<M>(p, end, end - 1, at);
+}
+
+/// decode_before in a dialect when the input goes on after `end` (as decode_before above).
+template <class D, class T>
+constexpr decoded decode_before_in(const T* p, std::size_t end, std::size_t size) noexcept {
+  decoded d = decode_before_in<D>(p, end);
+  if (d.error == error_code::incomplete && end < size) {
+    typename machine_of<D>::state at = boundary_before<D>(p, end - d.length);
+    const decoded whole = decode_with<machine_of<D>>(p, size, end - d.length, at);
+    if (whole.length == d.length) d.error = whole.error;
+  }
+  return d;
+}
+
 }  // namespace detail
 
 /// Decodes the character at byte `pos`; on error U+FFFD with the subpart's length and kind.
@@ -3403,6 +4063,34 @@ constexpr decoded decode_prev(const Bytes& bytes, std::size_t end) noexcept {
   if (end > s.size) end = s.size;
   if (end == 0) return {replacement_character, 0, error_code::incomplete};
   return detail::decode_before(s.data, end, s.size);
+}
+
+/// decode_next in a dialect (decode_next(bytes, pos, dialect::cesu8{})). `pos` must be a character
+/// boundary; in WTF-8 the character before it decides whether a trail surrogate may start there.
+/// Values are those the dialect encodes: surrogates (WTF-8, legacy), up to 0x7FFFFFFF (legacy).
+template <class Bytes, class Dialect, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<Dialect> = 0>
+constexpr decoded decode_next(const Bytes& bytes, std::size_t pos, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>) {
+    return decode_next(bytes, pos);
+  } else {
+    const auto s = detail::as_span(bytes);
+    if (pos >= s.size) return {replacement_character, 0, error_code::incomplete};
+    auto at = detail::boundary_before<Dialect>(s.data, pos);
+    return detail::decode_with<detail::machine_of<Dialect>>(s.data, s.size, pos, at);
+  }
+}
+
+/// decode_prev in a dialect: decode_next's segments, walking back from a boundary.
+template <class Bytes, class Dialect, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<Dialect> = 0>
+constexpr decoded decode_prev(const Bytes& bytes, std::size_t end, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>) {
+    return decode_prev(bytes, end);
+  } else {
+    const auto s = detail::as_span(bytes);
+    if (end > s.size) end = s.size;
+    if (end == 0) return {replacement_character, 0, error_code::incomplete};
+    return detail::decode_before_in<Dialect>(s.data, end, s.size);
+  }
 }
 
 }  // namespace UTF8DFA_ABI_NAMESPACE
@@ -3434,6 +4122,30 @@ constexpr std::size_t encoded_length(char32_t cp) noexcept {
 template <class Byte, detail::enable_if_byte<Byte> = 0>
 constexpr std::size_t encode(char32_t cp, Byte* out4) noexcept {
   return is_scalar_value(cp) ? detail::put_utf8(out4, cp) : 0;
+}
+
+/// True when the dialect can encode `cp`: scalar values (utf8, cesu8, mutf8), up to 0x10FFFF with
+/// surrogates (wtf8), up to 0x7FFFFFFF (legacy).
+template <class Dialect, detail::enable_if_dialect<Dialect> = 0>
+constexpr bool is_encodable(char32_t cp, Dialect) noexcept {
+  return detail::dialect_traits<Dialect>::encodable(cp);
+}
+
+/// Bytes the dialect's form of `cp` takes (1..6), or 0 when it cannot encode it.
+template <class Dialect, detail::enable_if_dialect<Dialect> = 0>
+constexpr std::size_t encoded_length(char32_t cp, Dialect) noexcept {
+  return detail::dialect_traits<Dialect>::encodable(cp) ? detail::dialect_traits<Dialect>::width(cp) : 0;
+}
+
+/// Writes the dialect's form of `cp` to out[0..5] (encode(cp, out, dialect::mutf8{})); returns the
+/// byte count, or 0 (writing nothing) when the dialect cannot encode it. A WTF-8 caller pairing
+/// surrogates itself must not write a lead surrogate before a trail one (see utf16_to_utf8).
+template <class Byte, class Dialect, detail::enable_if_byte<Byte> = 0, detail::enable_if_dialect<Dialect> = 0>
+constexpr std::size_t encode(char32_t cp, Byte* out6, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>)
+    return encode(cp, out6);
+  else
+    return detail::dialect_traits<Dialect>::encodable(cp) ? detail::dialect_traits<Dialect>::put(out6, cp) : 0;
 }
 
 }  // namespace UTF8DFA_ABI_NAMESPACE
@@ -3492,35 +4204,69 @@ constexpr auto to_pointer(const It& it) noexcept {
 }
 
 /// Decodes the character or maximal ill-formed subpart at `it` (it != last) and moves `it` past
-/// it. Contiguous input with a known end goes through decode_at; anything else runs the DFA one
-/// byte at a time: a byte is read only after `it != last`, and the byte that drives the DFA to
-/// reject is not consumed (it starts the next segment), exactly as decode_at treats it.
-template <class It, class Sent>
-constexpr decoded decode_advance(It& it, const Sent& last) {
+/// it, on machine M entering in boundary state `at` (updated as decode_with does). Contiguous
+/// input with a known end goes through decode_with; anything else runs the same DFA one byte at a
+/// time: a byte is read only after `it != last`, and the byte that drives the DFA to reject is not
+/// consumed (it starts the next segment), exactly as decode_with treats it.
+template <class M, class It, class Sent>
+constexpr decoded decode_advance(It& it, const Sent& last, typename M::state& at) {
   if constexpr (is_contiguous_iter_v<It> && std::is_same_v<It, Sent>) {
-    const decoded d = decode_at(to_pointer(it), static_cast<std::size_t>(last - it), 0);
+    const decoded d = decode_with<M>(to_pointer(it), static_cast<std::size_t>(last - it), 0, at);
     it += d.length;
     return d;
   } else {
     const std::uint8_t lead = octet(*it);
     ++it;
-    std::uint64_t st = step(s_accept, lead) & state_mask;
-    if (st == s_accept) return {lead, 1, error_code::none};
-    if (st == s_reject) return {replacement_character, 1, reject_kind(s_accept, lead)};
-    char32_t cp = lead & dfa.lead_mask[lead];
+    typename M::state st = M::advance(at, lead);
+    if (M::rejected(st)) {
+      const error_code e = M::why(at, lead);
+      at = M::start;
+      return {replacement_character, 1, e};
+    }
+    if (M::boundary(st)) {
+      at = st;
+      return {lead, 1, error_code::none};
+    }
+    char32_t cp = lead & M::lead_mask(lead);
+    [[maybe_unused]] char32_t high = 0;
     std::uint8_t length = 1;
     while (it != last) {
       const std::uint8_t b = octet(*it);
-      const std::uint64_t nx = step(st, b) & state_mask;
-      if (nx == s_reject) return {replacement_character, length, reject_kind(st, b)};
+      const typename M::state nx = M::advance(st, b);
+      if (M::rejected(nx)) {
+        at = M::start;
+        return {replacement_character, length, M::why(st, b)};
+      }
       ++it;
       ++length;
-      cp = (cp << 6) | (b & 0x3Fu);
-      if (nx == s_accept) return {cp, length, error_code::none};
+      if constexpr (M::pairs) {
+        if (!is_continuation(b)) {
+          high = cp;
+          cp = b & M::lead_mask(b);
+        } else {
+          cp = (cp << 6) | (b & 0x3Fu);
+        }
+      } else {
+        cp = (cp << 6) | (b & 0x3Fu);
+      }
+      if (M::boundary(nx)) {
+        if constexpr (M::pairs)
+          if (high != 0) cp = 0x10000 + ((high & 0x3FFu) << 10) + (cp & 0x3FFu);
+        at = nx;
+        return {cp, length, error_code::none};
+      }
       st = nx;
     }
+    at = M::start;
     return {replacement_character, length, error_code::incomplete};
   }
+}
+
+/// The same in strict UTF-8.
+template <class It, class Sent>
+constexpr decoded decode_advance(It& it, const Sent& last) {
+  utf8_machine::state at = utf8_machine::start;
+  return decode_advance<utf8_machine>(it, last, at);
 }
 
 /// The segment that ends at `pos` (first != pos), treating [first, pos) as the whole input, as
@@ -3561,13 +4307,18 @@ constexpr decoded decode_retreat(const It& first, It& pos) {
 /// A char32_t iterator over the UTF-8 bytes [first, last): one code point per character, one
 /// U+FFFD per maximal ill-formed subpart. Bidirectional over bidirectional byte iterators (going
 /// back needs the `first` bound), forward over forward ones, single-pass over input iterators.
-/// `Sent` may differ from `It` (e.g. null_sentinel_t for C strings).
-template <class It, class Sent = It>
+/// `Sent` may differ from `It` (e.g. null_sentinel_t for C strings). `Dialect` (dialect.hpp) reads
+/// the bytes in another dialect; those iterators carry the DFA's boundary state from character to
+/// character and are bidirectional only over contiguous bytes (forward over other multi-pass ones).
+template <class It, class Sent = It, class Dialect = dialect::utf8>
 class code_point_iterator {
   static_assert(detail::is_byte_v<typename std::iterator_traits<It>::value_type>,
                 "code_point_iterator reads 1-byte elements (char, unsigned char, char8_t, std::byte)");
+  static_assert(detail::is_dialect_v<Dialect>, "Dialect is one of the utf8dfa::dialect tags");
+  static constexpr bool strict = detail::is_strict_v<Dialect>;
+  using machine = detail::machine_of<Dialect>;
   static constexpr bool multipass = detail::is_forward_iter_v<It>;
-  static constexpr bool bidirectional = detail::is_bidi_iter_v<It>;
+  static constexpr bool bidirectional = detail::is_bidi_iter_v<It> && (strict || detail::is_contiguous_iter_v<It>);
 
  public:
   using value_type = char32_t;
@@ -3588,6 +4339,14 @@ class code_point_iterator {
   /// An iterator at `pos`, a character boundary in [first, last), that can move back to `first`.
   template <bool M = multipass, std::enable_if_t<M, int> = 0>
   constexpr code_point_iterator(It first, It pos, Sent last) : first_(first), pos_(pos), last_(last) {
+    if constexpr (!strict) {  // the boundary state at pos: what the character before it left
+      if (pos_ == last_) {    // the end: nothing to decode
+      } else if constexpr (detail::is_contiguous_iter_v<It>) {
+        at_ = detail::boundary_before<Dialect>(detail::to_pointer(first_), static_cast<std::size_t>(pos_ - first_));
+      } else {
+        for (It t = first_; t != pos_;) detail::decode_advance<machine>(t, pos_, at_);
+      }
+    }
     load();
   }
 
@@ -3603,6 +4362,7 @@ class code_point_iterator {
 
   /// Steps to the next character; at the end it stays there.
   constexpr code_point_iterator& operator++() {
+    if constexpr (!strict) at_ = after_;
     if constexpr (multipass) {
       if constexpr (detail::is_contiguous_iter_v<It> ||
                     std::is_base_of_v<std::random_access_iterator_tag, detail::iter_category_t<It>>)
@@ -3624,9 +4384,20 @@ class code_point_iterator {
   template <bool B = bidirectional, std::enable_if_t<B, int> = 0>
   constexpr code_point_iterator& operator--() {
     if (pos_ == first_) return *this;
-    const decoded d = detail::decode_retreat(first_, pos_);
-    cp_ = d.code_point;
-    len_ = d.length;
+    if constexpr (strict) {
+      const decoded d = detail::decode_retreat(first_, pos_);
+      cp_ = d.code_point;
+      len_ = d.length;
+    } else {
+      const auto* base = detail::to_pointer(first_);
+      const auto end = static_cast<std::size_t>(pos_ - first_);
+      const decoded d = detail::decode_before_in<Dialect>(base, end);
+      pos_ -= static_cast<difference_type>(d.length);
+      cp_ = d.code_point;
+      len_ = d.length;
+      after_ = at_;
+      at_ = detail::boundary_before<Dialect>(base, end - d.length);
+    }
     return *this;
   }
 
@@ -3680,11 +4451,22 @@ class code_point_iterator {
       return;
     }
     decoded d{};
-    if constexpr (multipass) {
-      It t = pos_;
-      d = detail::decode_advance(t, last_);
+    if constexpr (strict) {
+      if constexpr (multipass) {
+        It t = pos_;
+        d = detail::decode_advance(t, last_);
+      } else {
+        d = detail::decode_advance(pos_, last_);
+      }
     } else {
-      d = detail::decode_advance(pos_, last_);
+      typename machine::state st = at_;
+      if constexpr (multipass) {
+        It t = pos_;
+        d = detail::decode_advance<machine>(t, last_, st);
+      } else {
+        d = detail::decode_advance<machine>(pos_, last_, st);
+      }
+      after_ = st;
     }
     cp_ = d.code_point;
     len_ = d.length;
@@ -3695,6 +4477,8 @@ class code_point_iterator {
   Sent last_{};
   char32_t cp_ = 0;
   std::uint8_t len_ = 0;
+  std::uint8_t at_ = 0;     // dialects: the boundary state at pos_ (strict UTF-8 has one)
+  std::uint8_t after_ = 0;  // dialects: the boundary state after the current character
 };
 
 /// A sentinel for null-terminated byte strings: a pointer equals it when it points at a zero byte.
@@ -3951,6 +4735,134 @@ std::size_t utf8_encoded_bytes(const In* p, std::size_t n, char32_t repl) noexce
   return total;
 }
 
+// ---- The dialects: scalar, one character at a time on the dialect's DFA. ---------------------
+
+/// Why `c`, read in dialect D, cannot be written as Unicode text of code unit Out (char16_t,
+/// char32_t, or a dialect tag To): error_code::none when it can. UTF-16 holds WTF-8's surrogates
+/// (unpaired, as read) but no other dialect's; UTF-32 holds every value read, as read.
+template <class D, class Out>
+constexpr error_code unrepresentable(char32_t c) noexcept {
+  if constexpr (std::is_same_v<Out, char32_t>) {
+    return error_code::none;
+  } else if constexpr (std::is_same_v<Out, char16_t>) {
+    if (c > 0x10FFFF) return error_code::too_large;
+    if (c >= 0xD800 && c <= 0xDFFF && !std::is_same_v<D, dialect::wtf8>) return error_code::surrogate;
+    return error_code::none;
+  } else {
+    if (dialect_traits<Out>::encodable(c)) return error_code::none;
+    return c >= 0xD800 && c <= 0xDFFF ? error_code::surrogate : error_code::too_large;
+  }
+}
+
+/// Writes code points in dialect D, or only counts the bytes (out == nullptr). WTF-8 joins a lead
+/// surrogate and the trail surrogate right after it into their supplementary character (the WTF-8
+/// encoding of a code point sequence), so what it writes is always well-formed WTF-8.
+template <class D>
+struct dialect_writer {
+  unsigned char* out;
+  std::size_t written = 0;
+  char32_t lead = 0;  // WTF-8: the lead surrogate just written, else 0
+
+  void put(char32_t c) noexcept {
+    if constexpr (std::is_same_v<D, dialect::wtf8>) {
+      if (lead != 0 && c >= 0xDC00 && c <= 0xDFFF) {
+        written -= 3;  // replace the lead surrogate's 3 bytes
+        c = 0x10000 + ((lead - 0xD800) << 10) + (c - 0xDC00);
+        lead = 0;
+      } else {
+        lead = c >= 0xD800 && c <= 0xDBFF ? c : 0;
+      }
+    }
+    if (out != nullptr) {
+      written += dialect_traits<D>::put(out + written, c);
+    } else {
+      written += dialect_traits<D>::width(c);
+    }
+  }
+};
+
+/// Dialect-D bytes to UTF-32 or UTF-16 (by Out); out == nullptr only counts. A character the
+/// output cannot hold (see unrepresentable) is an error at its offset, like an ill-formed one.
+template <class D, class Policy, class Out>
+conversion_result dialect_to_utf(const unsigned char* p, std::size_t n, Out* out, Policy pol) noexcept {
+  using M = machine_of<D>;
+  typename M::state at = M::start;
+  std::size_t i = 0, o = 0;
+  error_code first = error_code::none;
+  while (i < n) {
+    const decoded d = decode_with<M>(p, n, i, at);
+    char32_t c = d.code_point;
+    error_code e = d.error;
+    if (e == error_code::none) e = unrepresentable<D, Out>(c);
+    if (UTF8DFA_UNLIKELY(e != error_code::none)) {
+      if constexpr (stops_on_error<Policy>) {
+        return {i, o, e};
+      } else {
+        if (first == error_code::none) first = e;
+        c = pol.replacement_value();
+      }
+    }
+    if (out != nullptr)
+      o += static_cast<std::size_t>(put_unit(out + o, c) - (out + o));
+    else
+      o += sizeof(Out) == 2 && c >= 0x10000 ? 2 : 1;
+    i += d.length;
+  }
+  return {n, o, first};
+}
+
+/// UTF-16 or UTF-32 (by In) to dialect-D bytes; out == nullptr only counts. An unpaired UTF-16
+/// surrogate is written as such where D can encode it (WTF-8, legacy), else is an error.
+template <class D, class Policy, class In>
+conversion_result utf_to_dialect(const In* p, std::size_t n, unsigned char* out, Policy pol) noexcept {
+  dialect_writer<D> w{out};
+  error_code first = error_code::none;
+  for (std::size_t i = 0; i < n;) {
+    decoded d = decode_utf_at(p, n, i);
+    if (d.error != error_code::none && dialect_traits<D>::encodable(p[i]))
+      d = {static_cast<char32_t>(p[i]), 1, error_code::none};
+    char32_t c = d.code_point;
+    if (d.error == error_code::none && !dialect_traits<D>::encodable(c)) d.error = unrepresentable<dialect::utf8, D>(c);
+    if (UTF8DFA_UNLIKELY(d.error != error_code::none)) {
+      if constexpr (stops_on_error<Policy>) {
+        return {i, w.written, d.error};
+      } else {
+        if (first == error_code::none) first = d.error;
+        c = pol.replacement_value();
+      }
+    }
+    w.put(c);
+    i += d.length;
+  }
+  return {n, w.written, first};
+}
+
+/// Dialect-From bytes to dialect-To bytes; out == nullptr only counts.
+template <class From, class To, class Policy>
+conversion_result recode_scalar(const unsigned char* p, std::size_t n, unsigned char* out, Policy pol) noexcept {
+  using M = machine_of<From>;
+  typename M::state at = M::start;
+  dialect_writer<To> w{out};
+  error_code first = error_code::none;
+  for (std::size_t i = 0; i < n;) {
+    const decoded d = decode_with<M>(p, n, i, at);
+    char32_t c = d.code_point;
+    error_code e = d.error;
+    if (e == error_code::none) e = unrepresentable<From, To>(c);
+    if (UTF8DFA_UNLIKELY(e != error_code::none)) {
+      if constexpr (stops_on_error<Policy>) {
+        return {i, w.written, e};
+      } else {
+        if (first == error_code::none) first = e;
+        c = pol.replacement_value();
+      }
+    }
+    w.put(c);
+    i += d.length;
+  }
+  return {n, w.written, first};
+}
+
 template <class Str, class Run>
 Str make_string(std::size_t size, Run run, conversion_result& status) {
   Str out(size, typename Str::value_type{});
@@ -4078,6 +4990,202 @@ inline std::string to_utf8_lossy(std::u32string_view in) {
       utf8_length_from_utf32(in), [&](char* o) { return utf32_to_utf8(in, o, replace{}); }, status);
 }
 
+// ---- The dialects (see dialect.hpp): the same functions with a dialect tag last. -------------
+// dialect::utf8 runs the functions above. For the others: WTF-8 <-> UTF-16 is lossless (unpaired
+// surrogates both ways); UTF-16 cannot hold a legacy value above 0x10FFFF (too_large) or a legacy
+// surrogate (surrogate); UTF-32 output holds every value read, as read (WTF-8 surrogates, legacy
+// values up to 0x7FFFFFFF): check them with is_scalar_value if they are to be Unicode text.
+
+/// Dialect bytes to UTF-32 into `out` (utf8_to_utf32(bytes, out, strict{}, dialect::cesu8{})).
+template <class Policy, class Dialect, class Bytes, detail::enable_if_bytes<Bytes> = 0,
+          detail::enable_if_dialect<Dialect> = 0>
+conversion_result utf8_to_utf32(const Bytes& bytes, char32_t* out, Policy policy, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>) {
+    return utf8_to_utf32(bytes, out, policy);
+  } else {
+    const auto s = detail::as_span(bytes);
+    return detail::dialect_to_utf<Dialect>(detail::as_uchars(s.data), s.size, out, policy);
+  }
+}
+
+/// Dialect bytes to UTF-16 into `out`; WTF-8's unpaired surrogates become unpaired units.
+template <class Policy, class Dialect, class Bytes, detail::enable_if_bytes<Bytes> = 0,
+          detail::enable_if_dialect<Dialect> = 0>
+conversion_result utf8_to_utf16(const Bytes& bytes, char16_t* out, Policy policy, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>) {
+    return utf8_to_utf16(bytes, out, policy);
+  } else {
+    const auto s = detail::as_span(bytes);
+    return detail::dialect_to_utf<Dialect>(detail::as_uchars(s.data), s.size, out, policy);
+  }
+}
+
+/// UTF-16 to dialect bytes into `out`: WTF-8 (and legacy) write unpaired surrogates as 3 bytes and
+/// never fail; CESU-8 and MUTF-8 write pairs as 6 bytes and refuse unpaired surrogates.
+template <class Policy, class Dialect, class Byte, detail::enable_if_byte<Byte> = 0,
+          detail::enable_if_dialect<Dialect> = 0>
+conversion_result utf16_to_utf8(std::u16string_view in, Byte* out, Policy policy, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>)
+    return utf16_to_utf8(in, out, policy);
+  else
+    return detail::utf_to_dialect<Dialect>(in.data(), in.size(), detail::as_uchars(out), policy);
+}
+
+/// UTF-32 to dialect bytes into `out`: a value the dialect cannot encode is an error (surrogate or
+/// too_large). WTF-8 joins a lead surrogate followed by a trail surrogate into one character.
+template <class Policy, class Dialect, class Byte, detail::enable_if_byte<Byte> = 0,
+          detail::enable_if_dialect<Dialect> = 0>
+conversion_result utf32_to_utf8(std::u32string_view in, Byte* out, Policy policy, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>)
+    return utf32_to_utf8(in, out, policy);
+  else
+    return detail::utf_to_dialect<Dialect>(in.data(), in.size(), detail::as_uchars(out), policy);
+}
+
+/// Dialect-From bytes to dialect-To bytes into `out` (recode(bytes, out, replace{},
+/// dialect::mutf8{}, dialect::utf8{})): a character To cannot encode is an error at its offset.
+template <class Policy, class From, class To, class Bytes, class Byte, detail::enable_if_bytes<Bytes> = 0,
+          detail::enable_if_byte<Byte> = 0, detail::enable_if_dialect<From> = 0, detail::enable_if_dialect<To> = 0>
+conversion_result recode(const Bytes& bytes, Byte* out, Policy policy, From, To) noexcept {
+  const auto s = detail::as_span(bytes);
+  return detail::recode_scalar<From, To>(detail::as_uchars(s.data), s.size, detail::as_uchars(out), policy);
+}
+
+/// char32_t units utf8_to_utf32 writes in the dialect (the guarantees of utf32_length_from_utf8).
+template <class Dialect, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<Dialect> = 0>
+std::size_t utf32_length_from_utf8(const Bytes& bytes, replace r, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>) {
+    return utf32_length_from_utf8(bytes, r);
+  } else {
+    const auto s = detail::as_span(bytes);
+    return detail::dialect_to_utf<Dialect>(detail::as_uchars(s.data), s.size, static_cast<char32_t*>(nullptr), r)
+        .written;
+  }
+}
+
+/// char16_t units utf8_to_utf16 writes in the dialect.
+template <class Dialect, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<Dialect> = 0>
+std::size_t utf16_length_from_utf8(const Bytes& bytes, replace r, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>) {
+    return utf16_length_from_utf8(bytes, r);
+  } else {
+    const auto s = detail::as_span(bytes);
+    return detail::dialect_to_utf<Dialect>(detail::as_uchars(s.data), s.size, static_cast<char16_t*>(nullptr), r)
+        .written;
+  }
+}
+
+/// Bytes utf16_to_utf8 writes in the dialect.
+template <class Dialect, detail::enable_if_dialect<Dialect> = 0>
+std::size_t utf8_length_from_utf16(std::u16string_view in, replace r, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>)
+    return utf8_length_from_utf16(in, r);
+  else
+    return detail::utf_to_dialect<Dialect>(in.data(), in.size(), nullptr, r).written;
+}
+
+/// Bytes utf32_to_utf8 writes in the dialect.
+template <class Dialect, detail::enable_if_dialect<Dialect> = 0>
+std::size_t utf8_length_from_utf32(std::u32string_view in, replace r, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>)
+    return utf8_length_from_utf32(in, r);
+  else
+    return detail::utf_to_dialect<Dialect>(in.data(), in.size(), nullptr, r).written;
+}
+
+/// Bytes recode writes (exact for replace and well-formed input, an upper bound for strict).
+template <class From, class To, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<From> = 0,
+          detail::enable_if_dialect<To> = 0>
+std::size_t recoded_length(const Bytes& bytes, replace r, From, To) noexcept {
+  const auto s = detail::as_span(bytes);
+  return detail::recode_scalar<From, To>(detail::as_uchars(s.data), s.size, nullptr, r).written;
+}
+
+/// Dialect bytes to UTF-32, strict without exceptions.
+template <class Dialect, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<Dialect> = 0>
+std::u32string to_utf32(const Bytes& bytes, conversion_result& status, Dialect d) {
+  return detail::make_string<std::u32string>(
+      utf32_length_from_utf8(bytes, replace{}, d), [&](char32_t* o) { return utf8_to_utf32(bytes, o, strict{}, d); },
+      status);
+}
+
+/// Dialect bytes to UTF-32, one U+FFFD per maximal ill-formed subpart; never fails.
+template <class Dialect, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<Dialect> = 0>
+std::u32string to_utf32_lossy(const Bytes& bytes, Dialect d) {
+  conversion_result status{};
+  return detail::make_string<std::u32string>(
+      utf32_length_from_utf8(bytes, replace{}, d), [&](char32_t* o) { return utf8_to_utf32(bytes, o, replace{}, d); },
+      status);
+}
+
+/// Dialect bytes to UTF-16, strict without exceptions.
+template <class Dialect, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<Dialect> = 0>
+std::u16string to_utf16(const Bytes& bytes, conversion_result& status, Dialect d) {
+  return detail::make_string<std::u16string>(
+      utf16_length_from_utf8(bytes, replace{}, d), [&](char16_t* o) { return utf8_to_utf16(bytes, o, strict{}, d); },
+      status);
+}
+
+/// Dialect bytes to UTF-16, one U+FFFD per maximal ill-formed subpart or unrepresentable character.
+template <class Dialect, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<Dialect> = 0>
+std::u16string to_utf16_lossy(const Bytes& bytes, Dialect d) {
+  conversion_result status{};
+  return detail::make_string<std::u16string>(
+      utf16_length_from_utf8(bytes, replace{}, d), [&](char16_t* o) { return utf8_to_utf16(bytes, o, replace{}, d); },
+      status);
+}
+
+/// UTF-16 to dialect bytes, strict without exceptions.
+template <class Dialect, detail::enable_if_dialect<Dialect> = 0>
+std::string to_utf8(std::u16string_view in, conversion_result& status, Dialect d) {
+  return detail::make_string<std::string>(
+      utf8_length_from_utf16(in, replace{}, d), [&](char* o) { return utf16_to_utf8(in, o, strict{}, d); }, status);
+}
+
+/// UTF-32 to dialect bytes, strict without exceptions.
+template <class Dialect, detail::enable_if_dialect<Dialect> = 0>
+std::string to_utf8(std::u32string_view in, conversion_result& status, Dialect d) {
+  return detail::make_string<std::string>(
+      utf8_length_from_utf32(in, replace{}, d), [&](char* o) { return utf32_to_utf8(in, o, strict{}, d); }, status);
+}
+
+/// UTF-16 to dialect bytes, one U+FFFD per unit the dialect cannot write; never fails.
+template <class Dialect, detail::enable_if_dialect<Dialect> = 0>
+std::string to_utf8_lossy(std::u16string_view in, Dialect d) {
+  conversion_result status{};
+  return detail::make_string<std::string>(
+      utf8_length_from_utf16(in, replace{}, d), [&](char* o) { return utf16_to_utf8(in, o, replace{}, d); }, status);
+}
+
+/// UTF-32 to dialect bytes, one U+FFFD per value the dialect cannot write; never fails.
+template <class Dialect, detail::enable_if_dialect<Dialect> = 0>
+std::string to_utf8_lossy(std::u32string_view in, Dialect d) {
+  conversion_result status{};
+  return detail::make_string<std::string>(
+      utf8_length_from_utf32(in, replace{}, d), [&](char* o) { return utf32_to_utf8(in, o, replace{}, d); }, status);
+}
+
+/// Dialect-From bytes to dialect-To bytes, strict without exceptions (recode(bytes, status,
+/// dialect::cesu8{}, dialect::utf8{})): the result holds the characters before the error.
+template <class From, class To, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<From> = 0,
+          detail::enable_if_dialect<To> = 0>
+std::string recode(const Bytes& bytes, conversion_result& status, From from, To to) {
+  return detail::make_string<std::string>(
+      recoded_length(bytes, replace{}, from, to), [&](char* o) { return recode(bytes, o, strict{}, from, to); },
+      status);
+}
+
+/// Dialect-From bytes to dialect-To bytes, one U+FFFD per maximal ill-formed subpart or character
+/// To cannot write; never fails.
+template <class From, class To, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<From> = 0,
+          detail::enable_if_dialect<To> = 0>
+std::string recode_lossy(const Bytes& bytes, From from, To to) {
+  conversion_result status{};
+  return detail::make_string<std::string>(
+      recoded_length(bytes, replace{}, from, to), [&](char* o) { return recode(bytes, o, replace{}, from, to); },
+      status);
+}
+
 #if UTF8DFA_HAS_EXCEPTIONS
 
 /// Thrown by the strict allocating helpers: where (input code units) and why the input is ill-formed.
@@ -4144,8 +5252,53 @@ inline std::string to_utf8(std::u32string_view in) {
 #define UTF8DFA_VALIDATE_HPP
 
 
+
 namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
+
+namespace detail {
+
+/// True when the 16 bytes at p hold no 00 (p holds only ASCII there: x + 7F sets bit 7 unless x is 0).
+UTF8DFA_ALWAYS_INLINE bool no_nul16(const unsigned char* p) noexcept {
+  const std::uint64_t a = load64(p), b = load64(p + 8);
+  return (((a + 0x7F7F7F7F7F7F7F7Full) & (b + 0x7F7F7F7F7F7F7F7Full)) & high_bits) == high_bits;
+}
+
+/// Run-time validation in a dialect other than utf8: ASCII skipped 16 bytes at a time at the plain
+/// boundary (where 00 is not a character, only blocks without it), the rest through the shift form
+/// of the dialect's table in blocks of 64 bytes (reject absorbs, so one test per block). Only when
+/// that fails, or ends inside a character, does the character-by-character walk run, from the last
+/// block that began at a boundary, to say where and why.
+template <class D>
+validation_result validate_dialect(const unsigned char* p, std::size_t n) noexcept {
+  using M = machine_of<D>;
+  std::uint64_t s4 = 4 * std::uint64_t{M::start};  // the state, shift form
+  typename M::state safe_state = M::start;
+  std::size_t i = 0, safe = 0;  // a block start at a boundary, and the state there
+  for (;;) {
+    auto st = static_cast<typename M::state>(s4 >> 2);
+    if (st == M::start)
+      while (n - i >= 16 && ascii16(p + i) && (dialect_traits<D>::nul_byte || no_nul16(p + i))) i += 16;
+    if (M::boundary(st)) {
+      safe = i;
+      safe_state = st;
+    }
+    const std::size_t end = n - i < 64 ? n : i + 64;
+    for (; i < end; ++i) s4 = M::shift_step(s4, p[i]);
+    st = static_cast<typename M::state>(s4 >> 2);
+    if (UTF8DFA_UNLIKELY(M::rejected(st) || (i == n && !M::boundary(st)))) break;
+    if (i == n) return {n, 0, error_code::none};
+  }
+  for (std::size_t pos = safe; pos < n;) {  // the exact first error
+    const decoded d = decode_with<M>(p, n, pos, safe_state);
+    if (d.error != error_code::none)
+      return {pos, d.error == error_code::incomplete ? 0u : std::size_t{d.length}, d.error};
+    pos += d.length;
+  }
+  return {n, 0, error_code::none};  // not reached: the walk meets the error the table met
+}
+
+}  // namespace detail
 
 /// Checks `bytes`; on failure says where the first maximal ill-formed subpart starts, its length and kind.
 template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
@@ -4171,6 +5324,37 @@ constexpr bool is_valid(const Bytes& bytes) noexcept {
 template <class T, detail::enable_if_byte<T> = 0>
 constexpr bool is_valid(const T* data, std::size_t size) noexcept {
   return validate(data, size).error == error_code::none;
+}
+
+/// Checks `bytes` in a dialect (validate(bytes, dialect::wtf8{})); dialect::utf8 is validate(bytes).
+/// Error lengths reach 5 in CESU-8/MUTF-8 (a broken surrogate pair) and 5 in legacy.
+template <class Bytes, class Dialect, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<Dialect> = 0>
+constexpr validation_result validate(const Bytes& bytes, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>) {
+    return validate(bytes);
+  } else {
+    const auto s = detail::as_span(bytes);
+    if (UTF8DFA_IS_CONSTANT_EVALUATED()) return detail::validate_with<detail::machine_of<Dialect>>(s.data, s.size);
+    return detail::validate_dialect<Dialect>(detail::as_uchars(s.data), s.size);
+  }
+}
+
+/// Same, for a pointer and a length.
+template <class T, class Dialect, detail::enable_if_byte<T> = 0, detail::enable_if_dialect<Dialect> = 0>
+constexpr validation_result validate(const T* data, std::size_t size, Dialect d) noexcept {
+  return validate(detail::byte_span_range<T>{data, size}, d);
+}
+
+/// True when `bytes` is well-formed in the dialect.
+template <class Bytes, class Dialect, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<Dialect> = 0>
+constexpr bool is_valid(const Bytes& bytes, Dialect d) noexcept {
+  return validate(bytes, d).error == error_code::none;
+}
+
+/// Same, for a pointer and a length.
+template <class T, class Dialect, detail::enable_if_byte<T> = 0, detail::enable_if_dialect<Dialect> = 0>
+constexpr bool is_valid(const T* data, std::size_t size, Dialect d) noexcept {
+  return validate(data, size, d).error == error_code::none;
 }
 
 }  // namespace UTF8DFA_ABI_NAMESPACE
@@ -4259,12 +5443,111 @@ struct stream_state {
   }
 };
 
+/// The streaming core of the dialects other than utf8: the DFA byte by byte across chunk edges,
+/// exactly as decode_with walks the whole input (the byte that rejects a partial character is read
+/// again as a lead). `emit(c, bytes, length, offset, error)` receives every character (error none,
+/// its bytes) and every maximal ill-formed subpart (U+FFFD, its kind; an unfinished one at the end
+/// is `incomplete`). Members are named as stream_state's, so the public classes use either.
+template <class D>
+struct dialect_stream {
+  using M = machine_of<D>;
+  typename M::state at = M::start;  // boundary state at the start of the pending character
+  typename M::state state = M::start;
+  std::uint8_t pending[dialect_traits<D>::max_length]{};
+  std::uint8_t npending = 0;
+  std::size_t position = 0;
+  validation_result first{0, 0, error_code::none};
+
+  void note_error(std::size_t offset, std::size_t length, error_code kind) noexcept {
+    if (first.error == error_code::none) first = {offset, length, kind};
+  }
+
+  validation_result status() const noexcept {
+    if (first.error != error_code::none) return first;
+    return {position - npending, 0, error_code::none};
+  }
+
+  /// Runs p[0..n); with `stop`, nothing after the first error (noted here or by emit) is read.
+  template <class Emit>
+  void run(const unsigned char* p, std::size_t n, bool stop, Emit&& emit) {
+    for (std::size_t i = 0; i < n;) {
+      if (stop && first.error != error_code::none) return;
+      const std::uint8_t b = p[i];
+      if (npending == 0) {
+        const typename M::state nx = M::advance(at, b);
+        if (M::rejected(nx)) {
+          note_error(position, 1, M::why(at, b));
+          emit(replacement_character, p + i, std::size_t{1}, position, M::why(at, b));
+          at = M::start;
+        } else if (M::boundary(nx)) {
+          emit(static_cast<char32_t>(b), p + i, std::size_t{1}, position, error_code::none);
+          at = nx;
+        } else {
+          state = nx;
+          pending[npending++] = b;
+        }
+        ++i;
+        ++position;
+        continue;
+      }
+      const typename M::state nx = M::advance(state, b);
+      const std::size_t start = position - npending;
+      if (M::rejected(nx)) {  // b is not consumed: it starts the next character
+        const error_code e = M::why(state, b);
+        note_error(start, npending, e);
+        emit(replacement_character, pending, std::size_t{npending}, start, e);
+        npending = 0;
+        at = M::start;
+        continue;
+      }
+      pending[npending++] = b;
+      ++i;
+      ++position;
+      if (M::boundary(nx)) {
+        typename M::state s = at;
+        const decoded d = decode_with<M>(pending, npending, 0, s);
+        emit(d.code_point, pending, std::size_t{npending}, start, error_code::none);
+        npending = 0;
+        at = nx;
+      } else {
+        state = nx;
+      }
+    }
+  }
+
+  /// End of input: an unfinished character is `incomplete` (error length 0). True when there was one.
+  template <class Emit>
+  bool end(Emit&& emit) {
+    if (npending == 0) return false;
+    const std::size_t start = position - npending;
+    note_error(start, 0, error_code::incomplete);
+    emit(replacement_character, pending, std::size_t{npending}, start, error_code::incomplete);
+    npending = 0;
+    at = M::start;
+    return true;
+  }
+};
+
+/// What the public classes keep between chunks: stream_state for strict UTF-8 (its bulk kernels
+/// inside a chunk), dialect_stream for the others.
+template <class D>
+using stream_of = std::conditional_t<is_strict_v<D>, stream_state, dialect_stream<D>>;
+
+struct ignore_emit {
+  template <class... A>
+  void operator()(const A&...) const noexcept {}
+};
+
 }  // namespace detail
 
 /// Streaming validation: call feed() with consecutive chunks, then finish(). The first error stops
-/// it; its `valid_up_to` is counted from the start of the stream. Results equal validate() on the
-/// concatenated input for every way of cutting it into chunks.
-class validator {
+/// it; its `valid_up_to` is counted from the start of the stream. Results equal validate() (in
+/// `Dialect`) on the concatenated input for every way of cutting it into chunks. `validator` is
+/// basic_validator<dialect::utf8>.
+template <class Dialect = dialect::utf8>
+class basic_validator {
+  static_assert(detail::is_dialect_v<Dialect>, "Dialect is one of the utf8dfa::dialect tags");
+
  public:
   /// Checks the next chunk. Returns the status so far: no error while everything fed is well-formed
   /// or ends inside a character more input may complete (`valid_up_to` then counts the complete
@@ -4284,7 +5567,11 @@ class validator {
   /// Ends the stream and returns what validate() gives on all of it: an unfinished last character
   /// is `incomplete` with error_length 0. Call reset() to start a new stream.
   validation_result finish() noexcept {
-    if (!failed() && s_.end()) s_.position = s_.first.valid_up_to;
+    if constexpr (detail::is_strict_v<Dialect>) {
+      if (!failed() && s_.end()) s_.position = s_.first.valid_up_to;
+    } else {
+      if (!failed() && s_.end(detail::ignore_emit{})) s_.position = s_.first.valid_up_to;
+    }
     return s_.status();
   }
 
@@ -4294,7 +5581,7 @@ class validator {
   bool failed() const noexcept { return s_.first.error != error_code::none; }
   /// Bytes fed so far; once an error is found, its offset (where checking stopped).
   std::size_t position() const noexcept { return s_.position; }
-  /// Bytes of an unfinished character waiting for the next chunk (0..3).
+  /// Bytes of an unfinished character waiting for the next chunk (0..3; 0..5 in CESU-8, MUTF-8, legacy).
   std::size_t pending() const noexcept { return s_.npending; }
   /// Forgets everything: a new stream starts at offset 0.
   void reset() noexcept { s_ = {}; }
@@ -4302,6 +5589,16 @@ class validator {
  private:
   validation_result feed_bytes(const unsigned char* p, std::size_t n) noexcept {
     if (failed()) return s_.first;
+    if constexpr (!detail::is_strict_v<Dialect>) {
+      s_.run(p, n, true, detail::ignore_emit{});
+      if (failed()) s_.position = s_.first.valid_up_to;
+      return s_.status();
+    } else {
+      return feed_strict(p, n);
+    }
+  }
+
+  validation_result feed_strict(const unsigned char* p, std::size_t n) noexcept {
     std::size_t i = 0;
     if (s_.npending != 0) {
       const auto e = s_.continue_pending(p, n, i);
@@ -4329,8 +5626,11 @@ class validator {
     return s_.status();
   }
 
-  detail::stream_state s_;
+  detail::stream_of<Dialect> s_;
 };
+
+/// The streaming validator of strict UTF-8.
+using validator = basic_validator<>;
 
 /// What one decoder::feed() or finish() call did.
 template <class OutputIt>
@@ -4347,11 +5647,14 @@ struct feed_result {
 /// at the first error; under `replace` it writes one replacement per maximal ill-formed subpart.
 /// The units written by all calls together, and result(), equal the one-shot utf8_to_utf32 /
 /// utf8_to_utf16 output (re-encoded, for UTF-8) and validate() of the whole input, for every way
-/// of cutting it into chunks.
-template <class Policy = strict, class Unit = char32_t>
+/// of cutting it into chunks. `Dialect` reads the input in another dialect (dialect.hpp): UTF-32/
+/// UTF-16 output is then what utf8_to_utf32 / utf8_to_utf16 write in that dialect, and byte output
+/// copies the dialect's well-formed characters (a streaming sanitizer of that dialect).
+template <class Policy = strict, class Unit = char32_t, class Dialect = dialect::utf8>
 class decoder {
   static_assert(sizeof(Unit) == 4 || sizeof(Unit) == 2 || detail::is_byte_v<Unit>,
                 "decoder writes char32_t (UTF-32), char16_t (UTF-16) or a byte type (UTF-8)");
+  static_assert(detail::is_dialect_v<Dialect>, "Dialect is one of the utf8dfa::dialect tags");
 
  public:
   using unit_type = Unit;
@@ -4406,7 +5709,17 @@ class decoder {
   template <class OutputIt>
   feed_result<OutputIt> finish(OutputIt out) {
     std::size_t w = 0;
-    if (!stopped() && s_.end()) {
+    if constexpr (!detail::is_strict_v<Dialect>) {
+      if (!stopped()) {
+        Unit buf[max_output(0)];
+        Unit* o = buf;
+        if (s_.end(emitter(o))) {
+          if constexpr (Policy::stops_on_error) s_.position = s_.first.valid_up_to;
+        }
+        w = static_cast<std::size_t>(o - buf);
+        for (std::size_t k = 0; k < w; ++k) *out++ = buf[k];
+      }
+    } else if (!stopped() && s_.end()) {
       if constexpr (Policy::stops_on_error) {
         s_.position = s_.first.valid_up_to;
       } else {
@@ -4423,7 +5736,7 @@ class decoder {
   validation_result result() const noexcept { return s_.status(); }
   /// Bytes fed so far; under strict, once an error is found, its offset (where decoding stopped).
   std::size_t position() const noexcept { return s_.position; }
-  /// Bytes of an unfinished character waiting for the next chunk (0..3).
+  /// Bytes of an unfinished character waiting for the next chunk (0..3; 0..5 in CESU-8, MUTF-8, legacy).
   std::size_t pending() const noexcept { return s_.npending; }
   /// Forgets everything: a new stream starts at offset 0.
   void reset() noexcept { s_ = {}; }
@@ -4468,10 +5781,47 @@ class decoder {
     }
   }
 
+  // Dialects: what the stream core reports, written as units (errors and characters the output
+  // cannot hold replaced, or noted and stopping under strict).
+  auto emitter(Unit*& o) noexcept {
+    return [this, &o](char32_t c, const std::uint8_t* bytes, std::size_t length, std::size_t offset, error_code e) {
+      if (e == error_code::none) {
+        if constexpr (sizeof(Unit) == 1) {
+          for (std::size_t k = 0; k < length; ++k) *o++ = static_cast<Unit>(bytes[k]);
+          return;
+        } else {
+          e = detail::unrepresentable<Dialect, Unit>(c);
+          if (e == error_code::none) {
+            o = put(o, c);
+            return;
+          }
+          s_.note_error(offset, length, e);
+        }
+      }
+      if constexpr (!Policy::stops_on_error) {
+        if constexpr (sizeof(Unit) == 1)
+          o += detail::dialect_traits<Dialect>::put(o, policy_.replacement_value());
+        else
+          o = put(o, policy_.replacement_value());
+      }
+    };
+  }
+
   // The whole algorithm: finish or break off the pending character byte by byte, hand the rest up
   // to its unfinished tail to the bulk functions, keep the tail.
   std::size_t feed_units(const unsigned char* p, std::size_t n, Unit* out) noexcept {
     if (stopped()) return 0;
+    if constexpr (!detail::is_strict_v<Dialect>) {
+      Unit* o = out;
+      s_.run(p, n, Policy::stops_on_error, emitter(o));
+      if (stopped()) s_.position = s_.first.valid_up_to;
+      return static_cast<std::size_t>(o - out);
+    } else {
+      return feed_strict(p, n, out);
+    }
+  }
+
+  std::size_t feed_strict(const unsigned char* p, std::size_t n, Unit* out) noexcept {
     Unit* o = out;
     std::size_t i = 0;
     if (s_.npending != 0) {
@@ -4513,7 +5863,7 @@ class decoder {
     return static_cast<std::size_t>(o - out);
   }
 
-  detail::stream_state s_;
+  detail::stream_of<Dialect> s_;
   Policy policy_;
 };
 
@@ -4552,15 +5902,16 @@ class decoder {
 namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
 
-/// The code points of the UTF-8 bytes [first, last), as a range of char32_t (see code_points).
-template <class It, class Sent = It>
+/// The code points of the UTF-8 bytes [first, last), as a range of char32_t (see code_points),
+/// read in `Dialect` (dialect.hpp).
+template <class It, class Sent = It, class Dialect = dialect::utf8>
 class code_point_view
 #if UTF8DFA_HAS_RANGES_VIEWS
-    : public std::ranges::view_interface<code_point_view<It, Sent>>
+    : public std::ranges::view_interface<code_point_view<It, Sent, Dialect>>
 #endif
 {
  public:
-  using iterator = code_point_iterator<It, Sent>;
+  using iterator = code_point_iterator<It, Sent, Dialect>;
   /// The end: an iterator when It and Sent are one type (a common range), else Sent itself.
   using sentinel = std::conditional_t<std::is_same_v<It, Sent>, iterator, Sent>;
 
@@ -4666,9 +6017,32 @@ constexpr code_point_view<const T*> code_points(const T* data, std::size_t size)
 /// The code points of the bytes [first, last) of any iterator pair (e.g. std::istreambuf_iterator:
 /// single-pass, decoded as it is read).
 template <class It, class Sent,
-          std::enable_if_t<
-              detail::is_byte_v<typename std::iterator_traits<It>::value_type> && !std::is_integral_v<Sent>, int> = 0>
+          std::enable_if_t<detail::is_byte_v<typename std::iterator_traits<It>::value_type> &&
+                               !std::is_integral_v<Sent> && !detail::is_dialect_v<Sent>,
+                           int> = 0>
 constexpr code_point_view<It, Sent> code_points(It first, Sent last) {
+  return {first, last};
+}
+
+/// The code points of contiguous bytes (a range, not a temporary container) read in a dialect
+/// (code_points(bytes, dialect::wtf8{})): surrogates and legacy values come out as read.
+template <
+    class R, class Dialect,
+    std::enable_if_t<detail::is_byte_range<detail::uncvref_t<R>>::value && detail::is_dialect_v<Dialect>, int> = 0>
+constexpr auto code_points(R&& bytes, Dialect) noexcept {
+  using B = detail::uncvref_t<R>;
+  static_assert(std::is_lvalue_reference_v<R> || detail::is_borrowed_bytes_v<B>,
+                "code_points of a temporary container would dangle: keep the container in a variable");
+  const auto s = detail::as_span(bytes);
+  return code_point_view<decltype(s.data), decltype(s.data), Dialect>(s.data, s.data + s.size);
+}
+
+/// The code points of the bytes [first, last) of any iterator pair, read in a dialect.
+template <class It, class Sent, class Dialect,
+          std::enable_if_t<detail::is_byte_v<typename std::iterator_traits<It>::value_type> &&
+                               !std::is_integral_v<Sent> && detail::is_dialect_v<Dialect>,
+                           int> = 0>
+constexpr code_point_view<It, Sent, Dialect> code_points(It first, Sent last, Dialect) {
   return {first, last};
 }
 
@@ -4678,8 +6052,8 @@ constexpr code_point_view<It, Sent> code_points(It first, Sent last) {
 #if UTF8DFA_HAS_RANGES_VIEWS
 namespace std::ranges {
 /// The view holds only iterators, so its iterators stay valid after it is gone.
-template <class It, class Sent>
-inline constexpr bool enable_borrowed_range<utf8dfa::code_point_view<It, Sent>> = true;
+template <class It, class Sent, class Dialect>
+inline constexpr bool enable_borrowed_range<utf8dfa::code_point_view<It, Sent, Dialect>> = true;
 }  // namespace std::ranges
 #endif
 

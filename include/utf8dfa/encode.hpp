@@ -6,6 +6,7 @@
 
 #include "detail/bytes.hpp"
 #include "detail/scalar.hpp"
+#include "dialect.hpp"
 
 namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
@@ -24,6 +25,30 @@ constexpr std::size_t encoded_length(char32_t cp) noexcept {
 template <class Byte, detail::enable_if_byte<Byte> = 0>
 constexpr std::size_t encode(char32_t cp, Byte* out4) noexcept {
   return is_scalar_value(cp) ? detail::put_utf8(out4, cp) : 0;
+}
+
+/// True when the dialect can encode `cp`: scalar values (utf8, cesu8, mutf8), up to 0x10FFFF with
+/// surrogates (wtf8), up to 0x7FFFFFFF (legacy).
+template <class Dialect, detail::enable_if_dialect<Dialect> = 0>
+constexpr bool is_encodable(char32_t cp, Dialect) noexcept {
+  return detail::dialect_traits<Dialect>::encodable(cp);
+}
+
+/// Bytes the dialect's form of `cp` takes (1..6), or 0 when it cannot encode it.
+template <class Dialect, detail::enable_if_dialect<Dialect> = 0>
+constexpr std::size_t encoded_length(char32_t cp, Dialect) noexcept {
+  return detail::dialect_traits<Dialect>::encodable(cp) ? detail::dialect_traits<Dialect>::width(cp) : 0;
+}
+
+/// Writes the dialect's form of `cp` to out[0..5] (encode(cp, out, dialect::mutf8{})); returns the
+/// byte count, or 0 (writing nothing) when the dialect cannot encode it. A WTF-8 caller pairing
+/// surrogates itself must not write a lead surrogate before a trail one (see utf16_to_utf8).
+template <class Byte, class Dialect, detail::enable_if_byte<Byte> = 0, detail::enable_if_dialect<Dialect> = 0>
+constexpr std::size_t encode(char32_t cp, Byte* out6, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>)
+    return encode(cp, out6);
+  else
+    return detail::dialect_traits<Dialect>::encodable(cp) ? detail::dialect_traits<Dialect>::put(out6, cp) : 0;
 }
 
 }  // namespace UTF8DFA_ABI_NAMESPACE

@@ -18,6 +18,7 @@
 #include "decode.hpp"
 #include "detail/bytes.hpp"
 #include "detail/dfa.hpp"
+#include "dialect.hpp"
 #include "error.hpp"
 
 namespace utf8dfa {
@@ -56,35 +57,69 @@ constexpr auto to_pointer(const It& it) noexcept {
 }
 
 /// Decodes the character or maximal ill-formed subpart at `it` (it != last) and moves `it` past
-/// it. Contiguous input with a known end goes through decode_at; anything else runs the DFA one
-/// byte at a time: a byte is read only after `it != last`, and the byte that drives the DFA to
-/// reject is not consumed (it starts the next segment), exactly as decode_at treats it.
-template <class It, class Sent>
-constexpr decoded decode_advance(It& it, const Sent& last) {
+/// it, on machine M entering in boundary state `at` (updated as decode_with does). Contiguous
+/// input with a known end goes through decode_with; anything else runs the same DFA one byte at a
+/// time: a byte is read only after `it != last`, and the byte that drives the DFA to reject is not
+/// consumed (it starts the next segment), exactly as decode_with treats it.
+template <class M, class It, class Sent>
+constexpr decoded decode_advance(It& it, const Sent& last, typename M::state& at) {
   if constexpr (is_contiguous_iter_v<It> && std::is_same_v<It, Sent>) {
-    const decoded d = decode_at(to_pointer(it), static_cast<std::size_t>(last - it), 0);
+    const decoded d = decode_with<M>(to_pointer(it), static_cast<std::size_t>(last - it), 0, at);
     it += d.length;
     return d;
   } else {
     const std::uint8_t lead = octet(*it);
     ++it;
-    std::uint64_t st = step(s_accept, lead) & state_mask;
-    if (st == s_accept) return {lead, 1, error_code::none};
-    if (st == s_reject) return {replacement_character, 1, reject_kind(s_accept, lead)};
-    char32_t cp = lead & dfa.lead_mask[lead];
+    typename M::state st = M::advance(at, lead);
+    if (M::rejected(st)) {
+      const error_code e = M::why(at, lead);
+      at = M::start;
+      return {replacement_character, 1, e};
+    }
+    if (M::boundary(st)) {
+      at = st;
+      return {lead, 1, error_code::none};
+    }
+    char32_t cp = lead & M::lead_mask(lead);
+    [[maybe_unused]] char32_t high = 0;
     std::uint8_t length = 1;
     while (it != last) {
       const std::uint8_t b = octet(*it);
-      const std::uint64_t nx = step(st, b) & state_mask;
-      if (nx == s_reject) return {replacement_character, length, reject_kind(st, b)};
+      const typename M::state nx = M::advance(st, b);
+      if (M::rejected(nx)) {
+        at = M::start;
+        return {replacement_character, length, M::why(st, b)};
+      }
       ++it;
       ++length;
-      cp = (cp << 6) | (b & 0x3Fu);
-      if (nx == s_accept) return {cp, length, error_code::none};
+      if constexpr (M::pairs) {
+        if (!is_continuation(b)) {
+          high = cp;
+          cp = b & M::lead_mask(b);
+        } else {
+          cp = (cp << 6) | (b & 0x3Fu);
+        }
+      } else {
+        cp = (cp << 6) | (b & 0x3Fu);
+      }
+      if (M::boundary(nx)) {
+        if constexpr (M::pairs)
+          if (high != 0) cp = 0x10000 + ((high & 0x3FFu) << 10) + (cp & 0x3FFu);
+        at = nx;
+        return {cp, length, error_code::none};
+      }
       st = nx;
     }
+    at = M::start;
     return {replacement_character, length, error_code::incomplete};
   }
+}
+
+/// The same in strict UTF-8.
+template <class It, class Sent>
+constexpr decoded decode_advance(It& it, const Sent& last) {
+  utf8_machine::state at = utf8_machine::start;
+  return decode_advance<utf8_machine>(it, last, at);
 }
 
 /// The segment that ends at `pos` (first != pos), treating [first, pos) as the whole input, as
@@ -125,13 +160,18 @@ constexpr decoded decode_retreat(const It& first, It& pos) {
 /// A char32_t iterator over the UTF-8 bytes [first, last): one code point per character, one
 /// U+FFFD per maximal ill-formed subpart. Bidirectional over bidirectional byte iterators (going
 /// back needs the `first` bound), forward over forward ones, single-pass over input iterators.
-/// `Sent` may differ from `It` (e.g. null_sentinel_t for C strings).
-template <class It, class Sent = It>
+/// `Sent` may differ from `It` (e.g. null_sentinel_t for C strings). `Dialect` (dialect.hpp) reads
+/// the bytes in another dialect; those iterators carry the DFA's boundary state from character to
+/// character and are bidirectional only over contiguous bytes (forward over other multi-pass ones).
+template <class It, class Sent = It, class Dialect = dialect::utf8>
 class code_point_iterator {
   static_assert(detail::is_byte_v<typename std::iterator_traits<It>::value_type>,
                 "code_point_iterator reads 1-byte elements (char, unsigned char, char8_t, std::byte)");
+  static_assert(detail::is_dialect_v<Dialect>, "Dialect is one of the utf8dfa::dialect tags");
+  static constexpr bool strict = detail::is_strict_v<Dialect>;
+  using machine = detail::machine_of<Dialect>;
   static constexpr bool multipass = detail::is_forward_iter_v<It>;
-  static constexpr bool bidirectional = detail::is_bidi_iter_v<It>;
+  static constexpr bool bidirectional = detail::is_bidi_iter_v<It> && (strict || detail::is_contiguous_iter_v<It>);
 
  public:
   using value_type = char32_t;
@@ -152,6 +192,14 @@ class code_point_iterator {
   /// An iterator at `pos`, a character boundary in [first, last), that can move back to `first`.
   template <bool M = multipass, std::enable_if_t<M, int> = 0>
   constexpr code_point_iterator(It first, It pos, Sent last) : first_(first), pos_(pos), last_(last) {
+    if constexpr (!strict) {  // the boundary state at pos: what the character before it left
+      if (pos_ == last_) {    // the end: nothing to decode
+      } else if constexpr (detail::is_contiguous_iter_v<It>) {
+        at_ = detail::boundary_before<Dialect>(detail::to_pointer(first_), static_cast<std::size_t>(pos_ - first_));
+      } else {
+        for (It t = first_; t != pos_;) detail::decode_advance<machine>(t, pos_, at_);
+      }
+    }
     load();
   }
 
@@ -167,6 +215,7 @@ class code_point_iterator {
 
   /// Steps to the next character; at the end it stays there.
   constexpr code_point_iterator& operator++() {
+    if constexpr (!strict) at_ = after_;
     if constexpr (multipass) {
       if constexpr (detail::is_contiguous_iter_v<It> ||
                     std::is_base_of_v<std::random_access_iterator_tag, detail::iter_category_t<It>>)
@@ -188,9 +237,20 @@ class code_point_iterator {
   template <bool B = bidirectional, std::enable_if_t<B, int> = 0>
   constexpr code_point_iterator& operator--() {
     if (pos_ == first_) return *this;
-    const decoded d = detail::decode_retreat(first_, pos_);
-    cp_ = d.code_point;
-    len_ = d.length;
+    if constexpr (strict) {
+      const decoded d = detail::decode_retreat(first_, pos_);
+      cp_ = d.code_point;
+      len_ = d.length;
+    } else {
+      const auto* base = detail::to_pointer(first_);
+      const auto end = static_cast<std::size_t>(pos_ - first_);
+      const decoded d = detail::decode_before_in<Dialect>(base, end);
+      pos_ -= static_cast<difference_type>(d.length);
+      cp_ = d.code_point;
+      len_ = d.length;
+      after_ = at_;
+      at_ = detail::boundary_before<Dialect>(base, end - d.length);
+    }
     return *this;
   }
 
@@ -244,11 +304,22 @@ class code_point_iterator {
       return;
     }
     decoded d{};
-    if constexpr (multipass) {
-      It t = pos_;
-      d = detail::decode_advance(t, last_);
+    if constexpr (strict) {
+      if constexpr (multipass) {
+        It t = pos_;
+        d = detail::decode_advance(t, last_);
+      } else {
+        d = detail::decode_advance(pos_, last_);
+      }
     } else {
-      d = detail::decode_advance(pos_, last_);
+      typename machine::state st = at_;
+      if constexpr (multipass) {
+        It t = pos_;
+        d = detail::decode_advance<machine>(t, last_, st);
+      } else {
+        d = detail::decode_advance<machine>(pos_, last_, st);
+      }
+      after_ = st;
     }
     cp_ = d.code_point;
     len_ = d.length;
@@ -259,6 +330,8 @@ class code_point_iterator {
   Sent last_{};
   char32_t cp_ = 0;
   std::uint8_t len_ = 0;
+  std::uint8_t at_ = 0;     // dialects: the boundary state at pos_ (strict UTF-8 has one)
+  std::uint8_t after_ = 0;  // dialects: the boundary state after the current character
 };
 
 /// A sentinel for null-terminated byte strings: a pointer equals it when it points at a zero byte.

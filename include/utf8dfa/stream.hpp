@@ -16,6 +16,7 @@
 #include "detail/bytes.hpp"
 #include "detail/dfa.hpp"
 #include "detail/scalar.hpp"
+#include "dialect.hpp"
 #include "error.hpp"
 #include "policy.hpp"
 #include "transcode.hpp"
@@ -101,12 +102,111 @@ struct stream_state {
   }
 };
 
+/// The streaming core of the dialects other than utf8: the DFA byte by byte across chunk edges,
+/// exactly as decode_with walks the whole input (the byte that rejects a partial character is read
+/// again as a lead). `emit(c, bytes, length, offset, error)` receives every character (error none,
+/// its bytes) and every maximal ill-formed subpart (U+FFFD, its kind; an unfinished one at the end
+/// is `incomplete`). Members are named as stream_state's, so the public classes use either.
+template <class D>
+struct dialect_stream {
+  using M = machine_of<D>;
+  typename M::state at = M::start;  // boundary state at the start of the pending character
+  typename M::state state = M::start;
+  std::uint8_t pending[dialect_traits<D>::max_length]{};
+  std::uint8_t npending = 0;
+  std::size_t position = 0;
+  validation_result first{0, 0, error_code::none};
+
+  void note_error(std::size_t offset, std::size_t length, error_code kind) noexcept {
+    if (first.error == error_code::none) first = {offset, length, kind};
+  }
+
+  validation_result status() const noexcept {
+    if (first.error != error_code::none) return first;
+    return {position - npending, 0, error_code::none};
+  }
+
+  /// Runs p[0..n); with `stop`, nothing after the first error (noted here or by emit) is read.
+  template <class Emit>
+  void run(const unsigned char* p, std::size_t n, bool stop, Emit&& emit) {
+    for (std::size_t i = 0; i < n;) {
+      if (stop && first.error != error_code::none) return;
+      const std::uint8_t b = p[i];
+      if (npending == 0) {
+        const typename M::state nx = M::advance(at, b);
+        if (M::rejected(nx)) {
+          note_error(position, 1, M::why(at, b));
+          emit(replacement_character, p + i, std::size_t{1}, position, M::why(at, b));
+          at = M::start;
+        } else if (M::boundary(nx)) {
+          emit(static_cast<char32_t>(b), p + i, std::size_t{1}, position, error_code::none);
+          at = nx;
+        } else {
+          state = nx;
+          pending[npending++] = b;
+        }
+        ++i;
+        ++position;
+        continue;
+      }
+      const typename M::state nx = M::advance(state, b);
+      const std::size_t start = position - npending;
+      if (M::rejected(nx)) {  // b is not consumed: it starts the next character
+        const error_code e = M::why(state, b);
+        note_error(start, npending, e);
+        emit(replacement_character, pending, std::size_t{npending}, start, e);
+        npending = 0;
+        at = M::start;
+        continue;
+      }
+      pending[npending++] = b;
+      ++i;
+      ++position;
+      if (M::boundary(nx)) {
+        typename M::state s = at;
+        const decoded d = decode_with<M>(pending, npending, 0, s);
+        emit(d.code_point, pending, std::size_t{npending}, start, error_code::none);
+        npending = 0;
+        at = nx;
+      } else {
+        state = nx;
+      }
+    }
+  }
+
+  /// End of input: an unfinished character is `incomplete` (error length 0). True when there was one.
+  template <class Emit>
+  bool end(Emit&& emit) {
+    if (npending == 0) return false;
+    const std::size_t start = position - npending;
+    note_error(start, 0, error_code::incomplete);
+    emit(replacement_character, pending, std::size_t{npending}, start, error_code::incomplete);
+    npending = 0;
+    at = M::start;
+    return true;
+  }
+};
+
+/// What the public classes keep between chunks: stream_state for strict UTF-8 (its bulk kernels
+/// inside a chunk), dialect_stream for the others.
+template <class D>
+using stream_of = std::conditional_t<is_strict_v<D>, stream_state, dialect_stream<D>>;
+
+struct ignore_emit {
+  template <class... A>
+  void operator()(const A&...) const noexcept {}
+};
+
 }  // namespace detail
 
 /// Streaming validation: call feed() with consecutive chunks, then finish(). The first error stops
-/// it; its `valid_up_to` is counted from the start of the stream. Results equal validate() on the
-/// concatenated input for every way of cutting it into chunks.
-class validator {
+/// it; its `valid_up_to` is counted from the start of the stream. Results equal validate() (in
+/// `Dialect`) on the concatenated input for every way of cutting it into chunks. `validator` is
+/// basic_validator<dialect::utf8>.
+template <class Dialect = dialect::utf8>
+class basic_validator {
+  static_assert(detail::is_dialect_v<Dialect>, "Dialect is one of the utf8dfa::dialect tags");
+
  public:
   /// Checks the next chunk. Returns the status so far: no error while everything fed is well-formed
   /// or ends inside a character more input may complete (`valid_up_to` then counts the complete
@@ -126,7 +226,11 @@ class validator {
   /// Ends the stream and returns what validate() gives on all of it: an unfinished last character
   /// is `incomplete` with error_length 0. Call reset() to start a new stream.
   validation_result finish() noexcept {
-    if (!failed() && s_.end()) s_.position = s_.first.valid_up_to;
+    if constexpr (detail::is_strict_v<Dialect>) {
+      if (!failed() && s_.end()) s_.position = s_.first.valid_up_to;
+    } else {
+      if (!failed() && s_.end(detail::ignore_emit{})) s_.position = s_.first.valid_up_to;
+    }
     return s_.status();
   }
 
@@ -136,7 +240,7 @@ class validator {
   bool failed() const noexcept { return s_.first.error != error_code::none; }
   /// Bytes fed so far; once an error is found, its offset (where checking stopped).
   std::size_t position() const noexcept { return s_.position; }
-  /// Bytes of an unfinished character waiting for the next chunk (0..3).
+  /// Bytes of an unfinished character waiting for the next chunk (0..3; 0..5 in CESU-8, MUTF-8, legacy).
   std::size_t pending() const noexcept { return s_.npending; }
   /// Forgets everything: a new stream starts at offset 0.
   void reset() noexcept { s_ = {}; }
@@ -144,6 +248,16 @@ class validator {
  private:
   validation_result feed_bytes(const unsigned char* p, std::size_t n) noexcept {
     if (failed()) return s_.first;
+    if constexpr (!detail::is_strict_v<Dialect>) {
+      s_.run(p, n, true, detail::ignore_emit{});
+      if (failed()) s_.position = s_.first.valid_up_to;
+      return s_.status();
+    } else {
+      return feed_strict(p, n);
+    }
+  }
+
+  validation_result feed_strict(const unsigned char* p, std::size_t n) noexcept {
     std::size_t i = 0;
     if (s_.npending != 0) {
       const auto e = s_.continue_pending(p, n, i);
@@ -171,8 +285,11 @@ class validator {
     return s_.status();
   }
 
-  detail::stream_state s_;
+  detail::stream_of<Dialect> s_;
 };
+
+/// The streaming validator of strict UTF-8.
+using validator = basic_validator<>;
 
 /// What one decoder::feed() or finish() call did.
 template <class OutputIt>
@@ -189,11 +306,14 @@ struct feed_result {
 /// at the first error; under `replace` it writes one replacement per maximal ill-formed subpart.
 /// The units written by all calls together, and result(), equal the one-shot utf8_to_utf32 /
 /// utf8_to_utf16 output (re-encoded, for UTF-8) and validate() of the whole input, for every way
-/// of cutting it into chunks.
-template <class Policy = strict, class Unit = char32_t>
+/// of cutting it into chunks. `Dialect` reads the input in another dialect (dialect.hpp): UTF-32/
+/// UTF-16 output is then what utf8_to_utf32 / utf8_to_utf16 write in that dialect, and byte output
+/// copies the dialect's well-formed characters (a streaming sanitizer of that dialect).
+template <class Policy = strict, class Unit = char32_t, class Dialect = dialect::utf8>
 class decoder {
   static_assert(sizeof(Unit) == 4 || sizeof(Unit) == 2 || detail::is_byte_v<Unit>,
                 "decoder writes char32_t (UTF-32), char16_t (UTF-16) or a byte type (UTF-8)");
+  static_assert(detail::is_dialect_v<Dialect>, "Dialect is one of the utf8dfa::dialect tags");
 
  public:
   using unit_type = Unit;
@@ -248,7 +368,17 @@ class decoder {
   template <class OutputIt>
   feed_result<OutputIt> finish(OutputIt out) {
     std::size_t w = 0;
-    if (!stopped() && s_.end()) {
+    if constexpr (!detail::is_strict_v<Dialect>) {
+      if (!stopped()) {
+        Unit buf[max_output(0)];
+        Unit* o = buf;
+        if (s_.end(emitter(o))) {
+          if constexpr (Policy::stops_on_error) s_.position = s_.first.valid_up_to;
+        }
+        w = static_cast<std::size_t>(o - buf);
+        for (std::size_t k = 0; k < w; ++k) *out++ = buf[k];
+      }
+    } else if (!stopped() && s_.end()) {
       if constexpr (Policy::stops_on_error) {
         s_.position = s_.first.valid_up_to;
       } else {
@@ -265,7 +395,7 @@ class decoder {
   validation_result result() const noexcept { return s_.status(); }
   /// Bytes fed so far; under strict, once an error is found, its offset (where decoding stopped).
   std::size_t position() const noexcept { return s_.position; }
-  /// Bytes of an unfinished character waiting for the next chunk (0..3).
+  /// Bytes of an unfinished character waiting for the next chunk (0..3; 0..5 in CESU-8, MUTF-8, legacy).
   std::size_t pending() const noexcept { return s_.npending; }
   /// Forgets everything: a new stream starts at offset 0.
   void reset() noexcept { s_ = {}; }
@@ -310,10 +440,47 @@ class decoder {
     }
   }
 
+  // Dialects: what the stream core reports, written as units (errors and characters the output
+  // cannot hold replaced, or noted and stopping under strict).
+  auto emitter(Unit*& o) noexcept {
+    return [this, &o](char32_t c, const std::uint8_t* bytes, std::size_t length, std::size_t offset, error_code e) {
+      if (e == error_code::none) {
+        if constexpr (sizeof(Unit) == 1) {
+          for (std::size_t k = 0; k < length; ++k) *o++ = static_cast<Unit>(bytes[k]);
+          return;
+        } else {
+          e = detail::unrepresentable<Dialect, Unit>(c);
+          if (e == error_code::none) {
+            o = put(o, c);
+            return;
+          }
+          s_.note_error(offset, length, e);
+        }
+      }
+      if constexpr (!Policy::stops_on_error) {
+        if constexpr (sizeof(Unit) == 1)
+          o += detail::dialect_traits<Dialect>::put(o, policy_.replacement_value());
+        else
+          o = put(o, policy_.replacement_value());
+      }
+    };
+  }
+
   // The whole algorithm: finish or break off the pending character byte by byte, hand the rest up
   // to its unfinished tail to the bulk functions, keep the tail.
   std::size_t feed_units(const unsigned char* p, std::size_t n, Unit* out) noexcept {
     if (stopped()) return 0;
+    if constexpr (!detail::is_strict_v<Dialect>) {
+      Unit* o = out;
+      s_.run(p, n, Policy::stops_on_error, emitter(o));
+      if (stopped()) s_.position = s_.first.valid_up_to;
+      return static_cast<std::size_t>(o - out);
+    } else {
+      return feed_strict(p, n, out);
+    }
+  }
+
+  std::size_t feed_strict(const unsigned char* p, std::size_t n, Unit* out) noexcept {
     Unit* o = out;
     std::size_t i = 0;
     if (s_.npending != 0) {
@@ -355,7 +522,7 @@ class decoder {
     return static_cast<std::size_t>(o - out);
   }
 
-  detail::stream_state s_;
+  detail::stream_of<Dialect> s_;
   Policy policy_;
 };
 

@@ -5,10 +5,12 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "detail/bytes.hpp"
 #include "detail/dispatch.hpp"
 #include "detail/scalar.hpp"
+#include "dialect.hpp"
 #include "error.hpp"
 #include "policy.hpp"
 
@@ -60,6 +62,134 @@ std::size_t utf8_encoded_bytes(const In* p, std::size_t n, char32_t repl) noexce
     i += d.length;
   }
   return total;
+}
+
+// ---- The dialects: scalar, one character at a time on the dialect's DFA. ---------------------
+
+/// Why `c`, read in dialect D, cannot be written as Unicode text of code unit Out (char16_t,
+/// char32_t, or a dialect tag To): error_code::none when it can. UTF-16 holds WTF-8's surrogates
+/// (unpaired, as read) but no other dialect's; UTF-32 holds every value read, as read.
+template <class D, class Out>
+constexpr error_code unrepresentable(char32_t c) noexcept {
+  if constexpr (std::is_same_v<Out, char32_t>) {
+    return error_code::none;
+  } else if constexpr (std::is_same_v<Out, char16_t>) {
+    if (c > 0x10FFFF) return error_code::too_large;
+    if (c >= 0xD800 && c <= 0xDFFF && !std::is_same_v<D, dialect::wtf8>) return error_code::surrogate;
+    return error_code::none;
+  } else {
+    if (dialect_traits<Out>::encodable(c)) return error_code::none;
+    return c >= 0xD800 && c <= 0xDFFF ? error_code::surrogate : error_code::too_large;
+  }
+}
+
+/// Writes code points in dialect D, or only counts the bytes (out == nullptr). WTF-8 joins a lead
+/// surrogate and the trail surrogate right after it into their supplementary character (the WTF-8
+/// encoding of a code point sequence), so what it writes is always well-formed WTF-8.
+template <class D>
+struct dialect_writer {
+  unsigned char* out;
+  std::size_t written = 0;
+  char32_t lead = 0;  // WTF-8: the lead surrogate just written, else 0
+
+  void put(char32_t c) noexcept {
+    if constexpr (std::is_same_v<D, dialect::wtf8>) {
+      if (lead != 0 && c >= 0xDC00 && c <= 0xDFFF) {
+        written -= 3;  // replace the lead surrogate's 3 bytes
+        c = 0x10000 + ((lead - 0xD800) << 10) + (c - 0xDC00);
+        lead = 0;
+      } else {
+        lead = c >= 0xD800 && c <= 0xDBFF ? c : 0;
+      }
+    }
+    if (out != nullptr) {
+      written += dialect_traits<D>::put(out + written, c);
+    } else {
+      written += dialect_traits<D>::width(c);
+    }
+  }
+};
+
+/// Dialect-D bytes to UTF-32 or UTF-16 (by Out); out == nullptr only counts. A character the
+/// output cannot hold (see unrepresentable) is an error at its offset, like an ill-formed one.
+template <class D, class Policy, class Out>
+conversion_result dialect_to_utf(const unsigned char* p, std::size_t n, Out* out, Policy pol) noexcept {
+  using M = machine_of<D>;
+  typename M::state at = M::start;
+  std::size_t i = 0, o = 0;
+  error_code first = error_code::none;
+  while (i < n) {
+    const decoded d = decode_with<M>(p, n, i, at);
+    char32_t c = d.code_point;
+    error_code e = d.error;
+    if (e == error_code::none) e = unrepresentable<D, Out>(c);
+    if (UTF8DFA_UNLIKELY(e != error_code::none)) {
+      if constexpr (stops_on_error<Policy>) {
+        return {i, o, e};
+      } else {
+        if (first == error_code::none) first = e;
+        c = pol.replacement_value();
+      }
+    }
+    if (out != nullptr)
+      o += static_cast<std::size_t>(put_unit(out + o, c) - (out + o));
+    else
+      o += sizeof(Out) == 2 && c >= 0x10000 ? 2 : 1;
+    i += d.length;
+  }
+  return {n, o, first};
+}
+
+/// UTF-16 or UTF-32 (by In) to dialect-D bytes; out == nullptr only counts. An unpaired UTF-16
+/// surrogate is written as such where D can encode it (WTF-8, legacy), else is an error.
+template <class D, class Policy, class In>
+conversion_result utf_to_dialect(const In* p, std::size_t n, unsigned char* out, Policy pol) noexcept {
+  dialect_writer<D> w{out};
+  error_code first = error_code::none;
+  for (std::size_t i = 0; i < n;) {
+    decoded d = decode_utf_at(p, n, i);
+    if (d.error != error_code::none && dialect_traits<D>::encodable(p[i]))
+      d = {static_cast<char32_t>(p[i]), 1, error_code::none};
+    char32_t c = d.code_point;
+    if (d.error == error_code::none && !dialect_traits<D>::encodable(c)) d.error = unrepresentable<dialect::utf8, D>(c);
+    if (UTF8DFA_UNLIKELY(d.error != error_code::none)) {
+      if constexpr (stops_on_error<Policy>) {
+        return {i, w.written, d.error};
+      } else {
+        if (first == error_code::none) first = d.error;
+        c = pol.replacement_value();
+      }
+    }
+    w.put(c);
+    i += d.length;
+  }
+  return {n, w.written, first};
+}
+
+/// Dialect-From bytes to dialect-To bytes; out == nullptr only counts.
+template <class From, class To, class Policy>
+conversion_result recode_scalar(const unsigned char* p, std::size_t n, unsigned char* out, Policy pol) noexcept {
+  using M = machine_of<From>;
+  typename M::state at = M::start;
+  dialect_writer<To> w{out};
+  error_code first = error_code::none;
+  for (std::size_t i = 0; i < n;) {
+    const decoded d = decode_with<M>(p, n, i, at);
+    char32_t c = d.code_point;
+    error_code e = d.error;
+    if (e == error_code::none) e = unrepresentable<From, To>(c);
+    if (UTF8DFA_UNLIKELY(e != error_code::none)) {
+      if constexpr (stops_on_error<Policy>) {
+        return {i, w.written, e};
+      } else {
+        if (first == error_code::none) first = e;
+        c = pol.replacement_value();
+      }
+    }
+    w.put(c);
+    i += d.length;
+  }
+  return {n, w.written, first};
 }
 
 template <class Str, class Run>
@@ -187,6 +317,202 @@ inline std::string to_utf8_lossy(std::u32string_view in) {
   conversion_result status{};
   return detail::make_string<std::string>(
       utf8_length_from_utf32(in), [&](char* o) { return utf32_to_utf8(in, o, replace{}); }, status);
+}
+
+// ---- The dialects (see dialect.hpp): the same functions with a dialect tag last. -------------
+// dialect::utf8 runs the functions above. For the others: WTF-8 <-> UTF-16 is lossless (unpaired
+// surrogates both ways); UTF-16 cannot hold a legacy value above 0x10FFFF (too_large) or a legacy
+// surrogate (surrogate); UTF-32 output holds every value read, as read (WTF-8 surrogates, legacy
+// values up to 0x7FFFFFFF): check them with is_scalar_value if they are to be Unicode text.
+
+/// Dialect bytes to UTF-32 into `out` (utf8_to_utf32(bytes, out, strict{}, dialect::cesu8{})).
+template <class Policy, class Dialect, class Bytes, detail::enable_if_bytes<Bytes> = 0,
+          detail::enable_if_dialect<Dialect> = 0>
+conversion_result utf8_to_utf32(const Bytes& bytes, char32_t* out, Policy policy, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>) {
+    return utf8_to_utf32(bytes, out, policy);
+  } else {
+    const auto s = detail::as_span(bytes);
+    return detail::dialect_to_utf<Dialect>(detail::as_uchars(s.data), s.size, out, policy);
+  }
+}
+
+/// Dialect bytes to UTF-16 into `out`; WTF-8's unpaired surrogates become unpaired units.
+template <class Policy, class Dialect, class Bytes, detail::enable_if_bytes<Bytes> = 0,
+          detail::enable_if_dialect<Dialect> = 0>
+conversion_result utf8_to_utf16(const Bytes& bytes, char16_t* out, Policy policy, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>) {
+    return utf8_to_utf16(bytes, out, policy);
+  } else {
+    const auto s = detail::as_span(bytes);
+    return detail::dialect_to_utf<Dialect>(detail::as_uchars(s.data), s.size, out, policy);
+  }
+}
+
+/// UTF-16 to dialect bytes into `out`: WTF-8 (and legacy) write unpaired surrogates as 3 bytes and
+/// never fail; CESU-8 and MUTF-8 write pairs as 6 bytes and refuse unpaired surrogates.
+template <class Policy, class Dialect, class Byte, detail::enable_if_byte<Byte> = 0,
+          detail::enable_if_dialect<Dialect> = 0>
+conversion_result utf16_to_utf8(std::u16string_view in, Byte* out, Policy policy, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>)
+    return utf16_to_utf8(in, out, policy);
+  else
+    return detail::utf_to_dialect<Dialect>(in.data(), in.size(), detail::as_uchars(out), policy);
+}
+
+/// UTF-32 to dialect bytes into `out`: a value the dialect cannot encode is an error (surrogate or
+/// too_large). WTF-8 joins a lead surrogate followed by a trail surrogate into one character.
+template <class Policy, class Dialect, class Byte, detail::enable_if_byte<Byte> = 0,
+          detail::enable_if_dialect<Dialect> = 0>
+conversion_result utf32_to_utf8(std::u32string_view in, Byte* out, Policy policy, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>)
+    return utf32_to_utf8(in, out, policy);
+  else
+    return detail::utf_to_dialect<Dialect>(in.data(), in.size(), detail::as_uchars(out), policy);
+}
+
+/// Dialect-From bytes to dialect-To bytes into `out` (recode(bytes, out, replace{},
+/// dialect::mutf8{}, dialect::utf8{})): a character To cannot encode is an error at its offset.
+template <class Policy, class From, class To, class Bytes, class Byte, detail::enable_if_bytes<Bytes> = 0,
+          detail::enable_if_byte<Byte> = 0, detail::enable_if_dialect<From> = 0, detail::enable_if_dialect<To> = 0>
+conversion_result recode(const Bytes& bytes, Byte* out, Policy policy, From, To) noexcept {
+  const auto s = detail::as_span(bytes);
+  return detail::recode_scalar<From, To>(detail::as_uchars(s.data), s.size, detail::as_uchars(out), policy);
+}
+
+/// char32_t units utf8_to_utf32 writes in the dialect (the guarantees of utf32_length_from_utf8).
+template <class Dialect, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<Dialect> = 0>
+std::size_t utf32_length_from_utf8(const Bytes& bytes, replace r, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>) {
+    return utf32_length_from_utf8(bytes, r);
+  } else {
+    const auto s = detail::as_span(bytes);
+    return detail::dialect_to_utf<Dialect>(detail::as_uchars(s.data), s.size, static_cast<char32_t*>(nullptr), r)
+        .written;
+  }
+}
+
+/// char16_t units utf8_to_utf16 writes in the dialect.
+template <class Dialect, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<Dialect> = 0>
+std::size_t utf16_length_from_utf8(const Bytes& bytes, replace r, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>) {
+    return utf16_length_from_utf8(bytes, r);
+  } else {
+    const auto s = detail::as_span(bytes);
+    return detail::dialect_to_utf<Dialect>(detail::as_uchars(s.data), s.size, static_cast<char16_t*>(nullptr), r)
+        .written;
+  }
+}
+
+/// Bytes utf16_to_utf8 writes in the dialect.
+template <class Dialect, detail::enable_if_dialect<Dialect> = 0>
+std::size_t utf8_length_from_utf16(std::u16string_view in, replace r, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>)
+    return utf8_length_from_utf16(in, r);
+  else
+    return detail::utf_to_dialect<Dialect>(in.data(), in.size(), nullptr, r).written;
+}
+
+/// Bytes utf32_to_utf8 writes in the dialect.
+template <class Dialect, detail::enable_if_dialect<Dialect> = 0>
+std::size_t utf8_length_from_utf32(std::u32string_view in, replace r, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>)
+    return utf8_length_from_utf32(in, r);
+  else
+    return detail::utf_to_dialect<Dialect>(in.data(), in.size(), nullptr, r).written;
+}
+
+/// Bytes recode writes (exact for replace and well-formed input, an upper bound for strict).
+template <class From, class To, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<From> = 0,
+          detail::enable_if_dialect<To> = 0>
+std::size_t recoded_length(const Bytes& bytes, replace r, From, To) noexcept {
+  const auto s = detail::as_span(bytes);
+  return detail::recode_scalar<From, To>(detail::as_uchars(s.data), s.size, nullptr, r).written;
+}
+
+/// Dialect bytes to UTF-32, strict without exceptions.
+template <class Dialect, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<Dialect> = 0>
+std::u32string to_utf32(const Bytes& bytes, conversion_result& status, Dialect d) {
+  return detail::make_string<std::u32string>(
+      utf32_length_from_utf8(bytes, replace{}, d), [&](char32_t* o) { return utf8_to_utf32(bytes, o, strict{}, d); },
+      status);
+}
+
+/// Dialect bytes to UTF-32, one U+FFFD per maximal ill-formed subpart; never fails.
+template <class Dialect, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<Dialect> = 0>
+std::u32string to_utf32_lossy(const Bytes& bytes, Dialect d) {
+  conversion_result status{};
+  return detail::make_string<std::u32string>(
+      utf32_length_from_utf8(bytes, replace{}, d), [&](char32_t* o) { return utf8_to_utf32(bytes, o, replace{}, d); },
+      status);
+}
+
+/// Dialect bytes to UTF-16, strict without exceptions.
+template <class Dialect, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<Dialect> = 0>
+std::u16string to_utf16(const Bytes& bytes, conversion_result& status, Dialect d) {
+  return detail::make_string<std::u16string>(
+      utf16_length_from_utf8(bytes, replace{}, d), [&](char16_t* o) { return utf8_to_utf16(bytes, o, strict{}, d); },
+      status);
+}
+
+/// Dialect bytes to UTF-16, one U+FFFD per maximal ill-formed subpart or unrepresentable character.
+template <class Dialect, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<Dialect> = 0>
+std::u16string to_utf16_lossy(const Bytes& bytes, Dialect d) {
+  conversion_result status{};
+  return detail::make_string<std::u16string>(
+      utf16_length_from_utf8(bytes, replace{}, d), [&](char16_t* o) { return utf8_to_utf16(bytes, o, replace{}, d); },
+      status);
+}
+
+/// UTF-16 to dialect bytes, strict without exceptions.
+template <class Dialect, detail::enable_if_dialect<Dialect> = 0>
+std::string to_utf8(std::u16string_view in, conversion_result& status, Dialect d) {
+  return detail::make_string<std::string>(
+      utf8_length_from_utf16(in, replace{}, d), [&](char* o) { return utf16_to_utf8(in, o, strict{}, d); }, status);
+}
+
+/// UTF-32 to dialect bytes, strict without exceptions.
+template <class Dialect, detail::enable_if_dialect<Dialect> = 0>
+std::string to_utf8(std::u32string_view in, conversion_result& status, Dialect d) {
+  return detail::make_string<std::string>(
+      utf8_length_from_utf32(in, replace{}, d), [&](char* o) { return utf32_to_utf8(in, o, strict{}, d); }, status);
+}
+
+/// UTF-16 to dialect bytes, one U+FFFD per unit the dialect cannot write; never fails.
+template <class Dialect, detail::enable_if_dialect<Dialect> = 0>
+std::string to_utf8_lossy(std::u16string_view in, Dialect d) {
+  conversion_result status{};
+  return detail::make_string<std::string>(
+      utf8_length_from_utf16(in, replace{}, d), [&](char* o) { return utf16_to_utf8(in, o, replace{}, d); }, status);
+}
+
+/// UTF-32 to dialect bytes, one U+FFFD per value the dialect cannot write; never fails.
+template <class Dialect, detail::enable_if_dialect<Dialect> = 0>
+std::string to_utf8_lossy(std::u32string_view in, Dialect d) {
+  conversion_result status{};
+  return detail::make_string<std::string>(
+      utf8_length_from_utf32(in, replace{}, d), [&](char* o) { return utf32_to_utf8(in, o, replace{}, d); }, status);
+}
+
+/// Dialect-From bytes to dialect-To bytes, strict without exceptions (recode(bytes, status,
+/// dialect::cesu8{}, dialect::utf8{})): the result holds the characters before the error.
+template <class From, class To, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<From> = 0,
+          detail::enable_if_dialect<To> = 0>
+std::string recode(const Bytes& bytes, conversion_result& status, From from, To to) {
+  return detail::make_string<std::string>(
+      recoded_length(bytes, replace{}, from, to), [&](char* o) { return recode(bytes, o, strict{}, from, to); },
+      status);
+}
+
+/// Dialect-From bytes to dialect-To bytes, one U+FFFD per maximal ill-formed subpart or character
+/// To cannot write; never fails.
+template <class From, class To, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<From> = 0,
+          detail::enable_if_dialect<To> = 0>
+std::string recode_lossy(const Bytes& bytes, From from, To to) {
+  conversion_result status{};
+  return detail::make_string<std::string>(
+      recoded_length(bytes, replace{}, from, to), [&](char* o) { return recode(bytes, o, replace{}, from, to); },
+      status);
 }
 
 #if UTF8DFA_HAS_EXCEPTIONS

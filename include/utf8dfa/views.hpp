@@ -33,15 +33,16 @@
 namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
 
-/// The code points of the UTF-8 bytes [first, last), as a range of char32_t (see code_points).
-template <class It, class Sent = It>
+/// The code points of the UTF-8 bytes [first, last), as a range of char32_t (see code_points),
+/// read in `Dialect` (dialect.hpp).
+template <class It, class Sent = It, class Dialect = dialect::utf8>
 class code_point_view
 #if UTF8DFA_HAS_RANGES_VIEWS
-    : public std::ranges::view_interface<code_point_view<It, Sent>>
+    : public std::ranges::view_interface<code_point_view<It, Sent, Dialect>>
 #endif
 {
  public:
-  using iterator = code_point_iterator<It, Sent>;
+  using iterator = code_point_iterator<It, Sent, Dialect>;
   /// The end: an iterator when It and Sent are one type (a common range), else Sent itself.
   using sentinel = std::conditional_t<std::is_same_v<It, Sent>, iterator, Sent>;
 
@@ -147,9 +148,32 @@ constexpr code_point_view<const T*> code_points(const T* data, std::size_t size)
 /// The code points of the bytes [first, last) of any iterator pair (e.g. std::istreambuf_iterator:
 /// single-pass, decoded as it is read).
 template <class It, class Sent,
-          std::enable_if_t<
-              detail::is_byte_v<typename std::iterator_traits<It>::value_type> && !std::is_integral_v<Sent>, int> = 0>
+          std::enable_if_t<detail::is_byte_v<typename std::iterator_traits<It>::value_type> &&
+                               !std::is_integral_v<Sent> && !detail::is_dialect_v<Sent>,
+                           int> = 0>
 constexpr code_point_view<It, Sent> code_points(It first, Sent last) {
+  return {first, last};
+}
+
+/// The code points of contiguous bytes (a range, not a temporary container) read in a dialect
+/// (code_points(bytes, dialect::wtf8{})): surrogates and legacy values come out as read.
+template <
+    class R, class Dialect,
+    std::enable_if_t<detail::is_byte_range<detail::uncvref_t<R>>::value && detail::is_dialect_v<Dialect>, int> = 0>
+constexpr auto code_points(R&& bytes, Dialect) noexcept {
+  using B = detail::uncvref_t<R>;
+  static_assert(std::is_lvalue_reference_v<R> || detail::is_borrowed_bytes_v<B>,
+                "code_points of a temporary container would dangle: keep the container in a variable");
+  const auto s = detail::as_span(bytes);
+  return code_point_view<decltype(s.data), decltype(s.data), Dialect>(s.data, s.data + s.size);
+}
+
+/// The code points of the bytes [first, last) of any iterator pair, read in a dialect.
+template <class It, class Sent, class Dialect,
+          std::enable_if_t<detail::is_byte_v<typename std::iterator_traits<It>::value_type> &&
+                               !std::is_integral_v<Sent> && detail::is_dialect_v<Dialect>,
+                           int> = 0>
+constexpr code_point_view<It, Sent, Dialect> code_points(It first, Sent last, Dialect) {
   return {first, last};
 }
 
@@ -159,8 +183,8 @@ constexpr code_point_view<It, Sent> code_points(It first, Sent last) {
 #if UTF8DFA_HAS_RANGES_VIEWS
 namespace std::ranges {
 /// The view holds only iterators, so its iterators stay valid after it is gone.
-template <class It, class Sent>
-inline constexpr bool enable_borrowed_range<utf8dfa::code_point_view<It, Sent>> = true;
+template <class It, class Sent, class Dialect>
+inline constexpr bool enable_borrowed_range<utf8dfa::code_point_view<It, Sent, Dialect>> = true;
 }  // namespace std::ranges
 #endif
 

@@ -517,6 +517,134 @@ def group_stream_file(d):
             expect((p.returncode, p.stdout, p.stderr), 1 if e else 0, want.encode(), b"", f"stream_file {data[:40]!r}")
 
 
+# ---- dialects ---------------------------------------------------------------------------------
+
+def code_point_bytes(c):
+    """The 1-3 (or 4) byte UTF-8 bit pattern of any code point, surrogates included."""
+    return chr(c).encode("utf-8", "surrogatepass")
+
+
+def wtf8_encode(units):
+    """WTF-8 of a list of UTF-16 code units: pairs joined, unpaired surrogates as 3 bytes."""
+    out, i = b"", 0
+    while i < len(units):
+        u = units[i]
+        if 0xD800 <= u <= 0xDBFF and i + 1 < len(units) and 0xDC00 <= units[i + 1] <= 0xDFFF:
+            out += code_point_bytes(0x10000 + ((u - 0xD800) << 10) + (units[i + 1] - 0xDC00))
+            i += 2
+        else:
+            out += code_point_bytes(u)
+            i += 1
+    return out
+
+
+def cesu8_encode(text, modified=False):
+    """CESU-8 (UTR #26): each UTF-16 code unit's 3-byte pattern; MUTF-8 also writes U+0000 as C0 80."""
+    out = b""
+    for ch in text:
+        c = ord(ch)
+        if modified and c == 0:
+            out += b"\xc0\x80"
+        elif c >= 0x10000:
+            out += code_point_bytes(0xD800 + ((c - 0x10000) >> 10)) + code_point_bytes(0xDC00 + ((c - 0x10000) & 0x3FF))
+        else:
+            out += ch.encode("utf-8")
+    return out
+
+
+def random_units(rng, n):
+    pool = [0x41, 0x0A, 0xE9, 0x20AC, 0xD800, 0xDBFF, 0xDC00, 0xDFFF, 0xD83D, 0xDE00, 0xFFFD]
+    return [rng.choice(pool) if rng.random() < 0.6 else rng.randrange(0x10000) for _ in range(n)]
+
+
+DIALECT_NAMES = {"utf8": "UTF-8", "wtf8": "WTF-8", "cesu8": "CESU-8", "mutf8": "MUTF-8", "legacy": "legacy UTF-8"}
+
+# (dialect, bytes, offset of the first error, kind), worked out by hand from each dialect's grammar.
+DIALECT_ERRORS = [
+    ("wtf8", b"a\xed\xa0\x80\xed\xb0\x80b", 4, "surrogate"),  # a lead then a trail surrogate: the pair
+    ("wtf8", b"\xf4\x90\x80\x80", 0, "too_large"),
+    ("wtf8", b"x\n\xed\xa0", 2, "incomplete"),
+    ("cesu8", b"\xf0\x9f\x98\x80", 0, "invalid_byte"),  # no 4-byte forms
+    ("cesu8", b"ab\xed\xa0\x80c", 2, "surrogate"),  # an unpaired lead surrogate
+    ("cesu8", b"\xed\xb0\x80", 0, "surrogate"),  # an unpaired trail surrogate
+    ("cesu8", b"\xc0\x80", 0, "invalid_byte"),
+    ("mutf8", b"a\x00b", 1, "invalid_byte"),
+    ("mutf8", b"a\nb\xc0\x81", 3, "overlong"),
+    ("mutf8", b"\xed\xa0\x80\xed\x80", 0, "surrogate"),
+    ("legacy", b"\xf8\x87\xbf\xbf\xbf", 0, "overlong"),
+    ("legacy", b"ok\xfe", 2, "invalid_byte"),
+    ("legacy", b"\xfd\xbf\xbf", 0, "incomplete"),
+    ("utf8", b"\xed\xa0\x80", 0, "surrogate"),
+]
+
+
+def dialect_chars(dialect, b):
+    """Code points in well-formed bytes of the dialect: lead bytes, less the second lead of each pair."""
+    leads = sum(1 for x in b if x & 0xC0 != 0x80)
+    if dialect in ("cesu8", "mutf8"):
+        leads -= sum(1 for i in range(3, len(b)) if b[i] == 0xED and b[i - 3] == 0xED and 0xA0 <= b[i - 2] <= 0xAF)
+    return leads
+
+
+def group_dialect(d):
+    rng = random.Random(15)
+    # Errors: the message names the dialect; LINE and COLUMN count its characters.
+    for dialect, data, off, kind in DIALECT_ERRORS:
+        head = data[:off]
+        line = head.count(b"\n") + 1
+        col = dialect_chars(dialect, head[head.rfind(b"\n") + 1:]) + 1
+        msg = f"<stdin>:{line}:{col}: invalid {DIALECT_NAMES[dialect]} at byte {off}: {kind}\n".encode()
+        expect(run(["validate", "--dialect", dialect], data), 1, b"", msg, f"{dialect} error {data!r}")
+        expect(run(["count", f"--dialect={dialect}"], data), 1, b"", msg, f"{dialect} count error {data!r}")
+    # CESU-8 and MUTF-8 of random text (U+0000 included: 00 in CESU-8, C0 80 in MUTF-8): valid,
+    # counted, converted both ways, sanitized unchanged.
+    for i in range(30):
+        text = random_text(rng, rng.randrange(0, 40)).decode("utf-8") + ("\0" if i % 3 == 0 else "")
+        for dialect, data in (("cesu8", cesu8_encode(text)), ("mutf8", cesu8_encode(text, True))):
+            expect(run(["validate", "--dialect", dialect], data), 0, b"", b"", f"{dialect} valid")
+            expect(run(["count", "--dialect", dialect], data), 0, f"{len(text)}\n".encode(), b"", f"{dialect} count")
+            expect(run(["convert", "--dialect", dialect, "--to", "utf16le"], data), 0, text.encode("utf-16-le"), b"",
+                   f"{dialect} to UTF-16")
+            expect(run(["convert", "--dialect", dialect, "--to", "utf32be"], data), 0, text.encode("utf-32-be"), b"",
+                   f"{dialect} to UTF-32")
+            expect(run(["convert", "--from", "utf16be", "--dialect", dialect], text.encode("utf-16-be")), 0, data, b"",
+                   f"UTF-16 to {dialect}")
+            expect(run(["sanitize", "--dialect", dialect], data), 0, data, b"", f"{dialect} sanitize")
+    # WTF-8: UTF-16 with unpaired surrogates, losslessly both ways.
+    for i in range(40):
+        units = random_units(rng, rng.randrange(0, 20))
+        u16 = b"".join(u.to_bytes(2, "little") for u in units)
+        w = wtf8_encode(units)
+        expect(run(["convert", "--from", "utf16le", "--dialect", "wtf8"], u16), 0, w, b"", f"UTF-16 {units} to WTF-8")
+        expect(run(["convert", "--dialect", "wtf8", "--to", "utf16le"], w), 0, u16, b"", f"WTF-8 {w!r} to UTF-16")
+        expect(run(["validate", "--dialect", "wtf8"], w), 0, b"", b"", "WTF-8 valid")
+        expect(run(["count", "--dialect", "wtf8"], w), 0, f"{dialect_chars('wtf8', w)}\n".encode(), b"", "WTF-8 count")
+    # Legacy: values above 10FFFF are read, and refused by UTF-16 (too_large).
+    big = b"a\xf8\x88\x80\x80\x80\xfd\xbf\xbf\xbf\xbf\xbf"
+    expect(run(["validate", "--dialect", "legacy"], big), 0, b"", b"", "legacy 5 and 6 bytes")
+    expect(run(["count", "--dialect", "legacy"], big), 0, b"3\n", b"", "legacy count")
+    expect(run(["convert", "--dialect", "legacy", "--to", "utf32le"], big), 0,
+           b"".join(v.to_bytes(4, "little") for v in (0x61, 0x200000, 0x7FFFFFFF)), b"", "legacy to UTF-32: as read")
+    expect(run(["convert", "--dialect", "legacy", "--to", "utf16le"], big), 1, b"a\x00",
+           b"<stdin>:1:2: invalid legacy UTF-8 at byte 1: too_large\n", "legacy to UTF-16")
+    expect(run(["convert", "--dialect", "legacy", "--to", "utf16le", "--replace"], big), 0,
+           "a\ufffd\ufffd".encode("utf-16-le"), b"", "legacy to UTF-16, replaced")
+    # Sanitize keeps each dialect's well-formed bytes and replaces the rest.
+    expect(run(["sanitize", "--dialect", "cesu8"], b"\xed\xa0\x80A\xf0"), 0, b"\xef\xbf\xbdA\xef\xbf\xbd", b"",
+           "sanitize CESU-8")
+    expect(run(["sanitize", "--dialect", "wtf8"], b"\xed\xa0\x80\xed\xb0\x80"), 0,
+           b"\xed\xa0\x80\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd", b"", "sanitize WTF-8: no pair")
+    expect(run(["sanitize", "--dialect", "mutf8"], b"\x00\xc0\x80"), 0, b"\xef\xbf\xbd\xc0\x80", b"", "sanitize MUTF-8")
+    # The default dialect is utf8; an unknown one is a usage error.
+    expect(run(["validate", "--dialect", "utf8"], b"\xed\xa0\x80"), 1, b"",
+           b"<stdin>:1:1: invalid UTF-8 at byte 0: surrogate\n", "--dialect utf8")
+    rc, out, err = run(["validate", "--dialect", "latin1"], b"")
+    expect((rc, out, b""), 2, b"", b"", "unknown dialect")
+    assert err.startswith(b"utf8tool: unknown dialect 'latin1'"), err
+    rc, out, err = run(["count", "--dialect"], b"")
+    expect((rc, out, b""), 2, b"", b"", "--dialect without a value")
+
+
 GROUPS = {n[len("group_"):]: f for n, f in globals().items() if n.startswith("group_")}
 
 

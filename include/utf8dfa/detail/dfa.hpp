@@ -196,24 +196,90 @@ constexpr bool is_continuation(std::uint8_t b) noexcept {
   return utf8_tail.contains(b);
 }
 
+// ---------------------------------------------------------------------------------------------
+// The engine. A machine is the interface the decoding loops need from an automaton: strict UTF-8
+// runs the shift form above (utf8_machine), the dialects the plain form of dialect_dfa.hpp.
+
+/// Strict UTF-8: the shift-form table; a state is a masked bit offset.
+struct utf8_machine {
+  using state = std::uint64_t;
+  static constexpr state start = s_accept;
+  static constexpr bool pairs = false;  // no lead byte inside a character
+  static constexpr state advance(state s, std::uint8_t b) noexcept { return step(s, b) & state_mask; }
+  static constexpr bool rejected(state s) noexcept { return s == s_reject; }
+  static constexpr bool boundary(state s) noexcept { return s == s_accept; }
+  static constexpr error_code why(state s, std::uint8_t b) noexcept { return reject_kind(s, b); }
+  static constexpr std::uint8_t lead_mask(std::uint8_t b) noexcept { return dfa.lead_mask[b]; }
+};
+
+/// Decodes the character or maximal ill-formed subpart at `pos` (pos < n), entering in boundary
+/// state `at` (the boundary the previous character left); `at` becomes the boundary after it
+/// (after an error: the plain boundary). The one decoder: decode_at below is this on
+/// utf8_machine. The value accumulates six bits per continuation byte; with pairs, a lead byte
+/// inside a character starts the second surrogate and the two combine at the end.
+template <class M, class T>
+constexpr decoded decode_with(const T* p, std::size_t n, std::size_t pos, typename M::state& at) noexcept {
+  const std::uint8_t lead = octet(p[pos]);
+  typename M::state st = M::advance(at, lead);
+  if (M::rejected(st)) {
+    const error_code e = M::why(at, lead);
+    at = M::start;
+    return {replacement_character, 1, e};
+  }
+  if (M::boundary(st)) {
+    at = st;
+    return {lead, 1, error_code::none};
+  }
+  char32_t cp = lead & M::lead_mask(lead);
+  [[maybe_unused]] char32_t high = 0;
+  for (std::size_t i = pos + 1; i < n; ++i) {
+    const std::uint8_t b = octet(p[i]);
+    const typename M::state nx = M::advance(st, b);
+    if (M::rejected(nx)) {
+      at = M::start;
+      return {replacement_character, static_cast<std::uint8_t>(i - pos), M::why(st, b)};
+    }
+    if constexpr (M::pairs) {
+      if (!is_continuation(b)) {
+        high = cp;
+        cp = b & M::lead_mask(b);
+      } else {
+        cp = (cp << 6) | (b & 0x3Fu);
+      }
+    } else {
+      cp = (cp << 6) | (b & 0x3Fu);
+    }
+    if (M::boundary(nx)) {
+      if constexpr (M::pairs)
+        if (high != 0) cp = 0x10000 + ((high & 0x3FFu) << 10) + (cp & 0x3FFu);
+      at = nx;
+      return {cp, static_cast<std::uint8_t>(i + 1 - pos), error_code::none};
+    }
+    st = nx;
+  }
+  at = M::start;
+  return {replacement_character, static_cast<std::uint8_t>(n - pos), error_code::incomplete};
+}
+
+/// Validation from the start of the input, one character at a time, carrying the boundary state.
+template <class M, class T>
+constexpr validation_result validate_with(const T* p, std::size_t n) noexcept {
+  typename M::state at = M::start;
+  for (std::size_t pos = 0; pos < n;) {
+    const decoded d = decode_with<M>(p, n, pos, at);
+    if (d.error != error_code::none)
+      return {pos, d.error == error_code::incomplete ? 0u : std::size_t{d.length}, d.error};
+    pos += d.length;
+  }
+  return {n, 0, error_code::none};
+}
+
 /// Decodes the character or maximal ill-formed subpart that starts at `pos` (pos < n).
 /// This is the only scalar decoder: everything else that decodes calls it or the shift loop.
 template <class T>
 constexpr decoded decode_at(const T* p, std::size_t n, std::size_t pos) noexcept {
-  const std::uint8_t lead = octet(p[pos]);
-  std::uint64_t st = step(s_accept, lead) & state_mask;
-  if (st == s_accept) return {lead, 1, error_code::none};
-  if (st == s_reject) return {replacement_character, 1, reject_kind(s_accept, lead)};
-  char32_t cp = lead & dfa.lead_mask[lead];
-  for (std::size_t i = pos + 1; i < n; ++i) {
-    const std::uint8_t b = octet(p[i]);
-    const std::uint64_t nx = step(st, b) & state_mask;
-    if (nx == s_reject) return {replacement_character, static_cast<std::uint8_t>(i - pos), reject_kind(st, b)};
-    cp = (cp << 6) | (b & 0x3Fu);
-    if (nx == s_accept) return {cp, static_cast<std::uint8_t>(i + 1 - pos), error_code::none};
-    st = nx;
-  }
-  return {replacement_character, static_cast<std::uint8_t>(n - pos), error_code::incomplete};
+  utf8_machine::state at = utf8_machine::start;
+  return decode_with<utf8_machine>(p, n, pos, at);
 }
 
 /// Where the character containing the byte before `pos` starts, given that the DFA consumed

@@ -1,0 +1,240 @@
+// utf8dfa: the automaton builder for the grammars beyond RFC 3629 (see dialect.hpp), run by the one
+// decoding engine of dfa.hpp (decode_with).
+//
+// dfa.hpp builds strict UTF-8 from one list of alternatives whose lead ranges never overlap, so a
+// state there is one suffix of one alternative. The dialects need two more things, both still
+// written as data:
+//  - alternatives that share a lead byte and part ways later (CESU-8's ED 80-9F tail next to the
+//    six-byte pair ED A0-AF tail ED B0-BF tail): a state is the SET of suffixes still possible;
+//  - a rule across characters (WTF-8: a lead surrogate must not be followed by a trail surrogate):
+//    more than one character boundary. Each alternative says at which boundaries it may start and
+//    at which it ends; a boundary is an accepting state of its own.
+// The build is a subset construction over those suffixes, evaluated at compile time; tests compare
+// every table with a reference written from the grammars (tests/reference/dialects.hpp), and a
+// static_assert in dialect.hpp checks that this builder, given RFC 3629, yields the table of dfa.hpp.
+#ifndef UTF8DFA_DETAIL_DIALECT_DFA_HPP
+#define UTF8DFA_DETAIL_DIALECT_DFA_HPP
+
+#include <cstddef>
+#include <cstdint>
+
+#include "../error.hpp"
+#include "bytes.hpp"
+#include "dfa.hpp"
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+
+inline constexpr std::size_t rule_max_length = 6;
+
+/// Character boundaries a rule may start at (a bit mask) or ends at (an index).
+inline constexpr std::uint8_t plain_boundary = 0;       // index of the ordinary boundary
+inline constexpr std::uint8_t after_lead_boundary = 1;  // index: just after a lead surrogate (WTF-8)
+inline constexpr std::uint8_t at_any_boundary = 3;      // mask: both
+inline constexpr std::uint8_t at_plain_boundary = 1;    // mask: the ordinary boundary only
+
+/// One alternative: `length` octet ranges (the first is the lead). A range that is not a
+/// continuation range inside a sequence (ED in the CESU-8 pair) names in `outside` the error for
+/// any byte it refuses; a continuation range names the error for a continuation byte it refuses.
+struct dialect_rule {
+  std::uint8_t length;
+  octet_range seq[rule_max_length];
+  std::uint8_t starts = at_any_boundary;  // mask of boundaries it may start at
+  std::uint8_t ends = plain_boundary;     // boundary it leaves
+};
+
+inline constexpr std::size_t dialect_max_states = 24;
+inline constexpr std::size_t dialect_max_items = 4;
+inline constexpr std::uint8_t dialect_reject = 1;  // state 0 is the plain boundary, 1 reject
+
+/// The rest of one alternative: the ranges still expected and the boundary it ends at.
+struct rule_suffix {
+  std::uint8_t count = 0;
+  octet_range need[rule_max_length - 1]{};
+  std::uint8_t ends = plain_boundary;
+
+  constexpr bool same(const rule_suffix& o) const noexcept {
+    if (count != o.count || ends != o.ends) return false;
+    for (std::uint8_t k = 0; k < count; ++k)
+      if (need[k].lo != o.need[k].lo || need[k].hi != o.need[k].hi || need[k].outside != o.need[k].outside)
+        return false;
+    return true;
+  }
+};
+
+/// A state: a boundary (no items, `boundary` says which) or the set of suffixes still possible.
+struct dialect_state {
+  std::uint8_t items = 0;
+  rule_suffix item[dialect_max_items]{};
+  std::uint8_t boundary = 0;
+
+  constexpr bool contains(const rule_suffix& s) const noexcept {
+    for (std::uint8_t k = 0; k < items; ++k)
+      if (item[k].same(s)) return true;
+    return false;
+  }
+  constexpr bool same(const dialect_state& o) const noexcept {
+    if (items != o.items || boundary != o.boundary) return false;
+    for (std::uint8_t k = 0; k < items; ++k)
+      if (!o.contains(item[k])) return false;
+    return true;
+  }
+};
+
+/// The automaton in plain form (a state is an index); `ok` is false when the grammar is not one
+/// this builder can take (ambiguous, or too many states): static_asserts check it.
+struct dialect_automaton {
+  bool ok = true;
+  std::size_t states = 0;
+  dialect_state desc[dialect_max_states]{};
+  bool is_boundary[dialect_max_states]{};
+  std::uint8_t next[dialect_max_states][256]{};
+  error_code kind[dialect_max_states][256]{};  // why `next` is reject
+  std::uint8_t lead_mask[256]{};               // payload bits of a lead byte
+
+  constexpr std::uint8_t intern(const dialect_state& s) {
+    for (std::uint8_t k = 0; k < states; ++k)
+      if (k != dialect_reject && desc[k].same(s)) return k;
+    if (states == dialect_max_states) {
+      ok = false;
+      return dialect_reject;
+    }
+    desc[states] = s;
+    is_boundary[states] = s.items == 0;
+    return static_cast<std::uint8_t>(states++);
+  }
+
+  /// The state after byte b in state s, and the error kind when that is reject.
+  constexpr std::uint8_t advance(const dialect_rule* g, std::size_t rules, std::uint8_t s, unsigned b,
+                                 error_code& why) {
+    const bool continuation = utf8_tail.contains(b);
+    dialect_state to{};
+    const dialect_state from = desc[s];
+    std::uint8_t completed = 0, ends = plain_boundary;
+    auto add = [&](const octet_range* rest, std::uint8_t count, std::uint8_t end) {
+      if (count == 0) {
+        ++completed;
+        ends = end;
+        return;
+      }
+      rule_suffix x{};
+      x.count = count;
+      x.ends = end;
+      for (std::uint8_t k = 0; k < count; ++k) x.need[k] = rest[k];
+      if (to.contains(x)) return;
+      if (to.items == dialect_max_items) {
+        ok = false;
+        return;
+      }
+      to.item[to.items++] = x;
+    };
+    if (from.items == 0) {  // at a boundary: b must start an alternative allowed here
+      for (std::size_t r = 0; r < rules; ++r)
+        if ((g[r].starts >> from.boundary & 1u) != 0 && g[r].seq[0].contains(b))
+          add(g[r].seq + 1, static_cast<std::uint8_t>(g[r].length - 1), g[r].ends);
+      why = continuation ? error_code::unexpected_continuation : error_code::invalid_byte;
+    } else {  // inside a character: b must fall in the next range of a suffix still possible
+      for (std::uint8_t k = 0; k < from.items; ++k)
+        if (from.item[k].need[0].contains(b))
+          add(from.item[k].need + 1, static_cast<std::uint8_t>(from.item[k].count - 1), from.item[k].ends);
+      const octet_range& first = from.item[0].need[0];
+      why = continuation || !utf8_tail.contains(first.lo) ? first.outside : error_code::too_short;
+    }
+    if (completed + to.items == 0) return dialect_reject;
+    why = error_code::none;
+    if (completed != 0) {
+      if (completed + to.items != 1) ok = false;  // a character that is also the prefix of another
+      dialect_state b_state{};
+      b_state.boundary = ends;
+      return intern(b_state);
+    }
+    return intern(to);
+  }
+};
+
+/// The payload bits of a lead byte, by its leading one bits (0xxxxxxx: 7 bits ... 1111110x: 1).
+constexpr std::uint8_t payload_mask(unsigned b) noexcept {
+  unsigned ones = 0;
+  while (ones < 7 && (b << ones & 0x80u) != 0) ++ones;
+  return static_cast<std::uint8_t>(ones == 0 ? 0x7F : 0x7F >> ones);
+}
+
+/// Builds the automaton of a grammar. Bytes are grouped first into the intervals between range
+/// ends (every byte of an interval behaves alike), so the subset construction runs per interval.
+constexpr dialect_automaton build_dialect_automaton(const dialect_rule* g, std::size_t rules) {
+  dialect_automaton a{};
+  a.states = 2;  // the plain boundary and reject
+  a.is_boundary[0] = true;
+  // Interval starts: 0, 80, C0 and every lo and hi + 1 of the grammar.
+  bool cut[257]{};
+  cut[0] = cut[0x80] = cut[0xC0] = cut[256] = true;
+  for (std::size_t r = 0; r < rules; ++r)
+    for (std::uint8_t k = 0; k < g[r].length; ++k) {
+      cut[g[r].seq[k].lo] = true;
+      cut[g[r].seq[k].hi + 1u] = true;
+    }
+  for (std::size_t s = 0; s < a.states; ++s) {  // a.states grows while new states are found
+    for (unsigned b = 0; b < 256;) {
+      unsigned e = b + 1;
+      while (!cut[e]) ++e;
+      error_code why = error_code::none;
+      std::uint8_t to = dialect_reject;
+      if (s != dialect_reject) to = a.advance(g, rules, static_cast<std::uint8_t>(s), b, why);
+      for (; b < e; ++b) {
+        a.next[s][b] = to;
+        a.kind[s][b] = why;
+      }
+    }
+  }
+  for (std::size_t r = 0; r < rules; ++r)
+    for (unsigned b = g[r].seq[0].lo; b <= g[r].seq[0].hi; ++b) a.lead_mask[b] = payload_mask(b);
+  return a;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The dialects' machine: the plain form above, run by decode_with of dfa.hpp, and a shift form
+// for the validation loop.
+
+/// The shift form of a dialect table: a state is 4 * its index, and the row of a byte holds every
+/// state's successor index at bit 4 * index + 2, so that one step is `(row[b] >> state) & 0x3C`:
+/// a shift and a mask on the loop-carried chain (dfa.hpp's form needs 6 bits a state; this one
+/// takes the up to 15 states of a dialect in 64 bits).
+struct dialect_shift_table {
+  std::uint64_t row[256]{};
+};
+
+constexpr dialect_shift_table build_dialect_shift(const dialect_automaton& a) {
+  dialect_shift_table t{};
+  for (unsigned b = 0; b < 256; ++b)
+    for (std::size_t s = 0; s < a.states; ++s) t.row[b] |= std::uint64_t{a.next[s][b]} << (4 * s + 2);
+  return t;
+}
+
+template <const dialect_automaton& A>
+inline constexpr dialect_shift_table dialect_shift = build_dialect_shift(A);
+
+/// A dialect: the plain table `A` (a dialect_automaton constant). `Pairs`: a lead byte may occur
+/// inside a character (the second half of a CESU-8 surrogate pair).
+template <const dialect_automaton& A, bool Pairs>
+struct table_machine {
+  using state = std::uint8_t;
+  static constexpr state start = 0;
+  static constexpr bool pairs = Pairs;
+  static constexpr state advance(state s, std::uint8_t b) noexcept { return A.next[s][b]; }
+  static constexpr bool rejected(state s) noexcept { return s == dialect_reject; }
+  static constexpr bool boundary(state s) noexcept { return A.is_boundary[s]; }
+  static constexpr error_code why(state s, std::uint8_t b) noexcept { return A.kind[s][b]; }
+  static constexpr std::uint8_t lead_mask(std::uint8_t b) noexcept { return A.lead_mask[b]; }
+  // The shift form: a state times 4.
+  static_assert(A.states <= 15, "the shift form holds 15 states");
+  static constexpr std::uint64_t shift_step(std::uint64_t s4, std::uint8_t b) noexcept {
+    return (dialect_shift<A>.row[b] >> s4) & 0x3C;
+  }
+};
+
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
