@@ -2251,14 +2251,7 @@ namespace detail {
 namespace avx2 {
 
 inline constexpr kernel_table table{
-    "avx2",
-    &validate,
-    &count_leads,
-    &utf16_length,
-    &utf8_to_utf32,
-    &utf8_to_utf16,
-    &utf16_to_utf8,
-    &utf32_to_utf8,
+    "avx2", &validate, &count_leads, &utf16_length, &utf8_to_utf32, &utf8_to_utf16, &utf16_to_utf8, &utf32_to_utf8,
 };
 
 }  // namespace avx2
@@ -2915,14 +2908,7 @@ namespace detail {
 namespace avx512 {
 
 inline constexpr kernel_table table{
-    "avx512",
-    &validate,
-    &count_leads,
-    &utf16_length,
-    &utf8_to_utf32,
-    &utf8_to_utf16,
-    &utf16_to_utf8,
-    &utf32_to_utf8,
+    "avx512", &validate, &count_leads, &utf16_length, &utf8_to_utf32, &utf8_to_utf16, &utf16_to_utf8, &utf32_to_utf8,
 };
 
 }  // namespace avx512
