@@ -57,10 +57,8 @@ constexpr auto to_pointer(const It& it) noexcept {
 }
 
 /// Decodes the character or maximal ill-formed subpart at `it` (it != last) and moves `it` past
-/// it, on machine M entering in boundary state `at` (updated as decode_with does). Contiguous
-/// input with a known end goes through decode_with; anything else runs the same DFA one byte at a
-/// time: a byte is read only after `it != last`, and the byte that drives the DFA to reject is not
-/// consumed (it starts the next segment), exactly as decode_with treats it.
+/// it, on machine M entering in boundary state `at`: decode_iter, through a pointer when the input
+/// is contiguous with a known end.
 template <class M, class It, class Sent>
 constexpr decoded decode_advance(It& it, const Sent& last, typename M::state& at) {
   if constexpr (is_contiguous_iter_v<It> && std::is_same_v<It, Sent>) {
@@ -68,50 +66,7 @@ constexpr decoded decode_advance(It& it, const Sent& last, typename M::state& at
     it += d.length;
     return d;
   } else {
-    const std::uint8_t lead = octet(*it);
-    ++it;
-    typename M::state st = M::advance(at, lead);
-    if (M::rejected(st)) {
-      const error_code e = M::why(at, lead);
-      at = M::start;
-      return {replacement_character, 1, e};
-    }
-    if (M::boundary(st)) {
-      at = st;
-      return {lead, 1, error_code::none};
-    }
-    char32_t cp = lead & M::lead_mask(lead);
-    [[maybe_unused]] char32_t high = 0;
-    std::uint8_t length = 1;
-    while (it != last) {
-      const std::uint8_t b = octet(*it);
-      const typename M::state nx = M::advance(st, b);
-      if (M::rejected(nx)) {
-        at = M::start;
-        return {replacement_character, length, M::why(st, b)};
-      }
-      ++it;
-      ++length;
-      if constexpr (M::pairs) {
-        if (!is_continuation(b)) {
-          high = cp;
-          cp = b & M::lead_mask(b);
-        } else {
-          cp = (cp << 6) | (b & 0x3Fu);
-        }
-      } else {
-        cp = (cp << 6) | (b & 0x3Fu);
-      }
-      if (M::boundary(nx)) {
-        if constexpr (M::pairs)
-          if (high != 0) cp = 0x10000 + ((high & 0x3FFu) << 10) + (cp & 0x3FFu);
-        at = nx;
-        return {cp, length, error_code::none};
-      }
-      st = nx;
-    }
-    at = M::start;
-    return {replacement_character, length, error_code::incomplete};
+    return decode_iter<M>(it, last, at);
   }
 }
 

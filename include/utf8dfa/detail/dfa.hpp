@@ -212,14 +212,16 @@ struct utf8_machine {
   static constexpr std::uint8_t lead_mask(std::uint8_t b) noexcept { return dfa.lead_mask[b]; }
 };
 
-/// Decodes the character or maximal ill-formed subpart at `pos` (pos < n), entering in boundary
-/// state `at` (the boundary the previous character left); `at` becomes the boundary after it
-/// (after an error: the plain boundary). The one decoder: decode_at below is this on
-/// utf8_machine. The value accumulates six bits per continuation byte; with pairs, a lead byte
-/// inside a character starts the second surrogate and the two combine at the end.
-template <class M, class T>
-constexpr decoded decode_with(const T* p, std::size_t n, std::size_t pos, typename M::state& at) noexcept {
-  const std::uint8_t lead = octet(p[pos]);
+/// Decodes the character or maximal ill-formed subpart at `it` (it != last) and moves `it` past it,
+/// entering in boundary state `at` (the boundary the previous character left); `at` becomes the
+/// boundary after it (after an error: the plain boundary). The one decoder, for any iterator: a
+/// byte is read only after `it != last`, and the byte that drives the DFA to reject is not consumed
+/// (it starts the next segment). The value accumulates six bits per continuation byte; with pairs,
+/// a lead byte inside a character starts the second surrogate and the two combine at the end.
+template <class M, class It, class Sent>
+constexpr decoded decode_iter(It& it, const Sent& last, typename M::state& at) {
+  const std::uint8_t lead = octet(*it);
+  ++it;
   typename M::state st = M::advance(at, lead);
   if (M::rejected(st)) {
     const error_code e = M::why(at, lead);
@@ -232,13 +234,16 @@ constexpr decoded decode_with(const T* p, std::size_t n, std::size_t pos, typena
   }
   char32_t cp = lead & M::lead_mask(lead);
   [[maybe_unused]] char32_t high = 0;
-  for (std::size_t i = pos + 1; i < n; ++i) {
-    const std::uint8_t b = octet(p[i]);
+  std::uint8_t length = 1;
+  while (it != last) {
+    const std::uint8_t b = octet(*it);
     const typename M::state nx = M::advance(st, b);
     if (M::rejected(nx)) {
       at = M::start;
-      return {replacement_character, static_cast<std::uint8_t>(i - pos), M::why(st, b)};
+      return {replacement_character, length, M::why(st, b)};
     }
+    ++it;
+    ++length;
     if constexpr (M::pairs) {
       if (!is_continuation(b)) {
         high = cp;
@@ -253,12 +258,19 @@ constexpr decoded decode_with(const T* p, std::size_t n, std::size_t pos, typena
       if constexpr (M::pairs)
         if (high != 0) cp = 0x10000 + ((high & 0x3FFu) << 10) + (cp & 0x3FFu);
       at = nx;
-      return {cp, static_cast<std::uint8_t>(i + 1 - pos), error_code::none};
+      return {cp, length, error_code::none};
     }
     st = nx;
   }
   at = M::start;
-  return {replacement_character, static_cast<std::uint8_t>(n - pos), error_code::incomplete};
+  return {replacement_character, length, error_code::incomplete};
+}
+
+/// decode_iter on the bytes [p + pos, p + n) (pos < n).
+template <class M, class T>
+constexpr decoded decode_with(const T* p, std::size_t n, std::size_t pos, typename M::state& at) noexcept {
+  const T* it = p + pos;
+  return decode_iter<M>(it, p + n, at);
 }
 
 /// Validation from the start of the input, one character at a time, carrying the boundary state.
