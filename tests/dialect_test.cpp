@@ -504,3 +504,37 @@ TEST_CASE("dialects: long inputs, well-formed and with planted errors", "[dialec
   long_inputs<dialect::mutf8>(rng);
   long_inputs<dialect::legacy>(rng);
 }
+
+TEST_CASE("dialects: byte output fits max_output with a supplementary replacement", "[dialect]") {
+  // In CESU-8 and MUTF-8 a supplementary replacement is 6 bytes; every input byte of garbage may
+  // be its own ill-formed subpart. Exactly sized buffers (sanitizer builds catch any overrun).
+  using utf8dfa::dialect::cesu8;
+  using utf8dfa::dialect::mutf8;
+  const utf8dfa::replace emoji{U'\U0001F600'};
+  const std::string garbage = "\x80\xFF\xC0\xED\xA0\x80\xED\xC1\xF5";
+  const auto run = [&](auto dialect_tag) {
+    using dec = utf8dfa::decoder<utf8dfa::replace, char, decltype(dialect_tag)>;
+    dec d(emoji);
+    std::string out;
+    for (char c : garbage) {
+      std::vector<char> buf(dec::max_output(1));
+      const auto r = d.feed(&c, 1, buf.data());
+      REQUIRE(r.written <= buf.size());
+      out.append(buf.data(), r.written);
+    }
+    std::vector<char> tail(dec::max_output(0));
+    const auto r = d.finish(tail.data());
+    REQUIRE(r.written <= tail.size());
+    out.append(tail.data(), r.written);
+    // The one-shot lossy re-encoding of the same input, chunked or not.
+    dec whole(emoji);
+    std::vector<char> all(dec::max_output(garbage.size()));
+    std::size_t n = whole.feed(garbage, all.data()).written;
+    std::vector<char> end(dec::max_output(0));
+    const std::size_t m = whole.finish(end.data()).written;
+    CHECK(out == std::string(all.data(), n) + std::string(end.data(), m));
+    CHECK(out.size() >= 6);
+  };
+  run(cesu8{});
+  run(mutf8{});
+}

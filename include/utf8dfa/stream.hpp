@@ -322,8 +322,10 @@ class decoder {
   constexpr explicit decoder(Policy policy = {}) noexcept : policy_(policy) {}
 
   /// Most units one feed() of `size` bytes writes through a pointer (finish(): max_output(0)).
+  /// Byte output in a dialect other than utf8 allows 6 bytes per input byte (a supplementary
+  /// replacement character is two 3-byte surrogates in CESU-8 and MUTF-8).
   static constexpr std::size_t max_output(std::size_t size) noexcept {
-    return (size + 1) * (sizeof(Unit) == 4 ? 1 : sizeof(Unit) == 2 ? 2 : 4);
+    return (size + 1) * (sizeof(Unit) == 4 ? 1 : sizeof(Unit) == 2 ? 2 : detail::is_strict_v<Dialect> ? 4 : 6);
   }
 
   /// Decodes the next chunk into `out`, which must have room for max_output(size) units. Under
