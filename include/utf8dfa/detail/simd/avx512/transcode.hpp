@@ -93,12 +93,19 @@ UTF8DFA_TARGET_AVX512 inline Out* store_code_points2(Out* o, __m512i cp0, __m512
   return store_code_points(store_code_points(o, cp0, n0), cp1, n1);
 }
 
-/// Decodes, in each 16-bit lane holding (byte, next byte), the 1- or 2-byte form starting there.
-UTF8DFA_TARGET_AVX512 inline __m512i decode_short(__m512i pairs) noexcept {
-  const __mmask32 multi = _mm512_test_epi16_mask(pairs, _mm512_set1_epi16(0x80));
-  const __m512i value = _mm512_or_si512(_mm512_slli_epi16(_mm512_and_si512(pairs, _mm512_set1_epi16(0x1F)), 6),
-                                        _mm512_and_si512(_mm512_srli_epi16(pairs, 8), _mm512_set1_epi16(0x3F)));
-  return _mm512_mask_blend_epi16(multi, _mm512_and_si512(pairs, _mm512_set1_epi16(0x7F)), value);
+/// Decodes, in each 16-bit lane holding (byte, next byte) in `pairs` and the byte after them in the
+/// low byte of `thirds`, the 1-, 2- or 3-byte form starting there; `multi` selects the lanes whose
+/// first byte is not ASCII, `three` those whose form is 3 bytes long.
+UTF8DFA_TARGET_AVX512 inline __m512i decode_bmp(__m512i pairs, __m512i thirds, __mmask32 multi,
+                                                __mmask32 three) noexcept {
+  // (b0 & 1F) * 64 + (b1 & 3F): the 2-byte value; a 3-byte lead has bit 4 clear, so shifting this by
+  // 6 in a 16-bit lane leaves (b0 & 0F) << 12 | (b1 & 3F) << 6, and b2's payload completes it.
+  const __m512i two =
+      _mm512_maddubs_epi16(_mm512_and_si512(pairs, _mm512_set1_epi16(0x3F1F)), _mm512_set1_epi16(0x0140));
+  const __m512i full =
+      _mm512_ternarylogic_epi32(_mm512_slli_epi16(two, 6), thirds, _mm512_set1_epi16(0x3F), 0xF8);  // a | b & c
+  return _mm512_mask_blend_epi16(
+      three, _mm512_mask_blend_epi16(multi, _mm512_and_si512(pairs, _mm512_set1_epi16(0x7F)), two), full);
 }
 
 /// Writes the BMP code points of the 16-bit lanes selected by `sel`, packed, as UTF-32 or UTF-16.
@@ -136,6 +143,9 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
   const __m512i pairs_lo = _mm512_add_epi8(_mm512_and_si512(_mm512_srli_epi16(iota, 1), _mm512_set1_epi8(0x7F)),
                                            _mm512_and_si512(iota, _mm512_set1_epi8(1)));
   const __m512i pairs_hi = _mm512_add_epi8(pairs_lo, _mm512_set1_epi8(32));
+  // Byte indices (k+2, k+3) likewise (wrapping past 63: never needed by a lead that is taken).
+  const __m512i thirds_lo = _mm512_add_epi8(pairs_lo, _mm512_set1_epi8(2));
+  const __m512i thirds_hi = _mm512_add_epi8(pairs_lo, _mm512_set1_epi8(34));
   // Lead-byte high nibble -> right shift and payload mask of the gathered value (8..B never lead).
   const __m512i shifts = _mm512_setr_epi32(18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 12, 12, 6, 0);
   const __m512i masks =
@@ -187,12 +197,18 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
         take = b63 >= 0xC0 ? 63u : b62 >= 0xE0 ? 62u : b61 >= 0xF0 ? 61u : 64u;
       }
       const __mmask64 starts = leads & low_bits(take);
-      if (_mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(static_cast<char>(0xE0))) == 0) {
-        // 1- and 2-byte forms only: each position's (byte, next byte) as a word, decoded in
-        // 16-bit lanes, and the words at lead positions packed.
-        c.o = store_units(c.o, decode_short(_mm512_permutexvar_epi8(pairs_lo, v)), static_cast<__mmask32>(starts));
-        c.o =
-            store_units(c.o, decode_short(_mm512_permutexvar_epi8(pairs_hi, v)), static_cast<__mmask32>(starts >> 32));
+      if (_mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(static_cast<char>(0xF0))) == 0) {
+        // 1-, 2- and 3-byte forms only: each position's (byte, next byte) and the byte after as 16-bit
+        // lanes, decoded there, and the lanes at lead positions packed.
+        const __mmask64 three = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(static_cast<char>(0xE0)));
+        c.o = store_units(c.o,
+                          decode_bmp(_mm512_permutexvar_epi8(pairs_lo, v), _mm512_permutexvar_epi8(thirds_lo, v),
+                                     static_cast<__mmask32>(high), static_cast<__mmask32>(three)),
+                          static_cast<__mmask32>(starts));
+        c.o = store_units(c.o,
+                          decode_bmp(_mm512_permutexvar_epi8(pairs_hi, v), _mm512_permutexvar_epi8(thirds_hi, v),
+                                     static_cast<__mmask32>(high >> 32), static_cast<__mmask32>(three >> 32)),
+                          static_cast<__mmask32>(starts >> 32));
         c.i += take;
         continue;
       }
@@ -255,6 +271,37 @@ UTF8DFA_TARGET_AVX512 inline unsigned char* encode_short32(unsigned char* o, __m
   return o + count;
 }
 
+/// Writes the UTF-8 forms of the BMP scalar values (no surrogates) in the 16-bit lanes of w selected
+/// by `live` (a prefix; the other lanes are zero). Each unit becomes the dword (3-byte lead, the byte
+/// before the last, the last byte, 0), built in 16-bit lanes; the bytes its form uses are packed with
+/// one compress per 16 units.
+UTF8DFA_TARGET_AVX512 inline unsigned char* encode_bmp32(unsigned char* o, __m512i w, __mmask32 live) noexcept {
+  const __mmask32 two = _mm512_mask_cmpge_epu16_mask(live, w, _mm512_set1_epi16(0x80));  // 2 or 3 bytes
+  const __mmask32 three = _mm512_mask_cmpge_epu16_mask(live, w, _mm512_set1_epi16(0x800));
+  // Low byte E0 | w >> 12; high byte 80 | (w >> 6 & 3F) in a 3-byte form, C0 | w >> 6 in a 2-byte form.
+  const __m512i tag = _mm512_mask_blend_epi16(three, _mm512_set1_epi16(static_cast<short>(0xC0E0)),
+                                              _mm512_set1_epi16(static_cast<short>(0x80E0)));
+  const __m512i first = _mm512_ternarylogic_epi32(_mm512_slli_epi16(w, 2), _mm512_set1_epi16(0x3F00),
+                                                  _mm512_or_si512(_mm512_srli_epi16(w, 12), tag), 0xEA);  // a & b | c
+  const __m512i last = _mm512_mask_blend_epi16(
+      two, w, _mm512_ternarylogic_epi32(w, _mm512_set1_epi16(0x3F), _mm512_set1_epi16(0x80), 0xEA));
+  const __m512i lo_idx = _mm512_set_epi16(47, 15, 46, 14, 45, 13, 44, 12, 43, 11, 42, 10, 41, 9, 40, 8, 39, 7, 38, 6,
+                                          37, 5, 36, 4, 35, 3, 34, 2, 33, 1, 32, 0);
+  const __m512i dw0 = _mm512_permutex2var_epi16(first, lo_idx, last);
+  const __m512i dw1 = _mm512_permutex2var_epi16(first, _mm512_add_epi16(lo_idx, _mm512_set1_epi16(16)), last);
+  const std::uint64_t keep0 = _pdep_u64(three & 0xFFFFu, 0x1111111111111111ull) |
+                              _pdep_u64(two & 0xFFFFu, 0x2222222222222222ull) |
+                              _pdep_u64(live & 0xFFFFu, 0x4444444444444444ull);
+  const std::uint64_t keep1 = _pdep_u64(three >> 16, 0x1111111111111111ull) |
+                              _pdep_u64(two >> 16, 0x2222222222222222ull) |
+                              _pdep_u64(live >> 16, 0x4444444444444444ull);
+  const auto count0 = static_cast<unsigned>(__builtin_popcountll(keep0));
+  const auto count1 = static_cast<unsigned>(__builtin_popcountll(keep1));
+  _mm512_mask_storeu_epi8(o, low_bits(count0), _mm512_maskz_compress_epi8(keep0, dw0));
+  _mm512_mask_storeu_epi8(o + count0, low_bits(count1), _mm512_maskz_compress_epi8(keep1, dw1));
+  return o + count0 + count1;
+}
+
 /// UTF-16 to UTF-8, 32 units at a time (surrogate pairs combined in-register; a pair cut by the
 /// block end waits for the next block; a block holding an unpaired surrogate goes scalar).
 template <bool Strict>
@@ -281,29 +328,31 @@ UTF8DFA_TARGET_AVX512 conversion_result utf16_to_utf8_impl(const char16_t* p, st
     auto high = static_cast<std::uint32_t>(_mm512_cmpeq_epi16_mask(top, _mm512_set1_epi16(static_cast<short>(0xD800))));
     const auto low =
         static_cast<std::uint32_t>(_mm512_cmpeq_epi16_mask(top, _mm512_set1_epi16(static_cast<short>(0xDC00))));
+    if ((high | low) == 0) {  // BMP only, no surrogates
+      c.o = encode_bmp32(c.o, w, live);
+      c.i += avail;
+      continue;
+    }
     std::size_t take = avail;
     __m512i cp0 = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(w));
     __m512i cp1 = _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(w, 1));
-    if ((high | low) != 0) {
-      if (avail == 32 && (high >> 31) != 0) {  // the pair is cut by the block end
-        high &= 0x7FFFFFFFu;
-        take = 31;
-      }
-      if (UTF8DFA_UNLIKELY(low != (high << 1))) {
-        if (!scalar_region<Strict>(p, n, c.i + take, c, repl))
-          return {c.i, static_cast<std::size_t>(c.o - out), c.first};
-        continue;
-      }
-      const __m512i next = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(avail - 1)), p + c.i + 1);
-      const __m512i offset = _mm512_set1_epi32(0x10000 - (0xD800 << 10) - 0xDC00);
-      const __m512i pair0 = _mm512_add_epi32(
-          _mm512_add_epi32(_mm512_slli_epi32(cp0, 10), _mm512_cvtepu16_epi32(_mm512_castsi512_si256(next))), offset);
-      const __m512i pair1 = _mm512_add_epi32(
-          _mm512_add_epi32(_mm512_slli_epi32(cp1, 10), _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(next, 1))),
-          offset);
-      cp0 = _mm512_mask_blend_epi32(static_cast<__mmask16>(high), cp0, pair0);
-      cp1 = _mm512_mask_blend_epi32(static_cast<__mmask16>(high >> 16), cp1, pair1);
+    if (avail == 32 && (high >> 31) != 0) {  // the pair is cut by the block end
+      high &= 0x7FFFFFFFu;
+      take = 31;
     }
+    if (UTF8DFA_UNLIKELY(low != (high << 1))) {
+      if (!scalar_region<Strict>(p, n, c.i + take, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+      continue;
+    }
+    const __m512i next = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(avail - 1)), p + c.i + 1);
+    const __m512i offset = _mm512_set1_epi32(0x10000 - (0xD800 << 10) - 0xDC00);
+    const __m512i pair0 = _mm512_add_epi32(
+        _mm512_add_epi32(_mm512_slli_epi32(cp0, 10), _mm512_cvtepu16_epi32(_mm512_castsi512_si256(next))), offset);
+    const __m512i pair1 = _mm512_add_epi32(
+        _mm512_add_epi32(_mm512_slli_epi32(cp1, 10), _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(next, 1))),
+        offset);
+    cp0 = _mm512_mask_blend_epi32(static_cast<__mmask16>(high), cp0, pair0);
+    cp1 = _mm512_mask_blend_epi32(static_cast<__mmask16>(high >> 16), cp1, pair1);
     const std::uint64_t keep = low_bits(take) & ~std::uint64_t{low};
     c.o = encode16(c.o, cp0, static_cast<__mmask16>(keep));
     if (avail > 16) c.o = encode16(c.o, cp1, static_cast<__mmask16>(keep >> 16));
@@ -346,6 +395,16 @@ UTF8DFA_TARGET_AVX512 conversion_result utf32_to_utf8_impl(const char32_t* p, st
       c.o = encode_short32(c.o, words, static_cast<__mmask32>(low_bits(avail)));
       c.i += avail;
       continue;
+    }
+    if (_mm512_cmpge_epu32_mask(top, _mm512_set1_epi32(0x10000)) == 0) {  // BMP: 16-bit lanes
+      const __m512i words =
+          _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi32_epi16(cp)), _mm512_cvtepi32_epi16(cp1), 1);
+      const __m512i sur = _mm512_sub_epi16(words, _mm512_set1_epi16(static_cast<short>(0xD800)));
+      if (UTF8DFA_LIKELY(_mm512_cmplt_epu16_mask(sur, _mm512_set1_epi16(0x800)) == 0)) {
+        c.o = encode_bmp32(c.o, words, static_cast<__mmask32>(low_bits(avail)));
+        c.i += avail;
+        continue;
+      }
     }
     if (UTF8DFA_UNLIKELY(!all_scalar_values(cp) || !all_scalar_values(cp1))) {
       if (!scalar_region<Strict>(p, n, c.i + a0, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
