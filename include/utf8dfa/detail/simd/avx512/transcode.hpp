@@ -186,7 +186,9 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
       c.i += avail;
       continue;
     }
-    if (UTF8DFA_LIKELY(!utf8_block_has_error(v))) {
+    const __mmask64 ge_e0 = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(static_cast<char>(0xE0)));
+    const __mmask64 ge_f0 = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(static_cast<char>(0xF0)));
+    if (UTF8DFA_LIKELY(!utf8_block_has_error(v, ge_e0, ge_f0))) {
       const __mmask64 leads = ~_mm512_cmplt_epi8_mask(v, _mm512_set1_epi8(-64)) & live;
       // A character cut by the block end (a lead among the last 1..3 bytes that needs more) waits for
       // the next block; in a shorter, final block it would have been an error. Read from memory
@@ -197,17 +199,16 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
         take = b63 >= 0xC0 ? 63u : b62 >= 0xE0 ? 62u : b61 >= 0xF0 ? 61u : 64u;
       }
       const __mmask64 starts = leads & low_bits(take);
-      if (_mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(static_cast<char>(0xF0))) == 0) {
+      if (ge_f0 == 0) {
         // 1-, 2- and 3-byte forms only: each position's (byte, next byte) and the byte after as 16-bit
         // lanes, decoded there, and the lanes at lead positions packed.
-        const __mmask64 three = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(static_cast<char>(0xE0)));
         c.o = store_units(c.o,
                           decode_bmp(_mm512_permutexvar_epi8(pairs_lo, v), _mm512_permutexvar_epi8(thirds_lo, v),
-                                     static_cast<__mmask32>(high), static_cast<__mmask32>(three)),
+                                     static_cast<__mmask32>(high), static_cast<__mmask32>(ge_e0)),
                           static_cast<__mmask32>(starts));
         c.o = store_units(c.o,
                           decode_bmp(_mm512_permutexvar_epi8(pairs_hi, v), _mm512_permutexvar_epi8(thirds_hi, v),
-                                     static_cast<__mmask32>(high >> 32), static_cast<__mmask32>(three >> 32)),
+                                     static_cast<__mmask32>(high >> 32), static_cast<__mmask32>(ge_e0 >> 32)),
                           static_cast<__mmask32>(starts >> 32));
         c.i += take;
         continue;
