@@ -36,6 +36,13 @@ inline std::uint64_t low_bits(std::size_t k) noexcept {
   return k >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << k) - 1;
 }
 
+/// The bytes 0, 1, .. 63.
+UTF8DFA_TARGET_AVX512 inline __m512i byte_iota() noexcept {
+  return _mm512_set_epi8(63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40,
+                         39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16,
+                         15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+}
+
 /// Writes up to 16 code points (valid scalar values) as UTF-32 or UTF-16.
 template <class Out>
 UTF8DFA_TARGET_AVX512 inline Out* store_code_points(Out* o, __m512i cp, unsigned count) noexcept {
@@ -132,10 +139,7 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
                                                          char32_t replacement) noexcept {
   transcode_cursor<Out> c{0, out, error_code::none};
   const char32_t repl = replace{replacement}.replacement_value();
-  const __m512i iota =
-      _mm512_set_epi8(63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40,
-                      39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16,
-                      15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+  const __m512i iota = byte_iota();
   const __m512i quads = _mm512_set_epi8(15, 15, 15, 15, 14, 14, 14, 14, 13, 13, 13, 13, 12, 12, 12, 12, 11, 11, 11, 11,
                                         10, 10, 10, 10, 9, 9, 9, 9, 8, 8, 8, 8, 7, 7, 7, 7, 6, 6, 6, 6, 5, 5, 5, 5, 4,
                                         4, 4, 4, 3, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0);
@@ -284,12 +288,16 @@ UTF8DFA_TARGET_AVX512 inline unsigned char* encode_bmp32(unsigned char* o, __m51
                                               _mm512_set1_epi16(static_cast<short>(0x80E0)));
   const __m512i first = _mm512_ternarylogic_epi32(_mm512_slli_epi16(w, 2), _mm512_set1_epi16(0x3F00),
                                                   _mm512_or_si512(_mm512_srli_epi16(w, 12), tag), 0xEA);  // a & b | c
-  const __m512i last = _mm512_mask_blend_epi16(
-      two, w, _mm512_ternarylogic_epi32(w, _mm512_set1_epi16(0x3F), _mm512_set1_epi16(0x80), 0xEA));
-  const __m512i lo_idx = _mm512_set_epi16(47, 15, 46, 14, 45, 13, 44, 12, 43, 11, 42, 10, 41, 9, 40, 8, 39, 7, 38, 6,
-                                          37, 5, 36, 4, 35, 3, 34, 2, 33, 1, 32, 0);
-  const __m512i dw0 = _mm512_permutex2var_epi16(first, lo_idx, last);
-  const __m512i dw1 = _mm512_permutex2var_epi16(first, _mm512_add_epi16(lo_idx, _mm512_set1_epi16(16)), last);
+  // The last byte: w itself below 80, else 80 | (w & 3F) (the smaller of the two in both cases).
+  const __m512i last =
+      _mm512_min_epu16(w, _mm512_ternarylogic_epi32(w, _mm512_set1_epi16(0x3F), _mm512_set1_epi16(0x80), 0xEA));
+  // Interleaved as dwords (first | last << 16), units 0..15 and 16..31: byte permutes of the two.
+  const __m512i lo_idx =
+      _mm512_set_epi8(95, 94, 31, 30, 93, 92, 29, 28, 91, 90, 27, 26, 89, 88, 25, 24, 87, 86, 23, 22, 85, 84, 21, 20,
+                      83, 82, 19, 18, 81, 80, 17, 16, 79, 78, 15, 14, 77, 76, 13, 12, 75, 74, 11, 10, 73, 72, 9, 8, 71,
+                      70, 7, 6, 69, 68, 5, 4, 67, 66, 3, 2, 65, 64, 1, 0);
+  const __m512i dw0 = _mm512_permutex2var_epi8(first, lo_idx, last);
+  const __m512i dw1 = _mm512_permutex2var_epi8(first, _mm512_add_epi8(lo_idx, _mm512_set1_epi8(32)), last);
   const std::uint64_t keep0 = _pdep_u64(three & 0xFFFFu, 0x1111111111111111ull) |
                               _pdep_u64(two & 0xFFFFu, 0x2222222222222222ull) |
                               _pdep_u64(live & 0xFFFFu, 0x4444444444444444ull);
@@ -317,6 +325,15 @@ UTF8DFA_TARGET_AVX512 conversion_result utf16_to_utf8_impl(const char16_t* p, st
       _mm256_mask_storeu_epi8(c.o, static_cast<__mmask32>(low_bits(avail)), _mm512_cvtepi16_epi8(w));
       c.i += avail;
       c.o += avail;
+      // The ASCII run that follows, 64 units per step: the low bytes picked by one permute.
+      const __m512i even = _mm512_add_epi8(byte_iota(), byte_iota());  // 0, 2, .. 126
+      while (n - c.i >= 64) {
+        const __m512i w0 = _mm512_loadu_si512(p + c.i), w1 = _mm512_loadu_si512(p + c.i + 32);
+        if (_mm512_cmpge_epu16_mask(_mm512_or_si512(w0, w1), _mm512_set1_epi16(0x80)) != 0) break;
+        _mm512_storeu_si512(c.o, _mm512_permutex2var_epi8(w0, even, w1));
+        c.i += 64;
+        c.o += 64;
+      }
       continue;
     }
     const auto live = static_cast<__mmask32>(low_bits(avail));
@@ -388,6 +405,20 @@ UTF8DFA_TARGET_AVX512 conversion_result utf32_to_utf8_impl(const char32_t* p, st
           _mm256_inserti128_si256(_mm256_castsi128_si256(_mm512_cvtepi32_epi8(cp)), _mm512_cvtepi32_epi8(cp1), 1));
       c.i += avail;
       c.o += avail;
+      // The ASCII run that follows, 64 units per step: the low bytes picked by byte permutes.
+      const __m512i even = _mm512_add_epi8(byte_iota(), byte_iota());
+      const __m512i fourth = _mm512_add_epi8(even, even);  // 0, 4, .. 124 in the low half (the rest unused)
+      while (n - c.i >= 64) {
+        const __m512i u0 = _mm512_loadu_si512(p + c.i), u1 = _mm512_loadu_si512(p + c.i + 16);
+        const __m512i u2 = _mm512_loadu_si512(p + c.i + 32), u3 = _mm512_loadu_si512(p + c.i + 48);
+        const __m512i any = _mm512_or_si512(_mm512_or_si512(u0, u1), _mm512_or_si512(u2, u3));
+        if (_mm512_cmpge_epu32_mask(any, _mm512_set1_epi32(0x80)) != 0) break;
+        _mm512_storeu_si512(c.o,
+                            _mm512_inserti64x4(_mm512_permutex2var_epi8(u0, fourth, u1),
+                                               _mm512_castsi512_si256(_mm512_permutex2var_epi8(u2, fourth, u3)), 1));
+        c.i += 64;
+        c.o += 64;
+      }
       continue;
     }
     if (_mm512_cmpge_epu32_mask(top, _mm512_set1_epi32(0x800)) == 0) {  // 1- and 2-byte forms only
