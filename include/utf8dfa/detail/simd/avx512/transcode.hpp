@@ -177,6 +177,22 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
         }
         c.o += 32;
         c.i += 32;
+        // The ASCII run that follows, 64 bytes per step.
+        while (n - c.i >= 64) {
+          const __m512i a = _mm512_loadu_si512(p + c.i);
+          if (_mm512_movepi8_mask(a) != 0) break;
+          if constexpr (sizeof(Out) == 4) {
+            _mm512_storeu_si512(c.o, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(a, 0)));
+            _mm512_storeu_si512(c.o + 16, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(a, 1)));
+            _mm512_storeu_si512(c.o + 32, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(a, 2)));
+            _mm512_storeu_si512(c.o + 48, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(a, 3)));
+          } else {
+            _mm512_storeu_si512(c.o, _mm512_cvtepu8_epi16(_mm512_castsi512_si256(a)));
+            _mm512_storeu_si512(c.o + 32, _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(a, 1)));
+          }
+          c.o += 64;
+          c.i += 64;
+        }
       }
       continue;
     }
@@ -280,6 +296,8 @@ UTF8DFA_TARGET_AVX512 inline unsigned char* encode_short32(unsigned char* o, __m
 /// by `live` (a prefix; the other lanes are zero). Each unit becomes the dword (3-byte lead, the byte
 /// before the last, the last byte, 0), built in 16-bit lanes; the bytes its form uses are packed with
 /// one compress per 16 units.
+/// With `Whole3`, 32 3-byte forms skip the compress (a branch that pays off for UTF-32 input).
+template <bool Whole3>
 UTF8DFA_TARGET_AVX512 inline unsigned char* encode_bmp32(unsigned char* o, __m512i w, __mmask32 live) noexcept {
   const __mmask32 two = _mm512_mask_cmpge_epu16_mask(live, w, _mm512_set1_epi16(0x80));  // 2 or 3 bytes
   const __mmask32 three = _mm512_mask_cmpge_epu16_mask(live, w, _mm512_set1_epi16(0x800));
@@ -291,6 +309,19 @@ UTF8DFA_TARGET_AVX512 inline unsigned char* encode_bmp32(unsigned char* o, __m51
   // The last byte: w itself below 80, else 80 | (w & 3F) (the smaller of the two in both cases).
   const __m512i last =
       _mm512_min_epu16(w, _mm512_ternarylogic_epi32(w, _mm512_set1_epi16(0x3F), _mm512_set1_epi16(0x80), 0xEA));
+  if (Whole3 && three == 0xFFFFFFFFu) {  // 32 3-byte forms: 96 bytes in a fixed order, no compress
+    const __m512i head =
+        _mm512_set_epi8(42, 104, 41, 40, 102, 39, 38, 100, 37, 36, 98, 35, 34, 96, 33, 32, 94, 31, 30, 92, 29, 28, 90,
+                        27, 26, 88, 25, 24, 86, 23, 22, 84, 21, 20, 82, 19, 18, 80, 17, 16, 78, 15, 14, 76, 13, 12, 74,
+                        11, 10, 72, 9, 8, 70, 7, 6, 68, 5, 4, 66, 3, 2, 64, 1, 0);
+    const __m512i rest = _mm512_set_epi8(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                         0, 0, 0, 0, 0, 0, 126, 63, 62, 124, 61, 60, 122, 59, 58, 120, 57, 56, 118, 55,
+                                         54, 116, 53, 52, 114, 51, 50, 112, 49, 48, 110, 47, 46, 108, 45, 44, 106, 43);
+    _mm512_storeu_si512(o, _mm512_permutex2var_epi8(first, head, last));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 64),
+                        _mm512_castsi512_si256(_mm512_permutex2var_epi8(first, rest, last)));
+    return o + 96;
+  }
   // Interleaved as dwords (first | last << 16), units 0..15 and 16..31: byte permutes of the two.
   const __m512i lo_idx =
       _mm512_set_epi8(95, 94, 31, 30, 93, 92, 29, 28, 91, 90, 27, 26, 89, 88, 25, 24, 87, 86, 23, 22, 85, 84, 21, 20,
@@ -347,7 +378,7 @@ UTF8DFA_TARGET_AVX512 conversion_result utf16_to_utf8_impl(const char16_t* p, st
     const auto low =
         static_cast<std::uint32_t>(_mm512_cmpeq_epi16_mask(top, _mm512_set1_epi16(static_cast<short>(0xDC00))));
     if ((high | low) == 0) {  // BMP only, no surrogates
-      c.o = encode_bmp32(c.o, w, live);
+      c.o = encode_bmp32<false>(c.o, w, live);
       c.i += avail;
       continue;
     }
@@ -433,7 +464,7 @@ UTF8DFA_TARGET_AVX512 conversion_result utf32_to_utf8_impl(const char32_t* p, st
           _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi32_epi16(cp)), _mm512_cvtepi32_epi16(cp1), 1);
       const __m512i sur = _mm512_sub_epi16(words, _mm512_set1_epi16(static_cast<short>(0xD800)));
       if (UTF8DFA_LIKELY(_mm512_cmplt_epu16_mask(sur, _mm512_set1_epi16(0x800)) == 0)) {
-        c.o = encode_bmp32(c.o, words, static_cast<__mmask32>(low_bits(avail)));
+        c.o = encode_bmp32<true>(c.o, words, static_cast<__mmask32>(low_bits(avail)));
         c.i += avail;
         continue;
       }
