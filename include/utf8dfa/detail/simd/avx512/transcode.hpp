@@ -373,15 +373,16 @@ UTF8DFA_TARGET_AVX512 conversion_result utf16_to_utf8_impl(const char16_t* p, st
       c.i += avail;
       continue;
     }
-    const __m512i top = _mm512_and_si512(w, _mm512_set1_epi16(static_cast<short>(0xFC00)));
-    auto high = static_cast<std::uint32_t>(_mm512_cmpeq_epi16_mask(top, _mm512_set1_epi16(static_cast<short>(0xD800))));
-    const auto low =
-        static_cast<std::uint32_t>(_mm512_cmpeq_epi16_mask(top, _mm512_set1_epi16(static_cast<short>(0xDC00))));
-    if ((high | low) == 0) {  // BMP only, no surrogates
+    if (_mm512_cmplt_epu16_mask(_mm512_sub_epi16(w, _mm512_set1_epi16(static_cast<short>(0xD800))),
+                                _mm512_set1_epi16(0x800)) == 0) {  // BMP only, no surrogates
       c.o = encode_bmp32<false>(c.o, w, live);
       c.i += avail;
       continue;
     }
+    const __m512i top = _mm512_and_si512(w, _mm512_set1_epi16(static_cast<short>(0xFC00)));
+    auto high = static_cast<std::uint32_t>(_mm512_cmpeq_epi16_mask(top, _mm512_set1_epi16(static_cast<short>(0xD800))));
+    const auto low =
+        static_cast<std::uint32_t>(_mm512_cmpeq_epi16_mask(top, _mm512_set1_epi16(static_cast<short>(0xDC00))));
     std::size_t take = avail;
     __m512i cp0 = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(w));
     __m512i cp1 = _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(w, 1));
