@@ -219,6 +219,18 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
         take = b63 >= 0xC0 ? 63u : b62 >= 0xE0 ? 62u : b61 >= 0xF0 ? 61u : 64u;
       }
       const __mmask64 starts = leads & low_bits(take);
+      if (ge_e0 == 0) {  // 1- and 2-byte forms only: no third bytes
+        c.o = store_units(
+            c.o,
+            decode_bmp(_mm512_permutexvar_epi8(pairs_lo, v), _mm512_setzero_si512(), static_cast<__mmask32>(high), 0),
+            static_cast<__mmask32>(starts));
+        c.o = store_units(c.o,
+                          decode_bmp(_mm512_permutexvar_epi8(pairs_hi, v), _mm512_setzero_si512(),
+                                     static_cast<__mmask32>(high >> 32), 0),
+                          static_cast<__mmask32>(starts >> 32));
+        c.i += take;
+        continue;
+      }
       if (ge_f0 == 0) {
         // 1-, 2- and 3-byte forms only: each position's (byte, next byte) and the byte after as 16-bit
         // lanes, decoded there, and the lanes at lead positions packed.
