@@ -304,6 +304,30 @@ UTF8DFA_TARGET_AVX512 inline unsigned char* encode_short32(unsigned char* o, __m
   return o + count;
 }
 
+/// Writes, for each of 32 units in order, the low byte of its `first` lane if selected by b0, the
+/// high byte if selected by b1 and the low byte of its `last` lane if selected by b2: the lanes are
+/// interleaved as dwords and the bytes packed with one compress per 16 units.
+UTF8DFA_TARGET_AVX512 inline unsigned char* pack_triples(unsigned char* o, __m512i first, __m512i last, __mmask32 b0,
+                                                         __mmask32 b1, __mmask32 b2) noexcept {
+  // Interleaved as dwords (first | last << 16), units 0..15 and 16..31: byte permutes of the two.
+  const __m512i lo_idx =
+      _mm512_set_epi8(95, 94, 31, 30, 93, 92, 29, 28, 91, 90, 27, 26, 89, 88, 25, 24, 87, 86, 23, 22, 85, 84, 21, 20,
+                      83, 82, 19, 18, 81, 80, 17, 16, 79, 78, 15, 14, 77, 76, 13, 12, 75, 74, 11, 10, 73, 72, 9, 8, 71,
+                      70, 7, 6, 69, 68, 5, 4, 67, 66, 3, 2, 65, 64, 1, 0);
+  const __m512i dw0 = _mm512_permutex2var_epi8(first, lo_idx, last);
+  const __m512i dw1 = _mm512_permutex2var_epi8(first, _mm512_add_epi8(lo_idx, _mm512_set1_epi8(32)), last);
+  const std::uint64_t keep0 = _pdep_u64(b0 & 0xFFFFu, 0x1111111111111111ull) |
+                              _pdep_u64(b1 & 0xFFFFu, 0x2222222222222222ull) |
+                              _pdep_u64(b2 & 0xFFFFu, 0x4444444444444444ull);
+  const std::uint64_t keep1 = _pdep_u64(b0 >> 16, 0x1111111111111111ull) | _pdep_u64(b1 >> 16, 0x2222222222222222ull) |
+                              _pdep_u64(b2 >> 16, 0x4444444444444444ull);
+  const auto count0 = static_cast<unsigned>(__builtin_popcountll(keep0));
+  const auto count1 = static_cast<unsigned>(__builtin_popcountll(keep1));
+  _mm512_mask_storeu_epi8(o, low_bits(count0), _mm512_maskz_compress_epi8(keep0, dw0));
+  _mm512_mask_storeu_epi8(o + count0, low_bits(count1), _mm512_maskz_compress_epi8(keep1, dw1));
+  return o + count0 + count1;
+}
+
 /// Writes the UTF-8 forms of the BMP scalar values (no surrogates) in the 16-bit lanes of w selected
 /// by `live` (a prefix; the other lanes are zero). Each unit becomes the dword (3-byte lead, the byte
 /// before the last, the last byte, 0), built in 16-bit lanes; the bytes its form uses are packed with
@@ -334,24 +358,35 @@ UTF8DFA_TARGET_AVX512 inline unsigned char* encode_bmp32(unsigned char* o, __m51
                         _mm512_castsi512_si256(_mm512_permutex2var_epi8(first, rest, last)));
     return o + 96;
   }
-  // Interleaved as dwords (first | last << 16), units 0..15 and 16..31: byte permutes of the two.
-  const __m512i lo_idx =
-      _mm512_set_epi8(95, 94, 31, 30, 93, 92, 29, 28, 91, 90, 27, 26, 89, 88, 25, 24, 87, 86, 23, 22, 85, 84, 21, 20,
-                      83, 82, 19, 18, 81, 80, 17, 16, 79, 78, 15, 14, 77, 76, 13, 12, 75, 74, 11, 10, 73, 72, 9, 8, 71,
-                      70, 7, 6, 69, 68, 5, 4, 67, 66, 3, 2, 65, 64, 1, 0);
-  const __m512i dw0 = _mm512_permutex2var_epi8(first, lo_idx, last);
-  const __m512i dw1 = _mm512_permutex2var_epi8(first, _mm512_add_epi8(lo_idx, _mm512_set1_epi8(32)), last);
-  const std::uint64_t keep0 = _pdep_u64(three & 0xFFFFu, 0x1111111111111111ull) |
-                              _pdep_u64(two & 0xFFFFu, 0x2222222222222222ull) |
-                              _pdep_u64(live & 0xFFFFu, 0x4444444444444444ull);
-  const std::uint64_t keep1 = _pdep_u64(three >> 16, 0x1111111111111111ull) |
-                              _pdep_u64(two >> 16, 0x2222222222222222ull) |
-                              _pdep_u64(live >> 16, 0x4444444444444444ull);
-  const auto count0 = static_cast<unsigned>(__builtin_popcountll(keep0));
-  const auto count1 = static_cast<unsigned>(__builtin_popcountll(keep1));
-  _mm512_mask_storeu_epi8(o, low_bits(count0), _mm512_maskz_compress_epi8(keep0, dw0));
-  _mm512_mask_storeu_epi8(o + count0, low_bits(count1), _mm512_maskz_compress_epi8(keep1, dw1));
-  return o + count0 + count1;
+  return pack_triples(o, first, last, three, two, live);
+}
+
+/// Writes the UTF-8 forms of the units of w selected by `live` (a prefix), where `high` marks the
+/// high surrogates (each followed by a low one, marked by `low`, within `live`) and `next` holds the
+/// unit after each one. As encode_bmp32, with the 4-byte form of a pair split between its lanes:
+/// F0 | u >> 8, 80 | (u >> 2 & 3F), 80 | (u & 3) << 4 | (lo >> 6 & F) in the high surrogate's (u is
+/// its payload plus 40: the plane, then the rest) and 80 | (lo & 3F) in the low one's.
+UTF8DFA_TARGET_AVX512 inline unsigned char* encode_pairs32(unsigned char* o, __m512i w, __m512i next, __mmask32 live,
+                                                           __mmask32 high, __mmask32 low) noexcept {
+  const __mmask32 two = _mm512_mask_cmpge_epu16_mask(live, w, _mm512_set1_epi16(0x80));
+  const __mmask32 three = _mm512_mask_cmpge_epu16_mask(live, w, _mm512_set1_epi16(0x800));
+  const __m512i tag = _mm512_mask_blend_epi16(three, _mm512_set1_epi16(static_cast<short>(0xC0E0)),
+                                              _mm512_set1_epi16(static_cast<short>(0x80E0)));
+  __m512i first = _mm512_ternarylogic_epi32(_mm512_slli_epi16(w, 2), _mm512_set1_epi16(0x3F00),
+                                            _mm512_or_si512(_mm512_srli_epi16(w, 12), tag), 0xEA);
+  __m512i last =
+      _mm512_min_epu16(w, _mm512_ternarylogic_epi32(w, _mm512_set1_epi16(0x3F), _mm512_set1_epi16(0x80), 0xEA));
+  const __m512i u = _mm512_add_epi16(_mm512_and_si512(w, _mm512_set1_epi16(0x3FF)), _mm512_set1_epi16(0x40));
+  const __m512i lead = _mm512_ternarylogic_epi32(
+      _mm512_slli_epi16(u, 6), _mm512_set1_epi16(0x3F00),
+      _mm512_or_si512(_mm512_srli_epi16(u, 8), _mm512_set1_epi16(static_cast<short>(0x80F0))), 0xEA);
+  const __m512i third = _mm512_ternarylogic_epi32(
+      _mm512_slli_epi16(u, 4), _mm512_set1_epi16(0x30),
+      _mm512_ternarylogic_epi32(_mm512_srli_epi16(next, 6), _mm512_set1_epi16(0x0F), _mm512_set1_epi16(0x80), 0xEA),
+      0xEA);
+  first = _mm512_mask_blend_epi16(high, first, lead);
+  last = _mm512_mask_blend_epi16(high, last, third);
+  return pack_triples(o, first, last, three & ~low, two & ~low, live);
 }
 
 /// UTF-16 to UTF-8, 32 units at a time (surrogate pairs combined in-register; a pair cut by the
@@ -396,8 +431,6 @@ UTF8DFA_TARGET_AVX512 conversion_result utf16_to_utf8_impl(const char16_t* p, st
     const auto low =
         static_cast<std::uint32_t>(_mm512_cmpeq_epi16_mask(top, _mm512_set1_epi16(static_cast<short>(0xDC00))));
     std::size_t take = avail;
-    __m512i cp0 = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(w));
-    __m512i cp1 = _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(w, 1));
     if (avail == 32 && (high >> 31) != 0) {  // the pair is cut by the block end
       high &= 0x7FFFFFFFu;
       take = 31;
@@ -407,17 +440,7 @@ UTF8DFA_TARGET_AVX512 conversion_result utf16_to_utf8_impl(const char16_t* p, st
       continue;
     }
     const __m512i next = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(avail - 1)), p + c.i + 1);
-    const __m512i offset = _mm512_set1_epi32(0x10000 - (0xD800 << 10) - 0xDC00);
-    const __m512i pair0 = _mm512_add_epi32(
-        _mm512_add_epi32(_mm512_slli_epi32(cp0, 10), _mm512_cvtepu16_epi32(_mm512_castsi512_si256(next))), offset);
-    const __m512i pair1 = _mm512_add_epi32(
-        _mm512_add_epi32(_mm512_slli_epi32(cp1, 10), _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(next, 1))),
-        offset);
-    cp0 = _mm512_mask_blend_epi32(static_cast<__mmask16>(high), cp0, pair0);
-    cp1 = _mm512_mask_blend_epi32(static_cast<__mmask16>(high >> 16), cp1, pair1);
-    const std::uint64_t keep = low_bits(take) & ~std::uint64_t{low};
-    c.o = encode16(c.o, cp0, static_cast<__mmask16>(keep));
-    if (avail > 16) c.o = encode16(c.o, cp1, static_cast<__mmask16>(keep >> 16));
+    c.o = encode_pairs32(c.o, w, next, static_cast<__mmask32>(low_bits(take)), high, low);
     c.i += take;
   }
   return {n, static_cast<std::size_t>(c.o - out), c.first};
