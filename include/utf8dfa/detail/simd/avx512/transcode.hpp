@@ -247,8 +247,13 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
       }
       const auto chars = static_cast<unsigned>(__builtin_popcountll(starts));
       const __m512i pos = _mm512_maskz_compress_epi8(starts, iota);
-      // Two groups of 16 unconditionally (most blocks of non-ASCII text hold 16..32 characters:
-      // no branch to mispredict), then the rest.
+      // Only blocks holding a 4-byte form come here: text of mostly 4-byte forms has at most 16
+      // characters a block, one group of 16.
+      if (chars <= 16) {
+        c.o = store_code_points(c.o, decode16(v, pos, quads, shifts, masks), chars);
+        c.i += take;
+        continue;
+      }
       c.o = store_code_points2(c.o, decode16(v, pos, quads, shifts, masks),
                                decode16(v, pos, _mm512_add_epi8(quads, _mm512_set1_epi8(16)), shifts, masks), chars);
       if (UTF8DFA_UNLIKELY(chars > 32))
