@@ -36,6 +36,13 @@ inline std::uint64_t low_bits(std::size_t k) noexcept {
   return k >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << k) - 1;
 }
 
+/// The bytes 0, 1, .. 63.
+UTF8DFA_TARGET_AVX512 inline __m512i byte_iota() noexcept {
+  return _mm512_set_epi8(63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40,
+                         39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16,
+                         15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+}
+
 /// Writes up to 16 code points (valid scalar values) as UTF-32 or UTF-16.
 template <class Out>
 UTF8DFA_TARGET_AVX512 inline Out* store_code_points(Out* o, __m512i cp, unsigned count) noexcept {
@@ -93,12 +100,19 @@ UTF8DFA_TARGET_AVX512 inline Out* store_code_points2(Out* o, __m512i cp0, __m512
   return store_code_points(store_code_points(o, cp0, n0), cp1, n1);
 }
 
-/// Decodes, in each 16-bit lane holding (byte, next byte), the 1- or 2-byte form starting there.
-UTF8DFA_TARGET_AVX512 inline __m512i decode_short(__m512i pairs) noexcept {
-  const __mmask32 multi = _mm512_test_epi16_mask(pairs, _mm512_set1_epi16(0x80));
-  const __m512i value = _mm512_or_si512(_mm512_slli_epi16(_mm512_and_si512(pairs, _mm512_set1_epi16(0x1F)), 6),
-                                        _mm512_and_si512(_mm512_srli_epi16(pairs, 8), _mm512_set1_epi16(0x3F)));
-  return _mm512_mask_blend_epi16(multi, _mm512_and_si512(pairs, _mm512_set1_epi16(0x7F)), value);
+/// Decodes, in each 16-bit lane holding (byte, next byte) in `pairs` and the byte after them in the
+/// low byte of `thirds`, the 1-, 2- or 3-byte form starting there; `multi` selects the lanes whose
+/// first byte is not ASCII, `three` those whose form is 3 bytes long.
+UTF8DFA_TARGET_AVX512 inline __m512i decode_bmp(__m512i pairs, __m512i thirds, __mmask32 multi,
+                                                __mmask32 three) noexcept {
+  // (b0 & 1F) * 64 + (b1 & 3F): the 2-byte value; a 3-byte lead has bit 4 clear, so shifting this by
+  // 6 in a 16-bit lane leaves (b0 & 0F) << 12 | (b1 & 3F) << 6, and b2's payload completes it.
+  const __m512i two =
+      _mm512_maddubs_epi16(_mm512_and_si512(pairs, _mm512_set1_epi16(0x3F1F)), _mm512_set1_epi16(0x0140));
+  const __m512i full =
+      _mm512_ternarylogic_epi32(_mm512_slli_epi16(two, 6), thirds, _mm512_set1_epi16(0x3F), 0xF8);  // a | b & c
+  return _mm512_mask_blend_epi16(
+      three, _mm512_mask_blend_epi16(multi, _mm512_and_si512(pairs, _mm512_set1_epi16(0x7F)), two), full);
 }
 
 /// Writes the BMP code points of the 16-bit lanes selected by `sel`, packed, as UTF-32 or UTF-16.
@@ -125,10 +139,7 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
                                                          char32_t replacement) noexcept {
   transcode_cursor<Out> c{0, out, error_code::none};
   const char32_t repl = replace{replacement}.replacement_value();
-  const __m512i iota =
-      _mm512_set_epi8(63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40,
-                      39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16,
-                      15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+  const __m512i iota = byte_iota();
   const __m512i quads = _mm512_set_epi8(15, 15, 15, 15, 14, 14, 14, 14, 13, 13, 13, 13, 12, 12, 12, 12, 11, 11, 11, 11,
                                         10, 10, 10, 10, 9, 9, 9, 9, 8, 8, 8, 8, 7, 7, 7, 7, 6, 6, 6, 6, 5, 5, 5, 5, 4,
                                         4, 4, 4, 3, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0);
@@ -136,6 +147,9 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
   const __m512i pairs_lo = _mm512_add_epi8(_mm512_and_si512(_mm512_srli_epi16(iota, 1), _mm512_set1_epi8(0x7F)),
                                            _mm512_and_si512(iota, _mm512_set1_epi8(1)));
   const __m512i pairs_hi = _mm512_add_epi8(pairs_lo, _mm512_set1_epi8(32));
+  // Byte indices (k+2, k+3) likewise (wrapping past 63: never needed by a lead that is taken).
+  const __m512i thirds_lo = _mm512_add_epi8(pairs_lo, _mm512_set1_epi8(2));
+  const __m512i thirds_hi = _mm512_add_epi8(pairs_lo, _mm512_set1_epi8(34));
   // Lead-byte high nibble -> right shift and payload mask of the gathered value (8..B never lead).
   const __m512i shifts = _mm512_setr_epi32(18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 12, 12, 6, 0);
   const __m512i masks =
@@ -163,6 +177,22 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
         }
         c.o += 32;
         c.i += 32;
+        // The ASCII run that follows, 64 bytes per step.
+        while (n - c.i >= 64) {
+          const __m512i a = _mm512_loadu_si512(p + c.i);
+          if (_mm512_movepi8_mask(a) != 0) break;
+          if constexpr (sizeof(Out) == 4) {
+            _mm512_storeu_si512(c.o, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(a, 0)));
+            _mm512_storeu_si512(c.o + 16, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(a, 1)));
+            _mm512_storeu_si512(c.o + 32, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(a, 2)));
+            _mm512_storeu_si512(c.o + 48, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(a, 3)));
+          } else {
+            _mm512_storeu_si512(c.o, _mm512_cvtepu8_epi16(_mm512_castsi512_si256(a)));
+            _mm512_storeu_si512(c.o + 32, _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(a, 1)));
+          }
+          c.o += 64;
+          c.i += 64;
+        }
       }
       continue;
     }
@@ -176,7 +206,9 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
       c.i += avail;
       continue;
     }
-    if (UTF8DFA_LIKELY(!utf8_block_has_error(v))) {
+    const __mmask64 ge_e0 = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(static_cast<char>(0xE0)));
+    const __mmask64 ge_f0 = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(static_cast<char>(0xF0)));
+    if (UTF8DFA_LIKELY(!utf8_block_has_error(v, ge_e0, ge_f0))) {
       const __mmask64 leads = ~_mm512_cmplt_epi8_mask(v, _mm512_set1_epi8(-64)) & live;
       // A character cut by the block end (a lead among the last 1..3 bytes that needs more) waits for
       // the next block; in a shorter, final block it would have been an error. Read from memory
@@ -187,19 +219,41 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
         take = b63 >= 0xC0 ? 63u : b62 >= 0xE0 ? 62u : b61 >= 0xF0 ? 61u : 64u;
       }
       const __mmask64 starts = leads & low_bits(take);
-      if (_mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(static_cast<char>(0xE0))) == 0) {
-        // 1- and 2-byte forms only: each position's (byte, next byte) as a word, decoded in
-        // 16-bit lanes, and the words at lead positions packed.
-        c.o = store_units(c.o, decode_short(_mm512_permutexvar_epi8(pairs_lo, v)), static_cast<__mmask32>(starts));
-        c.o =
-            store_units(c.o, decode_short(_mm512_permutexvar_epi8(pairs_hi, v)), static_cast<__mmask32>(starts >> 32));
+      if (ge_e0 == 0) {  // 1- and 2-byte forms only: no third bytes
+        c.o = store_units(
+            c.o,
+            decode_bmp(_mm512_permutexvar_epi8(pairs_lo, v), _mm512_setzero_si512(), static_cast<__mmask32>(high), 0),
+            static_cast<__mmask32>(starts));
+        c.o = store_units(c.o,
+                          decode_bmp(_mm512_permutexvar_epi8(pairs_hi, v), _mm512_setzero_si512(),
+                                     static_cast<__mmask32>(high >> 32), 0),
+                          static_cast<__mmask32>(starts >> 32));
+        c.i += take;
+        continue;
+      }
+      if (ge_f0 == 0) {
+        // 1-, 2- and 3-byte forms only: each position's (byte, next byte) and the byte after as 16-bit
+        // lanes, decoded there, and the lanes at lead positions packed.
+        c.o = store_units(c.o,
+                          decode_bmp(_mm512_permutexvar_epi8(pairs_lo, v), _mm512_permutexvar_epi8(thirds_lo, v),
+                                     static_cast<__mmask32>(high), static_cast<__mmask32>(ge_e0)),
+                          static_cast<__mmask32>(starts));
+        c.o = store_units(c.o,
+                          decode_bmp(_mm512_permutexvar_epi8(pairs_hi, v), _mm512_permutexvar_epi8(thirds_hi, v),
+                                     static_cast<__mmask32>(high >> 32), static_cast<__mmask32>(ge_e0 >> 32)),
+                          static_cast<__mmask32>(starts >> 32));
         c.i += take;
         continue;
       }
       const auto chars = static_cast<unsigned>(__builtin_popcountll(starts));
       const __m512i pos = _mm512_maskz_compress_epi8(starts, iota);
-      // Two groups of 16 unconditionally (most blocks of non-ASCII text hold 16..32 characters:
-      // no branch to mispredict), then the rest.
+      // Only blocks holding a 4-byte form come here: text of mostly 4-byte forms has at most 16
+      // characters a block, one group of 16.
+      if (chars <= 16) {
+        c.o = store_code_points(c.o, decode16(v, pos, quads, shifts, masks), chars);
+        c.i += take;
+        continue;
+      }
       c.o = store_code_points2(c.o, decode16(v, pos, quads, shifts, masks),
                                decode16(v, pos, _mm512_add_epi8(quads, _mm512_set1_epi8(16)), shifts, masks), chars);
       if (UTF8DFA_UNLIKELY(chars > 32))
@@ -255,6 +309,91 @@ UTF8DFA_TARGET_AVX512 inline unsigned char* encode_short32(unsigned char* o, __m
   return o + count;
 }
 
+/// Writes, for each of 32 units in order, the low byte of its `first` lane if selected by b0, the
+/// high byte if selected by b1 and the low byte of its `last` lane if selected by b2: the lanes are
+/// interleaved as dwords and the bytes packed with one compress per 16 units.
+UTF8DFA_TARGET_AVX512 inline unsigned char* pack_triples(unsigned char* o, __m512i first, __m512i last, __mmask32 b0,
+                                                         __mmask32 b1, __mmask32 b2) noexcept {
+  // Interleaved as dwords (first | last << 16), units 0..15 and 16..31: byte permutes of the two.
+  const __m512i lo_idx =
+      _mm512_set_epi8(95, 94, 31, 30, 93, 92, 29, 28, 91, 90, 27, 26, 89, 88, 25, 24, 87, 86, 23, 22, 85, 84, 21, 20,
+                      83, 82, 19, 18, 81, 80, 17, 16, 79, 78, 15, 14, 77, 76, 13, 12, 75, 74, 11, 10, 73, 72, 9, 8, 71,
+                      70, 7, 6, 69, 68, 5, 4, 67, 66, 3, 2, 65, 64, 1, 0);
+  const __m512i dw0 = _mm512_permutex2var_epi8(first, lo_idx, last);
+  const __m512i dw1 = _mm512_permutex2var_epi8(first, _mm512_add_epi8(lo_idx, _mm512_set1_epi8(32)), last);
+  const std::uint64_t keep0 = _pdep_u64(b0 & 0xFFFFu, 0x1111111111111111ull) |
+                              _pdep_u64(b1 & 0xFFFFu, 0x2222222222222222ull) |
+                              _pdep_u64(b2 & 0xFFFFu, 0x4444444444444444ull);
+  const std::uint64_t keep1 = _pdep_u64(b0 >> 16, 0x1111111111111111ull) | _pdep_u64(b1 >> 16, 0x2222222222222222ull) |
+                              _pdep_u64(b2 >> 16, 0x4444444444444444ull);
+  const auto count0 = static_cast<unsigned>(__builtin_popcountll(keep0));
+  const auto count1 = static_cast<unsigned>(__builtin_popcountll(keep1));
+  _mm512_mask_storeu_epi8(o, low_bits(count0), _mm512_maskz_compress_epi8(keep0, dw0));
+  _mm512_mask_storeu_epi8(o + count0, low_bits(count1), _mm512_maskz_compress_epi8(keep1, dw1));
+  return o + count0 + count1;
+}
+
+/// Writes the UTF-8 forms of the BMP scalar values (no surrogates) in the 16-bit lanes of w selected
+/// by `live` (a prefix; the other lanes are zero). Each unit becomes the dword (3-byte lead, the byte
+/// before the last, the last byte, 0), built in 16-bit lanes; the bytes its form uses are packed with
+/// one compress per 16 units.
+/// With `Whole3`, 32 3-byte forms skip the compress (a branch that pays off for UTF-32 input).
+template <bool Whole3>
+UTF8DFA_TARGET_AVX512 inline unsigned char* encode_bmp32(unsigned char* o, __m512i w, __mmask32 live) noexcept {
+  const __mmask32 two = _mm512_mask_cmpge_epu16_mask(live, w, _mm512_set1_epi16(0x80));  // 2 or 3 bytes
+  const __mmask32 three = _mm512_mask_cmpge_epu16_mask(live, w, _mm512_set1_epi16(0x800));
+  // Low byte E0 | w >> 12; high byte 80 | (w >> 6 & 3F) in a 3-byte form, C0 | w >> 6 in a 2-byte form.
+  const __m512i tag = _mm512_mask_blend_epi16(three, _mm512_set1_epi16(static_cast<short>(0xC0E0)),
+                                              _mm512_set1_epi16(static_cast<short>(0x80E0)));
+  const __m512i first = _mm512_ternarylogic_epi32(_mm512_slli_epi16(w, 2), _mm512_set1_epi16(0x3F00),
+                                                  _mm512_or_si512(_mm512_srli_epi16(w, 12), tag), 0xEA);  // a & b | c
+  // The last byte: w itself below 80, else 80 | (w & 3F) (the smaller of the two in both cases).
+  const __m512i last =
+      _mm512_min_epu16(w, _mm512_ternarylogic_epi32(w, _mm512_set1_epi16(0x3F), _mm512_set1_epi16(0x80), 0xEA));
+  if (Whole3 && three == 0xFFFFFFFFu) {  // 32 3-byte forms: 96 bytes in a fixed order, no compress
+    const __m512i head =
+        _mm512_set_epi8(42, 104, 41, 40, 102, 39, 38, 100, 37, 36, 98, 35, 34, 96, 33, 32, 94, 31, 30, 92, 29, 28, 90,
+                        27, 26, 88, 25, 24, 86, 23, 22, 84, 21, 20, 82, 19, 18, 80, 17, 16, 78, 15, 14, 76, 13, 12, 74,
+                        11, 10, 72, 9, 8, 70, 7, 6, 68, 5, 4, 66, 3, 2, 64, 1, 0);
+    const __m512i rest = _mm512_set_epi8(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                         0, 0, 0, 0, 0, 0, 126, 63, 62, 124, 61, 60, 122, 59, 58, 120, 57, 56, 118, 55,
+                                         54, 116, 53, 52, 114, 51, 50, 112, 49, 48, 110, 47, 46, 108, 45, 44, 106, 43);
+    _mm512_storeu_si512(o, _mm512_permutex2var_epi8(first, head, last));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 64),
+                        _mm512_castsi512_si256(_mm512_permutex2var_epi8(first, rest, last)));
+    return o + 96;
+  }
+  return pack_triples(o, first, last, three, two, live);
+}
+
+/// Writes the UTF-8 forms of the units of w selected by `live` (a prefix), where `high` marks the
+/// high surrogates (each followed by a low one, marked by `low`, within `live`) and `next` holds the
+/// unit after each one. As encode_bmp32, with the 4-byte form of a pair split between its lanes:
+/// F0 | u >> 8, 80 | (u >> 2 & 3F), 80 | (u & 3) << 4 | (lo >> 6 & F) in the high surrogate's (u is
+/// its payload plus 40: the plane, then the rest) and 80 | (lo & 3F) in the low one's.
+UTF8DFA_TARGET_AVX512 inline unsigned char* encode_pairs32(unsigned char* o, __m512i w, __m512i next, __mmask32 live,
+                                                           __mmask32 high, __mmask32 low) noexcept {
+  const __mmask32 two = _mm512_mask_cmpge_epu16_mask(live, w, _mm512_set1_epi16(0x80));
+  const __mmask32 three = _mm512_mask_cmpge_epu16_mask(live, w, _mm512_set1_epi16(0x800));
+  const __m512i tag = _mm512_mask_blend_epi16(three, _mm512_set1_epi16(static_cast<short>(0xC0E0)),
+                                              _mm512_set1_epi16(static_cast<short>(0x80E0)));
+  __m512i first = _mm512_ternarylogic_epi32(_mm512_slli_epi16(w, 2), _mm512_set1_epi16(0x3F00),
+                                            _mm512_or_si512(_mm512_srli_epi16(w, 12), tag), 0xEA);
+  __m512i last =
+      _mm512_min_epu16(w, _mm512_ternarylogic_epi32(w, _mm512_set1_epi16(0x3F), _mm512_set1_epi16(0x80), 0xEA));
+  const __m512i u = _mm512_add_epi16(_mm512_and_si512(w, _mm512_set1_epi16(0x3FF)), _mm512_set1_epi16(0x40));
+  const __m512i lead = _mm512_ternarylogic_epi32(
+      _mm512_slli_epi16(u, 6), _mm512_set1_epi16(0x3F00),
+      _mm512_or_si512(_mm512_srli_epi16(u, 8), _mm512_set1_epi16(static_cast<short>(0x80F0))), 0xEA);
+  const __m512i third = _mm512_ternarylogic_epi32(
+      _mm512_slli_epi16(u, 4), _mm512_set1_epi16(0x30),
+      _mm512_ternarylogic_epi32(_mm512_srli_epi16(next, 6), _mm512_set1_epi16(0x0F), _mm512_set1_epi16(0x80), 0xEA),
+      0xEA);
+  first = _mm512_mask_blend_epi16(high, first, lead);
+  last = _mm512_mask_blend_epi16(high, last, third);
+  return pack_triples(o, first, last, three & ~low, two & ~low, live);
+}
+
 /// UTF-16 to UTF-8, 32 units at a time (surrogate pairs combined in-register; a pair cut by the
 /// block end waits for the next block; a block holding an unpaired surrogate goes scalar).
 template <bool Strict>
@@ -269,6 +408,15 @@ UTF8DFA_TARGET_AVX512 conversion_result utf16_to_utf8_impl(const char16_t* p, st
       _mm256_mask_storeu_epi8(c.o, static_cast<__mmask32>(low_bits(avail)), _mm512_cvtepi16_epi8(w));
       c.i += avail;
       c.o += avail;
+      // The ASCII run that follows, 64 units per step: the low bytes picked by one permute.
+      const __m512i even = _mm512_add_epi8(byte_iota(), byte_iota());  // 0, 2, .. 126
+      while (n - c.i >= 64) {
+        const __m512i w0 = _mm512_loadu_si512(p + c.i), w1 = _mm512_loadu_si512(p + c.i + 32);
+        if (_mm512_cmpge_epu16_mask(_mm512_or_si512(w0, w1), _mm512_set1_epi16(0x80)) != 0) break;
+        _mm512_storeu_si512(c.o, _mm512_permutex2var_epi8(w0, even, w1));
+        c.i += 64;
+        c.o += 64;
+      }
       continue;
     }
     const auto live = static_cast<__mmask32>(low_bits(avail));
@@ -277,36 +425,27 @@ UTF8DFA_TARGET_AVX512 conversion_result utf16_to_utf8_impl(const char16_t* p, st
       c.i += avail;
       continue;
     }
+    if (_mm512_cmplt_epu16_mask(_mm512_sub_epi16(w, _mm512_set1_epi16(static_cast<short>(0xD800))),
+                                _mm512_set1_epi16(0x800)) == 0) {  // BMP only, no surrogates
+      c.o = encode_bmp32<false>(c.o, w, live);
+      c.i += avail;
+      continue;
+    }
     const __m512i top = _mm512_and_si512(w, _mm512_set1_epi16(static_cast<short>(0xFC00)));
     auto high = static_cast<std::uint32_t>(_mm512_cmpeq_epi16_mask(top, _mm512_set1_epi16(static_cast<short>(0xD800))));
     const auto low =
         static_cast<std::uint32_t>(_mm512_cmpeq_epi16_mask(top, _mm512_set1_epi16(static_cast<short>(0xDC00))));
     std::size_t take = avail;
-    __m512i cp0 = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(w));
-    __m512i cp1 = _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(w, 1));
-    if ((high | low) != 0) {
-      if (avail == 32 && (high >> 31) != 0) {  // the pair is cut by the block end
-        high &= 0x7FFFFFFFu;
-        take = 31;
-      }
-      if (UTF8DFA_UNLIKELY(low != (high << 1))) {
-        if (!scalar_region<Strict>(p, n, c.i + take, c, repl))
-          return {c.i, static_cast<std::size_t>(c.o - out), c.first};
-        continue;
-      }
-      const __m512i next = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(avail - 1)), p + c.i + 1);
-      const __m512i offset = _mm512_set1_epi32(0x10000 - (0xD800 << 10) - 0xDC00);
-      const __m512i pair0 = _mm512_add_epi32(
-          _mm512_add_epi32(_mm512_slli_epi32(cp0, 10), _mm512_cvtepu16_epi32(_mm512_castsi512_si256(next))), offset);
-      const __m512i pair1 = _mm512_add_epi32(
-          _mm512_add_epi32(_mm512_slli_epi32(cp1, 10), _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(next, 1))),
-          offset);
-      cp0 = _mm512_mask_blend_epi32(static_cast<__mmask16>(high), cp0, pair0);
-      cp1 = _mm512_mask_blend_epi32(static_cast<__mmask16>(high >> 16), cp1, pair1);
+    if (avail == 32 && (high >> 31) != 0) {  // the pair is cut by the block end
+      high &= 0x7FFFFFFFu;
+      take = 31;
     }
-    const std::uint64_t keep = low_bits(take) & ~std::uint64_t{low};
-    c.o = encode16(c.o, cp0, static_cast<__mmask16>(keep));
-    if (avail > 16) c.o = encode16(c.o, cp1, static_cast<__mmask16>(keep >> 16));
+    if (UTF8DFA_UNLIKELY(low != (high << 1))) {
+      if (!scalar_region<Strict>(p, n, c.i + take, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+      continue;
+    }
+    const __m512i next = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(avail - 1)), p + c.i + 1);
+    c.o = encode_pairs32(c.o, w, next, static_cast<__mmask32>(low_bits(take)), high, low);
     c.i += take;
   }
   return {n, static_cast<std::size_t>(c.o - out), c.first};
@@ -338,6 +477,20 @@ UTF8DFA_TARGET_AVX512 conversion_result utf32_to_utf8_impl(const char32_t* p, st
           _mm256_inserti128_si256(_mm256_castsi128_si256(_mm512_cvtepi32_epi8(cp)), _mm512_cvtepi32_epi8(cp1), 1));
       c.i += avail;
       c.o += avail;
+      // The ASCII run that follows, 64 units per step: the low bytes picked by byte permutes.
+      const __m512i even = _mm512_add_epi8(byte_iota(), byte_iota());
+      const __m512i fourth = _mm512_add_epi8(even, even);  // 0, 4, .. 124 in the low half (the rest unused)
+      while (n - c.i >= 64) {
+        const __m512i u0 = _mm512_loadu_si512(p + c.i), u1 = _mm512_loadu_si512(p + c.i + 16);
+        const __m512i u2 = _mm512_loadu_si512(p + c.i + 32), u3 = _mm512_loadu_si512(p + c.i + 48);
+        const __m512i any = _mm512_or_si512(_mm512_or_si512(u0, u1), _mm512_or_si512(u2, u3));
+        if (_mm512_cmpge_epu32_mask(any, _mm512_set1_epi32(0x80)) != 0) break;
+        _mm512_storeu_si512(c.o,
+                            _mm512_inserti64x4(_mm512_permutex2var_epi8(u0, fourth, u1),
+                                               _mm512_castsi512_si256(_mm512_permutex2var_epi8(u2, fourth, u3)), 1));
+        c.i += 64;
+        c.o += 64;
+      }
       continue;
     }
     if (_mm512_cmpge_epu32_mask(top, _mm512_set1_epi32(0x800)) == 0) {  // 1- and 2-byte forms only
@@ -346,6 +499,16 @@ UTF8DFA_TARGET_AVX512 conversion_result utf32_to_utf8_impl(const char32_t* p, st
       c.o = encode_short32(c.o, words, static_cast<__mmask32>(low_bits(avail)));
       c.i += avail;
       continue;
+    }
+    if (_mm512_cmpge_epu32_mask(top, _mm512_set1_epi32(0x10000)) == 0) {  // BMP: 16-bit lanes
+      const __m512i words =
+          _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi32_epi16(cp)), _mm512_cvtepi32_epi16(cp1), 1);
+      const __m512i sur = _mm512_sub_epi16(words, _mm512_set1_epi16(static_cast<short>(0xD800)));
+      if (UTF8DFA_LIKELY(_mm512_cmplt_epu16_mask(sur, _mm512_set1_epi16(0x800)) == 0)) {
+        c.o = encode_bmp32<true>(c.o, words, static_cast<__mmask32>(low_bits(avail)));
+        c.i += avail;
+        continue;
+      }
     }
     if (UTF8DFA_UNLIKELY(!all_scalar_values(cp) || !all_scalar_values(cp1))) {
       if (!scalar_region<Strict>(p, n, c.i + a0, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
