@@ -1319,16 +1319,34 @@ conversion_result by_policy(const In* p, std::size_t n, Out* out, char32_t repla
   return Replace(p, n, out, replace{replacement});
 }
 
+// The scalar DFA's conversions with the policy as a replacement value.
+inline constexpr auto scalar_utf8_to_utf32 =
+    &by_policy<unsigned char, char32_t, &utf8_to_utf_scalar<strict, char32_t>, &utf8_to_utf_scalar<replace, char32_t>>;
+inline constexpr auto scalar_utf8_to_utf16 =
+    &by_policy<unsigned char, char16_t, &utf8_to_utf_scalar<strict, char16_t>, &utf8_to_utf_scalar<replace, char16_t>>;
+inline constexpr auto scalar_utf16_to_utf8 =
+    &by_policy<char16_t, unsigned char, &utf_to_utf8_scalar<strict, char16_t>, &utf_to_utf8_scalar<replace, char16_t>>;
+inline constexpr auto scalar_utf32_to_utf8 =
+    &by_policy<char32_t, unsigned char, &utf_to_utf8_scalar<strict, char32_t>, &utf_to_utf8_scalar<replace, char32_t>>;
+
 inline constexpr kernel_table scalar_kernels{
     "scalar",
     &validate_scalar,
     &count_leads_scalar,
     &utf16_length_scalar,
-    &by_policy<unsigned char, char32_t, &utf8_to_utf_scalar<strict, char32_t>, &utf8_to_utf_scalar<replace, char32_t>>,
-    &by_policy<unsigned char, char16_t, &utf8_to_utf_scalar<strict, char16_t>, &utf8_to_utf_scalar<replace, char16_t>>,
-    &by_policy<char16_t, unsigned char, &utf_to_utf8_scalar<strict, char16_t>, &utf_to_utf8_scalar<replace, char16_t>>,
-    &by_policy<char32_t, unsigned char, &utf_to_utf8_scalar<strict, char32_t>, &utf_to_utf8_scalar<replace, char32_t>>,
+    scalar_utf8_to_utf32,
+    scalar_utf8_to_utf16,
+    scalar_utf16_to_utf8,
+    scalar_utf32_to_utf8,
 };
+
+/// A vector conversion for inputs of at least `MinUnits` code units, the scalar one below: a vector
+/// kernel's setup (masks, permute tables) costs more than the DFA on a few characters.
+template <class In, class Out, conversion_result (*Vector)(const In*, std::size_t, Out*, char32_t) noexcept,
+          conversion_result (*Scalar)(const In*, std::size_t, Out*, char32_t) noexcept, std::size_t MinUnits>
+conversion_result vector_from(const In* p, std::size_t n, Out* out, char32_t replacement) noexcept {
+  return n < MinUnits ? Scalar(p, n, out, replacement) : Vector(p, n, out, replacement);
+}
 
 }  // namespace detail
 }  // namespace UTF8DFA_ABI_NAMESPACE
@@ -2263,7 +2281,15 @@ namespace detail {
 namespace avx2 {
 
 inline constexpr kernel_table table{
-    "avx2", &validate, &count_leads, &utf16_length, &utf8_to_utf32, &utf8_to_utf16, &utf16_to_utf8, &utf32_to_utf8,
+    "avx2",
+    &validate,
+    &count_leads,
+    &utf16_length,
+    // Short inputs (under 32 UTF-8 bytes, 16 UTF-16 or UTF-32 units) go to the scalar DFA.
+    &vector_from<unsigned char, char32_t, &utf8_to_utf32, scalar_utf8_to_utf32, 32>,
+    &vector_from<unsigned char, char16_t, &utf8_to_utf16, scalar_utf8_to_utf16, 32>,
+    &vector_from<char16_t, unsigned char, &utf16_to_utf8, scalar_utf16_to_utf8, 16>,
+    &vector_from<char32_t, unsigned char, &utf32_to_utf8, scalar_utf32_to_utf8, 16>,
 };
 
 }  // namespace avx2
@@ -3081,7 +3107,15 @@ namespace detail {
 namespace avx512 {
 
 inline constexpr kernel_table table{
-    "avx512", &validate, &count_leads, &utf16_length, &utf8_to_utf32, &utf8_to_utf16, &utf16_to_utf8, &utf32_to_utf8,
+    "avx512",
+    &validate,
+    &count_leads,
+    &utf16_length,
+    // Short inputs (under 32 UTF-8 bytes, 16 UTF-16 or UTF-32 units) go to the scalar DFA.
+    &vector_from<unsigned char, char32_t, &utf8_to_utf32, scalar_utf8_to_utf32, 32>,
+    &vector_from<unsigned char, char16_t, &utf8_to_utf16, scalar_utf8_to_utf16, 32>,
+    &vector_from<char16_t, unsigned char, &utf16_to_utf8, scalar_utf16_to_utf8, 16>,
+    &vector_from<char32_t, unsigned char, &utf32_to_utf8, scalar_utf32_to_utf8, 16>,
 };
 
 }  // namespace avx512

@@ -34,16 +34,34 @@ conversion_result by_policy(const In* p, std::size_t n, Out* out, char32_t repla
   return Replace(p, n, out, replace{replacement});
 }
 
+// The scalar DFA's conversions with the policy as a replacement value.
+inline constexpr auto scalar_utf8_to_utf32 =
+    &by_policy<unsigned char, char32_t, &utf8_to_utf_scalar<strict, char32_t>, &utf8_to_utf_scalar<replace, char32_t>>;
+inline constexpr auto scalar_utf8_to_utf16 =
+    &by_policy<unsigned char, char16_t, &utf8_to_utf_scalar<strict, char16_t>, &utf8_to_utf_scalar<replace, char16_t>>;
+inline constexpr auto scalar_utf16_to_utf8 =
+    &by_policy<char16_t, unsigned char, &utf_to_utf8_scalar<strict, char16_t>, &utf_to_utf8_scalar<replace, char16_t>>;
+inline constexpr auto scalar_utf32_to_utf8 =
+    &by_policy<char32_t, unsigned char, &utf_to_utf8_scalar<strict, char32_t>, &utf_to_utf8_scalar<replace, char32_t>>;
+
 inline constexpr kernel_table scalar_kernels{
     "scalar",
     &validate_scalar,
     &count_leads_scalar,
     &utf16_length_scalar,
-    &by_policy<unsigned char, char32_t, &utf8_to_utf_scalar<strict, char32_t>, &utf8_to_utf_scalar<replace, char32_t>>,
-    &by_policy<unsigned char, char16_t, &utf8_to_utf_scalar<strict, char16_t>, &utf8_to_utf_scalar<replace, char16_t>>,
-    &by_policy<char16_t, unsigned char, &utf_to_utf8_scalar<strict, char16_t>, &utf_to_utf8_scalar<replace, char16_t>>,
-    &by_policy<char32_t, unsigned char, &utf_to_utf8_scalar<strict, char32_t>, &utf_to_utf8_scalar<replace, char32_t>>,
+    scalar_utf8_to_utf32,
+    scalar_utf8_to_utf16,
+    scalar_utf16_to_utf8,
+    scalar_utf32_to_utf8,
 };
+
+/// A vector conversion for inputs of at least `MinUnits` code units, the scalar one below: a vector
+/// kernel's setup (masks, permute tables) costs more than the DFA on a few characters.
+template <class In, class Out, conversion_result (*Vector)(const In*, std::size_t, Out*, char32_t) noexcept,
+          conversion_result (*Scalar)(const In*, std::size_t, Out*, char32_t) noexcept, std::size_t MinUnits>
+conversion_result vector_from(const In* p, std::size_t n, Out* out, char32_t replacement) noexcept {
+  return n < MinUnits ? Scalar(p, n, out, replacement) : Vector(p, n, out, replacement);
+}
 
 }  // namespace detail
 }  // namespace UTF8DFA_ABI_NAMESPACE

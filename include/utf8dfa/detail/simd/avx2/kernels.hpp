@@ -13,7 +13,15 @@ namespace detail {
 namespace avx2 {
 
 inline constexpr kernel_table table{
-    "avx2", &validate, &count_leads, &utf16_length, &utf8_to_utf32, &utf8_to_utf16, &utf16_to_utf8, &utf32_to_utf8,
+    "avx2",
+    &validate,
+    &count_leads,
+    &utf16_length,
+    // Short inputs (under 32 UTF-8 bytes, 16 UTF-16 or UTF-32 units) go to the scalar DFA.
+    &vector_from<unsigned char, char32_t, &utf8_to_utf32, scalar_utf8_to_utf32, 32>,
+    &vector_from<unsigned char, char16_t, &utf8_to_utf16, scalar_utf8_to_utf16, 32>,
+    &vector_from<char16_t, unsigned char, &utf16_to_utf8, scalar_utf16_to_utf8, 16>,
+    &vector_from<char32_t, unsigned char, &utf32_to_utf8, scalar_utf32_to_utf8, 16>,
 };
 
 }  // namespace avx2
