@@ -36,12 +36,13 @@ UTF8DFA_TARGET_AVX512 inline __m512i lane_table(const std::uint8_t (&t)[16]) noe
 /// v at or above E0 and F0 (the callers need them too).
 UTF8DFA_TARGET_AVX512 inline bool utf8_block_has_error(__m512i v, __mmask64 ge_e0, __mmask64 ge_f0) noexcept {
   const __m512i nib = _mm512_set1_epi8(0x0F);
-  // The byte before each one (zero before the first): one permute.
+  // The byte before each one (zero before the first, index 64: the second table): one permute, with
+  // no mask (a constant mask is rebuilt in a mask register in every iteration of the callers' loops).
   const __m512i before =
       _mm512_set_epi8(62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40, 39,
                       38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15,
-                      14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 0);
-  const __m512i p1 = _mm512_maskz_permutexvar_epi8(~std::uint64_t{1}, before, v);
+                      14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 64);
+  const __m512i p1 = _mm512_permutex2var_epi8(v, before, _mm512_setzero_si512());
   const __m512i e1 =
       _mm512_shuffle_epi8(lane_table(pair_error::prev_high), _mm512_and_si512(_mm512_srli_epi16(p1, 4), nib));
   const __m512i e2 = _mm512_shuffle_epi8(lane_table(pair_error::prev_low), _mm512_and_si512(p1, nib));
