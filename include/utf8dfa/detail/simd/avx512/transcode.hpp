@@ -115,11 +115,12 @@ UTF8DFA_TARGET_AVX512 inline __m512i decode_bmp(__m512i pairs, __m512i thirds, _
       three, _mm512_mask_blend_epi16(multi, _mm512_and_si512(pairs, _mm512_set1_epi16(0x7F)), two), full);
 }
 
-/// Writes the BMP code points of the 16-bit lanes selected by `sel`, packed, as UTF-32 or UTF-16.
+/// Writes the BMP code points of the first `count` 16-bit lanes selected by `sel`, packed, as UTF-32
+/// or UTF-16. (`sel` may select more lanes after those: a mask straight from a compare, taken
+/// without a round trip through a general register, which is slow on AMD Zen 5.)
 template <class Out>
-UTF8DFA_TARGET_AVX512 inline Out* store_units(Out* o, __m512i units, __mmask32 sel) noexcept {
+UTF8DFA_TARGET_AVX512 inline Out* store_units(Out* o, __m512i units, __mmask32 sel, unsigned count) noexcept {
   const __m512i packed = _mm512_maskz_compress_epi16(sel, units);
-  const auto count = static_cast<unsigned>(__builtin_popcount(sel));
   if constexpr (sizeof(Out) == 2) {
     _mm512_mask_storeu_epi16(o, static_cast<__mmask32>(low_bits(count)), packed);
   } else {
@@ -209,7 +210,8 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
     const __mmask64 ge_e0 = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(static_cast<char>(0xE0)));
     const __mmask64 ge_f0 = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(static_cast<char>(0xF0)));
     if (UTF8DFA_LIKELY(!utf8_block_has_error(v, ge_e0, ge_f0))) {
-      const __mmask64 leads = ~_mm512_cmplt_epi8_mask(v, _mm512_set1_epi8(-64)) & live;
+      // The lead bytes (with, in a final block, the zero bytes past the input: past the characters).
+      const __mmask64 leads = _mm512_cmpge_epi8_mask(v, _mm512_set1_epi8(-64));
       // A character cut by the block end (a lead among the last 1..3 bytes that needs more) waits for
       // the next block; in a shorter, final block it would have been an error. Read from memory
       // rather than from the masks: the next block's address then waits on a short chain.
@@ -219,15 +221,17 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
         take = b63 >= 0xC0 ? 63u : b62 >= 0xE0 ? 62u : b61 >= 0xF0 ? 61u : 64u;
       }
       const __mmask64 starts = leads & low_bits(take);
+      const auto count0 = static_cast<unsigned>(__builtin_popcount(static_cast<std::uint32_t>(starts)));
+      const auto count1 = static_cast<unsigned>(__builtin_popcountll(starts >> 32));
       if (ge_e0 == 0) {  // 1- and 2-byte forms only: no third bytes
         c.o = store_units(
             c.o,
             decode_bmp(_mm512_permutexvar_epi8(pairs_lo, v), _mm512_setzero_si512(), static_cast<__mmask32>(high), 0),
-            static_cast<__mmask32>(starts));
+            static_cast<__mmask32>(leads), count0);
         c.o = store_units(c.o,
                           decode_bmp(_mm512_permutexvar_epi8(pairs_hi, v), _mm512_setzero_si512(),
                                      static_cast<__mmask32>(high >> 32), 0),
-                          static_cast<__mmask32>(starts >> 32));
+                          static_cast<__mmask32>(leads >> 32), count1);
         c.i += take;
         continue;
       }
@@ -237,11 +241,11 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
         c.o = store_units(c.o,
                           decode_bmp(_mm512_permutexvar_epi8(pairs_lo, v), _mm512_permutexvar_epi8(thirds_lo, v),
                                      static_cast<__mmask32>(high), static_cast<__mmask32>(ge_e0)),
-                          static_cast<__mmask32>(starts));
+                          static_cast<__mmask32>(leads), count0);
         c.o = store_units(c.o,
                           decode_bmp(_mm512_permutexvar_epi8(pairs_hi, v), _mm512_permutexvar_epi8(thirds_hi, v),
                                      static_cast<__mmask32>(high >> 32), static_cast<__mmask32>(ge_e0 >> 32)),
-                          static_cast<__mmask32>(starts >> 32));
+                          static_cast<__mmask32>(leads >> 32), count1);
         c.i += take;
         continue;
       }
