@@ -43,22 +43,46 @@ UTF8DFA_TARGET_AVX512 inline __m512i byte_iota() noexcept {
                          15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
 }
 
+/// x, opaque to the compiler: a constant built before a loop stays in its register. (GCC otherwise
+/// rebuilds broadcast constants inside the loop, moving a general register to a vector register
+/// each time, which is slow on AMD Zen 5.)
+UTF8DFA_TARGET_AVX512 inline __m512i opaque(__m512i x) noexcept {
+  __asm__("" : "+v"(x));
+  return x;
+}
+
+/// The constants of store_code_points and decode16, built once before a loop.
+struct cp_constants {
+  __m512i supp, high, low_bits10, low_tag, raw_bits, raw_weights, raw_fold, quad_offsets;
+
+  UTF8DFA_TARGET_AVX512 cp_constants() noexcept
+      : supp(opaque(_mm512_set1_epi32(0x10000))),
+        high(opaque(_mm512_set1_epi32(0xD7C0))),
+        low_bits10(opaque(_mm512_set1_epi32(0x3FF))),
+        low_tag(opaque(_mm512_set1_epi32(0xDC00))),
+        raw_bits(opaque(_mm512_set1_epi32(0x7F3F3F3F))),
+        raw_weights(opaque(_mm512_set1_epi16(0x4001))),
+        raw_fold(opaque(_mm512_set1_epi32(0x10000001))),
+        quad_offsets(opaque(_mm512_set1_epi32(0x00010203))) {}
+};
+
 /// Writes up to 16 code points (valid scalar values) as UTF-32 or UTF-16.
 template <class Out>
-UTF8DFA_TARGET_AVX512 inline Out* store_code_points(Out* o, __m512i cp, unsigned count) noexcept {
+UTF8DFA_TARGET_AVX512 inline Out* store_code_points(const cp_constants& k, Out* o, __m512i cp,
+                                                    unsigned count) noexcept {
   const auto live = static_cast<__mmask16>(low_bits(count));
   if constexpr (sizeof(Out) == 4) {
     _mm512_mask_storeu_epi32(o, live, cp);
     return o + count;
   } else {
-    const __mmask16 supp = _mm512_mask_cmpge_epu32_mask(live, cp, _mm512_set1_epi32(0x10000));
+    const __mmask16 supp = _mm512_mask_cmpge_epu32_mask(live, cp, k.supp);
     if (supp == 0) {
       _mm256_mask_storeu_epi16(o, live, _mm512_cvtepi32_epi16(cp));
       return o + count;
     }
     // A supplementary code point becomes the dword (low surrogate << 16 | high surrogate).
-    const __m512i hi = _mm512_add_epi32(_mm512_srli_epi32(cp, 10), _mm512_set1_epi32(0xD7C0));
-    const __m512i lo = _mm512_or_si512(_mm512_and_si512(cp, _mm512_set1_epi32(0x3FF)), _mm512_set1_epi32(0xDC00));
+    const __m512i hi = _mm512_add_epi32(_mm512_srli_epi32(cp, 10), k.high);
+    const __m512i lo = _mm512_or_si512(_mm512_and_si512(cp, k.low_bits10), k.low_tag);
     const __m512i words = _mm512_mask_blend_epi32(supp, cp, _mm512_or_si512(hi, _mm512_slli_epi32(lo, 16)));
     const auto keep = static_cast<__mmask32>(_pdep_u32(live, 0x55555555u) | _pdep_u32(supp, 0xAAAAAAAAu));
     const unsigned units = static_cast<unsigned>(__builtin_popcount(keep));
@@ -69,14 +93,14 @@ UTF8DFA_TARGET_AVX512 inline Out* store_code_points(Out* o, __m512i cp, unsigned
 
 /// Decodes the 16 characters of the valid block v whose lead positions are the bytes of `pos`
 /// selected by `quads` (each dword: one index, four times).
-UTF8DFA_TARGET_AVX512 inline __m512i decode16(__m512i v, __m512i pos, __m512i quads, __m512i shifts,
-                                              __m512i masks) noexcept {
+UTF8DFA_TARGET_AVX512 inline __m512i decode16(const cp_constants& k, __m512i v, __m512i pos, __m512i quads,
+                                              __m512i shifts, __m512i masks) noexcept {
   // Bytes lead+3, lead+2, lead+1, lead from low to high: the lead ends up in the top byte.
-  const __m512i idx = _mm512_add_epi8(_mm512_permutexvar_epi8(quads, pos), _mm512_set1_epi32(0x00010203));
+  const __m512i idx = _mm512_add_epi8(_mm512_permutexvar_epi8(quads, pos), k.quad_offsets);
   const __m512i raw = _mm512_permutexvar_epi8(idx, v);
-  const __m512i bits = _mm512_and_si512(raw, _mm512_set1_epi32(0x7F3F3F3F));
-  const __m512i pairs = _mm512_maddubs_epi16(bits, _mm512_set1_epi16(0x4001));    // b3 + b2 * 64
-  const __m512i value = _mm512_madd_epi16(pairs, _mm512_set1_epi32(0x10000001));  // .. + b1b0 * 4096
+  const __m512i bits = _mm512_and_si512(raw, k.raw_bits);
+  const __m512i pairs = _mm512_maddubs_epi16(bits, k.raw_weights);  // b3 + b2 * 64
+  const __m512i value = _mm512_madd_epi16(pairs, k.raw_fold);       // .. + b1b0 * 4096
   const __m512i nibble = _mm512_srli_epi32(raw, 28);
   return _mm512_and_si512(_mm512_srlv_epi32(value, _mm512_permutexvar_epi32(nibble, shifts)),
                           _mm512_permutexvar_epi32(nibble, masks));
@@ -84,12 +108,12 @@ UTF8DFA_TARGET_AVX512 inline __m512i decode16(__m512i v, __m512i pos, __m512i qu
 
 /// Writes the first `count` (0..32, more is cut) of the 32 code points in cp0, cp1.
 template <class Out>
-UTF8DFA_TARGET_AVX512 inline Out* store_code_points2(Out* o, __m512i cp0, __m512i cp1, unsigned count) noexcept {
+UTF8DFA_TARGET_AVX512 inline Out* store_code_points2(const cp_constants& k, Out* o, __m512i cp0, __m512i cp1,
+                                                     unsigned count) noexcept {
   const unsigned n0 = count < 16 ? count : 16u, n1 = count < 16 ? 0u : count < 32 ? count - 16 : 16u;
   if constexpr (sizeof(Out) == 2) {
-    const __mmask16 supp =
-        _mm512_mask_cmpge_epu32_mask(static_cast<__mmask16>(low_bits(n0)), cp0, _mm512_set1_epi32(0x10000)) |
-        _mm512_mask_cmpge_epu32_mask(static_cast<__mmask16>(low_bits(n1)), cp1, _mm512_set1_epi32(0x10000));
+    const __mmask16 supp = _mm512_mask_cmpge_epu32_mask(static_cast<__mmask16>(low_bits(n0)), cp0, k.supp) |
+                           _mm512_mask_cmpge_epu32_mask(static_cast<__mmask16>(low_bits(n1)), cp1, k.supp);
     if (supp == 0) {  // one store of up to 32 units
       const __m512i words =
           _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi32_epi16(cp0)), _mm512_cvtepi32_epi16(cp1), 1);
@@ -97,22 +121,30 @@ UTF8DFA_TARGET_AVX512 inline Out* store_code_points2(Out* o, __m512i cp0, __m512
       return o + n0 + n1;
     }
   }
-  return store_code_points(store_code_points(o, cp0, n0), cp1, n1);
+  return store_code_points(k, store_code_points(k, o, cp0, n0), cp1, n1);
 }
+
+/// The constants of decode_bmp, built once before a loop.
+struct bmp_constants {
+  __m512i payload, weights, low6, ascii;
+
+  UTF8DFA_TARGET_AVX512 bmp_constants() noexcept
+      : payload(opaque(_mm512_set1_epi16(0x3F1F))),
+        weights(opaque(_mm512_set1_epi16(0x0140))),
+        low6(opaque(_mm512_set1_epi16(0x3F))),
+        ascii(opaque(_mm512_set1_epi16(0x7F))) {}
+};
 
 /// Decodes, in each 16-bit lane holding (byte, next byte) in `pairs` and the byte after them in the
 /// low byte of `thirds`, the 1-, 2- or 3-byte form starting there; `multi` selects the lanes whose
 /// first byte is not ASCII, `three` those whose form is 3 bytes long.
-UTF8DFA_TARGET_AVX512 inline __m512i decode_bmp(__m512i pairs, __m512i thirds, __mmask32 multi,
+UTF8DFA_TARGET_AVX512 inline __m512i decode_bmp(const bmp_constants& k, __m512i pairs, __m512i thirds, __mmask32 multi,
                                                 __mmask32 three) noexcept {
   // (b0 & 1F) * 64 + (b1 & 3F): the 2-byte value; a 3-byte lead has bit 4 clear, so shifting this by
   // 6 in a 16-bit lane leaves (b0 & 0F) << 12 | (b1 & 3F) << 6, and b2's payload completes it.
-  const __m512i two =
-      _mm512_maddubs_epi16(_mm512_and_si512(pairs, _mm512_set1_epi16(0x3F1F)), _mm512_set1_epi16(0x0140));
-  const __m512i full =
-      _mm512_ternarylogic_epi32(_mm512_slli_epi16(two, 6), thirds, _mm512_set1_epi16(0x3F), 0xF8);  // a | b & c
-  return _mm512_mask_blend_epi16(
-      three, _mm512_mask_blend_epi16(multi, _mm512_and_si512(pairs, _mm512_set1_epi16(0x7F)), two), full);
+  const __m512i two = _mm512_maddubs_epi16(_mm512_and_si512(pairs, k.payload), k.weights);
+  const __m512i full = _mm512_ternarylogic_epi32(_mm512_slli_epi16(two, 6), thirds, k.low6, 0xF8);  // a | b & c
+  return _mm512_mask_blend_epi16(three, _mm512_mask_blend_epi16(multi, _mm512_and_si512(pairs, k.ascii), two), full);
 }
 
 /// Writes the BMP code points of the first `count` 16-bit lanes selected by `sel`, packed, as UTF-32
@@ -155,6 +187,13 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
   const __m512i shifts = _mm512_setr_epi32(18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 12, 12, 6, 0);
   const __m512i masks =
       _mm512_setr_epi32(0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0, 0, 0, 0, 0x7FF, 0x7FF, 0xFFFF, 0x1FFFFF);
+  // The constants of the loop's paths, built here once (see opaque).
+  const utf8_block_checker checker;
+  const bmp_constants bmp;
+  const cp_constants cpk;
+  const __m512i e0 = opaque(_mm512_set1_epi8(static_cast<char>(0xE0)));
+  const __m512i f0 = opaque(_mm512_set1_epi8(static_cast<char>(0xF0)));
+  const __m512i c0 = opaque(_mm512_set1_epi8(static_cast<char>(0xC0)));
   while (c.i < n) {
     const std::size_t avail = n - c.i < 64 ? n - c.i : 64;
     const __mmask64 live = low_bits(avail);
@@ -201,17 +240,17 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
       __m512i rest = v;
       for (std::size_t g = 0; g < avail; g += 16) {
         const unsigned k = avail - g < 16 ? static_cast<unsigned>(avail - g) : 16u;
-        c.o = store_code_points(c.o, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(rest)), k);
+        c.o = store_code_points(cpk, c.o, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(rest)), k);
         rest = _mm512_alignr_epi32(_mm512_setzero_si512(), rest, 4);
       }
       c.i += avail;
       continue;
     }
-    const __mmask64 ge_e0 = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(static_cast<char>(0xE0)));
-    const __mmask64 ge_f0 = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(static_cast<char>(0xF0)));
-    if (UTF8DFA_LIKELY(!utf8_block_has_error(v, ge_e0, ge_f0))) {
+    const __mmask64 ge_e0 = _mm512_cmpge_epu8_mask(v, e0);
+    const __mmask64 ge_f0 = _mm512_cmpge_epu8_mask(v, f0);
+    if (UTF8DFA_LIKELY(!checker.has_error(v, ge_e0, ge_f0))) {
       // The lead bytes (with, in a final block, the zero bytes past the input: past the characters).
-      const __mmask64 leads = _mm512_cmpge_epi8_mask(v, _mm512_set1_epi8(-64));
+      const __mmask64 leads = _mm512_cmpge_epi8_mask(v, c0);
       // A character cut by the block end (a lead among the last 1..3 bytes that needs more) waits for
       // the next block; in a shorter, final block it would have been an error. Read from memory
       // rather than from the masks: the next block's address then waits on a short chain.
@@ -224,12 +263,12 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
       const auto count0 = static_cast<unsigned>(__builtin_popcount(static_cast<std::uint32_t>(starts)));
       const auto count1 = static_cast<unsigned>(__builtin_popcountll(starts >> 32));
       if (ge_e0 == 0) {  // 1- and 2-byte forms only: no third bytes
-        c.o = store_units(
-            c.o,
-            decode_bmp(_mm512_permutexvar_epi8(pairs_lo, v), _mm512_setzero_si512(), static_cast<__mmask32>(high), 0),
-            static_cast<__mmask32>(leads), count0);
         c.o = store_units(c.o,
-                          decode_bmp(_mm512_permutexvar_epi8(pairs_hi, v), _mm512_setzero_si512(),
+                          decode_bmp(bmp, _mm512_permutexvar_epi8(pairs_lo, v), _mm512_setzero_si512(),
+                                     static_cast<__mmask32>(high), 0),
+                          static_cast<__mmask32>(leads), count0);
+        c.o = store_units(c.o,
+                          decode_bmp(bmp, _mm512_permutexvar_epi8(pairs_hi, v), _mm512_setzero_si512(),
                                      static_cast<__mmask32>(high >> 32), 0),
                           static_cast<__mmask32>(leads >> 32), count1);
         c.i += take;
@@ -239,11 +278,11 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
         // 1-, 2- and 3-byte forms only: each position's (byte, next byte) and the byte after as 16-bit
         // lanes, decoded there, and the lanes at lead positions packed.
         c.o = store_units(c.o,
-                          decode_bmp(_mm512_permutexvar_epi8(pairs_lo, v), _mm512_permutexvar_epi8(thirds_lo, v),
+                          decode_bmp(bmp, _mm512_permutexvar_epi8(pairs_lo, v), _mm512_permutexvar_epi8(thirds_lo, v),
                                      static_cast<__mmask32>(high), static_cast<__mmask32>(ge_e0)),
                           static_cast<__mmask32>(leads), count0);
         c.o = store_units(c.o,
-                          decode_bmp(_mm512_permutexvar_epi8(pairs_hi, v), _mm512_permutexvar_epi8(thirds_hi, v),
+                          decode_bmp(bmp, _mm512_permutexvar_epi8(pairs_hi, v), _mm512_permutexvar_epi8(thirds_hi, v),
                                      static_cast<__mmask32>(high >> 32), static_cast<__mmask32>(ge_e0 >> 32)),
                           static_cast<__mmask32>(leads >> 32), count1);
         c.i += take;
@@ -254,16 +293,17 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
       // Only blocks holding a 4-byte form come here: text of mostly 4-byte forms has at most 16
       // characters a block, one group of 16.
       if (chars <= 16) {
-        c.o = store_code_points(c.o, decode16(v, pos, quads, shifts, masks), chars);
+        c.o = store_code_points(cpk, c.o, decode16(cpk, v, pos, quads, shifts, masks), chars);
         c.i += take;
         continue;
       }
-      c.o = store_code_points2(c.o, decode16(v, pos, quads, shifts, masks),
-                               decode16(v, pos, _mm512_add_epi8(quads, _mm512_set1_epi8(16)), shifts, masks), chars);
+      c.o =
+          store_code_points2(cpk, c.o, decode16(cpk, v, pos, quads, shifts, masks),
+                             decode16(cpk, v, pos, _mm512_add_epi8(quads, _mm512_set1_epi8(16)), shifts, masks), chars);
       if (UTF8DFA_UNLIKELY(chars > 32))
-        c.o = store_code_points2(c.o, decode16(v, pos, _mm512_add_epi8(quads, _mm512_set1_epi8(32)), shifts, masks),
-                                 decode16(v, pos, _mm512_add_epi8(quads, _mm512_set1_epi8(48)), shifts, masks),
-                                 chars - 32);
+        c.o = store_code_points2(
+            cpk, c.o, decode16(cpk, v, pos, _mm512_add_epi8(quads, _mm512_set1_epi8(32)), shifts, masks),
+            decode16(cpk, v, pos, _mm512_add_epi8(quads, _mm512_set1_epi8(48)), shifts, masks), chars - 32);
       c.i += take;
       continue;
     }
