@@ -305,6 +305,9 @@ struct encode_consts {
   __m512i x3FF, x40, x80F0, x30, x0F;       // surrogate pairs
   __m512i dw_idx0, dw_idx1;                 // pack_triples: (first | last << 16) as dwords, units 0..15, 16..31
   __m512i even;                             // bytes 0, 2, .. 126
+  // 16 aligned pairs (encode_pairs16, 32-bit lanes): payload masks, the madd factors (1024, 1), 10000,
+  // the multishift fields (18, 12, 6, 0 of each dword), the field masks and the tag bits.
+  __m512i pair_payload, pair_madd, x10000, pair_fields, x3F3F3F3F, x808080F0;
 };
 
 UTF8DFA_TARGET_AVX512 inline __m512i opaque(__m512i v) noexcept {
@@ -334,7 +337,13 @@ UTF8DFA_TARGET_AVX512 inline encode_consts make_encode_consts() noexcept {
           opaque(_mm512_set1_epi16(0x0F)),
           opaque(idx0),
           opaque(_mm512_add_epi8(idx0, _mm512_set1_epi8(32))),
-          opaque(_mm512_add_epi8(byte_iota(), byte_iota()))};
+          opaque(_mm512_add_epi8(byte_iota(), byte_iota())),
+          opaque(_mm512_set1_epi32(0x03FF03FF)),
+          opaque(_mm512_set1_epi32(0x00010400)),
+          opaque(_mm512_set1_epi32(0x10000)),
+          opaque(_mm512_set1_epi64(0x20262C3200060C12)),
+          opaque(_mm512_set1_epi32(0x3F3F3F3F)),
+          opaque(_mm512_set1_epi32(static_cast<int>(0x808080F0u)))};
 }
 
 /// Writes the UTF-8 forms of the code points below U+0800 in the first `units` 16-bit lanes of w (32
@@ -398,7 +407,8 @@ UTF8DFA_TARGET_AVX512 inline __m512i last_bytes(__m512i w, const encode_consts& 
 /// w (32 unless Tail; the others are zero); `two` marks the lanes at or above U+0080, `three` those at
 /// or above U+0800. Each unit becomes the dword (3-byte lead, the byte before the last, the last byte,
 /// 0), built in 16-bit lanes; the bytes its form uses are packed with one compress per 16 units.
-/// With `Whole3`, 32 3-byte forms skip the compress (a branch that pays off for UTF-32 input).
+/// With `Whole3`, 32 3-byte forms skip the compress (the test is one kortest on `three`; CJK text
+/// has long runs of such blocks).
 template <bool Whole3, bool Tail>
 UTF8DFA_TARGET_AVX512 inline unsigned char* encode_bmp32(unsigned char* o, __m512i w, __mmask32 two, __mmask32 three,
                                                          std::size_t units, const encode_consts& k) noexcept {
@@ -442,6 +452,17 @@ UTF8DFA_TARGET_AVX512 inline unsigned char* encode_pairs32(unsigned char* o, __m
   return pack_triples<Tail>(o, first, last, units, k);
 }
 
+/// Writes the UTF-8 forms of the 16 surrogate pairs of w (high surrogates in the even lanes): each
+/// pair, a dword, becomes its code point (madd of the payloads, plus 10000) and then its 4 bytes, the
+/// fields picked by one multishift. 64 bytes, no compress.
+UTF8DFA_TARGET_AVX512 inline unsigned char* encode_pairs16(unsigned char* o, __m512i w,
+                                                           const encode_consts& k) noexcept {
+  const __m512i cp = _mm512_add_epi32(_mm512_madd_epi16(_mm512_and_si512(w, k.pair_payload), k.pair_madd), k.x10000);
+  _mm512_storeu_si512(o, _mm512_ternarylogic_epi32(_mm512_multishift_epi64_epi8(k.pair_fields, cp), k.x3F3F3F3F,
+                                                   k.x808080F0, 0xEA));  // a & b | c
+  return o + 64;
+}
+
 /// Converts the block of `avail` units at p (32 unless Tail; w holds them, zero past them) that is not
 /// all ASCII (`two` marks its units at or above U+0080). Returns the units converted (the block, or
 /// all but its last unit when that is a high surrogate of a pair cut by the block end), or minus the
@@ -455,7 +476,7 @@ UTF8DFA_TARGET_AVX512 inline std::ptrdiff_t utf16_block(const char16_t* p, std::
     return static_cast<std::ptrdiff_t>(avail);
   }
   if (_mm512_cmplt_epu16_mask(_mm512_sub_epi16(w, k.xD800), k.x800) == 0) {  // BMP only, no surrogates
-    o = encode_bmp32<false, Tail>(o, w, two, three, avail, k);
+    o = encode_bmp32<!Tail, Tail>(o, w, two, three, avail, k);
     return static_cast<std::ptrdiff_t>(avail);
   }
   const __m512i top = _mm512_and_si512(w, k.xFC00);
@@ -467,6 +488,10 @@ UTF8DFA_TARGET_AVX512 inline std::ptrdiff_t utf16_block(const char16_t* p, std::
     take = 31;
   }
   if (UTF8DFA_UNLIKELY(low != (high << 1))) return -static_cast<std::ptrdiff_t>(take);
+  if (!Tail && high == 0x55555555u) {  // 16 pairs, as text of supplementary characters only gives
+    o = encode_pairs16(o, w, k);
+    return 32;
+  }
   const __m512i next = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(avail - 1)), p + 1);
   // A cut pair's high surrogate lies past `take`: pack_triples drops it (a tail, for it).
   if (!Tail && take == 31) {
