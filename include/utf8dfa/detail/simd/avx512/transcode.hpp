@@ -305,6 +305,7 @@ struct encode_consts {
   __m512i x3FF, x40, x80F0, x30, x0F;       // surrogate pairs
   __m512i dw_idx0, dw_idx1;                 // pack_triples: (first | last << 16) as dwords, units 0..15, 16..31
   __m512i even;                             // bytes 0, 2, .. 126
+  __m512i x00800000;                        // 32-bit lanes
   // 16 aligned pairs (encode_pairs16, 32-bit lanes): payload masks, the madd factors (1024, 1), 10000,
   // the multishift fields (18, 12, 6, 0 of each dword), the field masks and the tag bits.
   __m512i pair_payload, pair_madd, x10000, pair_fields, x3F3F3F3F, x808080F0;
@@ -338,6 +339,7 @@ UTF8DFA_TARGET_AVX512 inline encode_consts make_encode_consts() noexcept {
           opaque(idx0),
           opaque(_mm512_add_epi8(idx0, _mm512_set1_epi8(32))),
           opaque(_mm512_add_epi8(byte_iota(), byte_iota())),
+          opaque(_mm512_set1_epi32(0x00800000)),
           opaque(_mm512_set1_epi32(0x03FF03FF)),
           opaque(_mm512_set1_epi32(0x00010400)),
           opaque(_mm512_set1_epi32(0x10000)),
@@ -356,7 +358,8 @@ UTF8DFA_TARGET_AVX512 inline unsigned char* encode_short32(unsigned char* o, __m
   const __m512i tags = _mm512_or_si512(_mm512_srli_epi16(w, 6), k.x80C0);
   const __m512i forms =
       _mm512_mask_blend_epi16(two, w, _mm512_ternarylogic_epi32(tags, _mm512_slli_epi16(w, 8), k.x3F00, 0xF8));
-  __mmask64 keep = _kor_mask64(_mm512_movepi8_mask(forms), _cvtu64_mask64(0x5555555555555555ull));
+  // Each low byte is kept: its sign bit is forced in the copy the mask is taken from.
+  __mmask64 keep = _mm512_movepi8_mask(_mm512_or_si512(forms, k.x80));
   if (Tail) keep = _kand_mask64(keep, _cvtu64_mask64(low_bits(2 * units)));
   const auto count = static_cast<unsigned>(__builtin_popcountll(_cvtmask64_u64(keep)));
   _mm512_mask_storeu_epi8(o, _bzhi_u64(~std::uint64_t{0}, count), _mm512_maskz_compress_epi8(keep, forms));
@@ -371,10 +374,10 @@ UTF8DFA_TARGET_AVX512 inline unsigned char* pack_triples(unsigned char* o, __m51
                                                          std::size_t units, const encode_consts& k) noexcept {
   const __m512i dw0 = _mm512_permutex2var_epi8(first, k.dw_idx0, last);
   const __m512i dw1 = _mm512_permutex2var_epi8(first, k.dw_idx1, last);
-  // The high byte of a `last` lane is zero (never kept); its low byte is always kept.
-  const __mmask64 thirds = _cvtu64_mask64(0x4444444444444444ull);
-  __mmask64 keep0 = _kor_mask64(_mm512_movepi8_mask(dw0), thirds);
-  __mmask64 keep1 = _kor_mask64(_mm512_movepi8_mask(dw1), thirds);
+  // The high byte of a `last` lane is zero (never kept); its low byte is always kept: its sign bit is
+  // forced in the copies the masks are taken from.
+  __mmask64 keep0 = _mm512_movepi8_mask(_mm512_or_si512(dw0, k.x00800000));
+  __mmask64 keep1 = _mm512_movepi8_mask(_mm512_or_si512(dw1, k.x00800000));
   if (Tail) {
     const std::size_t u0 = units < 16 ? units : 16;
     keep0 = _kand_mask64(keep0, _cvtu64_mask64(low_bits(4 * u0)));
