@@ -306,6 +306,7 @@ struct encode_consts {
   __m512i dw_idx0, dw_idx1;                 // pack_triples: (first | last << 16) as dwords, units 0..15, 16..31
   __m512i even;                             // bytes 0, 2, .. 126
   __m512i x00800000;                        // 32-bit lanes
+  __m512i short_fields, x3F1F;              // encode_short32: multishift offsets (6, 0 of each lane), masks
   // 16 aligned pairs (encode_pairs16, 32-bit lanes): payload masks, the madd factors (1024, 1), 10000,
   // the multishift fields (18, 12, 6, 0 of each dword), the field masks and the tag bits.
   __m512i pair_payload, pair_madd, x10000, pair_fields, x3F3F3F3F, x808080F0;
@@ -340,6 +341,8 @@ UTF8DFA_TARGET_AVX512 inline encode_consts make_encode_consts() noexcept {
           opaque(_mm512_add_epi8(idx0, _mm512_set1_epi8(32))),
           opaque(_mm512_add_epi8(byte_iota(), byte_iota())),
           opaque(_mm512_set1_epi32(0x00800000)),
+          opaque(_mm512_set1_epi64(0x3036202610160006)),
+          opaque(_mm512_set1_epi16(0x3F1F)),
           opaque(_mm512_set1_epi32(0x03FF03FF)),
           opaque(_mm512_set1_epi32(0x00010400)),
           opaque(_mm512_set1_epi32(0x10000)),
@@ -355,9 +358,10 @@ template <bool Tail>
 UTF8DFA_TARGET_AVX512 inline unsigned char* encode_short32(unsigned char* o, __m512i w, __mmask32 two,
                                                            std::size_t units, const encode_consts& k) noexcept {
   // Per unit: lead byte low, continuation byte high (RFC 3629 section 3), or the ASCII byte.
-  const __m512i tags = _mm512_or_si512(_mm512_srli_epi16(w, 6), k.x80C0);
+  // One multishift puts w >> 6 (below 20 here) in the low byte and w in the high byte of each lane.
+  const __m512i fields = _mm512_multishift_epi64_epi8(k.short_fields, w);
   const __m512i forms =
-      _mm512_mask_blend_epi16(two, w, _mm512_ternarylogic_epi32(tags, _mm512_slli_epi16(w, 8), k.x3F00, 0xF8));
+      _mm512_mask_blend_epi16(two, w, _mm512_ternarylogic_epi32(fields, k.x3F1F, k.x80C0, 0xEA));  // a & b | c
   // Each low byte is kept: its sign bit is forced in the copy the mask is taken from.
   __mmask64 keep = _mm512_movepi8_mask(_mm512_or_si512(forms, k.x80));
   if (Tail) keep = _kand_mask64(keep, _cvtu64_mask64(low_bits(2 * units)));
