@@ -305,13 +305,14 @@ struct encode_consts {
   __m512i x3FF, x40, x80F0, x30, x0F;       // surrogate pairs
   __m512i dw_idx0, dw_idx1;                 // pack_triples: (first | last << 16) as dwords, units 0..15, 16..31
   __m512i even;                             // bytes 0, 2, .. 126
-  __m512i x00800000;                        // 32-bit lanes
+  __m512i x00800000;                        // pack_triples: the sign bit of each dword's third byte
   __m512i short_fields, x3F1F;              // encode_short32: multishift offsets (6, 0 of each lane), masks
   // 16 aligned pairs (encode_pairs16, 32-bit lanes): payload masks, the madd factors (1024, 1), 10000,
   // the multishift fields (18, 12, 6, 0 of each dword), the field masks and the tag bits.
   __m512i pair_payload, pair_madd, x10000, pair_fields, x3F3F3F3F, x808080F0;
 };
 
+/// v, through an empty asm statement the optimiser cannot see into (see encode_consts).
 UTF8DFA_TARGET_AVX512 inline __m512i opaque(__m512i v) noexcept {
   __asm__("" : "+v"(v));
   return v;
