@@ -517,6 +517,18 @@ UTF8DFA_TARGET_AVX512 conversion_result utf16_to_utf8_impl(const char16_t* p, st
                                                            char32_t replacement) noexcept {
   transcode_cursor<unsigned char> c{0, out, error_code::none};
   const char32_t repl = replace{replacement}.replacement_value();
+  // A short input that is ASCII returns before the constants are made (longer ones amortise them and
+  // take the 64-unit ASCII loop below).
+  while (n <= 64) {
+    const std::size_t avail = n - c.i < 32 ? n - c.i : 32;
+    const auto live = static_cast<__mmask32>(low_bits(avail));
+    const __m512i w = _mm512_maskz_loadu_epi16(live, p + c.i);
+    if (_mm512_cmpge_epu16_mask(w, _mm512_set1_epi16(0x80)) != 0) break;
+    _mm256_mask_storeu_epi8(c.o, live, _mm512_cvtepi16_epi8(w));
+    c.i += avail;
+    c.o += avail;
+    if (c.i == n) return {n, static_cast<std::size_t>(c.o - out), c.first};
+  }
   const encode_consts k = make_encode_consts();
   while (n - c.i >= 32) {
     const __m512i w = _mm512_loadu_si512(p + c.i);
@@ -571,6 +583,21 @@ UTF8DFA_TARGET_AVX512 conversion_result utf32_to_utf8_impl(const char32_t* p, st
                                                            char32_t replacement) noexcept {
   transcode_cursor<unsigned char> c{0, out, error_code::none};
   const char32_t repl = replace{replacement}.replacement_value();
+  // A short input that is ASCII returns before the constants are made (longer ones amortise them and
+  // take the 64-unit ASCII loop below).
+  while (n <= 64) {
+    const std::size_t avail = n - c.i < 32 ? n - c.i : 32;
+    const std::size_t a0 = avail < 16 ? avail : 16;
+    const __m512i cp = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(low_bits(a0)), p + c.i);
+    const __m512i cp1 = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(low_bits(avail - a0)), p + c.i + 16);
+    if (_mm512_cmpge_epu32_mask(_mm512_or_si512(cp, cp1), _mm512_set1_epi32(0x80)) != 0) break;
+    _mm256_mask_storeu_epi8(
+        c.o, static_cast<__mmask32>(low_bits(avail)),
+        _mm256_inserti128_si256(_mm256_castsi128_si256(_mm512_cvtepi32_epi8(cp)), _mm512_cvtepi32_epi8(cp1), 1));
+    c.i += avail;
+    c.o += avail;
+    if (c.i == n) return {n, static_cast<std::size_t>(c.o - out), c.first};
+  }
   const encode_consts k = make_encode_consts();
   while (c.i < n) {
     const std::size_t avail = n - c.i < 32 ? n - c.i : 32;
