@@ -2338,35 +2338,55 @@ namespace detail {
 
 namespace avx512 {
 
+/// x, opaque to the compiler: a constant built before a loop stays in its register. (GCC otherwise
+/// rebuilds broadcast constants inside the loop, moving a general register to a vector register
+/// each time, which is slow on AMD Zen 5.)
+UTF8DFA_TARGET_AVX512 inline __m512i opaque(__m512i x) noexcept {
+  __asm__("" : "+v"(x));
+  return x;
+}
+
 /// A 16-byte table repeated in every 128-bit lane (for vpshufb lookups).
 UTF8DFA_TARGET_AVX512 inline __m512i lane_table(const std::uint8_t (&t)[16]) noexcept {
   return _mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(t)));
 }
 
-/// True when the 64 bytes v, read as the start of a text (preceded by a character boundary), hold
-/// an ill-formed pair or a long sequence cut before its end inside the block. A character cut by
-/// the end of the block is not an error here (bytes past the input must be loaded as zeros, so a
-/// character cut by the end of the input is one). `ge_e0` and `ge_f0` are the masks of the bytes of
-/// v at or above E0 and F0 (the callers need them too).
-UTF8DFA_TARGET_AVX512 inline bool utf8_block_has_error(__m512i v, __mmask64 ge_e0, __mmask64 ge_f0) noexcept {
-  const __m512i nib = _mm512_set1_epi8(0x0F);
-  // The byte before each one (zero before the first): one permute.
-  const __m512i before =
-      _mm512_set_epi8(62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40, 39,
-                      38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15,
-                      14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 0);
-  const __m512i p1 = _mm512_maskz_permutexvar_epi8(~std::uint64_t{1}, before, v);
-  const __m512i e1 =
-      _mm512_shuffle_epi8(lane_table(pair_error::prev_high), _mm512_and_si512(_mm512_srli_epi16(p1, 4), nib));
-  const __m512i e2 = _mm512_shuffle_epi8(lane_table(pair_error::prev_low), _mm512_and_si512(p1, nib));
-  const __m512i e3 =
-      _mm512_shuffle_epi8(lane_table(pair_error::cur_high), _mm512_and_si512(_mm512_srli_epi16(v, 4), nib));
-  const __m512i special = _mm512_ternarylogic_epi32(e1, e2, e3, 0x80);  // e1 & e2 & e3
-  // Bit 7 (two continuations in a row) is expected exactly 2 bytes after an E0..FF lead and 3 bytes
-  // after an F0..FF lead; every other bit is an error.
-  const __mmask64 must23 = (ge_e0 << 2) | (ge_f0 << 3);
-  return (_mm512_test_epi8_mask(special, _mm512_set1_epi8(0x7F)) | (_mm512_movepi8_mask(special) ^ must23)) != 0;
-}
+/// The block check, its constants built once (before a loop) and kept in
+/// registers (GCC otherwise rebuilds broadcast constants in every iteration, moving a general
+/// register to a vector register each time, which is slow on AMD Zen 5).
+struct utf8_block_checker {
+  __m512i before, prev_high, prev_low, cur_high, nib, low7;
+
+  UTF8DFA_TARGET_AVX512 utf8_block_checker() noexcept
+      // The byte before each one (zero before the first, index 64: the second table): one permute,
+      // with no mask (a constant mask would be rebuilt in a mask register in every iteration).
+      : before(
+            opaque(_mm512_set_epi8(62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42,
+                                   41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21,
+                                   20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 64))),
+        prev_high(opaque(lane_table(pair_error::prev_high))),
+        prev_low(opaque(lane_table(pair_error::prev_low))),
+        cur_high(opaque(lane_table(pair_error::cur_high))),
+        nib(opaque(_mm512_set1_epi8(0x0F))),
+        low7(opaque(_mm512_set1_epi8(0x7F))) {}
+
+  /// True when the 64 bytes v, read as the start of a text (preceded by a character boundary), hold
+  /// an ill-formed pair or a long sequence cut before its end inside the block. A character cut by
+  /// the end of the block is not an error here (bytes past the input must be loaded as zeros, so a
+  /// character cut by the end of the input is one). `ge_e0` and `ge_f0` are the masks of the bytes
+  /// of v at or above E0 and F0 (the callers need them too).
+  UTF8DFA_TARGET_AVX512 bool has_error(__m512i v, __mmask64 ge_e0, __mmask64 ge_f0) const noexcept {
+    const __m512i p1 = _mm512_permutex2var_epi8(v, before, _mm512_setzero_si512());
+    const __m512i e1 = _mm512_shuffle_epi8(prev_high, _mm512_and_si512(_mm512_srli_epi16(p1, 4), nib));
+    const __m512i e2 = _mm512_shuffle_epi8(prev_low, _mm512_and_si512(p1, nib));
+    const __m512i e3 = _mm512_shuffle_epi8(cur_high, _mm512_and_si512(_mm512_srli_epi16(v, 4), nib));
+    const __m512i special = _mm512_ternarylogic_epi32(e1, e2, e3, 0x80);  // e1 & e2 & e3
+    // Bit 7 (two continuations in a row) is expected exactly 2 bytes after an E0..FF lead and 3
+    // bytes after an F0..FF lead; every other bit is an error.
+    const __mmask64 must23 = (ge_e0 << 2) | (ge_f0 << 3);
+    return (_mm512_test_epi8_mask(special, low7) | (_mm512_movepi8_mask(special) ^ must23)) != 0;
+  }
+};
 
 }  // namespace avx512
 }  // namespace detail
@@ -2410,22 +2430,38 @@ UTF8DFA_TARGET_AVX512 inline __m512i byte_iota() noexcept {
                          15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
 }
 
+/// The constants of store_code_points and decode16, built once before a loop.
+struct cp_constants {
+  __m512i supp, high, low_bits10, low_tag, raw_bits, raw_weights, raw_fold, quad_offsets;
+
+  UTF8DFA_TARGET_AVX512 cp_constants() noexcept
+      : supp(opaque(_mm512_set1_epi32(0x10000))),
+        high(opaque(_mm512_set1_epi32(0xD7C0))),
+        low_bits10(opaque(_mm512_set1_epi32(0x3FF))),
+        low_tag(opaque(_mm512_set1_epi32(0xDC00))),
+        raw_bits(opaque(_mm512_set1_epi32(0x7F3F3F3F))),
+        raw_weights(opaque(_mm512_set1_epi16(0x4001))),
+        raw_fold(opaque(_mm512_set1_epi32(0x10000001))),
+        quad_offsets(opaque(_mm512_set1_epi32(0x00010203))) {}
+};
+
 /// Writes up to 16 code points (valid scalar values) as UTF-32 or UTF-16.
 template <class Out>
-UTF8DFA_TARGET_AVX512 inline Out* store_code_points(Out* o, __m512i cp, unsigned count) noexcept {
+UTF8DFA_TARGET_AVX512 inline Out* store_code_points(const cp_constants& k, Out* o, __m512i cp,
+                                                    unsigned count) noexcept {
   const auto live = static_cast<__mmask16>(low_bits(count));
   if constexpr (sizeof(Out) == 4) {
     _mm512_mask_storeu_epi32(o, live, cp);
     return o + count;
   } else {
-    const __mmask16 supp = _mm512_mask_cmpge_epu32_mask(live, cp, _mm512_set1_epi32(0x10000));
+    const __mmask16 supp = _mm512_mask_cmpge_epu32_mask(live, cp, k.supp);
     if (supp == 0) {
       _mm256_mask_storeu_epi16(o, live, _mm512_cvtepi32_epi16(cp));
       return o + count;
     }
     // A supplementary code point becomes the dword (low surrogate << 16 | high surrogate).
-    const __m512i hi = _mm512_add_epi32(_mm512_srli_epi32(cp, 10), _mm512_set1_epi32(0xD7C0));
-    const __m512i lo = _mm512_or_si512(_mm512_and_si512(cp, _mm512_set1_epi32(0x3FF)), _mm512_set1_epi32(0xDC00));
+    const __m512i hi = _mm512_add_epi32(_mm512_srli_epi32(cp, 10), k.high);
+    const __m512i lo = _mm512_or_si512(_mm512_and_si512(cp, k.low_bits10), k.low_tag);
     const __m512i words = _mm512_mask_blend_epi32(supp, cp, _mm512_or_si512(hi, _mm512_slli_epi32(lo, 16)));
     const auto keep = static_cast<__mmask32>(_pdep_u32(live, 0x55555555u) | _pdep_u32(supp, 0xAAAAAAAAu));
     const unsigned units = static_cast<unsigned>(__builtin_popcount(keep));
@@ -2436,14 +2472,14 @@ UTF8DFA_TARGET_AVX512 inline Out* store_code_points(Out* o, __m512i cp, unsigned
 
 /// Decodes the 16 characters of the valid block v whose lead positions are the bytes of `pos`
 /// selected by `quads` (each dword: one index, four times).
-UTF8DFA_TARGET_AVX512 inline __m512i decode16(__m512i v, __m512i pos, __m512i quads, __m512i shifts,
-                                              __m512i masks) noexcept {
+UTF8DFA_TARGET_AVX512 inline __m512i decode16(const cp_constants& k, __m512i v, __m512i pos, __m512i quads,
+                                              __m512i shifts, __m512i masks) noexcept {
   // Bytes lead+3, lead+2, lead+1, lead from low to high: the lead ends up in the top byte.
-  const __m512i idx = _mm512_add_epi8(_mm512_permutexvar_epi8(quads, pos), _mm512_set1_epi32(0x00010203));
+  const __m512i idx = _mm512_add_epi8(_mm512_permutexvar_epi8(quads, pos), k.quad_offsets);
   const __m512i raw = _mm512_permutexvar_epi8(idx, v);
-  const __m512i bits = _mm512_and_si512(raw, _mm512_set1_epi32(0x7F3F3F3F));
-  const __m512i pairs = _mm512_maddubs_epi16(bits, _mm512_set1_epi16(0x4001));    // b3 + b2 * 64
-  const __m512i value = _mm512_madd_epi16(pairs, _mm512_set1_epi32(0x10000001));  // .. + b1b0 * 4096
+  const __m512i bits = _mm512_and_si512(raw, k.raw_bits);
+  const __m512i pairs = _mm512_maddubs_epi16(bits, k.raw_weights);  // b3 + b2 * 64
+  const __m512i value = _mm512_madd_epi16(pairs, k.raw_fold);       // .. + b1b0 * 4096
   const __m512i nibble = _mm512_srli_epi32(raw, 28);
   return _mm512_and_si512(_mm512_srlv_epi32(value, _mm512_permutexvar_epi32(nibble, shifts)),
                           _mm512_permutexvar_epi32(nibble, masks));
@@ -2451,12 +2487,12 @@ UTF8DFA_TARGET_AVX512 inline __m512i decode16(__m512i v, __m512i pos, __m512i qu
 
 /// Writes the first `count` (0..32, more is cut) of the 32 code points in cp0, cp1.
 template <class Out>
-UTF8DFA_TARGET_AVX512 inline Out* store_code_points2(Out* o, __m512i cp0, __m512i cp1, unsigned count) noexcept {
+UTF8DFA_TARGET_AVX512 inline Out* store_code_points2(const cp_constants& k, Out* o, __m512i cp0, __m512i cp1,
+                                                     unsigned count) noexcept {
   const unsigned n0 = count < 16 ? count : 16u, n1 = count < 16 ? 0u : count < 32 ? count - 16 : 16u;
   if constexpr (sizeof(Out) == 2) {
-    const __mmask16 supp =
-        _mm512_mask_cmpge_epu32_mask(static_cast<__mmask16>(low_bits(n0)), cp0, _mm512_set1_epi32(0x10000)) |
-        _mm512_mask_cmpge_epu32_mask(static_cast<__mmask16>(low_bits(n1)), cp1, _mm512_set1_epi32(0x10000));
+    const __mmask16 supp = _mm512_mask_cmpge_epu32_mask(static_cast<__mmask16>(low_bits(n0)), cp0, k.supp) |
+                           _mm512_mask_cmpge_epu32_mask(static_cast<__mmask16>(low_bits(n1)), cp1, k.supp);
     if (supp == 0) {  // one store of up to 32 units
       const __m512i words =
           _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi32_epi16(cp0)), _mm512_cvtepi32_epi16(cp1), 1);
@@ -2464,29 +2500,38 @@ UTF8DFA_TARGET_AVX512 inline Out* store_code_points2(Out* o, __m512i cp0, __m512
       return o + n0 + n1;
     }
   }
-  return store_code_points(store_code_points(o, cp0, n0), cp1, n1);
+  return store_code_points(k, store_code_points(k, o, cp0, n0), cp1, n1);
 }
+
+/// The constants of decode_bmp, built once before a loop.
+struct bmp_constants {
+  __m512i payload, weights, low6, ascii;
+
+  UTF8DFA_TARGET_AVX512 bmp_constants() noexcept
+      : payload(opaque(_mm512_set1_epi16(0x3F1F))),
+        weights(opaque(_mm512_set1_epi16(0x0140))),
+        low6(opaque(_mm512_set1_epi16(0x3F))),
+        ascii(opaque(_mm512_set1_epi16(0x7F))) {}
+};
 
 /// Decodes, in each 16-bit lane holding (byte, next byte) in `pairs` and the byte after them in the
 /// low byte of `thirds`, the 1-, 2- or 3-byte form starting there; `multi` selects the lanes whose
 /// first byte is not ASCII, `three` those whose form is 3 bytes long.
-UTF8DFA_TARGET_AVX512 inline __m512i decode_bmp(__m512i pairs, __m512i thirds, __mmask32 multi,
+UTF8DFA_TARGET_AVX512 inline __m512i decode_bmp(const bmp_constants& k, __m512i pairs, __m512i thirds, __mmask32 multi,
                                                 __mmask32 three) noexcept {
   // (b0 & 1F) * 64 + (b1 & 3F): the 2-byte value; a 3-byte lead has bit 4 clear, so shifting this by
   // 6 in a 16-bit lane leaves (b0 & 0F) << 12 | (b1 & 3F) << 6, and b2's payload completes it.
-  const __m512i two =
-      _mm512_maddubs_epi16(_mm512_and_si512(pairs, _mm512_set1_epi16(0x3F1F)), _mm512_set1_epi16(0x0140));
-  const __m512i full =
-      _mm512_ternarylogic_epi32(_mm512_slli_epi16(two, 6), thirds, _mm512_set1_epi16(0x3F), 0xF8);  // a | b & c
-  return _mm512_mask_blend_epi16(
-      three, _mm512_mask_blend_epi16(multi, _mm512_and_si512(pairs, _mm512_set1_epi16(0x7F)), two), full);
+  const __m512i two = _mm512_maddubs_epi16(_mm512_and_si512(pairs, k.payload), k.weights);
+  const __m512i full = _mm512_ternarylogic_epi32(_mm512_slli_epi16(two, 6), thirds, k.low6, 0xF8);  // a | b & c
+  return _mm512_mask_blend_epi16(three, _mm512_mask_blend_epi16(multi, _mm512_and_si512(pairs, k.ascii), two), full);
 }
 
-/// Writes the BMP code points of the 16-bit lanes selected by `sel`, packed, as UTF-32 or UTF-16.
+/// Writes the BMP code points of the first `count` 16-bit lanes selected by `sel`, packed, as UTF-32
+/// or UTF-16. (`sel` may select more lanes after those: a mask straight from a compare, taken
+/// without a round trip through a general register, which is slow on AMD Zen 5.)
 template <class Out>
-UTF8DFA_TARGET_AVX512 inline Out* store_units(Out* o, __m512i units, __mmask32 sel) noexcept {
+UTF8DFA_TARGET_AVX512 inline Out* store_units(Out* o, __m512i units, __mmask32 sel, unsigned count) noexcept {
   const __m512i packed = _mm512_maskz_compress_epi16(sel, units);
-  const auto count = static_cast<unsigned>(__builtin_popcount(sel));
   if constexpr (sizeof(Out) == 2) {
     _mm512_mask_storeu_epi16(o, static_cast<__mmask32>(low_bits(count)), packed);
   } else {
@@ -2521,6 +2566,13 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
   const __m512i shifts = _mm512_setr_epi32(18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 12, 12, 6, 0);
   const __m512i masks =
       _mm512_setr_epi32(0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0, 0, 0, 0, 0x7FF, 0x7FF, 0xFFFF, 0x1FFFFF);
+  // The constants of the loop's paths, built here once (see opaque).
+  const utf8_block_checker checker;
+  const bmp_constants bmp;
+  const cp_constants cpk;
+  const __m512i e0 = opaque(_mm512_set1_epi8(static_cast<char>(0xE0)));
+  const __m512i f0 = opaque(_mm512_set1_epi8(static_cast<char>(0xF0)));
+  const __m512i c0 = opaque(_mm512_set1_epi8(static_cast<char>(0xC0)));
   while (c.i < n) {
     const std::size_t avail = n - c.i < 64 ? n - c.i : 64;
     const __mmask64 live = low_bits(avail);
@@ -2567,16 +2619,17 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
       __m512i rest = v;
       for (std::size_t g = 0; g < avail; g += 16) {
         const unsigned k = avail - g < 16 ? static_cast<unsigned>(avail - g) : 16u;
-        c.o = store_code_points(c.o, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(rest)), k);
+        c.o = store_code_points(cpk, c.o, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(rest)), k);
         rest = _mm512_alignr_epi32(_mm512_setzero_si512(), rest, 4);
       }
       c.i += avail;
       continue;
     }
-    const __mmask64 ge_e0 = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(static_cast<char>(0xE0)));
-    const __mmask64 ge_f0 = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(static_cast<char>(0xF0)));
-    if (UTF8DFA_LIKELY(!utf8_block_has_error(v, ge_e0, ge_f0))) {
-      const __mmask64 leads = ~_mm512_cmplt_epi8_mask(v, _mm512_set1_epi8(-64)) & live;
+    const __mmask64 ge_e0 = _mm512_cmpge_epu8_mask(v, e0);
+    const __mmask64 ge_f0 = _mm512_cmpge_epu8_mask(v, f0);
+    if (UTF8DFA_LIKELY(!checker.has_error(v, ge_e0, ge_f0))) {
+      // The lead bytes (with, in a final block, the zero bytes past the input: past the characters).
+      const __mmask64 leads = _mm512_cmpge_epi8_mask(v, c0);
       // A character cut by the block end (a lead among the last 1..3 bytes that needs more) waits for
       // the next block; in a shorter, final block it would have been an error. Read from memory
       // rather than from the masks: the next block's address then waits on a short chain.
@@ -2586,15 +2639,17 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
         take = b63 >= 0xC0 ? 63u : b62 >= 0xE0 ? 62u : b61 >= 0xF0 ? 61u : 64u;
       }
       const __mmask64 starts = leads & low_bits(take);
+      const auto count0 = static_cast<unsigned>(__builtin_popcount(static_cast<std::uint32_t>(starts)));
+      const auto count1 = static_cast<unsigned>(__builtin_popcountll(starts >> 32));
       if (ge_e0 == 0) {  // 1- and 2-byte forms only: no third bytes
-        c.o = store_units(
-            c.o,
-            decode_bmp(_mm512_permutexvar_epi8(pairs_lo, v), _mm512_setzero_si512(), static_cast<__mmask32>(high), 0),
-            static_cast<__mmask32>(starts));
         c.o = store_units(c.o,
-                          decode_bmp(_mm512_permutexvar_epi8(pairs_hi, v), _mm512_setzero_si512(),
+                          decode_bmp(bmp, _mm512_permutexvar_epi8(pairs_lo, v), _mm512_setzero_si512(),
+                                     static_cast<__mmask32>(high), 0),
+                          static_cast<__mmask32>(leads), count0);
+        c.o = store_units(c.o,
+                          decode_bmp(bmp, _mm512_permutexvar_epi8(pairs_hi, v), _mm512_setzero_si512(),
                                      static_cast<__mmask32>(high >> 32), 0),
-                          static_cast<__mmask32>(starts >> 32));
+                          static_cast<__mmask32>(leads >> 32), count1);
         c.i += take;
         continue;
       }
@@ -2602,13 +2657,13 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
         // 1-, 2- and 3-byte forms only: each position's (byte, next byte) and the byte after as 16-bit
         // lanes, decoded there, and the lanes at lead positions packed.
         c.o = store_units(c.o,
-                          decode_bmp(_mm512_permutexvar_epi8(pairs_lo, v), _mm512_permutexvar_epi8(thirds_lo, v),
+                          decode_bmp(bmp, _mm512_permutexvar_epi8(pairs_lo, v), _mm512_permutexvar_epi8(thirds_lo, v),
                                      static_cast<__mmask32>(high), static_cast<__mmask32>(ge_e0)),
-                          static_cast<__mmask32>(starts));
+                          static_cast<__mmask32>(leads), count0);
         c.o = store_units(c.o,
-                          decode_bmp(_mm512_permutexvar_epi8(pairs_hi, v), _mm512_permutexvar_epi8(thirds_hi, v),
+                          decode_bmp(bmp, _mm512_permutexvar_epi8(pairs_hi, v), _mm512_permutexvar_epi8(thirds_hi, v),
                                      static_cast<__mmask32>(high >> 32), static_cast<__mmask32>(ge_e0 >> 32)),
-                          static_cast<__mmask32>(starts >> 32));
+                          static_cast<__mmask32>(leads >> 32), count1);
         c.i += take;
         continue;
       }
@@ -2617,16 +2672,17 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
       // Only blocks holding a 4-byte form come here: text of mostly 4-byte forms has at most 16
       // characters a block, one group of 16.
       if (chars <= 16) {
-        c.o = store_code_points(c.o, decode16(v, pos, quads, shifts, masks), chars);
+        c.o = store_code_points(cpk, c.o, decode16(cpk, v, pos, quads, shifts, masks), chars);
         c.i += take;
         continue;
       }
-      c.o = store_code_points2(c.o, decode16(v, pos, quads, shifts, masks),
-                               decode16(v, pos, _mm512_add_epi8(quads, _mm512_set1_epi8(16)), shifts, masks), chars);
+      c.o =
+          store_code_points2(cpk, c.o, decode16(cpk, v, pos, quads, shifts, masks),
+                             decode16(cpk, v, pos, _mm512_add_epi8(quads, _mm512_set1_epi8(16)), shifts, masks), chars);
       if (UTF8DFA_UNLIKELY(chars > 32))
-        c.o = store_code_points2(c.o, decode16(v, pos, _mm512_add_epi8(quads, _mm512_set1_epi8(32)), shifts, masks),
-                                 decode16(v, pos, _mm512_add_epi8(quads, _mm512_set1_epi8(48)), shifts, masks),
-                                 chars - 32);
+        c.o = store_code_points2(
+            cpk, c.o, decode16(cpk, v, pos, _mm512_add_epi8(quads, _mm512_set1_epi8(32)), shifts, masks),
+            decode16(cpk, v, pos, _mm512_add_epi8(quads, _mm512_set1_epi8(48)), shifts, masks), chars - 32);
       c.i += take;
       continue;
     }
@@ -2662,61 +2718,127 @@ UTF8DFA_TARGET_AVX512 inline unsigned char* encode16(unsigned char* o, __m512i c
   return o + count;
 }
 
-/// Writes the UTF-8 forms of the code points below U+0800 in the 16-bit lanes of w selected by
-/// `live` (a prefix), packed with one compress.
-UTF8DFA_TARGET_AVX512 inline unsigned char* encode_short32(unsigned char* o, __m512i w, __mmask32 live) noexcept {
-  const __mmask32 two = _mm512_mask_cmpge_epu16_mask(live, w, _mm512_set1_epi16(0x80));
-  // Per unit: lead byte low, continuation byte high (RFC 3629 section 3), or the ASCII byte.
-  const __m512i lead = _mm512_or_si512(_mm512_srli_epi16(w, 6), _mm512_set1_epi16(0xC0));
-  const __m512i cont = _mm512_or_si512(_mm512_and_si512(w, _mm512_set1_epi16(0x3F)), _mm512_set1_epi16(0x80));
-  const __m512i forms = _mm512_mask_blend_epi16(two, w, _mm512_or_si512(lead, _mm512_slli_epi16(cont, 8)));
-  const std::uint64_t keep = _pdep_u64(live, 0x5555555555555555ull) | _pdep_u64(two, 0xAAAAAAAAAAAAAAAAull);
-  const auto count = static_cast<unsigned>(__builtin_popcountll(keep));
-  _mm512_mask_storeu_epi8(o, low_bits(count), _mm512_maskz_compress_epi8(keep, forms));
-  return o + count;
-}
+/// The constants of the UTF-16/UTF-32 to UTF-8 encoders (16-bit lanes unless said otherwise), made
+/// once per call. Each is passed through an empty asm statement, which hides its value from the
+/// compiler: GCC otherwise rebuilds a vector constant at each use inside the loop from an immediate
+/// (mov, vpbroadcastw: a port-5 uop, the port the permutes and compresses also need).
+struct encode_consts {
+  __m512i x80, x800, xD800, xFC00, xDC00;   // classification
+  __m512i x80C0, x3F00, xC000, x80E0, x3F;  // tags and payload fields
+  __m512i x3FF, x40, x80F0, x30, x0F;       // surrogate pairs
+  __m512i dw_idx0, dw_idx1;                 // pack_triples: (first | last << 16) as dwords, units 0..15, 16..31
+  __m512i even;                             // bytes 0, 2, .. 126
+  __m512i x00800000;                        // pack_triples: the sign bit of each dword's third byte
+  __m512i short_fields, x3F1F;              // encode_short32: multishift offsets (6, 0 of each lane), masks
+  // 16 aligned pairs (encode_pairs16, 32-bit lanes): payload masks, the madd factors (1024, 1), 10000,
+  // the multishift fields (18, 12, 6, 0 of each dword), the field masks and the tag bits.
+  __m512i pair_payload, pair_madd, x10000, pair_fields, x3F3F3F3F, x808080F0;
+};
 
-/// Writes, for each of 32 units in order, the low byte of its `first` lane if selected by b0, the
-/// high byte if selected by b1 and the low byte of its `last` lane if selected by b2: the lanes are
-/// interleaved as dwords and the bytes packed with one compress per 16 units.
-UTF8DFA_TARGET_AVX512 inline unsigned char* pack_triples(unsigned char* o, __m512i first, __m512i last, __mmask32 b0,
-                                                         __mmask32 b1, __mmask32 b2) noexcept {
-  // Interleaved as dwords (first | last << 16), units 0..15 and 16..31: byte permutes of the two.
-  const __m512i lo_idx =
+UTF8DFA_TARGET_AVX512 inline encode_consts make_encode_consts() noexcept {
+  const __m512i idx0 =
       _mm512_set_epi8(95, 94, 31, 30, 93, 92, 29, 28, 91, 90, 27, 26, 89, 88, 25, 24, 87, 86, 23, 22, 85, 84, 21, 20,
                       83, 82, 19, 18, 81, 80, 17, 16, 79, 78, 15, 14, 77, 76, 13, 12, 75, 74, 11, 10, 73, 72, 9, 8, 71,
                       70, 7, 6, 69, 68, 5, 4, 67, 66, 3, 2, 65, 64, 1, 0);
-  const __m512i dw0 = _mm512_permutex2var_epi8(first, lo_idx, last);
-  const __m512i dw1 = _mm512_permutex2var_epi8(first, _mm512_add_epi8(lo_idx, _mm512_set1_epi8(32)), last);
-  const std::uint64_t keep0 = _pdep_u64(b0 & 0xFFFFu, 0x1111111111111111ull) |
-                              _pdep_u64(b1 & 0xFFFFu, 0x2222222222222222ull) |
-                              _pdep_u64(b2 & 0xFFFFu, 0x4444444444444444ull);
-  const std::uint64_t keep1 = _pdep_u64(b0 >> 16, 0x1111111111111111ull) | _pdep_u64(b1 >> 16, 0x2222222222222222ull) |
-                              _pdep_u64(b2 >> 16, 0x4444444444444444ull);
-  const auto count0 = static_cast<unsigned>(__builtin_popcountll(keep0));
-  const auto count1 = static_cast<unsigned>(__builtin_popcountll(keep1));
-  _mm512_mask_storeu_epi8(o, low_bits(count0), _mm512_maskz_compress_epi8(keep0, dw0));
-  _mm512_mask_storeu_epi8(o + count0, low_bits(count1), _mm512_maskz_compress_epi8(keep1, dw1));
+  return {opaque(_mm512_set1_epi16(0x80)),
+          opaque(_mm512_set1_epi16(0x800)),
+          opaque(_mm512_set1_epi16(static_cast<short>(0xD800))),
+          opaque(_mm512_set1_epi16(static_cast<short>(0xFC00))),
+          opaque(_mm512_set1_epi16(static_cast<short>(0xDC00))),
+          opaque(_mm512_set1_epi16(static_cast<short>(0x80C0))),
+          opaque(_mm512_set1_epi16(0x3F00)),
+          opaque(_mm512_set1_epi16(static_cast<short>(0xC000))),
+          opaque(_mm512_set1_epi16(static_cast<short>(0x80E0))),
+          opaque(_mm512_set1_epi16(0x3F)),
+          opaque(_mm512_set1_epi16(0x3FF)),
+          opaque(_mm512_set1_epi16(0x40)),
+          opaque(_mm512_set1_epi16(static_cast<short>(0x80F0))),
+          opaque(_mm512_set1_epi16(0x30)),
+          opaque(_mm512_set1_epi16(0x0F)),
+          opaque(idx0),
+          opaque(_mm512_add_epi8(idx0, _mm512_set1_epi8(32))),
+          opaque(_mm512_add_epi8(byte_iota(), byte_iota())),
+          opaque(_mm512_set1_epi32(0x00800000)),
+          opaque(_mm512_set1_epi64(0x3036202610160006)),
+          opaque(_mm512_set1_epi16(0x3F1F)),
+          opaque(_mm512_set1_epi32(0x03FF03FF)),
+          opaque(_mm512_set1_epi32(0x00010400)),
+          opaque(_mm512_set1_epi32(0x10000)),
+          opaque(_mm512_set1_epi64(0x20262C3200060C12)),
+          opaque(_mm512_set1_epi32(0x3F3F3F3F)),
+          opaque(_mm512_set1_epi32(static_cast<int>(0x808080F0u)))};
+}
+
+/// Writes the UTF-8 forms of the code points below U+0800 in the first `units` 16-bit lanes of w (32
+/// unless Tail; the others are zero); `two` marks the lanes at or above U+0080. One compress: the
+/// bytes kept are those with the sign bit set (both bytes of a 2-byte form) and every low byte.
+template <bool Tail>
+UTF8DFA_TARGET_AVX512 inline unsigned char* encode_short32(unsigned char* o, __m512i w, __mmask32 two,
+                                                           std::size_t units, const encode_consts& k) noexcept {
+  // Per unit: lead byte low, continuation byte high (RFC 3629 section 3), or the ASCII byte.
+  // One multishift puts w >> 6 (below 20 here) in the low byte and w in the high byte of each lane.
+  const __m512i fields = _mm512_multishift_epi64_epi8(k.short_fields, w);
+  const __m512i forms =
+      _mm512_mask_blend_epi16(two, w, _mm512_ternarylogic_epi32(fields, k.x3F1F, k.x80C0, 0xEA));  // a & b | c
+  // Each low byte is kept: its sign bit is forced in the copy the mask is taken from.
+  __mmask64 keep = _mm512_movepi8_mask(_mm512_or_si512(forms, k.x80));
+  if (Tail) keep = _kand_mask64(keep, _cvtu64_mask64(low_bits(2 * units)));
+  const auto count = static_cast<unsigned>(__builtin_popcountll(_cvtmask64_u64(keep)));
+  _mm512_mask_storeu_epi8(o, _bzhi_u64(~std::uint64_t{0}, count), _mm512_maskz_compress_epi8(keep, forms));
+  return o + count;
+}
+
+/// Writes, for each of the first `units` (32 unless Tail) of 32 units in order, the bytes of its
+/// `first` lane that have the sign bit set (low byte, then high byte) and the low byte of its `last`
+/// lane: the lanes are interleaved as dwords and the bytes packed with one compress per 16 units.
+template <bool Tail>
+UTF8DFA_TARGET_AVX512 inline unsigned char* pack_triples(unsigned char* o, __m512i first, __m512i last,
+                                                         std::size_t units, const encode_consts& k) noexcept {
+  const __m512i dw0 = _mm512_permutex2var_epi8(first, k.dw_idx0, last);
+  const __m512i dw1 = _mm512_permutex2var_epi8(first, k.dw_idx1, last);
+  // The high byte of a `last` lane is zero (never kept); its low byte is always kept: its sign bit is
+  // forced in the copies the masks are taken from.
+  __mmask64 keep0 = _mm512_movepi8_mask(_mm512_or_si512(dw0, k.x00800000));
+  __mmask64 keep1 = _mm512_movepi8_mask(_mm512_or_si512(dw1, k.x00800000));
+  if (Tail) {
+    const std::size_t u0 = units < 16 ? units : 16;
+    keep0 = _kand_mask64(keep0, _cvtu64_mask64(low_bits(4 * u0)));
+    keep1 = _kand_mask64(keep1, _cvtu64_mask64(low_bits(4 * (units - u0))));
+  }
+  const auto count0 = static_cast<unsigned>(__builtin_popcountll(_cvtmask64_u64(keep0)));
+  const auto count1 = static_cast<unsigned>(__builtin_popcountll(_cvtmask64_u64(keep1)));
+  _mm512_mask_storeu_epi8(o, _bzhi_u64(~std::uint64_t{0}, count0), _mm512_maskz_compress_epi8(keep0, dw0));
+  _mm512_mask_storeu_epi8(o + count0, _bzhi_u64(~std::uint64_t{0}, count1), _mm512_maskz_compress_epi8(keep1, dw1));
   return o + count0 + count1;
 }
 
-/// Writes the UTF-8 forms of the BMP scalar values (no surrogates) in the 16-bit lanes of w selected
-/// by `live` (a prefix; the other lanes are zero). Each unit becomes the dword (3-byte lead, the byte
-/// before the last, the last byte, 0), built in 16-bit lanes; the bytes its form uses are packed with
-/// one compress per 16 units.
-/// With `Whole3`, 32 3-byte forms skip the compress (a branch that pays off for UTF-32 input).
-template <bool Whole3>
-UTF8DFA_TARGET_AVX512 inline unsigned char* encode_bmp32(unsigned char* o, __m512i w, __mmask32 live) noexcept {
-  const __mmask32 two = _mm512_mask_cmpge_epu16_mask(live, w, _mm512_set1_epi16(0x80));  // 2 or 3 bytes
-  const __mmask32 three = _mm512_mask_cmpge_epu16_mask(live, w, _mm512_set1_epi16(0x800));
-  // Low byte E0 | w >> 12; high byte 80 | (w >> 6 & 3F) in a 3-byte form, C0 | w >> 6 in a 2-byte form.
-  const __m512i tag = _mm512_mask_blend_epi16(three, _mm512_set1_epi16(static_cast<short>(0xC0E0)),
-                                              _mm512_set1_epi16(static_cast<short>(0x80E0)));
-  const __m512i first = _mm512_ternarylogic_epi32(_mm512_slli_epi16(w, 2), _mm512_set1_epi16(0x3F00),
-                                                  _mm512_or_si512(_mm512_srli_epi16(w, 12), tag), 0xEA);  // a & b | c
-  // The last byte: w itself below 80, else 80 | (w & 3F) (the smaller of the two in both cases).
-  const __m512i last =
-      _mm512_min_epu16(w, _mm512_ternarylogic_epi32(w, _mm512_set1_epi16(0x3F), _mm512_set1_epi16(0x80), 0xEA));
+/// The `first` lanes of pack_triples for the BMP scalar values of w: E0 | w >> 12 low and
+/// 80 | (w >> 6 & 3F) high in a 3-byte form (`three`), 0 low and C0 | w >> 6 high in a 2-byte form
+/// (`two` without `three`), bytes with the sign bit clear otherwise.
+UTF8DFA_TARGET_AVX512 inline __m512i first_bytes(__m512i w, __mmask32 two, __mmask32 three,
+                                                 const encode_consts& k) noexcept {
+  // (w >> 6 & 3F) << 8 | w >> 12: below U+0800 the low byte is zero and the high byte w >> 6.
+  const __m512i bare =
+      _mm512_ternarylogic_epi32(_mm512_slli_epi16(w, 2), k.x3F00, _mm512_srli_epi16(w, 12), 0xEA);  // a & b | c
+  return _mm512_mask_add_epi16(_mm512_mask_add_epi16(bare, two, bare, k.xC000), three, bare, k.x80E0);
+}
+
+/// The `last` lanes of pack_triples: w itself below 80, else 80 | (w & 3F) (the smaller of the two).
+UTF8DFA_TARGET_AVX512 inline __m512i last_bytes(__m512i w, const encode_consts& k) noexcept {
+  return _mm512_min_epu16(w, _mm512_ternarylogic_epi32(w, k.x3F, k.x80, 0xEA));
+}
+
+/// Writes the UTF-8 forms of the BMP scalar values (no surrogates) in the first `units` 16-bit lanes of
+/// w (32 unless Tail; the others are zero); `two` marks the lanes at or above U+0080, `three` those at
+/// or above U+0800. Each unit becomes the dword (3-byte lead, the byte before the last, the last byte,
+/// 0), built in 16-bit lanes; the bytes its form uses are packed with one compress per 16 units.
+/// With `Whole3`, 32 3-byte forms skip the compress (the test is one kortest on `three`; CJK text
+/// has long runs of such blocks).
+template <bool Whole3, bool Tail>
+UTF8DFA_TARGET_AVX512 inline unsigned char* encode_bmp32(unsigned char* o, __m512i w, __mmask32 two, __mmask32 three,
+                                                         std::size_t units, const encode_consts& k) noexcept {
+  const __m512i first = first_bytes(w, two, three, k);
+  const __m512i last = last_bytes(w, k);
   if (Whole3 && three == 0xFFFFFFFFu) {  // 32 3-byte forms: 96 bytes in a fixed order, no compress
     const __m512i head =
         _mm512_set_epi8(42, 104, 41, 40, 102, 39, 38, 100, 37, 36, 98, 35, 34, 96, 33, 32, 94, 31, 30, 92, 29, 28, 90,
@@ -2730,35 +2852,79 @@ UTF8DFA_TARGET_AVX512 inline unsigned char* encode_bmp32(unsigned char* o, __m51
                         _mm512_castsi512_si256(_mm512_permutex2var_epi8(first, rest, last)));
     return o + 96;
   }
-  return pack_triples(o, first, last, three, two, live);
+  return pack_triples<Tail>(o, first, last, units, k);
 }
 
-/// Writes the UTF-8 forms of the units of w selected by `live` (a prefix), where `high` marks the
-/// high surrogates (each followed by a low one, marked by `low`, within `live`) and `next` holds the
-/// unit after each one. As encode_bmp32, with the 4-byte form of a pair split between its lanes:
-/// F0 | u >> 8, 80 | (u >> 2 & 3F), 80 | (u & 3) << 4 | (lo >> 6 & F) in the high surrogate's (u is
-/// its payload plus 40: the plane, then the rest) and 80 | (lo & 3F) in the low one's.
-UTF8DFA_TARGET_AVX512 inline unsigned char* encode_pairs32(unsigned char* o, __m512i w, __m512i next, __mmask32 live,
-                                                           __mmask32 high, __mmask32 low) noexcept {
-  const __mmask32 two = _mm512_mask_cmpge_epu16_mask(live, w, _mm512_set1_epi16(0x80));
-  const __mmask32 three = _mm512_mask_cmpge_epu16_mask(live, w, _mm512_set1_epi16(0x800));
-  const __m512i tag = _mm512_mask_blend_epi16(three, _mm512_set1_epi16(static_cast<short>(0xC0E0)),
-                                              _mm512_set1_epi16(static_cast<short>(0x80E0)));
-  __m512i first = _mm512_ternarylogic_epi32(_mm512_slli_epi16(w, 2), _mm512_set1_epi16(0x3F00),
-                                            _mm512_or_si512(_mm512_srli_epi16(w, 12), tag), 0xEA);
-  __m512i last =
-      _mm512_min_epu16(w, _mm512_ternarylogic_epi32(w, _mm512_set1_epi16(0x3F), _mm512_set1_epi16(0x80), 0xEA));
-  const __m512i u = _mm512_add_epi16(_mm512_and_si512(w, _mm512_set1_epi16(0x3FF)), _mm512_set1_epi16(0x40));
-  const __m512i lead = _mm512_ternarylogic_epi32(
-      _mm512_slli_epi16(u, 6), _mm512_set1_epi16(0x3F00),
-      _mm512_or_si512(_mm512_srli_epi16(u, 8), _mm512_set1_epi16(static_cast<short>(0x80F0))), 0xEA);
+/// Writes the UTF-8 forms of the first `units` units of w (the others are zero), where `high` marks the
+/// high surrogates (each followed by a low one, marked by `low`, among those units) and `next` holds
+/// the unit after each one; `two` and `three` as in encode_bmp32. As encode_bmp32, with the 4-byte form
+/// of a pair split between its lanes: F0 | u >> 8, 80 | (u >> 2 & 3F), 80 | (u & 3) << 4 | (lo >> 6 & F)
+/// in the high surrogate's (u is its payload plus 40: the plane, then the rest) and 80 | (lo & 3F) in
+/// the low one's, whose `first` lane keeps no byte.
+template <bool Tail>
+UTF8DFA_TARGET_AVX512 inline unsigned char* encode_pairs32(unsigned char* o, __m512i w, __m512i next, __mmask32 two,
+                                                           __mmask32 three, __mmask32 high, __mmask32 low,
+                                                           std::size_t units, const encode_consts& k) noexcept {
+  const __m512i u = _mm512_add_epi16(_mm512_and_si512(w, k.x3FF), k.x40);
+  const __m512i lead =
+      _mm512_ternarylogic_epi32(_mm512_slli_epi16(u, 6), k.x3F00, _mm512_or_si512(_mm512_srli_epi16(u, 8), k.x80F0),
+                                0xEA);  // a & b | c
   const __m512i third = _mm512_ternarylogic_epi32(
-      _mm512_slli_epi16(u, 4), _mm512_set1_epi16(0x30),
-      _mm512_ternarylogic_epi32(_mm512_srli_epi16(next, 6), _mm512_set1_epi16(0x0F), _mm512_set1_epi16(0x80), 0xEA),
-      0xEA);
-  first = _mm512_mask_blend_epi16(high, first, lead);
-  last = _mm512_mask_blend_epi16(high, last, third);
-  return pack_triples(o, first, last, three & ~low, two & ~low, live);
+      _mm512_slli_epi16(u, 4), k.x30, _mm512_ternarylogic_epi32(_mm512_srli_epi16(next, 6), k.x0F, k.x80, 0xEA), 0xEA);
+  // A low surrogate's `first` lane, untagged, has the sign bits clear (D | (w >> 6 & 3F) << 8).
+  const __m512i first = _mm512_mask_blend_epi16(high, first_bytes(w, two & ~low, three & ~low, k), lead);
+  const __m512i last = _mm512_mask_blend_epi16(high, last_bytes(w, k), third);
+  return pack_triples<Tail>(o, first, last, units, k);
+}
+
+/// Writes the UTF-8 forms of the 16 surrogate pairs of w (high surrogates in the even lanes): each
+/// pair, a dword, becomes its code point (madd of the payloads, plus 10000) and then its 4 bytes, the
+/// fields picked by one multishift. 64 bytes, no compress.
+UTF8DFA_TARGET_AVX512 inline unsigned char* encode_pairs16(unsigned char* o, __m512i w,
+                                                           const encode_consts& k) noexcept {
+  const __m512i cp = _mm512_add_epi32(_mm512_madd_epi16(_mm512_and_si512(w, k.pair_payload), k.pair_madd), k.x10000);
+  _mm512_storeu_si512(o, _mm512_ternarylogic_epi32(_mm512_multishift_epi64_epi8(k.pair_fields, cp), k.x3F3F3F3F,
+                                                   k.x808080F0, 0xEA));  // a & b | c
+  return o + 64;
+}
+
+/// Converts the block of `avail` units at p (32 unless Tail; w holds them, zero past them) that is not
+/// all ASCII (`two` marks its units at or above U+0080). Returns the units converted (the block, or
+/// all but its last unit when that is a high surrogate of a pair cut by the block end), or minus the
+/// units to run through the scalar path when the block holds an unpaired surrogate.
+template <bool Tail>
+UTF8DFA_TARGET_AVX512 inline std::ptrdiff_t utf16_block(const char16_t* p, std::size_t avail, __m512i w, __mmask32 two,
+                                                        unsigned char*& o, const encode_consts& k) noexcept {
+  const __mmask32 three = _mm512_cmpge_epu16_mask(w, k.x800);
+  if (three == 0) {  // 1- and 2-byte forms only
+    o = encode_short32<Tail>(o, w, two, avail, k);
+    return static_cast<std::ptrdiff_t>(avail);
+  }
+  if (_mm512_cmplt_epu16_mask(_mm512_sub_epi16(w, k.xD800), k.x800) == 0) {  // BMP only, no surrogates
+    o = encode_bmp32<!Tail, Tail>(o, w, two, three, avail, k);
+    return static_cast<std::ptrdiff_t>(avail);
+  }
+  const __m512i top = _mm512_and_si512(w, k.xFC00);
+  auto high = static_cast<std::uint32_t>(_mm512_cmpeq_epi16_mask(top, k.xD800));
+  const auto low = static_cast<std::uint32_t>(_mm512_cmpeq_epi16_mask(top, k.xDC00));
+  std::size_t take = avail;
+  if (!Tail && (high >> 31) != 0) {  // the pair is cut by the block end
+    high &= 0x7FFFFFFFu;
+    take = 31;
+  }
+  if (UTF8DFA_UNLIKELY(low != (high << 1))) return -static_cast<std::ptrdiff_t>(take);
+  if (!Tail && high == 0x55555555u) {  // 16 pairs, as text of supplementary characters only gives
+    o = encode_pairs16(o, w, k);
+    return 32;
+  }
+  const __m512i next = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(avail - 1)), p + 1);
+  // A cut pair's high surrogate lies past `take`: pack_triples drops it (a tail, for it).
+  if (!Tail && take == 31) {
+    o = encode_pairs32<true>(o, w, next, two, three, high, low, take, k);
+  } else {
+    o = encode_pairs32<Tail>(o, w, next, two, three, high, low, take, k);
+  }
+  return static_cast<std::ptrdiff_t>(take);
 }
 
 /// UTF-16 to UTF-8, 32 units at a time (surrogate pairs combined in-register; a pair cut by the
@@ -2768,52 +2934,55 @@ UTF8DFA_TARGET_AVX512 conversion_result utf16_to_utf8_impl(const char16_t* p, st
                                                            char32_t replacement) noexcept {
   transcode_cursor<unsigned char> c{0, out, error_code::none};
   const char32_t repl = replace{replacement}.replacement_value();
-  while (c.i < n) {
+  // A short input that is ASCII returns before the constants are made (longer ones amortise them and
+  // take the 64-unit ASCII loop below).
+  while (n <= 64) {
     const std::size_t avail = n - c.i < 32 ? n - c.i : 32;
-    const __m512i w = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(avail)), p + c.i);
-    if (_mm512_cmpge_epu16_mask(w, _mm512_set1_epi16(0x80)) == 0) {
-      _mm256_mask_storeu_epi8(c.o, static_cast<__mmask32>(low_bits(avail)), _mm512_cvtepi16_epi8(w));
-      c.i += avail;
-      c.o += avail;
+    const auto live = static_cast<__mmask32>(low_bits(avail));
+    const __m512i w = _mm512_maskz_loadu_epi16(live, p + c.i);
+    if (_mm512_cmpge_epu16_mask(w, _mm512_set1_epi16(0x80)) != 0) break;
+    _mm256_mask_storeu_epi8(c.o, live, _mm512_cvtepi16_epi8(w));
+    c.i += avail;
+    c.o += avail;
+    if (c.i == n) return {n, static_cast<std::size_t>(c.o - out), c.first};
+  }
+  const encode_consts k = make_encode_consts();
+  while (n - c.i >= 32) {
+    const __m512i w = _mm512_loadu_si512(p + c.i);
+    const __mmask32 two = _mm512_cmpge_epu16_mask(w, k.x80);
+    if (two == 0) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o), _mm512_cvtepi16_epi8(w));
+      c.i += 32;
+      c.o += 32;
       // The ASCII run that follows, 64 units per step: the low bytes picked by one permute.
-      const __m512i even = _mm512_add_epi8(byte_iota(), byte_iota());  // 0, 2, .. 126
       while (n - c.i >= 64) {
         const __m512i w0 = _mm512_loadu_si512(p + c.i), w1 = _mm512_loadu_si512(p + c.i + 32);
-        if (_mm512_cmpge_epu16_mask(_mm512_or_si512(w0, w1), _mm512_set1_epi16(0x80)) != 0) break;
-        _mm512_storeu_si512(c.o, _mm512_permutex2var_epi8(w0, even, w1));
+        if (_mm512_cmpge_epu16_mask(_mm512_or_si512(w0, w1), k.x80) != 0) break;
+        _mm512_storeu_si512(c.o, _mm512_permutex2var_epi8(w0, k.even, w1));
         c.i += 64;
         c.o += 64;
       }
       continue;
     }
-    const auto live = static_cast<__mmask32>(low_bits(avail));
-    if (_mm512_cmpge_epu16_mask(w, _mm512_set1_epi16(0x800)) == 0) {  // 1- and 2-byte forms only
-      c.o = encode_short32(c.o, w, live);
-      c.i += avail;
-      continue;
+    const std::ptrdiff_t took = utf16_block<false>(p + c.i, 32, w, two, c.o, k);
+    if (UTF8DFA_LIKELY(took > 0)) {
+      c.i += static_cast<std::size_t>(took);
+    } else if (!scalar_region<Strict>(p, n, c.i + static_cast<std::size_t>(-took), c, repl)) {
+      return {c.i, static_cast<std::size_t>(c.o - out), c.first};
     }
-    if (_mm512_cmplt_epu16_mask(_mm512_sub_epi16(w, _mm512_set1_epi16(static_cast<short>(0xD800))),
-                                _mm512_set1_epi16(0x800)) == 0) {  // BMP only, no surrogates
-      c.o = encode_bmp32<false>(c.o, w, live);
-      c.i += avail;
-      continue;
+  }
+  if (c.i < n) {  // the last 1..31 units (lanes past them are zero)
+    const std::size_t avail = n - c.i;
+    const __m512i w = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(avail)), p + c.i);
+    const __mmask32 two = _mm512_cmpge_epu16_mask(w, k.x80);
+    if (two == 0) {
+      _mm256_mask_storeu_epi8(c.o, static_cast<__mmask32>(low_bits(avail)), _mm512_cvtepi16_epi8(w));
+      c.o += avail;
+    } else {
+      const std::ptrdiff_t took = utf16_block<true>(p + c.i, avail, w, two, c.o, k);
+      if (took <= 0 && !scalar_region<Strict>(p, n, n, c, repl))
+        return {c.i, static_cast<std::size_t>(c.o - out), c.first};
     }
-    const __m512i top = _mm512_and_si512(w, _mm512_set1_epi16(static_cast<short>(0xFC00)));
-    auto high = static_cast<std::uint32_t>(_mm512_cmpeq_epi16_mask(top, _mm512_set1_epi16(static_cast<short>(0xD800))));
-    const auto low =
-        static_cast<std::uint32_t>(_mm512_cmpeq_epi16_mask(top, _mm512_set1_epi16(static_cast<short>(0xDC00))));
-    std::size_t take = avail;
-    if (avail == 32 && (high >> 31) != 0) {  // the pair is cut by the block end
-      high &= 0x7FFFFFFFu;
-      take = 31;
-    }
-    if (UTF8DFA_UNLIKELY(low != (high << 1))) {
-      if (!scalar_region<Strict>(p, n, c.i + take, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
-      continue;
-    }
-    const __m512i next = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(avail - 1)), p + c.i + 1);
-    c.o = encode_pairs32(c.o, w, next, static_cast<__mmask32>(low_bits(take)), high, low);
-    c.i += take;
   }
   return {n, static_cast<std::size_t>(c.o - out), c.first};
 }
@@ -2831,6 +3000,22 @@ UTF8DFA_TARGET_AVX512 conversion_result utf32_to_utf8_impl(const char32_t* p, st
                                                            char32_t replacement) noexcept {
   transcode_cursor<unsigned char> c{0, out, error_code::none};
   const char32_t repl = replace{replacement}.replacement_value();
+  // A short input that is ASCII returns before the constants are made (longer ones amortise them and
+  // take the 64-unit ASCII loop below).
+  while (n <= 64) {
+    const std::size_t avail = n - c.i < 32 ? n - c.i : 32;
+    const std::size_t a0 = avail < 16 ? avail : 16;
+    const __m512i cp = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(low_bits(a0)), p + c.i);
+    const __m512i cp1 = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(low_bits(avail - a0)), p + c.i + 16);
+    if (_mm512_cmpge_epu32_mask(_mm512_or_si512(cp, cp1), _mm512_set1_epi32(0x80)) != 0) break;
+    _mm256_mask_storeu_epi8(
+        c.o, static_cast<__mmask32>(low_bits(avail)),
+        _mm256_inserti128_si256(_mm256_castsi128_si256(_mm512_cvtepi32_epi8(cp)), _mm512_cvtepi32_epi8(cp1), 1));
+    c.i += avail;
+    c.o += avail;
+    if (c.i == n) return {n, static_cast<std::size_t>(c.o - out), c.first};
+  }
+  const encode_consts k = make_encode_consts();
   while (c.i < n) {
     const std::size_t avail = n - c.i < 32 ? n - c.i : 32;
     const std::size_t a0 = avail < 16 ? avail : 16;
@@ -2863,7 +3048,9 @@ UTF8DFA_TARGET_AVX512 conversion_result utf32_to_utf8_impl(const char32_t* p, st
     if (_mm512_cmpge_epu32_mask(top, _mm512_set1_epi32(0x800)) == 0) {  // 1- and 2-byte forms only
       const __m512i words =
           _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi32_epi16(cp)), _mm512_cvtepi32_epi16(cp1), 1);
-      c.o = encode_short32(c.o, words, static_cast<__mmask32>(low_bits(avail)));
+      const __mmask32 two = _mm512_cmpge_epu16_mask(words, k.x80);
+      c.o =
+          avail == 32 ? encode_short32<false>(c.o, words, two, 32, k) : encode_short32<true>(c.o, words, two, avail, k);
       c.i += avail;
       continue;
     }
@@ -2872,7 +3059,10 @@ UTF8DFA_TARGET_AVX512 conversion_result utf32_to_utf8_impl(const char32_t* p, st
           _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi32_epi16(cp)), _mm512_cvtepi32_epi16(cp1), 1);
       const __m512i sur = _mm512_sub_epi16(words, _mm512_set1_epi16(static_cast<short>(0xD800)));
       if (UTF8DFA_LIKELY(_mm512_cmplt_epu16_mask(sur, _mm512_set1_epi16(0x800)) == 0)) {
-        c.o = encode_bmp32<true>(c.o, words, static_cast<__mmask32>(low_bits(avail)));
+        const __mmask32 two = _mm512_cmpge_epu16_mask(words, k.x80);
+        const __mmask32 three = _mm512_cmpge_epu16_mask(words, k.x800);
+        c.o = avail == 32 ? encode_bmp32<true, false>(c.o, words, two, three, 32, k)
+                          : encode_bmp32<true, true>(c.o, words, two, three, avail, k);
         c.i += avail;
         continue;
       }

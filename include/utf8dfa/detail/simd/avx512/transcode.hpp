@@ -43,14 +43,6 @@ UTF8DFA_TARGET_AVX512 inline __m512i byte_iota() noexcept {
                          15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
 }
 
-/// x, opaque to the compiler: a constant built before a loop stays in its register. (GCC otherwise
-/// rebuilds broadcast constants inside the loop, moving a general register to a vector register
-/// each time, which is slow on AMD Zen 5.)
-UTF8DFA_TARGET_AVX512 inline __m512i opaque(__m512i x) noexcept {
-  __asm__("" : "+v"(x));
-  return x;
-}
-
 /// The constants of store_code_points and decode16, built once before a loop.
 struct cp_constants {
   __m512i supp, high, low_bits10, low_tag, raw_bits, raw_weights, raw_fold, quad_offsets;
@@ -355,12 +347,6 @@ struct encode_consts {
   // the multishift fields (18, 12, 6, 0 of each dword), the field masks and the tag bits.
   __m512i pair_payload, pair_madd, x10000, pair_fields, x3F3F3F3F, x808080F0;
 };
-
-/// v, through an empty asm statement the optimiser cannot see into (see encode_consts).
-UTF8DFA_TARGET_AVX512 inline __m512i opaque(__m512i v) noexcept {
-  __asm__("" : "+v"(v));
-  return v;
-}
 
 UTF8DFA_TARGET_AVX512 inline encode_consts make_encode_consts() noexcept {
   const __m512i idx0 =

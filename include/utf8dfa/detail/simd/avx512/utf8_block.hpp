@@ -24,34 +24,37 @@ namespace detail {
 
 namespace avx512 {
 
+/// x, opaque to the compiler: a constant built before a loop stays in its register. (GCC otherwise
+/// rebuilds broadcast constants inside the loop, moving a general register to a vector register
+/// each time, which is slow on AMD Zen 5.)
+UTF8DFA_TARGET_AVX512 inline __m512i opaque(__m512i x) noexcept {
+  __asm__("" : "+v"(x));
+  return x;
+}
+
 /// A 16-byte table repeated in every 128-bit lane (for vpshufb lookups).
 UTF8DFA_TARGET_AVX512 inline __m512i lane_table(const std::uint8_t (&t)[16]) noexcept {
   return _mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(t)));
 }
 
-/// The check of utf8_block_has_error with its constants built once, before a loop, and kept in
+/// The block check, its constants built once (before a loop) and kept in
 /// registers (GCC otherwise rebuilds broadcast constants in every iteration, moving a general
 /// register to a vector register each time, which is slow on AMD Zen 5).
 struct utf8_block_checker {
   __m512i before, prev_high, prev_low, cur_high, nib, low7;
 
-  /// x, opaque to the compiler.
-  UTF8DFA_TARGET_AVX512 static __m512i kept(__m512i x) noexcept {
-    __asm__("" : "+v"(x));
-    return x;
-  }
-
   UTF8DFA_TARGET_AVX512 utf8_block_checker() noexcept
       // The byte before each one (zero before the first, index 64: the second table): one permute,
       // with no mask (a constant mask would be rebuilt in a mask register in every iteration).
-      : before(kept(_mm512_set_epi8(62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42,
-                                    41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21,
-                                    20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 64))),
-        prev_high(kept(lane_table(pair_error::prev_high))),
-        prev_low(kept(lane_table(pair_error::prev_low))),
-        cur_high(kept(lane_table(pair_error::cur_high))),
-        nib(kept(_mm512_set1_epi8(0x0F))),
-        low7(kept(_mm512_set1_epi8(0x7F))) {}
+      : before(
+            opaque(_mm512_set_epi8(62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42,
+                                   41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21,
+                                   20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 64))),
+        prev_high(opaque(lane_table(pair_error::prev_high))),
+        prev_low(opaque(lane_table(pair_error::prev_low))),
+        cur_high(opaque(lane_table(pair_error::cur_high))),
+        nib(opaque(_mm512_set1_epi8(0x0F))),
+        low7(opaque(_mm512_set1_epi8(0x7F))) {}
 
   /// True when the 64 bytes v, read as the start of a text (preceded by a character boundary), hold
   /// an ill-formed pair or a long sequence cut before its end inside the block. A character cut by
@@ -70,11 +73,6 @@ struct utf8_block_checker {
     return (_mm512_test_epi8_mask(special, low7) | (_mm512_movepi8_mask(special) ^ must23)) != 0;
   }
 };
-
-/// utf8_block_checker::has_error with the constants built on the spot (see there).
-UTF8DFA_TARGET_AVX512 inline bool utf8_block_has_error(__m512i v, __mmask64 ge_e0, __mmask64 ge_f0) noexcept {
-  return utf8_block_checker{}.has_error(v, ge_e0, ge_f0);
-}
 
 }  // namespace avx512
 }  // namespace detail
