@@ -20,7 +20,9 @@ legs=()
 # picks; the consumer tests run in the package leg only.
 suite_once=(-DUTF8DFA_BUILD_BENCHMARKS=OFF -DUTF8DFA_BUILD_PACKAGE_TESTS=OFF -DUTF8DFA_TEST_ALL_KERNELS=OFF)
 
-# cmake_leg NAME [cmake args...]: configure, build and ctest one build tree.
+# cmake_leg NAME [cmake args...]: configure, build and ctest one build tree (with the extra ctest
+# arguments of the array ctest_args, if the leg sets it).
+ctest_args=()
 cmake_leg() {
   local name=$1
   shift
@@ -28,7 +30,7 @@ cmake_leg() {
   cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DUTF8DFA_WERROR=ON "$@" >"$dir.configure.log" 2>&1 ||
     { cat "$dir.configure.log"; return 1; }
   cmake --build "$dir" -j "$jobs" || return 1
-  ctest --test-dir "$dir" -j "$jobs" --output-on-failure --no-tests=error || return 1
+  ctest --test-dir "$dir" -j "$jobs" --output-on-failure --no-tests=error "${ctest_args[@]}" || return 1
 }
 
 for leg_file in "$root"/tools/ci/legs/*.sh; do
