@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <iterator>
 #include <list>
 #include <random>
@@ -239,3 +240,72 @@ constexpr bool constexpr_encoding() {
 static_assert(constexpr_encoding(), "the output iterators work in constant expressions");
 
 }  // namespace output_test
+
+namespace output_test {
+
+// The code unit each factory would write, through the same deduction the iterators use.
+template <class OutIt>
+using unit8 = utf8dfa::detail::output_unit_t<OutIt, char>;
+template <class OutIt>
+using unit16 = utf8dfa::detail::output_unit_t<OutIt, char16_t>;
+
+template <class OutIt>
+constexpr bool utf8_ok = utf8dfa::detail::is_utf8_output_unit_v<unit8<OutIt>>;
+template <class OutIt>
+constexpr bool utf16_ok = utf8dfa::detail::is_utf16_output_unit_v<unit16<OutIt>>;
+
+}  // namespace output_test
+
+TEST_CASE("output iterators: an output whose code unit cannot hold the encoding's units does not compile") {
+  using namespace output_test;
+  // UTF-16 into bytes would truncate every unit (U+20AC U+1F600 came out as AC 3D 00): refused.
+  STATIC_REQUIRE_FALSE(utf16_ok<std::back_insert_iterator<std::string>>);
+  STATIC_REQUIRE_FALSE(utf16_ok<std::back_insert_iterator<std::vector<unsigned char>>>);
+  STATIC_REQUIRE_FALSE(utf16_ok<std::back_insert_iterator<std::vector<std::byte>>>);
+  STATIC_REQUIRE_FALSE(utf16_ok<std::back_insert_iterator<std::vector<std::int16_t>>>);
+  STATIC_REQUIRE_FALSE(utf16_ok<std::back_insert_iterator<std::vector<bool>>>);
+  STATIC_REQUIRE_FALSE(utf16_ok<char*>);
+  STATIC_REQUIRE_FALSE(utf16_ok<std::ostreambuf_iterator<char>>);
+#if UTF8DFA_HAS_CHAR8_T
+  STATIC_REQUIRE_FALSE(utf16_ok<std::back_insert_iterator<std::u8string>>);
+#endif
+  // UTF-8 into 16- or 32-bit units is lossless but almost always a mix-up: refused too.
+  STATIC_REQUIRE_FALSE(utf8_ok<std::back_insert_iterator<std::u16string>>);
+  STATIC_REQUIRE_FALSE(utf8_ok<std::back_insert_iterator<std::u32string>>);
+  STATIC_REQUIRE_FALSE(utf8_ok<std::back_insert_iterator<std::vector<int>>>);
+  STATIC_REQUIRE_FALSE(utf8_ok<char16_t*>);
+  STATIC_REQUIRE_FALSE(utf8_ok<std::back_insert_iterator<std::vector<bool>>>);
+  // What works.
+  STATIC_REQUIRE(utf8_ok<std::back_insert_iterator<std::string>>);
+  STATIC_REQUIRE(utf8_ok<std::back_insert_iterator<std::vector<unsigned char>>>);
+  STATIC_REQUIRE(utf8_ok<std::back_insert_iterator<std::vector<signed char>>>);
+  STATIC_REQUIRE(utf8_ok<std::back_insert_iterator<std::vector<std::byte>>>);
+  STATIC_REQUIRE(utf8_ok<std::ostreambuf_iterator<char>>);
+  STATIC_REQUIRE(utf8_ok<char*>);
+#if UTF8DFA_HAS_CHAR8_T
+  STATIC_REQUIRE(utf8_ok<std::back_insert_iterator<std::u8string>>);
+#endif
+  STATIC_REQUIRE(utf16_ok<std::back_insert_iterator<std::u16string>>);
+  STATIC_REQUIRE(utf16_ok<std::back_insert_iterator<std::vector<std::uint16_t>>>);
+  STATIC_REQUIRE(utf16_ok<std::back_insert_iterator<std::u32string>>);
+  STATIC_REQUIRE(utf16_ok<std::back_insert_iterator<std::vector<int>>>);
+  STATIC_REQUIRE(utf16_ok<char16_t*>);
+  STATIC_REQUIRE(utf16_ok<std::uint16_t*>);
+
+  // The accepted wider units get the right values (no truncation, no sign trouble).
+  const std::u32string text = U"a\u20AC\U0001F600";
+  std::vector<std::uint16_t> u16;
+  std::copy(text.begin(), text.end(), utf8dfa::utf16_output(std::back_inserter(u16)));
+  REQUIRE(u16 == std::vector<std::uint16_t>{0x61, 0x20AC, 0xD83D, 0xDE00});
+  std::u32string wide;
+  std::copy(text.begin(), text.end(), utf8dfa::utf16_output(std::back_inserter(wide)));
+  REQUIRE(wide == std::u32string{0x61, 0x20AC, 0xD83D, 0xDE00});
+  std::vector<int> ints;
+  std::copy(text.begin(), text.end(), utf8dfa::utf16_output(std::back_inserter(ints)));
+  REQUIRE(ints == std::vector<int>{0x61, 0x20AC, 0xD83D, 0xDE00});
+  std::vector<signed char> sc;
+  std::copy(text.begin(), text.end(), utf8dfa::utf8_output(std::back_inserter(sc)));
+  REQUIRE(sc.size() == 8);
+  REQUIRE(static_cast<unsigned char>(sc[1]) == 0xE2);
+  REQUIRE(static_cast<unsigned char>(sc[4]) == 0xF0);
+}

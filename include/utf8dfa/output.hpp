@@ -9,12 +9,17 @@
 // how many code points were accepted and why the next was refused. Under `replace` the policy's
 // replacement (U+FFFD by default) is written instead and encoding goes on. Output iterators are
 // copied by value through algorithms: query the copy the algorithm returns.
+//
+// The output's code unit must fit the encoding, checked at compile time: utf8_output writes to
+// byte types only (not char16_t or char32_t, though they could hold bytes: that is almost always a
+// mix-up), utf16_output to integer types holding 0..0xFFFF (not char, not std::int16_t).
 #ifndef UTF8DFA_OUTPUT_HPP
 #define UTF8DFA_OUTPUT_HPP
 
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
+#include <limits>
 #include <type_traits>
 #include <utility>
 
@@ -54,6 +59,34 @@ using output_unit_t = std::conditional_t<
                        std::conditional_t<!std::is_void_v<typename std::iterator_traits<It>::value_type>,
                                           typename std::iterator_traits<It>::value_type, Fallback>>>;
 
+template <class Unit>
+constexpr std::size_t encode_utf8_units(char32_t cp, Unit* out) noexcept {
+  return put_utf8(out, cp);
+}
+
+template <class Unit>
+constexpr std::size_t encode_utf16_units(char32_t cp, Unit* out) noexcept {
+  if (cp < 0x10000) {
+    out[0] = static_cast<Unit>(cp);
+    return 1;
+  }
+  out[0] = static_cast<Unit>(0xD7C0 + (cp >> 10));
+  out[1] = static_cast<Unit>(0xDC00 + (cp & 0x3FF));
+  return 2;
+}
+
+/// Code units utf8_output may write: the byte types (char, signed/unsigned char, char8_t, std::byte).
+/// Wider units would hold the bytes losslessly but are refused: UTF-8 into char16_t/char32_t is
+/// almost always a mix-up with utf16_output or plain char32_t.
+template <class Unit>
+inline constexpr bool is_utf8_output_unit_v = is_byte_v<Unit>;
+
+/// Code units utf16_output may write: integer types that hold every value 0..0xFFFF (char16_t,
+/// std::uint16_t, char32_t, int, ...). Bytes and std::int16_t would truncate or wrap units.
+template <class Unit>
+inline constexpr bool is_utf16_output_unit_v =
+    std::is_integral_v<Unit> && !std::is_same_v<Unit, bool> && std::numeric_limits<Unit>::digits >= 16;
+
 template <class Policy>
 inline constexpr bool is_output_policy_v = std::is_same_v<Policy, strict> || std::is_same_v<Policy, replace>;
 
@@ -62,6 +95,12 @@ inline constexpr bool is_output_policy_v = std::is_same_v<Policy, strict> || std
 template <class OutIt, class Policy, class Unit, std::size_t (*Encode)(char32_t, Unit*) noexcept>
 class encoding_output_iterator {
   static_assert(is_output_policy_v<Policy>, "output iterators take the strict or the replace policy");
+  static_assert(Encode != &encode_utf8_units<Unit> || is_utf8_output_unit_v<Unit>,
+                "utf8_output writes bytes: its output must take a byte type (char, unsigned char, char8_t, "
+                "std::byte); for char16_t output use utf16_output, for char32_t store the code points");
+  static_assert(Encode != &encode_utf16_units<Unit> || is_utf16_output_unit_v<Unit>,
+                "utf16_output writes 16-bit units: its output must take an integer type holding 0..0xFFFF "
+                "(char16_t, std::uint16_t, ...); a byte or std::int16_t output would truncate every unit");
 
  public:
   using iterator_category = std::output_iterator_tag;
@@ -115,22 +154,6 @@ class encoding_output_iterator {
   std::size_t written_ = 0;
   error_code error_ = error_code::none;
 };
-
-template <class Unit>
-constexpr std::size_t encode_utf8_units(char32_t cp, Unit* out) noexcept {
-  return put_utf8(out, cp);
-}
-
-template <class Unit>
-constexpr std::size_t encode_utf16_units(char32_t cp, Unit* out) noexcept {
-  if (cp < 0x10000) {
-    out[0] = static_cast<Unit>(cp);
-    return 1;
-  }
-  out[0] = static_cast<Unit>(0xD7C0 + (cp >> 10));
-  out[1] = static_cast<Unit>(0xDC00 + (cp & 0x3FF));
-  return 2;
-}
 
 }  // namespace detail
 
