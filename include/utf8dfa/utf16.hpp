@@ -1,0 +1,295 @@
+// utf8dfa: UTF-16 and UTF-32 as inputs in their own right (validation, counting, repair, conversion
+// between the two) and UTF-16 stored in a stated byte order (UTF-16LE, UTF-16BE).
+//
+// One definition of an unpaired surrogate serves the whole library (detail::decode_utf16_at, also
+// behind utf16_to_utf8): a surrogate that is not a high one followed by a low one. A high surrogate
+// that ends the input is `incomplete` (a later chunk could pair it), every other one `surrogate`.
+// Offsets and lengths are in code units. Scalar code, no SIMD.
+#ifndef UTF8DFA_UTF16_HPP
+#define UTF8DFA_UTF16_HPP
+
+#include <cstddef>
+#include <string_view>
+#if defined(__has_include)
+#if __has_include(<bit>)
+#include <bit>
+#endif
+#endif
+
+#include "detail/bytes.hpp"
+#include "detail/scalar.hpp"
+#include "error.hpp"
+#include "policy.hpp"
+#include "transcode.hpp"
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+
+namespace detail {
+
+#if defined(__cpp_lib_endian)
+static_assert(std::endian::native == std::endian::little || std::endian::native == std::endian::big,
+              "utf8dfa supports little- and big-endian hosts");
+inline constexpr bool host_little_endian = std::endian::native == std::endian::little;
+#elif defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && defined(__ORDER_BIG_ENDIAN__)
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ || __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__,
+              "utf8dfa supports little- and big-endian hosts");
+inline constexpr bool host_little_endian = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
+#elif defined(_WIN32)
+inline constexpr bool host_little_endian = true;  // every Windows target is little-endian
+#else
+#error "utf8dfa: cannot tell this platform's byte order (no std::endian, no __BYTE_ORDER__)"
+#endif
+
+/// The unit with its two bytes exchanged.
+constexpr char16_t swap_bytes(char16_t u) noexcept {
+  return static_cast<char16_t>(((u & 0xFFu) << 8) | (u >> 8));
+}
+
+/// Validation of UTF-16 or UTF-32 (by In), offsets in units.
+template <class In>
+constexpr validation_result validate_utf(const In* p, std::size_t n) noexcept {
+  for (std::size_t i = 0; i < n;) {
+    if (p[i] < 0xD800) {
+      ++i;
+      continue;
+    }
+    const decoded d = decode_utf_at(p, n, i);
+    if (d.error != error_code::none) return {i, d.error == error_code::incomplete ? 0u : std::size_t{1}, d.error};
+    i += d.length;
+  }
+  return {n, 0, error_code::none};
+}
+
+/// UTF-16 to UTF-32 or UTF-32 to UTF-16 (by In and Out), like the UTF-8 conversions.
+template <class Policy, class In, class Out>
+conversion_result utf_to_utf(const In* p, std::size_t n, Out* out, Policy pol) noexcept {
+  Out* o = out;
+  error_code first = error_code::none;
+  for (std::size_t i = 0; i < n;) {
+    const decoded d = decode_utf_at(p, n, i);
+    char32_t c = d.code_point;
+    if (UTF8DFA_UNLIKELY(d.error != error_code::none)) {
+      if constexpr (stops_on_error<Policy>) {
+        return {i, static_cast<std::size_t>(o - out), d.error};
+      } else {
+        if (first == error_code::none) first = d.error;
+        c = pol.replacement_value();
+      }
+    }
+    o = put_unit(o, c);
+    i += d.length;
+  }
+  return {n, static_cast<std::size_t>(o - out), first};
+}
+
+/// Calls f(units, count, offset) on UTF-16 stored in the other byte order, converted to host order
+/// a chunk at a time in a buffer. A chunk ends on a high surrogate only where the input does, so
+/// surrogate pairs stay whole. f returns false to stop.
+template <class F>
+void for_each_swapped_chunk(const char16_t* p, std::size_t n, F f) {
+  constexpr std::size_t chunk = 256;
+  char16_t buf[chunk];
+  for (std::size_t pos = 0; pos < n;) {
+    std::size_t len = n - pos < chunk ? n - pos : chunk;
+    for (std::size_t k = 0; k < len; ++k) buf[k] = swap_bytes(p[pos + k]);
+    if (pos + len < n && buf[len - 1] >= 0xD800 && buf[len - 1] <= 0xDBFF) --len;
+    if (!f(static_cast<const char16_t*>(buf), len, pos)) return;
+    pos += len;
+  }
+}
+
+/// validate_utf16 on units stored little-endian (Little) or big-endian.
+template <bool Little>
+validation_result validate_utf16_in_order(std::u16string_view in) noexcept {
+  if constexpr (Little == host_little_endian) {
+    return validate_utf(in.data(), in.size());
+  } else {
+    validation_result r{in.size(), 0, error_code::none};
+    for_each_swapped_chunk(in.data(), in.size(), [&](const char16_t* b, std::size_t len, std::size_t base) {
+      const validation_result v = validate_utf(b, len);
+      if (v) return true;
+      r = {base + v.valid_up_to, v.error_length, v.error};
+      return false;
+    });
+    return r;
+  }
+}
+
+/// utf16_to_utf8 on units stored little-endian (Little) or big-endian.
+template <bool Little, class Policy, class Byte>
+conversion_result utf16_in_order_to_utf8(std::u16string_view in, Byte* out, Policy policy) noexcept {
+  if constexpr (Little == host_little_endian) {
+    return utf16_to_utf8(in, out, policy);
+  } else {
+    conversion_result r{in.size(), 0, error_code::none};
+    for_each_swapped_chunk(in.data(), in.size(), [&](const char16_t* b, std::size_t len, std::size_t base) {
+      const conversion_result c = utf16_to_utf8(std::u16string_view(b, len), out + r.written, policy);
+      r.written += c.written;
+      if (c.error != error_code::none) {
+        if (r.error == error_code::none) r.error = c.error;
+        if constexpr (Policy::stops_on_error) {
+          r.read = base + c.read;
+          return false;
+        }
+      }
+      return true;
+    });
+    return r;
+  }
+}
+
+/// utf8_to_utf16 writing units little-endian (Little) or big-endian.
+template <bool Little, class Policy, class Bytes>
+conversion_result utf8_to_utf16_in_order(const Bytes& bytes, char16_t* out, Policy policy) noexcept {
+  const conversion_result r = utf8_to_utf16(bytes, out, policy);
+  if constexpr (Little != host_little_endian) {
+    for (std::size_t i = 0; i < r.written; ++i) out[i] = swap_bytes(out[i]);
+  }
+  return r;
+}
+
+/// utf8_length_from_utf16 on units stored little-endian (Little) or big-endian.
+template <bool Little>
+std::size_t utf8_length_from_utf16_in_order(std::u16string_view in, replace r) noexcept {
+  if constexpr (Little == host_little_endian) {
+    return utf8_length_from_utf16(in, r);
+  } else {
+    std::size_t total = 0;
+    for_each_swapped_chunk(in.data(), in.size(), [&](const char16_t* b, std::size_t len, std::size_t) {
+      total += utf8_length_from_utf16(std::u16string_view(b, len), r);
+      return true;
+    });
+    return total;
+  }
+}
+
+}  // namespace detail
+
+// ---- UTF-16 and UTF-32 input (host byte order). ----------------------------------------------
+
+/// Checks UTF-16: valid_up_to is the units before the first unpaired surrogate (error_length 1,
+/// `surrogate`), or before a high surrogate that ends the input (error_length 0, `incomplete`).
+constexpr validation_result validate_utf16(std::u16string_view in) noexcept {
+  return detail::validate_utf(in.data(), in.size());
+}
+
+/// Checks UTF-32: a surrogate value is `surrogate`, a value above 0x10FFFF `too_large` (length 1).
+constexpr validation_result validate_utf32(std::u32string_view in) noexcept {
+  return detail::validate_utf(in.data(), in.size());
+}
+
+/// Code points in UTF-16: one per surrogate pair or other unit; each unpaired surrogate counts
+/// as one (the U+FFFD a lossy conversion writes for it).
+constexpr std::size_t count_utf16(std::u16string_view in) noexcept {
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < in.size(); ++count) i += detail::decode_utf16_at(in.data(), in.size(), i).length;
+  return count;
+}
+
+/// Copies UTF-16 to `out` (in.size() units) with each unpaired surrogate replaced by U+FFFD;
+/// `out` may be in.data() (in place) but must not otherwise overlap. Returns the units written.
+inline std::size_t to_well_formed_utf16(std::u16string_view in, char16_t* out) noexcept {
+  const char16_t* p = in.data();
+  const std::size_t n = in.size();
+  for (std::size_t i = 0; i < n;) {
+    const decoded d = detail::decode_utf16_at(p, n, i);
+    if (d.error != error_code::none) {
+      out[i] = static_cast<char16_t>(replacement_character);
+    } else {
+      detail::put_unit(out + i, d.code_point);
+    }
+    i += d.length;
+  }
+  return n;
+}
+
+/// UTF-16 to UTF-32 into `out`; an unpaired surrogate is an error (see validate_utf16). Policies
+/// as for utf8_to_utf32: strict stops before it, replace writes the replacement, assume_valid.
+template <class Policy = strict>
+conversion_result utf16_to_utf32(std::u16string_view in, char32_t* out, Policy policy = {}) noexcept {
+  return detail::utf_to_utf(in.data(), in.size(), out, policy);
+}
+
+/// UTF-32 to UTF-16 into `out`; surrogates (`surrogate`) and values above 0x10FFFF (`too_large`) are errors.
+template <class Policy = strict>
+conversion_result utf32_to_utf16(std::u32string_view in, char16_t* out, Policy policy = {}) noexcept {
+  return detail::utf_to_utf(in.data(), in.size(), out, policy);
+}
+
+/// char32_t units utf16_to_utf32 writes: exact for every policy on well-formed input and for
+/// replace and assume_valid on any input; an upper bound for strict.
+constexpr std::size_t utf32_length_from_utf16(std::u16string_view in, replace = {}) noexcept {
+  return count_utf16(in);
+}
+
+/// char16_t units utf32_to_utf16 writes (same guarantees; replacements counted with `r`'s).
+constexpr std::size_t utf16_length_from_utf32(std::u32string_view in, replace r = {}) noexcept {
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const decoded d = detail::decode_utf32_at(in.data(), in.size(), i);
+    total += (d.error == error_code::none ? d.code_point : r.replacement_value()) >= 0x10000 ? 2u : 1u;
+  }
+  return total;
+}
+
+// ---- UTF-16 in a stated byte order. ----------------------------------------------------------
+// A std::u16string_view or char16_t* here holds units whose bytes are stored in the named order
+// (UTF-16LE: low byte first), whatever the host's order; on a host of that order these are the
+// plain UTF-16 functions.
+
+/// Exchanges the two bytes of every unit (UTF-16LE <-> UTF-16BE) into `out` (in.size() units);
+/// `out` may be in.data(). Returns the units written.
+inline std::size_t change_endianness_utf16(std::u16string_view in, char16_t* out) noexcept {
+  for (std::size_t i = 0; i < in.size(); ++i) out[i] = detail::swap_bytes(in[i]);
+  return in.size();
+}
+
+/// validate_utf16 on UTF-16LE.
+inline validation_result validate_utf16le(std::u16string_view in) noexcept {
+  return detail::validate_utf16_in_order<true>(in);
+}
+
+/// validate_utf16 on UTF-16BE.
+inline validation_result validate_utf16be(std::u16string_view in) noexcept {
+  return detail::validate_utf16_in_order<false>(in);
+}
+
+/// utf8_to_utf16 writing UTF-16LE (same policies and result; size `out` with utf16_length_from_utf8).
+template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0>
+conversion_result utf8_to_utf16le(const Bytes& bytes, char16_t* out, Policy policy = {}) noexcept {
+  return detail::utf8_to_utf16_in_order<true>(bytes, out, policy);
+}
+
+/// utf8_to_utf16 writing UTF-16BE.
+template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0>
+conversion_result utf8_to_utf16be(const Bytes& bytes, char16_t* out, Policy policy = {}) noexcept {
+  return detail::utf8_to_utf16_in_order<false>(bytes, out, policy);
+}
+
+/// utf16_to_utf8 reading UTF-16LE (same policies and result; size `out` with utf8_length_from_utf16le).
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0>
+conversion_result utf16le_to_utf8(std::u16string_view in, Byte* out, Policy policy = {}) noexcept {
+  return detail::utf16_in_order_to_utf8<true>(in, out, policy);
+}
+
+/// utf16_to_utf8 reading UTF-16BE.
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0>
+conversion_result utf16be_to_utf8(std::u16string_view in, Byte* out, Policy policy = {}) noexcept {
+  return detail::utf16_in_order_to_utf8<false>(in, out, policy);
+}
+
+/// Bytes utf16le_to_utf8 writes (the guarantees of utf8_length_from_utf16).
+inline std::size_t utf8_length_from_utf16le(std::u16string_view in, replace r = {}) noexcept {
+  return detail::utf8_length_from_utf16_in_order<true>(in, r);
+}
+
+/// Bytes utf16be_to_utf8 writes.
+inline std::size_t utf8_length_from_utf16be(std::u16string_view in, replace r = {}) noexcept {
+  return detail::utf8_length_from_utf16_in_order<false>(in, r);
+}
+
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
