@@ -28,6 +28,8 @@ enum class error_code : std::uint8_t {
                             ///< legacy) where the output cannot hold it
   too_large,                ///< F4 90..BF (above U+10FFFF); in UTF-32 input, a value above 0x10FFFF;
                             ///< a legacy value above 0x10FFFF where the output cannot hold it
+  unrepresentable,          ///< a well-formed character the target encoding has no code for
+                            ///< (above U+00FF for Latin-1); also a replacement it cannot hold
 };
 
 /// The enumerator's name ("invalid_byte", ...), as utf8tool prints it.
@@ -49,6 +51,8 @@ constexpr std::string_view error_name(error_code e) noexcept {
       return "surrogate";
     case error_code::too_large:
       return "too_large";
+    case error_code::unrepresentable:
+      return "unrepresentable";
   }
   return "unknown";
 }
