@@ -36,10 +36,12 @@
 //   utf8dfa/detail/dialect_dfa.hpp
 //   utf8dfa/encode.hpp
 //   utf8dfa/iterator.hpp
+//   utf8dfa/latin1.hpp
+//   utf8dfa/transcode.hpp
 //   utf8dfa/output.hpp
 //   utf8dfa/stream.hpp
-//   utf8dfa/transcode.hpp
 //   utf8dfa/validate.hpp
+//   utf8dfa/utf16.hpp
 //   utf8dfa/views.hpp
 
 // ---- begin utf8dfa.hpp ----
@@ -325,6 +327,8 @@ enum class error_code : std::uint8_t {
                             ///< legacy) where the output cannot hold it
   too_large,                ///< F4 90..BF (above U+10FFFF); in UTF-32 input, a value above 0x10FFFF;
                             ///< a legacy value above 0x10FFFF where the output cannot hold it
+  unrepresentable,          ///< a well-formed character the target encoding has no code for
+                            ///< (above U+00FF for Latin-1); also a replacement it cannot hold
 };
 
 /// The enumerator's name ("invalid_byte", ...), as utf8tool prints it.
@@ -346,6 +350,8 @@ constexpr std::string_view error_name(error_code e) noexcept {
       return "surrogate";
     case error_code::too_large:
       return "too_large";
+    case error_code::unrepresentable:
+      return "unrepresentable";
   }
   return "unknown";
 }
@@ -4848,171 +4854,17 @@ inline constexpr null_sentinel_t null_sentinel{};
 
 #endif
 // ---- end utf8dfa/iterator.hpp ----
-// ---- begin utf8dfa/output.hpp ----
-// utf8dfa: output iterators that encode char32_t code points as UTF-8 or UTF-16.
+// ---- begin utf8dfa/latin1.hpp ----
+// utf8dfa: ISO-8859-1 (Latin-1), where each byte is the code point of the same value
+// (U+0000..U+00FF), to and from UTF-8, UTF-16 and UTF-32. Scalar code, no SIMD.
 //
-//   std::string s;
-//   auto out = std::copy(u.begin(), u.end(), utf8dfa::utf8_output(std::back_inserter(s)));
-//   if (!out.result()) ...  // a surrogate or a value above 0x10FFFF was rejected
-//
-// A value that is not a Unicode scalar value (U+D800..U+DFFF, > U+10FFFF) is an error. Under
-// `strict` (the default) nothing is written for it nor for anything after it, and result() says
-// how many code points were accepted and why the next was refused. Under `replace` the policy's
-// replacement (U+FFFD by default) is written instead and encoding goes on. Output iterators are
-// copied by value through algorithms: query the copy the algorithm returns.
-#ifndef UTF8DFA_OUTPUT_HPP
-#define UTF8DFA_OUTPUT_HPP
-
-
-
-namespace utf8dfa {
-inline namespace UTF8DFA_ABI_NAMESPACE {
-
-namespace detail {
-
-template <class It, class = void>
-struct container_value {
-  using type = void;
-};
-template <class It>
-struct container_value<It, std::void_t<typename It::container_type::value_type>> {
-  using type = typename It::container_type::value_type;
-};
-template <class It, class = void>
-struct stream_char {
-  using type = void;
-};
-template <class It>
-struct stream_char<It, std::void_t<typename It::char_type>> {
-  using type = typename It::char_type;
-};
-
-/// The code-unit type an output iterator takes: its container's value type (back_inserter and
-/// friends), its stream's char type (ostreambuf_iterator), its value type (pointers), else `Fallback`.
-template <class It, class Fallback>
-using output_unit_t = std::conditional_t<
-    !std::is_void_v<typename container_value<It>::type>, typename container_value<It>::type,
-    std::conditional_t<!std::is_void_v<typename stream_char<It>::type>, typename stream_char<It>::type,
-                       std::conditional_t<!std::is_void_v<typename std::iterator_traits<It>::value_type>,
-                                          typename std::iterator_traits<It>::value_type, Fallback>>>;
-
-template <class Policy>
-inline constexpr bool is_output_policy_v = std::is_same_v<Policy, strict> || std::is_same_v<Policy, replace>;
-
-/// What the UTF-8 and UTF-16 output iterators share: the policy, the progress, the error.
-/// `Encode(cp, units)` writes a scalar value's code units to `units` and returns their count.
-template <class OutIt, class Policy, class Unit, std::size_t (*Encode)(char32_t, Unit*) noexcept>
-class encoding_output_iterator {
-  static_assert(is_output_policy_v<Policy>, "output iterators take the strict or the replace policy");
-
- public:
-  using iterator_category = std::output_iterator_tag;
-  using value_type = void;
-  using difference_type = std::ptrdiff_t;
-  using pointer = void;
-  using reference = void;
-
-  constexpr encoding_output_iterator() = default;
-  constexpr explicit encoding_output_iterator(OutIt out, Policy policy = {}) : out_(std::move(out)), policy_(policy) {}
-
-  /// Encodes one code point (see the header comment for invalid values).
-  constexpr encoding_output_iterator& operator=(char32_t cp) {
-    if constexpr (Policy::stops_on_error) {
-      if (error_ != error_code::none) return *this;
-    }
-    if (!is_scalar_value(cp)) {
-      if (error_ == error_code::none) error_ = cp > 0x10FFFF ? error_code::too_large : error_code::surrogate;
-      if constexpr (Policy::stops_on_error) return *this;
-      cp = policy_.replacement_value();
-    }
-    Unit units[4]{};
-    const std::size_t n = Encode(cp, units);
-    for (std::size_t i = 0; i < n; ++i) {
-      *out_ = units[i];
-      ++out_;
-    }
-    ++read_;
-    written_ += n;
-    return *this;
-  }
-
-  constexpr encoding_output_iterator& operator*() noexcept { return *this; }
-  constexpr encoding_output_iterator& operator++() noexcept { return *this; }
-  constexpr encoding_output_iterator& operator++(int) noexcept { return *this; }
-
-  /// The underlying output iterator, past everything written.
-  constexpr OutIt base() const { return out_; }
-
-  /// Code points accepted (under strict: before the first error), code units written, and the
-  /// kind of the first invalid value (surrogate or too_large; none if there was none).
-  constexpr conversion_result result() const noexcept { return {read_, written_, error_}; }
-
-  /// The first error, error_code::none if every value was a scalar value.
-  constexpr error_code error() const noexcept { return error_; }
-
- private:
-  OutIt out_{};
-  Policy policy_{};
-  std::size_t read_ = 0;
-  std::size_t written_ = 0;
-  error_code error_ = error_code::none;
-};
-
-template <class Unit>
-constexpr std::size_t encode_utf8_units(char32_t cp, Unit* out) noexcept {
-  return put_utf8(out, cp);
-}
-
-template <class Unit>
-constexpr std::size_t encode_utf16_units(char32_t cp, Unit* out) noexcept {
-  if (cp < 0x10000) {
-    out[0] = static_cast<Unit>(cp);
-    return 1;
-  }
-  out[0] = static_cast<Unit>(0xD7C0 + (cp >> 10));
-  out[1] = static_cast<Unit>(0xDC00 + (cp & 0x3FF));
-  return 2;
-}
-
-}  // namespace detail
-
-/// Output iterator: char32_t in, UTF-8 out to `OutIt` as `Byte`s (by default the type `OutIt`
-/// takes: char for std::back_inserter(std::string&), char8_t for a u8string, ...).
-template <class OutIt, class Policy = strict, class Byte = detail::output_unit_t<OutIt, char>>
-using utf8_output_iterator = detail::encoding_output_iterator<OutIt, Policy, Byte, &detail::encode_utf8_units<Byte>>;
-
-/// Output iterator: char32_t in, UTF-16 out to `OutIt` (supplementary characters as surrogate pairs).
-template <class OutIt, class Policy = strict, class Unit = detail::output_unit_t<OutIt, char16_t>>
-using utf16_output_iterator = detail::encoding_output_iterator<OutIt, Policy, Unit, &detail::encode_utf16_units<Unit>>;
-
-/// A UTF-8 output iterator writing to `out`, e.g. utf8_output(std::back_inserter(s), utf8dfa::replace{}).
-template <class OutIt, class Policy = strict>
-constexpr utf8_output_iterator<OutIt, Policy> utf8_output(OutIt out, Policy policy = {}) {
-  return utf8_output_iterator<OutIt, Policy>(std::move(out), policy);
-}
-
-/// A UTF-16 output iterator writing to `out`.
-template <class OutIt, class Policy = strict>
-constexpr utf16_output_iterator<OutIt, Policy> utf16_output(OutIt out, Policy policy = {}) {
-  return utf16_output_iterator<OutIt, Policy>(std::move(out), policy);
-}
-
-}  // namespace UTF8DFA_ABI_NAMESPACE
-}  // namespace utf8dfa
-
-#endif
-// ---- end utf8dfa/output.hpp ----
-// ---- begin utf8dfa/stream.hpp ----
-// utf8dfa: streaming validation and decoding. Input arrives in chunks of any size (0 and 1 byte
-// included); the DFA state and the at most 3 bytes of an unfinished character are carried from one
-// chunk to the next, so every result (code points, replacements, error offsets counted from the
-// start of the stream, kinds, lengths) is the one the one-shot functions give on the whole input,
-// wherever the chunks were cut.
-//
-// Inside a chunk the bulk (SIMD-dispatched) functions do the work; the byte-wise DFA (`detail::step`)
-// runs only on the few bytes that straddle a chunk edge.
-#ifndef UTF8DFA_STREAM_HPP
-#define UTF8DFA_STREAM_HPP
+// Into Latin-1, a character above U+00FF is `unrepresentable`: strict stops before it (as before
+// an ill-formed subpart, whose kind is reported as usual), replace writes the policy's replacement
+// for it, which must itself be Latin-1: replace{U'?'}. A replacement above U+00FF (U+FFFD, the
+// default, included) is refused whatever the input: the call writes nothing and returns
+// {0, 0, error_code::unrepresentable}. assume_valid writes '?' for what it cannot convert.
+#ifndef UTF8DFA_LATIN1_HPP
+#define UTF8DFA_LATIN1_HPP
 
 
 // ---- begin utf8dfa/transcode.hpp ----
@@ -5584,6 +5436,321 @@ inline std::string to_utf8(std::u32string_view in) {
 
 #endif
 // ---- end utf8dfa/transcode.hpp ----
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+
+namespace detail {
+
+/// UTF-8 (In a byte type, decoded by the DFA), UTF-16 or UTF-32 to Latin-1.
+template <class Policy, class In>
+conversion_result to_latin1(const In* p, std::size_t n, unsigned char* out, Policy pol) noexcept {
+  unsigned char repl = '?';
+  if constexpr (std::is_same_v<Policy, replace>) {
+    const char32_t r = pol.replacement_value();
+    if (r > 0xFF) return {0, 0, error_code::unrepresentable};
+    repl = static_cast<unsigned char>(r);
+  }
+  std::size_t i = 0, o = 0;
+  error_code first = error_code::none;
+  while (i < n) {
+    decoded d{};
+    if constexpr (sizeof(In) == 1) {
+      if (n - i >= 8 && (load64(p + i) & high_bits) == 0) {
+        for (std::size_t k = 0; k < 8; ++k) out[o + k] = p[i + k];
+        i += 8;
+        o += 8;
+        continue;
+      }
+      d = decode_at(p, n, i);
+    } else {
+      d = decode_utf_at(p, n, i);
+    }
+    error_code e = d.error;
+    if (e == error_code::none && d.code_point > 0xFF) e = error_code::unrepresentable;
+    if (UTF8DFA_UNLIKELY(e != error_code::none)) {
+      if constexpr (stops_on_error<Policy>) {
+        return {i, o, e};
+      } else {
+        if (first == error_code::none) first = e;
+        out[o++] = repl;
+      }
+    } else {
+      out[o++] = static_cast<unsigned char>(d.code_point);
+    }
+    i += d.length;
+  }
+  return {n, o, first};
+}
+
+/// Latin-1 bytes to UTF-16 or UTF-32 units (one each).
+template <class Bytes, class Out>
+std::size_t latin1_widen(const Bytes& bytes, Out* out) noexcept {
+  const auto s = as_span(bytes);
+  const unsigned char* p = as_uchars(s.data);
+  for (std::size_t i = 0; i < s.size; ++i) out[i] = static_cast<Out>(p[i]);
+  return s.size;
+}
+
+}  // namespace detail
+
+/// Latin-1 to UTF-8 into `out` (size it with utf8_length_from_latin1); never fails. Returns the bytes written.
+template <class Bytes, class Byte, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_byte<Byte> = 0>
+std::size_t latin1_to_utf8(const Bytes& bytes, Byte* out) noexcept {
+  const auto s = detail::as_span(bytes);
+  const unsigned char* p = detail::as_uchars(s.data);
+  unsigned char* o = detail::as_uchars(out);
+  std::size_t w = 0;
+  for (std::size_t i = 0; i < s.size; ++i) w += detail::put_utf8(o + w, char32_t{p[i]});
+  return w;
+}
+
+/// Bytes latin1_to_utf8 writes: one per byte, two for 80..FF.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+std::size_t utf8_length_from_latin1(const Bytes& bytes) noexcept {
+  const auto s = detail::as_span(bytes);
+  const unsigned char* p = detail::as_uchars(s.data);
+  std::size_t n = s.size;
+  for (std::size_t i = 0; i < s.size; ++i) n += p[i] >> 7;
+  return n;
+}
+
+/// UTF-8 to Latin-1 into `out`; a character above U+00FF is `unrepresentable` (see the header comment).
+template <class Policy = strict, class Bytes, class Byte, detail::enable_if_bytes<Bytes> = 0,
+          detail::enable_if_byte<Byte> = 0>
+conversion_result utf8_to_latin1(const Bytes& bytes, Byte* out, Policy policy = {}) noexcept {
+  const auto s = detail::as_span(bytes);
+  return detail::to_latin1(detail::as_uchars(s.data), s.size, detail::as_uchars(out), policy);
+}
+
+/// Bytes utf8_to_latin1 writes: one per character or maximal ill-formed subpart. Exact for replace,
+/// assume_valid and well-formed input; an upper bound for strict.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+std::size_t latin1_length_from_utf8(const Bytes& bytes) noexcept {
+  return utf32_length_from_utf8(bytes);
+}
+
+/// Latin-1 to UTF-16 into `out` (one unit per byte); never fails. Returns the units written.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+std::size_t latin1_to_utf16(const Bytes& bytes, char16_t* out) noexcept {
+  return detail::latin1_widen(bytes, out);
+}
+
+/// Latin-1 to UTF-32 into `out` (one unit per byte); never fails. Returns the units written.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+std::size_t latin1_to_utf32(const Bytes& bytes, char32_t* out) noexcept {
+  return detail::latin1_widen(bytes, out);
+}
+
+/// UTF-16 to Latin-1 into `out` (at most in.size() bytes): unpaired surrogates as in
+/// utf16_to_utf8, a character above U+00FF `unrepresentable`.
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0>
+conversion_result utf16_to_latin1(std::u16string_view in, Byte* out, Policy policy = {}) noexcept {
+  return detail::to_latin1(in.data(), in.size(), detail::as_uchars(out), policy);
+}
+
+/// UTF-32 to Latin-1 into `out` (at most in.size() bytes): surrogates and values above 0x10FFFF as
+/// in utf32_to_utf8, a value above U+00FF `unrepresentable`.
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0>
+conversion_result utf32_to_latin1(std::u32string_view in, Byte* out, Policy policy = {}) noexcept {
+  return detail::to_latin1(in.data(), in.size(), detail::as_uchars(out), policy);
+}
+
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/latin1.hpp ----
+// ---- begin utf8dfa/output.hpp ----
+// utf8dfa: output iterators that encode char32_t code points as UTF-8 or UTF-16.
+//
+//   std::string s;
+//   auto out = std::copy(u.begin(), u.end(), utf8dfa::utf8_output(std::back_inserter(s)));
+//   if (!out.result()) ...  // a surrogate or a value above 0x10FFFF was rejected
+//
+// A value that is not a Unicode scalar value (U+D800..U+DFFF, > U+10FFFF) is an error. Under
+// `strict` (the default) nothing is written for it nor for anything after it, and result() says
+// how many code points were accepted and why the next was refused. Under `replace` the policy's
+// replacement (U+FFFD by default) is written instead and encoding goes on. Output iterators are
+// copied by value through algorithms: query the copy the algorithm returns.
+//
+// The output's code unit must fit the encoding, checked at compile time: utf8_output writes to
+// byte types only (not char16_t or char32_t, though they could hold bytes: that is almost always a
+// mix-up), utf16_output to integer types holding 0..0xFFFF (not char, not std::int16_t).
+#ifndef UTF8DFA_OUTPUT_HPP
+#define UTF8DFA_OUTPUT_HPP
+
+#include <limits>
+
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+
+namespace detail {
+
+template <class It, class = void>
+struct container_value {
+  using type = void;
+};
+template <class It>
+struct container_value<It, std::void_t<typename It::container_type::value_type>> {
+  using type = typename It::container_type::value_type;
+};
+template <class It, class = void>
+struct stream_char {
+  using type = void;
+};
+template <class It>
+struct stream_char<It, std::void_t<typename It::char_type>> {
+  using type = typename It::char_type;
+};
+
+/// The code-unit type an output iterator takes: its container's value type (back_inserter and
+/// friends), its stream's char type (ostreambuf_iterator), its value type (pointers), else `Fallback`.
+template <class It, class Fallback>
+using output_unit_t = std::conditional_t<
+    !std::is_void_v<typename container_value<It>::type>, typename container_value<It>::type,
+    std::conditional_t<!std::is_void_v<typename stream_char<It>::type>, typename stream_char<It>::type,
+                       std::conditional_t<!std::is_void_v<typename std::iterator_traits<It>::value_type>,
+                                          typename std::iterator_traits<It>::value_type, Fallback>>>;
+
+template <class Unit>
+constexpr std::size_t encode_utf8_units(char32_t cp, Unit* out) noexcept {
+  return put_utf8(out, cp);
+}
+
+template <class Unit>
+constexpr std::size_t encode_utf16_units(char32_t cp, Unit* out) noexcept {
+  if (cp < 0x10000) {
+    out[0] = static_cast<Unit>(cp);
+    return 1;
+  }
+  out[0] = static_cast<Unit>(0xD7C0 + (cp >> 10));
+  out[1] = static_cast<Unit>(0xDC00 + (cp & 0x3FF));
+  return 2;
+}
+
+/// Code units utf8_output may write: the byte types (char, signed/unsigned char, char8_t, std::byte).
+/// Wider units would hold the bytes losslessly but are refused: UTF-8 into char16_t/char32_t is
+/// almost always a mix-up with utf16_output or plain char32_t.
+template <class Unit>
+inline constexpr bool is_utf8_output_unit_v = is_byte_v<Unit>;
+
+/// Code units utf16_output may write: integer types that hold every value 0..0xFFFF (char16_t,
+/// std::uint16_t, char32_t, int, ...). Bytes and std::int16_t would truncate or wrap units.
+template <class Unit>
+inline constexpr bool is_utf16_output_unit_v =
+    std::is_integral_v<Unit> && !std::is_same_v<Unit, bool> && std::numeric_limits<Unit>::digits >= 16;
+
+template <class Policy>
+inline constexpr bool is_output_policy_v = std::is_same_v<Policy, strict> || std::is_same_v<Policy, replace>;
+
+/// What the UTF-8 and UTF-16 output iterators share: the policy, the progress, the error.
+/// `Encode(cp, units)` writes a scalar value's code units to `units` and returns their count.
+template <class OutIt, class Policy, class Unit, std::size_t (*Encode)(char32_t, Unit*) noexcept>
+class encoding_output_iterator {
+  static_assert(is_output_policy_v<Policy>, "output iterators take the strict or the replace policy");
+  static_assert(Encode != &encode_utf8_units<Unit> || is_utf8_output_unit_v<Unit>,
+                "utf8_output writes bytes: its output must take a byte type (char, unsigned char, char8_t, "
+                "std::byte); for char16_t output use utf16_output, for char32_t store the code points");
+  static_assert(Encode != &encode_utf16_units<Unit> || is_utf16_output_unit_v<Unit>,
+                "utf16_output writes 16-bit units: its output must take an integer type holding 0..0xFFFF "
+                "(char16_t, std::uint16_t, ...); a byte or std::int16_t output would truncate every unit");
+
+ public:
+  using iterator_category = std::output_iterator_tag;
+  using value_type = void;
+  using difference_type = std::ptrdiff_t;
+  using pointer = void;
+  using reference = void;
+
+  constexpr encoding_output_iterator() = default;
+  constexpr explicit encoding_output_iterator(OutIt out, Policy policy = {}) : out_(std::move(out)), policy_(policy) {}
+
+  /// Encodes one code point (see the header comment for invalid values).
+  constexpr encoding_output_iterator& operator=(char32_t cp) {
+    if constexpr (Policy::stops_on_error) {
+      if (error_ != error_code::none) return *this;
+    }
+    if (!is_scalar_value(cp)) {
+      if (error_ == error_code::none) error_ = cp > 0x10FFFF ? error_code::too_large : error_code::surrogate;
+      if constexpr (Policy::stops_on_error) return *this;
+      cp = policy_.replacement_value();
+    }
+    Unit units[4]{};
+    const std::size_t n = Encode(cp, units);
+    for (std::size_t i = 0; i < n; ++i) {
+      *out_ = units[i];
+      ++out_;
+    }
+    ++read_;
+    written_ += n;
+    return *this;
+  }
+
+  constexpr encoding_output_iterator& operator*() noexcept { return *this; }
+  constexpr encoding_output_iterator& operator++() noexcept { return *this; }
+  constexpr encoding_output_iterator& operator++(int) noexcept { return *this; }
+
+  /// The underlying output iterator, past everything written.
+  constexpr OutIt base() const { return out_; }
+
+  /// Code points accepted (under strict: before the first error), code units written, and the
+  /// kind of the first invalid value (surrogate or too_large; none if there was none).
+  constexpr conversion_result result() const noexcept { return {read_, written_, error_}; }
+
+  /// The first error, error_code::none if every value was a scalar value.
+  constexpr error_code error() const noexcept { return error_; }
+
+ private:
+  OutIt out_{};
+  Policy policy_{};
+  std::size_t read_ = 0;
+  std::size_t written_ = 0;
+  error_code error_ = error_code::none;
+};
+
+}  // namespace detail
+
+/// Output iterator: char32_t in, UTF-8 out to `OutIt` as `Byte`s (by default the type `OutIt`
+/// takes: char for std::back_inserter(std::string&), char8_t for a u8string, ...).
+template <class OutIt, class Policy = strict, class Byte = detail::output_unit_t<OutIt, char>>
+using utf8_output_iterator = detail::encoding_output_iterator<OutIt, Policy, Byte, &detail::encode_utf8_units<Byte>>;
+
+/// Output iterator: char32_t in, UTF-16 out to `OutIt` (supplementary characters as surrogate pairs).
+template <class OutIt, class Policy = strict, class Unit = detail::output_unit_t<OutIt, char16_t>>
+using utf16_output_iterator = detail::encoding_output_iterator<OutIt, Policy, Unit, &detail::encode_utf16_units<Unit>>;
+
+/// A UTF-8 output iterator writing to `out`, e.g. utf8_output(std::back_inserter(s), utf8dfa::replace{}).
+template <class OutIt, class Policy = strict>
+constexpr utf8_output_iterator<OutIt, Policy> utf8_output(OutIt out, Policy policy = {}) {
+  return utf8_output_iterator<OutIt, Policy>(std::move(out), policy);
+}
+
+/// A UTF-16 output iterator writing to `out`.
+template <class OutIt, class Policy = strict>
+constexpr utf16_output_iterator<OutIt, Policy> utf16_output(OutIt out, Policy policy = {}) {
+  return utf16_output_iterator<OutIt, Policy>(std::move(out), policy);
+}
+
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/output.hpp ----
+// ---- begin utf8dfa/stream.hpp ----
+// utf8dfa: streaming validation and decoding. Input arrives in chunks of any size (0 and 1 byte
+// included); the DFA state and the at most 3 bytes of an unfinished character are carried from one
+// chunk to the next, so every result (code points, replacements, error offsets counted from the
+// start of the stream, kinds, lengths) is the one the one-shot functions give on the whole input,
+// wherever the chunks were cut.
+//
+// Inside a chunk the bulk (SIMD-dispatched) functions do the work; the byte-wise DFA (`detail::step`)
+// runs only on the few bytes that straddle a chunk edge.
+#ifndef UTF8DFA_STREAM_HPP
+#define UTF8DFA_STREAM_HPP
+
+
 // ---- begin utf8dfa/validate.hpp ----
 // utf8dfa: validation of UTF-8 against RFC 3629, with where and why it fails.
 #ifndef UTF8DFA_VALIDATE_HPP
@@ -6212,6 +6379,296 @@ class decoder {
 
 #endif
 // ---- end utf8dfa/stream.hpp ----
+// ---- begin utf8dfa/utf16.hpp ----
+// utf8dfa: UTF-16 and UTF-32 as inputs in their own right (validation, counting, repair, conversion
+// between the two) and UTF-16 stored in a stated byte order (UTF-16LE, UTF-16BE).
+//
+// One definition of an unpaired surrogate serves the whole library (detail::decode_utf16_at, also
+// behind utf16_to_utf8): a surrogate that is not a high one followed by a low one. A high surrogate
+// that ends the input is `incomplete` (a later chunk could pair it), every other one `surrogate`.
+// Offsets and lengths are in code units. Scalar code, no SIMD.
+#ifndef UTF8DFA_UTF16_HPP
+#define UTF8DFA_UTF16_HPP
+
+#if defined(__has_include)
+#if __has_include(<bit>)
+#include <bit>
+#endif
+#endif
+
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+
+namespace detail {
+
+#if defined(__cpp_lib_endian)
+static_assert(std::endian::native == std::endian::little || std::endian::native == std::endian::big,
+              "utf8dfa supports little- and big-endian hosts");
+inline constexpr bool host_little_endian = std::endian::native == std::endian::little;
+#elif defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && defined(__ORDER_BIG_ENDIAN__)
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ || __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__,
+              "utf8dfa supports little- and big-endian hosts");
+inline constexpr bool host_little_endian = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
+#elif defined(_WIN32)
+inline constexpr bool host_little_endian = true;  // every Windows target is little-endian
+#else
+#error "utf8dfa: cannot tell this platform's byte order (no std::endian, no __BYTE_ORDER__)"
+#endif
+
+/// The unit with its two bytes exchanged.
+constexpr char16_t swap_bytes(char16_t u) noexcept {
+  return static_cast<char16_t>(((u & 0xFFu) << 8) | (u >> 8));
+}
+
+/// Validation of UTF-16 or UTF-32 (by In), offsets in units.
+template <class In>
+constexpr validation_result validate_utf(const In* p, std::size_t n) noexcept {
+  for (std::size_t i = 0; i < n;) {
+    if (p[i] < 0xD800) {
+      ++i;
+      continue;
+    }
+    const decoded d = decode_utf_at(p, n, i);
+    if (d.error != error_code::none) return {i, d.error == error_code::incomplete ? 0u : std::size_t{1}, d.error};
+    i += d.length;
+  }
+  return {n, 0, error_code::none};
+}
+
+/// UTF-16 to UTF-32 or UTF-32 to UTF-16 (by In and Out), like the UTF-8 conversions.
+template <class Policy, class In, class Out>
+conversion_result utf_to_utf(const In* p, std::size_t n, Out* out, Policy pol) noexcept {
+  Out* o = out;
+  error_code first = error_code::none;
+  for (std::size_t i = 0; i < n;) {
+    const decoded d = decode_utf_at(p, n, i);
+    char32_t c = d.code_point;
+    if (UTF8DFA_UNLIKELY(d.error != error_code::none)) {
+      if constexpr (stops_on_error<Policy>) {
+        return {i, static_cast<std::size_t>(o - out), d.error};
+      } else {
+        if (first == error_code::none) first = d.error;
+        c = pol.replacement_value();
+      }
+    }
+    o = put_unit(o, c);
+    i += d.length;
+  }
+  return {n, static_cast<std::size_t>(o - out), first};
+}
+
+/// Calls f(units, count, offset) on UTF-16 stored in the other byte order, converted to host order
+/// a chunk at a time in a buffer. A chunk ends on a high surrogate only where the input does, so
+/// surrogate pairs stay whole. f returns false to stop.
+template <class F>
+void for_each_swapped_chunk(const char16_t* p, std::size_t n, F f) {
+  constexpr std::size_t chunk = 256;
+  char16_t buf[chunk];
+  for (std::size_t pos = 0; pos < n;) {
+    std::size_t len = n - pos < chunk ? n - pos : chunk;
+    for (std::size_t k = 0; k < len; ++k) buf[k] = swap_bytes(p[pos + k]);
+    if (pos + len < n && buf[len - 1] >= 0xD800 && buf[len - 1] <= 0xDBFF) --len;
+    if (!f(static_cast<const char16_t*>(buf), len, pos)) return;
+    pos += len;
+  }
+}
+
+/// validate_utf16 on units stored little-endian (Little) or big-endian.
+template <bool Little>
+validation_result validate_utf16_in_order(std::u16string_view in) noexcept {
+  if constexpr (Little == host_little_endian) {
+    return validate_utf(in.data(), in.size());
+  } else {
+    validation_result r{in.size(), 0, error_code::none};
+    for_each_swapped_chunk(in.data(), in.size(), [&](const char16_t* b, std::size_t len, std::size_t base) {
+      const validation_result v = validate_utf(b, len);
+      if (v) return true;
+      r = {base + v.valid_up_to, v.error_length, v.error};
+      return false;
+    });
+    return r;
+  }
+}
+
+/// utf16_to_utf8 on units stored little-endian (Little) or big-endian.
+template <bool Little, class Policy, class Byte>
+conversion_result utf16_in_order_to_utf8(std::u16string_view in, Byte* out, Policy policy) noexcept {
+  if constexpr (Little == host_little_endian) {
+    return utf16_to_utf8(in, out, policy);
+  } else {
+    conversion_result r{in.size(), 0, error_code::none};
+    for_each_swapped_chunk(in.data(), in.size(), [&](const char16_t* b, std::size_t len, std::size_t base) {
+      const conversion_result c = utf16_to_utf8(std::u16string_view(b, len), out + r.written, policy);
+      r.written += c.written;
+      if (c.error != error_code::none) {
+        if (r.error == error_code::none) r.error = c.error;
+        if constexpr (Policy::stops_on_error) {
+          r.read = base + c.read;
+          return false;
+        }
+      }
+      return true;
+    });
+    return r;
+  }
+}
+
+/// utf8_to_utf16 writing units little-endian (Little) or big-endian.
+template <bool Little, class Policy, class Bytes>
+conversion_result utf8_to_utf16_in_order(const Bytes& bytes, char16_t* out, Policy policy) noexcept {
+  const conversion_result r = utf8_to_utf16(bytes, out, policy);
+  if constexpr (Little != host_little_endian) {
+    for (std::size_t i = 0; i < r.written; ++i) out[i] = swap_bytes(out[i]);
+  }
+  return r;
+}
+
+/// utf8_length_from_utf16 on units stored little-endian (Little) or big-endian.
+template <bool Little>
+std::size_t utf8_length_from_utf16_in_order(std::u16string_view in, replace r) noexcept {
+  if constexpr (Little == host_little_endian) {
+    return utf8_length_from_utf16(in, r);
+  } else {
+    std::size_t total = 0;
+    for_each_swapped_chunk(in.data(), in.size(), [&](const char16_t* b, std::size_t len, std::size_t) {
+      total += utf8_length_from_utf16(std::u16string_view(b, len), r);
+      return true;
+    });
+    return total;
+  }
+}
+
+}  // namespace detail
+
+// ---- UTF-16 and UTF-32 input (host byte order). ----------------------------------------------
+
+/// Checks UTF-16: valid_up_to is the units before the first unpaired surrogate (error_length 1,
+/// `surrogate`), or before a high surrogate that ends the input (error_length 0, `incomplete`).
+constexpr validation_result validate_utf16(std::u16string_view in) noexcept {
+  return detail::validate_utf(in.data(), in.size());
+}
+
+/// Checks UTF-32: a surrogate value is `surrogate`, a value above 0x10FFFF `too_large` (length 1).
+constexpr validation_result validate_utf32(std::u32string_view in) noexcept {
+  return detail::validate_utf(in.data(), in.size());
+}
+
+/// Code points in UTF-16: one per surrogate pair or other unit; each unpaired surrogate counts
+/// as one (the U+FFFD a lossy conversion writes for it).
+constexpr std::size_t count_utf16(std::u16string_view in) noexcept {
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < in.size(); ++count) i += detail::decode_utf16_at(in.data(), in.size(), i).length;
+  return count;
+}
+
+/// Copies UTF-16 to `out` (in.size() units) with each unpaired surrogate replaced by U+FFFD;
+/// `out` may be in.data() (in place) but must not otherwise overlap. Returns the units written.
+inline std::size_t to_well_formed_utf16(std::u16string_view in, char16_t* out) noexcept {
+  const char16_t* p = in.data();
+  const std::size_t n = in.size();
+  for (std::size_t i = 0; i < n;) {
+    const decoded d = detail::decode_utf16_at(p, n, i);
+    if (d.error != error_code::none) {
+      out[i] = static_cast<char16_t>(replacement_character);
+    } else {
+      detail::put_unit(out + i, d.code_point);
+    }
+    i += d.length;
+  }
+  return n;
+}
+
+/// UTF-16 to UTF-32 into `out`; an unpaired surrogate is an error (see validate_utf16). Policies
+/// as for utf8_to_utf32: strict stops before it, replace writes the replacement, assume_valid.
+template <class Policy = strict>
+conversion_result utf16_to_utf32(std::u16string_view in, char32_t* out, Policy policy = {}) noexcept {
+  return detail::utf_to_utf(in.data(), in.size(), out, policy);
+}
+
+/// UTF-32 to UTF-16 into `out`; surrogates (`surrogate`) and values above 0x10FFFF (`too_large`) are errors.
+template <class Policy = strict>
+conversion_result utf32_to_utf16(std::u32string_view in, char16_t* out, Policy policy = {}) noexcept {
+  return detail::utf_to_utf(in.data(), in.size(), out, policy);
+}
+
+/// char32_t units utf16_to_utf32 writes: exact for every policy on well-formed input and for
+/// replace and assume_valid on any input; an upper bound for strict.
+constexpr std::size_t utf32_length_from_utf16(std::u16string_view in, replace = {}) noexcept {
+  return count_utf16(in);
+}
+
+/// char16_t units utf32_to_utf16 writes (same guarantees; replacements counted with `r`'s).
+constexpr std::size_t utf16_length_from_utf32(std::u32string_view in, replace r = {}) noexcept {
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const decoded d = detail::decode_utf32_at(in.data(), in.size(), i);
+    total += (d.error == error_code::none ? d.code_point : r.replacement_value()) >= 0x10000 ? 2u : 1u;
+  }
+  return total;
+}
+
+// ---- UTF-16 in a stated byte order. ----------------------------------------------------------
+// A std::u16string_view or char16_t* here holds units whose bytes are stored in the named order
+// (UTF-16LE: low byte first), whatever the host's order; on a host of that order these are the
+// plain UTF-16 functions.
+
+/// Exchanges the two bytes of every unit (UTF-16LE <-> UTF-16BE) into `out` (in.size() units);
+/// `out` may be in.data(). Returns the units written.
+inline std::size_t change_endianness_utf16(std::u16string_view in, char16_t* out) noexcept {
+  for (std::size_t i = 0; i < in.size(); ++i) out[i] = detail::swap_bytes(in[i]);
+  return in.size();
+}
+
+/// validate_utf16 on UTF-16LE.
+inline validation_result validate_utf16le(std::u16string_view in) noexcept {
+  return detail::validate_utf16_in_order<true>(in);
+}
+
+/// validate_utf16 on UTF-16BE.
+inline validation_result validate_utf16be(std::u16string_view in) noexcept {
+  return detail::validate_utf16_in_order<false>(in);
+}
+
+/// utf8_to_utf16 writing UTF-16LE (same policies and result; size `out` with utf16_length_from_utf8).
+template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0>
+conversion_result utf8_to_utf16le(const Bytes& bytes, char16_t* out, Policy policy = {}) noexcept {
+  return detail::utf8_to_utf16_in_order<true>(bytes, out, policy);
+}
+
+/// utf8_to_utf16 writing UTF-16BE.
+template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0>
+conversion_result utf8_to_utf16be(const Bytes& bytes, char16_t* out, Policy policy = {}) noexcept {
+  return detail::utf8_to_utf16_in_order<false>(bytes, out, policy);
+}
+
+/// utf16_to_utf8 reading UTF-16LE (same policies and result; size `out` with utf8_length_from_utf16le).
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0>
+conversion_result utf16le_to_utf8(std::u16string_view in, Byte* out, Policy policy = {}) noexcept {
+  return detail::utf16_in_order_to_utf8<true>(in, out, policy);
+}
+
+/// utf16_to_utf8 reading UTF-16BE.
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0>
+conversion_result utf16be_to_utf8(std::u16string_view in, Byte* out, Policy policy = {}) noexcept {
+  return detail::utf16_in_order_to_utf8<false>(in, out, policy);
+}
+
+/// Bytes utf16le_to_utf8 writes (the guarantees of utf8_length_from_utf16).
+inline std::size_t utf8_length_from_utf16le(std::u16string_view in, replace r = {}) noexcept {
+  return detail::utf8_length_from_utf16_in_order<true>(in, r);
+}
+
+/// Bytes utf16be_to_utf8 writes.
+inline std::size_t utf8_length_from_utf16be(std::u16string_view in, replace r = {}) noexcept {
+  return detail::utf8_length_from_utf16_in_order<false>(in, r);
+}
+
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/utf16.hpp ----
 // ---- begin utf8dfa/views.hpp ----
 // utf8dfa: code_points(bytes), a view of UTF-8 bytes as char32_t code points.
 //
