@@ -777,12 +777,13 @@ namespace utf_views_test {
 template <class View, class Str>
 constexpr bool equals(const View& v, Str want) {
   std::size_t k = 0;
-  for (auto it = v.begin(); it != v.end(); ++it, ++k)
+  auto it = v.begin();
+  for (; it != v.end(); ++it, ++k)
     if (k == want.size() || *it != want[k]) return false;
   if (k != want.size()) return false;
-  for (auto it = v.end(); it != v.begin();)
+  while (it != v.begin())  // back from the end the forward walk reached (a sentinel cannot move)
     if (*--it != want[--k]) return false;
-  return true;
+  return k == 0;
 }
 
 constexpr std::string_view ill_formed = "h\xC3\xA9\xF0\x9F\x98\x80\xFF\xE2\x82z";

@@ -287,15 +287,15 @@ class utf_iterator {
   }
 
   /// The index of the current unit within its character's encoding (0 for the first).
-  constexpr std::size_t unit_index() const noexcept { return k_; }
+  constexpr std::size_t unit_index() const noexcept { return n_ == 0 ? 0u : n_ - 1u - rem_; }
 
   /// Steps to the next code unit; at the end it stays there.
   constexpr utf_iterator& operator++() {
-    if (++k_ < n_) {
+    if (rem_ != 0) {
+      --rem_;
       units_ >>= bits;
       return *this;
     }
-    k_ = 0;
     if constexpr (!multipass || stops)
       if (n_ == 0) return *this;  // the end, or stopped at an error: stay
     // (At the end len_ is 0 and fill() finds the end again.)
@@ -320,16 +320,16 @@ class utf_iterator {
   /// Steps back one code unit; at the first position it stays there.
   template <bool B = bidirectional, std::enable_if_t<B, int> = 0>
   constexpr utf_iterator& operator--() {
-    if (k_ > 0) {
-      --k_;
-      units_ = full_ >> (k_ * bits);
+    if (rem_ + 1 < n_) {
+      ++rem_;
+      units_ = full_ >> ((n_ - 1u - rem_) * bits);
       return *this;
     }
     if (pos_ == first_) return *this;
     const decoded d = detail::utf_retreat<in_form>(first_, pos_, last_);
     hold(d);
-    k_ = static_cast<std::uint8_t>(n_ - 1);
-    units_ = full_ >> (k_ * bits);
+    rem_ = 0;
+    units_ = full_ >> ((n_ - 1u) * bits);
     return *this;
   }
 
@@ -345,7 +345,7 @@ class utf_iterator {
   friend constexpr bool operator==(const utf_iterator& a, const utf_iterator& b) {
     if (a.n_ == 0 || b.n_ == 0) return a.n_ == b.n_;
     if constexpr (multipass)
-      return a.pos_ == b.pos_ && a.k_ == b.k_;
+      return a.pos_ == b.pos_ && a.rem_ == b.rem_;
     else
       return true;
   }
@@ -402,13 +402,14 @@ class utf_iterator {
         n_ = 4;
       }
     }
+    rem_ = static_cast<std::uint8_t>(n_ - 1);
     if constexpr (bidirectional) full_ = units_;
   }
 
   // The end, or (strict) stopped at an ill-formed subpart of `length` units at pos_.
   constexpr void stop(std::uint8_t length, error_code e) {
     n_ = 0;
-    k_ = 0;
+    rem_ = 0;
     len_ = length;
     err_ = e;
   }
@@ -452,7 +453,7 @@ class utf_iterator {
   packed units_ = 0;      // the current character's units from the current one on
   packed full_ = 0;       // bidirectional: all of them
   std::uint8_t n_ = 0;    // units of the current character; 0 at the end (or stopped)
-  std::uint8_t k_ = 0;    // the current one
+  std::uint8_t rem_ = 0;  // units of it after the current one
   std::uint8_t len_ = 0;  // input units of the current character (stopped: of the ill-formed subpart)
   error_code err_ = error_code::none;
 };
