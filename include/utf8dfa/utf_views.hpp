@@ -169,32 +169,27 @@ constexpr lead_length_table build_lead_lengths() {
 
 inline constexpr lead_length_table lead_length = build_lead_lengths();
 
-/// The well-formed multi-byte character at p (at least 4 bytes readable), for the length its lead
-/// byte announces: UTF8-2 (whose only tail is UTF8-tail) by the grammar's continuation range, the
-/// longer forms on the shift DFA with every step written out; length 0 for anything the general
-/// decoder must segment (an ill-formed subpart, a byte below 80).
+/// The fast path of the views over contiguous UTF-8: true when the `n`-byte character (n = 3 or 4,
+/// from lead_length) at p, with n bytes readable, is well-formed, on the DFA's plain transition
+/// table (table loads only: the shift form's variable shifts all want one register); its value in `c`.
 template <class T>
-UTF8DFA_ALWAYS_INLINE constexpr decoded decode_multibyte4(const T* p) noexcept {
-  const std::uint8_t b0 = octet(p[0]), b1 = octet(p[1]);
-  const std::uint8_t n = lead_length.of[b0];
-  char32_t c = (static_cast<char32_t>(b0 & (0x7Fu >> n)) << 6) | (b1 & 0x3Fu);  // dfa.lead_mask for n >= 2
-  if (n == 2) return {c, static_cast<std::uint8_t>(is_continuation(b1) ? 2 : 0), error_code::none};
-  std::uint64_t st = step(step(s_accept, b0), b1);
-  const std::uint8_t b2 = octet(p[2]);
-  st = step(st, b2);
-  c = (c << 6) | (b2 & 0x3Fu);
-  if (n != 3) {
-    const std::uint8_t b3 = octet(p[3]);
-    st = step(st, b3);
-    c = (c << 6) | (b3 & 0x3Fu);
+UTF8DFA_ALWAYS_INLINE constexpr bool well_formed_long(const T* p, unsigned n, char32_t& c) noexcept {
+  // (Full-width temporaries: a byte-wide spill reloaded as a word would stall the store forwarding.)
+  const unsigned b0 = octet(p[0]), b1 = octet(p[1]), b2 = octet(p[2]);
+  unsigned st = dfa.next[dfa.next[dfa.next[accept_state][b0]][b1]][b2];
+  unsigned v = ((b0 & dfa.lead_mask[b0]) << 12) | ((b1 & 0x3Fu) << 6) | (b2 & 0x3Fu);
+  if (n == 4) {
+    const unsigned b3 = octet(p[3]);
+    st = dfa.next[st][b3];
+    v = (v << 6) | (b3 & 0x3Fu);
   }
-  const bool ok = (st & state_mask) == s_accept;  // a byte that starts no character rejects at once
-  return {c, static_cast<std::uint8_t>(ok ? n : 0), error_code::none};
+  c = v;
+  return st == accept_state;
 }
 
 static_assert(grammar[1].lead.lo == 0xC2 && grammar[1].lead.hi == 0xDF && grammar[1].tails == 1 &&
                   grammar[1].tail[0].lo == utf8_tail.lo && grammar[1].tail[0].hi == utf8_tail.hi,
-              "UTF8-2 is C2..DF followed by any UTF8-tail: decode_multibyte4 checks it by the tail range");
+              "UTF8-2 is C2..DF followed by any UTF8-tail: the views' fast path checks it by the tail range");
 
 template <class P>
 inline constexpr bool is_view_policy_v =
@@ -406,6 +401,36 @@ class utf_iterator {
     if constexpr (bidirectional) full_ = units_;
   }
 
+  // Holds a well-formed character of L input units (UTF-8 input: its value tells its output length).
+  template <int L>
+  UTF8DFA_ALWAYS_INLINE constexpr void hold_valid(char32_t c) {
+    if constexpr (in_form != 8 || out_form == 32 || (out_form == 16 && L == 4)) {
+      hold({c, static_cast<std::uint8_t>(L), error_code::none});
+    } else {
+      len_ = L;
+      err_ = error_code::none;
+      if constexpr (out_form == 16) {
+        units_ = c;  // L < 4: one unit
+        n_ = 1;
+      } else if constexpr (L == 1) {
+        units_ = c;
+        n_ = 1;
+      } else if constexpr (L == 2) {
+        units_ = (0xC0 | (c >> 6)) | ((0x80 | (c & 0x3F)) << 8);
+        n_ = 2;
+      } else if constexpr (L == 3) {
+        units_ = (0xE0 | (c >> 12)) | ((0x80 | ((c >> 6) & 0x3F)) << 8) | ((0x80 | (c & 0x3F)) << 16);
+        n_ = 3;
+      } else {
+        units_ = (0xF0 | (c >> 18)) | ((0x80 | ((c >> 12) & 0x3F)) << 8) | ((0x80 | ((c >> 6) & 0x3F)) << 16) |
+                 ((0x80u | (c & 0x3F)) << 24);
+        n_ = 4;
+      }
+      rem_ = static_cast<std::uint8_t>(n_ - 1);
+      if constexpr (bidirectional) full_ = units_;
+    }
+  }
+
   // The end, or (strict) stopped at an ill-formed subpart of `length` units at pos_.
   constexpr void stop(std::uint8_t length, error_code e) {
     n_ = 0;
@@ -420,12 +445,19 @@ class utf_iterator {
     // The common characters of contiguous input inline; the rest through the general decoders.
     if constexpr (in_form == 8 && detail::is_contiguous_iter_v<It>) {
       const auto* p = detail::to_pointer(pos_);
-      const std::uint8_t b = detail::octet(*p);
-      if (b < 0x80) return hold({b, 1, error_code::none});
+      // (Read through unsigned char at run time: a sign-extending load of a plain char would merge
+      // into the previous character's register.)
+      const std::uint8_t b0 = UTF8DFA_IS_CONSTANT_EVALUATED() ? detail::octet(*p) : *detail::as_uchars(p);
+      if (b0 < 0x80) return hold_valid<1>(b0);
       if constexpr (std::is_same_v<It, Sent>) {
-        if (last_ - pos_ >= 4) {
-          const decoded d = detail::decode_multibyte4(p);
-          if (d.length != 0) return hold(d);
+        if (last_ - pos_ >= 4) {  // the longest character fits: no bound checks below
+          const std::uint8_t b1 = detail::octet(p[1]);
+          if (detail::grammar[1].lead.contains(b0)) {  // UTF8-2 (by compares: no table load to wait for)
+            if (detail::is_continuation(b1)) return hold_valid<2>(((b0 & 0x1Fu) << 6) | (b1 & 0x3Fu));
+          } else if (const unsigned n = detail::lead_length.of[b0]; n >= 3) {
+            char32_t c = 0;
+            if (detail::well_formed_long(p, n, c)) return n == 3 ? hold_valid<3>(c) : hold_valid<4>(c);
+          }
         }
       }
     } else if constexpr (in_form != 8 && detail::is_contiguous_iter_v<It>) {
