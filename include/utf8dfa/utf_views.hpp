@@ -404,12 +404,15 @@ class utf_iterator {
   // Holds a well-formed character of L input units (UTF-8 input: its value tells its output length).
   template <int L>
   UTF8DFA_ALWAYS_INLINE constexpr void hold_valid(char32_t c) {
-    if constexpr (in_form != 8 || out_form == 32 || (out_form == 16 && L == 4)) {
+    if constexpr (in_form != 8 || (out_form == 16 && L == 4)) {
       hold({c, static_cast<std::uint8_t>(L), error_code::none});
     } else {
       len_ = L;
       err_ = error_code::none;
-      if constexpr (out_form == 16) {
+      if constexpr (out_form == 32) {
+        units_ = c;
+        n_ = 1;
+      } else if constexpr (out_form == 16) {
         units_ = c;  // L < 4: one unit
         n_ = 1;
       } else if constexpr (L == 1) {
@@ -447,7 +450,11 @@ class utf_iterator {
       const auto* p = detail::to_pointer(pos_);
       // (Read through unsigned char at run time: a sign-extending load of a plain char would merge
       // into the previous character's register.)
-      const std::uint8_t b0 = UTF8DFA_IS_CONSTANT_EVALUATED() ? detail::octet(*p) : *detail::as_uchars(p);
+      std::uint8_t b0 = 0;
+      if (UTF8DFA_IS_CONSTANT_EVALUATED())
+        b0 = detail::octet(*p);
+      else
+        b0 = *detail::as_uchars(p);
       if (b0 < 0x80) return hold_valid<1>(b0);
       if constexpr (std::is_same_v<It, Sent>) {
         if (last_ - pos_ >= 4) {  // the longest character fits: no bound checks below
