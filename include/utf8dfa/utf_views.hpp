@@ -7,11 +7,13 @@
 // wchar_t where it is 2 bytes) or UTF-32 (char32_t, wchar_t where it is 4 bytes) code units, an
 // iterator pair, or a null-terminated string (read up to its terminator, without a length pass).
 // Each ill-formed subpart becomes one replacement character, exactly as the bulk `_lossy`
-// functions do: a maximal ill-formed subpart of UTF-8 (decoded by the one DFA, through
-// code_point_iterator's decode_advance / decode_retreat), an unpaired UTF-16 surrogate, a UTF-32
-// surrogate or value above 0x10FFFF. Under `strict` the iteration ends at the first error, and the
-// iterator that reached the end says where and why. Views over bidirectional input are
-// bidirectional (replace policies), over forward input forward, over input iterators single-pass.
+// functions do: a maximal ill-formed subpart of UTF-8 (decoded by the one DFA: the well-formed
+// characters of contiguous input inline on its tables, everything else through code_point_iterator's
+// decode_advance / decode_retreat), an unpaired UTF-16 surrogate, a UTF-32 surrogate or value above
+// 0x10FFFF. Under `strict` the iteration ends at the first error, and the iterator that reached the
+// end says where and why. Views over bidirectional input are bidirectional (replace policies), over
+// forward input forward, over input iterators single-pass. This header also lets null_sentinel end
+// UTF-16 and UTF-32 strings.
 #ifndef UTF8DFA_UTF_VIEWS_HPP
 #define UTF8DFA_UTF_VIEWS_HPP
 
