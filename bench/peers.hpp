@@ -9,7 +9,19 @@
 namespace utf8dfa_bench {
 
 /// The operations, named as in the benchmark names.
-enum class op { validate, utf8_to_utf32, utf8_to_utf16, utf16_to_utf8, utf32_to_utf8, count };
+enum class op {
+  validate,
+  utf8_to_utf32,
+  utf8_to_utf16,
+  utf16_to_utf8,
+  utf32_to_utf8,
+  count,
+  // Lazy transcoding views (utf_views.hpp) iterated into the buffers, against the peers' per-character loops.
+  view_utf8_to_utf16,
+  view_utf16_to_utf8,
+  view_utf16_to_utf32,
+  view_utf8_to_utf32,
+};
 const char* op_name(op o);
 
 /// One prepared input: the UTF-8 text and its UTF-16/UTF-32 forms (made by the utf8dfa scalar path,

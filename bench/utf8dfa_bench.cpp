@@ -62,9 +62,10 @@ void corrupt(op o, const std::string& library, std::size_t& r, buffers& b) {
   const bool writes = library == "memcpy" || (library != "read" && o != op::validate && o != op::count);
   if (!writes || r == 0) {
     r += 1;
-  } else if (o == op::utf8_to_utf32 && library != "memcpy") {
+  } else if ((o == op::utf8_to_utf32 || o == op::view_utf16_to_utf32 || o == op::view_utf8_to_utf32) &&
+             library != "memcpy") {
     b.out32[r / 2] ^= 1;
-  } else if (o == op::utf8_to_utf16 && library != "memcpy") {
+  } else if ((o == op::utf8_to_utf16 || o == op::view_utf8_to_utf16) && library != "memcpy") {
     b.out16[r / 2] ^= 1;
   } else {
     b.out8[r / 2] ^= 1;
@@ -187,6 +188,8 @@ bool is_dialect(const impl& im) {
 std::size_t input_bytes(op o, const input& in) {
   switch (o) {
     case op::utf16_to_utf8:
+    case op::view_utf16_to_utf8:
+    case op::view_utf16_to_utf32:
       return in.utf16.size() * 2;
     case op::utf32_to_utf8:
       return in.utf32.size() * 4;
@@ -253,6 +256,17 @@ bool check(const bench_case& c, const input& in, std::string& why) {
         break;
       case op::count:
         ok = r == in.code_points;
+        break;
+      // The transcoding views.
+      case op::view_utf8_to_utf16:
+        ok = same(b.out16, r, in.utf16);
+        break;
+      case op::view_utf16_to_utf8:
+        ok = same_bytes(b.out8, r, in.utf8.data(), in.utf8.size());
+        break;
+      case op::view_utf16_to_utf32:
+      case op::view_utf8_to_utf32:
+        ok = same(b.out32, r, in.utf32);
         break;
     }
   }
@@ -420,8 +434,10 @@ int main(int argc, char** argv) {
         if (std::strcmp(im.library, "utf8dfa") == 0)
           impls.push_back({im.operation, kernel_libraries.back().c_str(), im.on_ill_formed, im.run});
     }
-  constexpr op ops[] = {op::validate,      op::utf8_to_utf32, op::utf8_to_utf16,
-                        op::utf16_to_utf8, op::utf32_to_utf8, op::count};
+  constexpr op ops[] = {
+      op::validate, op::utf8_to_utf32, op::utf8_to_utf16, op::utf16_to_utf8, op::utf32_to_utf8, op::count,
+      // The transcoding views.
+      op::view_utf8_to_utf16, op::view_utf16_to_utf8, op::view_utf16_to_utf32, op::view_utf8_to_utf32};
   for (source& s : sources)
     for (const op o : ops)
       for (const impl& im : impls) {
