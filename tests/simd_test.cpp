@@ -2,6 +2,13 @@
 // and length; count_leads; utf16_length. The kernels are called directly (not through the
 // UTF8DFA_KERNEL choice), so each run of this file covers all of them.
 #include <utf8dfa.hpp>
+// The kernels' own functions, tested directly (also with UTF8DFA_SEPARATE_COMPILATION, where
+// utf8dfa.hpp only declares the dispatcher).
+#include <utf8dfa/detail/cpu.hpp>
+#include <utf8dfa/detail/simd/avx2/kernels.hpp>
+#include <utf8dfa/detail/simd/avx512/kernels.hpp>
+#include <utf8dfa/detail/simd/neon/kernels.hpp>
+#include <utf8dfa/detail/simd/sse4/kernels.hpp>
 
 #include <chrono>
 #include <cstdint>

@@ -2,63 +2,29 @@
 // (CPU and OS support), on ARM64 neon, else scalar; UTF8DFA_NO_SIMD leaves only scalar. Resolved
 // once, on first use (no static-initialisation order issue: the pointer is constant-initialised),
 // overridable by the UTF8DFA_KERNEL environment variable or select_kernel().
+//
+// The kernels themselves are registered in kernel_list.hpp. Header-only (the default), it is
+// included below; with UTF8DFA_SEPARATE_COMPILATION (config.hpp) only the declarations here are
+// seen, and the one translation unit that includes <utf8dfa/src.hpp> compiles kernel_list.hpp.
 #ifndef UTF8DFA_DETAIL_DISPATCH_HPP
 #define UTF8DFA_DETAIL_DISPATCH_HPP
 
 #include <atomic>
 #include <cstddef>
-#include <cstdint>
-#include <cstdlib>
 #include <string_view>
 
-#include "cpu.hpp"
+#include "../config.hpp"
 #include "kernel_table.hpp"
-#include "simd/avx2/kernels.hpp"
-#include "simd/avx512/kernels.hpp"
-#include "simd/neon/kernels.hpp"
-#include "simd/sse4/kernels.hpp"
 
 namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
 namespace detail {
 
-/// The kernels of this build with what each needs from the CPU, best first.
-struct kernel_entry {
-  const kernel_table* table;
-  std::uint32_t needs;
-};
-inline constexpr kernel_entry compiled_kernels[] = {
-#if UTF8DFA_X86_KERNELS
-    {&avx512::table, cpu_needs_avx512},
-    {&avx2::table, cpu_needs_avx2},
-    {&sse4::table, cpu_needs_sse4},
-#endif
-#if UTF8DFA_NEON_KERNELS
-    {&neon::table, 0},
-#endif
-    {&scalar_kernels, 0},
-};
-inline constexpr std::size_t compiled_kernel_count = sizeof compiled_kernels / sizeof compiled_kernels[0];
-
-/// The kernels this CPU supports, best first (filled once, by a thread-safe local static).
-struct kernel_list {
-  const kernel_table* list[compiled_kernel_count]{};
-  std::size_t count = 0;
-};
-
-inline kernel_list make_kernel_list() noexcept {
-  kernel_list l{};
-  for (const kernel_entry& e : compiled_kernels)
-    if (e.needs == 0 || cpu_has(e.needs)) l.list[l.count++] = e.table;
-  return l;
-}
-
 /// Every kernel this build and this CPU can run, best first; the scalar table is always last.
-inline const kernel_table* const* available_kernels(std::size_t& count) noexcept {
-  static const kernel_list supported = make_kernel_list();
-  count = supported.count;
-  return supported.list;
-}
+UTF8DFA_KERNELS_DECL const kernel_table* const* available_kernels(std::size_t& count) noexcept;
+
+/// The kernel kernels() starts with: the first available, or the one UTF8DFA_KERNEL names.
+UTF8DFA_KERNELS_DECL const kernel_table* default_kernel() noexcept;
 
 inline const kernel_table* find_kernel(std::string_view name) noexcept {
   std::size_t count = 0;
@@ -77,12 +43,7 @@ inline std::atomic<const kernel_table*>& active_kernel_slot() noexcept {
 inline const kernel_table& kernels() noexcept {
   const kernel_table* k = active_kernel_slot().load(std::memory_order_acquire);
   if (UTF8DFA_LIKELY(k != nullptr)) return *k;
-  std::size_t count = 0;
-  k = available_kernels(count)[0];
-#if !defined(_MSC_VER)
-  if (const char* env = std::getenv("UTF8DFA_KERNEL"))
-    if (const kernel_table* chosen = find_kernel(env)) k = chosen;
-#endif
+  k = default_kernel();
   active_kernel_slot().store(k, std::memory_order_release);
   return *k;
 }
@@ -109,5 +70,11 @@ inline bool select_kernel(std::string_view name) noexcept {
 
 }  // namespace UTF8DFA_ABI_NAMESPACE
 }  // namespace utf8dfa
+
+// The definitions: here when header-only, in the one UTF8DFA_IMPLEMENTATION translation unit
+// (<utf8dfa/src.hpp>) with UTF8DFA_SEPARATE_COMPILATION.
+#if !defined(UTF8DFA_SEPARATE_COMPILATION) || defined(UTF8DFA_IMPLEMENTATION)
+#include "kernel_list.hpp"
+#endif
 
 #endif
