@@ -3,15 +3,17 @@
 the same use of utfcpp (Debian/Ubuntu libutfcpp-dev, <utf8cpp/utf8.h>) measured in the same run.
 
 Each TU is compiled to an object file (-c, default -O2 -std=c++17) with every compiler found
-(g++, clang++ or those given with --cxx), best of --reps runs (wall-clock time of the compiler
-process), and printed as a table: seconds and the ratio to the utfcpp TU that does the same job
-(`utfcpp + is_valid` for the TUs that only validate, `utfcpp: full use` for the full use).
+(g++, clang++ or those given with --cxx), best of --reps runs (the compiler's CPU time, user + sys,
+steadier than wall-clock time on a busy machine; --wall for wall-clock time), and printed as a
+table: seconds and the ratio to the utfcpp TU that does the same job (`utfcpp + is_valid` for the
+TUs that only validate, `utfcpp: full use` for the full use).
 Without utfcpp the ratios are left out. The separate-compilation TUs define
 UTF8DFA_SEPARATE_COMPILATION; `src.hpp` is the one TU that compiles the kernels in that mode.
 
     bench/compile_time.py                      # g++ and clang++, -O2, best of 5
     bench/compile_time.py --cxx g++-12 --flags="-O2 -std=c++20" --reps 3
     bench/compile_time.py --markdown           # the table as Markdown (README)
+    bench/compile_time.py --include OLD/include  # another copy of the headers (before/after)
 """
 
 import argparse
@@ -67,6 +69,9 @@ int main(int argc, char** argv) {
 }
 """
 
+WALL = False
+INCLUDE = os.path.join(ROOT, "include")
+
 SEPARATE = "#define UTF8DFA_SEPARATE_COMPILATION 1\n"
 
 # (name, source, baseline name or None, needs utfcpp, needs src.hpp)
@@ -103,33 +108,44 @@ def time_tu(cxx, flags, src, tmp, reps):
     path = os.path.join(tmp, "tu.cpp")
     with open(path, "w") as f:
         f.write(src)
-    cmd = [cxx] + flags + ["-I", os.path.join(ROOT, "include"), "-c", path, "-o", os.path.join(tmp, "tu.o")]
+    cmd = [cxx] + flags + ["-I", INCLUDE, "-c", path, "-o", os.path.join(tmp, "tu.o")]
     best = None
     for _ in range(reps):
         t0 = time.perf_counter()
-        r = subprocess.run(cmd, capture_output=True, text=True)
-        t = time.perf_counter() - t0
-        if r.returncode != 0:
-            sys.stderr.write("compile failed: %s\n%s\n" % (" ".join(cmd), r.stderr[:2000]))
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        err = proc.stderr.read()
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        wall = time.perf_counter() - t0
+        if proc.returncode != 0:
+            sys.stderr.write("compile failed: %s\n%s\n" % (" ".join(cmd), err.decode(errors="replace")[:2000]))
             return None
+        # CPU time of the compiler and its children (cc1plus): steadier than wall time on a busy
+        # machine; --wall measures wall-clock time instead.
+        t = wall if WALL else usage.ru_utime + usage.ru_stime
         best = t if best is None else min(best, t)
     return best
 
 
 def main():
+    global WALL, INCLUDE
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cxx", action="append", help="compiler (repeatable); default: g++ and clang++ if found")
     ap.add_argument("--flags", default="-O2 -std=c++17", help="compiler flags (default: %(default)s)")
     ap.add_argument("--reps", type=int, default=5, help="runs per TU, the best is kept (default: 5)")
     ap.add_argument("--only", help="run only the TUs whose name contains this text (and their baselines)")
     ap.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    ap.add_argument("--include", default=INCLUDE, help="the headers' folder (default: this checkout's include/)")
+    ap.add_argument("--wall", action="store_true", help="wall-clock time instead of the compiler's CPU time")
     args = ap.parse_args()
+    WALL = args.wall
+    INCLUDE = os.path.abspath(args.include)
 
     compilers = args.cxx or [c for c in ("g++", "clang++") if shutil.which(c)]
     if not compilers:
         sys.exit("no C++ compiler found (give one with --cxx)")
     flags = args.flags.split()
-    has_src = os.path.exists(os.path.join(ROOT, "include", "utf8dfa", "src.hpp"))
+    has_src = os.path.exists(os.path.join(INCLUDE, "utf8dfa", "src.hpp"))
 
     tus = TUS
     if args.only:
@@ -167,7 +183,8 @@ def main():
             row += list(cell(name, base, cxx))
         rows.append(row)
 
-    print("flags: %s, best of %d, ratio: to the utfcpp TU doing the same job" % (" ".join(flags), args.reps))
+    print("flags: %s; %s, best of %d; ratio: to the utfcpp TU doing the same job"
+          % (" ".join(flags), "wall-clock time" if WALL else "CPU time (user + sys)", args.reps))
     if args.markdown:
         print("| " + " | ".join(header) + " |")
         print("|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|")
