@@ -92,7 +92,7 @@ TUS = [
     ("separate: utf8dfa.hpp + is_valid", SEPARATE + "#include <utf8dfa.hpp>\n#include <string_view>\n" +
      VALIDATE_BODY % "utf8dfa::is_valid(s)", "utfcpp + is_valid", False, True),
     ("separate: utf8dfa.hpp: full use", SEPARATE + FULL_UTF8DFA, "utfcpp: full use", False, True),
-    ("separate: src.hpp (once)", "#include <utf8dfa/src.hpp>\n", None, False, True),
+    ("separate: src.hpp (once)", SEPARATE + "#include <utf8dfa/src.hpp>\n", None, False, True),
 ]
 
 
