@@ -230,6 +230,27 @@ TEST_CASE("the kernel list: best first, scalar last, each name selectable") {
   std::printf("\n");
 }
 
+TEST_CASE("dispatch: each operation comes from the selected kernel's table") {
+  // The bulk functions call kernel_fn<&kernel_table::op>() (header-only: one list per operation;
+  // separate compilation: the active table); it must be the selected kernel's entry, every field.
+  const std::string before(utf8dfa::active_kernel());
+  for (const d::kernel_table* k : all_kernels()) {
+    REQUIRE(utf8dfa::select_kernel(k->name));
+    CHECK(utf8dfa::active_kernel() == k->name);
+    CHECK(&d::kernels() == k);
+    CHECK(d::kernel_fn<&d::kernel_table::validate>() == k->validate);
+    CHECK(d::kernel_fn<&d::kernel_table::count_leads>() == k->count_leads);
+    CHECK(d::kernel_fn<&d::kernel_table::utf16_length>() == k->utf16_length);
+    CHECK(d::kernel_fn<&d::kernel_table::utf8_to_utf32>() == k->utf8_to_utf32);
+    CHECK(d::kernel_fn<&d::kernel_table::utf8_to_utf16>() == k->utf8_to_utf16);
+    CHECK(d::kernel_fn<&d::kernel_table::utf16_to_utf8>() == k->utf16_to_utf8);
+    CHECK(d::kernel_fn<&d::kernel_table::utf32_to_utf8>() == k->utf32_to_utf8);
+  }
+  CHECK(!utf8dfa::select_kernel("no-such-kernel"));
+  REQUIRE(utf8dfa::select_kernel(before));
+  CHECK(utf8dfa::active_kernel() == before);
+}
+
 #if UTF8DFA_X86_KERNELS
 TEST_CASE("cpu detection agrees with the compiler's own (__builtin_cpu_supports)") {
   __builtin_cpu_init();
