@@ -12,13 +12,14 @@
 //   utf8dfa/error.hpp
 //   utf8dfa/count.hpp
 //   utf8dfa/detail/dispatch.hpp
-//   utf8dfa/detail/cpu.hpp
-//   utf8dfa/detail/simd/target.hpp
 //   utf8dfa/detail/kernel_table.hpp
 //   utf8dfa/policy.hpp
 //   utf8dfa/detail/scalar.hpp
+//   utf8dfa/detail/kernel_list.hpp
+//   utf8dfa/detail/cpu.hpp
 //   utf8dfa/detail/simd/avx2/kernels.hpp
 //   utf8dfa/detail/simd/avx2/transcode.hpp
+//   utf8dfa/detail/simd/target.hpp
 //   utf8dfa/detail/simd/transcode_common.hpp
 //   utf8dfa/detail/simd/avx2/utf8_block.hpp
 //   utf8dfa/detail/simd/avx2/validate.hpp
@@ -162,6 +163,32 @@
 #define UTF8DFA_ARM64 1
 #else
 #define UTF8DFA_ARM64 0
+#endif
+
+// Which SIMD kernels this build has (detail/simd/target.hpp holds their instruction-set regions):
+// x86-64 with GCC or Clang gets sse4, avx2 and avx512 (chosen at run time), ARM64 neon;
+// UTF8DFA_NO_SIMD leaves the scalar kernel only.
+#if UTF8DFA_X86_64 && !defined(UTF8DFA_NO_SIMD) && (defined(__GNUC__) || defined(__clang__))
+#define UTF8DFA_X86_KERNELS 1
+#else
+#define UTF8DFA_X86_KERNELS 0
+#endif
+#if UTF8DFA_ARM64 && !defined(UTF8DFA_NO_SIMD) && (defined(__ARM_NEON) || defined(_M_ARM64))
+#define UTF8DFA_NEON_KERNELS 1
+#else
+#define UTF8DFA_NEON_KERNELS 0
+#endif
+
+// Separate compilation. By default the library is header-only: every translation unit that calls a
+// bulk function (validate, the conversions, count_code_points) compiles the kernels again. Define
+// UTF8DFA_SEPARATE_COMPILATION in every translation unit of the program (the CMake target
+// utf8dfa::utf8dfa_compiled does) and the headers only declare the kernels; exactly one source file
+// then includes <utf8dfa/src.hpp> (with the single header: defines UTF8DFA_IMPLEMENTATION before
+// including it) to compile them once. UTF8DFA_KERNELS_DECL marks the functions it moves there.
+#if defined(UTF8DFA_SEPARATE_COMPILATION)
+#define UTF8DFA_KERNELS_DECL
+#else
+#define UTF8DFA_KERNELS_DECL inline
 #endif
 
 #endif
@@ -784,161 +811,21 @@ constexpr std::span<T> skip_bom(std::span<T, Extent> bytes) noexcept {
 // ---- begin utf8dfa/detail/dispatch.hpp ----
 // utf8dfa: the run-time kernel table. On x86-64 the best of avx512, avx2, sse4 that cpu.hpp finds
 // (CPU and OS support), on ARM64 neon, else scalar; UTF8DFA_NO_SIMD leaves only scalar. Resolved
-// once, on first use (no static-initialisation order issue: the pointer is constant-initialised),
+// once, on first use (no static-initialisation order issue: the slot is constant-initialised),
 // overridable by the UTF8DFA_KERNEL environment variable or select_kernel().
+//
+// The kernels are registered in kernel_list.hpp. Header-only (the default), it is included here,
+// and a bulk function calls kernel_fn<&kernel_table::op>(): that operation's implementation in the
+// kernel in use, read from the operation's own list, so a translation unit compiles only the
+// kernels of the operations it calls. With UTF8DFA_SEPARATE_COMPILATION (config.hpp) only the
+// declarations here are seen, kernel_fn reads the active table, and the one translation unit that
+// includes <utf8dfa/src.hpp> compiles kernel_list.hpp. Either way a call is one load of the
+// active-kernel slot, one load of the function pointer and an indirect call.
 #ifndef UTF8DFA_DETAIL_DISPATCH_HPP
 #define UTF8DFA_DETAIL_DISPATCH_HPP
 
 #include <atomic>
-#include <cstdlib>
 
-// ---- begin utf8dfa/detail/cpu.hpp ----
-// utf8dfa: what the x86-64 CPU and the operating system let the kernels use (cpuid + xgetbv).
-// Detected once, on first use; the cache is a constant-initialised atomic, so there is no
-// static-initialisation order issue and concurrent first calls merely detect twice.
-#ifndef UTF8DFA_DETAIL_CPU_HPP
-#define UTF8DFA_DETAIL_CPU_HPP
-
-
-// ---- begin utf8dfa/detail/simd/target.hpp ----
-// utf8dfa: per-function instruction-set regions for the x86-64 kernels (and NEON on ARM64). Kernels are compiled
-// through these attributes only, never through -m flags imposed on users; dispatch.hpp calls a kernel only after
-// cpu.hpp has confirmed the CPU and the OS support it.
-#ifndef UTF8DFA_DETAIL_SIMD_TARGET_HPP
-#define UTF8DFA_DETAIL_SIMD_TARGET_HPP
-
-
-#if UTF8DFA_X86_64 && !defined(UTF8DFA_NO_SIMD) && (defined(__GNUC__) || defined(__clang__))
-#define UTF8DFA_X86_KERNELS 1
-#include <immintrin.h>
-// Keeps a kernel's vector loop out of its caller, so a short input's scalar path stays lean.
-#define UTF8DFA_NOINLINE __attribute__((noinline))
-#define UTF8DFA_TARGET_SSE4 __attribute__((target("sse4.2,popcnt")))
-#define UTF8DFA_TARGET_AVX2 __attribute__((target("avx2,bmi,bmi2,popcnt,lzcnt")))
-#define UTF8DFA_TARGET_AVX512 \
-  __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512vbmi,avx512vbmi2,bmi,bmi2,popcnt,lzcnt")))
-#else
-#define UTF8DFA_X86_KERNELS 0
-#endif
-
-// ARM64: NEON is part of the base architecture, so its kernel is chosen at compile time.
-#if UTF8DFA_ARM64 && !defined(UTF8DFA_NO_SIMD) && (defined(__ARM_NEON) || defined(_M_ARM64))
-#define UTF8DFA_NEON_KERNELS 1
-#include <arm_neon.h>
-#else
-#define UTF8DFA_NEON_KERNELS 0
-#endif
-
-#endif
-// ---- end utf8dfa/detail/simd/target.hpp ----
-
-#if UTF8DFA_X86_KERNELS
-#include <cpuid.h>
-#endif
-
-namespace utf8dfa {
-inline namespace UTF8DFA_ABI_NAMESPACE {
-namespace detail {
-
-/// Instruction-set bits; a kernel runs only when every bit its target region enables is set.
-enum cpu_feature : std::uint32_t {
-  cpu_sse42 = 1u << 0,
-  cpu_popcnt = 1u << 1,
-  cpu_avx2 = 1u << 2,
-  cpu_bmi1 = 1u << 3,
-  cpu_bmi2 = 1u << 4,
-  cpu_lzcnt = 1u << 5,
-  cpu_avx512f = 1u << 6,
-  cpu_avx512bw = 1u << 7,
-  cpu_avx512vl = 1u << 8,
-  cpu_avx512dq = 1u << 9,
-  cpu_avx512vbmi = 1u << 10,
-  cpu_avx512vbmi2 = 1u << 11,
-  cpu_detected = 1u << 31,  // marks the cache as filled
-};
-
-/// What each kernel's target region (simd/target.hpp) needs.
-inline constexpr std::uint32_t cpu_needs_sse4 = cpu_sse42 | cpu_popcnt;
-inline constexpr std::uint32_t cpu_needs_avx2 = cpu_needs_sse4 | cpu_avx2 | cpu_bmi1 | cpu_bmi2 | cpu_lzcnt;
-inline constexpr std::uint32_t cpu_needs_avx512 =
-    cpu_needs_avx2 | cpu_avx512f | cpu_avx512bw | cpu_avx512vl | cpu_avx512dq | cpu_avx512vbmi | cpu_avx512vbmi2;
-
-#if UTF8DFA_X86_KERNELS
-struct cpuid_regs {
-  std::uint32_t eax, ebx, ecx, edx;
-};
-
-inline cpuid_regs cpuid_query(std::uint32_t leaf, std::uint32_t subleaf) noexcept {
-  cpuid_regs r{0, 0, 0, 0};
-  unsigned a = 0, b = 0, c = 0, d = 0;
-  if (__get_cpuid_count(leaf, subleaf, &a, &b, &c, &d)) r = {a, b, c, d};
-  return r;
-}
-
-/// XCR0: which register states the OS saves on a context switch. Plain asm, so no target region
-/// (-mxsave) is needed; only called once cpuid said OSXSAVE is on.
-inline std::uint64_t xgetbv0() noexcept {
-  std::uint32_t lo = 0, hi = 0;
-  __asm__ __volatile__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0u));
-  return (std::uint64_t{hi} << 32) | lo;
-}
-
-inline std::uint32_t detect_cpu_features() noexcept {
-  auto bit = [](std::uint32_t reg, unsigned n) { return (reg >> n) & 1u; };
-  std::uint32_t f = cpu_detected;
-  const std::uint32_t max_leaf = cpuid_query(0, 0).eax;
-  const cpuid_regs l1 = cpuid_query(1, 0);
-  if (bit(l1.ecx, 20)) f |= cpu_sse42;
-  if (bit(l1.ecx, 23)) f |= cpu_popcnt;
-  const cpuid_regs ext = cpuid_query(0x80000001u, 0);
-  if (bit(ext.ecx, 5)) f |= cpu_lzcnt;
-  if (max_leaf < 7) return f;
-  const cpuid_regs l7 = cpuid_query(7, 0);
-  if (bit(l7.ebx, 3)) f |= cpu_bmi1;
-  if (bit(l7.ebx, 8)) f |= cpu_bmi2;
-  // AVX state needs the OS to save XMM and YMM (XCR0 bits 1, 2); AVX-512 also the opmask and
-  // ZMM states (bits 5, 6, 7).
-  if (!bit(l1.ecx, 27) || !bit(l1.ecx, 28)) return f;  // OSXSAVE, AVX
-  const std::uint64_t xcr0 = xgetbv0();
-  if ((xcr0 & 0x6) != 0x6) return f;
-  if (bit(l7.ebx, 5)) f |= cpu_avx2;
-  if ((xcr0 & 0xE6) != 0xE6) return f;
-  if (bit(l7.ebx, 16)) f |= cpu_avx512f;
-  if (bit(l7.ebx, 17)) f |= cpu_avx512dq;
-  if (bit(l7.ebx, 30)) f |= cpu_avx512bw;
-  if (bit(l7.ebx, 31)) f |= cpu_avx512vl;
-  if (bit(l7.ecx, 1)) f |= cpu_avx512vbmi;
-  if (bit(l7.ecx, 6)) f |= cpu_avx512vbmi2;
-  return f;
-}
-#else
-inline std::uint32_t detect_cpu_features() noexcept {
-  return cpu_detected;
-}
-#endif
-
-/// The features of this CPU (cpu_feature bits), detected on the first call.
-inline std::uint32_t cpu_features() noexcept {
-  static std::atomic<std::uint32_t> cache{0};  // constant-initialised
-  std::uint32_t f = cache.load(std::memory_order_relaxed);
-  if (f == 0) {
-    f = detect_cpu_features();
-    cache.store(f, std::memory_order_relaxed);
-  }
-  return f;
-}
-
-/// True when the CPU has every feature in `needs`.
-inline bool cpu_has(std::uint32_t needs) noexcept {
-  return (cpu_features() & needs) == needs;
-}
-
-}  // namespace detail
-}  // namespace UTF8DFA_ABI_NAMESPACE
-}  // namespace utf8dfa
-
-#endif
-// ---- end utf8dfa/detail/cpu.hpp ----
 // ---- begin utf8dfa/detail/kernel_table.hpp ----
 // utf8dfa: the shape of a kernel (one implementation of every bulk operation) and the portable one.
 #ifndef UTF8DFA_DETAIL_KERNEL_TABLE_HPP
@@ -1355,6 +1242,138 @@ conversion_result vector_from(const In* p, std::size_t n, Out* out, char32_t rep
 
 #endif
 // ---- end utf8dfa/detail/kernel_table.hpp ----
+
+// The definitions: here when header-only, in the one UTF8DFA_IMPLEMENTATION translation unit
+// (<utf8dfa/src.hpp>) with UTF8DFA_SEPARATE_COMPILATION.
+#if !defined(UTF8DFA_SEPARATE_COMPILATION) || defined(UTF8DFA_IMPLEMENTATION)
+// ---- begin utf8dfa/detail/kernel_list.hpp ----
+// utf8dfa: the kernels of this build, and the definitions dispatch.hpp declares. Header-only, every
+// translation unit that dispatches includes this (through dispatch.hpp); with
+// UTF8DFA_SEPARATE_COMPILATION only <utf8dfa/src.hpp> does, and these functions are not inline.
+//
+// A kernel is a kernel_table (kernel_table.hpp) defined in its simd/<isa>/kernels.hpp; a new bulk
+// operation is a new kernel_table field filled in every table: nothing here changes.
+#ifndef UTF8DFA_DETAIL_KERNEL_LIST_HPP
+#define UTF8DFA_DETAIL_KERNEL_LIST_HPP
+
+#include <cstdlib>
+
+// ---- begin utf8dfa/detail/cpu.hpp ----
+// utf8dfa: what the x86-64 CPU and the operating system let the kernels use (cpuid + xgetbv).
+// Detected once, on first use; the cache is a constant-initialised atomic, so there is no
+// static-initialisation order issue and concurrent first calls merely detect twice.
+#ifndef UTF8DFA_DETAIL_CPU_HPP
+#define UTF8DFA_DETAIL_CPU_HPP
+
+
+
+#if UTF8DFA_X86_KERNELS
+#include <cpuid.h>
+#endif
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+
+/// Instruction-set bits; a kernel runs only when every bit its target region enables is set.
+enum cpu_feature : std::uint32_t {
+  cpu_sse42 = 1u << 0,
+  cpu_popcnt = 1u << 1,
+  cpu_avx2 = 1u << 2,
+  cpu_bmi1 = 1u << 3,
+  cpu_bmi2 = 1u << 4,
+  cpu_lzcnt = 1u << 5,
+  cpu_avx512f = 1u << 6,
+  cpu_avx512bw = 1u << 7,
+  cpu_avx512vl = 1u << 8,
+  cpu_avx512dq = 1u << 9,
+  cpu_avx512vbmi = 1u << 10,
+  cpu_avx512vbmi2 = 1u << 11,
+  cpu_detected = 1u << 31,  // marks the cache as filled
+};
+
+/// What each kernel's target region (simd/target.hpp) needs.
+inline constexpr std::uint32_t cpu_needs_sse4 = cpu_sse42 | cpu_popcnt;
+inline constexpr std::uint32_t cpu_needs_avx2 = cpu_needs_sse4 | cpu_avx2 | cpu_bmi1 | cpu_bmi2 | cpu_lzcnt;
+inline constexpr std::uint32_t cpu_needs_avx512 =
+    cpu_needs_avx2 | cpu_avx512f | cpu_avx512bw | cpu_avx512vl | cpu_avx512dq | cpu_avx512vbmi | cpu_avx512vbmi2;
+
+#if UTF8DFA_X86_KERNELS
+struct cpuid_regs {
+  std::uint32_t eax, ebx, ecx, edx;
+};
+
+inline cpuid_regs cpuid_query(std::uint32_t leaf, std::uint32_t subleaf) noexcept {
+  cpuid_regs r{0, 0, 0, 0};
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (__get_cpuid_count(leaf, subleaf, &a, &b, &c, &d)) r = {a, b, c, d};
+  return r;
+}
+
+/// XCR0: which register states the OS saves on a context switch. Plain asm, so no target region
+/// (-mxsave) is needed; only called once cpuid said OSXSAVE is on.
+inline std::uint64_t xgetbv0() noexcept {
+  std::uint32_t lo = 0, hi = 0;
+  __asm__ __volatile__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0u));
+  return (std::uint64_t{hi} << 32) | lo;
+}
+
+inline std::uint32_t detect_cpu_features() noexcept {
+  auto bit = [](std::uint32_t reg, unsigned n) { return (reg >> n) & 1u; };
+  std::uint32_t f = cpu_detected;
+  const std::uint32_t max_leaf = cpuid_query(0, 0).eax;
+  const cpuid_regs l1 = cpuid_query(1, 0);
+  if (bit(l1.ecx, 20)) f |= cpu_sse42;
+  if (bit(l1.ecx, 23)) f |= cpu_popcnt;
+  const cpuid_regs ext = cpuid_query(0x80000001u, 0);
+  if (bit(ext.ecx, 5)) f |= cpu_lzcnt;
+  if (max_leaf < 7) return f;
+  const cpuid_regs l7 = cpuid_query(7, 0);
+  if (bit(l7.ebx, 3)) f |= cpu_bmi1;
+  if (bit(l7.ebx, 8)) f |= cpu_bmi2;
+  // AVX state needs the OS to save XMM and YMM (XCR0 bits 1, 2); AVX-512 also the opmask and
+  // ZMM states (bits 5, 6, 7).
+  if (!bit(l1.ecx, 27) || !bit(l1.ecx, 28)) return f;  // OSXSAVE, AVX
+  const std::uint64_t xcr0 = xgetbv0();
+  if ((xcr0 & 0x6) != 0x6) return f;
+  if (bit(l7.ebx, 5)) f |= cpu_avx2;
+  if ((xcr0 & 0xE6) != 0xE6) return f;
+  if (bit(l7.ebx, 16)) f |= cpu_avx512f;
+  if (bit(l7.ebx, 17)) f |= cpu_avx512dq;
+  if (bit(l7.ebx, 30)) f |= cpu_avx512bw;
+  if (bit(l7.ebx, 31)) f |= cpu_avx512vl;
+  if (bit(l7.ecx, 1)) f |= cpu_avx512vbmi;
+  if (bit(l7.ecx, 6)) f |= cpu_avx512vbmi2;
+  return f;
+}
+#else
+inline std::uint32_t detect_cpu_features() noexcept {
+  return cpu_detected;
+}
+#endif
+
+/// The features of this CPU (cpu_feature bits), detected on the first call.
+inline std::uint32_t cpu_features() noexcept {
+  static std::atomic<std::uint32_t> cache{0};  // constant-initialised
+  std::uint32_t f = cache.load(std::memory_order_relaxed);
+  if (f == 0) {
+    f = detect_cpu_features();
+    cache.store(f, std::memory_order_relaxed);
+  }
+  return f;
+}
+
+/// True when the CPU has every feature in `needs`.
+inline bool cpu_has(std::uint32_t needs) noexcept {
+  return (cpu_features() & needs) == needs;
+}
+
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/detail/cpu.hpp ----
 // ---- begin utf8dfa/detail/simd/avx2/kernels.hpp ----
 // utf8dfa: the AVX2 kernel table.
 #ifndef UTF8DFA_DETAIL_SIMD_AVX2_KERNELS_HPP
@@ -1370,6 +1389,31 @@ conversion_result vector_from(const In* p, std::size_t n, Out* out, char32_t rep
 #ifndef UTF8DFA_DETAIL_SIMD_AVX2_TRANSCODE_HPP
 #define UTF8DFA_DETAIL_SIMD_AVX2_TRANSCODE_HPP
 
+// ---- begin utf8dfa/detail/simd/target.hpp ----
+// utf8dfa: per-function instruction-set regions for the x86-64 kernels (and NEON on ARM64). Kernels are compiled
+// through these attributes only, never through -m flags imposed on users; dispatch.hpp calls a kernel only after
+// cpu.hpp has confirmed the CPU and the OS support it. config.hpp says which kernels the build has.
+#ifndef UTF8DFA_DETAIL_SIMD_TARGET_HPP
+#define UTF8DFA_DETAIL_SIMD_TARGET_HPP
+
+
+#if UTF8DFA_X86_KERNELS
+#include <immintrin.h>
+// Keeps a kernel's vector loop out of its caller, so a short input's scalar path stays lean.
+#define UTF8DFA_NOINLINE __attribute__((noinline))
+#define UTF8DFA_TARGET_SSE4 __attribute__((target("sse4.2,popcnt")))
+#define UTF8DFA_TARGET_AVX2 __attribute__((target("avx2,bmi,bmi2,popcnt,lzcnt")))
+#define UTF8DFA_TARGET_AVX512 \
+  __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512vbmi,avx512vbmi2,bmi,bmi2,popcnt,lzcnt")))
+#endif
+
+// ARM64: NEON is part of the base architecture, so its kernel is chosen at compile time.
+#if UTF8DFA_NEON_KERNELS
+#include <arm_neon.h>
+#endif
+
+#endif
+// ---- end utf8dfa/detail/simd/target.hpp ----
 // ---- begin utf8dfa/detail/simd/transcode_common.hpp ----
 // utf8dfa: what the SIMD transcoding kernels of every instruction set share: the pair tables of the
 // block UTF-8 check, and the scalar re-run of a block that holds an error (plain code, no target
@@ -1957,8 +2001,8 @@ UTF8DFA_TARGET_AVX2 inline conversion_result utf32_to_utf8(const char32_t* p, st
 // ---- begin utf8dfa/detail/simd/generic.hpp ----
 // utf8dfa: what every SIMD validation kernel shares: the byte-pair lookup tables of the vectorised
 // check (Keiser & Lemire, "Validating UTF-8 In Less Than One Instruction Per Byte", 2021) derived
-// from the grammar of dfa.hpp and proved against the DFA at compile time, and the scalar re-scan
-// that turns "this block is bad" into the exact answer of validate_scalar.
+// from the grammar of dfa.hpp and proved against the DFA at compile time (tests/tables_test.cpp),
+// and the scalar re-scan that turns "this block is bad" into the exact answer of validate_scalar.
 //
 // The vector check looks at every byte b2 together with the byte before it, b1:
 //   flags = first_high[b1 >> 4] & first_low[b1 & 15] & second_high[b2 >> 4]
@@ -2068,11 +2112,8 @@ constexpr bool pair_tables_match_dfa(unsigned lo, unsigned hi) noexcept {
     }
   return true;
 }
-// Every one of the 65536 pairs, in slices that stay under compilers' constant-evaluation limits.
-static_assert(pair_tables_match_dfa(0x00, 0x40), "pair tables agree with the DFA (00..3F first)");
-static_assert(pair_tables_match_dfa(0x40, 0x80), "pair tables agree with the DFA (40..7F first)");
-static_assert(pair_tables_match_dfa(0x80, 0xC0), "pair tables agree with the DFA (80..BF first)");
-static_assert(pair_tables_match_dfa(0xC0, 0x100), "pair tables agree with the DFA (C0..FF first)");
+// tests/tables_test.cpp checks every one of the 65536 pairs at compile time (once, not in every
+// translation unit that includes the kernels).
 
 /// Leads from these values on need a continuation two (three) places after them.
 inline constexpr std::uint8_t lead3_min = rule_e0.lead.lo;
@@ -3713,6 +3754,74 @@ inline constexpr kernel_entry compiled_kernels[] = {
 };
 inline constexpr std::size_t compiled_kernel_count = sizeof compiled_kernels / sizeof compiled_kernels[0];
 
+// Code that reads compiled_kernels at run time pulls every table, so every kernel function, into
+// the program. What the dispatcher reads at run time is therefore copied out at compile time: the
+// names and needs, and for each operation the list of its implementations (kernel_ops), so that a
+// header-only translation unit compiles only the kernels of the operations it calls.
+
+/// The names and CPU needs of compiled_kernels.
+struct kernel_facts {
+  const char* name[compiled_kernel_count]{};
+  std::uint32_t needs[compiled_kernel_count]{};
+};
+
+constexpr kernel_facts make_kernel_facts() noexcept {
+  kernel_facts f{};
+  for (std::size_t k = 0; k < compiled_kernel_count; ++k) {
+    f.name[k] = compiled_kernels[k].table->name;
+    f.needs[k] = compiled_kernels[k].needs;
+  }
+  return f;
+}
+inline constexpr kernel_facts compiled_kernel_facts = make_kernel_facts();
+
+template <class M>
+struct member_type;
+template <class T, class C>
+struct member_type<T C::*> {
+  using type = T;
+};
+
+/// One operation (a kernel_table member, e.g. &kernel_table::validate) of every compiled kernel.
+template <auto Op>
+struct kernel_op_list {
+  typename member_type<decltype(Op)>::type fn[compiled_kernel_count]{};
+};
+
+template <auto Op>
+constexpr kernel_op_list<Op> make_kernel_op_list() noexcept {
+  kernel_op_list<Op> l{};
+  for (std::size_t k = 0; k < compiled_kernel_count; ++k) l.fn[k] = compiled_kernels[k].table->*Op;
+  return l;
+}
+template <auto Op>
+inline constexpr kernel_op_list<Op> kernel_ops = make_kernel_op_list<Op>();
+
+/// True when this CPU runs compiled kernel k.
+inline bool kernel_runs(std::size_t k) noexcept {
+  return compiled_kernel_facts.needs[k] == 0 || cpu_has(compiled_kernel_facts.needs[k]);
+}
+
+/// The index of the kernel named `name` that this CPU runs; compiled_kernel_count if none.
+inline std::size_t kernel_index(std::string_view name) noexcept {
+  for (std::size_t k = 0; k < compiled_kernel_count; ++k)
+    if (name == compiled_kernel_facts.name[k] && kernel_runs(k)) return k;
+  return compiled_kernel_count;
+}
+
+/// The index of the kernel to start with: the best one this CPU runs, or the one UTF8DFA_KERNEL names.
+inline std::size_t default_kernel_index() noexcept {
+  std::size_t k = 0;
+  while (!kernel_runs(k)) ++k;  // the last, scalar, always runs
+#if !defined(_MSC_VER)
+  if (const char* env = std::getenv("UTF8DFA_KERNEL")) {
+    const std::size_t chosen = kernel_index(env);
+    if (chosen != compiled_kernel_count) k = chosen;
+  }
+#endif
+  return k;
+}
+
 /// The kernels this CPU supports, best first (filled once, by a thread-safe local static).
 struct kernel_list {
   const kernel_table* list[compiled_kernel_count]{};
@@ -3721,17 +3830,38 @@ struct kernel_list {
 
 inline kernel_list make_kernel_list() noexcept {
   kernel_list l{};
-  for (const kernel_entry& e : compiled_kernels)
-    if (e.needs == 0 || cpu_has(e.needs)) l.list[l.count++] = e.table;
+  for (std::size_t k = 0; k < compiled_kernel_count; ++k)
+    if (kernel_runs(k)) l.list[l.count++] = compiled_kernels[k].table;
   return l;
 }
 
-/// Every kernel this build and this CPU can run, best first; the scalar table is always last.
-inline const kernel_table* const* available_kernels(std::size_t& count) noexcept {
+UTF8DFA_KERNELS_DECL const kernel_table* const* available_kernels(std::size_t& count) noexcept {
   static const kernel_list supported = make_kernel_list();
   count = supported.count;
   return supported.list;
 }
+
+UTF8DFA_KERNELS_DECL const kernel_table* default_kernel() noexcept {
+  return compiled_kernels[default_kernel_index()].table;
+}
+
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/detail/kernel_list.hpp ----
+#endif
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+
+/// Every kernel this build and this CPU can run, best first; the scalar table is always last.
+UTF8DFA_KERNELS_DECL const kernel_table* const* available_kernels(std::size_t& count) noexcept;
+
+/// The kernel to start with: the best one the CPU runs, or the one UTF8DFA_KERNEL names.
+UTF8DFA_KERNELS_DECL const kernel_table* default_kernel() noexcept;
 
 inline const kernel_table* find_kernel(std::string_view name) noexcept {
   std::size_t count = 0;
@@ -3741,24 +3871,79 @@ inline const kernel_table* find_kernel(std::string_view name) noexcept {
   return nullptr;
 }
 
+#if defined(UTF8DFA_SEPARATE_COMPILATION)
+
 inline std::atomic<const kernel_table*>& active_kernel_slot() noexcept {
   static std::atomic<const kernel_table*> slot{nullptr};
   return slot;
 }
 
-/// The kernel in use: the best one the CPU supports, or the one UTF8DFA_KERNEL names.
+/// The kernel in use.
 inline const kernel_table& kernels() noexcept {
   const kernel_table* k = active_kernel_slot().load(std::memory_order_acquire);
   if (UTF8DFA_LIKELY(k != nullptr)) return *k;
-  std::size_t count = 0;
-  k = available_kernels(count)[0];
-#if !defined(_MSC_VER)
-  if (const char* env = std::getenv("UTF8DFA_KERNEL"))
-    if (const kernel_table* chosen = find_kernel(env)) k = chosen;
-#endif
+  k = default_kernel();
   active_kernel_slot().store(k, std::memory_order_release);
   return *k;
 }
+
+/// One operation of the kernel in use: kernel_fn<&kernel_table::validate>()(p, n).
+template <auto Op>
+inline auto kernel_fn() noexcept {
+  return kernels().*Op;
+}
+
+inline const char* active_kernel_name() noexcept {
+  return kernels().name;
+}
+
+inline bool select_kernel_named(std::string_view name) noexcept {
+  const kernel_table* k = find_kernel(name);
+  if (k == nullptr) return false;
+  active_kernel_slot().store(k, std::memory_order_release);
+  return true;
+}
+
+#else
+
+/// The kernel in use as its index in compiled_kernels plus one; 0 until chosen.
+inline std::atomic<std::size_t>& active_kernel_slot() noexcept {
+  static std::atomic<std::size_t> slot{0};
+  return slot;
+}
+
+/// The index in compiled_kernels of the kernel in use.
+inline std::size_t active_kernel_index() noexcept {
+  std::size_t k = active_kernel_slot().load(std::memory_order_acquire);
+  if (UTF8DFA_LIKELY(k != 0)) return k - 1;
+  k = default_kernel_index();
+  active_kernel_slot().store(k + 1, std::memory_order_release);
+  return k;
+}
+
+/// The kernel in use, every operation (compiles every kernel: bulk functions use kernel_fn).
+inline const kernel_table& kernels() noexcept {
+  return *compiled_kernels[active_kernel_index()].table;
+}
+
+/// One operation of the kernel in use: kernel_fn<&kernel_table::validate>()(p, n).
+template <auto Op>
+inline auto kernel_fn() noexcept {
+  return kernel_ops<Op>.fn[active_kernel_index()];
+}
+
+inline const char* active_kernel_name() noexcept {
+  return compiled_kernel_facts.name[active_kernel_index()];
+}
+
+inline bool select_kernel_named(std::string_view name) noexcept {
+  const std::size_t k = kernel_index(name);
+  if (k == compiled_kernel_count) return false;
+  active_kernel_slot().store(k + 1, std::memory_order_release);
+  return true;
+}
+
+#endif
 
 }  // namespace detail
 }  // namespace UTF8DFA_ABI_NAMESPACE
@@ -3769,15 +3954,12 @@ inline namespace UTF8DFA_ABI_NAMESPACE {
 
 /// Name of the kernel in use ("scalar", "avx2", ...).
 inline std::string_view active_kernel() noexcept {
-  return detail::kernels().name;
+  return detail::active_kernel_name();
 }
 
 /// Forces a kernel by name (for tests and benchmarks); false if this build or CPU lacks it.
 inline bool select_kernel(std::string_view name) noexcept {
-  const detail::kernel_table* k = detail::find_kernel(name);
-  if (k == nullptr) return false;
-  detail::active_kernel_slot().store(k, std::memory_order_release);
-  return true;
+  return detail::select_kernel_named(name);
 }
 
 }  // namespace UTF8DFA_ABI_NAMESPACE
@@ -3794,7 +3976,7 @@ inline namespace UTF8DFA_ABI_NAMESPACE {
 template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
 std::size_t count_code_points(const Bytes& bytes) noexcept {
   const auto s = detail::as_span(bytes);
-  return detail::kernels().count_leads(detail::as_uchars(s.data), s.size);
+  return detail::kernel_fn<&detail::kernel_table::count_leads>()(detail::as_uchars(s.data), s.size);
 }
 
 }  // namespace UTF8DFA_ABI_NAMESPACE
@@ -3835,8 +4017,8 @@ std::size_t count_code_points(const Bytes& bytes) noexcept {
 //    more than one character boundary. Each alternative says at which boundaries it may start and
 //    at which it ends; a boundary is an accepting state of its own.
 // The build is a subset construction over those suffixes, evaluated at compile time; tests compare
-// every table with a reference written from the grammars (tests/reference/dialects.hpp), and a
-// static_assert in dialect.hpp checks that this builder, given RFC 3629, yields the table of dfa.hpp.
+// every table with a reference written from the grammars (tests/reference/dialects.hpp), and
+// tests/tables_test.cpp checks that this builder, given RFC 3629, yields the table of dfa.hpp.
 #ifndef UTF8DFA_DETAIL_DIALECT_DFA_HPP
 #define UTF8DFA_DETAIL_DIALECT_DFA_HPP
 
@@ -4034,22 +4216,32 @@ constexpr dialect_shift_table build_dialect_shift(const dialect_automaton& a) {
 template <const dialect_automaton& A>
 inline constexpr dialect_shift_table dialect_shift = build_dialect_shift(A);
 
-/// A dialect: the plain table `A` (a dialect_automaton constant). `Pairs`: a lead byte may occur
-/// inside a character (the second half of a CESU-8 surrogate pair).
-template <const dialect_automaton& A, bool Pairs>
+/// The table of a grammar (an array of dialect_rule). A variable template: built the first time a
+/// function that runs the dialect is instantiated, so a program that uses no dialect never pays
+/// for the subset construction.
+template <const auto& Grammar>
+inline constexpr dialect_automaton dialect_table = build_dialect_automaton(Grammar, sizeof Grammar / sizeof Grammar[0]);
+
+/// A dialect: the table of `Grammar`. `Pairs`: a lead byte may occur inside a character (the
+/// second half of a CESU-8 surrogate pair).
+template <const auto& Grammar, bool Pairs>
 struct table_machine {
   using state = std::uint8_t;
   static constexpr state start = 0;
   static constexpr bool pairs = Pairs;
-  static constexpr state advance(state s, std::uint8_t b) noexcept { return A.next[s][b]; }
+  static constexpr const dialect_automaton& table() noexcept {
+    static_assert(dialect_table<Grammar>.ok, "the grammar is unambiguous and fits the builder");
+    // The shift form: a state times 4.
+    static_assert(dialect_table<Grammar>.states <= 15, "the shift form holds 15 states");
+    return dialect_table<Grammar>;
+  }
+  static constexpr state advance(state s, std::uint8_t b) noexcept { return table().next[s][b]; }
   static constexpr bool rejected(state s) noexcept { return s == dialect_reject; }
-  static constexpr bool boundary(state s) noexcept { return A.is_boundary[s]; }
-  static constexpr error_code why(state s, std::uint8_t b) noexcept { return A.kind[s][b]; }
-  static constexpr std::uint8_t lead_mask(std::uint8_t b) noexcept { return A.lead_mask[b]; }
-  // The shift form: a state times 4.
-  static_assert(A.states <= 15, "the shift form holds 15 states");
+  static constexpr bool boundary(state s) noexcept { return table().is_boundary[s]; }
+  static constexpr error_code why(state s, std::uint8_t b) noexcept { return table().kind[s][b]; }
+  static constexpr std::uint8_t lead_mask(std::uint8_t b) noexcept { return table().lead_mask[b]; }
   static constexpr std::uint64_t shift_step(std::uint64_t s4, std::uint8_t b) noexcept {
-    return (dialect_shift<A>.row[b] >> s4) & 0x3C;
+    return (dialect_shift<table()>.row[b] >> s4) & 0x3C;
   }
 };
 
@@ -4172,50 +4364,9 @@ inline constexpr dialect_rule legacy_grammar[] = {
     {6, {octets(0xFD, 0xFD), tail, tail, tail, tail, tail}},                                      //
 };
 
-template <std::size_t N>
-constexpr dialect_automaton build_dialect(const dialect_rule (&g)[N]) {
-  return build_dialect_automaton(g, N);
-}
-
-inline constexpr dialect_automaton wtf8_table = build_dialect(wtf8_grammar);
-inline constexpr dialect_automaton cesu8_table = build_dialect(cesu8_grammar);
-inline constexpr dialect_automaton mutf8_table = build_dialect(mutf8_grammar);
-inline constexpr dialect_automaton legacy_table = build_dialect(legacy_grammar);
-
-static_assert(wtf8_table.ok && cesu8_table.ok && mutf8_table.ok && legacy_table.ok,
-              "every dialect grammar is unambiguous and fits the builder");
-static_assert(wtf8_table.states == 12, "WTF-8: two boundaries, reject and 9 partial-character states");
-static_assert(cesu8_table.states == 9, "CESU-8: the UTF-8 states without UTF8-4, and the pair's 4");
-static_assert(mutf8_table.states == 10, "MUTF-8: CESU-8 and the state after C0");
-static_assert(legacy_table.states == 11, "RFC 2279: accept, reject and 9 partial-character states");
-
-/// RFC 3629 (dfa.hpp's `grammar`) in the builder's form.
-constexpr dialect_automaton build_utf8_with_dialect_builder() {
-  dialect_rule g[sizeof grammar / sizeof grammar[0]]{};
-  std::size_t r = 0;
-  for (const sequence_rule& s : grammar) {
-    g[r].length = static_cast<std::uint8_t>(s.tails + 1);
-    g[r].seq[0] = s.lead;
-    for (std::uint8_t k = 0; k < s.tails; ++k) g[r].seq[k + 1] = s.tail[k];
-    ++r;
-  }
-  return build_dialect_automaton(g, r);
-}
-
-/// True when the builder reproduces dfa.hpp's automaton from RFC 3629, state for state.
-constexpr bool builders_agree() {
-  constexpr dialect_automaton a = build_utf8_with_dialect_builder();
-  if (!a.ok || a.states != dfa.states) return false;
-  for (std::size_t s = 0; s < a.states; ++s) {
-    if (a.is_boundary[s] != (s == accept_state)) return false;
-    for (unsigned b = 0; b < 256; ++b)
-      if (a.next[s][b] != dfa.next[s][b] || a.kind[s][b] != dfa.kind[s][b]) return false;
-  }
-  for (unsigned b = 0; b < 256; ++b)
-    if (a.lead_mask[b] != dfa.lead_mask[b]) return false;
-  return true;
-}
-static_assert(builders_agree(), "the dialect builder given RFC 3629 yields the strict automaton");
+// The tables are built from these grammars when a dialect is first used (dialect_table in
+// detail/dialect_dfa.hpp); tests/tables_test.cpp pins their shapes and checks that the builder,
+// given dfa.hpp's RFC 3629 grammar, yields dfa.hpp's automaton.
 
 // ---- Writers ----------------------------------------------------------------------------------
 
@@ -4264,13 +4415,13 @@ struct dialect_traits<dialect::utf8> {
 
 template <>
 struct dialect_traits<dialect::wtf8> : dialect_traits<dialect::utf8> {
-  using machine = table_machine<wtf8_table, false>;
+  using machine = table_machine<wtf8_grammar, false>;
   static constexpr bool encodable(char32_t c) noexcept { return c <= 0x10FFFF; }
 };
 
 template <>
 struct dialect_traits<dialect::cesu8> : dialect_traits<dialect::utf8> {
-  using machine = table_machine<cesu8_table, true>;
+  using machine = table_machine<cesu8_grammar, true>;
   static constexpr std::size_t max_length = 6;
   static constexpr std::size_t width(char32_t c) noexcept { return c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 6; }
   template <class Byte>
@@ -4284,7 +4435,7 @@ struct dialect_traits<dialect::cesu8> : dialect_traits<dialect::utf8> {
 
 template <>
 struct dialect_traits<dialect::mutf8> : dialect_traits<dialect::cesu8> {
-  using machine = table_machine<mutf8_table, true>;
+  using machine = table_machine<mutf8_grammar, true>;
   static constexpr bool nul_byte = false;
   static constexpr std::size_t width(char32_t c) noexcept {
     return c == 0 ? 2 : dialect_traits<dialect::cesu8>::width(c);
@@ -4300,7 +4451,7 @@ struct dialect_traits<dialect::mutf8> : dialect_traits<dialect::cesu8> {
 
 template <>
 struct dialect_traits<dialect::legacy> : dialect_traits<dialect::utf8> {
-  using machine = table_machine<legacy_table, false>;
+  using machine = table_machine<legacy_grammar, false>;
   static constexpr std::size_t max_length = 6;
   static constexpr bool encodable(char32_t c) noexcept { return c <= 0x7FFFFFFF; }
   static constexpr std::size_t width(char32_t c) noexcept {
@@ -4549,8 +4700,11 @@ constexpr std::size_t encode(char32_t cp, Byte* out6, Dialect) noexcept {
 #ifndef UTF8DFA_ITERATOR_HPP
 #define UTF8DFA_ITERATOR_HPP
 
-#include <memory>
 
+
+#if UTF8DFA_HAS_RANGES
+#include <memory>  // std::to_address
+#endif
 
 namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
@@ -5044,12 +5198,13 @@ constexpr char32_t kernel_replacement(const Policy& pol) noexcept {
 /// Output units a lossy decode of UTF-8 writes (UTF-16 when `utf16`): exact for every policy on
 /// well-formed input, and an upper bound for strict on ill-formed input.
 inline std::size_t utf8_decoded_units(const unsigned char* p, std::size_t n, bool utf16, char32_t repl) noexcept {
-  const kernel_table& k = kernels();
+  const auto validate = kernel_fn<&kernel_table::validate>();
+  const auto length = utf16 ? kernel_fn<&kernel_table::utf16_length>() : kernel_fn<&kernel_table::count_leads>();
   const std::size_t repl_units = utf16 && repl >= 0x10000 ? 2 : 1;
   std::size_t total = 0, pos = 0;
   for (;;) {
-    const validation_result v = k.validate(p + pos, n - pos);
-    total += utf16 ? k.utf16_length(p + pos, v.valid_up_to) : k.count_leads(p + pos, v.valid_up_to);
+    const validation_result v = validate(p + pos, n - pos);
+    total += length(p + pos, v.valid_up_to);
     if (v.error == error_code::none) return total;
     pos += v.valid_up_to;
     pos += decode_at(p, n, pos).length;  // the maximal ill-formed subpart
@@ -5218,29 +5373,31 @@ Str make_string(std::size_t size, Run run, conversion_result& status) {
 template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0>
 conversion_result utf8_to_utf32(const Bytes& bytes, char32_t* out, Policy policy = {}) noexcept {
   const auto s = detail::as_span(bytes);
-  return detail::kernels().utf8_to_utf32(detail::as_uchars(s.data), s.size, out, detail::kernel_replacement(policy));
+  return detail::kernel_fn<&detail::kernel_table::utf8_to_utf32>()(detail::as_uchars(s.data), s.size, out,
+                                                                   detail::kernel_replacement(policy));
 }
 
 /// UTF-8 to UTF-16 into `out` (supplementary characters as surrogate pairs).
 template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0>
 conversion_result utf8_to_utf16(const Bytes& bytes, char16_t* out, Policy policy = {}) noexcept {
   const auto s = detail::as_span(bytes);
-  return detail::kernels().utf8_to_utf16(detail::as_uchars(s.data), s.size, out, detail::kernel_replacement(policy));
+  return detail::kernel_fn<&detail::kernel_table::utf8_to_utf16>()(detail::as_uchars(s.data), s.size, out,
+                                                                   detail::kernel_replacement(policy));
 }
 
 /// UTF-16 to UTF-8 into `out`. Each unpaired surrogate is one error (`surrogate`, or `incomplete`
 /// for a high surrogate that ends the input).
 template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0>
 conversion_result utf16_to_utf8(std::u16string_view in, Byte* out, Policy policy = {}) noexcept {
-  return detail::kernels().utf16_to_utf8(in.data(), in.size(), detail::as_uchars(out),
-                                         detail::kernel_replacement(policy));
+  return detail::kernel_fn<&detail::kernel_table::utf16_to_utf8>()(in.data(), in.size(), detail::as_uchars(out),
+                                                                   detail::kernel_replacement(policy));
 }
 
 /// UTF-32 to UTF-8 into `out`. Surrogates (`surrogate`) and values above 0x10FFFF (`too_large`) are errors.
 template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0>
 conversion_result utf32_to_utf8(std::u32string_view in, Byte* out, Policy policy = {}) noexcept {
-  return detail::kernels().utf32_to_utf8(in.data(), in.size(), detail::as_uchars(out),
-                                         detail::kernel_replacement(policy));
+  return detail::kernel_fn<&detail::kernel_table::utf32_to_utf8>()(in.data(), in.size(), detail::as_uchars(out),
+                                                                   detail::kernel_replacement(policy));
 }
 
 // ---- Exact output sizes. ---------------------------------------------------------------------
@@ -5644,7 +5801,7 @@ template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
 constexpr validation_result validate(const Bytes& bytes) noexcept {
   const auto s = detail::as_span(bytes);
   if (UTF8DFA_IS_CONSTANT_EVALUATED()) return detail::validate_from(s.data, s.size, 0);
-  return detail::kernels().validate(detail::as_uchars(s.data), s.size);
+  return detail::kernel_fn<&detail::kernel_table::validate>()(detail::as_uchars(s.data), s.size);
 }
 
 /// Same, for a pointer and a length.

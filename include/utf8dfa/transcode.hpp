@@ -34,12 +34,13 @@ constexpr char32_t kernel_replacement(const Policy& pol) noexcept {
 /// Output units a lossy decode of UTF-8 writes (UTF-16 when `utf16`): exact for every policy on
 /// well-formed input, and an upper bound for strict on ill-formed input.
 inline std::size_t utf8_decoded_units(const unsigned char* p, std::size_t n, bool utf16, char32_t repl) noexcept {
-  const kernel_table& k = kernels();
+  const auto validate = kernel_fn<&kernel_table::validate>();
+  const auto length = utf16 ? kernel_fn<&kernel_table::utf16_length>() : kernel_fn<&kernel_table::count_leads>();
   const std::size_t repl_units = utf16 && repl >= 0x10000 ? 2 : 1;
   std::size_t total = 0, pos = 0;
   for (;;) {
-    const validation_result v = k.validate(p + pos, n - pos);
-    total += utf16 ? k.utf16_length(p + pos, v.valid_up_to) : k.count_leads(p + pos, v.valid_up_to);
+    const validation_result v = validate(p + pos, n - pos);
+    total += length(p + pos, v.valid_up_to);
     if (v.error == error_code::none) return total;
     pos += v.valid_up_to;
     pos += decode_at(p, n, pos).length;  // the maximal ill-formed subpart
@@ -208,29 +209,31 @@ Str make_string(std::size_t size, Run run, conversion_result& status) {
 template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0>
 conversion_result utf8_to_utf32(const Bytes& bytes, char32_t* out, Policy policy = {}) noexcept {
   const auto s = detail::as_span(bytes);
-  return detail::kernels().utf8_to_utf32(detail::as_uchars(s.data), s.size, out, detail::kernel_replacement(policy));
+  return detail::kernel_fn<&detail::kernel_table::utf8_to_utf32>()(detail::as_uchars(s.data), s.size, out,
+                                                                   detail::kernel_replacement(policy));
 }
 
 /// UTF-8 to UTF-16 into `out` (supplementary characters as surrogate pairs).
 template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0>
 conversion_result utf8_to_utf16(const Bytes& bytes, char16_t* out, Policy policy = {}) noexcept {
   const auto s = detail::as_span(bytes);
-  return detail::kernels().utf8_to_utf16(detail::as_uchars(s.data), s.size, out, detail::kernel_replacement(policy));
+  return detail::kernel_fn<&detail::kernel_table::utf8_to_utf16>()(detail::as_uchars(s.data), s.size, out,
+                                                                   detail::kernel_replacement(policy));
 }
 
 /// UTF-16 to UTF-8 into `out`. Each unpaired surrogate is one error (`surrogate`, or `incomplete`
 /// for a high surrogate that ends the input).
 template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0>
 conversion_result utf16_to_utf8(std::u16string_view in, Byte* out, Policy policy = {}) noexcept {
-  return detail::kernels().utf16_to_utf8(in.data(), in.size(), detail::as_uchars(out),
-                                         detail::kernel_replacement(policy));
+  return detail::kernel_fn<&detail::kernel_table::utf16_to_utf8>()(in.data(), in.size(), detail::as_uchars(out),
+                                                                   detail::kernel_replacement(policy));
 }
 
 /// UTF-32 to UTF-8 into `out`. Surrogates (`surrogate`) and values above 0x10FFFF (`too_large`) are errors.
 template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0>
 conversion_result utf32_to_utf8(std::u32string_view in, Byte* out, Policy policy = {}) noexcept {
-  return detail::kernels().utf32_to_utf8(in.data(), in.size(), detail::as_uchars(out),
-                                         detail::kernel_replacement(policy));
+  return detail::kernel_fn<&detail::kernel_table::utf32_to_utf8>()(in.data(), in.size(), detail::as_uchars(out),
+                                                                   detail::kernel_replacement(policy));
 }
 
 // ---- Exact output sizes. ---------------------------------------------------------------------
