@@ -31,39 +31,6 @@ constexpr char32_t kernel_replacement(const Policy& pol) noexcept {
     return pol.replacement_value();
 }
 
-/// Output units a lossy decode of UTF-8 writes (UTF-16 when `utf16`): exact for every policy on
-/// well-formed input, and an upper bound for strict on ill-formed input.
-inline std::size_t utf8_decoded_units(const unsigned char* p, std::size_t n, bool utf16, char32_t repl) noexcept {
-  const kernel_table& k = kernels();
-  const std::size_t repl_units = utf16 && repl >= 0x10000 ? 2 : 1;
-  std::size_t total = 0, pos = 0;
-  for (;;) {
-    const validation_result v = k.validate(p + pos, n - pos);
-    total += utf16 ? k.utf16_length(p + pos, v.valid_up_to) : k.count_leads(p + pos, v.valid_up_to);
-    if (v.error == error_code::none) return total;
-    pos += v.valid_up_to;
-    pos += decode_at(p, n, pos).length;  // the maximal ill-formed subpart
-    total += repl_units;
-  }
-}
-
-/// UTF-8 bytes that converting UTF-16/UTF-32 writes (replacements counted with `repl`).
-template <class In>
-std::size_t utf8_encoded_bytes(const In* p, std::size_t n, char32_t repl) noexcept {
-  std::size_t total = 0;
-  for (std::size_t i = 0; i < n;) {
-    if (p[i] < 0x80) {
-      ++total;
-      ++i;
-      continue;
-    }
-    const decoded d = decode_utf_at(p, n, i);
-    total += utf8_width(d.error == error_code::none ? d.code_point : repl);
-    i += d.length;
-  }
-  return total;
-}
-
 // ---- The dialects: scalar, one character at a time on the dialect's DFA. ---------------------
 
 /// Why `c`, read in dialect D, cannot be written as Unicode text of code unit Out (char16_t,
@@ -240,24 +207,24 @@ conversion_result utf32_to_utf8(std::u32string_view in, Byte* out, Policy policy
 template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
 std::size_t utf32_length_from_utf8(const Bytes& bytes, replace r = {}) noexcept {
   const auto s = detail::as_span(bytes);
-  return detail::utf8_decoded_units(detail::as_uchars(s.data), s.size, false, r.replacement_value());
+  return detail::kernels().utf32_length_from_utf8(detail::as_uchars(s.data), s.size, r.replacement_value());
 }
 
 /// char16_t units utf8_to_utf16 writes (same guarantees).
 template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
 std::size_t utf16_length_from_utf8(const Bytes& bytes, replace r = {}) noexcept {
   const auto s = detail::as_span(bytes);
-  return detail::utf8_decoded_units(detail::as_uchars(s.data), s.size, true, r.replacement_value());
+  return detail::kernels().utf16_length_from_utf8(detail::as_uchars(s.data), s.size, r.replacement_value());
 }
 
 /// Bytes utf16_to_utf8 writes (same guarantees).
 inline std::size_t utf8_length_from_utf16(std::u16string_view in, replace r = {}) noexcept {
-  return detail::utf8_encoded_bytes(in.data(), in.size(), r.replacement_value());
+  return detail::kernels().utf8_length_from_utf16(in.data(), in.size(), r.replacement_value());
 }
 
 /// Bytes utf32_to_utf8 writes (same guarantees).
 inline std::size_t utf8_length_from_utf32(std::u32string_view in, replace r = {}) noexcept {
-  return detail::utf8_encoded_bytes(in.data(), in.size(), r.replacement_value());
+  return detail::kernels().utf8_length_from_utf32(in.data(), in.size(), r.replacement_value());
 }
 
 // ---- Allocating helpers. ---------------------------------------------------------------------
