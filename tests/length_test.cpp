@@ -306,6 +306,65 @@ TEST_CASE("length helpers: the allocating conversions hold exactly what the poin
   }
 }
 
+TEST_CASE("length helpers: the allocating conversions at their chunk edges") {
+  // The allocating helpers convert long inputs in chunks (a few KiB of input each): an error, a
+  // character or a surrogate pair at every position around the chunk edges gives the same string and
+  // status as the pointer form (error code included: a character cut by a chunk end is not
+  // `incomplete` when the whole input goes on).
+  namespace u = utf8dfa;
+  std::size_t bad = 0;
+  std::string first;
+  const auto expect = [&](bool ok, const char* what, std::size_t at) {
+    if (!ok && bad++ == 0) first = std::string(what) + " at " + std::to_string(at);
+  };
+  const auto same = [](const u::conversion_result& a, const u::conversion_result& b) {
+    return a.read == b.read && a.written == b.written && a.error == b.error;
+  };
+  for (const std::size_t edge : {std::size_t{4096}, std::size_t{5461}, std::size_t{8192}, std::size_t{16384}})
+    for (std::size_t at = edge - 6; at <= edge + 6; ++at) {
+      for (const char* piece : {"\xE2\x82", "\xF0\x9F\x98", "\xC3", "\x80", "\xE2\x82\xAC", "\xF0\x9F\x98\x80"})
+        for (const char* fill : {"a", "\xC3\xA9"}) {
+          std::string s;
+          while (s.size() < at) s += fill;
+          s.resize(at, 'a');
+          s += piece;
+          while (s.size() < 3 * edge) s += fill;
+          std::vector<char16_t> o16(s.size() + 1);
+          std::vector<char32_t> o32(s.size() + 1);
+          u::conversion_result st{};
+          const std::u16string a16 = u::to_utf16(s, st);
+          const u::conversion_result p16 = u::utf8_to_utf16(s, o16.data());
+          expect(same(st, p16) && a16 == std::u16string(o16.data(), p16.written), "to_utf16", at);
+          const std::u32string a32 = u::to_utf32(s, st);
+          const u::conversion_result p32 = u::utf8_to_utf32(s, o32.data());
+          expect(same(st, p32) && a32 == std::u32string(o32.data(), p32.written), "to_utf32", at);
+          const u::conversion_result r16 = u::utf8_to_utf16(s, o16.data(), u::replace{});
+          expect(u::to_utf16_lossy(s) == std::u16string(o16.data(), r16.written), "to_utf16_lossy", at);
+        }
+      for (const char16_t unit : {u'\xD83D', u'\xDE00', u'\x20AC'})
+        for (const bool pair : {false, true}) {
+          std::u16string t(3 * edge, u'\x439');
+          t[at] = unit;
+          if (pair) t[at + 1] = u'\xDE00';
+          std::vector<char> o8(9 * edge + 4);
+          u::conversion_result st{};
+          const std::string a8 = u::to_utf8(std::u16string_view(t), st);
+          const u::conversion_result p8 = u::utf16_to_utf8(t, o8.data());
+          expect(same(st, p8) && a8 == std::string(o8.data(), p8.written), "to_utf8 (UTF-16)", at);
+          const u::conversion_result r8 = u::utf16_to_utf8(t, o8.data(), u::replace{});
+          expect(u::to_utf8_lossy(std::u16string_view(t)) == std::string(o8.data(), r8.written), "to_utf8_lossy", at);
+          std::u32string w(3 * edge, U'\x1F600');
+          w[at] = unit;
+          std::vector<char> q8(12 * edge + 4);
+          const std::string b8 = u::to_utf8(std::u32string_view(w), st);
+          const u::conversion_result p32 = u::utf32_to_utf8(w, q8.data());
+          expect(same(st, p32) && b8 == std::string(q8.data(), p32.written), "to_utf8 (UTF-32)", at);
+        }
+    }
+  INFO(utf8dfa::active_kernel() << ": " << first);
+  CHECK(bad == 0);
+}
+
 TEST_CASE("length helpers: every kernel agrees with the scalar one") {
   // The kernel table's length functions called directly, for every kernel this CPU runs.
   using namespace length_test;
