@@ -42,14 +42,28 @@ UTF8DFA_TARGET_AVX2 inline __m256i units_of(__m256i table, __m256i nibble, __m25
   return _mm256_shuffle_epi8(table, _mm256_and_si256(_mm256_srli_epi16(in, 4), nibble));
 }
 
-/// The length_segment of UTF-8 (see length_common.hpp): check_blocks of validate.hpp over whole
+/// checker's error vector for the 32 bytes `in` at q, the bytes before them read from memory (q - 3
+/// lies inside the input): three loads instead of the lane permute and shifts that build them.
+UTF8DFA_TARGET_AVX2 inline __m256i check_at(const checker& c, const unsigned char* q, __m256i in) noexcept {
+  const __m256i prev1 = load(q - 1);
+  const __m256i a = _mm256_shuffle_epi8(c.first_high, _mm256_and_si256(_mm256_srli_epi16(prev1, 4), c.nibble));
+  const __m256i b = _mm256_shuffle_epi8(c.first_low, _mm256_and_si256(prev1, c.nibble));
+  const __m256i d = _mm256_shuffle_epi8(c.second_high, _mm256_and_si256(_mm256_srli_epi16(in, 4), c.nibble));
+  const __m256i flags = _mm256_and_si256(_mm256_and_si256(a, b), d);
+  const __m256i is3 = _mm256_subs_epu8(load(q - 2), c.lead3);
+  const __m256i is4 = _mm256_subs_epu8(load(q - 3), c.lead4);
+  const __m256i must_continue = _mm256_and_si256(_mm256_or_si256(is3, is4), c.high_bit);
+  return _mm256_xor_si256(flags, must_continue);
+}
+
+/// The length_segment of UTF-8 (see length_common.hpp): the block checks of validate.hpp over whole
 /// 64-byte blocks, each block that passes also counted; the tail is left to the scalar decoder.
 template <bool Utf16>
 UTF8DFA_TARGET_AVX2 std::size_t utf8_units_segment(const unsigned char* p, std::size_t n, std::size_t& count) noexcept {
   const checker check;
   const __m256i table = lanes(Utf16 ? utf16_units_per_nibble : utf32_units_per_nibble);
   const __m256i zero = _mm256_setzero_si256();
-  __m256i prev = zero, incomplete = zero, sums = zero;
+  __m256i incomplete = zero, sums = zero;
   std::size_t ascii = 0, i = 0, stop = blocks_pass;
   for (; n - i >= 64; i += 64) {
     const __m256i lo = load(p + i), hi = load(p + i + 32);
@@ -57,13 +71,14 @@ UTF8DFA_TARGET_AVX2 std::size_t utf8_units_segment(const unsigned char* p, std::
       if (UTF8DFA_UNLIKELY(any(incomplete))) break;
       ascii += 64;
     } else {
-      const __m256i err = _mm256_or_si256(check(lo, prev), check(hi, lo));
+      // The first block has nothing before it; the others read the bytes before them.
+      const __m256i err = i == 0 ? _mm256_or_si256(check(lo, zero), check(hi, lo))
+                                 : _mm256_or_si256(check_at(check, p + i, lo), check_at(check, p + i + 32, hi));
       incomplete = ends_incomplete(hi);
       if (UTF8DFA_UNLIKELY(any(err))) break;
       const __m256i both = _mm256_add_epi8(units_of(table, check.nibble, lo), units_of(table, check.nibble, hi));
       sums = _mm256_add_epi64(sums, _mm256_sad_epu8(both, zero));
     }
-    prev = hi;
   }
   if (i < n || any(incomplete)) stop = i;
   count = ascii + sum_epi64(sums);
@@ -86,9 +101,16 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf16_bytes_segment(const char16_t* p, st
   const __m256i above7ff = _mm256_set1_epi16(static_cast<short>(0xF800));
   const __m256i zero = _mm256_setzero_si256(), one = _mm256_set1_epi16(1);
   __m256i acc = zero;
-  std::size_t i = 0, steps = 0;
+  std::size_t i = 0, steps = 0, ascii = 0;
   std::ptrdiff_t less = 0;
   for (; n - i > 16; i += 16) {
+    // ASCII, 32 units a step (the unit after them not a low surrogate: one would be unpaired).
+    while (n - i > 32 && _mm256_testz_si256(_mm256_or_si256(load(p + i), load(p + i + 16)), above7f) &&
+           (p[i + 32] & 0xFC00) != 0xDC00) {
+      i += 32;
+      ascii += 32;
+    }
+    if (n - i <= 16) break;
     const __m256i w = load(p + i), next = load(p + i + 1);
     const __m256i hi = _mm256_cmpeq_epi16(_mm256_and_si256(w, tag), high);
     const __m256i lo_next = _mm256_cmpeq_epi16(_mm256_and_si256(next, tag), low);
@@ -104,7 +126,7 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf16_bytes_segment(const char16_t* p, st
     }
   }
   less += sum_epi32(_mm256_madd_epi16(acc, one));
-  count = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(3 * i) + less);
+  count = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(3 * i) + less - 2 * static_cast<std::ptrdiff_t>(ascii));
   return i;  // the tail is never empty here
 }
 
@@ -119,9 +141,16 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf32_bytes_segment(const char32_t* p, st
   const __m256i above_ffff = _mm256_set1_epi32(static_cast<int>(0xFFFF0000u));
   const __m256i zero = _mm256_setzero_si256();
   __m256i acc = zero;
-  std::size_t i = 0, steps = 0;
+  std::size_t i = 0, steps = 0, ascii = 0;
   std::ptrdiff_t less = 0;
   for (; n - i >= 8; i += 8) {
+    while (n - i >= 32 && _mm256_testz_si256(_mm256_or_si256(_mm256_or_si256(load(p + i), load(p + i + 8)),
+                                                             _mm256_or_si256(load(p + i + 16), load(p + i + 24))),
+                                             above7f)) {  // ASCII, 32 units a step
+      i += 32;
+      ascii += 32;
+    }
+    if (n - i < 8) break;
     const __m256i cp = load(p + i);
     const __m256i bad =
         _mm256_or_si256(_mm256_cmpeq_epi32(_mm256_and_si256(cp, sur_bits), sur),
@@ -138,7 +167,7 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf32_bytes_segment(const char32_t* p, st
     }
   }
   less += sum_epi32(acc);
-  count = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(4 * i) + less);
+  count = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(4 * i) + less - 3 * static_cast<std::ptrdiff_t>(ascii));
   return i == n ? blocks_pass : i;
 }
 

@@ -37,7 +37,21 @@ UTF8DFA_TARGET_AVX512 inline __m512i units_of(__m512i table, __m512i nibble, __m
   return _mm512_shuffle_epi8(table, _mm512_and_si512(_mm512_srli_epi16(in, 4), nibble));
 }
 
-/// The length_segment of UTF-8 (see length_common.hpp): check_blocks of validate.hpp, each block
+/// checker's error vector for the 64 bytes `in` at q, the bytes before them read from memory (q - 3
+/// lies inside the input): three loads instead of the four lane shuffles that build them.
+UTF8DFA_TARGET_AVX512 inline __m512i check_at(const checker& c, const unsigned char* q, __m512i in) noexcept {
+  const __m512i prev1 = load(q - 1);
+  const __m512i a = _mm512_shuffle_epi8(c.first_high, _mm512_and_si512(_mm512_srli_epi16(prev1, 4), c.nibble));
+  const __m512i b = _mm512_shuffle_epi8(c.first_low, _mm512_and_si512(prev1, c.nibble));
+  const __m512i d = _mm512_shuffle_epi8(c.second_high, _mm512_and_si512(_mm512_srli_epi16(in, 4), c.nibble));
+  const __m512i is3 = _mm512_subs_epu8(load(q - 2), c.lead3);
+  const __m512i is4 = _mm512_subs_epu8(load(q - 3), c.lead4);
+  const __m512i flags = _mm512_ternarylogic_epi32(a, b, d, 0x80);
+  const __m512i must_continue = _mm512_ternarylogic_epi32(is3, is4, c.high_bit, 0xA8);
+  return _mm512_xor_si512(flags, must_continue);
+}
+
+/// The length_segment of UTF-8 (see length_common.hpp): the block checks of validate.hpp, each block
 /// that passes also counted (a nibble lookup per byte, summed by vpsadbw).
 template <bool Utf16>
 UTF8DFA_TARGET_AVX512 std::size_t utf8_units_segment(const unsigned char* p, std::size_t n,
@@ -47,13 +61,23 @@ UTF8DFA_TARGET_AVX512 std::size_t utf8_units_segment(const unsigned char* p, std
   const __m512i zero = _mm512_setzero_si512();
   __m512i prev = zero, incomplete = zero, sums = zero;
   std::size_t ascii = 0, i = 0, stop = blocks_pass;
+  if (n >= 64) {  // the first block: nothing before it
+    const __m512i in = load(p);
+    if (UTF8DFA_UNLIKELY(any(check_block(check, in, prev, incomplete)))) {
+      count = 0;
+      return 0;
+    }
+    sums = _mm512_sad_epu8(units_of(table, check.nibble, in), zero);
+    prev = in;
+    i = 64;
+  }
   for (; n - i >= 128; i += 128) {
     const __m512i in0 = load(p + i), in1 = load(p + i + 64);
     if (_mm512_movepi8_mask(_mm512_or_si512(in0, in1)) == 0) {
       if (UTF8DFA_UNLIKELY(any(incomplete))) break;
       ascii += 128;
     } else {
-      const __m512i err = _mm512_or_si512(check(in0, prev), check(in1, in0));
+      const __m512i err = _mm512_or_si512(check_at(check, p + i, in0), check_at(check, p + i + 64, in1));
       incomplete = ends_incomplete(in1);
       if (UTF8DFA_UNLIKELY(any(err))) break;
       const __m512i both = _mm512_add_epi8(units_of(table, check.nibble, in0), units_of(table, check.nibble, in1));
@@ -128,6 +152,13 @@ UTF8DFA_TARGET_AVX512 inline std::size_t utf16_bytes_segment(const char16_t* p, 
   __m512i acc = _mm512_setzero_si512();
   std::size_t i = 0, steps = 0, extra = 0;
   for (; n - i > 32; i += 32) {
+    // ASCII, 64 units a step (the unit after them not a low surrogate: one would be unpaired).
+    while (n - i > 64) {
+      const __m512i w0 = _mm512_loadu_si512(p + i), w1 = _mm512_loadu_si512(p + i + 32);
+      if (_mm512_cmpge_epu16_mask(_mm512_or_si512(w0, w1), k.x80) != 0 || (p[i + 64] & 0xFC00) == 0xDC00) break;
+      i += 64;
+    }
+    if (n - i <= 32) break;
     if (UTF8DFA_UNLIKELY(!count_utf16_block(k, _mm512_loadu_si512(p + i), _mm512_loadu_si512(p + i + 1), acc))) break;
     if (++steps == 8192) {  // before the 16-bit lanes could overflow
       extra += static_cast<std::size_t>(_mm512_reduce_add_epi32(_mm512_madd_epi16(acc, k.one)));
@@ -182,6 +213,14 @@ UTF8DFA_TARGET_AVX512 inline std::size_t utf32_bytes_segment(const char32_t* p, 
   __m512i acc = _mm512_setzero_si512();
   std::size_t i = 0, steps = 0, extra = 0, stop = blocks_pass;
   for (; n - i >= 16; i += 16) {
+    while (n - i >= 64) {  // ASCII, 64 units a step
+      const __m512i any =
+          _mm512_or_si512(_mm512_or_si512(_mm512_loadu_si512(p + i), _mm512_loadu_si512(p + i + 16)),
+                          _mm512_or_si512(_mm512_loadu_si512(p + i + 32), _mm512_loadu_si512(p + i + 48)));
+      if (_mm512_cmpge_epu32_mask(any, k.x80) != 0) break;
+      i += 64;
+    }
+    if (n - i < 16) break;
     if (UTF8DFA_UNLIKELY(!count_utf32_block(k, _mm512_loadu_si512(p + i), acc))) break;
     if (++steps == (std::size_t{1} << 24)) {  // before the 32-bit lanes could overflow
       extra += static_cast<std::size_t>(_mm512_reduce_add_epi32(acc));
