@@ -328,18 +328,19 @@ inline std::size_t utf8_units_region(const unsigned char* p, std::size_t n, std:
 template <class In>
 inline std::size_t utf8_bytes_region(const In* p, std::size_t n, std::size_t& i, std::size_t end,
                                      std::size_t repl_bytes) noexcept {
-  std::size_t total = 0;
-  while (i < end) {
-    const char32_t c = p[i];
-    if (c < 0xD800) {  // the common case, no decoding needed
-      total += 1 + std::size_t{c >= 0x80} + std::size_t{c >= 0x800};
-      ++i;
-      continue;
-    }
-    const decoded d = decode_utf_at(p, n, i);
+  std::size_t total = 0, j = i;
+  while (j < end) {
+    // The common case, no decoding: a run of units below the surrogates.
+    std::size_t k = j;
+    for (; k < end && p[k] < 0xD800; ++k) total += std::size_t{p[k] >= 0x80} + std::size_t{p[k] >= 0x800};
+    total += k - j;
+    j = k;
+    if (j == end) break;
+    const decoded d = decode_utf_at(p, n, j);
     total += d.error != error_code::none ? repl_bytes : utf8_width(d.code_point);
-    i += d.length;
+    j += d.length;
   }
+  i = j;
   return total;
 }
 

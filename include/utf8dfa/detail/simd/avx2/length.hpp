@@ -103,9 +103,10 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf16_bytes_segment(const char16_t* p, st
   __m256i acc = zero;
   std::size_t i = 0, steps = 0, ascii = 0;
   std::ptrdiff_t less = 0;
+  bool was_ascii = false;
   for (; n - i > 16; i += 16) {
     // ASCII, 32 units a step (the unit after them not a low surrogate: one would be unpaired).
-    while (n - i > 32 && _mm256_testz_si256(_mm256_or_si256(load(p + i), load(p + i + 16)), above7f) &&
+    while (was_ascii && n - i > 32 && _mm256_testz_si256(_mm256_or_si256(load(p + i), load(p + i + 16)), above7f) &&
            (p[i + 32] & 0xFC00) != 0xDC00) {
       i += 32;
       ascii += 32;
@@ -116,6 +117,7 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf16_bytes_segment(const char16_t* p, st
     const __m256i lo_next = _mm256_cmpeq_epi16(_mm256_and_si256(next, tag), low);
     const __m256i unpaired = _mm256_xor_si256(hi, lo_next);
     if (UTF8DFA_UNLIKELY(!_mm256_testz_si256(unpaired, unpaired))) break;
+    was_ascii = _mm256_testz_si256(w, above7f);
     const __m256i below = _mm256_add_epi16(_mm256_cmpeq_epi16(_mm256_and_si256(w, above7f), zero),
                                            _mm256_cmpeq_epi16(_mm256_and_si256(w, above7ff), zero));
     acc = _mm256_add_epi16(acc, _mm256_add_epi16(below, _mm256_add_epi16(hi, hi)));
@@ -143,10 +145,12 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf32_bytes_segment(const char32_t* p, st
   __m256i acc = zero;
   std::size_t i = 0, steps = 0, ascii = 0;
   std::ptrdiff_t less = 0;
+  bool was_ascii = false;
   for (; n - i >= 8; i += 8) {
-    while (n - i >= 32 && _mm256_testz_si256(_mm256_or_si256(_mm256_or_si256(load(p + i), load(p + i + 8)),
-                                                             _mm256_or_si256(load(p + i + 16), load(p + i + 24))),
-                                             above7f)) {  // ASCII, 32 units a step
+    while (was_ascii && n - i >= 32 &&
+           _mm256_testz_si256(_mm256_or_si256(_mm256_or_si256(load(p + i), load(p + i + 8)),
+                                              _mm256_or_si256(load(p + i + 16), load(p + i + 24))),
+                              above7f)) {  // ASCII, 32 units a step
       i += 32;
       ascii += 32;
     }
@@ -156,6 +160,7 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf32_bytes_segment(const char32_t* p, st
         _mm256_or_si256(_mm256_cmpeq_epi32(_mm256_and_si256(cp, sur_bits), sur),
                         _mm256_xor_si256(_mm256_cmpeq_epi32(_mm256_max_epu32(cp, top), top), _mm256_set1_epi32(-1)));
     if (UTF8DFA_UNLIKELY(!_mm256_testz_si256(bad, bad))) break;
+    was_ascii = _mm256_testz_si256(cp, above7f);
     const __m256i b1 = _mm256_cmpeq_epi32(_mm256_and_si256(cp, above7f), zero);
     const __m256i b2 = _mm256_cmpeq_epi32(_mm256_and_si256(cp, sur_bits), zero);
     const __m256i b3 = _mm256_cmpeq_epi32(_mm256_and_si256(cp, above_ffff), zero);

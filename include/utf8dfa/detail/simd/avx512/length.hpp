@@ -131,11 +131,13 @@ struct utf16_count_constants {
 /// surrogate is unpaired (`next`: the units one position later; lanes past the input are zero, so
 /// they add nothing and a high surrogate before them is unpaired): then returns false.
 UTF8DFA_TARGET_AVX512 inline bool count_utf16_block(const utf16_count_constants& k, __m512i w, __m512i next,
-                                                    __m512i& acc) noexcept {
+                                                    __m512i& acc, bool& ascii) noexcept {
   const __mmask32 hi = _mm512_cmpeq_epi16_mask(_mm512_and_si512(w, k.tag), k.high);
   const __mmask32 lo_next = _mm512_cmpeq_epi16_mask(_mm512_and_si512(next, k.tag), k.low);
   if (UTF8DFA_UNLIKELY(hi != lo_next)) return false;
-  __m512i t = _mm512_maskz_mov_epi16(_mm512_cmpge_epu16_mask(w, k.x80), k.one);
+  const __mmask32 two = _mm512_cmpge_epu16_mask(w, k.x80);
+  ascii = two == 0;
+  __m512i t = _mm512_maskz_mov_epi16(two, k.one);
   t = _mm512_mask_add_epi16(t, _mm512_cmpge_epu16_mask(w, k.x800), t, k.one);
   acc = _mm512_add_epi16(acc, _mm512_mask_sub_epi16(t, hi, t, k.two));
   return true;
@@ -151,15 +153,18 @@ UTF8DFA_TARGET_AVX512 inline std::size_t utf16_bytes_segment(const char16_t* p, 
   const utf16_count_constants k;
   __m512i acc = _mm512_setzero_si512();
   std::size_t i = 0, steps = 0, extra = 0;
+  bool ascii = false;
   for (; n - i > 32; i += 32) {
-    // ASCII, 64 units a step (the unit after them not a low surrogate: one would be unpaired).
-    while (n - i > 64) {
+    // After an ASCII block, ASCII 64 units a step (the unit after them not a low surrogate: one
+    // would be unpaired).
+    while (ascii && n - i > 64) {
       const __m512i w0 = _mm512_loadu_si512(p + i), w1 = _mm512_loadu_si512(p + i + 32);
       if (_mm512_cmpge_epu16_mask(_mm512_or_si512(w0, w1), k.x80) != 0 || (p[i + 64] & 0xFC00) == 0xDC00) break;
       i += 64;
     }
     if (n - i <= 32) break;
-    if (UTF8DFA_UNLIKELY(!count_utf16_block(k, _mm512_loadu_si512(p + i), _mm512_loadu_si512(p + i + 1), acc))) break;
+    if (UTF8DFA_UNLIKELY(!count_utf16_block(k, _mm512_loadu_si512(p + i), _mm512_loadu_si512(p + i + 1), acc, ascii)))
+      break;
     if (++steps == 8192) {  // before the 16-bit lanes could overflow
       extra += static_cast<std::size_t>(_mm512_reduce_add_epi32(_mm512_madd_epi16(acc, k.one)));
       acc = _mm512_setzero_si512();
@@ -171,7 +176,7 @@ UTF8DFA_TARGET_AVX512 inline std::size_t utf16_bytes_segment(const char16_t* p, 
     const std::size_t avail = n - i;
     const __m512i w = _mm512_maskz_loadu_epi16(_bzhi_u32(~0u, static_cast<unsigned>(avail)), p + i);
     const __m512i next = _mm512_maskz_loadu_epi16(_bzhi_u32(~0u, static_cast<unsigned>(avail - 1)), p + i + 1);
-    if (count_utf16_block(k, w, next, acc)) {
+    if (count_utf16_block(k, w, next, acc, ascii)) {
       stop = blocks_pass;
       i = n;
     }
@@ -195,11 +200,14 @@ struct utf32_count_constants {
 
 /// Adds the UTF-8 bytes of the 16 units cp, less one each, to acc, unless one is a surrogate or
 /// above 0x10FFFF: then returns false (lanes past the input are zero: they add nothing).
-UTF8DFA_TARGET_AVX512 inline bool count_utf32_block(const utf32_count_constants& k, __m512i cp, __m512i& acc) noexcept {
+UTF8DFA_TARGET_AVX512 inline bool count_utf32_block(const utf32_count_constants& k, __m512i cp, __m512i& acc,
+                                                    bool& ascii) noexcept {
   if (UTF8DFA_UNLIKELY(
           (_mm512_cmplt_epu32_mask(_mm512_sub_epi32(cp, k.sur), k.sur_len) | _mm512_cmpgt_epu32_mask(cp, k.top)) != 0))
     return false;
-  __m512i t = _mm512_maskz_mov_epi32(_mm512_cmpge_epu32_mask(cp, k.x80), k.one);
+  const __mmask16 two = _mm512_cmpge_epu32_mask(cp, k.x80);
+  ascii = two == 0;
+  __m512i t = _mm512_maskz_mov_epi32(two, k.one);
   t = _mm512_mask_add_epi32(t, _mm512_cmpge_epu32_mask(cp, k.sur_len), t, k.one);
   acc = _mm512_add_epi32(acc, _mm512_mask_add_epi32(t, _mm512_cmpge_epu32_mask(cp, k.x10000), t, k.one));
   return true;
@@ -212,8 +220,9 @@ UTF8DFA_TARGET_AVX512 inline std::size_t utf32_bytes_segment(const char32_t* p, 
   const utf32_count_constants k;
   __m512i acc = _mm512_setzero_si512();
   std::size_t i = 0, steps = 0, extra = 0, stop = blocks_pass;
+  bool ascii = false;
   for (; n - i >= 16; i += 16) {
-    while (n - i >= 64) {  // ASCII, 64 units a step
+    while (ascii && n - i >= 64) {  // after an ASCII block, ASCII 64 units a step
       const __m512i any =
           _mm512_or_si512(_mm512_or_si512(_mm512_loadu_si512(p + i), _mm512_loadu_si512(p + i + 16)),
                           _mm512_or_si512(_mm512_loadu_si512(p + i + 32), _mm512_loadu_si512(p + i + 48)));
@@ -221,7 +230,7 @@ UTF8DFA_TARGET_AVX512 inline std::size_t utf32_bytes_segment(const char32_t* p, 
       i += 64;
     }
     if (n - i < 16) break;
-    if (UTF8DFA_UNLIKELY(!count_utf32_block(k, _mm512_loadu_si512(p + i), acc))) break;
+    if (UTF8DFA_UNLIKELY(!count_utf32_block(k, _mm512_loadu_si512(p + i), acc, ascii))) break;
     if (++steps == (std::size_t{1} << 24)) {  // before the 32-bit lanes could overflow
       extra += static_cast<std::size_t>(_mm512_reduce_add_epi32(acc));
       acc = _mm512_setzero_si512();
@@ -232,7 +241,7 @@ UTF8DFA_TARGET_AVX512 inline std::size_t utf32_bytes_segment(const char32_t* p, 
     stop = i;
   } else if (i < n) {
     const auto live = static_cast<__mmask16>(_bzhi_u32(0xFFFFu, static_cast<unsigned>(n - i)));
-    if (count_utf32_block(k, _mm512_maskz_loadu_epi32(live, p + i), acc))
+    if (count_utf32_block(k, _mm512_maskz_loadu_epi32(live, p + i), acc, ascii))
       i = n;
     else
       stop = i;
