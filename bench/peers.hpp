@@ -25,6 +25,11 @@ enum class op {
   to_utf32,
   to_utf8_from_utf16,
   to_utf8_from_utf32,
+  // Lazy transcoding views (utf_views.hpp) iterated into the buffers, against the peers' per-character loops.
+  view_utf8_to_utf16,
+  view_utf16_to_utf8,
+  view_utf16_to_utf32,
+  view_utf8_to_utf32,
 };
 const char* op_name(op o);
 

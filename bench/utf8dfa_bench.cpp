@@ -81,9 +81,10 @@ void corrupt(op o, const std::string& library, std::size_t& r, buffers& b) {
     if (b.str16.empty() && b.str32.empty() && b.str8.empty()) r += 1;
   } else if (!writes || r == 0) {
     r += 1;
-  } else if (o == op::utf8_to_utf32 && library != "memcpy") {
+  } else if ((o == op::utf8_to_utf32 || o == op::view_utf16_to_utf32 || o == op::view_utf8_to_utf32) &&
+             library != "memcpy") {
     b.out32[r / 2] ^= 1;
-  } else if (o == op::utf8_to_utf16 && library != "memcpy") {
+  } else if ((o == op::utf8_to_utf16 || o == op::view_utf8_to_utf16) && library != "memcpy") {
     b.out16[r / 2] ^= 1;
   } else {
     b.out8[r / 2] ^= 1;
@@ -306,6 +307,8 @@ std::size_t input_bytes(op o, const input& in) {
     case op::utf16_to_utf8:
     case op::utf8_length_from_utf16:
     case op::to_utf8_from_utf16:
+    case op::view_utf16_to_utf8:
+    case op::view_utf16_to_utf32:
       return in.utf16.size() * 2;
     case op::utf32_to_utf8:
     case op::utf8_length_from_utf32:
@@ -374,6 +377,17 @@ bool check(const bench_case& c, const input& in, std::string& why) {
         break;
       case op::count:
         ok = r == in.code_points;
+        break;
+      // The transcoding views.
+      case op::view_utf8_to_utf16:
+        ok = same(b.out16, r, in.utf16);
+        break;
+      case op::view_utf16_to_utf8:
+        ok = same_bytes(b.out8, r, in.utf8.data(), in.utf8.size());
+        break;
+      case op::view_utf16_to_utf32:
+      case op::view_utf8_to_utf32:
+        ok = same(b.out32, r, in.utf32);
         break;
       default:
         ok = check_length_op(o, in, r, b);
@@ -546,20 +560,12 @@ int main(int argc, char** argv) {
         if (std::strcmp(im.library, "utf8dfa") == 0)
           impls.push_back({im.operation, kernel_libraries.back().c_str(), im.on_ill_formed, im.run});
     }
-  constexpr op ops[] = {op::validate,
-                        op::utf8_to_utf32,
-                        op::utf8_to_utf16,
-                        op::utf16_to_utf8,
-                        op::utf32_to_utf8,
-                        op::count,
-                        op::utf16_length_from_utf8,
-                        op::utf32_length_from_utf8,
-                        op::utf8_length_from_utf16,
-                        op::utf8_length_from_utf32,
-                        op::to_utf16,
-                        op::to_utf32,
-                        op::to_utf8_from_utf16,
-                        op::to_utf8_from_utf32};
+  constexpr op ops[] = {
+      op::validate, op::utf8_to_utf32, op::utf8_to_utf16, op::utf16_to_utf8, op::utf32_to_utf8, op::count,
+      op::utf16_length_from_utf8, op::utf32_length_from_utf8, op::utf8_length_from_utf16, op::utf8_length_from_utf32,
+      op::to_utf16, op::to_utf32, op::to_utf8_from_utf16, op::to_utf8_from_utf32,
+      // The transcoding views.
+      op::view_utf8_to_utf16, op::view_utf16_to_utf8, op::view_utf16_to_utf32, op::view_utf8_to_utf32};
   for (source& s : sources)
     for (const op o : ops)
       for (const impl& im : impls) {

@@ -12,15 +12,16 @@
 //   utf8dfa/error.hpp
 //   utf8dfa/count.hpp
 //   utf8dfa/detail/dispatch.hpp
-//   utf8dfa/detail/cpu.hpp
-//   utf8dfa/detail/simd/target.hpp
 //   utf8dfa/detail/kernel_table.hpp
 //   utf8dfa/policy.hpp
 //   utf8dfa/detail/scalar.hpp
+//   utf8dfa/detail/kernel_list.hpp
+//   utf8dfa/detail/cpu.hpp
 //   utf8dfa/detail/simd/avx2/kernels.hpp
 //   utf8dfa/detail/simd/avx2/length.hpp
 //   utf8dfa/detail/simd/length_common.hpp
 //   utf8dfa/detail/simd/generic.hpp
+//   utf8dfa/detail/simd/target.hpp
 //   utf8dfa/detail/simd/avx2/validate.hpp
 //   utf8dfa/detail/simd/avx2/transcode.hpp
 //   utf8dfa/detail/simd/transcode_common.hpp
@@ -43,6 +44,7 @@
 //   utf8dfa/stream.hpp
 //   utf8dfa/transcode.hpp
 //   utf8dfa/validate.hpp
+//   utf8dfa/utf_views.hpp
 //   utf8dfa/views.hpp
 
 // ---- begin utf8dfa.hpp ----
@@ -164,6 +166,32 @@
 #define UTF8DFA_ARM64 1
 #else
 #define UTF8DFA_ARM64 0
+#endif
+
+// Which SIMD kernels this build has (detail/simd/target.hpp holds their instruction-set regions):
+// x86-64 with GCC or Clang gets sse4, avx2 and avx512 (chosen at run time), ARM64 neon;
+// UTF8DFA_NO_SIMD leaves the scalar kernel only.
+#if UTF8DFA_X86_64 && !defined(UTF8DFA_NO_SIMD) && (defined(__GNUC__) || defined(__clang__))
+#define UTF8DFA_X86_KERNELS 1
+#else
+#define UTF8DFA_X86_KERNELS 0
+#endif
+#if UTF8DFA_ARM64 && !defined(UTF8DFA_NO_SIMD) && (defined(__ARM_NEON) || defined(_M_ARM64))
+#define UTF8DFA_NEON_KERNELS 1
+#else
+#define UTF8DFA_NEON_KERNELS 0
+#endif
+
+// Separate compilation. By default the library is header-only: every translation unit that calls a
+// bulk function (validate, the conversions, count_code_points) compiles the kernels again. Define
+// UTF8DFA_SEPARATE_COMPILATION in every translation unit of the program (the CMake target
+// utf8dfa::utf8dfa_compiled does) and the headers only declare the kernels; exactly one source file
+// then includes <utf8dfa/src.hpp> (with the single header: defines UTF8DFA_IMPLEMENTATION before
+// including it) to compile them once. UTF8DFA_KERNELS_DECL marks the functions it moves there.
+#if defined(UTF8DFA_SEPARATE_COMPILATION)
+#define UTF8DFA_KERNELS_DECL
+#else
+#define UTF8DFA_KERNELS_DECL inline
 #endif
 
 #endif
@@ -786,161 +814,21 @@ constexpr std::span<T> skip_bom(std::span<T, Extent> bytes) noexcept {
 // ---- begin utf8dfa/detail/dispatch.hpp ----
 // utf8dfa: the run-time kernel table. On x86-64 the best of avx512, avx2, sse4 that cpu.hpp finds
 // (CPU and OS support), on ARM64 neon, else scalar; UTF8DFA_NO_SIMD leaves only scalar. Resolved
-// once, on first use (no static-initialisation order issue: the pointer is constant-initialised),
+// once, on first use (no static-initialisation order issue: the slot is constant-initialised),
 // overridable by the UTF8DFA_KERNEL environment variable or select_kernel().
+//
+// The kernels are registered in kernel_list.hpp. Header-only (the default), it is included here,
+// and a bulk function calls kernel_fn<&kernel_table::op>(): that operation's implementation in the
+// kernel in use, read from the operation's own list, so a translation unit compiles only the
+// kernels of the operations it calls. With UTF8DFA_SEPARATE_COMPILATION (config.hpp) only the
+// declarations here are seen, kernel_fn reads the active table, and the one translation unit that
+// includes <utf8dfa/src.hpp> compiles kernel_list.hpp. Either way a call is one load of the
+// active-kernel slot, one load of the function pointer and an indirect call.
 #ifndef UTF8DFA_DETAIL_DISPATCH_HPP
 #define UTF8DFA_DETAIL_DISPATCH_HPP
 
 #include <atomic>
-#include <cstdlib>
 
-// ---- begin utf8dfa/detail/cpu.hpp ----
-// utf8dfa: what the x86-64 CPU and the operating system let the kernels use (cpuid + xgetbv).
-// Detected once, on first use; the cache is a constant-initialised atomic, so there is no
-// static-initialisation order issue and concurrent first calls merely detect twice.
-#ifndef UTF8DFA_DETAIL_CPU_HPP
-#define UTF8DFA_DETAIL_CPU_HPP
-
-
-// ---- begin utf8dfa/detail/simd/target.hpp ----
-// utf8dfa: per-function instruction-set regions for the x86-64 kernels (and NEON on ARM64). Kernels are compiled
-// through these attributes only, never through -m flags imposed on users; dispatch.hpp calls a kernel only after
-// cpu.hpp has confirmed the CPU and the OS support it.
-#ifndef UTF8DFA_DETAIL_SIMD_TARGET_HPP
-#define UTF8DFA_DETAIL_SIMD_TARGET_HPP
-
-
-#if UTF8DFA_X86_64 && !defined(UTF8DFA_NO_SIMD) && (defined(__GNUC__) || defined(__clang__))
-#define UTF8DFA_X86_KERNELS 1
-#include <immintrin.h>
-// Keeps a kernel's vector loop out of its caller, so a short input's scalar path stays lean.
-#define UTF8DFA_NOINLINE __attribute__((noinline))
-#define UTF8DFA_TARGET_SSE4 __attribute__((target("sse4.2,popcnt")))
-#define UTF8DFA_TARGET_AVX2 __attribute__((target("avx2,bmi,bmi2,popcnt,lzcnt")))
-#define UTF8DFA_TARGET_AVX512 \
-  __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512vbmi,avx512vbmi2,bmi,bmi2,popcnt,lzcnt")))
-#else
-#define UTF8DFA_X86_KERNELS 0
-#endif
-
-// ARM64: NEON is part of the base architecture, so its kernel is chosen at compile time.
-#if UTF8DFA_ARM64 && !defined(UTF8DFA_NO_SIMD) && (defined(__ARM_NEON) || defined(_M_ARM64))
-#define UTF8DFA_NEON_KERNELS 1
-#include <arm_neon.h>
-#else
-#define UTF8DFA_NEON_KERNELS 0
-#endif
-
-#endif
-// ---- end utf8dfa/detail/simd/target.hpp ----
-
-#if UTF8DFA_X86_KERNELS
-#include <cpuid.h>
-#endif
-
-namespace utf8dfa {
-inline namespace UTF8DFA_ABI_NAMESPACE {
-namespace detail {
-
-/// Instruction-set bits; a kernel runs only when every bit its target region enables is set.
-enum cpu_feature : std::uint32_t {
-  cpu_sse42 = 1u << 0,
-  cpu_popcnt = 1u << 1,
-  cpu_avx2 = 1u << 2,
-  cpu_bmi1 = 1u << 3,
-  cpu_bmi2 = 1u << 4,
-  cpu_lzcnt = 1u << 5,
-  cpu_avx512f = 1u << 6,
-  cpu_avx512bw = 1u << 7,
-  cpu_avx512vl = 1u << 8,
-  cpu_avx512dq = 1u << 9,
-  cpu_avx512vbmi = 1u << 10,
-  cpu_avx512vbmi2 = 1u << 11,
-  cpu_detected = 1u << 31,  // marks the cache as filled
-};
-
-/// What each kernel's target region (simd/target.hpp) needs.
-inline constexpr std::uint32_t cpu_needs_sse4 = cpu_sse42 | cpu_popcnt;
-inline constexpr std::uint32_t cpu_needs_avx2 = cpu_needs_sse4 | cpu_avx2 | cpu_bmi1 | cpu_bmi2 | cpu_lzcnt;
-inline constexpr std::uint32_t cpu_needs_avx512 =
-    cpu_needs_avx2 | cpu_avx512f | cpu_avx512bw | cpu_avx512vl | cpu_avx512dq | cpu_avx512vbmi | cpu_avx512vbmi2;
-
-#if UTF8DFA_X86_KERNELS
-struct cpuid_regs {
-  std::uint32_t eax, ebx, ecx, edx;
-};
-
-inline cpuid_regs cpuid_query(std::uint32_t leaf, std::uint32_t subleaf) noexcept {
-  cpuid_regs r{0, 0, 0, 0};
-  unsigned a = 0, b = 0, c = 0, d = 0;
-  if (__get_cpuid_count(leaf, subleaf, &a, &b, &c, &d)) r = {a, b, c, d};
-  return r;
-}
-
-/// XCR0: which register states the OS saves on a context switch. Plain asm, so no target region
-/// (-mxsave) is needed; only called once cpuid said OSXSAVE is on.
-inline std::uint64_t xgetbv0() noexcept {
-  std::uint32_t lo = 0, hi = 0;
-  __asm__ __volatile__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0u));
-  return (std::uint64_t{hi} << 32) | lo;
-}
-
-inline std::uint32_t detect_cpu_features() noexcept {
-  auto bit = [](std::uint32_t reg, unsigned n) { return (reg >> n) & 1u; };
-  std::uint32_t f = cpu_detected;
-  const std::uint32_t max_leaf = cpuid_query(0, 0).eax;
-  const cpuid_regs l1 = cpuid_query(1, 0);
-  if (bit(l1.ecx, 20)) f |= cpu_sse42;
-  if (bit(l1.ecx, 23)) f |= cpu_popcnt;
-  const cpuid_regs ext = cpuid_query(0x80000001u, 0);
-  if (bit(ext.ecx, 5)) f |= cpu_lzcnt;
-  if (max_leaf < 7) return f;
-  const cpuid_regs l7 = cpuid_query(7, 0);
-  if (bit(l7.ebx, 3)) f |= cpu_bmi1;
-  if (bit(l7.ebx, 8)) f |= cpu_bmi2;
-  // AVX state needs the OS to save XMM and YMM (XCR0 bits 1, 2); AVX-512 also the opmask and
-  // ZMM states (bits 5, 6, 7).
-  if (!bit(l1.ecx, 27) || !bit(l1.ecx, 28)) return f;  // OSXSAVE, AVX
-  const std::uint64_t xcr0 = xgetbv0();
-  if ((xcr0 & 0x6) != 0x6) return f;
-  if (bit(l7.ebx, 5)) f |= cpu_avx2;
-  if ((xcr0 & 0xE6) != 0xE6) return f;
-  if (bit(l7.ebx, 16)) f |= cpu_avx512f;
-  if (bit(l7.ebx, 17)) f |= cpu_avx512dq;
-  if (bit(l7.ebx, 30)) f |= cpu_avx512bw;
-  if (bit(l7.ebx, 31)) f |= cpu_avx512vl;
-  if (bit(l7.ecx, 1)) f |= cpu_avx512vbmi;
-  if (bit(l7.ecx, 6)) f |= cpu_avx512vbmi2;
-  return f;
-}
-#else
-inline std::uint32_t detect_cpu_features() noexcept {
-  return cpu_detected;
-}
-#endif
-
-/// The features of this CPU (cpu_feature bits), detected on the first call.
-inline std::uint32_t cpu_features() noexcept {
-  static std::atomic<std::uint32_t> cache{0};  // constant-initialised
-  std::uint32_t f = cache.load(std::memory_order_relaxed);
-  if (f == 0) {
-    f = detect_cpu_features();
-    cache.store(f, std::memory_order_relaxed);
-  }
-  return f;
-}
-
-/// True when the CPU has every feature in `needs`.
-inline bool cpu_has(std::uint32_t needs) noexcept {
-  return (cpu_features() & needs) == needs;
-}
-
-}  // namespace detail
-}  // namespace UTF8DFA_ABI_NAMESPACE
-}  // namespace utf8dfa
-
-#endif
-// ---- end utf8dfa/detail/cpu.hpp ----
 // ---- begin utf8dfa/detail/kernel_table.hpp ----
 // utf8dfa: the shape of a kernel (one implementation of every bulk operation) and the portable one.
 #ifndef UTF8DFA_DETAIL_KERNEL_TABLE_HPP
@@ -1430,6 +1318,138 @@ conversion_result vector_from(const In* p, std::size_t n, Out* out, char32_t rep
 
 #endif
 // ---- end utf8dfa/detail/kernel_table.hpp ----
+
+// The definitions: here when header-only, in the one UTF8DFA_IMPLEMENTATION translation unit
+// (<utf8dfa/src.hpp>) with UTF8DFA_SEPARATE_COMPILATION.
+#if !defined(UTF8DFA_SEPARATE_COMPILATION) || defined(UTF8DFA_IMPLEMENTATION)
+// ---- begin utf8dfa/detail/kernel_list.hpp ----
+// utf8dfa: the kernels of this build, and the definitions dispatch.hpp declares. Header-only, every
+// translation unit that dispatches includes this (through dispatch.hpp); with
+// UTF8DFA_SEPARATE_COMPILATION only <utf8dfa/src.hpp> does, and these functions are not inline.
+//
+// A kernel is a kernel_table (kernel_table.hpp) defined in its simd/<isa>/kernels.hpp; a new bulk
+// operation is a new kernel_table field filled in every table: nothing here changes.
+#ifndef UTF8DFA_DETAIL_KERNEL_LIST_HPP
+#define UTF8DFA_DETAIL_KERNEL_LIST_HPP
+
+#include <cstdlib>
+
+// ---- begin utf8dfa/detail/cpu.hpp ----
+// utf8dfa: what the x86-64 CPU and the operating system let the kernels use (cpuid + xgetbv).
+// Detected once, on first use; the cache is a constant-initialised atomic, so there is no
+// static-initialisation order issue and concurrent first calls merely detect twice.
+#ifndef UTF8DFA_DETAIL_CPU_HPP
+#define UTF8DFA_DETAIL_CPU_HPP
+
+
+
+#if UTF8DFA_X86_KERNELS
+#include <cpuid.h>
+#endif
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+
+/// Instruction-set bits; a kernel runs only when every bit its target region enables is set.
+enum cpu_feature : std::uint32_t {
+  cpu_sse42 = 1u << 0,
+  cpu_popcnt = 1u << 1,
+  cpu_avx2 = 1u << 2,
+  cpu_bmi1 = 1u << 3,
+  cpu_bmi2 = 1u << 4,
+  cpu_lzcnt = 1u << 5,
+  cpu_avx512f = 1u << 6,
+  cpu_avx512bw = 1u << 7,
+  cpu_avx512vl = 1u << 8,
+  cpu_avx512dq = 1u << 9,
+  cpu_avx512vbmi = 1u << 10,
+  cpu_avx512vbmi2 = 1u << 11,
+  cpu_detected = 1u << 31,  // marks the cache as filled
+};
+
+/// What each kernel's target region (simd/target.hpp) needs.
+inline constexpr std::uint32_t cpu_needs_sse4 = cpu_sse42 | cpu_popcnt;
+inline constexpr std::uint32_t cpu_needs_avx2 = cpu_needs_sse4 | cpu_avx2 | cpu_bmi1 | cpu_bmi2 | cpu_lzcnt;
+inline constexpr std::uint32_t cpu_needs_avx512 =
+    cpu_needs_avx2 | cpu_avx512f | cpu_avx512bw | cpu_avx512vl | cpu_avx512dq | cpu_avx512vbmi | cpu_avx512vbmi2;
+
+#if UTF8DFA_X86_KERNELS
+struct cpuid_regs {
+  std::uint32_t eax, ebx, ecx, edx;
+};
+
+inline cpuid_regs cpuid_query(std::uint32_t leaf, std::uint32_t subleaf) noexcept {
+  cpuid_regs r{0, 0, 0, 0};
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (__get_cpuid_count(leaf, subleaf, &a, &b, &c, &d)) r = {a, b, c, d};
+  return r;
+}
+
+/// XCR0: which register states the OS saves on a context switch. Plain asm, so no target region
+/// (-mxsave) is needed; only called once cpuid said OSXSAVE is on.
+inline std::uint64_t xgetbv0() noexcept {
+  std::uint32_t lo = 0, hi = 0;
+  __asm__ __volatile__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0u));
+  return (std::uint64_t{hi} << 32) | lo;
+}
+
+inline std::uint32_t detect_cpu_features() noexcept {
+  auto bit = [](std::uint32_t reg, unsigned n) { return (reg >> n) & 1u; };
+  std::uint32_t f = cpu_detected;
+  const std::uint32_t max_leaf = cpuid_query(0, 0).eax;
+  const cpuid_regs l1 = cpuid_query(1, 0);
+  if (bit(l1.ecx, 20)) f |= cpu_sse42;
+  if (bit(l1.ecx, 23)) f |= cpu_popcnt;
+  const cpuid_regs ext = cpuid_query(0x80000001u, 0);
+  if (bit(ext.ecx, 5)) f |= cpu_lzcnt;
+  if (max_leaf < 7) return f;
+  const cpuid_regs l7 = cpuid_query(7, 0);
+  if (bit(l7.ebx, 3)) f |= cpu_bmi1;
+  if (bit(l7.ebx, 8)) f |= cpu_bmi2;
+  // AVX state needs the OS to save XMM and YMM (XCR0 bits 1, 2); AVX-512 also the opmask and
+  // ZMM states (bits 5, 6, 7).
+  if (!bit(l1.ecx, 27) || !bit(l1.ecx, 28)) return f;  // OSXSAVE, AVX
+  const std::uint64_t xcr0 = xgetbv0();
+  if ((xcr0 & 0x6) != 0x6) return f;
+  if (bit(l7.ebx, 5)) f |= cpu_avx2;
+  if ((xcr0 & 0xE6) != 0xE6) return f;
+  if (bit(l7.ebx, 16)) f |= cpu_avx512f;
+  if (bit(l7.ebx, 17)) f |= cpu_avx512dq;
+  if (bit(l7.ebx, 30)) f |= cpu_avx512bw;
+  if (bit(l7.ebx, 31)) f |= cpu_avx512vl;
+  if (bit(l7.ecx, 1)) f |= cpu_avx512vbmi;
+  if (bit(l7.ecx, 6)) f |= cpu_avx512vbmi2;
+  return f;
+}
+#else
+inline std::uint32_t detect_cpu_features() noexcept {
+  return cpu_detected;
+}
+#endif
+
+/// The features of this CPU (cpu_feature bits), detected on the first call.
+inline std::uint32_t cpu_features() noexcept {
+  static std::atomic<std::uint32_t> cache{0};  // constant-initialised
+  std::uint32_t f = cache.load(std::memory_order_relaxed);
+  if (f == 0) {
+    f = detect_cpu_features();
+    cache.store(f, std::memory_order_relaxed);
+  }
+  return f;
+}
+
+/// True when the CPU has every feature in `needs`.
+inline bool cpu_has(std::uint32_t needs) noexcept {
+  return (cpu_features() & needs) == needs;
+}
+
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/detail/cpu.hpp ----
 // ---- begin utf8dfa/detail/simd/avx2/kernels.hpp ----
 // utf8dfa: the AVX2 kernel table.
 #ifndef UTF8DFA_DETAIL_SIMD_AVX2_KERNELS_HPP
@@ -1453,8 +1473,8 @@ conversion_result vector_from(const In* p, std::size_t n, Out* out, char32_t rep
 // ---- begin utf8dfa/detail/simd/generic.hpp ----
 // utf8dfa: what every SIMD validation kernel shares: the byte-pair lookup tables of the vectorised
 // check (Keiser & Lemire, "Validating UTF-8 In Less Than One Instruction Per Byte", 2021) derived
-// from the grammar of dfa.hpp and proved against the DFA at compile time, and the scalar re-scan
-// that turns "this block is bad" into the exact answer of validate_scalar.
+// from the grammar of dfa.hpp and proved against the DFA at compile time (tests/tables_test.cpp),
+// and the scalar re-scan that turns "this block is bad" into the exact answer of validate_scalar.
 //
 // The vector check looks at every byte b2 together with the byte before it, b1:
 //   flags = first_high[b1 >> 4] & first_low[b1 & 15] & second_high[b2 >> 4]
@@ -1564,11 +1584,8 @@ constexpr bool pair_tables_match_dfa(unsigned lo, unsigned hi) noexcept {
     }
   return true;
 }
-// Every one of the 65536 pairs, in slices that stay under compilers' constant-evaluation limits.
-static_assert(pair_tables_match_dfa(0x00, 0x40), "pair tables agree with the DFA (00..3F first)");
-static_assert(pair_tables_match_dfa(0x40, 0x80), "pair tables agree with the DFA (40..7F first)");
-static_assert(pair_tables_match_dfa(0x80, 0xC0), "pair tables agree with the DFA (80..BF first)");
-static_assert(pair_tables_match_dfa(0xC0, 0x100), "pair tables agree with the DFA (C0..FF first)");
+// tests/tables_test.cpp checks every one of the 65536 pairs at compile time (once, not in every
+// translation unit that includes the kernels).
 
 /// Leads from these values on need a continuation two (three) places after them.
 inline constexpr std::uint8_t lead3_min = rule_e0.lead.lo;
@@ -1678,6 +1695,31 @@ std::size_t utf8_bytes_blocks(const In* p, std::size_t n, char32_t repl) noexcep
 
 #endif
 // ---- end utf8dfa/detail/simd/length_common.hpp ----
+// ---- begin utf8dfa/detail/simd/target.hpp ----
+// utf8dfa: per-function instruction-set regions for the x86-64 kernels (and NEON on ARM64). Kernels are compiled
+// through these attributes only, never through -m flags imposed on users; dispatch.hpp calls a kernel only after
+// cpu.hpp has confirmed the CPU and the OS support it. config.hpp says which kernels the build has.
+#ifndef UTF8DFA_DETAIL_SIMD_TARGET_HPP
+#define UTF8DFA_DETAIL_SIMD_TARGET_HPP
+
+
+#if UTF8DFA_X86_KERNELS
+#include <immintrin.h>
+// Keeps a kernel's vector loop out of its caller, so a short input's scalar path stays lean.
+#define UTF8DFA_NOINLINE __attribute__((noinline))
+#define UTF8DFA_TARGET_SSE4 __attribute__((target("sse4.2,popcnt")))
+#define UTF8DFA_TARGET_AVX2 __attribute__((target("avx2,bmi,bmi2,popcnt,lzcnt")))
+#define UTF8DFA_TARGET_AVX512 \
+  __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512vbmi,avx512vbmi2,bmi,bmi2,popcnt,lzcnt")))
+#endif
+
+// ARM64: NEON is part of the base architecture, so its kernel is chosen at compile time.
+#if UTF8DFA_NEON_KERNELS
+#include <arm_neon.h>
+#endif
+
+#endif
+// ---- end utf8dfa/detail/simd/target.hpp ----
 // ---- begin utf8dfa/detail/simd/avx2/validate.hpp ----
 // utf8dfa: AVX2 validation and counting (32-byte vectors, 64-byte blocks).
 #ifndef UTF8DFA_DETAIL_SIMD_AVX2_VALIDATE_HPP
@@ -4410,6 +4452,74 @@ inline constexpr kernel_entry compiled_kernels[] = {
 };
 inline constexpr std::size_t compiled_kernel_count = sizeof compiled_kernels / sizeof compiled_kernels[0];
 
+// Code that reads compiled_kernels at run time pulls every table, so every kernel function, into
+// the program. What the dispatcher reads at run time is therefore copied out at compile time: the
+// names and needs, and for each operation the list of its implementations (kernel_ops), so that a
+// header-only translation unit compiles only the kernels of the operations it calls.
+
+/// The names and CPU needs of compiled_kernels.
+struct kernel_facts {
+  const char* name[compiled_kernel_count]{};
+  std::uint32_t needs[compiled_kernel_count]{};
+};
+
+constexpr kernel_facts make_kernel_facts() noexcept {
+  kernel_facts f{};
+  for (std::size_t k = 0; k < compiled_kernel_count; ++k) {
+    f.name[k] = compiled_kernels[k].table->name;
+    f.needs[k] = compiled_kernels[k].needs;
+  }
+  return f;
+}
+inline constexpr kernel_facts compiled_kernel_facts = make_kernel_facts();
+
+template <class M>
+struct member_type;
+template <class T, class C>
+struct member_type<T C::*> {
+  using type = T;
+};
+
+/// One operation (a kernel_table member, e.g. &kernel_table::validate) of every compiled kernel.
+template <auto Op>
+struct kernel_op_list {
+  typename member_type<decltype(Op)>::type fn[compiled_kernel_count]{};
+};
+
+template <auto Op>
+constexpr kernel_op_list<Op> make_kernel_op_list() noexcept {
+  kernel_op_list<Op> l{};
+  for (std::size_t k = 0; k < compiled_kernel_count; ++k) l.fn[k] = compiled_kernels[k].table->*Op;
+  return l;
+}
+template <auto Op>
+inline constexpr kernel_op_list<Op> kernel_ops = make_kernel_op_list<Op>();
+
+/// True when this CPU runs compiled kernel k.
+inline bool kernel_runs(std::size_t k) noexcept {
+  return compiled_kernel_facts.needs[k] == 0 || cpu_has(compiled_kernel_facts.needs[k]);
+}
+
+/// The index of the kernel named `name` that this CPU runs; compiled_kernel_count if none.
+inline std::size_t kernel_index(std::string_view name) noexcept {
+  for (std::size_t k = 0; k < compiled_kernel_count; ++k)
+    if (name == compiled_kernel_facts.name[k] && kernel_runs(k)) return k;
+  return compiled_kernel_count;
+}
+
+/// The index of the kernel to start with: the best one this CPU runs, or the one UTF8DFA_KERNEL names.
+inline std::size_t default_kernel_index() noexcept {
+  std::size_t k = 0;
+  while (!kernel_runs(k)) ++k;  // the last, scalar, always runs
+#if !defined(_MSC_VER)
+  if (const char* env = std::getenv("UTF8DFA_KERNEL")) {
+    const std::size_t chosen = kernel_index(env);
+    if (chosen != compiled_kernel_count) k = chosen;
+  }
+#endif
+  return k;
+}
+
 /// The kernels this CPU supports, best first (filled once, by a thread-safe local static).
 struct kernel_list {
   const kernel_table* list[compiled_kernel_count]{};
@@ -4418,17 +4528,38 @@ struct kernel_list {
 
 inline kernel_list make_kernel_list() noexcept {
   kernel_list l{};
-  for (const kernel_entry& e : compiled_kernels)
-    if (e.needs == 0 || cpu_has(e.needs)) l.list[l.count++] = e.table;
+  for (std::size_t k = 0; k < compiled_kernel_count; ++k)
+    if (kernel_runs(k)) l.list[l.count++] = compiled_kernels[k].table;
   return l;
 }
 
-/// Every kernel this build and this CPU can run, best first; the scalar table is always last.
-inline const kernel_table* const* available_kernels(std::size_t& count) noexcept {
+UTF8DFA_KERNELS_DECL const kernel_table* const* available_kernels(std::size_t& count) noexcept {
   static const kernel_list supported = make_kernel_list();
   count = supported.count;
   return supported.list;
 }
+
+UTF8DFA_KERNELS_DECL const kernel_table* default_kernel() noexcept {
+  return compiled_kernels[default_kernel_index()].table;
+}
+
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/detail/kernel_list.hpp ----
+#endif
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+
+/// Every kernel this build and this CPU can run, best first; the scalar table is always last.
+UTF8DFA_KERNELS_DECL const kernel_table* const* available_kernels(std::size_t& count) noexcept;
+
+/// The kernel to start with: the best one the CPU runs, or the one UTF8DFA_KERNEL names.
+UTF8DFA_KERNELS_DECL const kernel_table* default_kernel() noexcept;
 
 inline const kernel_table* find_kernel(std::string_view name) noexcept {
   std::size_t count = 0;
@@ -4438,24 +4569,79 @@ inline const kernel_table* find_kernel(std::string_view name) noexcept {
   return nullptr;
 }
 
+#if defined(UTF8DFA_SEPARATE_COMPILATION)
+
 inline std::atomic<const kernel_table*>& active_kernel_slot() noexcept {
   static std::atomic<const kernel_table*> slot{nullptr};
   return slot;
 }
 
-/// The kernel in use: the best one the CPU supports, or the one UTF8DFA_KERNEL names.
+/// The kernel in use.
 inline const kernel_table& kernels() noexcept {
   const kernel_table* k = active_kernel_slot().load(std::memory_order_acquire);
   if (UTF8DFA_LIKELY(k != nullptr)) return *k;
-  std::size_t count = 0;
-  k = available_kernels(count)[0];
-#if !defined(_MSC_VER)
-  if (const char* env = std::getenv("UTF8DFA_KERNEL"))
-    if (const kernel_table* chosen = find_kernel(env)) k = chosen;
-#endif
+  k = default_kernel();
   active_kernel_slot().store(k, std::memory_order_release);
   return *k;
 }
+
+/// One operation of the kernel in use: kernel_fn<&kernel_table::validate>()(p, n).
+template <auto Op>
+inline auto kernel_fn() noexcept {
+  return kernels().*Op;
+}
+
+inline const char* active_kernel_name() noexcept {
+  return kernels().name;
+}
+
+inline bool select_kernel_named(std::string_view name) noexcept {
+  const kernel_table* k = find_kernel(name);
+  if (k == nullptr) return false;
+  active_kernel_slot().store(k, std::memory_order_release);
+  return true;
+}
+
+#else
+
+/// The kernel in use as its index in compiled_kernels plus one; 0 until chosen.
+inline std::atomic<std::size_t>& active_kernel_slot() noexcept {
+  static std::atomic<std::size_t> slot{0};
+  return slot;
+}
+
+/// The index in compiled_kernels of the kernel in use.
+inline std::size_t active_kernel_index() noexcept {
+  std::size_t k = active_kernel_slot().load(std::memory_order_acquire);
+  if (UTF8DFA_LIKELY(k != 0)) return k - 1;
+  k = default_kernel_index();
+  active_kernel_slot().store(k + 1, std::memory_order_release);
+  return k;
+}
+
+/// The kernel in use, every operation (compiles every kernel: bulk functions use kernel_fn).
+inline const kernel_table& kernels() noexcept {
+  return *compiled_kernels[active_kernel_index()].table;
+}
+
+/// One operation of the kernel in use: kernel_fn<&kernel_table::validate>()(p, n).
+template <auto Op>
+inline auto kernel_fn() noexcept {
+  return kernel_ops<Op>.fn[active_kernel_index()];
+}
+
+inline const char* active_kernel_name() noexcept {
+  return compiled_kernel_facts.name[active_kernel_index()];
+}
+
+inline bool select_kernel_named(std::string_view name) noexcept {
+  const std::size_t k = kernel_index(name);
+  if (k == compiled_kernel_count) return false;
+  active_kernel_slot().store(k + 1, std::memory_order_release);
+  return true;
+}
+
+#endif
 
 }  // namespace detail
 }  // namespace UTF8DFA_ABI_NAMESPACE
@@ -4466,15 +4652,12 @@ inline namespace UTF8DFA_ABI_NAMESPACE {
 
 /// Name of the kernel in use ("scalar", "avx2", ...).
 inline std::string_view active_kernel() noexcept {
-  return detail::kernels().name;
+  return detail::active_kernel_name();
 }
 
 /// Forces a kernel by name (for tests and benchmarks); false if this build or CPU lacks it.
 inline bool select_kernel(std::string_view name) noexcept {
-  const detail::kernel_table* k = detail::find_kernel(name);
-  if (k == nullptr) return false;
-  detail::active_kernel_slot().store(k, std::memory_order_release);
-  return true;
+  return detail::select_kernel_named(name);
 }
 
 }  // namespace UTF8DFA_ABI_NAMESPACE
@@ -4491,7 +4674,7 @@ inline namespace UTF8DFA_ABI_NAMESPACE {
 template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
 std::size_t count_code_points(const Bytes& bytes) noexcept {
   const auto s = detail::as_span(bytes);
-  return detail::kernels().count_leads(detail::as_uchars(s.data), s.size);
+  return detail::kernel_fn<&detail::kernel_table::count_leads>()(detail::as_uchars(s.data), s.size);
 }
 
 }  // namespace UTF8DFA_ABI_NAMESPACE
@@ -4532,8 +4715,8 @@ std::size_t count_code_points(const Bytes& bytes) noexcept {
 //    more than one character boundary. Each alternative says at which boundaries it may start and
 //    at which it ends; a boundary is an accepting state of its own.
 // The build is a subset construction over those suffixes, evaluated at compile time; tests compare
-// every table with a reference written from the grammars (tests/reference/dialects.hpp), and a
-// static_assert in dialect.hpp checks that this builder, given RFC 3629, yields the table of dfa.hpp.
+// every table with a reference written from the grammars (tests/reference/dialects.hpp), and
+// tests/tables_test.cpp checks that this builder, given RFC 3629, yields the table of dfa.hpp.
 #ifndef UTF8DFA_DETAIL_DIALECT_DFA_HPP
 #define UTF8DFA_DETAIL_DIALECT_DFA_HPP
 
@@ -4731,22 +4914,32 @@ constexpr dialect_shift_table build_dialect_shift(const dialect_automaton& a) {
 template <const dialect_automaton& A>
 inline constexpr dialect_shift_table dialect_shift = build_dialect_shift(A);
 
-/// A dialect: the plain table `A` (a dialect_automaton constant). `Pairs`: a lead byte may occur
-/// inside a character (the second half of a CESU-8 surrogate pair).
-template <const dialect_automaton& A, bool Pairs>
+/// The table of a grammar (an array of dialect_rule). A variable template: built the first time a
+/// function that runs the dialect is instantiated, so a program that uses no dialect never pays
+/// for the subset construction.
+template <const auto& Grammar>
+inline constexpr dialect_automaton dialect_table = build_dialect_automaton(Grammar, sizeof Grammar / sizeof Grammar[0]);
+
+/// A dialect: the table of `Grammar`. `Pairs`: a lead byte may occur inside a character (the
+/// second half of a CESU-8 surrogate pair).
+template <const auto& Grammar, bool Pairs>
 struct table_machine {
   using state = std::uint8_t;
   static constexpr state start = 0;
   static constexpr bool pairs = Pairs;
-  static constexpr state advance(state s, std::uint8_t b) noexcept { return A.next[s][b]; }
+  static constexpr const dialect_automaton& table() noexcept {
+    static_assert(dialect_table<Grammar>.ok, "the grammar is unambiguous and fits the builder");
+    // The shift form: a state times 4.
+    static_assert(dialect_table<Grammar>.states <= 15, "the shift form holds 15 states");
+    return dialect_table<Grammar>;
+  }
+  static constexpr state advance(state s, std::uint8_t b) noexcept { return table().next[s][b]; }
   static constexpr bool rejected(state s) noexcept { return s == dialect_reject; }
-  static constexpr bool boundary(state s) noexcept { return A.is_boundary[s]; }
-  static constexpr error_code why(state s, std::uint8_t b) noexcept { return A.kind[s][b]; }
-  static constexpr std::uint8_t lead_mask(std::uint8_t b) noexcept { return A.lead_mask[b]; }
-  // The shift form: a state times 4.
-  static_assert(A.states <= 15, "the shift form holds 15 states");
+  static constexpr bool boundary(state s) noexcept { return table().is_boundary[s]; }
+  static constexpr error_code why(state s, std::uint8_t b) noexcept { return table().kind[s][b]; }
+  static constexpr std::uint8_t lead_mask(std::uint8_t b) noexcept { return table().lead_mask[b]; }
   static constexpr std::uint64_t shift_step(std::uint64_t s4, std::uint8_t b) noexcept {
-    return (dialect_shift<A>.row[b] >> s4) & 0x3C;
+    return (dialect_shift<table()>.row[b] >> s4) & 0x3C;
   }
 };
 
@@ -4869,50 +5062,9 @@ inline constexpr dialect_rule legacy_grammar[] = {
     {6, {octets(0xFD, 0xFD), tail, tail, tail, tail, tail}},                                      //
 };
 
-template <std::size_t N>
-constexpr dialect_automaton build_dialect(const dialect_rule (&g)[N]) {
-  return build_dialect_automaton(g, N);
-}
-
-inline constexpr dialect_automaton wtf8_table = build_dialect(wtf8_grammar);
-inline constexpr dialect_automaton cesu8_table = build_dialect(cesu8_grammar);
-inline constexpr dialect_automaton mutf8_table = build_dialect(mutf8_grammar);
-inline constexpr dialect_automaton legacy_table = build_dialect(legacy_grammar);
-
-static_assert(wtf8_table.ok && cesu8_table.ok && mutf8_table.ok && legacy_table.ok,
-              "every dialect grammar is unambiguous and fits the builder");
-static_assert(wtf8_table.states == 12, "WTF-8: two boundaries, reject and 9 partial-character states");
-static_assert(cesu8_table.states == 9, "CESU-8: the UTF-8 states without UTF8-4, and the pair's 4");
-static_assert(mutf8_table.states == 10, "MUTF-8: CESU-8 and the state after C0");
-static_assert(legacy_table.states == 11, "RFC 2279: accept, reject and 9 partial-character states");
-
-/// RFC 3629 (dfa.hpp's `grammar`) in the builder's form.
-constexpr dialect_automaton build_utf8_with_dialect_builder() {
-  dialect_rule g[sizeof grammar / sizeof grammar[0]]{};
-  std::size_t r = 0;
-  for (const sequence_rule& s : grammar) {
-    g[r].length = static_cast<std::uint8_t>(s.tails + 1);
-    g[r].seq[0] = s.lead;
-    for (std::uint8_t k = 0; k < s.tails; ++k) g[r].seq[k + 1] = s.tail[k];
-    ++r;
-  }
-  return build_dialect_automaton(g, r);
-}
-
-/// True when the builder reproduces dfa.hpp's automaton from RFC 3629, state for state.
-constexpr bool builders_agree() {
-  constexpr dialect_automaton a = build_utf8_with_dialect_builder();
-  if (!a.ok || a.states != dfa.states) return false;
-  for (std::size_t s = 0; s < a.states; ++s) {
-    if (a.is_boundary[s] != (s == accept_state)) return false;
-    for (unsigned b = 0; b < 256; ++b)
-      if (a.next[s][b] != dfa.next[s][b] || a.kind[s][b] != dfa.kind[s][b]) return false;
-  }
-  for (unsigned b = 0; b < 256; ++b)
-    if (a.lead_mask[b] != dfa.lead_mask[b]) return false;
-  return true;
-}
-static_assert(builders_agree(), "the dialect builder given RFC 3629 yields the strict automaton");
+// The tables are built from these grammars when a dialect is first used (dialect_table in
+// detail/dialect_dfa.hpp); tests/tables_test.cpp pins their shapes and checks that the builder,
+// given dfa.hpp's RFC 3629 grammar, yields dfa.hpp's automaton.
 
 // ---- Writers ----------------------------------------------------------------------------------
 
@@ -4961,13 +5113,13 @@ struct dialect_traits<dialect::utf8> {
 
 template <>
 struct dialect_traits<dialect::wtf8> : dialect_traits<dialect::utf8> {
-  using machine = table_machine<wtf8_table, false>;
+  using machine = table_machine<wtf8_grammar, false>;
   static constexpr bool encodable(char32_t c) noexcept { return c <= 0x10FFFF; }
 };
 
 template <>
 struct dialect_traits<dialect::cesu8> : dialect_traits<dialect::utf8> {
-  using machine = table_machine<cesu8_table, true>;
+  using machine = table_machine<cesu8_grammar, true>;
   static constexpr std::size_t max_length = 6;
   static constexpr std::size_t width(char32_t c) noexcept { return c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 6; }
   template <class Byte>
@@ -4981,7 +5133,7 @@ struct dialect_traits<dialect::cesu8> : dialect_traits<dialect::utf8> {
 
 template <>
 struct dialect_traits<dialect::mutf8> : dialect_traits<dialect::cesu8> {
-  using machine = table_machine<mutf8_table, true>;
+  using machine = table_machine<mutf8_grammar, true>;
   static constexpr bool nul_byte = false;
   static constexpr std::size_t width(char32_t c) noexcept {
     return c == 0 ? 2 : dialect_traits<dialect::cesu8>::width(c);
@@ -4997,7 +5149,7 @@ struct dialect_traits<dialect::mutf8> : dialect_traits<dialect::cesu8> {
 
 template <>
 struct dialect_traits<dialect::legacy> : dialect_traits<dialect::utf8> {
-  using machine = table_machine<legacy_table, false>;
+  using machine = table_machine<legacy_grammar, false>;
   static constexpr std::size_t max_length = 6;
   static constexpr bool encodable(char32_t c) noexcept { return c <= 0x7FFFFFFF; }
   static constexpr std::size_t width(char32_t c) noexcept {
@@ -5246,8 +5398,11 @@ constexpr std::size_t encode(char32_t cp, Byte* out6, Dialect) noexcept {
 #ifndef UTF8DFA_ITERATOR_HPP
 #define UTF8DFA_ITERATOR_HPP
 
-#include <memory>
 
+
+#if UTF8DFA_HAS_RANGES
+#include <memory>  // std::to_address
+#endif
 
 namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
@@ -5952,9 +6107,9 @@ Str utf8_to_string(const unsigned char* p, std::size_t n, char32_t replacement, 
       p, n, 1,
       [replacement](const unsigned char* q, std::size_t m, Out* o) {
         if constexpr (sizeof(Out) == 2)
-          return kernels().utf8_to_utf16(q, m, o, replacement);
+          return kernel_fn<&kernel_table::utf8_to_utf16>()(q, m, o, replacement);
         else
-          return kernels().utf8_to_utf32(q, m, o, replacement);
+          return kernel_fn<&kernel_table::utf8_to_utf32>()(q, m, o, replacement);
       },
       &utf8_chunk_end, status);
   // A chunk's end may have cut an incomplete character off from the byte that ends it: its error
@@ -5970,9 +6125,9 @@ std::string utf_to_utf8_string(const In* p, std::size_t n, char32_t replacement,
       p, n, sizeof(In) == 2 ? 3 : 4,
       [replacement](const In* q, std::size_t m, char* o) {
         if constexpr (sizeof(In) == 2)
-          return kernels().utf16_to_utf8(q, m, as_uchars(o), replacement);
+          return kernel_fn<&kernel_table::utf16_to_utf8>()(q, m, as_uchars(o), replacement);
         else
-          return kernels().utf32_to_utf8(q, m, as_uchars(o), replacement);
+          return kernel_fn<&kernel_table::utf32_to_utf8>()(q, m, as_uchars(o), replacement);
       },
       [](const In* q, std::size_t cut) {
         if constexpr (sizeof(In) == 2)
@@ -5991,29 +6146,31 @@ std::string utf_to_utf8_string(const In* p, std::size_t n, char32_t replacement,
 template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0>
 conversion_result utf8_to_utf32(const Bytes& bytes, char32_t* out, Policy policy = {}) noexcept {
   const auto s = detail::as_span(bytes);
-  return detail::kernels().utf8_to_utf32(detail::as_uchars(s.data), s.size, out, detail::kernel_replacement(policy));
+  return detail::kernel_fn<&detail::kernel_table::utf8_to_utf32>()(detail::as_uchars(s.data), s.size, out,
+                                                                   detail::kernel_replacement(policy));
 }
 
 /// UTF-8 to UTF-16 into `out` (supplementary characters as surrogate pairs).
 template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0>
 conversion_result utf8_to_utf16(const Bytes& bytes, char16_t* out, Policy policy = {}) noexcept {
   const auto s = detail::as_span(bytes);
-  return detail::kernels().utf8_to_utf16(detail::as_uchars(s.data), s.size, out, detail::kernel_replacement(policy));
+  return detail::kernel_fn<&detail::kernel_table::utf8_to_utf16>()(detail::as_uchars(s.data), s.size, out,
+                                                                   detail::kernel_replacement(policy));
 }
 
 /// UTF-16 to UTF-8 into `out`. Each unpaired surrogate is one error (`surrogate`, or `incomplete`
 /// for a high surrogate that ends the input).
 template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0>
 conversion_result utf16_to_utf8(std::u16string_view in, Byte* out, Policy policy = {}) noexcept {
-  return detail::kernels().utf16_to_utf8(in.data(), in.size(), detail::as_uchars(out),
-                                         detail::kernel_replacement(policy));
+  return detail::kernel_fn<&detail::kernel_table::utf16_to_utf8>()(in.data(), in.size(), detail::as_uchars(out),
+                                                                   detail::kernel_replacement(policy));
 }
 
 /// UTF-32 to UTF-8 into `out`. Surrogates (`surrogate`) and values above 0x10FFFF (`too_large`) are errors.
 template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0>
 conversion_result utf32_to_utf8(std::u32string_view in, Byte* out, Policy policy = {}) noexcept {
-  return detail::kernels().utf32_to_utf8(in.data(), in.size(), detail::as_uchars(out),
-                                         detail::kernel_replacement(policy));
+  return detail::kernel_fn<&detail::kernel_table::utf32_to_utf8>()(in.data(), in.size(), detail::as_uchars(out),
+                                                                   detail::kernel_replacement(policy));
 }
 
 // ---- Exact output sizes. ---------------------------------------------------------------------
@@ -6023,24 +6180,28 @@ conversion_result utf32_to_utf8(std::u32string_view in, Byte* out, Policy policy
 template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
 std::size_t utf32_length_from_utf8(const Bytes& bytes, replace r = {}) noexcept {
   const auto s = detail::as_span(bytes);
-  return detail::kernels().utf32_length_from_utf8(detail::as_uchars(s.data), s.size, r.replacement_value());
+  return detail::kernel_fn<&detail::kernel_table::utf32_length_from_utf8>()(detail::as_uchars(s.data), s.size,
+                                                                            r.replacement_value());
 }
 
 /// char16_t units utf8_to_utf16 writes (same guarantees).
 template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
 std::size_t utf16_length_from_utf8(const Bytes& bytes, replace r = {}) noexcept {
   const auto s = detail::as_span(bytes);
-  return detail::kernels().utf16_length_from_utf8(detail::as_uchars(s.data), s.size, r.replacement_value());
+  return detail::kernel_fn<&detail::kernel_table::utf16_length_from_utf8>()(detail::as_uchars(s.data), s.size,
+                                                                            r.replacement_value());
 }
 
 /// Bytes utf16_to_utf8 writes (same guarantees).
 inline std::size_t utf8_length_from_utf16(std::u16string_view in, replace r = {}) noexcept {
-  return detail::kernels().utf8_length_from_utf16(in.data(), in.size(), r.replacement_value());
+  return detail::kernel_fn<&detail::kernel_table::utf8_length_from_utf16>()(in.data(), in.size(),
+                                                                            r.replacement_value());
 }
 
 /// Bytes utf32_to_utf8 writes (same guarantees).
 inline std::size_t utf8_length_from_utf32(std::u32string_view in, replace r = {}) noexcept {
-  return detail::kernels().utf8_length_from_utf32(in.data(), in.size(), r.replacement_value());
+  return detail::kernel_fn<&detail::kernel_table::utf8_length_from_utf32>()(in.data(), in.size(),
+                                                                            r.replacement_value());
 }
 
 // ---- Allocating helpers. ---------------------------------------------------------------------
@@ -6413,7 +6574,7 @@ template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
 constexpr validation_result validate(const Bytes& bytes) noexcept {
   const auto s = detail::as_span(bytes);
   if (UTF8DFA_IS_CONSTANT_EVALUATED()) return detail::validate_from(s.data, s.size, 0);
-  return detail::kernels().validate(detail::as_uchars(s.data), s.size);
+  return detail::kernel_fn<&detail::kernel_table::validate>()(detail::as_uchars(s.data), s.size);
 }
 
 /// Same, for a pointer and a length.
@@ -6982,6 +7143,27 @@ class decoder {
 
 #endif
 // ---- end utf8dfa/stream.hpp ----
+// ---- begin utf8dfa/utf_views.hpp ----
+// utf8dfa: as_utf8, as_utf16, as_utf32: lazy views that transcode between any two UTF forms.
+//
+//   for (char16_t u : utf8dfa::as_utf16(bytes)) ...          // UTF-8 in, UTF-16 out
+//   std::string s(v.begin(), v.end());                        // v = utf8dfa::as_utf8(u16string)
+//
+// The input is any range of UTF-8 (char, char8_t, unsigned char, std::byte), UTF-16 (char16_t, and
+// wchar_t where it is 2 bytes) or UTF-32 (char32_t, wchar_t where it is 4 bytes) code units, an
+// iterator pair, or a null-terminated string (read up to its terminator, without a length pass).
+// Each ill-formed subpart becomes one replacement character, exactly as the bulk `_lossy`
+// functions do: a maximal ill-formed subpart of UTF-8 (decoded by the one DFA: the well-formed
+// characters of contiguous input inline on its tables, everything else through code_point_iterator's
+// decode_advance / decode_retreat), an unpaired UTF-16 surrogate, a UTF-32 surrogate or value above
+// 0x10FFFF. Under `strict` the iteration ends at the first error, and the iterator that reached the
+// end says where and why. Views over bidirectional input are bidirectional (replace policies), over
+// forward input forward, over input iterators single-pass. This header also lets null_sentinel end
+// UTF-16 and UTF-32 strings.
+#ifndef UTF8DFA_UTF_VIEWS_HPP
+#define UTF8DFA_UTF_VIEWS_HPP
+
+
 // ---- begin utf8dfa/views.hpp ----
 // utf8dfa: code_points(bytes), a view of UTF-8 bytes as char32_t code points.
 //
@@ -7169,6 +7351,682 @@ inline constexpr bool enable_borrowed_range<utf8dfa::code_point_view<It, Sent, D
 
 #endif
 // ---- end utf8dfa/views.hpp ----
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+
+/// An ill-formed subpart met by a transcoding view's iterator (error()): where it starts, in input
+/// code units from the start of the view's input, its length in code units (for `incomplete`, the
+/// units the input ended with), and why. False (code == none) on a well-formed character.
+struct input_error {
+  std::size_t offset;  ///< input code units before the subpart
+  std::size_t length;  ///< code units of the subpart (0 when there is none)
+  error_code code;     ///< error_code::none for a well-formed character
+  constexpr explicit operator bool() const noexcept { return code != error_code::none; }
+};
+
+namespace detail {
+
+/// The UTF form of a code unit type: 8, 16 or 32; 0 for anything else.
+template <class T, class U = std::remove_cv_t<T>>
+inline constexpr int utf_form_v = is_byte_v<U>                                                                    ? 8
+                                  : std::is_same_v<U, char16_t> || (std::is_same_v<U, wchar_t> && sizeof(U) == 2) ? 16
+                                  : std::is_same_v<U, char32_t> || (std::is_same_v<U, wchar_t> && sizeof(U) == 4) ? 32
+                                                                                                                  : 0;
+
+template <class T>
+inline constexpr bool is_code_unit_v = utf_form_v<T> != 0;
+
+/// A UTF-16 or UTF-32 code unit's value (wchar_t may be signed: a negative value reads as above
+/// 0x10FFFF, an error).
+template <class T>
+constexpr char32_t wide_unit(T c) noexcept {
+  if constexpr (sizeof(T) == 2)
+    return static_cast<char16_t>(c);
+  else
+    return static_cast<char32_t>(static_cast<std::make_unsigned_t<T>>(c));
+}
+
+constexpr bool is_surrogate(char32_t c) noexcept {
+  return c >= 0xD800 && c <= 0xDFFF;
+}
+
+/// Decodes the UTF-16 character at `it` (it != last) and moves `it` past it, as decode_utf16_at
+/// does: a high surrogate that ends the input is `incomplete`, any other unpaired surrogate one
+/// `surrogate` error. A unit that does not complete a pair is not consumed.
+template <class It, class Sent>
+constexpr decoded utf16_advance(It& it, const Sent& last) {
+  const char32_t c = wide_unit(*it);
+  ++it;
+  if (!is_surrogate(c)) return {c, 1, error_code::none};
+  if (c <= 0xDBFF) {
+    if (it == last) return {replacement_character, 1, error_code::incomplete};
+    const char32_t d = wide_unit(*it);
+    if (d >= 0xDC00 && d <= 0xDFFF) {
+      ++it;
+      return {0x10000 + ((c - 0xD800) << 10) + (d - 0xDC00), 2, error_code::none};
+    }
+  }
+  return {replacement_character, 1, error_code::surrogate};
+}
+
+/// The UTF-16 character that ends at `pos` (a character boundary after `first`); moves `pos` to its
+/// start. The same segmentation and kinds as utf16_advance read forwards.
+template <class It, class Sent>
+constexpr decoded utf16_retreat(const It& first, It& pos, const Sent& last) {
+  const It end = pos;
+  --pos;
+  const char32_t c = wide_unit(*pos);
+  if (!is_surrogate(c)) return {c, 1, error_code::none};
+  if (c >= 0xDC00) {
+    if (pos != first) {
+      It q = pos;
+      --q;
+      const char32_t h = wide_unit(*q);
+      if (h >= 0xD800 && h <= 0xDBFF) {
+        pos = q;
+        return {0x10000 + ((h - 0xD800) << 10) + (c - 0xDC00), 2, error_code::none};
+      }
+    }
+    return {replacement_character, 1, error_code::surrogate};
+  }
+  // A high surrogate before a boundary is unpaired; incomplete only where the input ends.
+  return {replacement_character, 1, end == last ? error_code::incomplete : error_code::surrogate};
+}
+
+/// One UTF-32 unit, as decode_utf32_at reads it.
+constexpr decoded utf32_unit(char32_t c) noexcept {
+  if (is_surrogate(c)) return {replacement_character, 1, error_code::surrogate};
+  if (c > 0x10FFFF) return {replacement_character, 1, error_code::too_large};
+  return {c, 1, error_code::none};
+}
+
+/// The character at `it` (it != last) in UTF form W; moves `it` past it.
+template <int W, class It, class Sent>
+constexpr decoded utf_advance(It& it, const Sent& last) {
+  if constexpr (W == 8) {
+    return decode_advance(it, last);
+  } else if constexpr (W == 16) {
+    return utf16_advance(it, last);
+  } else {
+    const char32_t c = wide_unit(*it);
+    ++it;
+    return utf32_unit(c);
+  }
+}
+
+/// The character that ends at the boundary `pos` (pos != first) in UTF form W; moves `pos` to its
+/// start. Error kinds are the forward walk's (an incomplete UTF-8 sequence that the input goes on
+/// after is re-read forwards for its kind).
+template <int W, class It, class Sent>
+constexpr decoded utf_retreat(const It& first, It& pos, const Sent& last) {
+  if constexpr (W == 8) {
+    const It end = pos;
+    decoded d = decode_retreat(first, pos);
+    if (d.error == error_code::incomplete && !(end == last)) {
+      It t = pos;
+      const decoded whole = decode_advance(t, last);
+      if (whole.length == d.length) d.error = whole.error;
+    }
+    return d;
+  } else if constexpr (W == 16) {
+    return utf16_retreat(first, pos, last);
+  } else {
+    --pos;
+    return utf32_unit(wide_unit(*pos));
+  }
+}
+
+/// Bytes of the character each lead byte starts, read off the grammar (1 for bytes that start none).
+struct lead_length_table {
+  std::uint8_t of[256]{};
+};
+
+constexpr lead_length_table build_lead_lengths() {
+  lead_length_table t{};
+  for (unsigned b = 0; b < 256; ++b) t.of[b] = 1;
+  for (const sequence_rule& r : grammar)
+    for (unsigned b = r.lead.lo; b <= r.lead.hi; ++b) t.of[b] = static_cast<std::uint8_t>(r.tails + 1);
+  return t;
+}
+
+inline constexpr lead_length_table lead_length = build_lead_lengths();
+
+/// The fast path of the views over contiguous UTF-8: true when the `n`-byte character (n = 3 or 4,
+/// from lead_length) at p, with n bytes readable, is well-formed, on the DFA's plain transition
+/// table (table loads only: the shift form's variable shifts all want one register); its value in `c`.
+template <class T>
+UTF8DFA_ALWAYS_INLINE constexpr bool well_formed_long(const T* p, unsigned n, char32_t& c) noexcept {
+  // (Full-width temporaries: a byte-wide spill reloaded as a word would stall the store forwarding.)
+  const unsigned b0 = octet(p[0]), b1 = octet(p[1]), b2 = octet(p[2]);
+  unsigned st = dfa.next[dfa.next[dfa.next[accept_state][b0]][b1]][b2];
+  unsigned v = ((b0 & dfa.lead_mask[b0]) << 12) | ((b1 & 0x3Fu) << 6) | (b2 & 0x3Fu);
+  if (n == 4) {
+    const unsigned b3 = octet(p[3]);
+    st = dfa.next[st][b3];
+    v = (v << 6) | (b3 & 0x3Fu);
+  }
+  c = v;
+  return st == accept_state;
+}
+
+static_assert(grammar[1].lead.lo == 0xC2 && grammar[1].lead.hi == 0xDF && grammar[1].tails == 1 &&
+                  grammar[1].tail[0].lo == utf8_tail.lo && grammar[1].tail[0].hi == utf8_tail.hi,
+              "UTF8-2 is C2..DF followed by any UTF8-tail: the views' fast path checks it by the tail range");
+
+template <class P>
+inline constexpr bool is_view_policy_v =
+    std::is_same_v<P, strict> || std::is_same_v<P, replace> || std::is_same_v<P, assume_valid>;
+
+}  // namespace detail
+
+/// The iterator of a transcoding view: code units of type Out (char, char16_t or char32_t) from the
+/// code units [first, last) of another (or the same) UTF form. Policy: replace (one replacement per
+/// ill-formed subpart), assume_valid (the same), or strict (the iteration ends at the first error).
+/// Bidirectional over bidirectional input unless strict, forward over forward input, single-pass
+/// over input iterators. Besides the values: base(), length(), error(), offset().
+/// It holds the current character (its output units, input length and error), never more.
+template <class Out, class It, class Sent = It, class Policy = replace>
+class utf_iterator {
+  using in_unit = std::remove_cv_t<typename std::iterator_traits<It>::value_type>;
+  static constexpr int in_form = detail::utf_form_v<in_unit>;
+  static constexpr int out_form = detail::utf_form_v<Out>;
+  static_assert(in_form != 0, "the input's code units are UTF-8 (1-byte), UTF-16 (char16_t) or UTF-32 (char32_t)");
+  static_assert(std::is_same_v<Out, char> || std::is_same_v<Out, char16_t> || std::is_same_v<Out, char32_t>,
+                "the output code unit is char, char16_t or char32_t");
+  static_assert(detail::is_view_policy_v<Policy>, "Policy is strict, replace or assume_valid");
+  static constexpr bool stops = Policy::stops_on_error;
+  static constexpr bool multipass = detail::is_forward_iter_v<It>;
+  static constexpr bool bidirectional = detail::is_bidi_iter_v<It> && !stops;
+  static constexpr bool random_access =
+      std::is_base_of_v<std::random_access_iterator_tag, detail::iter_category_t<It>> ||
+      detail::is_contiguous_iter_v<It>;
+  // The current character's units, packed: unit k at bits [k * bits, (k + 1) * bits).
+  static constexpr unsigned bits = out_form == 32 ? 0 : static_cast<unsigned>(out_form);
+  using packed = std::conditional_t<out_form == 32, char32_t, std::uint32_t>;
+
+ public:
+  using value_type = Out;
+  using reference = Out;
+  using pointer = void;
+  using difference_type = std::ptrdiff_t;
+  using iterator_category =
+      std::conditional_t<bidirectional, std::bidirectional_iterator_tag,
+                         std::conditional_t<multipass, std::forward_iterator_tag, std::input_iterator_tag>>;
+  using iterator_concept = iterator_category;
+
+  constexpr utf_iterator() = default;
+
+  /// An iterator at the start of [pos, last); it cannot move before `pos`. For input iterators this
+  /// reads the first character.
+  constexpr utf_iterator(It pos, Sent last, Policy policy = {})
+      : first_(pos), pos_(pos), last_(last), repl_(policy.replacement_value()) {
+    fill();
+  }
+
+  /// An iterator at `pos`, a character boundary in [first, last) (or last), that can move back to
+  /// `first`; offsets count from `first`.
+  template <bool M = multipass, std::enable_if_t<M, int> = 0>
+  constexpr utf_iterator(It first, It pos, Sent last, Policy policy = {})
+      : first_(first), pos_(pos), last_(last), repl_(policy.replacement_value()) {
+    fill();
+  }
+
+  /// The current code unit. Not at the end.
+  constexpr Out operator*() const noexcept {
+    if constexpr (out_form == 32)
+      return units_;
+    else
+      return static_cast<Out>(units_ & ((1u << bits) - 1));
+  }
+
+  /// Multi-pass: where the current character starts in the input (at the end: the end, or under
+  /// strict the start of the ill-formed subpart that ended the iteration). Single-pass: the
+  /// position after the current character (the input consumed so far).
+  constexpr It base() const { return pos_; }
+
+  /// Input code units of the current character or ill-formed subpart; 0 at the end.
+  constexpr std::size_t length() const noexcept { return n_ == 0 ? 0 : len_; }
+
+  /// The ill-formed subpart the current unit replaces (replace), or the one that ended the
+  /// iteration (strict, at the end); code == error_code::none otherwise.
+  constexpr input_error error() const {
+    if (err_ == error_code::none) return {offset(), 0, error_code::none};
+    return {offset(), len_, err_};
+  }
+
+  /// Input code units before the current character (at the end: before the end, or the error);
+  /// counted from the view's start (linear time over multi-pass iterators that are not random-access).
+  constexpr std::size_t offset() const {
+    if constexpr (multipass)
+      return static_cast<std::size_t>(std::distance(first_, base()));
+    else
+      return off_;
+  }
+
+  /// The index of the current unit within its character's encoding (0 for the first).
+  constexpr std::size_t unit_index() const noexcept { return n_ == 0 ? 0u : n_ - 1u - rem_; }
+
+  /// Steps to the next code unit; at the end it stays there.
+  constexpr utf_iterator& operator++() {
+    if (rem_ != 0) {
+      --rem_;
+      units_ >>= bits;
+      return *this;
+    }
+    if constexpr (!multipass || stops)
+      if (n_ == 0) return *this;  // the end, or stopped at an error: stay
+    // (At the end len_ is 0 and fill() finds the end again.)
+    if constexpr (multipass) {
+      if constexpr (random_access)
+        pos_ += static_cast<difference_type>(len_);
+      else
+        for (std::uint8_t i = 0; i < len_; ++i) ++pos_;
+    } else {
+      off_ += len_;
+    }
+    fill();
+    return *this;
+  }
+
+  constexpr utf_iterator operator++(int) {
+    utf_iterator old = *this;
+    ++*this;
+    return old;
+  }
+
+  /// Steps back one code unit; at the first position it stays there.
+  template <bool B = bidirectional, std::enable_if_t<B, int> = 0>
+  constexpr utf_iterator& operator--() {
+    if (rem_ + 1 < n_) {
+      ++rem_;
+      units_ = full_ >> ((n_ - 1u - rem_) * bits);
+      return *this;
+    }
+    if (pos_ == first_) return *this;
+    const decoded d = detail::utf_retreat<in_form>(first_, pos_, last_);
+    hold(d);
+    rem_ = 0;
+    units_ = full_ >> ((n_ - 1u) * bits);
+    return *this;
+  }
+
+  template <bool B = bidirectional, std::enable_if_t<B, int> = 0>
+  constexpr utf_iterator operator--(int) {
+    utf_iterator old = *this;
+    --*this;
+    return old;
+  }
+
+  /// Both at the end (or stopped), or both at the same unit of the same character. Single-pass:
+  /// both at the end or both not.
+  friend constexpr bool operator==(const utf_iterator& a, const utf_iterator& b) {
+    if (a.n_ == 0 || b.n_ == 0) return a.n_ == b.n_;
+    if constexpr (multipass)
+      return a.pos_ == b.pos_ && a.rem_ == b.rem_;
+    else
+      return true;
+  }
+  friend constexpr bool operator!=(const utf_iterator& a, const utf_iterator& b) { return !(a == b); }
+
+  // Comparisons with a sentinel of another type: true at the end (or stopped at an error).
+  template <class S, std::enable_if_t<std::is_same_v<S, Sent> && !std::is_same_v<S, It>, int> = 0>
+  friend constexpr bool operator==(const utf_iterator& a, const S&) {
+    return a.n_ == 0;
+  }
+  template <class S, std::enable_if_t<std::is_same_v<S, Sent> && !std::is_same_v<S, It>, int> = 0>
+  friend constexpr bool operator==(const S&, const utf_iterator& a) {
+    return a.n_ == 0;
+  }
+  template <class S, std::enable_if_t<std::is_same_v<S, Sent> && !std::is_same_v<S, It>, int> = 0>
+  friend constexpr bool operator!=(const utf_iterator& a, const S&) {
+    return a.n_ != 0;
+  }
+  template <class S, std::enable_if_t<std::is_same_v<S, Sent> && !std::is_same_v<S, It>, int> = 0>
+  friend constexpr bool operator!=(const S&, const utf_iterator& a) {
+    return a.n_ != 0;
+  }
+
+ private:
+  // Holds one character with its input length and error: its units, or its replacement's.
+  UTF8DFA_ALWAYS_INLINE constexpr void hold(const decoded& d) {
+    const char32_t c = d.error == error_code::none ? d.code_point : repl_;
+    len_ = d.length;
+    err_ = d.error;
+    if constexpr (out_form == 32) {
+      units_ = c;
+      n_ = 1;
+    } else if constexpr (out_form == 16) {
+      if (c < 0x10000) {
+        units_ = c;
+        n_ = 1;
+      } else {
+        units_ = (0xD7C0 + (c >> 10)) | ((0xDC00 + (c & 0x3FF)) << 16);
+        n_ = 2;
+      }
+    } else {
+      if (c < 0x80) {
+        units_ = c;
+        n_ = 1;
+      } else if (c < 0x800) {
+        units_ = (0xC0 | (c >> 6)) | ((0x80 | (c & 0x3F)) << 8);
+        n_ = 2;
+      } else if (c < 0x10000) {
+        units_ = (0xE0 | (c >> 12)) | ((0x80 | ((c >> 6) & 0x3F)) << 8) | ((0x80 | (c & 0x3F)) << 16);
+        n_ = 3;
+      } else {
+        units_ = (0xF0 | (c >> 18)) | ((0x80 | ((c >> 12) & 0x3F)) << 8) | ((0x80 | ((c >> 6) & 0x3F)) << 16) |
+                 ((0x80u | (c & 0x3F)) << 24);
+        n_ = 4;
+      }
+    }
+    rem_ = static_cast<std::uint8_t>(n_ - 1);
+    if constexpr (bidirectional) full_ = units_;
+  }
+
+  // Holds a well-formed character of L input units (UTF-8 input: its value tells its output length).
+  template <int L>
+  UTF8DFA_ALWAYS_INLINE constexpr void hold_valid(char32_t c) {
+    if constexpr (in_form != 8 || (out_form == 16 && L == 4)) {
+      hold({c, static_cast<std::uint8_t>(L), error_code::none});
+    } else {
+      len_ = L;
+      err_ = error_code::none;
+      if constexpr (out_form == 32) {
+        units_ = c;
+        n_ = 1;
+      } else if constexpr (out_form == 16) {
+        units_ = c;  // L < 4: one unit
+        n_ = 1;
+      } else if constexpr (L == 1) {
+        units_ = c;
+        n_ = 1;
+      } else if constexpr (L == 2) {
+        units_ = (0xC0 | (c >> 6)) | ((0x80 | (c & 0x3F)) << 8);
+        n_ = 2;
+      } else if constexpr (L == 3) {
+        units_ = (0xE0 | (c >> 12)) | ((0x80 | ((c >> 6) & 0x3F)) << 8) | ((0x80 | (c & 0x3F)) << 16);
+        n_ = 3;
+      } else {
+        units_ = (0xF0 | (c >> 18)) | ((0x80 | ((c >> 12) & 0x3F)) << 8) | ((0x80 | ((c >> 6) & 0x3F)) << 16) |
+                 ((0x80u | (c & 0x3F)) << 24);
+        n_ = 4;
+      }
+      rem_ = static_cast<std::uint8_t>(n_ - 1);
+      if constexpr (bidirectional) full_ = units_;
+    }
+  }
+
+  // The end, or (strict) stopped at an ill-formed subpart of `length` units at pos_.
+  constexpr void stop(std::uint8_t length, error_code e) {
+    n_ = 0;
+    rem_ = 0;
+    len_ = length;
+    err_ = e;
+  }
+
+  // Reads from pos_ (multi-pass: pos_ stays; single-pass: pos_ moves past what is read).
+  UTF8DFA_ALWAYS_INLINE constexpr void fill() {
+    if (pos_ == last_) return stop(0, error_code::none);
+    // The common characters of contiguous input inline; the rest through the general decoders.
+    if constexpr (in_form == 8 && detail::is_contiguous_iter_v<It>) {
+      const auto* p = detail::to_pointer(pos_);
+      // (Read through unsigned char at run time: a sign-extending load of a plain char would merge
+      // into the previous character's register.)
+      std::uint8_t b0 = 0;
+      if (UTF8DFA_IS_CONSTANT_EVALUATED())
+        b0 = detail::octet(*p);
+      else
+        b0 = *detail::as_uchars(p);
+      if (b0 < 0x80) return hold_valid<1>(b0);
+      if constexpr (std::is_same_v<It, Sent>) {
+        if (last_ - pos_ >= 4) {  // the longest character fits: no bound checks below
+          const std::uint8_t b1 = detail::octet(p[1]);
+          if (detail::grammar[1].lead.contains(b0)) {  // UTF8-2 (by compares: no table load to wait for)
+            if (detail::is_continuation(b1)) return hold_valid<2>(((b0 & 0x1Fu) << 6) | (b1 & 0x3Fu));
+          } else if (const unsigned n = detail::lead_length.of[b0]; n >= 3) {
+            char32_t c = 0;
+            if (detail::well_formed_long(p, n, c)) return n == 3 ? hold_valid<3>(c) : hold_valid<4>(c);
+          }
+        }
+      }
+    } else if constexpr (in_form != 8 && detail::is_contiguous_iter_v<It>) {
+      const char32_t c = detail::wide_unit(*detail::to_pointer(pos_));
+      if (in_form == 32 ? c < 0xD800 : !detail::is_surrogate(c)) return hold({c, 1, error_code::none});
+    }
+    decoded d{};
+    if constexpr (multipass) {
+      It t = pos_;
+      d = detail::utf_advance<in_form>(t, last_);
+    } else {
+      d = detail::utf_advance<in_form>(pos_, last_);
+    }
+    if constexpr (stops) {
+      if (d.error != error_code::none) return stop(d.length, d.error);
+    }
+    hold(d);
+  }
+
+  It first_{};
+  It pos_{};
+  Sent last_{};
+  std::size_t off_ = 0;  // single-pass: input units consumed before the current character
+  char32_t repl_ = replacement_character;
+  packed units_ = 0;      // the current character's units from the current one on
+  packed full_ = 0;       // bidirectional: all of them
+  std::uint8_t n_ = 0;    // units of the current character; 0 at the end (or stopped)
+  std::uint8_t rem_ = 0;  // units of it after the current one
+  std::uint8_t len_ = 0;  // input units of the current character (stopped: of the ill-formed subpart)
+  error_code err_ = error_code::none;
+};
+
+/// The code units [first, last) transcoded to Out (see utf_iterator), as a range: as_utf8,
+/// as_utf16 and as_utf32 make these. In C++20 a std::ranges::view and a borrowed range (it holds
+/// only iterators and the replacement).
+template <class Out, class It, class Sent = It, class Policy = replace>
+class utf_view
+#if UTF8DFA_HAS_RANGES_VIEWS
+    : public std::ranges::view_interface<utf_view<Out, It, Sent, Policy>>
+#endif
+{
+ public:
+  using iterator = utf_iterator<Out, It, Sent, Policy>;
+  /// The end: an iterator when It and Sent are one type (a common range), else Sent itself.
+  using sentinel = std::conditional_t<std::is_same_v<It, Sent>, iterator, Sent>;
+
+  constexpr utf_view() = default;
+  constexpr utf_view(It first, Sent last, Policy policy = {}) : first_(first), last_(last), policy_(policy) {}
+
+  /// The first unit (for single-pass input, reading the first character).
+  constexpr iterator begin() const {
+    return iterator(first_, last_, policy_);
+  }
+
+  constexpr sentinel end() const {
+    if constexpr (!std::is_same_v<It, Sent>)
+      return last_;
+    else if constexpr (detail::is_forward_iter_v<It>)
+      return iterator(first_, last_, last_, policy_);
+    else
+      return iterator(last_, last_, policy_);
+  }
+
+  /// The input's bounds.
+  constexpr It base_begin() const {
+    return first_;
+  }
+  constexpr Sent base_end() const {
+    return last_;
+  }
+
+ private:
+  It first_{};
+  Sent last_{};
+  Policy policy_{};
+};
+
+// ---- null-terminated UTF-16 and UTF-32 strings: null_sentinel for wide code units --------------
+
+/// A pointer to a UTF-16 or UTF-32 unit equals null_sentinel where it points at a zero unit.
+template <class T, std::enable_if_t<detail::utf_form_v<T> == 16 || detail::utf_form_v<T> == 32, int> = 0>
+constexpr bool operator==(const T* p, null_sentinel_t) noexcept {
+  return *p == T{};
+}
+template <class T, std::enable_if_t<detail::utf_form_v<T> == 16 || detail::utf_form_v<T> == 32, int> = 0>
+constexpr bool operator==(null_sentinel_t, const T* p) noexcept {
+  return *p == T{};
+}
+template <class T, std::enable_if_t<detail::utf_form_v<T> == 16 || detail::utf_form_v<T> == 32, int> = 0>
+constexpr bool operator!=(const T* p, null_sentinel_t) noexcept {
+  return *p != T{};
+}
+template <class T, std::enable_if_t<detail::utf_form_v<T> == 16 || detail::utf_form_v<T> == 32, int> = 0>
+constexpr bool operator!=(null_sentinel_t, const T* p) noexcept {
+  return *p != T{};
+}
+
+namespace detail {
+
+template <class R>
+using range_iter_t = decltype(std::begin(std::declval<const R&>()));
+
+struct not_a_unit {};
+
+template <class R, class = void>
+struct range_unit {
+  using type = not_a_unit;
+};
+template <class R>
+struct range_unit<R, std::void_t<range_iter_t<R>, decltype(std::end(std::declval<const R&>()))>> {
+  using type = std::remove_cv_t<typename std::iterator_traits<range_iter_t<R>>::value_type>;
+};
+
+/// Ranges of code units as_utf* take: containers and views of any UTF form (not arrays or pointers,
+/// which are null-terminated strings).
+template <class R, class B = uncvref_t<R>>
+inline constexpr bool is_unit_range_v = !std::is_array_v<B> && !std::is_pointer_v<B> && !is_view_policy_v<B> &&
+                                        is_code_unit_v<typename range_unit<B>::type>;
+
+template <class R, class = void>
+struct is_contiguous_units : std::false_type {};
+template <class R>
+struct is_contiguous_units<
+    R, std::void_t<decltype(std::data(std::declval<const R&>())), decltype(std::size(std::declval<const R&>()))>>
+    : std::bool_constant<std::is_pointer_v<decltype(std::data(std::declval<const R&>()))>> {};
+
+template <class R>
+inline constexpr bool is_borrowed_units_v = is_borrowed_bytes_v<R>;
+
+template <class Out, class Policy, class R>
+constexpr auto make_utf_view(R&& r, Policy policy) {
+  using B = uncvref_t<R>;
+  static_assert(std::is_lvalue_reference_v<R> || is_borrowed_units_v<B>,
+                "a transcoding view of a temporary container would dangle: keep the container in a variable");
+  if constexpr (is_contiguous_units<B>::value) {
+    const auto* p = std::data(r);
+    using P = std::remove_cv_t<std::remove_pointer_t<decltype(p)>>;
+    const P* first = p;
+    return utf_view<Out, const P*, const P*, Policy>(first, first + std::size(r), policy);
+  } else {
+    const B& c = r;
+    return utf_view<Out, range_iter_t<B>, range_iter_t<B>, Policy>(std::begin(c), std::end(c), policy);
+  }
+}
+
+template <class It>
+using iter_unit_t = std::remove_cv_t<typename std::iterator_traits<It>::value_type>;
+
+}  // namespace detail
+
+// ---- as_utf8, as_utf16, as_utf32 ----------------------------------------------------------------
+// Each takes: a range of code units (std::string, std::u16string_view, std::vector<char32_t>,
+// std::span<const std::byte>, std::list<char16_t>, ...; a temporary container is refused, it would
+// dangle); a null-terminated string (const CharT*, or a string literal); or an iterator pair
+// (e.g. std::istreambuf_iterator<char>, read as it is decoded). An optional last argument is the
+// policy: replace{} (the default, U+FFFD), replace{U'?'}, or strict{}.
+
+/// UTF-8 code units (char) of any UTF input.
+template <class R, class Policy = replace,
+          std::enable_if_t<detail::is_unit_range_v<R> && detail::is_view_policy_v<Policy>, int> = 0>
+constexpr auto as_utf8(R&& r, Policy policy = {}) {
+  return detail::make_utf_view<char>(static_cast<R&&>(r), policy);
+}
+
+/// UTF-16 code units (char16_t) of any UTF input.
+template <class R, class Policy = replace,
+          std::enable_if_t<detail::is_unit_range_v<R> && detail::is_view_policy_v<Policy>, int> = 0>
+constexpr auto as_utf16(R&& r, Policy policy = {}) {
+  return detail::make_utf_view<char16_t>(static_cast<R&&>(r), policy);
+}
+
+/// UTF-32 code units (char32_t) of any UTF input.
+template <class R, class Policy = replace,
+          std::enable_if_t<detail::is_unit_range_v<R> && detail::is_view_policy_v<Policy>, int> = 0>
+constexpr auto as_utf32(R&& r, Policy policy = {}) {
+  return detail::make_utf_view<char32_t>(static_cast<R&&>(r), policy);
+}
+
+/// A null-terminated string (up to its first zero unit, found while iterating) as UTF-8.
+template <class T, class Policy = replace,
+          std::enable_if_t<detail::is_code_unit_v<T> && detail::is_view_policy_v<Policy>, int> = 0>
+constexpr utf_view<char, const T*, null_sentinel_t, Policy> as_utf8(const T* s, Policy policy = {}) noexcept {
+  return {s, null_sentinel, policy};
+}
+
+/// A null-terminated string as UTF-16.
+template <class T, class Policy = replace,
+          std::enable_if_t<detail::is_code_unit_v<T> && detail::is_view_policy_v<Policy>, int> = 0>
+constexpr utf_view<char16_t, const T*, null_sentinel_t, Policy> as_utf16(const T* s, Policy policy = {}) noexcept {
+  return {s, null_sentinel, policy};
+}
+
+/// A null-terminated string as UTF-32.
+template <class T, class Policy = replace,
+          std::enable_if_t<detail::is_code_unit_v<T> && detail::is_view_policy_v<Policy>, int> = 0>
+constexpr utf_view<char32_t, const T*, null_sentinel_t, Policy> as_utf32(const T* s, Policy policy = {}) noexcept {
+  return {s, null_sentinel, policy};
+}
+
+/// The code units [first, last) of any iterator pair, as UTF-8.
+template <class It, class Sent, class Policy = replace,
+          std::enable_if_t<detail::is_code_unit_v<detail::iter_unit_t<It>> && !detail::is_view_policy_v<Sent> &&
+                               detail::is_view_policy_v<Policy>,
+                           int> = 0>
+constexpr utf_view<char, It, Sent, Policy> as_utf8(It first, Sent last, Policy policy = {}) {
+  return {first, last, policy};
+}
+
+/// The code units [first, last) of any iterator pair, as UTF-16.
+template <class It, class Sent, class Policy = replace,
+          std::enable_if_t<detail::is_code_unit_v<detail::iter_unit_t<It>> && !detail::is_view_policy_v<Sent> &&
+                               detail::is_view_policy_v<Policy>,
+                           int> = 0>
+constexpr utf_view<char16_t, It, Sent, Policy> as_utf16(It first, Sent last, Policy policy = {}) {
+  return {first, last, policy};
+}
+
+/// The code units [first, last) of any iterator pair, as UTF-32.
+template <class It, class Sent, class Policy = replace,
+          std::enable_if_t<detail::is_code_unit_v<detail::iter_unit_t<It>> && !detail::is_view_policy_v<Sent> &&
+                               detail::is_view_policy_v<Policy>,
+                           int> = 0>
+constexpr utf_view<char32_t, It, Sent, Policy> as_utf32(It first, Sent last, Policy policy = {}) {
+  return {first, last, policy};
+}
+
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#if UTF8DFA_HAS_RANGES_VIEWS
+namespace std::ranges {
+/// The view holds only iterators, so its iterators stay valid after it is gone.
+template <class Out, class It, class Sent, class Policy>
+inline constexpr bool enable_borrowed_range<utf8dfa::utf_view<Out, It, Sent, Policy>> = true;
+}  // namespace std::ranges
+#endif
+
+#endif
+// ---- end utf8dfa/utf_views.hpp ----
 
 #endif
 // ---- end utf8dfa.hpp ----

@@ -14,6 +14,7 @@
 
 #include "catch.hpp"
 #include "utf8dfa.hpp"
+#include "utf8dfa/detail/cpu.hpp"
 #include "utf8dfa/detail/dispatch.hpp"
 #include "utf8dfa/detail/scalar.hpp"
 #include "utf8dfa/detail/simd/avx2/transcode.hpp"

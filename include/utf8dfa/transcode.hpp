@@ -245,9 +245,9 @@ Str utf8_to_string(const unsigned char* p, std::size_t n, char32_t replacement, 
       p, n, 1,
       [replacement](const unsigned char* q, std::size_t m, Out* o) {
         if constexpr (sizeof(Out) == 2)
-          return kernels().utf8_to_utf16(q, m, o, replacement);
+          return kernel_fn<&kernel_table::utf8_to_utf16>()(q, m, o, replacement);
         else
-          return kernels().utf8_to_utf32(q, m, o, replacement);
+          return kernel_fn<&kernel_table::utf8_to_utf32>()(q, m, o, replacement);
       },
       &utf8_chunk_end, status);
   // A chunk's end may have cut an incomplete character off from the byte that ends it: its error
@@ -263,9 +263,9 @@ std::string utf_to_utf8_string(const In* p, std::size_t n, char32_t replacement,
       p, n, sizeof(In) == 2 ? 3 : 4,
       [replacement](const In* q, std::size_t m, char* o) {
         if constexpr (sizeof(In) == 2)
-          return kernels().utf16_to_utf8(q, m, as_uchars(o), replacement);
+          return kernel_fn<&kernel_table::utf16_to_utf8>()(q, m, as_uchars(o), replacement);
         else
-          return kernels().utf32_to_utf8(q, m, as_uchars(o), replacement);
+          return kernel_fn<&kernel_table::utf32_to_utf8>()(q, m, as_uchars(o), replacement);
       },
       [](const In* q, std::size_t cut) {
         if constexpr (sizeof(In) == 2)
@@ -284,29 +284,31 @@ std::string utf_to_utf8_string(const In* p, std::size_t n, char32_t replacement,
 template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0>
 conversion_result utf8_to_utf32(const Bytes& bytes, char32_t* out, Policy policy = {}) noexcept {
   const auto s = detail::as_span(bytes);
-  return detail::kernels().utf8_to_utf32(detail::as_uchars(s.data), s.size, out, detail::kernel_replacement(policy));
+  return detail::kernel_fn<&detail::kernel_table::utf8_to_utf32>()(detail::as_uchars(s.data), s.size, out,
+                                                                   detail::kernel_replacement(policy));
 }
 
 /// UTF-8 to UTF-16 into `out` (supplementary characters as surrogate pairs).
 template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0>
 conversion_result utf8_to_utf16(const Bytes& bytes, char16_t* out, Policy policy = {}) noexcept {
   const auto s = detail::as_span(bytes);
-  return detail::kernels().utf8_to_utf16(detail::as_uchars(s.data), s.size, out, detail::kernel_replacement(policy));
+  return detail::kernel_fn<&detail::kernel_table::utf8_to_utf16>()(detail::as_uchars(s.data), s.size, out,
+                                                                   detail::kernel_replacement(policy));
 }
 
 /// UTF-16 to UTF-8 into `out`. Each unpaired surrogate is one error (`surrogate`, or `incomplete`
 /// for a high surrogate that ends the input).
 template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0>
 conversion_result utf16_to_utf8(std::u16string_view in, Byte* out, Policy policy = {}) noexcept {
-  return detail::kernels().utf16_to_utf8(in.data(), in.size(), detail::as_uchars(out),
-                                         detail::kernel_replacement(policy));
+  return detail::kernel_fn<&detail::kernel_table::utf16_to_utf8>()(in.data(), in.size(), detail::as_uchars(out),
+                                                                   detail::kernel_replacement(policy));
 }
 
 /// UTF-32 to UTF-8 into `out`. Surrogates (`surrogate`) and values above 0x10FFFF (`too_large`) are errors.
 template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0>
 conversion_result utf32_to_utf8(std::u32string_view in, Byte* out, Policy policy = {}) noexcept {
-  return detail::kernels().utf32_to_utf8(in.data(), in.size(), detail::as_uchars(out),
-                                         detail::kernel_replacement(policy));
+  return detail::kernel_fn<&detail::kernel_table::utf32_to_utf8>()(in.data(), in.size(), detail::as_uchars(out),
+                                                                   detail::kernel_replacement(policy));
 }
 
 // ---- Exact output sizes. ---------------------------------------------------------------------
@@ -316,24 +318,28 @@ conversion_result utf32_to_utf8(std::u32string_view in, Byte* out, Policy policy
 template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
 std::size_t utf32_length_from_utf8(const Bytes& bytes, replace r = {}) noexcept {
   const auto s = detail::as_span(bytes);
-  return detail::kernels().utf32_length_from_utf8(detail::as_uchars(s.data), s.size, r.replacement_value());
+  return detail::kernel_fn<&detail::kernel_table::utf32_length_from_utf8>()(detail::as_uchars(s.data), s.size,
+                                                                            r.replacement_value());
 }
 
 /// char16_t units utf8_to_utf16 writes (same guarantees).
 template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
 std::size_t utf16_length_from_utf8(const Bytes& bytes, replace r = {}) noexcept {
   const auto s = detail::as_span(bytes);
-  return detail::kernels().utf16_length_from_utf8(detail::as_uchars(s.data), s.size, r.replacement_value());
+  return detail::kernel_fn<&detail::kernel_table::utf16_length_from_utf8>()(detail::as_uchars(s.data), s.size,
+                                                                            r.replacement_value());
 }
 
 /// Bytes utf16_to_utf8 writes (same guarantees).
 inline std::size_t utf8_length_from_utf16(std::u16string_view in, replace r = {}) noexcept {
-  return detail::kernels().utf8_length_from_utf16(in.data(), in.size(), r.replacement_value());
+  return detail::kernel_fn<&detail::kernel_table::utf8_length_from_utf16>()(in.data(), in.size(),
+                                                                            r.replacement_value());
 }
 
 /// Bytes utf32_to_utf8 writes (same guarantees).
 inline std::size_t utf8_length_from_utf32(std::u32string_view in, replace r = {}) noexcept {
-  return detail::kernels().utf8_length_from_utf32(in.data(), in.size(), r.replacement_value());
+  return detail::kernel_fn<&detail::kernel_table::utf8_length_from_utf32>()(in.data(), in.size(),
+                                                                            r.replacement_value());
 }
 
 // ---- Allocating helpers. ---------------------------------------------------------------------

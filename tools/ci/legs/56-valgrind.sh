@@ -49,15 +49,12 @@ PY
 }
 
 leg_valgrind() {
-  local dir="$build_root/valgrind"
+  local dir="$build_root/utf8tool"  # shared with the scale leg (one build of utf8tool)
   if [[ ! -f $root/examples/utf8tool.cpp ]]; then
     echo "SKIPPED: examples/utf8tool.cpp is not in this tree yet"
     return 0
   fi
-  cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DUTF8DFA_WERROR=ON \
-    -DUTF8DFA_BUILD_TESTS=OFF -DUTF8DFA_BUILD_EXAMPLES=ON -DUTF8DFA_BUILD_BENCHMARKS=OFF \
-    -DUTF8DFA_INSTALL=OFF >"$dir.configure.log" 2>&1 || { cat "$dir.configure.log"; return 1; }
-  cmake --build "$dir" -j "$jobs" --target utf8tool || return 1
+  build_utf8tool "$dir" || return 1
   local tool="$dir/examples/utf8tool"
   [[ -x $tool ]] || tool=$(find "$dir" -name utf8tool -type f -perm -u+x | head -n 1)
   [[ -x $tool ]] || { echo "utf8tool was not built"; return 1; }

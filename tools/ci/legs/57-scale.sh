@@ -4,14 +4,11 @@
 legs+=(scale)
 packages+=(time)
 leg_scale() {
-  local dir="$build_root/scale"
+  local dir="$build_root/utf8tool"  # shared with the valgrind leg (one build of utf8tool)
   if [[ ! -f $root/examples/utf8tool.cpp ]]; then
     echo "SKIPPED: examples/utf8tool.cpp is not in this tree yet"
     return 0
   fi
-  cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DUTF8DFA_WERROR=ON \
-    -DUTF8DFA_BUILD_TESTS=OFF -DUTF8DFA_BUILD_EXAMPLES=ON -DUTF8DFA_BUILD_BENCHMARKS=OFF \
-    -DUTF8DFA_INSTALL=OFF >"$dir.configure.log" 2>&1 || { cat "$dir.configure.log"; return 1; }
-  cmake --build "$dir" -j "$jobs" --target utf8tool || return 1
+  build_utf8tool "$dir" || return 1
   "$root/tools/scale_check.sh" --tool "$dir/examples/utf8tool" --size "${UTF8DFA_SCALE_MIB:-256}" --dir "$dir"
 }

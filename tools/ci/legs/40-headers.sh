@@ -1,0 +1,22 @@
+# The library headers under the strictest warnings users may apply: each header compiled alone
+# (twice) and the templates instantiated with every accepted input type, under
+# -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror, with g++ 12 and clang++ 14
+# in C++17, and with g++ under UTF8DFA_NO_SIMD. Only those targets are built (the other legs build
+# the test suite without them).
+packages+=(clang-16)
+legs+=(strict-headers)
+leg_strict_headers() {
+  local cfg
+  for cfg in g++:17: clang++:17: g++:17:-DUTF8DFA_NO_SIMD; do
+    local cxx std flags
+    IFS=: read -r cxx std flags <<<"$cfg"
+    local dir="$build_root/strict-headers/$cxx-$std${flags:+-nosimd}"
+    mkdir -p "$dir"
+    cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DUTF8DFA_WERROR=ON -DCMAKE_CXX_COMPILER="$cxx" \
+      -DCMAKE_CXX_STANDARD="$std" -DCMAKE_CXX_FLAGS="$flags" -DUTF8DFA_BUILD_TESTS=ON -DUTF8DFA_BUILD_EXAMPLES=OFF \
+      -DUTF8DFA_BUILD_BENCHMARKS=OFF -DUTF8DFA_BUILD_PACKAGE_TESTS=OFF \
+      >"$dir.configure.log" 2>&1 || { cat "$dir.configure.log"; return 1; }
+    echo "-- strict headers: $cxx -std=c++$std $flags"
+    cmake --build "$dir" -j "$jobs" --target utf8dfa_headers_alone utf8dfa_strict_instantiate || return 1
+  done
+}

@@ -1,0 +1,27 @@
+# Other architectures, cross-compiled with Debian's g++ cross compilers and run under qemu-user
+# (correctness only: emulation says nothing about speed):
+#  - aarch64: the NEON kernel, which the dispatcher must pick there, and the scalar one;
+#  - big-endian: s390x, scalar kernel; where a word-at-a-time trick that assumes little-endian byte
+#    order would show, and utf8tool's utf16be/utf32be conversions run on a big-endian host.
+# The whole test suite and utf8tool's tests, without the [exhaustive] enumerations (the native legs
+# run them under every kernel; emulated they would take most of the CI budget) and without the
+# memory group (it measures the process, here the emulator).
+packages+=(qemu-user g++-aarch64-linux-gnu g++-s390x-linux-gnu)
+legs+=(aarch64 big-endian)
+
+# cross_leg NAME TRIPLE KERNELS
+cross_leg() {
+  local name=$1 triple=$2 kernels=$3
+  local dir="$build_root/$name"
+  # Catch2 is header-only: the cross compiler sees it through a folder that holds only catch2/.
+  local catch2="$dir-catch2"
+  mkdir -p "$catch2"
+  ln -sfn /usr/include/catch2 "$catch2/catch2"
+  # The package checks (Python scripts, consumers built for the host) are the package leg's.
+  local ctest_args=(-LE package)
+  cmake_leg "$name" -DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchains/$triple.cmake" -DCMAKE_CXX_STANDARD=17 \
+    -DUTF8DFA_CATCH2_INCLUDE_DIR="$catch2" "-DUTF8DFA_TEST_KERNELS=$kernels" -DUTF8DFA_TEST_EXHAUSTIVE=NONE \
+    -DUTF8DFA_BUILD_BENCHMARKS=OFF -DUTF8DFA_BUILD_PACKAGE_TESTS=OFF -DUTF8DFA_BUILD_HEADER_CHECKS=OFF
+}
+leg_aarch64() { cross_leg aarch64 aarch64-linux-gnu "neon;scalar"; }
+leg_big_endian() { cross_leg big-endian s390x-linux-gnu scalar; }
