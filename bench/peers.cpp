@@ -43,6 +43,22 @@ const char* op_name(op o) {
       return "utf32_to_utf8";
     case op::count:
       return "count";
+    case op::utf16_length_from_utf8:
+      return "utf16_length_from_utf8";
+    case op::utf32_length_from_utf8:
+      return "utf32_length_from_utf8";
+    case op::utf8_length_from_utf16:
+      return "utf8_length_from_utf16";
+    case op::utf8_length_from_utf32:
+      return "utf8_length_from_utf32";
+    case op::to_utf16:
+      return "to_utf16";
+    case op::to_utf32:
+      return "to_utf32";
+    case op::to_utf8_from_utf16:
+      return "to_utf8_from_utf16";
+    case op::to_utf8_from_utf32:
+      return "to_utf8_from_utf32";
     case op::view_utf8_to_utf16:
       return "view_utf8_to_utf16";
     case op::view_utf16_to_utf8:

@@ -18,16 +18,19 @@
 //   utf8dfa/detail/kernel_list.hpp
 //   utf8dfa/detail/cpu.hpp
 //   utf8dfa/detail/simd/avx2/kernels.hpp
-//   utf8dfa/detail/simd/avx2/transcode.hpp
+//   utf8dfa/detail/simd/avx2/length.hpp
+//   utf8dfa/detail/simd/length_common.hpp
+//   utf8dfa/detail/simd/generic.hpp
 //   utf8dfa/detail/simd/target.hpp
+//   utf8dfa/detail/simd/avx2/validate.hpp
+//   utf8dfa/detail/simd/avx2/transcode.hpp
 //   utf8dfa/detail/simd/transcode_common.hpp
 //   utf8dfa/detail/simd/avx2/utf8_block.hpp
-//   utf8dfa/detail/simd/avx2/validate.hpp
-//   utf8dfa/detail/simd/generic.hpp
 //   utf8dfa/detail/simd/avx512/kernels.hpp
-//   utf8dfa/detail/simd/avx512/transcode.hpp
+//   utf8dfa/detail/simd/avx512/length.hpp
 //   utf8dfa/detail/simd/avx512/utf8_block.hpp
 //   utf8dfa/detail/simd/avx512/validate.hpp
+//   utf8dfa/detail/simd/avx512/transcode.hpp
 //   utf8dfa/detail/simd/neon/kernels.hpp
 //   utf8dfa/detail/simd/neon/validate.hpp
 //   utf8dfa/detail/simd/sse4/kernels.hpp
@@ -1173,6 +1176,69 @@ conversion_result utf_to_utf8_scalar(const In* p, std::size_t n, unsigned char* 
   return {n, static_cast<std::size_t>(o - out), first};
 }
 
+// ---------------------------------------------------------------------------------------------
+// Output lengths: what a conversion writes, counted without writing (replacements included, each
+// `repl_units` or `repl_bytes` long). The kernels' length functions run these around errors.
+
+/// Units (UTF-16 when Utf16, else UTF-32) the conversion writes for the characters of UTF-8 that
+/// start in [i, end): the decoder runs from i, a character start, and leaves i on the first
+/// character start at or past `end` (a character crossing `end` is read whole).
+template <bool Utf16>
+inline std::size_t utf8_units_region(const unsigned char* p, std::size_t n, std::size_t& i, std::size_t end,
+                                     std::size_t repl_units) noexcept {
+  std::size_t total = 0;
+  while (i < end) {
+    const decoded d = decode_at(p, n, i);
+    total += d.error != error_code::none ? repl_units : Utf16 && d.code_point >= 0x10000 ? 2 : 1;
+    i += d.length;
+  }
+  return total;
+}
+
+/// UTF-8 bytes the conversion writes for the characters of UTF-16 or UTF-32 that start in [i, end)
+/// (same contract as utf8_units_region).
+template <class In>
+inline std::size_t utf8_bytes_region(const In* p, std::size_t n, std::size_t& i, std::size_t end,
+                                     std::size_t repl_bytes) noexcept {
+  std::size_t total = 0, j = i;
+  while (j < end) {
+    // The common case, no decoding: a run of units below the surrogates.
+    std::size_t k = j;
+    for (; k < end && p[k] < 0xD800; ++k) total += std::size_t{p[k] >= 0x80} + std::size_t{p[k] >= 0x800};
+    total += k - j;
+    j = k;
+    if (j == end) break;
+    const decoded d = decode_utf_at(p, n, j);
+    total += d.error != error_code::none ? repl_bytes : utf8_width(d.code_point);
+    j += d.length;
+  }
+  i = j;
+  return total;
+}
+
+/// The units of UTF-8 [p, p+n) after conversion, by a kernel's validation and counting functions:
+/// the well-formed stretches counted, each maximal ill-formed subpart one replacement.
+template <bool Utf16, validation_result (*Validate)(const unsigned char*, std::size_t) noexcept,
+          std::size_t (*Count)(const unsigned char*, std::size_t) noexcept>
+std::size_t utf8_units_by(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
+  const std::size_t repl_units = Utf16 && repl >= 0x10000 ? 2 : 1;
+  std::size_t total = 0, pos = 0;
+  for (;;) {
+    const validation_result v = Validate(p + pos, n - pos);
+    total += Count(p + pos, v.valid_up_to);
+    if (v.error == error_code::none) return total;
+    pos += v.valid_up_to;
+    total += utf8_units_region<Utf16>(p, n, pos, pos + 1, repl_units);  // the maximal ill-formed subpart
+  }
+}
+
+/// UTF-8 bytes of UTF-16 or UTF-32 [p, p+n) after conversion, replacements written as `repl`.
+template <class In>
+std::size_t utf8_length_scalar(const In* p, std::size_t n, char32_t repl) noexcept {
+  std::size_t i = 0;
+  return utf8_bytes_region(p, n, i, n, utf8_width(repl));
+}
+
 }  // namespace detail
 }  // namespace UTF8DFA_ABI_NAMESPACE
 }  // namespace utf8dfa
@@ -1197,6 +1263,12 @@ struct kernel_table {
   conversion_result (*utf8_to_utf16)(const unsigned char*, std::size_t, char16_t*, char32_t) noexcept;
   conversion_result (*utf16_to_utf8)(const char16_t*, std::size_t, unsigned char*, char32_t) noexcept;
   conversion_result (*utf32_to_utf8)(const char32_t*, std::size_t, unsigned char*, char32_t) noexcept;
+  // Exact output lengths of the conversions above, ill-formed input included: each error counted as
+  // the replacement `repl` (a scalar value) that the replace policy writes for it.
+  std::size_t (*utf16_length_from_utf8)(const unsigned char*, std::size_t, char32_t repl) noexcept;
+  std::size_t (*utf32_length_from_utf8)(const unsigned char*, std::size_t, char32_t repl) noexcept;
+  std::size_t (*utf8_length_from_utf16)(const char16_t*, std::size_t, char32_t repl) noexcept;
+  std::size_t (*utf8_length_from_utf32)(const char32_t*, std::size_t, char32_t repl) noexcept;
 };
 
 /// Runs a policy-templated kernel with the policy encoded as a replacement value.
@@ -1226,6 +1298,10 @@ inline constexpr kernel_table scalar_kernels{
     scalar_utf8_to_utf16,
     scalar_utf16_to_utf8,
     scalar_utf32_to_utf8,
+    &utf8_units_by<true, &validate_scalar, &utf16_length_scalar>,
+    &utf8_units_by<false, &validate_scalar, &count_leads_scalar>,
+    &utf8_length_scalar<char16_t>,
+    &utf8_length_scalar<char32_t>,
 };
 
 /// A vector conversion for inputs of at least `MinUnits` code units, the scalar one below: a vector
@@ -1379,16 +1455,246 @@ inline bool cpu_has(std::uint32_t needs) noexcept {
 #ifndef UTF8DFA_DETAIL_SIMD_AVX2_KERNELS_HPP
 #define UTF8DFA_DETAIL_SIMD_AVX2_KERNELS_HPP
 
-// ---- begin utf8dfa/detail/simd/avx2/transcode.hpp ----
-// utf8dfa: AVX2 transcoding kernels. Same results as the scalar functions of scalar.hpp, byte for
-// byte, for both policies. Valid blocks go through the vector path; a block holding an error is
-// re-run through the scalar DFA up to the block end. AVX2 has no byte-masked stores: a store writes
-// exactly the units produced (vpmaskmovd plus single bytes), unless the next block is known to be
-// valid, so that its output will overwrite whatever a full-width store wrote past ours. The last
-// few units of the input are finished by the scalar function.
-#ifndef UTF8DFA_DETAIL_SIMD_AVX2_TRANSCODE_HPP
-#define UTF8DFA_DETAIL_SIMD_AVX2_TRANSCODE_HPP
+// ---- begin utf8dfa/detail/simd/avx2/length.hpp ----
+// utf8dfa: AVX2 output lengths of the conversions, exact on ill-formed input too: the block check
+// and a count in one pass over well-formed blocks, the scalar decoder over a block that holds an
+// error and over the tail shorter than a block (length_common.hpp).
+#ifndef UTF8DFA_DETAIL_SIMD_AVX2_LENGTH_HPP
+#define UTF8DFA_DETAIL_SIMD_AVX2_LENGTH_HPP
 
+// ---- begin utf8dfa/detail/simd/length_common.hpp ----
+// utf8dfa: what the SIMD length functions of every instruction set share: the loop that runs a
+// kernel's vector count over the well-formed stretches of the input and the scalar decoder
+// (scalar.hpp) over the blocks that hold an error (plain code, no target attributes).
+#ifndef UTF8DFA_DETAIL_SIMD_LENGTH_COMMON_HPP
+#define UTF8DFA_DETAIL_SIMD_LENGTH_COMMON_HPP
+
+
+// ---- begin utf8dfa/detail/simd/generic.hpp ----
+// utf8dfa: what every SIMD validation kernel shares: the byte-pair lookup tables of the vectorised
+// check (Keiser & Lemire, "Validating UTF-8 In Less Than One Instruction Per Byte", 2021) derived
+// from the grammar of dfa.hpp and proved against the DFA at compile time (tests/tables_test.cpp),
+// and the scalar re-scan that turns "this block is bad" into the exact answer of validate_scalar.
+//
+// The vector check looks at every byte b2 together with the byte before it, b1:
+//   flags = first_high[b1 >> 4] & first_low[b1 & 15] & second_high[b2 >> 4]
+// Each flag bit is one kind of forbidden pair whose set of b1 factors into (high nibbles x low
+// nibbles) and whose set of b2 is a union of high nibbles, so the AND of three 16-entry lookups
+// is non-zero exactly for the forbidden pairs. The bit `pair_two_conts` (continuation after
+// continuation) is not an error by itself: it must be set exactly where the byte two places back
+// is a lead of 3 or 4 bytes, or the byte three places back a lead of 4 bytes.
+#ifndef UTF8DFA_DETAIL_SIMD_GENERIC_HPP
+#define UTF8DFA_DETAIL_SIMD_GENERIC_HPP
+
+
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+
+/// A forbidden kind of byte pair: b1 in [lo1, hi1] followed by b2 in [lo2, hi2].
+struct pair_rule {
+  std::uint8_t bit, lo1, hi1, lo2, hi2;
+};
+
+inline constexpr std::uint8_t pair_too_short = 0x01;   // lead of 2..4 bytes, then no continuation
+inline constexpr std::uint8_t pair_too_long = 0x02;    // ASCII, then a continuation
+inline constexpr std::uint8_t pair_overlong_3 = 0x04;  // E0 80..9F
+inline constexpr std::uint8_t pair_too_large = 0x08;   // F4..FF 90..BF
+inline constexpr std::uint8_t pair_surrogate = 0x10;   // ED A0..BF
+inline constexpr std::uint8_t pair_overlong_2 = 0x20;  // C0..C1 continuation
+inline constexpr std::uint8_t pair_overlong_4 = 0x40;  // F0 80..8F, and F5..FF 80..8F
+inline constexpr std::uint8_t pair_two_conts = 0x80;   // continuation after continuation
+
+// The grammar rows the rules read their ranges from.
+inline constexpr const sequence_rule& rule_ascii = grammar[0];
+inline constexpr const sequence_rule& rule_c2 = grammar[1];
+inline constexpr const sequence_rule& rule_e0 = grammar[2];
+inline constexpr const sequence_rule& rule_ed = grammar[4];
+inline constexpr const sequence_rule& rule_f0 = grammar[6];
+inline constexpr const sequence_rule& rule_f4 = grammar[8];
+static_assert(rule_c2.lead.lo == 0xC2 && rule_e0.lead.lo == 0xE0 && rule_ed.lead.lo == 0xED &&
+                  rule_f0.lead.lo == 0xF0 && rule_f4.lead.lo == 0xF4,
+              "grammar rows in RFC 3629 order");
+
+constexpr std::uint8_t u8(unsigned v) noexcept {
+  return static_cast<std::uint8_t>(v);
+}
+
+/// The forbidden pairs, each range read off the grammar: a restricted second byte's complement
+/// within UTF8-tail, the bytes no rule starts with, and the continuation structure.
+inline constexpr pair_rule pair_rules[] = {
+    {pair_too_short, u8(rule_c2.lead.lo & 0xF0), 0xFF, rule_ascii.lead.lo, rule_ascii.lead.hi},
+    {pair_too_short, u8(rule_c2.lead.lo & 0xF0), 0xFF, u8(utf8_tail.hi + 1), 0xFF},
+    {pair_too_long, rule_ascii.lead.lo, rule_ascii.lead.hi, utf8_tail.lo, utf8_tail.hi},
+    {pair_overlong_3, rule_e0.lead.lo, rule_e0.lead.hi, utf8_tail.lo, u8(rule_e0.tail[0].lo - 1)},
+    {pair_too_large, rule_f4.lead.lo, 0xFF, u8(rule_f4.tail[0].hi + 1), utf8_tail.hi},
+    {pair_surrogate, rule_ed.lead.lo, rule_ed.lead.hi, u8(rule_ed.tail[0].hi + 1), utf8_tail.hi},
+    {pair_overlong_2, u8(utf8_tail.hi + 1), u8(rule_c2.lead.lo - 1), utf8_tail.lo, utf8_tail.hi},
+    {pair_overlong_4, rule_f0.lead.lo, rule_f0.lead.hi, utf8_tail.lo, u8(rule_f0.tail[0].lo - 1)},
+    {pair_overlong_4, u8(rule_f4.lead.hi + 1), 0xFF, utf8_tail.lo, rule_f4.tail[0].hi},
+    {pair_two_conts, utf8_tail.lo, utf8_tail.hi, utf8_tail.lo, utf8_tail.hi},
+};
+
+/// The three 16-entry lookups (each 16 bytes, as one vector register lane loads them).
+struct pair_tables {
+  std::uint8_t first_high[16]{}, first_low[16]{}, second_high[16]{};
+  bool factorable = true;  // every rule has the (nibble x nibble) x nibble shape
+};
+
+constexpr pair_tables build_pair_tables() {
+  pair_tables t{};
+  for (const pair_rule& r : pair_rules) {
+    const unsigned h_lo = r.lo1 >> 4, h_hi = r.hi1 >> 4;
+    const bool one_row = h_lo == h_hi;
+    if (!one_row && ((r.lo1 & 15) != 0 || (r.hi1 & 15) != 15)) t.factorable = false;
+    if ((r.lo2 & 15) != 0 || (r.hi2 & 15) != 15) t.factorable = false;
+    for (unsigned h = h_lo; h <= h_hi; ++h) t.first_high[h] |= r.bit;
+    for (unsigned l = one_row ? (r.lo1 & 15u) : 0u; l <= (one_row ? (r.hi1 & 15u) : 15u); ++l) t.first_low[l] |= r.bit;
+    for (unsigned h = r.lo2 >> 4; h <= (r.hi2 >> 4); ++h) t.second_high[h] |= r.bit;
+  }
+  return t;
+}
+
+inline constexpr pair_tables pair_lookup = build_pair_tables();
+static_assert(pair_lookup.factorable, "every forbidden pair set is a product of nibble ranges");
+
+/// The flags the vector check computes for the pair (b1, b2).
+constexpr std::uint8_t pair_flags(unsigned b1, unsigned b2) noexcept {
+  return pair_lookup.first_high[b1 >> 4] & pair_lookup.first_low[b1 & 15] & pair_lookup.second_high[b2 >> 4];
+}
+
+/// What the DFA says about the pair: b1 read as the start of a character (b1 not a continuation)
+/// fails at b1 or at b2. A continuation b1 is judged by its context (the two_conts rule).
+constexpr bool dfa_rejects_pair(unsigned b1, unsigned b2) noexcept {
+  if (utf8_tail.contains(b1)) return false;
+  const std::uint8_t s = dfa.next[accept_state][b1];
+  if (s == reject_state) return true;
+  if (s == accept_state) return utf8_tail.contains(b2);
+  return dfa.next[s][b2] == reject_state;
+}
+
+/// The tables agree with the DFA on every pair whose first byte lies in [lo, hi).
+constexpr bool pair_tables_match_dfa(unsigned lo, unsigned hi) noexcept {
+  for (unsigned b1 = lo; b1 < hi; ++b1)
+    for (unsigned b2 = 0; b2 < 256; ++b2) {
+      const unsigned f = pair_flags(b1, b2);
+      if (((f & 0x7Fu) != 0) != dfa_rejects_pair(b1, b2)) return false;
+      if (((f & pair_two_conts) != 0) != (utf8_tail.contains(b1) && utf8_tail.contains(b2))) return false;
+    }
+  return true;
+}
+// tests/tables_test.cpp checks every one of the 65536 pairs at compile time (once, not in every
+// translation unit that includes the kernels).
+
+/// Leads from these values on need a continuation two (three) places after them.
+inline constexpr std::uint8_t lead3_min = rule_e0.lead.lo;
+inline constexpr std::uint8_t lead4_min = rule_f0.lead.lo;
+
+constexpr bool continuation_thresholds_match_dfa() noexcept {
+  for (unsigned b = 0; b < 256; ++b) {
+    const std::uint8_t s = dfa.next[accept_state][b];
+    if (s == reject_state) continue;  // C0, C1, F5..FF, continuations: caught by the pair rules
+    const unsigned tails = s == accept_state ? 0u : dfa.desc[s].count;
+    if ((tails >= 2) != (b >= lead3_min) || (tails >= 3) != (b >= lead4_min)) return false;
+  }
+  return true;
+}
+static_assert(continuation_thresholds_match_dfa(), "3- and 4-byte leads are exactly E0.. and F0..");
+
+// ---------------------------------------------------------------------------------------------
+// Exact answers. A kernel checks blocks; once [0, b) passed every check (it is well-formed except
+// perhaps a character cut by b) and the block at b fails, the first error starts at or after the
+// last character start before b, and the scalar decoder from there gives validate_scalar's answer.
+
+/// What a kernel's block checker returns when every block passed.
+inline constexpr std::size_t blocks_pass = ~std::size_t{0};
+
+/// The start of the character that contains the byte before b (or b itself), for a prefix
+/// [0, b) that passed the block checks.
+inline std::size_t boundary_before(const unsigned char* p, std::size_t b) noexcept {
+  for (std::size_t j = b; j > 0 && b - j < 3;) {
+    --j;
+    if (!is_continuation(p[j])) return j;
+  }
+  return b;
+}
+
+/// The exact result for [0, n), given that [0, b) passed the block checks.
+inline validation_result rescan_from(const unsigned char* p, std::size_t n, std::size_t b) noexcept {
+  return validate_from(p, n, boundary_before(p, b));
+}
+
+/// True when the well-formed prefix [0, n) ends inside a character (a lead in its last 3 bytes
+/// that needs more bytes than remain).
+inline bool ends_incomplete(const unsigned char* p, std::size_t n) noexcept {
+  return (n >= 1 && p[n - 1] >= 0xC0) || (n >= 2 && p[n - 2] >= lead3_min) || (n >= 3 && p[n - 3] >= lead4_min);
+}
+
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/detail/simd/generic.hpp ----
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+
+/// A vector count over [p, p+n) read as the start of a text: returns blocks_pass when the whole
+/// input is well-formed (`count` is then its length), else b such that [0, b) passed the checks
+/// (`count` holds the length of its characters, a character cut by b counted by its lead) and the
+/// scalar decoder must take over at the character start before b, for at most `span` units past b.
+template <class In>
+using length_segment = std::size_t (*)(const In*, std::size_t, std::size_t& count) noexcept;
+
+/// Units of UTF-8 after conversion (UTF-16 when Utf16, else UTF-32), by a vector count.
+template <bool Utf16, length_segment<unsigned char> Segment, std::size_t Span>
+std::size_t utf8_units_blocks(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
+  const std::size_t repl_units = Utf16 && repl >= 0x10000 ? 2 : 1;
+  std::size_t total = 0, pos = 0;
+  for (;;) {
+    std::size_t count = 0;
+    const std::size_t b = Segment(p + pos, n - pos, count);
+    if (b == blocks_pass) return total + count;
+    // The character cut by b was counted by its lead: the decoder reads it again.
+    const std::size_t s = boundary_before(p + pos, b);
+    total += count - (Utf16 ? utf16_length_scalar(p + pos + s, b - s) : count_leads_scalar(p + pos + s, b - s));
+    const std::size_t end = n - (pos + b) < Span ? n : pos + b + Span;
+    pos += s;
+    total += utf8_units_region<Utf16>(p, n, pos, end, repl_units);
+  }
+}
+
+/// UTF-8 bytes of UTF-16 or UTF-32 after conversion, by a vector count (for UTF-16, a high surrogate
+/// is counted as 1 byte and its low surrogate as 3).
+template <class In, length_segment<In> Segment, std::size_t Span>
+std::size_t utf8_bytes_blocks(const In* p, std::size_t n, char32_t repl) noexcept {
+  const std::size_t repl_bytes = utf8_width(repl);
+  std::size_t total = 0, pos = 0;
+  for (;;) {
+    std::size_t count = 0;
+    const std::size_t b = Segment(p + pos, n - pos, count);
+    if (b == blocks_pass) return total + count;
+    std::size_t s = b;
+    if (sizeof(In) == 2 && s > 0 && (p[pos + s - 1] & 0xFC00) == 0xD800) {  // a pair cut by b: decode it whole
+      --s;
+      --count;
+    }
+    total += count;
+    const std::size_t end = n - (pos + b) < Span ? n : pos + b + Span;
+    pos += s;
+    total += utf8_bytes_region(p, n, pos, end, repl_bytes);
+  }
+}
+
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/detail/simd/length_common.hpp ----
 // ---- begin utf8dfa/detail/simd/target.hpp ----
 // utf8dfa: per-function instruction-set regions for the x86-64 kernels (and NEON on ARM64). Kernels are compiled
 // through these attributes only, never through -m flags imposed on users; dispatch.hpp calls a kernel only after
@@ -1414,6 +1720,364 @@ inline bool cpu_has(std::uint32_t needs) noexcept {
 
 #endif
 // ---- end utf8dfa/detail/simd/target.hpp ----
+// ---- begin utf8dfa/detail/simd/avx2/validate.hpp ----
+// utf8dfa: AVX2 validation and counting (32-byte vectors, 64-byte blocks).
+#ifndef UTF8DFA_DETAIL_SIMD_AVX2_VALIDATE_HPP
+#define UTF8DFA_DETAIL_SIMD_AVX2_VALIDATE_HPP
+
+
+#if UTF8DFA_X86_KERNELS
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+namespace avx2 {
+
+UTF8DFA_TARGET_AVX2 inline __m256i splat(unsigned v) noexcept {
+  return _mm256_set1_epi8(static_cast<char>(v));
+}
+
+UTF8DFA_TARGET_AVX2 inline __m256i load(const void* p) noexcept {
+  return _mm256_loadu_si256(static_cast<const __m256i*>(p));
+}
+
+/// A 16-entry table in both 128-bit lanes (vpshufb looks up within each lane).
+UTF8DFA_TARGET_AVX2 inline __m256i lanes(const std::uint8_t* table16) noexcept {
+  return _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(table16)));
+}
+
+/// The block check with its constants loaded once (outside the loops that use it).
+struct checker {
+  __m256i first_high, first_low, second_high, nibble, lead3, lead4, high_bit;
+
+  UTF8DFA_TARGET_AVX2 checker() noexcept
+      : first_high(lanes(pair_lookup.first_high)),
+        first_low(lanes(pair_lookup.first_low)),
+        second_high(lanes(pair_lookup.second_high)),
+        nibble(splat(0x0F)),
+        lead3(splat(lead3_min - 0x80u)),
+        lead4(splat(lead4_min - 0x80u)),
+        high_bit(splat(0x80)) {}
+
+  /// Non-zero where the pair check or the 3-/4-byte continuation check fails in `in`.
+  UTF8DFA_TARGET_AVX2 __m256i operator()(__m256i in, __m256i prev) const noexcept {
+    // The 16 bytes before each 128-bit lane of `in`, for vpalignr.
+    const __m256i before = _mm256_permute2x128_si256(prev, in, 0x21);
+    const __m256i prev1 = _mm256_alignr_epi8(in, before, 15);
+    const __m256i a = _mm256_shuffle_epi8(first_high, _mm256_and_si256(_mm256_srli_epi16(prev1, 4), nibble));
+    const __m256i b = _mm256_shuffle_epi8(first_low, _mm256_and_si256(prev1, nibble));
+    const __m256i c = _mm256_shuffle_epi8(second_high, _mm256_and_si256(_mm256_srli_epi16(in, 4), nibble));
+    const __m256i flags = _mm256_and_si256(_mm256_and_si256(a, b), c);
+    // Saturating subtraction leaves bit 7 set exactly for prev2 >= lead3_min, prev3 >= lead4_min.
+    const __m256i is3 = _mm256_subs_epu8(_mm256_alignr_epi8(in, before, 14), lead3);
+    const __m256i is4 = _mm256_subs_epu8(_mm256_alignr_epi8(in, before, 13), lead4);
+    const __m256i must_continue = _mm256_and_si256(_mm256_or_si256(is3, is4), high_bit);
+    return _mm256_xor_si256(flags, must_continue);
+  }
+};
+
+/// Non-zero when `in` ends inside a character.
+UTF8DFA_TARGET_AVX2 inline __m256i ends_incomplete(__m256i in) noexcept {
+  const char x = -1;
+  const __m256i limit = _mm256_setr_epi8(x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x,
+                                         x, x, x, static_cast<char>(lead4_min - 1), static_cast<char>(lead3_min - 1),
+                                         static_cast<char>(utf8_tail.hi));
+  return _mm256_subs_epu8(in, limit);
+}
+
+UTF8DFA_TARGET_AVX2 inline bool any(__m256i v) noexcept {
+  return !_mm256_testz_si256(v, v);
+}
+
+/// Checks the 64 bytes lo, hi (preceded by `prev`); returns the error vector.
+UTF8DFA_TARGET_AVX2 inline __m256i check_block(const checker& check, __m256i lo, __m256i hi, __m256i prev,
+                                               __m256i& incomplete) noexcept {
+  if (_mm256_movemask_epi8(_mm256_or_si256(lo, hi)) == 0) return incomplete;
+  const __m256i err = _mm256_or_si256(check(lo, prev), check(hi, lo));
+  incomplete = ends_incomplete(hi);
+  return err;
+}
+
+/// Inputs shorter than this go to the scalar DFA (the checks need 96 readable bytes).
+inline constexpr std::size_t min_block_input = 96;
+
+/// How far past the block start a failing check_blocks step reaches.
+inline constexpr std::size_t block_span = 64;
+
+/// Runs the block checks over [p, p+n) (n >= min_block_input): `blocks_pass` when they all pass
+/// (the input is well-formed), else b such that [0, b) passed and [b, b + block_span) failed.
+UTF8DFA_TARGET_AVX2 inline std::size_t check_blocks(const unsigned char* p, std::size_t n) noexcept {
+  const checker check;
+  __m256i prev = _mm256_setzero_si256(), incomplete = _mm256_setzero_si256();
+  std::size_t i = 0;
+  for (; n - i >= 64; i += 64) {
+    const __m256i lo = load(p + i), hi = load(p + i + 32);
+    if (UTF8DFA_UNLIKELY(any(check_block(check, lo, hi, prev, incomplete)))) return i;
+    prev = hi;
+  }
+  // The last 64 bytes again (re-checking bytes that passed is harmless), then the end of input.
+  __m256i err = incomplete;
+  if (i < n) {
+    const __m256i lo = load(p + n - 64), hi = load(p + n - 32);
+    __m256i ignored = incomplete;
+    err = _mm256_or_si256(check_block(check, lo, hi, load(p + n - 96), ignored), ends_incomplete(hi));
+  }
+  if (UTF8DFA_UNLIKELY(any(err))) return i;
+  return blocks_pass;
+}
+
+/// validate_scalar's answer for n >= min_block_input, 64 bytes per step.
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_blocks(const unsigned char* p,
+                                                                              std::size_t n) noexcept {
+  const std::size_t b = check_blocks(p, n);
+  if (UTF8DFA_LIKELY(b == blocks_pass)) return {n, 0, error_code::none};
+  return rescan_from(p, n, b);
+}
+
+/// validate_scalar's answer. Short inputs take the scalar DFA: this function is plain code (no
+/// target region), so they run exactly as in the scalar kernel.
+inline validation_result validate(const unsigned char* p, std::size_t n) noexcept {
+  return n < min_block_input ? validate_scalar(p, n) : validate_blocks(p, n);
+}
+
+/// Bytes that are not continuation bytes (80..BF are the signed bytes below -64).
+UTF8DFA_TARGET_AVX2 inline std::size_t count_leads(const unsigned char* p, std::size_t n) noexcept {
+  const __m256i limit = splat(0xBF);
+  std::size_t count = 0, i = 0;
+  for (; n - i >= 64; i += 64) {
+    const std::uint64_t lo = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(load(p + i), limit)));
+    const std::uint64_t hi =
+        static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(load(p + i + 32), limit)));
+    count += static_cast<std::size_t>(_mm_popcnt_u64(lo | (hi << 32)));
+  }
+  return count + count_leads_scalar(p + i, n - i);
+}
+
+/// UTF-16 units of well-formed input: leads, plus one more for each 4-byte lead (F0..FF).
+UTF8DFA_TARGET_AVX2 inline std::size_t utf16_length(const unsigned char* p, std::size_t n) noexcept {
+  const __m256i cont_limit = splat(0xBF), four_limit = splat(lead4_min - 1u);
+  std::size_t count = 0, i = 0;
+  for (; n - i >= 32; i += 32) {
+    const __m256i in = load(p + i);
+    const unsigned leads = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(in, cont_limit)));
+    // Signed: F0..FF are -16..-1, the only negative bytes above -17.
+    const unsigned fours =
+        static_cast<unsigned>(_mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpgt_epi8(in, four_limit), in)));
+    count += static_cast<std::size_t>(_mm_popcnt_u32(leads)) + static_cast<std::size_t>(_mm_popcnt_u32(fours));
+  }
+  return count + utf16_length_scalar(p + i, n - i);
+}
+
+}  // namespace avx2
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+#endif
+
+#endif
+// ---- end utf8dfa/detail/simd/avx2/validate.hpp ----
+
+#if UTF8DFA_X86_KERNELS
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+namespace avx2 {
+
+/// Output units per UTF-8 byte of well-formed text, by its high nibble: one per lead, none per
+/// continuation, and for UTF-16 two per 4-byte lead.
+inline constexpr std::uint8_t utf32_units_per_nibble[16] = {1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1};
+inline constexpr std::uint8_t utf16_units_per_nibble[16] = {1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 2};
+
+/// The sum of the four 64-bit lanes.
+UTF8DFA_TARGET_AVX2 inline std::size_t sum_epi64(__m256i v) noexcept {
+  const __m128i s = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+  return static_cast<std::size_t>(_mm_cvtsi128_si64(s) + _mm_extract_epi64(s, 1));
+}
+
+/// The sum of the eight 32-bit lanes (as signed values).
+UTF8DFA_TARGET_AVX2 inline std::ptrdiff_t sum_epi32(__m256i v) noexcept {
+  const __m256i wide = _mm256_add_epi64(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(v)),
+                                        _mm256_cvtepi32_epi64(_mm256_extracti128_si256(v, 1)));
+  const __m128i s = _mm_add_epi64(_mm256_castsi256_si128(wide), _mm256_extracti128_si256(wide, 1));
+  return static_cast<std::ptrdiff_t>(_mm_cvtsi128_si64(s) + _mm_extract_epi64(s, 1));
+}
+
+/// Units per byte of the 32 bytes `in` (by the high nibble).
+UTF8DFA_TARGET_AVX2 inline __m256i units_of(__m256i table, __m256i nibble, __m256i in) noexcept {
+  return _mm256_shuffle_epi8(table, _mm256_and_si256(_mm256_srli_epi16(in, 4), nibble));
+}
+
+/// checker's error vector for the 32 bytes `in` at q, the bytes before them read from memory (q - 3
+/// lies inside the input): three loads instead of the lane permute and shifts that build them.
+UTF8DFA_TARGET_AVX2 inline __m256i check_at(const checker& c, const unsigned char* q, __m256i in) noexcept {
+  const __m256i prev1 = load(q - 1);
+  const __m256i a = _mm256_shuffle_epi8(c.first_high, _mm256_and_si256(_mm256_srli_epi16(prev1, 4), c.nibble));
+  const __m256i b = _mm256_shuffle_epi8(c.first_low, _mm256_and_si256(prev1, c.nibble));
+  const __m256i d = _mm256_shuffle_epi8(c.second_high, _mm256_and_si256(_mm256_srli_epi16(in, 4), c.nibble));
+  const __m256i flags = _mm256_and_si256(_mm256_and_si256(a, b), d);
+  const __m256i is3 = _mm256_subs_epu8(load(q - 2), c.lead3);
+  const __m256i is4 = _mm256_subs_epu8(load(q - 3), c.lead4);
+  const __m256i must_continue = _mm256_and_si256(_mm256_or_si256(is3, is4), c.high_bit);
+  return _mm256_xor_si256(flags, must_continue);
+}
+
+/// The length_segment of UTF-8 (see length_common.hpp): the block checks of validate.hpp over whole
+/// 64-byte blocks, each block that passes also counted; the tail is left to the scalar decoder.
+template <bool Utf16>
+UTF8DFA_TARGET_AVX2 std::size_t utf8_units_segment(const unsigned char* p, std::size_t n, std::size_t& count) noexcept {
+  const checker check;
+  const __m256i table = lanes(Utf16 ? utf16_units_per_nibble : utf32_units_per_nibble);
+  const __m256i zero = _mm256_setzero_si256();
+  __m256i incomplete = zero, sums = zero;
+  std::size_t ascii = 0, i = 0, stop = blocks_pass;
+  for (; n - i >= 64; i += 64) {
+    const __m256i lo = load(p + i), hi = load(p + i + 32);
+    if (_mm256_movemask_epi8(_mm256_or_si256(lo, hi)) == 0) {
+      if (UTF8DFA_UNLIKELY(any(incomplete))) break;
+      ascii += 64;
+    } else {
+      // The first block has nothing before it; the others read the bytes before them.
+      const __m256i err = i == 0 ? _mm256_or_si256(check(lo, zero), check(hi, lo))
+                                 : _mm256_or_si256(check_at(check, p + i, lo), check_at(check, p + i + 32, hi));
+      incomplete = ends_incomplete(hi);
+      if (UTF8DFA_UNLIKELY(any(err))) break;
+      const __m256i both = _mm256_add_epi8(units_of(table, check.nibble, lo), units_of(table, check.nibble, hi));
+      sums = _mm256_add_epi64(sums, _mm256_sad_epu8(both, zero));
+    }
+  }
+  if (i < n || any(incomplete)) stop = i;
+  count = ascii + sum_epi64(sums);
+  return stop;
+}
+
+/// The length_segment of UTF-16, 16 units per step (the tail, 1..16 units, left to the scalar
+/// decoder): the units at and after each position say whether every surrogate is paired. Bytes
+/// are 3, minus 1 below 0x800, minus 1 more below 0x80, minus 2 for a high surrogate (a pair is
+/// 1 + 3), counted as the negative compare results.
+UTF8DFA_TARGET_AVX2 inline std::size_t utf16_bytes_segment(const char16_t* p, std::size_t n,
+                                                           std::size_t& count) noexcept {
+  count = 0;
+  if (n == 0) return blocks_pass;
+  if ((p[0] & 0xFC00) == 0xDC00) return 0;  // a low surrogate that no high one precedes
+  const __m256i tag = _mm256_set1_epi16(static_cast<short>(0xFC00));
+  const __m256i high = _mm256_set1_epi16(static_cast<short>(0xD800));
+  const __m256i low = _mm256_set1_epi16(static_cast<short>(0xDC00));
+  const __m256i above7f = _mm256_set1_epi16(static_cast<short>(0xFF80));
+  const __m256i above7ff = _mm256_set1_epi16(static_cast<short>(0xF800));
+  const __m256i zero = _mm256_setzero_si256(), one = _mm256_set1_epi16(1);
+  __m256i acc = zero;
+  std::size_t i = 0, steps = 0, ascii = 0;
+  std::ptrdiff_t less = 0;
+  bool was_ascii = false;
+  for (; n - i > 16; i += 16) {
+    // ASCII, 32 units a step (the unit after them not a low surrogate: one would be unpaired).
+    while (was_ascii && n - i > 32 && _mm256_testz_si256(_mm256_or_si256(load(p + i), load(p + i + 16)), above7f) &&
+           (p[i + 32] & 0xFC00) != 0xDC00) {
+      i += 32;
+      ascii += 32;
+    }
+    if (n - i <= 16) break;
+    const __m256i w = load(p + i), next = load(p + i + 1);
+    const __m256i hi = _mm256_cmpeq_epi16(_mm256_and_si256(w, tag), high);
+    const __m256i lo_next = _mm256_cmpeq_epi16(_mm256_and_si256(next, tag), low);
+    const __m256i unpaired = _mm256_xor_si256(hi, lo_next);
+    if (UTF8DFA_UNLIKELY(!_mm256_testz_si256(unpaired, unpaired))) break;
+    was_ascii = _mm256_testz_si256(w, above7f);
+    const __m256i below = _mm256_add_epi16(_mm256_cmpeq_epi16(_mm256_and_si256(w, above7f), zero),
+                                           _mm256_cmpeq_epi16(_mm256_and_si256(w, above7ff), zero));
+    acc = _mm256_add_epi16(acc, _mm256_add_epi16(below, _mm256_add_epi16(hi, hi)));
+    if (++steps == 4096) {  // before the 16-bit lanes could overflow
+      less += sum_epi32(_mm256_madd_epi16(acc, one));
+      acc = zero;
+      steps = 0;
+    }
+  }
+  less += sum_epi32(_mm256_madd_epi16(acc, one));
+  count = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(3 * i) + less - 2 * static_cast<std::ptrdiff_t>(ascii));
+  return i;  // the tail is never empty here
+}
+
+/// The length_segment of UTF-32, 8 units per step (the tail left to the scalar decoder): bytes are
+/// 4, minus 1 each below 0x10000, 0x800 and 0x80; a block holding a surrogate or a value above
+/// 0x10FFFF stops it.
+UTF8DFA_TARGET_AVX2 inline std::size_t utf32_bytes_segment(const char32_t* p, std::size_t n,
+                                                           std::size_t& count) noexcept {
+  const __m256i sur_bits = _mm256_set1_epi32(static_cast<int>(0xFFFFF800u)), sur = _mm256_set1_epi32(0xD800);
+  const __m256i top = _mm256_set1_epi32(0x10FFFF);
+  const __m256i above7f = _mm256_set1_epi32(static_cast<int>(0xFFFFFF80u));
+  const __m256i above_ffff = _mm256_set1_epi32(static_cast<int>(0xFFFF0000u));
+  const __m256i zero = _mm256_setzero_si256();
+  __m256i acc = zero;
+  std::size_t i = 0, steps = 0, ascii = 0;
+  std::ptrdiff_t less = 0;
+  bool was_ascii = false;
+  for (; n - i >= 8; i += 8) {
+    while (was_ascii && n - i >= 32 &&
+           _mm256_testz_si256(_mm256_or_si256(_mm256_or_si256(load(p + i), load(p + i + 8)),
+                                              _mm256_or_si256(load(p + i + 16), load(p + i + 24))),
+                              above7f)) {  // ASCII, 32 units a step
+      i += 32;
+      ascii += 32;
+    }
+    if (n - i < 8) break;
+    const __m256i cp = load(p + i);
+    const __m256i bad =
+        _mm256_or_si256(_mm256_cmpeq_epi32(_mm256_and_si256(cp, sur_bits), sur),
+                        _mm256_xor_si256(_mm256_cmpeq_epi32(_mm256_max_epu32(cp, top), top), _mm256_set1_epi32(-1)));
+    if (UTF8DFA_UNLIKELY(!_mm256_testz_si256(bad, bad))) break;
+    was_ascii = _mm256_testz_si256(cp, above7f);
+    const __m256i b1 = _mm256_cmpeq_epi32(_mm256_and_si256(cp, above7f), zero);
+    const __m256i b2 = _mm256_cmpeq_epi32(_mm256_and_si256(cp, sur_bits), zero);
+    const __m256i b3 = _mm256_cmpeq_epi32(_mm256_and_si256(cp, above_ffff), zero);
+    acc = _mm256_add_epi32(acc, _mm256_add_epi32(_mm256_add_epi32(b1, b2), b3));
+    if (++steps == (std::size_t{1} << 24)) {  // before the 32-bit lanes could overflow
+      less += sum_epi32(acc);
+      acc = zero;
+      steps = 0;
+    }
+  }
+  less += sum_epi32(acc);
+  count = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(4 * i) + less - 3 * static_cast<std::ptrdiff_t>(ascii));
+  return i == n ? blocks_pass : i;
+}
+
+// The kernel-table entry points (a failing step reaches one block past its start; the tail left to
+// the scalar decoder is shorter than a block).
+
+inline std::size_t utf16_length_from_utf8(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
+  return utf8_units_blocks<true, &utf8_units_segment<true>, 64>(p, n, repl);
+}
+
+inline std::size_t utf32_length_from_utf8(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
+  return utf8_units_blocks<false, &utf8_units_segment<false>, 64>(p, n, repl);
+}
+
+inline std::size_t utf8_length_from_utf16(const char16_t* p, std::size_t n, char32_t repl) noexcept {
+  return utf8_bytes_blocks<char16_t, &utf16_bytes_segment, 16>(p, n, repl);
+}
+
+inline std::size_t utf8_length_from_utf32(const char32_t* p, std::size_t n, char32_t repl) noexcept {
+  return utf8_bytes_blocks<char32_t, &utf32_bytes_segment, 8>(p, n, repl);
+}
+
+}  // namespace avx2
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+#endif
+// ---- end utf8dfa/detail/simd/avx2/length.hpp ----
+// ---- begin utf8dfa/detail/simd/avx2/transcode.hpp ----
+// utf8dfa: AVX2 transcoding kernels. Same results as the scalar functions of scalar.hpp, byte for
+// byte, for both policies. Valid blocks go through the vector path; a block holding an error is
+// re-run through the scalar DFA up to the block end. AVX2 has no byte-masked stores: a store writes
+// exactly the units produced (vpmaskmovd plus single bytes), unless the next block is known to be
+// valid, so that its output will overwrite whatever a full-width store wrote past ours. The last
+// few units of the input are finished by the scalar function.
+#ifndef UTF8DFA_DETAIL_SIMD_AVX2_TRANSCODE_HPP
+#define UTF8DFA_DETAIL_SIMD_AVX2_TRANSCODE_HPP
+
 // ---- begin utf8dfa/detail/simd/transcode_common.hpp ----
 // utf8dfa: what the SIMD transcoding kernels of every instruction set share: the pair tables of the
 // block UTF-8 check, and the scalar re-run of a block that holds an error (plain code, no target
@@ -1993,328 +2657,6 @@ UTF8DFA_TARGET_AVX2 inline conversion_result utf32_to_utf8(const char32_t* p, st
 #endif
 #endif
 // ---- end utf8dfa/detail/simd/avx2/transcode.hpp ----
-// ---- begin utf8dfa/detail/simd/avx2/validate.hpp ----
-// utf8dfa: AVX2 validation and counting (32-byte vectors, 64-byte blocks).
-#ifndef UTF8DFA_DETAIL_SIMD_AVX2_VALIDATE_HPP
-#define UTF8DFA_DETAIL_SIMD_AVX2_VALIDATE_HPP
-
-// ---- begin utf8dfa/detail/simd/generic.hpp ----
-// utf8dfa: what every SIMD validation kernel shares: the byte-pair lookup tables of the vectorised
-// check (Keiser & Lemire, "Validating UTF-8 In Less Than One Instruction Per Byte", 2021) derived
-// from the grammar of dfa.hpp and proved against the DFA at compile time (tests/tables_test.cpp),
-// and the scalar re-scan that turns "this block is bad" into the exact answer of validate_scalar.
-//
-// The vector check looks at every byte b2 together with the byte before it, b1:
-//   flags = first_high[b1 >> 4] & first_low[b1 & 15] & second_high[b2 >> 4]
-// Each flag bit is one kind of forbidden pair whose set of b1 factors into (high nibbles x low
-// nibbles) and whose set of b2 is a union of high nibbles, so the AND of three 16-entry lookups
-// is non-zero exactly for the forbidden pairs. The bit `pair_two_conts` (continuation after
-// continuation) is not an error by itself: it must be set exactly where the byte two places back
-// is a lead of 3 or 4 bytes, or the byte three places back a lead of 4 bytes.
-#ifndef UTF8DFA_DETAIL_SIMD_GENERIC_HPP
-#define UTF8DFA_DETAIL_SIMD_GENERIC_HPP
-
-
-
-namespace utf8dfa {
-inline namespace UTF8DFA_ABI_NAMESPACE {
-namespace detail {
-
-/// A forbidden kind of byte pair: b1 in [lo1, hi1] followed by b2 in [lo2, hi2].
-struct pair_rule {
-  std::uint8_t bit, lo1, hi1, lo2, hi2;
-};
-
-inline constexpr std::uint8_t pair_too_short = 0x01;   // lead of 2..4 bytes, then no continuation
-inline constexpr std::uint8_t pair_too_long = 0x02;    // ASCII, then a continuation
-inline constexpr std::uint8_t pair_overlong_3 = 0x04;  // E0 80..9F
-inline constexpr std::uint8_t pair_too_large = 0x08;   // F4..FF 90..BF
-inline constexpr std::uint8_t pair_surrogate = 0x10;   // ED A0..BF
-inline constexpr std::uint8_t pair_overlong_2 = 0x20;  // C0..C1 continuation
-inline constexpr std::uint8_t pair_overlong_4 = 0x40;  // F0 80..8F, and F5..FF 80..8F
-inline constexpr std::uint8_t pair_two_conts = 0x80;   // continuation after continuation
-
-// The grammar rows the rules read their ranges from.
-inline constexpr const sequence_rule& rule_ascii = grammar[0];
-inline constexpr const sequence_rule& rule_c2 = grammar[1];
-inline constexpr const sequence_rule& rule_e0 = grammar[2];
-inline constexpr const sequence_rule& rule_ed = grammar[4];
-inline constexpr const sequence_rule& rule_f0 = grammar[6];
-inline constexpr const sequence_rule& rule_f4 = grammar[8];
-static_assert(rule_c2.lead.lo == 0xC2 && rule_e0.lead.lo == 0xE0 && rule_ed.lead.lo == 0xED &&
-                  rule_f0.lead.lo == 0xF0 && rule_f4.lead.lo == 0xF4,
-              "grammar rows in RFC 3629 order");
-
-constexpr std::uint8_t u8(unsigned v) noexcept {
-  return static_cast<std::uint8_t>(v);
-}
-
-/// The forbidden pairs, each range read off the grammar: a restricted second byte's complement
-/// within UTF8-tail, the bytes no rule starts with, and the continuation structure.
-inline constexpr pair_rule pair_rules[] = {
-    {pair_too_short, u8(rule_c2.lead.lo & 0xF0), 0xFF, rule_ascii.lead.lo, rule_ascii.lead.hi},
-    {pair_too_short, u8(rule_c2.lead.lo & 0xF0), 0xFF, u8(utf8_tail.hi + 1), 0xFF},
-    {pair_too_long, rule_ascii.lead.lo, rule_ascii.lead.hi, utf8_tail.lo, utf8_tail.hi},
-    {pair_overlong_3, rule_e0.lead.lo, rule_e0.lead.hi, utf8_tail.lo, u8(rule_e0.tail[0].lo - 1)},
-    {pair_too_large, rule_f4.lead.lo, 0xFF, u8(rule_f4.tail[0].hi + 1), utf8_tail.hi},
-    {pair_surrogate, rule_ed.lead.lo, rule_ed.lead.hi, u8(rule_ed.tail[0].hi + 1), utf8_tail.hi},
-    {pair_overlong_2, u8(utf8_tail.hi + 1), u8(rule_c2.lead.lo - 1), utf8_tail.lo, utf8_tail.hi},
-    {pair_overlong_4, rule_f0.lead.lo, rule_f0.lead.hi, utf8_tail.lo, u8(rule_f0.tail[0].lo - 1)},
-    {pair_overlong_4, u8(rule_f4.lead.hi + 1), 0xFF, utf8_tail.lo, rule_f4.tail[0].hi},
-    {pair_two_conts, utf8_tail.lo, utf8_tail.hi, utf8_tail.lo, utf8_tail.hi},
-};
-
-/// The three 16-entry lookups (each 16 bytes, as one vector register lane loads them).
-struct pair_tables {
-  std::uint8_t first_high[16]{}, first_low[16]{}, second_high[16]{};
-  bool factorable = true;  // every rule has the (nibble x nibble) x nibble shape
-};
-
-constexpr pair_tables build_pair_tables() {
-  pair_tables t{};
-  for (const pair_rule& r : pair_rules) {
-    const unsigned h_lo = r.lo1 >> 4, h_hi = r.hi1 >> 4;
-    const bool one_row = h_lo == h_hi;
-    if (!one_row && ((r.lo1 & 15) != 0 || (r.hi1 & 15) != 15)) t.factorable = false;
-    if ((r.lo2 & 15) != 0 || (r.hi2 & 15) != 15) t.factorable = false;
-    for (unsigned h = h_lo; h <= h_hi; ++h) t.first_high[h] |= r.bit;
-    for (unsigned l = one_row ? (r.lo1 & 15u) : 0u; l <= (one_row ? (r.hi1 & 15u) : 15u); ++l) t.first_low[l] |= r.bit;
-    for (unsigned h = r.lo2 >> 4; h <= (r.hi2 >> 4); ++h) t.second_high[h] |= r.bit;
-  }
-  return t;
-}
-
-inline constexpr pair_tables pair_lookup = build_pair_tables();
-static_assert(pair_lookup.factorable, "every forbidden pair set is a product of nibble ranges");
-
-/// The flags the vector check computes for the pair (b1, b2).
-constexpr std::uint8_t pair_flags(unsigned b1, unsigned b2) noexcept {
-  return pair_lookup.first_high[b1 >> 4] & pair_lookup.first_low[b1 & 15] & pair_lookup.second_high[b2 >> 4];
-}
-
-/// What the DFA says about the pair: b1 read as the start of a character (b1 not a continuation)
-/// fails at b1 or at b2. A continuation b1 is judged by its context (the two_conts rule).
-constexpr bool dfa_rejects_pair(unsigned b1, unsigned b2) noexcept {
-  if (utf8_tail.contains(b1)) return false;
-  const std::uint8_t s = dfa.next[accept_state][b1];
-  if (s == reject_state) return true;
-  if (s == accept_state) return utf8_tail.contains(b2);
-  return dfa.next[s][b2] == reject_state;
-}
-
-/// The tables agree with the DFA on every pair whose first byte lies in [lo, hi).
-constexpr bool pair_tables_match_dfa(unsigned lo, unsigned hi) noexcept {
-  for (unsigned b1 = lo; b1 < hi; ++b1)
-    for (unsigned b2 = 0; b2 < 256; ++b2) {
-      const unsigned f = pair_flags(b1, b2);
-      if (((f & 0x7Fu) != 0) != dfa_rejects_pair(b1, b2)) return false;
-      if (((f & pair_two_conts) != 0) != (utf8_tail.contains(b1) && utf8_tail.contains(b2))) return false;
-    }
-  return true;
-}
-// tests/tables_test.cpp checks every one of the 65536 pairs at compile time (once, not in every
-// translation unit that includes the kernels).
-
-/// Leads from these values on need a continuation two (three) places after them.
-inline constexpr std::uint8_t lead3_min = rule_e0.lead.lo;
-inline constexpr std::uint8_t lead4_min = rule_f0.lead.lo;
-
-constexpr bool continuation_thresholds_match_dfa() noexcept {
-  for (unsigned b = 0; b < 256; ++b) {
-    const std::uint8_t s = dfa.next[accept_state][b];
-    if (s == reject_state) continue;  // C0, C1, F5..FF, continuations: caught by the pair rules
-    const unsigned tails = s == accept_state ? 0u : dfa.desc[s].count;
-    if ((tails >= 2) != (b >= lead3_min) || (tails >= 3) != (b >= lead4_min)) return false;
-  }
-  return true;
-}
-static_assert(continuation_thresholds_match_dfa(), "3- and 4-byte leads are exactly E0.. and F0..");
-
-// ---------------------------------------------------------------------------------------------
-// Exact answers. A kernel checks blocks; once [0, b) passed every check (it is well-formed except
-// perhaps a character cut by b) and the block at b fails, the first error starts at or after the
-// last character start before b, and the scalar decoder from there gives validate_scalar's answer.
-
-/// What a kernel's block checker returns when every block passed.
-inline constexpr std::size_t blocks_pass = ~std::size_t{0};
-
-/// The start of the character that contains the byte before b (or b itself), for a prefix
-/// [0, b) that passed the block checks.
-inline std::size_t boundary_before(const unsigned char* p, std::size_t b) noexcept {
-  for (std::size_t j = b; j > 0 && b - j < 3;) {
-    --j;
-    if (!is_continuation(p[j])) return j;
-  }
-  return b;
-}
-
-/// The exact result for [0, n), given that [0, b) passed the block checks.
-inline validation_result rescan_from(const unsigned char* p, std::size_t n, std::size_t b) noexcept {
-  return validate_from(p, n, boundary_before(p, b));
-}
-
-/// True when the well-formed prefix [0, n) ends inside a character (a lead in its last 3 bytes
-/// that needs more bytes than remain).
-inline bool ends_incomplete(const unsigned char* p, std::size_t n) noexcept {
-  return (n >= 1 && p[n - 1] >= 0xC0) || (n >= 2 && p[n - 2] >= lead3_min) || (n >= 3 && p[n - 3] >= lead4_min);
-}
-
-}  // namespace detail
-}  // namespace UTF8DFA_ABI_NAMESPACE
-}  // namespace utf8dfa
-
-#endif
-// ---- end utf8dfa/detail/simd/generic.hpp ----
-
-#if UTF8DFA_X86_KERNELS
-namespace utf8dfa {
-inline namespace UTF8DFA_ABI_NAMESPACE {
-namespace detail {
-namespace avx2 {
-
-UTF8DFA_TARGET_AVX2 inline __m256i splat(unsigned v) noexcept {
-  return _mm256_set1_epi8(static_cast<char>(v));
-}
-
-UTF8DFA_TARGET_AVX2 inline __m256i load(const void* p) noexcept {
-  return _mm256_loadu_si256(static_cast<const __m256i*>(p));
-}
-
-/// A 16-entry table in both 128-bit lanes (vpshufb looks up within each lane).
-UTF8DFA_TARGET_AVX2 inline __m256i lanes(const std::uint8_t* table16) noexcept {
-  return _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(table16)));
-}
-
-/// The block check with its constants loaded once (outside the loops that use it).
-struct checker {
-  __m256i first_high, first_low, second_high, nibble, lead3, lead4, high_bit;
-
-  UTF8DFA_TARGET_AVX2 checker() noexcept
-      : first_high(lanes(pair_lookup.first_high)),
-        first_low(lanes(pair_lookup.first_low)),
-        second_high(lanes(pair_lookup.second_high)),
-        nibble(splat(0x0F)),
-        lead3(splat(lead3_min - 0x80u)),
-        lead4(splat(lead4_min - 0x80u)),
-        high_bit(splat(0x80)) {}
-
-  /// Non-zero where the pair check or the 3-/4-byte continuation check fails in `in`.
-  UTF8DFA_TARGET_AVX2 __m256i operator()(__m256i in, __m256i prev) const noexcept {
-    // The 16 bytes before each 128-bit lane of `in`, for vpalignr.
-    const __m256i before = _mm256_permute2x128_si256(prev, in, 0x21);
-    const __m256i prev1 = _mm256_alignr_epi8(in, before, 15);
-    const __m256i a = _mm256_shuffle_epi8(first_high, _mm256_and_si256(_mm256_srli_epi16(prev1, 4), nibble));
-    const __m256i b = _mm256_shuffle_epi8(first_low, _mm256_and_si256(prev1, nibble));
-    const __m256i c = _mm256_shuffle_epi8(second_high, _mm256_and_si256(_mm256_srli_epi16(in, 4), nibble));
-    const __m256i flags = _mm256_and_si256(_mm256_and_si256(a, b), c);
-    // Saturating subtraction leaves bit 7 set exactly for prev2 >= lead3_min, prev3 >= lead4_min.
-    const __m256i is3 = _mm256_subs_epu8(_mm256_alignr_epi8(in, before, 14), lead3);
-    const __m256i is4 = _mm256_subs_epu8(_mm256_alignr_epi8(in, before, 13), lead4);
-    const __m256i must_continue = _mm256_and_si256(_mm256_or_si256(is3, is4), high_bit);
-    return _mm256_xor_si256(flags, must_continue);
-  }
-};
-
-/// Non-zero when `in` ends inside a character.
-UTF8DFA_TARGET_AVX2 inline __m256i ends_incomplete(__m256i in) noexcept {
-  const char x = -1;
-  const __m256i limit = _mm256_setr_epi8(x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x,
-                                         x, x, x, static_cast<char>(lead4_min - 1), static_cast<char>(lead3_min - 1),
-                                         static_cast<char>(utf8_tail.hi));
-  return _mm256_subs_epu8(in, limit);
-}
-
-UTF8DFA_TARGET_AVX2 inline bool any(__m256i v) noexcept {
-  return !_mm256_testz_si256(v, v);
-}
-
-/// Checks the 64 bytes lo, hi (preceded by `prev`); returns the error vector.
-UTF8DFA_TARGET_AVX2 inline __m256i check_block(const checker& check, __m256i lo, __m256i hi, __m256i prev,
-                                               __m256i& incomplete) noexcept {
-  if (_mm256_movemask_epi8(_mm256_or_si256(lo, hi)) == 0) return incomplete;
-  const __m256i err = _mm256_or_si256(check(lo, prev), check(hi, lo));
-  incomplete = ends_incomplete(hi);
-  return err;
-}
-
-/// Inputs shorter than this go to the scalar DFA (the checks need 96 readable bytes).
-inline constexpr std::size_t min_block_input = 96;
-
-/// How far past the block start a failing check_blocks step reaches.
-inline constexpr std::size_t block_span = 64;
-
-/// Runs the block checks over [p, p+n) (n >= min_block_input): `blocks_pass` when they all pass
-/// (the input is well-formed), else b such that [0, b) passed and [b, b + block_span) failed.
-UTF8DFA_TARGET_AVX2 inline std::size_t check_blocks(const unsigned char* p, std::size_t n) noexcept {
-  const checker check;
-  __m256i prev = _mm256_setzero_si256(), incomplete = _mm256_setzero_si256();
-  std::size_t i = 0;
-  for (; n - i >= 64; i += 64) {
-    const __m256i lo = load(p + i), hi = load(p + i + 32);
-    if (UTF8DFA_UNLIKELY(any(check_block(check, lo, hi, prev, incomplete)))) return i;
-    prev = hi;
-  }
-  // The last 64 bytes again (re-checking bytes that passed is harmless), then the end of input.
-  __m256i err = incomplete;
-  if (i < n) {
-    const __m256i lo = load(p + n - 64), hi = load(p + n - 32);
-    __m256i ignored = incomplete;
-    err = _mm256_or_si256(check_block(check, lo, hi, load(p + n - 96), ignored), ends_incomplete(hi));
-  }
-  if (UTF8DFA_UNLIKELY(any(err))) return i;
-  return blocks_pass;
-}
-
-/// validate_scalar's answer for n >= min_block_input, 64 bytes per step.
-UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_blocks(const unsigned char* p,
-                                                                              std::size_t n) noexcept {
-  const std::size_t b = check_blocks(p, n);
-  if (UTF8DFA_LIKELY(b == blocks_pass)) return {n, 0, error_code::none};
-  return rescan_from(p, n, b);
-}
-
-/// validate_scalar's answer. Short inputs take the scalar DFA: this function is plain code (no
-/// target region), so they run exactly as in the scalar kernel.
-inline validation_result validate(const unsigned char* p, std::size_t n) noexcept {
-  return n < min_block_input ? validate_scalar(p, n) : validate_blocks(p, n);
-}
-
-/// Bytes that are not continuation bytes (80..BF are the signed bytes below -64).
-UTF8DFA_TARGET_AVX2 inline std::size_t count_leads(const unsigned char* p, std::size_t n) noexcept {
-  const __m256i limit = splat(0xBF);
-  std::size_t count = 0, i = 0;
-  for (; n - i >= 64; i += 64) {
-    const std::uint64_t lo = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(load(p + i), limit)));
-    const std::uint64_t hi =
-        static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(load(p + i + 32), limit)));
-    count += static_cast<std::size_t>(_mm_popcnt_u64(lo | (hi << 32)));
-  }
-  return count + count_leads_scalar(p + i, n - i);
-}
-
-/// UTF-16 units of well-formed input: leads, plus one more for each 4-byte lead (F0..FF).
-UTF8DFA_TARGET_AVX2 inline std::size_t utf16_length(const unsigned char* p, std::size_t n) noexcept {
-  const __m256i cont_limit = splat(0xBF), four_limit = splat(lead4_min - 1u);
-  std::size_t count = 0, i = 0;
-  for (; n - i >= 32; i += 32) {
-    const __m256i in = load(p + i);
-    const unsigned leads = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(in, cont_limit)));
-    // Signed: F0..FF are -16..-1, the only negative bytes above -17.
-    const unsigned fours =
-        static_cast<unsigned>(_mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpgt_epi8(in, four_limit), in)));
-    count += static_cast<std::size_t>(_mm_popcnt_u32(leads)) + static_cast<std::size_t>(_mm_popcnt_u32(fours));
-  }
-  return count + utf16_length_scalar(p + i, n - i);
-}
-
-}  // namespace avx2
-}  // namespace detail
-}  // namespace UTF8DFA_ABI_NAMESPACE
-}  // namespace utf8dfa
-#endif
-
-#endif
-// ---- end utf8dfa/detail/simd/avx2/validate.hpp ----
 
 #if UTF8DFA_X86_KERNELS
 namespace utf8dfa {
@@ -2332,6 +2674,10 @@ inline constexpr kernel_table table{
     &vector_from<unsigned char, char16_t, &utf8_to_utf16, scalar_utf8_to_utf16, 32>,
     &vector_from<char16_t, unsigned char, &utf16_to_utf8, scalar_utf16_to_utf8, 16>,
     &vector_from<char32_t, unsigned char, &utf32_to_utf8, scalar_utf32_to_utf8, 16>,
+    &utf16_length_from_utf8,
+    &utf32_length_from_utf8,
+    &utf8_length_from_utf16,
+    &utf8_length_from_utf32,
 };
 
 }  // namespace avx2
@@ -2347,14 +2693,12 @@ inline constexpr kernel_table table{
 #ifndef UTF8DFA_DETAIL_SIMD_AVX512_KERNELS_HPP
 #define UTF8DFA_DETAIL_SIMD_AVX512_KERNELS_HPP
 
-// ---- begin utf8dfa/detail/simd/avx512/transcode.hpp ----
-// utf8dfa: AVX-512 transcoding kernels (F/BW/VL/DQ/VBMI/VBMI2). Same results as the scalar functions
-// of scalar.hpp, byte for byte, for both policies: blocks that are valid go through the vector path;
-// a block holding an error is re-run through the scalar DFA (decode_at, decode_utf16_at, ...) up to
-// the block end and the vector path resumes behind it. Tails use masked loads and stores: nothing is
-// read past the input nor written past the exact output length.
-#ifndef UTF8DFA_DETAIL_SIMD_AVX512_TRANSCODE_HPP
-#define UTF8DFA_DETAIL_SIMD_AVX512_TRANSCODE_HPP
+// ---- begin utf8dfa/detail/simd/avx512/length.hpp ----
+// utf8dfa: AVX-512 output lengths of the conversions, exact on ill-formed input too: the block check
+// and a count in one pass over well-formed blocks, the scalar decoder over a block that holds an
+// error (length_common.hpp). Tails use masked loads: nothing is read past the input.
+#ifndef UTF8DFA_DETAIL_SIMD_AVX512_LENGTH_HPP
+#define UTF8DFA_DETAIL_SIMD_AVX512_LENGTH_HPP
 
 // ---- begin utf8dfa/detail/simd/avx512/utf8_block.hpp ----
 // utf8dfa: AVX-512 check of one block of UTF-8 that starts on a character boundary (the
@@ -2442,6 +2786,457 @@ struct utf8_block_checker {
 #endif
 #endif
 // ---- end utf8dfa/detail/simd/avx512/utf8_block.hpp ----
+// ---- begin utf8dfa/detail/simd/avx512/validate.hpp ----
+// utf8dfa: AVX-512 validation and counting (64-byte vectors; tails through masked loads, which never
+// touch the bytes they mask out).
+#ifndef UTF8DFA_DETAIL_SIMD_AVX512_VALIDATE_HPP
+#define UTF8DFA_DETAIL_SIMD_AVX512_VALIDATE_HPP
+
+
+#if UTF8DFA_X86_KERNELS
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+namespace avx512 {
+
+UTF8DFA_TARGET_AVX512 inline __m512i splat(unsigned v) noexcept {
+  return _mm512_set1_epi8(static_cast<char>(v));
+}
+
+UTF8DFA_TARGET_AVX512 inline __m512i load(const void* p) noexcept {
+  return _mm512_loadu_si512(p);
+}
+
+/// The first `k` (< 64) bytes at p, zeros after them; reads nothing beyond p + k.
+UTF8DFA_TARGET_AVX512 inline __m512i load_first(const void* p, std::size_t k) noexcept {
+  return _mm512_maskz_loadu_epi8(_bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(k)), p);
+}
+
+/// A 16-entry table in all four 128-bit lanes (vpshufb looks up within each lane). The maskz forms
+/// here and below avoid a false -Wmaybe-uninitialized of GCC 12 in the unmasked intrinsics.
+UTF8DFA_TARGET_AVX512 inline __m512i lanes(const std::uint8_t* table16) noexcept {
+  return _mm512_maskz_broadcast_i32x4(0xFFFF, _mm_loadu_si128(reinterpret_cast<const __m128i*>(table16)));
+}
+
+/// The block check with its constants loaded once (outside the loops that use it).
+struct checker {
+  __m512i first_high, first_low, second_high, nibble, lead3, lead4, high_bit;
+
+  UTF8DFA_TARGET_AVX512 checker() noexcept
+      : first_high(lanes(pair_lookup.first_high)),
+        first_low(lanes(pair_lookup.first_low)),
+        second_high(lanes(pair_lookup.second_high)),
+        nibble(splat(0x0F)),
+        lead3(splat(lead3_min - 0x80u)),
+        lead4(splat(lead4_min - 0x80u)),
+        high_bit(splat(0x80)) {}
+
+  /// Non-zero where the pair check or the 3-/4-byte continuation check fails in `in`.
+  UTF8DFA_TARGET_AVX512 __m512i operator()(__m512i in, __m512i prev) const noexcept {
+    // Each 128-bit lane of `before` is the lane preceding the same lane of `in`.
+    const __m512i before = _mm512_maskz_alignr_epi64(0xFF, in, prev, 6);
+    const __m512i prev1 = _mm512_alignr_epi8(in, before, 15);
+    const __m512i a = _mm512_shuffle_epi8(first_high, _mm512_and_si512(_mm512_srli_epi16(prev1, 4), nibble));
+    const __m512i b = _mm512_shuffle_epi8(first_low, _mm512_and_si512(prev1, nibble));
+    const __m512i c = _mm512_shuffle_epi8(second_high, _mm512_and_si512(_mm512_srli_epi16(in, 4), nibble));
+    // Saturating subtraction leaves bit 7 set exactly for prev2 >= lead3_min, prev3 >= lead4_min.
+    const __m512i is3 = _mm512_subs_epu8(_mm512_alignr_epi8(in, before, 14), lead3);
+    const __m512i is4 = _mm512_subs_epu8(_mm512_alignr_epi8(in, before, 13), lead4);
+    // (a & b & c) ^ ((is3 | is4) & 0x80) in two ternary-logic steps.
+    const __m512i flags = _mm512_ternarylogic_epi32(a, b, c, 0x80);
+    const __m512i must_continue = _mm512_ternarylogic_epi32(is3, is4, high_bit, 0xA8);
+    return _mm512_xor_si512(flags, must_continue);
+  }
+};
+
+/// Non-zero when `in` (64 bytes) ends inside a character.
+UTF8DFA_TARGET_AVX512 inline __m512i ends_incomplete(__m512i in) noexcept {
+  const __m512i last3 = _mm512_set_epi64(
+      static_cast<long long>((std::uint64_t{utf8_tail.hi} << 56) | (std::uint64_t{lead3_min - 1u} << 48) |
+                             (std::uint64_t{lead4_min - 1u} << 40) | 0xFFFFFFFFFFull),
+      -1, -1, -1, -1, -1, -1, -1);
+  return _mm512_subs_epu8(in, last3);
+}
+
+/// The error vector of the block `in` preceded by `prev`; `incomplete` carries a cut character.
+UTF8DFA_TARGET_AVX512 inline __m512i check_block(const checker& check, __m512i in, __m512i prev,
+                                                 __m512i& incomplete) noexcept {
+  if (_mm512_movepi8_mask(in) == 0) return incomplete;
+  incomplete = ends_incomplete(in);
+  return check(in, prev);
+}
+
+UTF8DFA_TARGET_AVX512 inline bool any(__m512i v) noexcept {
+  return _mm512_test_epi8_mask(v, v) != 0;
+}
+
+/// Every length works (masked loads).
+inline constexpr std::size_t min_block_input = 0;
+
+/// How far past the block start a failing check_blocks step reaches.
+inline constexpr std::size_t block_span = 128;
+
+/// Runs the block checks over [p, p+n) (n >= min_block_input): `blocks_pass` when they all pass
+/// (the input is well-formed), else b such that [0, b) passed and [b, b + block_span) failed.
+UTF8DFA_TARGET_AVX512 inline std::size_t check_blocks(const unsigned char* p, std::size_t n) noexcept {
+  const checker check;
+  __m512i prev = _mm512_setzero_si512(), incomplete = _mm512_setzero_si512();
+  std::size_t i = 0;
+  // Two blocks per step: one ASCII test and one error test for both.
+  for (; n - i >= 128; i += 128) {
+    const __m512i in0 = load(p + i), in1 = load(p + i + 64);
+    __m512i err = incomplete;
+    if (_mm512_movepi8_mask(_mm512_or_si512(in0, in1)) != 0) {
+      err = _mm512_or_si512(check(in0, prev), check(in1, in0));
+      incomplete = ends_incomplete(in1);
+    }
+    if (UTF8DFA_UNLIKELY(any(err))) return i;
+    prev = in1;
+  }
+  for (; n - i >= 64; i += 64) {
+    const __m512i in = load(p + i);
+    if (UTF8DFA_UNLIKELY(any(check_block(check, in, prev, incomplete)))) return i;
+    prev = in;
+  }
+  __m512i err = incomplete;
+  if (i < n) err = check_block(check, load_first(p + i, n - i), prev, incomplete);
+  if (UTF8DFA_UNLIKELY(any(err))) return i;
+  return blocks_pass;
+}
+
+/// validate_scalar's answer, 64 bytes per step; the tail (and a short input) is one masked block
+/// whose zero padding makes a character cut by the end fail the pair checks.
+UTF8DFA_TARGET_AVX512 inline validation_result validate(const unsigned char* p, std::size_t n) noexcept {
+  const std::size_t b = check_blocks(p, n);
+  if (UTF8DFA_LIKELY(b == blocks_pass)) return {n, 0, error_code::none};
+  return rescan_from(p, n, b);
+}
+
+/// Bytes that are not continuation bytes (80..BF are the signed bytes below -64).
+UTF8DFA_TARGET_AVX512 inline std::size_t count_leads(const unsigned char* p, std::size_t n) noexcept {
+  const __m512i limit = splat(0xBF);
+  std::size_t c0 = 0, c1 = 0, c2 = 0, c3 = 0, i = 0;
+  for (; n - i >= 256; i += 256) {  // four independent counts keep the loads flowing
+    c0 += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(load(p + i), limit)));
+    c1 += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(load(p + i + 64), limit)));
+    c2 += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(load(p + i + 128), limit)));
+    c3 += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(load(p + i + 192), limit)));
+  }
+  std::size_t count = c0 + c1 + c2 + c3;
+  for (; n - i >= 64; i += 64)
+    count += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(load(p + i), limit)));
+  if (i < n) {
+    const std::uint64_t valid = _bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(n - i));
+    count +=
+        static_cast<std::size_t>(_mm_popcnt_u64(_mm512_mask_cmpgt_epi8_mask(valid, load_first(p + i, n - i), limit)));
+  }
+  return count;
+}
+
+/// UTF-16 units of well-formed input: leads, plus one more for each 4-byte lead (F0..FF).
+UTF8DFA_TARGET_AVX512 inline std::size_t utf16_length(const unsigned char* p, std::size_t n) noexcept {
+  const __m512i cont_limit = splat(0xBF), four_min = splat(lead4_min);
+  std::size_t count = 0, i = 0;
+  for (; n - i >= 64; i += 64) {
+    const __m512i in = load(p + i);
+    count += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(in, cont_limit)) +
+                                      _mm_popcnt_u64(_mm512_cmpge_epu8_mask(in, four_min)));
+  }
+  if (i < n) {
+    const std::uint64_t valid = _bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(n - i));
+    const __m512i in = load_first(p + i, n - i);
+    count += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_mask_cmpgt_epi8_mask(valid, in, cont_limit)) +
+                                      _mm_popcnt_u64(_mm512_cmpge_epu8_mask(in, four_min)));
+  }
+  return count;
+}
+
+}  // namespace avx512
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+#endif
+
+#endif
+// ---- end utf8dfa/detail/simd/avx512/validate.hpp ----
+
+#if UTF8DFA_X86_KERNELS
+
+// GCC 12's AVX-512 intrinsics seed their results with a self-initialised "undefined" vector, which
+// -Wmaybe-uninitialized reports once they are inlined (GCC bug 105593); nothing here is uninitialised.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+namespace avx512 {
+
+/// Output units per UTF-8 byte of well-formed text, by its high nibble: one per lead, none per
+/// continuation, and for UTF-16 two per 4-byte lead.
+inline constexpr std::uint8_t utf32_units_per_nibble[16] = {1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1};
+inline constexpr std::uint8_t utf16_units_per_nibble[16] = {1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 2};
+
+/// Units per byte of the 64 bytes `in` (by the high nibble).
+UTF8DFA_TARGET_AVX512 inline __m512i units_of(__m512i table, __m512i nibble, __m512i in) noexcept {
+  return _mm512_shuffle_epi8(table, _mm512_and_si512(_mm512_srli_epi16(in, 4), nibble));
+}
+
+/// checker's error vector for the 64 bytes `in` at q, the bytes before them read from memory (q - 3
+/// lies inside the input): three loads instead of the four lane shuffles that build them.
+UTF8DFA_TARGET_AVX512 inline __m512i check_at(const checker& c, const unsigned char* q, __m512i in) noexcept {
+  const __m512i prev1 = load(q - 1);
+  const __m512i a = _mm512_shuffle_epi8(c.first_high, _mm512_and_si512(_mm512_srli_epi16(prev1, 4), c.nibble));
+  const __m512i b = _mm512_shuffle_epi8(c.first_low, _mm512_and_si512(prev1, c.nibble));
+  const __m512i d = _mm512_shuffle_epi8(c.second_high, _mm512_and_si512(_mm512_srli_epi16(in, 4), c.nibble));
+  const __m512i is3 = _mm512_subs_epu8(load(q - 2), c.lead3);
+  const __m512i is4 = _mm512_subs_epu8(load(q - 3), c.lead4);
+  const __m512i flags = _mm512_ternarylogic_epi32(a, b, d, 0x80);
+  const __m512i must_continue = _mm512_ternarylogic_epi32(is3, is4, c.high_bit, 0xA8);
+  return _mm512_xor_si512(flags, must_continue);
+}
+
+/// The length_segment of UTF-8 (see length_common.hpp): the block checks of validate.hpp, each block
+/// that passes also counted (a nibble lookup per byte, summed by vpsadbw).
+template <bool Utf16>
+UTF8DFA_TARGET_AVX512 std::size_t utf8_units_segment(const unsigned char* p, std::size_t n,
+                                                     std::size_t& count) noexcept {
+  const checker check;
+  const __m512i table = lanes(Utf16 ? utf16_units_per_nibble : utf32_units_per_nibble);
+  const __m512i zero = _mm512_setzero_si512();
+  __m512i prev = zero, incomplete = zero, sums = zero;
+  std::size_t ascii = 0, i = 0, stop = blocks_pass;
+  if (n >= 64) {  // the first block: nothing before it
+    const __m512i in = load(p);
+    if (UTF8DFA_UNLIKELY(any(check_block(check, in, prev, incomplete)))) {
+      count = 0;
+      return 0;
+    }
+    sums = _mm512_sad_epu8(units_of(table, check.nibble, in), zero);
+    prev = in;
+    i = 64;
+  }
+  for (; n - i >= 128; i += 128) {
+    const __m512i in0 = load(p + i), in1 = load(p + i + 64);
+    if (_mm512_movepi8_mask(_mm512_or_si512(in0, in1)) == 0) {
+      if (UTF8DFA_UNLIKELY(any(incomplete))) break;
+      ascii += 128;
+    } else {
+      const __m512i err = _mm512_or_si512(check_at(check, p + i, in0), check_at(check, p + i + 64, in1));
+      incomplete = ends_incomplete(in1);
+      if (UTF8DFA_UNLIKELY(any(err))) break;
+      const __m512i both = _mm512_add_epi8(units_of(table, check.nibble, in0), units_of(table, check.nibble, in1));
+      sums = _mm512_add_epi64(sums, _mm512_sad_epu8(both, zero));
+    }
+    prev = in1;
+  }
+  if (n - i >= 128) {
+    stop = i;
+  } else {
+    for (; n - i >= 64; i += 64) {
+      const __m512i in = load(p + i);
+      if (UTF8DFA_UNLIKELY(any(check_block(check, in, prev, incomplete)))) break;
+      sums = _mm512_add_epi64(sums, _mm512_sad_epu8(units_of(table, check.nibble, in), zero));
+      prev = in;
+    }
+    if (n - i >= 64) {
+      stop = i;
+    } else if (i < n) {
+      const __m512i in = load_first(p + i, n - i);
+      if (UTF8DFA_UNLIKELY(any(check_block(check, in, prev, incomplete)))) {
+        stop = i;
+      } else {
+        const __m512i live = _mm512_maskz_mov_epi8(_bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(n - i)),
+                                                   units_of(table, check.nibble, in));
+        sums = _mm512_add_epi64(sums, _mm512_sad_epu8(live, zero));
+      }
+    } else if (UTF8DFA_UNLIKELY(any(incomplete))) {
+      stop = i;
+    }
+  }
+  count = ascii + static_cast<std::size_t>(_mm512_reduce_add_epi64(sums));
+  return stop;
+}
+
+/// The constants of the UTF-16 count.
+struct utf16_count_constants {
+  __m512i tag, high, low, x80, x800, one, two;
+
+  UTF8DFA_TARGET_AVX512 utf16_count_constants() noexcept
+      : tag(opaque(_mm512_set1_epi16(static_cast<short>(0xFC00)))),
+        high(opaque(_mm512_set1_epi16(static_cast<short>(0xD800)))),
+        low(opaque(_mm512_set1_epi16(static_cast<short>(0xDC00)))),
+        x80(opaque(_mm512_set1_epi16(0x80))),
+        x800(opaque(_mm512_set1_epi16(0x800))),
+        one(opaque(_mm512_set1_epi16(1))),
+        two(opaque(_mm512_set1_epi16(2))) {}
+};
+
+/// Adds the UTF-8 bytes of the 32 units w, less one each, to the 16-bit lanes of acc, unless a
+/// surrogate is unpaired (`next`: the units one position later; lanes past the input are zero, so
+/// they add nothing and a high surrogate before them is unpaired): then returns false.
+UTF8DFA_TARGET_AVX512 inline bool count_utf16_block(const utf16_count_constants& k, __m512i w, __m512i next,
+                                                    __m512i& acc, bool& ascii) noexcept {
+  const __mmask32 hi = _mm512_cmpeq_epi16_mask(_mm512_and_si512(w, k.tag), k.high);
+  const __mmask32 lo_next = _mm512_cmpeq_epi16_mask(_mm512_and_si512(next, k.tag), k.low);
+  if (UTF8DFA_UNLIKELY(hi != lo_next)) return false;
+  const __mmask32 two = _mm512_cmpge_epu16_mask(w, k.x80);
+  ascii = two == 0;
+  __m512i t = _mm512_maskz_mov_epi16(two, k.one);
+  t = _mm512_mask_add_epi16(t, _mm512_cmpge_epu16_mask(w, k.x800), t, k.one);
+  acc = _mm512_add_epi16(acc, _mm512_mask_sub_epi16(t, hi, t, k.two));
+  return true;
+}
+
+/// The length_segment of UTF-16, 32 units per step: bytes are 1 + (>= 0x80) + (>= 0x800), minus 2
+/// for a high surrogate (a pair is 1 + 3).
+UTF8DFA_TARGET_AVX512 inline std::size_t utf16_bytes_segment(const char16_t* p, std::size_t n,
+                                                             std::size_t& count) noexcept {
+  count = 0;
+  if (n == 0) return blocks_pass;
+  if ((p[0] & 0xFC00) == 0xDC00) return 0;  // a low surrogate that no high one precedes
+  const utf16_count_constants k;
+  __m512i acc = _mm512_setzero_si512();
+  std::size_t i = 0, steps = 0, extra = 0;
+  bool ascii = false;
+  for (; n - i > 32; i += 32) {
+    // After an ASCII block, ASCII 64 units a step (the unit after them not a low surrogate: one
+    // would be unpaired).
+    while (ascii && n - i > 64) {
+      const __m512i w0 = _mm512_loadu_si512(p + i), w1 = _mm512_loadu_si512(p + i + 32);
+      if (_mm512_cmpge_epu16_mask(_mm512_or_si512(w0, w1), k.x80) != 0 || (p[i + 64] & 0xFC00) == 0xDC00) break;
+      i += 64;
+    }
+    if (n - i <= 32) break;
+    if (UTF8DFA_UNLIKELY(!count_utf16_block(k, _mm512_loadu_si512(p + i), _mm512_loadu_si512(p + i + 1), acc, ascii)))
+      break;
+    if (++steps == 8192) {  // before the 16-bit lanes could overflow
+      extra += static_cast<std::size_t>(_mm512_reduce_add_epi32(_mm512_madd_epi16(acc, k.one)));
+      acc = _mm512_setzero_si512();
+      steps = 0;
+    }
+  }
+  std::size_t stop = i;
+  if (n - i <= 32) {
+    const std::size_t avail = n - i;
+    const __m512i w = _mm512_maskz_loadu_epi16(_bzhi_u32(~0u, static_cast<unsigned>(avail)), p + i);
+    const __m512i next = _mm512_maskz_loadu_epi16(_bzhi_u32(~0u, static_cast<unsigned>(avail - 1)), p + i + 1);
+    if (count_utf16_block(k, w, next, acc, ascii)) {
+      stop = blocks_pass;
+      i = n;
+    }
+  }
+  count = i + extra + static_cast<std::size_t>(_mm512_reduce_add_epi32(_mm512_madd_epi16(acc, k.one)));
+  return stop;
+}
+
+/// The constants of the UTF-32 count.
+struct utf32_count_constants {
+  __m512i sur, sur_len, top, x80, x10000, one;
+
+  UTF8DFA_TARGET_AVX512 utf32_count_constants() noexcept
+      : sur(opaque(_mm512_set1_epi32(0xD800))),
+        sur_len(opaque(_mm512_set1_epi32(0x800))),
+        top(opaque(_mm512_set1_epi32(0x10FFFF))),
+        x80(opaque(_mm512_set1_epi32(0x80))),
+        x10000(opaque(_mm512_set1_epi32(0x10000))),
+        one(opaque(_mm512_set1_epi32(1))) {}
+};
+
+/// Adds the UTF-8 bytes of the 16 units cp, less one each, to acc, unless one is a surrogate or
+/// above 0x10FFFF: then returns false (lanes past the input are zero: they add nothing).
+UTF8DFA_TARGET_AVX512 inline bool count_utf32_block(const utf32_count_constants& k, __m512i cp, __m512i& acc,
+                                                    bool& ascii) noexcept {
+  if (UTF8DFA_UNLIKELY(
+          (_mm512_cmplt_epu32_mask(_mm512_sub_epi32(cp, k.sur), k.sur_len) | _mm512_cmpgt_epu32_mask(cp, k.top)) != 0))
+    return false;
+  const __mmask16 two = _mm512_cmpge_epu32_mask(cp, k.x80);
+  ascii = two == 0;
+  __m512i t = _mm512_maskz_mov_epi32(two, k.one);
+  t = _mm512_mask_add_epi32(t, _mm512_cmpge_epu32_mask(cp, k.sur_len), t, k.one);
+  acc = _mm512_add_epi32(acc, _mm512_mask_add_epi32(t, _mm512_cmpge_epu32_mask(cp, k.x10000), t, k.one));
+  return true;
+}
+
+/// The length_segment of UTF-32, 16 units per step: bytes are 1 + (>= 0x80) + (>= 0x800) +
+/// (>= 0x10000); a block holding a surrogate or a value above 0x10FFFF stops it.
+UTF8DFA_TARGET_AVX512 inline std::size_t utf32_bytes_segment(const char32_t* p, std::size_t n,
+                                                             std::size_t& count) noexcept {
+  const utf32_count_constants k;
+  __m512i acc = _mm512_setzero_si512();
+  std::size_t i = 0, steps = 0, extra = 0, stop = blocks_pass;
+  bool ascii = false;
+  for (; n - i >= 16; i += 16) {
+    while (ascii && n - i >= 64) {  // after an ASCII block, ASCII 64 units a step
+      const __m512i any =
+          _mm512_or_si512(_mm512_or_si512(_mm512_loadu_si512(p + i), _mm512_loadu_si512(p + i + 16)),
+                          _mm512_or_si512(_mm512_loadu_si512(p + i + 32), _mm512_loadu_si512(p + i + 48)));
+      if (_mm512_cmpge_epu32_mask(any, k.x80) != 0) break;
+      i += 64;
+    }
+    if (n - i < 16) break;
+    if (UTF8DFA_UNLIKELY(!count_utf32_block(k, _mm512_loadu_si512(p + i), acc, ascii))) break;
+    if (++steps == (std::size_t{1} << 24)) {  // before the 32-bit lanes could overflow
+      extra += static_cast<std::size_t>(_mm512_reduce_add_epi32(acc));
+      acc = _mm512_setzero_si512();
+      steps = 0;
+    }
+  }
+  if (n - i >= 16) {
+    stop = i;
+  } else if (i < n) {
+    const auto live = static_cast<__mmask16>(_bzhi_u32(0xFFFFu, static_cast<unsigned>(n - i)));
+    if (count_utf32_block(k, _mm512_maskz_loadu_epi32(live, p + i), acc, ascii))
+      i = n;
+    else
+      stop = i;
+  }
+  count = i + extra + static_cast<std::size_t>(_mm512_reduce_add_epi32(acc));
+  return stop;
+}
+
+// The kernel-table entry points.
+
+inline std::size_t utf16_length_from_utf8(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
+  return utf8_units_blocks<true, &utf8_units_segment<true>, 128>(p, n, repl);
+}
+
+inline std::size_t utf32_length_from_utf8(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
+  return utf8_units_blocks<false, &utf8_units_segment<false>, 128>(p, n, repl);
+}
+
+inline std::size_t utf8_length_from_utf16(const char16_t* p, std::size_t n, char32_t repl) noexcept {
+  return utf8_bytes_blocks<char16_t, &utf16_bytes_segment, 32>(p, n, repl);
+}
+
+inline std::size_t utf8_length_from_utf32(const char32_t* p, std::size_t n, char32_t repl) noexcept {
+  return utf8_bytes_blocks<char32_t, &utf32_bytes_segment, 16>(p, n, repl);
+}
+
+}  // namespace avx512
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+#endif
+#endif
+// ---- end utf8dfa/detail/simd/avx512/length.hpp ----
+// ---- begin utf8dfa/detail/simd/avx512/transcode.hpp ----
+// utf8dfa: AVX-512 transcoding kernels (F/BW/VL/DQ/VBMI/VBMI2). Same results as the scalar functions
+// of scalar.hpp, byte for byte, for both policies: blocks that are valid go through the vector path;
+// a block holding an error is re-run through the scalar DFA (decode_at, decode_utf16_at, ...) up to
+// the block end and the vector path resumes behind it. Tails use masked loads and stores: nothing is
+// read past the input nor written past the exact output length.
+#ifndef UTF8DFA_DETAIL_SIMD_AVX512_TRANSCODE_HPP
+#define UTF8DFA_DETAIL_SIMD_AVX512_TRANSCODE_HPP
+
 
 #if UTF8DFA_X86_KERNELS
 
@@ -2777,38 +3572,92 @@ struct encode_consts {
   __m512i pair_payload, pair_madd, x10000, pair_fields, x3F3F3F3F, x808080F0;
 };
 
-UTF8DFA_TARGET_AVX512 inline encode_consts make_encode_consts() noexcept {
-  const __m512i idx0 =
-      _mm512_set_epi8(95, 94, 31, 30, 93, 92, 29, 28, 91, 90, 27, 26, 89, 88, 25, 24, 87, 86, 23, 22, 85, 84, 21, 20,
-                      83, 82, 19, 18, 81, 80, 17, 16, 79, 78, 15, 14, 77, 76, 13, 12, 75, 74, 11, 10, 73, 72, 9, 8, 71,
-                      70, 7, 6, 69, 68, 5, 4, 67, 66, 3, 2, 65, 64, 1, 0);
-  return {opaque(_mm512_set1_epi16(0x80)),
-          opaque(_mm512_set1_epi16(0x800)),
-          opaque(_mm512_set1_epi16(static_cast<short>(0xD800))),
-          opaque(_mm512_set1_epi16(static_cast<short>(0xFC00))),
-          opaque(_mm512_set1_epi16(static_cast<short>(0xDC00))),
-          opaque(_mm512_set1_epi16(static_cast<short>(0x80C0))),
-          opaque(_mm512_set1_epi16(0x3F00)),
-          opaque(_mm512_set1_epi16(static_cast<short>(0xC000))),
-          opaque(_mm512_set1_epi16(static_cast<short>(0x80E0))),
-          opaque(_mm512_set1_epi16(0x3F)),
-          opaque(_mm512_set1_epi16(0x3FF)),
-          opaque(_mm512_set1_epi16(0x40)),
-          opaque(_mm512_set1_epi16(static_cast<short>(0x80F0))),
-          opaque(_mm512_set1_epi16(0x30)),
-          opaque(_mm512_set1_epi16(0x0F)),
-          opaque(idx0),
-          opaque(_mm512_add_epi8(idx0, _mm512_set1_epi8(32))),
-          opaque(_mm512_add_epi8(byte_iota(), byte_iota())),
-          opaque(_mm512_set1_epi32(0x00800000)),
-          opaque(_mm512_set1_epi64(0x3036202610160006)),
-          opaque(_mm512_set1_epi16(0x3F1F)),
-          opaque(_mm512_set1_epi32(0x03FF03FF)),
-          opaque(_mm512_set1_epi32(0x00010400)),
-          opaque(_mm512_set1_epi32(0x10000)),
-          opaque(_mm512_set1_epi64(0x20262C3200060C12)),
-          opaque(_mm512_set1_epi32(0x3F3F3F3F)),
-          opaque(_mm512_set1_epi32(static_cast<int>(0x808080F0u)))};
+/// 64 bytes of a vector constant, made at compile time (x86 is little-endian).
+struct vector_bytes {
+  unsigned char b[64];
+};
+
+/// The value v (of `width` bytes) in every lane.
+constexpr vector_bytes splat_bytes(std::uint64_t v, unsigned width) noexcept {
+  vector_bytes r{};
+  for (unsigned i = 0; i < 64; ++i) r.b[i] = static_cast<unsigned char>(v >> (8 * (i % width)));
+  return r;
+}
+
+/// pack_triples' byte indices: dword j takes the bytes 2j, 2j+1 of `first` and of `last` (+64),
+/// offset by `base` units.
+constexpr vector_bytes triple_indices(unsigned base) noexcept {
+  vector_bytes r{};
+  for (unsigned j = 0; j < 16; ++j) {
+    r.b[4 * j] = static_cast<unsigned char>(2 * (base + j));
+    r.b[4 * j + 1] = static_cast<unsigned char>(2 * (base + j) + 1);
+    r.b[4 * j + 2] = static_cast<unsigned char>(64 + 2 * (base + j));
+    r.b[4 * j + 3] = static_cast<unsigned char>(65 + 2 * (base + j));
+  }
+  return r;
+}
+
+/// The bytes 0, 2, .. 126.
+constexpr vector_bytes even_bytes() noexcept {
+  vector_bytes r{};
+  for (unsigned i = 0; i < 64; ++i) r.b[i] = static_cast<unsigned char>(2 * i);
+  return r;
+}
+
+/// The vector holding the bytes of v.
+UTF8DFA_TARGET_AVX512 constexpr __m512i as_vector(const vector_bytes& v) noexcept {
+  long long q[8]{};
+  for (unsigned i = 0; i < 64; ++i)
+    q[i / 8] = static_cast<long long>(static_cast<unsigned long long>(q[i / 8]) |
+                                      (static_cast<unsigned long long>(v.b[i]) << (8 * (i % 8))));
+  return __m512i{q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7]};
+}
+
+UTF8DFA_TARGET_AVX512 constexpr __m512i splat16(std::uint16_t v) noexcept {
+  return as_vector(splat_bytes(v, 2));
+}
+
+UTF8DFA_TARGET_AVX512 constexpr __m512i splat32(std::uint32_t v) noexcept {
+  return as_vector(splat_bytes(v, 4));
+}
+
+/// The encoder constants, in memory. A call loads those its blocks use (loads folded into the
+/// instructions, no ALU work): building all of them in registers first, and spilling them for the
+/// out-of-line block functions, cost a short input more than its conversion.
+inline constexpr encode_consts encode_table = {splat16(0x80),
+                                               splat16(0x800),
+                                               splat16(0xD800),
+                                               splat16(0xFC00),
+                                               splat16(0xDC00),
+                                               splat16(0x80C0),
+                                               splat16(0x3F00),
+                                               splat16(0xC000),
+                                               splat16(0x80E0),
+                                               splat16(0x3F),
+                                               splat16(0x3FF),
+                                               splat16(0x40),
+                                               splat16(0x80F0),
+                                               splat16(0x30),
+                                               splat16(0x0F),
+                                               as_vector(triple_indices(0)),
+                                               as_vector(triple_indices(16)),
+                                               as_vector(even_bytes()),
+                                               splat32(0x00800000),
+                                               as_vector(splat_bytes(0x3036202610160006, 8)),
+                                               splat16(0x3F1F),
+                                               splat32(0x03FF03FF),
+                                               splat32(0x00010400),
+                                               splat32(0x10000),
+                                               as_vector(splat_bytes(0x20262C3200060C12, 8)),
+                                               splat32(0x3F3F3F3F),
+                                               splat32(0x808080F0u)};
+
+/// encode_table, its address hidden from the compiler: GCC would otherwise rebuild the values from
+/// immediates (mov, vpbroadcast: a port-5 uop) instead of loading them.
+inline const encode_consts& encode_constants() noexcept {
+  const encode_consts* k = &encode_table;
+  __asm__("" : "+r"(k));
+  return *k;
 }
 
 /// Writes the UTF-8 forms of the code points below U+0800 in the first `units` 16-bit lanes of w (32
@@ -2825,7 +3674,9 @@ UTF8DFA_TARGET_AVX512 inline unsigned char* encode_short32(unsigned char* o, __m
   // Each low byte is kept: its sign bit is forced in the copy the mask is taken from.
   __mmask64 keep = _mm512_movepi8_mask(_mm512_or_si512(forms, k.x80));
   if (Tail) keep = _kand_mask64(keep, _cvtu64_mask64(low_bits(2 * units)));
-  const auto count = static_cast<unsigned>(__builtin_popcountll(_cvtmask64_u64(keep)));
+  // The byte count from `two` (known early), not from `keep`: the next block's output address then
+  // does not wait for this block's multishift and mask chain (short inputs are latency-bound).
+  const auto count = static_cast<unsigned>(units) + static_cast<unsigned>(__builtin_popcount(two));
   _mm512_mask_storeu_epi8(o, _bzhi_u64(~std::uint64_t{0}, count), _mm512_maskz_compress_epi8(keep, forms));
   return o + count;
 }
@@ -2835,7 +3686,8 @@ UTF8DFA_TARGET_AVX512 inline unsigned char* encode_short32(unsigned char* o, __m
 /// lane: the lanes are interleaved as dwords and the bytes packed with one compress per 16 units.
 template <bool Tail>
 UTF8DFA_TARGET_AVX512 inline unsigned char* pack_triples(unsigned char* o, __m512i first, __m512i last,
-                                                         std::size_t units, const encode_consts& k) noexcept {
+                                                         std::size_t units, const encode_consts& k,
+                                                         unsigned known0 = ~0u, unsigned known1 = ~0u) noexcept {
   const __m512i dw0 = _mm512_permutex2var_epi8(first, k.dw_idx0, last);
   const __m512i dw1 = _mm512_permutex2var_epi8(first, k.dw_idx1, last);
   // The high byte of a `last` lane is zero (never kept); its low byte is always kept: its sign bit is
@@ -2847,8 +3699,9 @@ UTF8DFA_TARGET_AVX512 inline unsigned char* pack_triples(unsigned char* o, __m51
     keep0 = _kand_mask64(keep0, _cvtu64_mask64(low_bits(4 * u0)));
     keep1 = _kand_mask64(keep1, _cvtu64_mask64(low_bits(4 * (units - u0))));
   }
-  const auto count0 = static_cast<unsigned>(__builtin_popcountll(_cvtmask64_u64(keep0)));
-  const auto count1 = static_cast<unsigned>(__builtin_popcountll(_cvtmask64_u64(keep1)));
+  // The caller may know the byte counts (`known0`, `known1`) before the masks are ready.
+  const auto count0 = known0 != ~0u ? known0 : static_cast<unsigned>(__builtin_popcountll(_cvtmask64_u64(keep0)));
+  const auto count1 = known1 != ~0u ? known1 : static_cast<unsigned>(__builtin_popcountll(_cvtmask64_u64(keep1)));
   _mm512_mask_storeu_epi8(o, _bzhi_u64(~std::uint64_t{0}, count0), _mm512_maskz_compress_epi8(keep0, dw0));
   _mm512_mask_storeu_epi8(o + count0, _bzhi_u64(~std::uint64_t{0}, count1), _mm512_maskz_compress_epi8(keep1, dw1));
   return o + count0 + count1;
@@ -2894,7 +3747,13 @@ UTF8DFA_TARGET_AVX512 inline unsigned char* encode_bmp32(unsigned char* o, __m51
                         _mm512_castsi512_si256(_mm512_permutex2var_epi8(first, rest, last)));
     return o + 96;
   }
-  return pack_triples<Tail>(o, first, last, units, k);
+  // 1 + (>= 80) + (>= 800) bytes per unit (lanes past the units are zero: in neither mask).
+  const std::size_t u0 = units < 16 ? units : 16;
+  const auto count0 = static_cast<unsigned>(u0) + static_cast<unsigned>(__builtin_popcount(two & 0xFFFFu)) +
+                      static_cast<unsigned>(__builtin_popcount(three & 0xFFFFu));
+  const auto count1 = static_cast<unsigned>(units - u0) + static_cast<unsigned>(__builtin_popcount(two >> 16)) +
+                      static_cast<unsigned>(__builtin_popcount(three >> 16));
+  return pack_triples<Tail>(o, first, last, units, k, count0, count1);
 }
 
 /// Writes the UTF-8 forms of the first `units` units of w (the others are zero), where `high` marks the
@@ -2988,7 +3847,7 @@ UTF8DFA_TARGET_AVX512 conversion_result utf16_to_utf8_impl(const char16_t* p, st
     c.o += avail;
     if (c.i == n) return {n, static_cast<std::size_t>(c.o - out), c.first};
   }
-  const encode_consts k = make_encode_consts();
+  const encode_consts& k = encode_constants();
   while (n - c.i >= 32) {
     const __m512i w = _mm512_loadu_si512(p + c.i);
     const __mmask32 two = _mm512_cmpge_epu16_mask(w, k.x80);
@@ -3057,7 +3916,7 @@ UTF8DFA_TARGET_AVX512 conversion_result utf32_to_utf8_impl(const char32_t* p, st
     c.o += avail;
     if (c.i == n) return {n, static_cast<std::size_t>(c.o - out), c.first};
   }
-  const encode_consts k = make_encode_consts();
+  const encode_consts& k = encode_constants();
   while (c.i < n) {
     const std::size_t avail = n - c.i < 32 ? n - c.i : 32;
     const std::size_t a0 = avail < 16 ? avail : 16;
@@ -3158,179 +4017,6 @@ UTF8DFA_TARGET_AVX512 inline conversion_result utf32_to_utf8(const char32_t* p, 
 #endif
 #endif
 // ---- end utf8dfa/detail/simd/avx512/transcode.hpp ----
-// ---- begin utf8dfa/detail/simd/avx512/validate.hpp ----
-// utf8dfa: AVX-512 validation and counting (64-byte vectors; tails through masked loads, which never
-// touch the bytes they mask out).
-#ifndef UTF8DFA_DETAIL_SIMD_AVX512_VALIDATE_HPP
-#define UTF8DFA_DETAIL_SIMD_AVX512_VALIDATE_HPP
-
-
-#if UTF8DFA_X86_KERNELS
-namespace utf8dfa {
-inline namespace UTF8DFA_ABI_NAMESPACE {
-namespace detail {
-namespace avx512 {
-
-UTF8DFA_TARGET_AVX512 inline __m512i splat(unsigned v) noexcept {
-  return _mm512_set1_epi8(static_cast<char>(v));
-}
-
-UTF8DFA_TARGET_AVX512 inline __m512i load(const void* p) noexcept {
-  return _mm512_loadu_si512(p);
-}
-
-/// The first `k` (< 64) bytes at p, zeros after them; reads nothing beyond p + k.
-UTF8DFA_TARGET_AVX512 inline __m512i load_first(const void* p, std::size_t k) noexcept {
-  return _mm512_maskz_loadu_epi8(_bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(k)), p);
-}
-
-/// A 16-entry table in all four 128-bit lanes (vpshufb looks up within each lane). The maskz forms
-/// here and below avoid a false -Wmaybe-uninitialized of GCC 12 in the unmasked intrinsics.
-UTF8DFA_TARGET_AVX512 inline __m512i lanes(const std::uint8_t* table16) noexcept {
-  return _mm512_maskz_broadcast_i32x4(0xFFFF, _mm_loadu_si128(reinterpret_cast<const __m128i*>(table16)));
-}
-
-/// The block check with its constants loaded once (outside the loops that use it).
-struct checker {
-  __m512i first_high, first_low, second_high, nibble, lead3, lead4, high_bit;
-
-  UTF8DFA_TARGET_AVX512 checker() noexcept
-      : first_high(lanes(pair_lookup.first_high)),
-        first_low(lanes(pair_lookup.first_low)),
-        second_high(lanes(pair_lookup.second_high)),
-        nibble(splat(0x0F)),
-        lead3(splat(lead3_min - 0x80u)),
-        lead4(splat(lead4_min - 0x80u)),
-        high_bit(splat(0x80)) {}
-
-  /// Non-zero where the pair check or the 3-/4-byte continuation check fails in `in`.
-  UTF8DFA_TARGET_AVX512 __m512i operator()(__m512i in, __m512i prev) const noexcept {
-    // Each 128-bit lane of `before` is the lane preceding the same lane of `in`.
-    const __m512i before = _mm512_maskz_alignr_epi64(0xFF, in, prev, 6);
-    const __m512i prev1 = _mm512_alignr_epi8(in, before, 15);
-    const __m512i a = _mm512_shuffle_epi8(first_high, _mm512_and_si512(_mm512_srli_epi16(prev1, 4), nibble));
-    const __m512i b = _mm512_shuffle_epi8(first_low, _mm512_and_si512(prev1, nibble));
-    const __m512i c = _mm512_shuffle_epi8(second_high, _mm512_and_si512(_mm512_srli_epi16(in, 4), nibble));
-    // Saturating subtraction leaves bit 7 set exactly for prev2 >= lead3_min, prev3 >= lead4_min.
-    const __m512i is3 = _mm512_subs_epu8(_mm512_alignr_epi8(in, before, 14), lead3);
-    const __m512i is4 = _mm512_subs_epu8(_mm512_alignr_epi8(in, before, 13), lead4);
-    // (a & b & c) ^ ((is3 | is4) & 0x80) in two ternary-logic steps.
-    const __m512i flags = _mm512_ternarylogic_epi32(a, b, c, 0x80);
-    const __m512i must_continue = _mm512_ternarylogic_epi32(is3, is4, high_bit, 0xA8);
-    return _mm512_xor_si512(flags, must_continue);
-  }
-};
-
-/// Non-zero when `in` (64 bytes) ends inside a character.
-UTF8DFA_TARGET_AVX512 inline __m512i ends_incomplete(__m512i in) noexcept {
-  const __m512i last3 = _mm512_set_epi64(
-      static_cast<long long>((std::uint64_t{utf8_tail.hi} << 56) | (std::uint64_t{lead3_min - 1u} << 48) |
-                             (std::uint64_t{lead4_min - 1u} << 40) | 0xFFFFFFFFFFull),
-      -1, -1, -1, -1, -1, -1, -1);
-  return _mm512_subs_epu8(in, last3);
-}
-
-/// The error vector of the block `in` preceded by `prev`; `incomplete` carries a cut character.
-UTF8DFA_TARGET_AVX512 inline __m512i check_block(const checker& check, __m512i in, __m512i prev,
-                                                 __m512i& incomplete) noexcept {
-  if (_mm512_movepi8_mask(in) == 0) return incomplete;
-  incomplete = ends_incomplete(in);
-  return check(in, prev);
-}
-
-UTF8DFA_TARGET_AVX512 inline bool any(__m512i v) noexcept {
-  return _mm512_test_epi8_mask(v, v) != 0;
-}
-
-/// Every length works (masked loads).
-inline constexpr std::size_t min_block_input = 0;
-
-/// How far past the block start a failing check_blocks step reaches.
-inline constexpr std::size_t block_span = 128;
-
-/// Runs the block checks over [p, p+n) (n >= min_block_input): `blocks_pass` when they all pass
-/// (the input is well-formed), else b such that [0, b) passed and [b, b + block_span) failed.
-UTF8DFA_TARGET_AVX512 inline std::size_t check_blocks(const unsigned char* p, std::size_t n) noexcept {
-  const checker check;
-  __m512i prev = _mm512_setzero_si512(), incomplete = _mm512_setzero_si512();
-  std::size_t i = 0;
-  // Two blocks per step: one ASCII test and one error test for both.
-  for (; n - i >= 128; i += 128) {
-    const __m512i in0 = load(p + i), in1 = load(p + i + 64);
-    __m512i err = incomplete;
-    if (_mm512_movepi8_mask(_mm512_or_si512(in0, in1)) != 0) {
-      err = _mm512_or_si512(check(in0, prev), check(in1, in0));
-      incomplete = ends_incomplete(in1);
-    }
-    if (UTF8DFA_UNLIKELY(any(err))) return i;
-    prev = in1;
-  }
-  for (; n - i >= 64; i += 64) {
-    const __m512i in = load(p + i);
-    if (UTF8DFA_UNLIKELY(any(check_block(check, in, prev, incomplete)))) return i;
-    prev = in;
-  }
-  __m512i err = incomplete;
-  if (i < n) err = check_block(check, load_first(p + i, n - i), prev, incomplete);
-  if (UTF8DFA_UNLIKELY(any(err))) return i;
-  return blocks_pass;
-}
-
-/// validate_scalar's answer, 64 bytes per step; the tail (and a short input) is one masked block
-/// whose zero padding makes a character cut by the end fail the pair checks.
-UTF8DFA_TARGET_AVX512 inline validation_result validate(const unsigned char* p, std::size_t n) noexcept {
-  const std::size_t b = check_blocks(p, n);
-  if (UTF8DFA_LIKELY(b == blocks_pass)) return {n, 0, error_code::none};
-  return rescan_from(p, n, b);
-}
-
-/// Bytes that are not continuation bytes (80..BF are the signed bytes below -64).
-UTF8DFA_TARGET_AVX512 inline std::size_t count_leads(const unsigned char* p, std::size_t n) noexcept {
-  const __m512i limit = splat(0xBF);
-  std::size_t c0 = 0, c1 = 0, c2 = 0, c3 = 0, i = 0;
-  for (; n - i >= 256; i += 256) {  // four independent counts keep the loads flowing
-    c0 += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(load(p + i), limit)));
-    c1 += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(load(p + i + 64), limit)));
-    c2 += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(load(p + i + 128), limit)));
-    c3 += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(load(p + i + 192), limit)));
-  }
-  std::size_t count = c0 + c1 + c2 + c3;
-  for (; n - i >= 64; i += 64)
-    count += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(load(p + i), limit)));
-  if (i < n) {
-    const std::uint64_t valid = _bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(n - i));
-    count +=
-        static_cast<std::size_t>(_mm_popcnt_u64(_mm512_mask_cmpgt_epi8_mask(valid, load_first(p + i, n - i), limit)));
-  }
-  return count;
-}
-
-/// UTF-16 units of well-formed input: leads, plus one more for each 4-byte lead (F0..FF).
-UTF8DFA_TARGET_AVX512 inline std::size_t utf16_length(const unsigned char* p, std::size_t n) noexcept {
-  const __m512i cont_limit = splat(0xBF), four_min = splat(lead4_min);
-  std::size_t count = 0, i = 0;
-  for (; n - i >= 64; i += 64) {
-    const __m512i in = load(p + i);
-    count += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(in, cont_limit)) +
-                                      _mm_popcnt_u64(_mm512_cmpge_epu8_mask(in, four_min)));
-  }
-  if (i < n) {
-    const std::uint64_t valid = _bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(n - i));
-    const __m512i in = load_first(p + i, n - i);
-    count += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_mask_cmpgt_epi8_mask(valid, in, cont_limit)) +
-                                      _mm_popcnt_u64(_mm512_cmpge_epu8_mask(in, four_min)));
-  }
-  return count;
-}
-
-}  // namespace avx512
-}  // namespace detail
-}  // namespace UTF8DFA_ABI_NAMESPACE
-}  // namespace utf8dfa
-#endif
-
-#endif
-// ---- end utf8dfa/detail/simd/avx512/validate.hpp ----
 
 #if UTF8DFA_X86_KERNELS
 namespace utf8dfa {
@@ -3348,6 +4034,10 @@ inline constexpr kernel_table table{
     &vector_from<unsigned char, char16_t, &utf8_to_utf16, scalar_utf8_to_utf16, 32>,
     &vector_from<char16_t, unsigned char, &utf16_to_utf8, scalar_utf16_to_utf8, 16>,
     &vector_from<char32_t, unsigned char, &utf32_to_utf8, scalar_utf32_to_utf8, 16>,
+    &utf16_length_from_utf8,
+    &utf32_length_from_utf8,
+    &utf8_length_from_utf16,
+    &utf8_length_from_utf32,
 };
 
 }  // namespace avx512
@@ -3538,6 +4228,10 @@ inline constexpr kernel_table table{
     scalar_kernels.utf8_to_utf16,
     scalar_kernels.utf16_to_utf8,
     scalar_kernels.utf32_to_utf8,
+    &utf8_units_by<true, &validate, &utf16_length>,
+    &utf8_units_by<false, &validate, &count_leads>,
+    scalar_kernels.utf8_length_from_utf16,
+    scalar_kernels.utf8_length_from_utf32,
 };
 
 }  // namespace neon
@@ -3721,6 +4415,10 @@ inline constexpr kernel_table table{
     scalar_kernels.utf8_to_utf16,
     scalar_kernels.utf16_to_utf8,
     scalar_kernels.utf32_to_utf8,
+    &utf8_units_by<true, &validate, &utf16_length>,
+    &utf8_units_by<false, &validate, &count_leads>,
+    scalar_kernels.utf8_length_from_utf16,
+    scalar_kernels.utf8_length_from_utf32,
 };
 
 }  // namespace sse4
@@ -5195,40 +5893,6 @@ constexpr char32_t kernel_replacement(const Policy& pol) noexcept {
     return pol.replacement_value();
 }
 
-/// Output units a lossy decode of UTF-8 writes (UTF-16 when `utf16`): exact for every policy on
-/// well-formed input, and an upper bound for strict on ill-formed input.
-inline std::size_t utf8_decoded_units(const unsigned char* p, std::size_t n, bool utf16, char32_t repl) noexcept {
-  const auto validate = kernel_fn<&kernel_table::validate>();
-  const auto length = utf16 ? kernel_fn<&kernel_table::utf16_length>() : kernel_fn<&kernel_table::count_leads>();
-  const std::size_t repl_units = utf16 && repl >= 0x10000 ? 2 : 1;
-  std::size_t total = 0, pos = 0;
-  for (;;) {
-    const validation_result v = validate(p + pos, n - pos);
-    total += length(p + pos, v.valid_up_to);
-    if (v.error == error_code::none) return total;
-    pos += v.valid_up_to;
-    pos += decode_at(p, n, pos).length;  // the maximal ill-formed subpart
-    total += repl_units;
-  }
-}
-
-/// UTF-8 bytes that converting UTF-16/UTF-32 writes (replacements counted with `repl`).
-template <class In>
-std::size_t utf8_encoded_bytes(const In* p, std::size_t n, char32_t repl) noexcept {
-  std::size_t total = 0;
-  for (std::size_t i = 0; i < n;) {
-    if (p[i] < 0x80) {
-      ++total;
-      ++i;
-      continue;
-    }
-    const decoded d = decode_utf_at(p, n, i);
-    total += utf8_width(d.error == error_code::none ? d.code_point : repl);
-    i += d.length;
-  }
-  return total;
-}
-
 // ---- The dialects: scalar, one character at a time on the dialect's DFA. ---------------------
 
 /// Why `c`, read in dialect D, cannot be written as Unicode text of code unit Out (char16_t,
@@ -5365,6 +6029,115 @@ Str make_string(std::size_t size, Run run, conversion_result& status) {
   return out;
 }
 
+/// Where a chunk of UTF-8 that would end at `cut` (inside the input) ends: not before a continuation
+/// byte, so that no character or maximal ill-formed subpart is split (a run of more than three
+/// continuation bytes holds stray ones, which may be split).
+inline std::size_t utf8_chunk_end(const unsigned char* p, std::size_t cut) noexcept {
+  for (int k = 0; k < 3 && is_continuation(p[cut]); ++k) --cut;
+  return cut;
+}
+
+/// Where a chunk of UTF-16 ends: not between a high surrogate and the unit after it.
+inline std::size_t utf16_chunk_end(const char16_t* p, std::size_t cut) noexcept {
+  return (p[cut - 1] & 0xFC00) == 0xD800 ? cut - 1 : cut;
+}
+
+inline std::size_t utf32_chunk_end(const char32_t*, std::size_t cut) noexcept {
+  return cut;
+}
+
+/// The string a kernel conversion `convert(p, n, out)` writes, for input of which each unit writes at
+/// most `per_unit` output units: converted chunk by chunk (cut by `chunk_end`), with no length pass
+/// and no zero-filled buffer. With C++23's resize_and_overwrite each chunk goes straight into the
+/// string; before, into a buffer on the stack (16 KiB, in cache) appended to it. Capacity is reserved
+/// once from the first chunk's ratio (the string grows geometrically if the rest writes more). The
+/// status is the one conversion's: `read` and `written` as if in one call; a chunk's end never
+/// changes what is written, only (under strict, at an error right before it) the error code, which
+/// the caller may re-derive from the whole input.
+template <class Str, class In, class Convert, class ChunkEnd>
+Str convert_in_chunks(const In* p, std::size_t n, std::size_t per_unit, Convert convert, ChunkEnd chunk_end,
+                      conversion_result& status) {
+  using Out = typename Str::value_type;
+  constexpr std::size_t buffer_units = 16384 / sizeof(Out);
+  const std::size_t chunk = buffer_units / per_unit;
+  Str out;
+  status = {0, 0, error_code::none};
+#if !defined(__cpp_lib_string_resize_and_overwrite)
+  Out buffer[buffer_units];  // not initialised: the conversion writes what is appended
+#endif
+  for (std::size_t base = 0; base < n;) {
+    const std::size_t end = n - base <= chunk ? n : chunk_end(p, base + chunk);
+    const std::size_t len = end - base;
+    conversion_result r{};
+#if defined(__cpp_lib_string_resize_and_overwrite)
+    const std::size_t old = out.size();
+    out.resize_and_overwrite(old + len * per_unit, [&](Out* o, std::size_t) {
+      r = convert(p + base, len, o + old);
+      return old + r.written;
+    });
+#else
+    r = convert(p + base, len, buffer);
+    if (base == 0 && end == n) return status = r, Str(buffer, r.written);
+    out.append(buffer, r.written);
+#endif
+    if (status.error == error_code::none) status.error = r.error;
+    if (r.read != len) {  // strict: stopped at an error
+      status.read = base + r.read;
+      status.written = out.size();
+      return out;
+    }
+    if (base == 0 && end != n) {  // room for the rest at the first chunk's ratio, plus 1/16
+      const double ratio = static_cast<double>(r.written) / static_cast<double>(len);
+      const double want = ratio * static_cast<double>(n) * 1.0625 + 64.0;
+      const double bound = static_cast<double>(n) * static_cast<double>(per_unit);
+      out.reserve(static_cast<std::size_t>(want < bound ? want : bound) + chunk * per_unit);
+    }
+    base = end;
+  }
+  status.read = n;
+  status.written = out.size();
+  return out;
+}
+
+/// UTF-8 to UTF-16 or UTF-32 (by Str) as a string, `replacement` as the kernels take it.
+template <class Str>
+Str utf8_to_string(const unsigned char* p, std::size_t n, char32_t replacement, conversion_result& status) {
+  using Out = typename Str::value_type;
+  Str out = convert_in_chunks<Str>(
+      p, n, 1,
+      [replacement](const unsigned char* q, std::size_t m, Out* o) {
+        if constexpr (sizeof(Out) == 2)
+          return kernel_fn<&kernel_table::utf8_to_utf16>()(q, m, o, replacement);
+        else
+          return kernel_fn<&kernel_table::utf8_to_utf32>()(q, m, o, replacement);
+      },
+      &utf8_chunk_end, status);
+  // A chunk's end may have cut an incomplete character off from the byte that ends it: its error
+  // code is the whole input's.
+  if (status.error != error_code::none && status.read < n) status.error = decode_at(p, n, status.read).error;
+  return out;
+}
+
+/// UTF-16 or UTF-32 (by In) to UTF-8 as a string.
+template <class In>
+std::string utf_to_utf8_string(const In* p, std::size_t n, char32_t replacement, conversion_result& status) {
+  return convert_in_chunks<std::string>(
+      p, n, sizeof(In) == 2 ? 3 : 4,
+      [replacement](const In* q, std::size_t m, char* o) {
+        if constexpr (sizeof(In) == 2)
+          return kernel_fn<&kernel_table::utf16_to_utf8>()(q, m, as_uchars(o), replacement);
+        else
+          return kernel_fn<&kernel_table::utf32_to_utf8>()(q, m, as_uchars(o), replacement);
+      },
+      [](const In* q, std::size_t cut) {
+        if constexpr (sizeof(In) == 2)
+          return utf16_chunk_end(q, cut);
+        else
+          return utf32_chunk_end(q, cut);
+      },
+      status);
+}
+
 }  // namespace detail
 
 // ---- Non-allocating core: the caller sizes `out` with the length helpers below. -----------------
@@ -5407,24 +6180,28 @@ conversion_result utf32_to_utf8(std::u32string_view in, Byte* out, Policy policy
 template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
 std::size_t utf32_length_from_utf8(const Bytes& bytes, replace r = {}) noexcept {
   const auto s = detail::as_span(bytes);
-  return detail::utf8_decoded_units(detail::as_uchars(s.data), s.size, false, r.replacement_value());
+  return detail::kernel_fn<&detail::kernel_table::utf32_length_from_utf8>()(detail::as_uchars(s.data), s.size,
+                                                                            r.replacement_value());
 }
 
 /// char16_t units utf8_to_utf16 writes (same guarantees).
 template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
 std::size_t utf16_length_from_utf8(const Bytes& bytes, replace r = {}) noexcept {
   const auto s = detail::as_span(bytes);
-  return detail::utf8_decoded_units(detail::as_uchars(s.data), s.size, true, r.replacement_value());
+  return detail::kernel_fn<&detail::kernel_table::utf16_length_from_utf8>()(detail::as_uchars(s.data), s.size,
+                                                                            r.replacement_value());
 }
 
 /// Bytes utf16_to_utf8 writes (same guarantees).
 inline std::size_t utf8_length_from_utf16(std::u16string_view in, replace r = {}) noexcept {
-  return detail::utf8_encoded_bytes(in.data(), in.size(), r.replacement_value());
+  return detail::kernel_fn<&detail::kernel_table::utf8_length_from_utf16>()(in.data(), in.size(),
+                                                                            r.replacement_value());
 }
 
 /// Bytes utf32_to_utf8 writes (same guarantees).
 inline std::size_t utf8_length_from_utf32(std::u32string_view in, replace r = {}) noexcept {
-  return detail::utf8_encoded_bytes(in.data(), in.size(), r.replacement_value());
+  return detail::kernel_fn<&detail::kernel_table::utf8_length_from_utf32>()(in.data(), in.size(),
+                                                                            r.replacement_value());
 }
 
 // ---- Allocating helpers. ---------------------------------------------------------------------
@@ -5433,57 +6210,53 @@ inline std::size_t utf8_length_from_utf32(std::u32string_view in, replace r = {}
 /// characters before it.
 template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
 std::u32string to_utf32(const Bytes& bytes, conversion_result& status) {
-  return detail::make_string<std::u32string>(
-      utf32_length_from_utf8(bytes), [&](char32_t* o) { return utf8_to_utf32(bytes, o); }, status);
+  const auto s = detail::as_span(bytes);
+  return detail::utf8_to_string<std::u32string>(detail::as_uchars(s.data), s.size, detail::strict_marker, status);
 }
 
 /// UTF-8 to UTF-32, one U+FFFD per maximal ill-formed subpart; never fails.
 template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
 std::u32string to_utf32_lossy(const Bytes& bytes) {
+  const auto s = detail::as_span(bytes);
   conversion_result status{};
-  return detail::make_string<std::u32string>(
-      utf32_length_from_utf8(bytes), [&](char32_t* o) { return utf8_to_utf32(bytes, o, replace{}); }, status);
+  return detail::utf8_to_string<std::u32string>(detail::as_uchars(s.data), s.size, replacement_character, status);
 }
 
 /// UTF-8 to UTF-16, strict without exceptions.
 template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
 std::u16string to_utf16(const Bytes& bytes, conversion_result& status) {
-  return detail::make_string<std::u16string>(
-      utf16_length_from_utf8(bytes), [&](char16_t* o) { return utf8_to_utf16(bytes, o); }, status);
+  const auto s = detail::as_span(bytes);
+  return detail::utf8_to_string<std::u16string>(detail::as_uchars(s.data), s.size, detail::strict_marker, status);
 }
 
 /// UTF-8 to UTF-16, one U+FFFD per maximal ill-formed subpart; never fails.
 template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
 std::u16string to_utf16_lossy(const Bytes& bytes) {
+  const auto s = detail::as_span(bytes);
   conversion_result status{};
-  return detail::make_string<std::u16string>(
-      utf16_length_from_utf8(bytes), [&](char16_t* o) { return utf8_to_utf16(bytes, o, replace{}); }, status);
+  return detail::utf8_to_string<std::u16string>(detail::as_uchars(s.data), s.size, replacement_character, status);
 }
 
 /// UTF-16 to UTF-8, strict without exceptions.
 inline std::string to_utf8(std::u16string_view in, conversion_result& status) {
-  return detail::make_string<std::string>(
-      utf8_length_from_utf16(in), [&](char* o) { return utf16_to_utf8(in, o); }, status);
+  return detail::utf_to_utf8_string(in.data(), in.size(), detail::strict_marker, status);
 }
 
 /// UTF-32 to UTF-8, strict without exceptions.
 inline std::string to_utf8(std::u32string_view in, conversion_result& status) {
-  return detail::make_string<std::string>(
-      utf8_length_from_utf32(in), [&](char* o) { return utf32_to_utf8(in, o); }, status);
+  return detail::utf_to_utf8_string(in.data(), in.size(), detail::strict_marker, status);
 }
 
 /// UTF-16 to UTF-8, one U+FFFD per unpaired surrogate; never fails.
 inline std::string to_utf8_lossy(std::u16string_view in) {
   conversion_result status{};
-  return detail::make_string<std::string>(
-      utf8_length_from_utf16(in), [&](char* o) { return utf16_to_utf8(in, o, replace{}); }, status);
+  return detail::utf_to_utf8_string(in.data(), in.size(), replacement_character, status);
 }
 
 /// UTF-32 to UTF-8, one U+FFFD per surrogate or value above 0x10FFFF; never fails.
 inline std::string to_utf8_lossy(std::u32string_view in) {
   conversion_result status{};
-  return detail::make_string<std::string>(
-      utf8_length_from_utf32(in), [&](char* o) { return utf32_to_utf8(in, o, replace{}); }, status);
+  return detail::utf_to_utf8_string(in.data(), in.size(), replacement_character, status);
 }
 
 // ---- The dialects (see dialect.hpp): the same functions with a dialect tag last. -------------
