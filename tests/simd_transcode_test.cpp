@@ -17,6 +17,7 @@
 #include "utf8dfa/detail/dispatch.hpp"
 #include "utf8dfa/detail/scalar.hpp"
 #include "utf8dfa/detail/simd/avx2/transcode.hpp"
+#include "utf8dfa/detail/simd/avx2/validate.hpp"
 #include "utf8dfa/detail/simd/avx512/transcode.hpp"
 
 namespace {
@@ -447,4 +448,28 @@ TEST_CASE("SIMD transcoding: output ending right before an unmapped page") {
   munmap(map, 3 * page);
   CHECK(mismatches == 0);
   WARN("simd transcode comparisons so far: " << stats().cases);
+}
+
+TEST_CASE("SIMD counting: long inputs, across the byte counters' flush every 127 steps of 128 bytes") {
+#if UTF8DFA_X86_KERNELS
+  __builtin_cpu_init();
+  if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("bmi2")) return;
+  std::mt19937 rng(9);
+  std::vector<unsigned char> b(3 * 127 * 128 + 300);
+  for (int style = 0; style < 3; ++style) {
+    // Uniform bytes, all non-continuations (a counter's worst case), all continuations.
+    for (auto& x : b) {
+      const unsigned r = rng();
+      x = static_cast<unsigned char>(style == 0   ? r
+                                     : style == 1 ? (r % 2 ? r % 0x80 : 0xC0 + r % 0x40)
+                                                  : 0x80 + r % 0x40);
+    }
+    for (std::size_t n : {std::size_t{127 * 128 - 1}, std::size_t{127 * 128}, std::size_t{127 * 128 + 1},
+                          std::size_t{127 * 128 + 159}, std::size_t{2 * 127 * 128 + 128}, b.size()})
+      for (std::size_t off : {std::size_t{0}, std::size_t{1}, std::size_t{31}}) {
+        const std::size_t len = n - off;
+        CHECK(d::avx2::count_leads(b.data() + off, len) == d::count_leads_scalar(b.data() + off, len));
+      }
+  }
+#endif
 }

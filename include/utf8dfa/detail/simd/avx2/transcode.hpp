@@ -32,6 +32,14 @@ struct shuffle_tables {
   std::uint8_t packed_length[256]{};
   /// For an 8-bit mask: the vpshufb control that packs the words it selects, lowest first.
   std::uint8_t pack_words[256][16]{};
+  /// For 8 words holding UTF-8 forms of 1 or 2 bytes (bit k set: word k's form is 2 bytes long):
+  /// the vpshufb control that packs them (the packed length is 8 plus the set bits).
+  std::uint8_t pack_short_utf8[256][16]{};
+  /// For four dwords holding UTF-8 forms of 1..3 bytes, indexed by (bits 0..3: form c is 2 bytes
+  /// long) | (bits 4..7: form c is 3 bytes long): the vpshufb control that packs them, and the
+  /// packed length.
+  std::uint8_t pack_bmp_utf8[256][16]{};
+  std::uint8_t bmp_length[256]{};
 };
 
 constexpr shuffle_tables build_shuffle_tables() {
@@ -53,6 +61,18 @@ constexpr shuffle_tables build_shuffle_tables() {
       }
     for (; w < 16; ++w) t.pack_words[m][w] = 0x80;
     for (; pos < 16; ++pos) t.pack_utf8[m][pos] = 0x80;  // zero
+    unsigned bytes = 0;
+    for (unsigned u = 0; u < 8; ++u)
+      for (unsigned b = 0; b <= ((m >> u) & 1u); ++b)
+        t.pack_short_utf8[m][bytes++] = static_cast<std::uint8_t>(2 * u + b);
+    for (; bytes < 16; ++bytes) t.pack_short_utf8[m][bytes] = 0x80;
+    unsigned q = 0;
+    for (unsigned c = 0; c < 4; ++c) {
+      const unsigned length = ((m >> (c + 4)) & 1u) != 0 ? 3u : ((m >> c) & 1u) != 0 ? 2u : 1u;
+      for (unsigned b = 0; b < length; ++b) t.pack_bmp_utf8[m][q++] = static_cast<std::uint8_t>(4 * c + b);
+    }
+    t.bmp_length[m] = static_cast<std::uint8_t>(q);
+    for (; q < 16; ++q) t.pack_bmp_utf8[m][q] = 0x80;
   }
   return t;
 }
@@ -104,12 +124,36 @@ inline conversion_result finish_scalar(const In* p, std::size_t n, Out* out, tra
   return {c.i + r.read, static_cast<std::size_t>(c.o - out) + r.written, e};
 }
 
-/// Decodes, in each 16-bit lane holding (byte, next byte), the 1- or 2-byte form starting there.
-UTF8DFA_TARGET_AVX2 inline __m256i decode_short(__m256i pairs) noexcept {
-  const __m256i multi = _mm256_cmpeq_epi16(_mm256_and_si256(pairs, _mm256_set1_epi16(0x80)), _mm256_set1_epi16(0x80));
-  const __m256i value = _mm256_or_si256(_mm256_slli_epi16(_mm256_and_si256(pairs, _mm256_set1_epi16(0x1F)), 6),
-                                        _mm256_and_si256(_mm256_srli_epi16(pairs, 8), _mm256_set1_epi16(0x3F)));
-  return _mm256_blendv_epi8(_mm256_and_si256(pairs, _mm256_set1_epi16(0x7F)), value, multi);
+/// Decodes, in each 16-bit lane holding (byte, next byte) in `pairs` and the byte after them in the
+/// low byte of `thirds`, the 1-, 2- or 3-byte form starting there (meaningful at lead bytes only).
+template <bool Three>
+UTF8DFA_TARGET_AVX2 inline __m256i decode_bmp(__m256i pairs, __m256i thirds) noexcept {
+  // (b0 & 1F) * 64 + (b1 & 3F): the 2-byte value; a 3-byte lead has bit 4 clear, so shifting this by
+  // 6 in a 16-bit lane leaves (b0 & 0F) << 12 | (b1 & 3F) << 6, and b2's payload completes it.
+  const __m256i two =
+      _mm256_maddubs_epi16(_mm256_and_si256(pairs, _mm256_set1_epi16(0x3F1F)), _mm256_set1_epi16(0x0140));
+  const __m256i multi = _mm256_srai_epi16(_mm256_slli_epi16(pairs, 8), 15);  // b0 >= 80 (C0..EF at a lead)
+  __m256i wide = two;
+  if constexpr (Three) {
+    const __m256i full = _mm256_or_si256(_mm256_slli_epi16(two, 6), _mm256_and_si256(thirds, _mm256_set1_epi16(0x3F)));
+    wide = _mm256_blendv_epi8(two, full, _mm256_srai_epi16(_mm256_slli_epi16(pairs, 10), 15));  // bit 5: E0..EF
+  } else {
+    static_cast<void>(thirds);
+  }
+  return _mm256_blendv_epi8(_mm256_and_si256(pairs, _mm256_set1_epi16(0x7F)), wide, multi);
+}
+
+/// Writes the 8 words of `units` selected by `sel` (not 0), packed, as UTF-32 or UTF-16, with
+/// full-width stores: up to 7 units past the result are overwritten.
+template <class Out>
+UTF8DFA_TARGET_AVX2 inline Out* spill_short(Out* o, __m128i units, unsigned sel) noexcept {
+  const __m128i packed =
+      _mm_shuffle_epi8(units, _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_words[sel])));
+  if constexpr (sizeof(Out) == 2)
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(o), packed);
+  else
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), _mm256_cvtepu16_epi32(packed));
+  return o + _mm_popcnt_u32(sel);
 }
 
 /// Writes the BMP code points of the 8 words of `units` selected by `sel`, packed, as UTF-32 or UTF-16.
@@ -125,6 +169,36 @@ UTF8DFA_TARGET_AVX2 inline Out* store_short(Out* o, __m128i units, unsigned sel)
   return o + count;
 }
 
+/// Decodes the characters of the valid block v at p (forms of 1..3 bytes) that start at the
+/// positions `starts` and writes them; `spill` allows full-width stores (see spill_short).
+template <bool Three, class Out>
+UTF8DFA_TARGET_AVX2 inline Out* decode_block_bmp(Out* o, const unsigned char* p, __m256i v, std::uint32_t starts,
+                                                 bool spill) noexcept {
+  // Each position's (byte, next byte) as a word, and the byte after: unpacking gives positions
+  // 0-7|16-23 (even) and 8-15|24-31 (odd).
+  const __m256i next = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 1));
+  __m256i third_lo = next, third_hi = next;
+  if constexpr (Three) {
+    const __m256i after = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 2));
+    third_lo = _mm256_unpacklo_epi8(after, after);
+    third_hi = _mm256_unpackhi_epi8(after, after);
+  }
+  const __m256i even = decode_bmp<Three>(_mm256_unpacklo_epi8(v, next), third_lo);
+  const __m256i odd = decode_bmp<Three>(_mm256_unpackhi_epi8(v, next), third_hi);
+  const unsigned s0 = starts & 0xFFu, s1 = (starts >> 8) & 0xFFu, s2 = (starts >> 16) & 0xFFu, s3 = starts >> 24;
+  if (spill) {
+    if (s0 != 0) o = spill_short(o, _mm256_castsi256_si128(even), s0);
+    if (s1 != 0) o = spill_short(o, _mm256_castsi256_si128(odd), s1);
+    if (s2 != 0) o = spill_short(o, _mm256_extracti128_si256(even, 1), s2);
+    if (s3 != 0) o = spill_short(o, _mm256_extracti128_si256(odd, 1), s3);
+    return o;
+  }
+  o = store_short(o, _mm256_castsi256_si128(even), s0);
+  o = store_short(o, _mm256_castsi256_si128(odd), s1);
+  o = store_short(o, _mm256_extracti128_si256(even, 1), s2);
+  return store_short(o, _mm256_extracti128_si256(odd, 1), s3);
+}
+
 /// UTF-8 to UTF-32 or UTF-16, 32-byte blocks starting on a character boundary.
 template <bool Strict, class Out>
 UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
@@ -137,6 +211,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
   // Lead-byte high nibble C..F (taken modulo 8) -> right shift and payload mask of the gathered value.
   const __m256i shifts = _mm256_setr_epi32(0, 0, 0, 0, 12, 12, 6, 0);
   const __m256i masks = _mm256_setr_epi32(0, 0, 0, 0, 0x7FF, 0x7FF, 0xFFFF, 0x1FFFFF);
+  bool checked = false;    // the block at c.i is known to pass the check
   while (n - c.i >= 40) {  // a block and the 8 bytes its last window may touch
     const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
     const auto high = static_cast<std::uint32_t>(_mm256_movemask_epi8(v));
@@ -151,12 +226,14 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
       }
       c.i += 32;
       c.o += 32;
+      checked = false;
       continue;
     }
-    if (UTF8DFA_UNLIKELY(utf8_block_has_error(v))) {
+    if (!checked && UTF8DFA_UNLIKELY(utf8_block_has_error(v))) {
       if (!scalar_region<Strict>(p, n, c.i + 32, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
       continue;
     }
+    checked = false;
     const auto cont = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(_mm256_set1_epi8(-64), v)));
     const std::uint32_t leads = ~cont;
     const unsigned last = 31u - static_cast<unsigned>(__builtin_clz(leads));
@@ -164,16 +241,16 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
     const unsigned len = b < 0x80 ? 1u : b < 0xE0 ? 2u : b < 0xF0 ? 3u : 4u;
     const unsigned take = last + len <= 32 ? 32u : last;
     const std::uint32_t starts = leads & static_cast<std::uint32_t>((std::uint64_t{1} << take) - 1);
-    if (_mm256_movemask_epi8(_mm256_subs_epu8(v, _mm256_set1_epi8(0x60))) == 0) {
-      // 1- and 2-byte forms only (no byte reaches E0): each position's (byte, next byte) as a word,
-      // decoded in 16-bit lanes. Unpacking gives positions 0-7|16-23 and 8-15|24-31.
-      const __m256i next = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 1));
-      const __m256i even = decode_short(_mm256_unpacklo_epi8(v, next));
-      const __m256i odd = decode_short(_mm256_unpackhi_epi8(v, next));
-      c.o = store_short(c.o, _mm256_castsi256_si128(even), starts & 0xFFu);
-      c.o = store_short(c.o, _mm256_castsi256_si128(odd), (starts >> 8) & 0xFFu);
-      c.o = store_short(c.o, _mm256_extracti128_si256(even, 1), (starts >> 16) & 0xFFu);
-      c.o = store_short(c.o, _mm256_extracti128_si256(odd, 1), starts >> 24);
+    if (_mm256_movemask_epi8(_mm256_subs_epu8(v, _mm256_set1_epi8(0x70))) == 0) {
+      // Forms of 1..3 bytes only (no byte reaches F0). Full-width stores write at most 7 units past
+      // the result: safe when the next block passes the check, as it then converts to at least 7.
+      const bool spill = n - c.i - take >= 40 &&
+                         !utf8_block_has_error(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + take)));
+      checked = spill;
+      if (_mm256_movemask_epi8(_mm256_subs_epu8(v, _mm256_set1_epi8(0x60))) == 0)
+        c.o = decode_block_bmp<false>(c.o, p + c.i, v, starts, spill);
+      else
+        c.o = decode_block_bmp<true>(c.o, p + c.i, v, starts, spill);
       c.i += take;
       continue;
     }
@@ -265,6 +342,67 @@ UTF8DFA_TARGET_AVX2 inline unsigned char* encode8(unsigned char* o, __m256i cp, 
   return o + len0 + len1;
 }
 
+/// Stores the 16 bytes v at o when `spill`, else only the first `count` of them; returns o + count.
+UTF8DFA_TARGET_AVX2 inline unsigned char* put_bytes(unsigned char* o, __m128i v, unsigned count, bool spill) noexcept {
+  if (spill)
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(o), v);
+  else
+    store_exact(o, v, count);
+  return o + count;
+}
+
+/// Packs the four 1..3-byte forms of v (one per dword, see pack_bmp_utf8).
+UTF8DFA_TARGET_AVX2 inline __m128i pack_bmp(__m128i v, unsigned index) noexcept {
+  return _mm_shuffle_epi8(v, _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_bmp_utf8[index])));
+}
+
+/// Writes the UTF-8 forms of the 16 units of w, all BMP scalar values (no surrogates); returns the
+/// new output position. With `spill`, full 16-byte stores may write up to 12 bytes past the result.
+UTF8DFA_TARGET_AVX2 inline unsigned char* encode16_bmp(unsigned char* o, __m256i w, bool spill) noexcept {
+  const __m256i ascii = _mm256_cmpeq_epi16(_mm256_min_epu16(w, _mm256_set1_epi16(0x7F)), w);
+  const __m256i short2 = _mm256_cmpeq_epi16(_mm256_min_epu16(w, _mm256_set1_epi16(0x7FF)), w);
+  // Two-byte forms as words (lead, continuation): (110 | u >> 6, 10 | u & 3F).
+  const __m256i two = _mm256_or_si256(
+      _mm256_or_si256(_mm256_srli_epi16(w, 6), _mm256_and_si256(_mm256_slli_epi16(w, 8), _mm256_set1_epi16(0x3F00))),
+      _mm256_set1_epi16(static_cast<short>(0x80C0)));
+  if (_mm256_movemask_epi8(short2) == -1) {  // forms of 1 and 2 bytes: 8 words per 128-bit lane
+    const __m256i words = _mm256_blendv_epi8(two, w, ascii);
+    const auto longer = ~static_cast<unsigned>(_mm256_movemask_epi8(_mm256_packs_epi16(ascii, ascii)));
+    const unsigned m0 = longer & 0xFFu, m1 = (longer >> 16) & 0xFFu;
+    const __m128i first = _mm_shuffle_epi8(
+        _mm256_castsi256_si128(words), _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_short_utf8[m0])));
+    const __m128i second =
+        _mm_shuffle_epi8(_mm256_extracti128_si256(words, 1),
+                         _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_short_utf8[m1])));
+    o = put_bytes(o, first, 8u + static_cast<unsigned>(_mm_popcnt_u32(m0)), spill);
+    return put_bytes(o, second, 8u + static_cast<unsigned>(_mm_popcnt_u32(m1)), spill);
+  }
+  // Three-byte forms as the word (1110 | u >> 12, 10 | (u >> 6) & 3F) and the byte 10 | u & 3F.
+  const __m256i three = _mm256_or_si256(
+      _mm256_or_si256(_mm256_srli_epi16(w, 12), _mm256_and_si256(_mm256_slli_epi16(w, 2), _mm256_set1_epi16(0x3F00))),
+      _mm256_set1_epi16(static_cast<short>(0x80E0)));
+  const __m256i head = _mm256_blendv_epi8(_mm256_blendv_epi8(three, two, short2), w, ascii);
+  const __m256i tail = _mm256_or_si256(_mm256_and_si256(w, _mm256_set1_epi16(0x3F)), _mm256_set1_epi16(0x80));
+  const __m256i quads_lo = _mm256_unpacklo_epi16(head, tail);  // units 0-3 | 8-11, a dword each
+  const __m256i quads_hi = _mm256_unpackhi_epi16(head, tail);  // units 4-7 | 12-15
+  // Bits 0-7: 2-byte units 0-7, 8-15: 3-byte units 0-7, 16-23 and 24-31 the same for units 8-15.
+  const auto m = static_cast<unsigned>(_mm256_movemask_epi8(
+      _mm256_packs_epi16(_mm256_andnot_si256(ascii, short2), _mm256_cmpeq_epi16(short2, _mm256_setzero_si256()))));
+  const unsigned i0 = (m & 0x0Fu) | ((m >> 4) & 0xF0u), i1 = ((m >> 4) & 0x0Fu) | ((m >> 8) & 0xF0u);
+  const unsigned i2 = ((m >> 16) & 0x0Fu) | ((m >> 20) & 0xF0u), i3 = ((m >> 20) & 0x0Fu) | ((m >> 24) & 0xF0u);
+  o = put_bytes(o, pack_bmp(_mm256_castsi256_si128(quads_lo), i0), tables.bmp_length[i0], spill);
+  o = put_bytes(o, pack_bmp(_mm256_castsi256_si128(quads_hi), i1), tables.bmp_length[i1], spill);
+  o = put_bytes(o, pack_bmp(_mm256_extracti128_si256(quads_lo, 1), i2), tables.bmp_length[i2], spill);
+  return put_bytes(o, pack_bmp(_mm256_extracti128_si256(quads_hi, 1), i3), tables.bmp_length[i3], spill);
+}
+
+/// True when one of the 16 units of w is a surrogate.
+UTF8DFA_TARGET_AVX2 inline bool any_surrogate(__m256i w) noexcept {
+  const __m256i s = _mm256_cmpeq_epi16(_mm256_and_si256(w, _mm256_set1_epi16(static_cast<short>(0xF800))),
+                                       _mm256_set1_epi16(static_cast<short>(0xD800)));
+  return !_mm256_testz_si256(s, s);
+}
+
 /// The high- and low-surrogate units among the 16 UTF-16 units of w, one bit per unit.
 UTF8DFA_TARGET_AVX2 inline void surrogate_masks(__m256i w, unsigned& high, unsigned& low) noexcept {
   const __m256i top = _mm256_and_si256(w, _mm256_set1_epi16(static_cast<short>(0xFC00)));
@@ -312,6 +450,13 @@ UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std:
       c.o += 16;
       continue;
     }
+    if (!any_surrogate(w)) {
+      // Full-width stores spill at most 12 bytes: safe when the next block converts to at least 16.
+      const bool spill = n - c.i >= 32 && pairs_complete(p + c.i + 16);
+      c.o = encode16_bmp(c.o, w, spill);
+      c.i += 16;
+      continue;
+    }
     unsigned high = 0, low = 0;
     surrogate_masks(w, high, low);
     unsigned take = 16;
@@ -356,6 +501,29 @@ UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std:
   transcode_cursor<unsigned char> c{0, out, error_code::none};
   const char32_t repl = replace{replacement}.replacement_value();
   while (n - c.i >= 8) {
+    if (n - c.i >= 16) {  // 16 units of the BMP, as UTF-16 does
+      const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
+      const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 8));
+      if (_mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi32(static_cast<int>(0xFFFF0000u)))) {
+        const __m256i w = _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8);
+        if (_mm256_testz_si256(w, _mm256_set1_epi16(static_cast<short>(0xFF80)))) {
+          const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(w, w), 0x08);
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o), _mm256_castsi256_si128(bytes));
+          c.i += 16;
+          c.o += 16;
+          continue;
+        }
+        if (!any_surrogate(w)) {
+          // Full-width stores spill at most 12 bytes: safe when the next 16 units are scalar values.
+          const bool spill = n - c.i >= 32 &&
+                             all_scalar_values(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 16))) &&
+                             all_scalar_values(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 24)));
+          c.o = encode16_bmp(c.o, w, spill);
+          c.i += 16;
+          continue;
+        }
+      }
+    }
     const __m256i cp = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
     if (_mm256_testz_si256(cp, _mm256_set1_epi32(~0x7F))) {
       const __m256i words = _mm256_packus_epi32(cp, cp);
