@@ -26,8 +26,9 @@ namespace avx2 {
 struct shuffle_tables {
   /// For an 8-bit mask: the indices of its set bits, one per byte, lowest first (left-packing dwords).
   std::uint64_t pack_dwords[256]{};
-  /// For four dwords holding UTF-8 forms of lengths 1..4 (2 bits each, length - 1): the vpshufb
-  /// control that packs their bytes, and the packed length.
+  /// For four dwords holding UTF-8 forms of lengths 1..4, indexed by the bits of length - 1 (bit c:
+  /// bit 0 of form c's, bit c + 4: bit 1 of form c's): the vpshufb control that packs their bytes,
+  /// and the packed length.
   std::uint8_t pack_utf8[256][16]{};
   std::uint8_t packed_length[256]{};
   /// For an 8-bit mask: the vpshufb control that packs the words it selects, lowest first.
@@ -35,11 +36,6 @@ struct shuffle_tables {
   /// For 8 words holding UTF-8 forms of 1 or 2 bytes (bit k set: word k's form is 2 bytes long):
   /// the vpshufb control that packs them (the packed length is 8 plus the set bits).
   std::uint8_t pack_short_utf8[256][16]{};
-  /// For four dwords holding UTF-8 forms of 1..3 bytes, indexed by (bits 0..3: form c is 2 bytes
-  /// long) | (bits 4..7: form c is 3 bytes long): the vpshufb control that packs them, and the
-  /// packed length.
-  std::uint8_t pack_bmp_utf8[256][16]{};
-  std::uint8_t bmp_length[256]{};
 };
 
 constexpr shuffle_tables build_shuffle_tables() {
@@ -50,7 +46,7 @@ constexpr shuffle_tables build_shuffle_tables() {
       if ((m >> b) & 1u) t.pack_dwords[m] |= std::uint64_t{b} << (8 * k++);
     unsigned pos = 0;
     for (unsigned c = 0; c < 4; ++c)
-      for (unsigned b = 0; b <= ((m >> (2 * c)) & 3u); ++b)
+      for (unsigned b = 0; b <= ((m >> c) & 1u) + 2 * ((m >> (c + 4)) & 1u); ++b)
         t.pack_utf8[m][pos++] = static_cast<std::uint8_t>(4 * c + b);
     t.packed_length[m] = static_cast<std::uint8_t>(pos);
     unsigned w = 0;
@@ -66,13 +62,6 @@ constexpr shuffle_tables build_shuffle_tables() {
       for (unsigned b = 0; b <= ((m >> u) & 1u); ++b)
         t.pack_short_utf8[m][bytes++] = static_cast<std::uint8_t>(2 * u + b);
     for (; bytes < 16; ++bytes) t.pack_short_utf8[m][bytes] = 0x80;
-    unsigned q = 0;
-    for (unsigned c = 0; c < 4; ++c) {
-      const unsigned length = ((m >> (c + 4)) & 1u) != 0 ? 3u : ((m >> c) & 1u) != 0 ? 2u : 1u;
-      for (unsigned b = 0; b < length; ++b) t.pack_bmp_utf8[m][q++] = static_cast<std::uint8_t>(4 * c + b);
-    }
-    t.bmp_length[m] = static_cast<std::uint8_t>(q);
-    for (; q < 16; ++q) t.pack_bmp_utf8[m][q] = 0x80;
   }
   return t;
 }
@@ -199,6 +188,53 @@ UTF8DFA_TARGET_AVX2 inline Out* decode_block_bmp(Out* o, const unsigned char* p,
   return store_short(o, _mm256_extracti128_si256(odd, 1), s3);
 }
 
+/// Writes the first `count` (1..8) code points of cp (scalar values) as UTF-32 or UTF-16; with
+/// `spill`, full-width stores may write up to 8 units past the result.
+template <class Out>
+UTF8DFA_TARGET_AVX2 inline Out* store_code_points(Out* o, __m256i cp, unsigned count, bool spill) noexcept {
+  if constexpr (sizeof(Out) == 4) {
+    if (spill)
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), cp);
+    else
+      store_exact(o, cp, count);
+    return o + count;
+  } else {
+    const __m256i live =
+        _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    const __m256i supp = _mm256_and_si256(_mm256_cmpgt_epi32(cp, _mm256_set1_epi32(0xFFFF)), live);
+    if (_mm256_testz_si256(supp, supp)) {
+      const __m128i words = _mm256_castsi256_si128(_mm256_permute4x64_epi64(_mm256_packus_epi32(cp, cp), 0x08));
+      if (spill)
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(o), words);
+      else
+        store_exact(o, words, count);
+      return o + count;
+    }
+    // A supplementary value becomes the dword (low surrogate << 16 | high surrogate); the words kept
+    // are the first of each live dword and the second of each supplementary one.
+    const __m256i high = _mm256_add_epi32(_mm256_srli_epi32(cp, 10), _mm256_set1_epi32(0xD7C0));
+    const __m256i low = _mm256_or_si256(_mm256_and_si256(cp, _mm256_set1_epi32(0x3FF)), _mm256_set1_epi32(0xDC00));
+    const __m256i units = _mm256_blendv_epi8(cp, _mm256_or_si256(high, _mm256_slli_epi32(low, 16)), supp);
+    const __m256i keep = _mm256_or_si256(_mm256_and_si256(live, _mm256_set1_epi32(0xFFFF)),
+                                         _mm256_and_si256(supp, _mm256_set1_epi32(static_cast<int>(0xFFFF0000u))));
+    const auto m = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_packs_epi16(keep, keep)));
+    const unsigned k0 = m & 0xFFu, k1 = (m >> 16) & 0xFFu;
+    const __m128i first = _mm_shuffle_epi8(_mm256_castsi256_si128(units),
+                                           _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_words[k0])));
+    const __m128i second = _mm_shuffle_epi8(_mm256_extracti128_si256(units, 1),
+                                            _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_words[k1])));
+    const auto n0 = static_cast<unsigned>(_mm_popcnt_u32(k0)), n1 = static_cast<unsigned>(_mm_popcnt_u32(k1));
+    if (spill) {
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(o), first);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(o + n0), second);
+    } else {
+      store_exact(o, first, n0);
+      store_exact(o + n0, second, n1);
+    }
+    return o + n0 + n1;
+  }
+}
+
 /// UTF-8 to UTF-32 or UTF-16, 32-byte blocks starting on a character boundary.
 template <bool Strict, class Out>
 UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
@@ -241,12 +277,12 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
     const unsigned len = b < 0x80 ? 1u : b < 0xE0 ? 2u : b < 0xF0 ? 3u : 4u;
     const unsigned take = last + len <= 32 ? 32u : last;
     const std::uint32_t starts = leads & static_cast<std::uint32_t>((std::uint64_t{1} << take) - 1);
-    if (_mm256_movemask_epi8(_mm256_subs_epu8(v, _mm256_set1_epi8(0x70))) == 0) {
-      // Forms of 1..3 bytes only (no byte reaches F0). Full-width stores write at most 7 units past
-      // the result: safe when the next block passes the check, as it then converts to at least 7.
-      const bool spill = n - c.i - take >= 40 &&
-                         !utf8_block_has_error(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + take)));
-      checked = spill;
+    // Full-width stores write at most 8 units past the result: safe when the next block passes the
+    // check, as its characters complete inside it then cover at least 29 bytes: 8 units or more.
+    const bool spill = n - c.i - take >= 40 &&
+                       !utf8_block_has_error(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + take)));
+    checked = spill;
+    if (_mm256_movemask_epi8(_mm256_subs_epu8(v, _mm256_set1_epi8(0x70))) == 0) {  // forms of 1..3 bytes
       if (_mm256_movemask_epi8(_mm256_subs_epu8(v, _mm256_set1_epi8(0x60))) == 0)
         c.o = decode_block_bmp<false>(c.o, p + c.i, v, starts, spill);
       else
@@ -269,43 +305,21 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
       const __m256i cp = _mm256_blendv_epi8(multi, _mm256_srli_epi32(raw, 24), ascii);
       const __m256i packed = _mm256_permutevar8x32_epi32(
           cp, _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<long long>(tables.pack_dwords[sel]))));
-      const auto count = static_cast<unsigned>(__builtin_popcount(sel));
-      if constexpr (sizeof(Out) == 4) {
-        store_exact(c.o, packed, count);
-        c.o += count;
-      } else if (UTF8DFA_LIKELY(
-                     _mm256_testz_si256(packed, _mm256_set1_epi32(~0xFFFF)) ||
-                     (_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(packed, _mm256_set1_epi32(0xFFFF)))) &
-                      ((1 << count) - 1)) == 0)) {
-        const __m256i words = _mm256_permute4x64_epi64(_mm256_packus_epi32(packed, packed), 0x08);
-        store_exact(c.o, _mm256_castsi256_si128(words), count);
-        c.o += count;
-      } else {  // surrogate pairs: written one by one
-        alignas(32) char32_t values[8];
-        _mm256_store_si256(reinterpret_cast<__m256i*>(values), packed);
-        for (unsigned k = 0; k < count; ++k) c.o = put_unit(c.o, values[k]);
-      }
+      c.o = store_code_points(c.o, packed, static_cast<unsigned>(_mm_popcnt_u32(sel)), spill);
     }
     c.i += take;
   }
   return finish_scalar<Strict>(p, n, out, c, repl);
 }
 
-/// Writes the UTF-8 forms of the scalar values in the lanes of cp selected by `keep`, packed; returns
-/// the new output position. With `spill`, full 16-byte stores may write up to 16 bytes past the
-/// result (the caller knows they will be overwritten).
-UTF8DFA_TARGET_AVX2 inline unsigned char* encode8(unsigned char* o, __m256i cp, unsigned keep, bool spill) noexcept {
-  unsigned dead0 = 0, dead1 = 0;  // zero lanes appended by the packing (1 byte each, at the end)
-  if (keep != 0xFFu) {
-    const auto count = static_cast<unsigned>(__builtin_popcount(keep));
-    const __m256i live =
-        _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    cp = _mm256_and_si256(
-        live, _mm256_permutevar8x32_epi32(
-                  cp, _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<long long>(tables.pack_dwords[keep])))));
-    dead0 = count >= 4 ? 0u : 4u - count;
-    dead1 = count >= 8 ? 0u : count >= 4 ? 8u - count : 4u;
-  }
+/// Packs the four 1..4-byte forms of v (one per dword, see pack_utf8).
+UTF8DFA_TARGET_AVX2 inline __m128i pack_utf8_forms(__m128i v, unsigned index) noexcept {
+  return _mm_shuffle_epi8(v, _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_utf8[index])));
+}
+
+/// Writes the UTF-8 forms of the 8 scalar values of cp; returns the new output position. With
+/// `spill`, full 16-byte stores may write up to 12 bytes past the result.
+UTF8DFA_TARGET_AVX2 inline unsigned char* encode8(unsigned char* o, __m256i cp, bool spill) noexcept {
   const __m256i ge80 = _mm256_cmpgt_epi32(cp, _mm256_set1_epi32(0x7F));
   const __m256i ge800 = _mm256_cmpgt_epi32(cp, _mm256_set1_epi32(0x7FF));
   const __m256i ge10000 = _mm256_cmpgt_epi32(cp, _mm256_set1_epi32(0xFFFF));
@@ -325,13 +339,11 @@ UTF8DFA_TARGET_AVX2 inline unsigned char* encode8(unsigned char* o, __m256i cp, 
   const auto a = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(ge80)));
   const auto b = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(ge800)));
   const auto c = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(ge10000)));
-  const unsigned index = _pdep_u32(a ^ b ^ c, 0x5555u) | _pdep_u32(b, 0xAAAAu);
-  const unsigned lo = index & 0xFFu, hi = index >> 8;
-  const __m128i first = _mm_shuffle_epi8(_mm256_castsi256_si128(bytes),
-                                         _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_utf8[lo])));
-  const __m128i second = _mm_shuffle_epi8(_mm256_extracti128_si256(bytes, 1),
-                                          _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_utf8[hi])));
-  const unsigned len0 = tables.packed_length[lo] - dead0, len1 = tables.packed_length[hi] - dead1;
+  const unsigned odd = a ^ b ^ c;
+  const unsigned lo = (odd & 0x0Fu) | ((b & 0x0Fu) << 4), hi = (odd >> 4) | (b & 0xF0u);
+  const __m128i first = pack_utf8_forms(_mm256_castsi256_si128(bytes), lo);
+  const __m128i second = pack_utf8_forms(_mm256_extracti128_si256(bytes, 1), hi);
+  const unsigned len0 = tables.packed_length[lo], len1 = tables.packed_length[hi];
   if (spill) {
     _mm_storeu_si128(reinterpret_cast<__m128i*>(o), first);
     _mm_storeu_si128(reinterpret_cast<__m128i*>(o + len0), second);
@@ -351,24 +363,30 @@ UTF8DFA_TARGET_AVX2 inline unsigned char* put_bytes(unsigned char* o, __m128i v,
   return o + count;
 }
 
-/// Packs the four 1..3-byte forms of v (one per dword, see pack_bmp_utf8).
-UTF8DFA_TARGET_AVX2 inline __m128i pack_bmp(__m128i v, unsigned index) noexcept {
-  return _mm_shuffle_epi8(v, _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_bmp_utf8[index])));
+/// The UTF-16 unit before each unit of w (0 before the first).
+UTF8DFA_TARGET_AVX2 inline __m256i prev_units(__m256i w) noexcept {
+  return _mm256_alignr_epi8(w, _mm256_permute2x128_si256(w, w, 0x08), 14);
 }
 
-/// Writes the UTF-8 forms of the 16 units of w, all BMP scalar values (no surrogates); returns the
-/// new output position. With `spill`, full 16-byte stores may write up to 12 bytes past the result.
-UTF8DFA_TARGET_AVX2 inline unsigned char* encode16_bmp(unsigned char* o, __m256i w, bool spill) noexcept {
-  const __m256i ascii = _mm256_cmpeq_epi16(_mm256_min_epu16(w, _mm256_set1_epi16(0x7F)), w);
-  const __m256i short2 = _mm256_cmpeq_epi16(_mm256_min_epu16(w, _mm256_set1_epi16(0x7FF)), w);
+/// Writes the UTF-8 forms of the 16 UTF-16 units of w: BMP scalar values, and with `Pairs` also
+/// surrogate pairs (high units `hs`, low units `ls`, as 16-bit masks), each pair complete inside w
+/// except a high unit last, whose 2 bytes are dropped when `drop_last`. A pair's high unit writes
+/// the first two bytes of its 4-byte form and its low unit the last two, so every unit gives 1..3
+/// bytes. Returns the new output position; with `spill`, full 16-byte stores may write up to 12
+/// bytes past the result.
+template <bool Pairs>
+UTF8DFA_TARGET_AVX2 inline unsigned char* encode16(unsigned char* o, __m256i w, __m256i hs, __m256i ls, bool drop_last,
+                                                   bool spill) noexcept {
   // Two-byte forms as words (lead, continuation): (110 | u >> 6, 10 | u & 3F).
   const __m256i two = _mm256_or_si256(
       _mm256_or_si256(_mm256_srli_epi16(w, 6), _mm256_and_si256(_mm256_slli_epi16(w, 8), _mm256_set1_epi16(0x3F00))),
       _mm256_set1_epi16(static_cast<short>(0x80C0)));
-  if (_mm256_movemask_epi8(short2) == -1) {  // forms of 1 and 2 bytes: 8 words per 128-bit lane
-    const __m256i words = _mm256_blendv_epi8(two, w, ascii);
-    const auto longer = ~static_cast<unsigned>(_mm256_movemask_epi8(_mm256_packs_epi16(ascii, ascii)));
-    const unsigned m0 = longer & 0xFFu, m1 = (longer >> 16) & 0xFFu;
+  if (!Pairs && _mm256_testz_si256(w, _mm256_set1_epi16(static_cast<short>(0xF800)))) {
+    // Forms of 1 and 2 bytes: 8 words per 128-bit lane. The units are below 800: signed compares.
+    const __m256i longer = _mm256_cmpgt_epi16(w, _mm256_set1_epi16(0x7F));
+    const __m256i words = _mm256_blendv_epi8(w, two, longer);
+    const auto m = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_packs_epi16(longer, longer)));
+    const unsigned m0 = m & 0xFFu, m1 = (m >> 16) & 0xFFu;
     const __m128i first = _mm_shuffle_epi8(
         _mm256_castsi256_si128(words), _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_short_utf8[m0])));
     const __m128i second =
@@ -377,23 +395,64 @@ UTF8DFA_TARGET_AVX2 inline unsigned char* encode16_bmp(unsigned char* o, __m256i
     o = put_bytes(o, first, 8u + static_cast<unsigned>(_mm_popcnt_u32(m0)), spill);
     return put_bytes(o, second, 8u + static_cast<unsigned>(_mm_popcnt_u32(m1)), spill);
   }
+  const __m256i ascii = _mm256_cmpeq_epi16(_mm256_min_epu16(w, _mm256_set1_epi16(0x7F)), w);
+  const __m256i short2 = _mm256_cmpeq_epi16(_mm256_min_epu16(w, _mm256_set1_epi16(0x7FF)), w);
   // Three-byte forms as the word (1110 | u >> 12, 10 | (u >> 6) & 3F) and the byte 10 | u & 3F.
   const __m256i three = _mm256_or_si256(
       _mm256_or_si256(_mm256_srli_epi16(w, 12), _mm256_and_si256(_mm256_slli_epi16(w, 2), _mm256_set1_epi16(0x3F00))),
       _mm256_set1_epi16(static_cast<short>(0x80E0)));
-  const __m256i head = _mm256_blendv_epi8(_mm256_blendv_epi8(three, two, short2), w, ascii);
   const __m256i tail = _mm256_or_si256(_mm256_and_si256(w, _mm256_set1_epi16(0x3F)), _mm256_set1_epi16(0x80));
+  if (!Pairs && _mm256_testz_si256(short2, short2)) {  // 3-byte forms only: 12 bytes per 4 units
+    const __m256i drop4th = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1, 0, 1, 2, 4, 5, 6,
+                                             8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
+    const __m256i lo = _mm256_shuffle_epi8(_mm256_unpacklo_epi16(three, tail), drop4th);  // units 0-3 | 8-11
+    const __m256i hi = _mm256_shuffle_epi8(_mm256_unpackhi_epi16(three, tail), drop4th);  // units 4-7 | 12-15
+    o = put_bytes(o, _mm256_castsi256_si128(lo), 12, spill);
+    o = put_bytes(o, _mm256_castsi256_si128(hi), 12, spill);
+    o = put_bytes(o, _mm256_extracti128_si256(lo, 1), 12, spill);
+    return put_bytes(o, _mm256_extracti128_si256(hi, 1), 12, spill);
+  }
+  __m256i head = _mm256_blendv_epi8(_mm256_blendv_epi8(three, two, short2), w, ascii);
+  __m256i twos = _mm256_andnot_si256(ascii, short2);
+  __m256i threes = _mm256_cmpeq_epi16(short2, _mm256_setzero_si256());
+  if constexpr (Pairs) {
+    // The scalar value is 10000 + (h & 3FF) << 10 + (l & 3FF); with v = (h & 3FF) + 40, its bytes
+    // are F0 | v >> 8, 80 | (v >> 2) & 3F (the high unit's) and 80 | (v & 3) << 4 | (l & 3FF) >> 6,
+    // 80 | l & 3F (the low unit's, v & 3 being h & 3).
+    const __m256i v = _mm256_add_epi16(_mm256_and_si256(w, _mm256_set1_epi16(0x3FF)), _mm256_set1_epi16(0x40));
+    const __m256i high_head = _mm256_or_si256(
+        _mm256_or_si256(_mm256_srli_epi16(v, 8), _mm256_and_si256(_mm256_slli_epi16(v, 6), _mm256_set1_epi16(0x3F00))),
+        _mm256_set1_epi16(static_cast<short>(0x80F0)));
+    const __m256i low_head =
+        _mm256_or_si256(_mm256_or_si256(_mm256_and_si256(_mm256_slli_epi16(prev_units(w), 4), _mm256_set1_epi16(0x30)),
+                                        _mm256_and_si256(_mm256_srli_epi16(w, 6), _mm256_set1_epi16(0x0F))),
+                        _mm256_or_si256(_mm256_and_si256(_mm256_slli_epi16(w, 8), _mm256_set1_epi16(0x3F00)),
+                                        _mm256_set1_epi16(static_cast<short>(0x8080))));
+    head = _mm256_blendv_epi8(_mm256_blendv_epi8(head, high_head, hs), low_head, ls);
+    const __m256i halves = _mm256_or_si256(hs, ls);
+    twos = _mm256_or_si256(twos, halves);
+    threes = _mm256_andnot_si256(halves, threes);
+  } else {
+    static_cast<void>(hs);
+    static_cast<void>(ls);
+    static_cast<void>(drop_last);
+  }
   const __m256i quads_lo = _mm256_unpacklo_epi16(head, tail);  // units 0-3 | 8-11, a dword each
   const __m256i quads_hi = _mm256_unpackhi_epi16(head, tail);  // units 4-7 | 12-15
   // Bits 0-7: 2-byte units 0-7, 8-15: 3-byte units 0-7, 16-23 and 24-31 the same for units 8-15.
-  const auto m = static_cast<unsigned>(_mm256_movemask_epi8(
-      _mm256_packs_epi16(_mm256_andnot_si256(ascii, short2), _mm256_cmpeq_epi16(short2, _mm256_setzero_si256()))));
+  const auto m = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_packs_epi16(twos, threes)));
   const unsigned i0 = (m & 0x0Fu) | ((m >> 4) & 0xF0u), i1 = ((m >> 4) & 0x0Fu) | ((m >> 8) & 0xF0u);
   const unsigned i2 = ((m >> 16) & 0x0Fu) | ((m >> 20) & 0xF0u), i3 = ((m >> 20) & 0x0Fu) | ((m >> 24) & 0xF0u);
-  o = put_bytes(o, pack_bmp(_mm256_castsi256_si128(quads_lo), i0), tables.bmp_length[i0], spill);
-  o = put_bytes(o, pack_bmp(_mm256_castsi256_si128(quads_hi), i1), tables.bmp_length[i1], spill);
-  o = put_bytes(o, pack_bmp(_mm256_extracti128_si256(quads_lo, 1), i2), tables.bmp_length[i2], spill);
-  return put_bytes(o, pack_bmp(_mm256_extracti128_si256(quads_hi, 1), i3), tables.bmp_length[i3], spill);
+  o = put_bytes(o, pack_utf8_forms(_mm256_castsi256_si128(quads_lo), i0), tables.packed_length[i0], spill);
+  o = put_bytes(o, pack_utf8_forms(_mm256_castsi256_si128(quads_hi), i1), tables.packed_length[i1], spill);
+  o = put_bytes(o, pack_utf8_forms(_mm256_extracti128_si256(quads_lo, 1), i2), tables.packed_length[i2], spill);
+  const unsigned last = tables.packed_length[i3] - (Pairs && drop_last ? 2u : 0u);
+  return put_bytes(o, pack_utf8_forms(_mm256_extracti128_si256(quads_hi, 1), i3), last, spill);
+}
+
+/// encode16 for BMP scalar values.
+UTF8DFA_TARGET_AVX2 inline unsigned char* encode16_bmp(unsigned char* o, __m256i w, bool spill) noexcept {
+  return encode16<false>(o, w, w, w, false, spill);
 }
 
 /// True when one of the 16 units of w is a surrogate.
@@ -403,23 +462,29 @@ UTF8DFA_TARGET_AVX2 inline bool any_surrogate(__m256i w) noexcept {
   return !_mm256_testz_si256(s, s);
 }
 
-/// The high- and low-surrogate units among the 16 UTF-16 units of w, one bit per unit.
-UTF8DFA_TARGET_AVX2 inline void surrogate_masks(__m256i w, unsigned& high, unsigned& low) noexcept {
+/// The high- and low-surrogate units among the 16 UTF-16 units of w: as 16-bit masks, and as
+/// one bit per unit.
+struct surrogates {
+  __m256i hs, ls;
+  unsigned high, low;
+};
+
+UTF8DFA_TARGET_AVX2 inline surrogates find_surrogates(__m256i w) noexcept {
   const __m256i top = _mm256_and_si256(w, _mm256_set1_epi16(static_cast<short>(0xFC00)));
-  high = _pext_u32(static_cast<std::uint32_t>(
-                       _mm256_movemask_epi8(_mm256_cmpeq_epi16(top, _mm256_set1_epi16(static_cast<short>(0xD800))))),
-                   0x55555555u);
-  low = _pext_u32(static_cast<std::uint32_t>(
-                      _mm256_movemask_epi8(_mm256_cmpeq_epi16(top, _mm256_set1_epi16(static_cast<short>(0xDC00))))),
-                  0x55555555u);
+  const __m256i hs = _mm256_cmpeq_epi16(top, _mm256_set1_epi16(static_cast<short>(0xD800)));
+  const __m256i ls = _mm256_cmpeq_epi16(top, _mm256_set1_epi16(static_cast<short>(0xDC00)));
+  // Bits 0-7: high units 0-7, 8-15: low units 0-7, 16-23 and 24-31 the same for units 8-15.
+  const auto m = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_packs_epi16(hs, ls)));
+  return {hs, ls, (m & 0xFFu) | ((m >> 8) & 0xFF00u), ((m >> 8) & 0xFFu) | ((m >> 16) & 0xFF00u)};
 }
 
 /// True when the 16 UTF-16 units at p are well-formed on their own (every surrogate paired inside
 /// them): converted, they give at least 16 bytes whatever the policy.
 UTF8DFA_TARGET_AVX2 inline bool pairs_complete(const char16_t* p) noexcept {
-  unsigned high = 0, low = 0;
-  surrogate_masks(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)), high, low);
-  return (high & 0x8000u) == 0 && low == ((high << 1) & 0xFFFFu);
+  const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  if (!any_surrogate(w)) return true;
+  const surrogates s = find_surrogates(w);
+  return (s.high & 0x8000u) == 0 && s.low == ((s.high << 1) & 0xFFFFu);
 }
 
 /// True when none of the 8 UTF-32 units is a surrogate or above U+10FFFF.
@@ -434,61 +499,49 @@ UTF8DFA_TARGET_AVX2 inline bool all_scalar_values(__m256i cp) noexcept {
   return _mm256_testz_si256(bad, bad);
 }
 
-/// UTF-16 to UTF-8, 16 units at a time; surrogate pairs are combined in-register (a pair cut by the
-/// block end waits for the next block), a block holding an unpaired surrogate goes scalar.
+/// UTF-16 to UTF-8, 16 units at a time (15 when the last is the high half of a pair: the pair waits
+/// for the next block); a block holding an unpaired surrogate goes scalar.
 template <bool Strict>
 UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std::size_t n, unsigned char* out,
                                                          char32_t replacement) noexcept {
   transcode_cursor<unsigned char> c{0, out, error_code::none};
   const char32_t repl = replace{replacement}.replacement_value();
-  while (n - c.i >= 17) {  // a block and the unit after it (the low half of a pair at its end)
+  bool plain = false;  // the block at c.i is known to hold no surrogate
+  while (n - c.i >= 16) {
     const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
     if (_mm256_testz_si256(w, _mm256_set1_epi16(static_cast<short>(0xFF80)))) {
       const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(w, w), 0x08);
       _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o), _mm256_castsi256_si128(bytes));
       c.i += 16;
       c.o += 16;
+      plain = false;
       continue;
     }
-    if (!any_surrogate(w)) {
+    if (plain || !any_surrogate(w)) {
       // Full-width stores spill at most 12 bytes: safe when the next block converts to at least 16.
-      const bool spill = n - c.i >= 32 && pairs_complete(p + c.i + 16);
-      c.o = encode16_bmp(c.o, w, spill);
+      const bool next_plain =
+          n - c.i >= 32 && !any_surrogate(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 16)));
+      const bool spill = next_plain || (n - c.i >= 32 && pairs_complete(p + c.i + 16));
+      c.o = encode16<false>(c.o, w, w, w, false, spill);
       c.i += 16;
+      plain = next_plain;
       continue;
     }
-    unsigned high = 0, low = 0;
-    surrogate_masks(w, high, low);
+    plain = false;
+    const surrogates s = find_surrogates(w);
+    unsigned high = s.high;
+    const unsigned low = s.low;
     unsigned take = 16;
-    __m256i cp0 = _mm256_cvtepu16_epi32(_mm256_castsi256_si128(w));
-    __m256i cp1 = _mm256_cvtepu16_epi32(_mm256_extracti128_si256(w, 1));
-    if ((high | low) != 0) {
-      if ((high & 0x8000u) != 0) {  // the pair is cut by the block end
-        high &= 0x7FFFu;
-        take = 15;
-      }
-      if (UTF8DFA_UNLIKELY(low != ((high << 1) & 0xFFFFu))) {
-        if (!scalar_region<Strict>(p, n, c.i + take, c, repl))
-          return {c.i, static_cast<std::size_t>(c.o - out), c.first};
-        continue;
-      }
-      const __m256i next = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 1));
-      const __m256i bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
-      const __m256i offset = _mm256_set1_epi32(0x10000 - (0xD800 << 10) - 0xDC00);
-      const __m256i next0 = _mm256_cvtepu16_epi32(_mm256_castsi256_si128(next));
-      const __m256i next1 = _mm256_cvtepu16_epi32(_mm256_extracti128_si256(next, 1));
-      const __m256i h0 =
-          _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(static_cast<int>(high & 0xFFu)), bits), bits);
-      const __m256i h1 =
-          _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(static_cast<int>(high >> 8)), bits), bits);
-      cp0 = _mm256_blendv_epi8(cp0, _mm256_add_epi32(_mm256_add_epi32(_mm256_slli_epi32(cp0, 10), next0), offset), h0);
-      cp1 = _mm256_blendv_epi8(cp1, _mm256_add_epi32(_mm256_add_epi32(_mm256_slli_epi32(cp1, 10), next1), offset), h1);
+    if ((high & 0x8000u) != 0) {  // the pair is cut by the block end
+      high &= 0x7FFFu;
+      take = 15;
     }
-    // Full-width stores spill at most 16 bytes: safe when the next block converts to at least as many.
+    if (UTF8DFA_UNLIKELY(low != ((high << 1) & 0xFFFFu))) {
+      if (!scalar_region<Strict>(p, n, c.i + take, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+      continue;
+    }
     const bool spill = n - c.i >= take + 16u && pairs_complete(p + c.i + take);
-    const unsigned keep = ((1u << take) - 1) & ~low;
-    c.o = encode8(c.o, cp0, keep & 0xFFu, spill);
-    c.o = encode8(c.o, cp1, keep >> 8, spill);
+    c.o = encode16<true>(c.o, w, s.hs, s.ls, take == 15, spill);
     c.i += take;
   }
   return finish_scalar<Strict>(p, n, out, c, repl);
@@ -544,7 +597,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std:
     const bool spill = n - c.i >= 24 &&
                        all_scalar_values(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 8))) &&
                        all_scalar_values(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 16)));
-    c.o = encode8(c.o, cp, 0xFFu, spill);
+    c.o = encode8(c.o, cp, spill);
     c.i += 8;
   }
   return finish_scalar<Strict>(p, n, out, c, repl);
