@@ -69,7 +69,7 @@ constexpr shuffle_tables build_shuffle_tables() {
 inline constexpr shuffle_tables tables = build_shuffle_tables();
 
 /// Stores the first `count` (<= 16) bytes of v at o, and nothing else.
-UTF8DFA_TARGET_AVX2 inline void store_exact(unsigned char* o, __m128i v, unsigned count) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void store_exact(unsigned char* o, __m128i v, unsigned count) noexcept {
   const __m128i whole = _mm_cmpgt_epi32(_mm_set1_epi32(static_cast<int>(count / 4)), _mm_setr_epi32(0, 1, 2, 3));
   _mm_maskstore_epi32(reinterpret_cast<int*>(o), whole, v);
   if ((count & 3u) != 0) {
@@ -80,14 +80,14 @@ UTF8DFA_TARGET_AVX2 inline void store_exact(unsigned char* o, __m128i v, unsigne
 }
 
 /// Stores the first `count` (<= 8) dwords of v at o.
-UTF8DFA_TARGET_AVX2 inline void store_exact(char32_t* o, __m256i v, unsigned count) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void store_exact(char32_t* o, __m256i v, unsigned count) noexcept {
   const __m256i live =
       _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
   _mm256_maskstore_epi32(reinterpret_cast<int*>(o), live, v);
 }
 
 /// Stores the first `count` (<= 8) words of v at o.
-UTF8DFA_TARGET_AVX2 inline void store_exact(char16_t* o, __m128i v, unsigned count) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void store_exact(char16_t* o, __m128i v, unsigned count) noexcept {
   const __m128i pairs = _mm_cmpgt_epi32(_mm_set1_epi32(static_cast<int>(count / 2)), _mm_setr_epi32(0, 1, 2, 3));
   _mm_maskstore_epi32(reinterpret_cast<int*>(o), pairs, v);
   if ((count & 1u) != 0) {
@@ -116,7 +116,7 @@ inline conversion_result finish_scalar(const In* p, std::size_t n, Out* out, tra
 /// Decodes, in each 16-bit lane holding (byte, next byte) in `pairs` and the byte after them in the
 /// low byte of `thirds`, the 1-, 2- or 3-byte form starting there (meaningful at lead bytes only).
 template <bool Three>
-UTF8DFA_TARGET_AVX2 inline __m256i decode_bmp(__m256i pairs, __m256i thirds) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i decode_bmp(__m256i pairs, __m256i thirds) noexcept {
   // (b0 & 1F) * 64 + (b1 & 3F): the 2-byte value; a 3-byte lead has bit 4 clear, so shifting this by
   // 6 in a 16-bit lane leaves (b0 & 0F) << 12 | (b1 & 3F) << 6, and b2's payload completes it.
   const __m256i two =
@@ -135,7 +135,7 @@ UTF8DFA_TARGET_AVX2 inline __m256i decode_bmp(__m256i pairs, __m256i thirds) noe
 /// Writes the 8 words of `units` selected by `sel` (not 0), packed, as UTF-32 or UTF-16, with
 /// full-width stores: up to 7 units past the result are overwritten.
 template <class Out>
-UTF8DFA_TARGET_AVX2 inline Out* spill_short(Out* o, __m128i units, unsigned sel) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE Out* spill_short(Out* o, __m128i units, unsigned sel) noexcept {
   const __m128i packed =
       _mm_shuffle_epi8(units, _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_words[sel])));
   if constexpr (sizeof(Out) == 2)
@@ -147,7 +147,7 @@ UTF8DFA_TARGET_AVX2 inline Out* spill_short(Out* o, __m128i units, unsigned sel)
 
 /// Writes the BMP code points of the 8 words of `units` selected by `sel`, packed, as UTF-32 or UTF-16.
 template <class Out>
-UTF8DFA_TARGET_AVX2 inline Out* store_short(Out* o, __m128i units, unsigned sel) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE Out* store_short(Out* o, __m128i units, unsigned sel) noexcept {
   const __m128i packed =
       _mm_shuffle_epi8(units, _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_words[sel])));
   const auto count = static_cast<unsigned>(__builtin_popcount(sel));
@@ -161,8 +161,8 @@ UTF8DFA_TARGET_AVX2 inline Out* store_short(Out* o, __m128i units, unsigned sel)
 /// Decodes the characters of the valid block v at p (forms of 1..3 bytes) that start at the
 /// positions `starts` and writes them; `spill` allows full-width stores (see spill_short).
 template <bool Three, class Out>
-UTF8DFA_TARGET_AVX2 inline Out* decode_block_bmp(Out* o, const unsigned char* p, __m256i v, std::uint32_t starts,
-                                                 bool spill) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE Out* decode_block_bmp(Out* o, const unsigned char* p, __m256i v,
+                                                                std::uint32_t starts, bool spill) noexcept {
   // Each position's (byte, next byte) as a word, and the byte after: unpacking gives positions
   // 0-7|16-23 (even) and 8-15|24-31 (odd).
   const __m256i next = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 1));
@@ -191,7 +191,8 @@ UTF8DFA_TARGET_AVX2 inline Out* decode_block_bmp(Out* o, const unsigned char* p,
 /// Writes the first `count` (1..8) code points of cp (scalar values) as UTF-32 or UTF-16; with
 /// `spill`, full-width stores may write up to 8 units past the result.
 template <class Out>
-UTF8DFA_TARGET_AVX2 inline Out* store_code_points(Out* o, __m256i cp, unsigned count, bool spill) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE Out* store_code_points(Out* o, __m256i cp, unsigned count,
+                                                                 bool spill) noexcept {
   if constexpr (sizeof(Out) == 4) {
     if (spill)
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), cp);
@@ -313,13 +314,13 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
 }
 
 /// Packs the four 1..4-byte forms of v (one per dword, see pack_utf8).
-UTF8DFA_TARGET_AVX2 inline __m128i pack_utf8_forms(__m128i v, unsigned index) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m128i pack_utf8_forms(__m128i v, unsigned index) noexcept {
   return _mm_shuffle_epi8(v, _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_utf8[index])));
 }
 
 /// Writes the UTF-8 forms of the 8 scalar values of cp; returns the new output position. With
 /// `spill`, full 16-byte stores may write up to 12 bytes past the result.
-UTF8DFA_TARGET_AVX2 inline unsigned char* encode8(unsigned char* o, __m256i cp, bool spill) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode8(unsigned char* o, __m256i cp, bool spill) noexcept {
   const __m256i ge80 = _mm256_cmpgt_epi32(cp, _mm256_set1_epi32(0x7F));
   const __m256i ge800 = _mm256_cmpgt_epi32(cp, _mm256_set1_epi32(0x7FF));
   const __m256i ge10000 = _mm256_cmpgt_epi32(cp, _mm256_set1_epi32(0xFFFF));
@@ -355,7 +356,8 @@ UTF8DFA_TARGET_AVX2 inline unsigned char* encode8(unsigned char* o, __m256i cp, 
 }
 
 /// Stores the 16 bytes v at o when `spill`, else only the first `count` of them; returns o + count.
-UTF8DFA_TARGET_AVX2 inline unsigned char* put_bytes(unsigned char* o, __m128i v, unsigned count, bool spill) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* put_bytes(unsigned char* o, __m128i v, unsigned count,
+                                                                   bool spill) noexcept {
   if (spill)
     _mm_storeu_si128(reinterpret_cast<__m128i*>(o), v);
   else
@@ -364,8 +366,25 @@ UTF8DFA_TARGET_AVX2 inline unsigned char* put_bytes(unsigned char* o, __m128i v,
 }
 
 /// The UTF-16 unit before each unit of w (0 before the first).
-UTF8DFA_TARGET_AVX2 inline __m256i prev_units(__m256i w) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i prev_units(__m256i w) noexcept {
   return _mm256_alignr_epi8(w, _mm256_permute2x128_si256(w, w, 0x08), 14);
+}
+
+/// The 2 bytes each half of a surrogate pair writes, as words: the scalar value is 10000 +
+/// (h & 3FF) << 10 + (l & 3FF); with v = (h & 3FF) + 40, its bytes are F0 | v >> 8, 80 | (v >> 2) & 3F
+/// (the high unit's) and 80 | (v & 3) << 4 | (l & 3FF) >> 6, 80 | l & 3F (the low unit's, v & 3
+/// being h & 3, taken from the unit before).
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i pair_halves(__m256i w, __m256i hs) noexcept {
+  const __m256i v = _mm256_add_epi16(_mm256_and_si256(w, _mm256_set1_epi16(0x3FF)), _mm256_set1_epi16(0x40));
+  const __m256i high_head = _mm256_or_si256(
+      _mm256_or_si256(_mm256_srli_epi16(v, 8), _mm256_and_si256(_mm256_slli_epi16(v, 6), _mm256_set1_epi16(0x3F00))),
+      _mm256_set1_epi16(static_cast<short>(0x80F0)));
+  const __m256i low_head =
+      _mm256_or_si256(_mm256_or_si256(_mm256_and_si256(_mm256_slli_epi16(prev_units(w), 4), _mm256_set1_epi16(0x30)),
+                                      _mm256_and_si256(_mm256_srli_epi16(w, 6), _mm256_set1_epi16(0x0F))),
+                      _mm256_or_si256(_mm256_and_si256(_mm256_slli_epi16(w, 8), _mm256_set1_epi16(0x3F00)),
+                                      _mm256_set1_epi16(static_cast<short>(0x8080))));
+  return _mm256_blendv_epi8(low_head, high_head, hs);
 }
 
 /// Writes the UTF-8 forms of the 16 UTF-16 units of w: BMP scalar values, and with `Pairs` also
@@ -375,8 +394,19 @@ UTF8DFA_TARGET_AVX2 inline __m256i prev_units(__m256i w) noexcept {
 /// bytes. Returns the new output position; with `spill`, full 16-byte stores may write up to 12
 /// bytes past the result.
 template <bool Pairs>
-UTF8DFA_TARGET_AVX2 inline unsigned char* encode16(unsigned char* o, __m256i w, __m256i hs, __m256i ls, bool drop_last,
-                                                   bool spill) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16(unsigned char* o, __m256i w, __m256i hs, __m256i ls,
+                                                                  bool drop_last, bool spill) noexcept {
+  if (Pairs && _mm256_movemask_epi8(_mm256_or_si256(hs, ls)) == -1) {  // pairs only: 2 bytes per unit
+    const __m256i bytes = pair_halves(w, hs);
+    const unsigned count = drop_last ? 30u : 32u;
+    if (spill) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), bytes);
+    } else {
+      store_exact(o, _mm256_castsi256_si128(bytes), 16);
+      store_exact(o + 16, _mm256_extracti128_si256(bytes, 1), count - 16);
+    }
+    return o + count;
+  }
   // Two-byte forms as words (lead, continuation): (110 | u >> 6, 10 | u & 3F).
   const __m256i two = _mm256_or_si256(
       _mm256_or_si256(_mm256_srli_epi16(w, 6), _mm256_and_si256(_mm256_slli_epi16(w, 8), _mm256_set1_epi16(0x3F00))),
@@ -416,19 +446,7 @@ UTF8DFA_TARGET_AVX2 inline unsigned char* encode16(unsigned char* o, __m256i w, 
   __m256i twos = _mm256_andnot_si256(ascii, short2);
   __m256i threes = _mm256_cmpeq_epi16(short2, _mm256_setzero_si256());
   if constexpr (Pairs) {
-    // The scalar value is 10000 + (h & 3FF) << 10 + (l & 3FF); with v = (h & 3FF) + 40, its bytes
-    // are F0 | v >> 8, 80 | (v >> 2) & 3F (the high unit's) and 80 | (v & 3) << 4 | (l & 3FF) >> 6,
-    // 80 | l & 3F (the low unit's, v & 3 being h & 3).
-    const __m256i v = _mm256_add_epi16(_mm256_and_si256(w, _mm256_set1_epi16(0x3FF)), _mm256_set1_epi16(0x40));
-    const __m256i high_head = _mm256_or_si256(
-        _mm256_or_si256(_mm256_srli_epi16(v, 8), _mm256_and_si256(_mm256_slli_epi16(v, 6), _mm256_set1_epi16(0x3F00))),
-        _mm256_set1_epi16(static_cast<short>(0x80F0)));
-    const __m256i low_head =
-        _mm256_or_si256(_mm256_or_si256(_mm256_and_si256(_mm256_slli_epi16(prev_units(w), 4), _mm256_set1_epi16(0x30)),
-                                        _mm256_and_si256(_mm256_srli_epi16(w, 6), _mm256_set1_epi16(0x0F))),
-                        _mm256_or_si256(_mm256_and_si256(_mm256_slli_epi16(w, 8), _mm256_set1_epi16(0x3F00)),
-                                        _mm256_set1_epi16(static_cast<short>(0x8080))));
-    head = _mm256_blendv_epi8(_mm256_blendv_epi8(head, high_head, hs), low_head, ls);
+    head = _mm256_blendv_epi8(head, pair_halves(w, hs), _mm256_or_si256(hs, ls));
     const __m256i halves = _mm256_or_si256(hs, ls);
     twos = _mm256_or_si256(twos, halves);
     threes = _mm256_andnot_si256(halves, threes);
@@ -451,12 +469,13 @@ UTF8DFA_TARGET_AVX2 inline unsigned char* encode16(unsigned char* o, __m256i w, 
 }
 
 /// encode16 for BMP scalar values.
-UTF8DFA_TARGET_AVX2 inline unsigned char* encode16_bmp(unsigned char* o, __m256i w, bool spill) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16_bmp(unsigned char* o, __m256i w,
+                                                                      bool spill) noexcept {
   return encode16<false>(o, w, w, w, false, spill);
 }
 
 /// True when one of the 16 units of w is a surrogate.
-UTF8DFA_TARGET_AVX2 inline bool any_surrogate(__m256i w) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool any_surrogate(__m256i w) noexcept {
   const __m256i s = _mm256_cmpeq_epi16(_mm256_and_si256(w, _mm256_set1_epi16(static_cast<short>(0xF800))),
                                        _mm256_set1_epi16(static_cast<short>(0xD800)));
   return !_mm256_testz_si256(s, s);
@@ -469,7 +488,7 @@ struct surrogates {
   unsigned high, low;
 };
 
-UTF8DFA_TARGET_AVX2 inline surrogates find_surrogates(__m256i w) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE surrogates find_surrogates(__m256i w) noexcept {
   const __m256i top = _mm256_and_si256(w, _mm256_set1_epi16(static_cast<short>(0xFC00)));
   const __m256i hs = _mm256_cmpeq_epi16(top, _mm256_set1_epi16(static_cast<short>(0xD800)));
   const __m256i ls = _mm256_cmpeq_epi16(top, _mm256_set1_epi16(static_cast<short>(0xDC00)));
@@ -480,7 +499,7 @@ UTF8DFA_TARGET_AVX2 inline surrogates find_surrogates(__m256i w) noexcept {
 
 /// True when the 16 UTF-16 units at p are well-formed on their own (every surrogate paired inside
 /// them): converted, they give at least 16 bytes whatever the policy.
-UTF8DFA_TARGET_AVX2 inline bool pairs_complete(const char16_t* p) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool pairs_complete(const char16_t* p) noexcept {
   const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
   if (!any_surrogate(w)) return true;
   const surrogates s = find_surrogates(w);
@@ -488,7 +507,7 @@ UTF8DFA_TARGET_AVX2 inline bool pairs_complete(const char16_t* p) noexcept {
 }
 
 /// True when none of the 8 UTF-32 units is a surrogate or above U+10FFFF.
-UTF8DFA_TARGET_AVX2 inline bool all_scalar_values(__m256i cp) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool all_scalar_values(__m256i cp) noexcept {
   // Surrogates: (cp ^ 0xD800) < 0x800; too large: cp > 0x10FFFF (unsigned, hence the bias).
   const __m256i bias = _mm256_set1_epi32(static_cast<int>(0x80000000u));
   const __m256i surrogate = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(0x80000800u)),
@@ -547,36 +566,48 @@ UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std:
   return finish_scalar<Strict>(p, n, out, c, repl);
 }
 
+/// True when the 16 UTF-32 units at p are all below D800.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool all_below_surrogates(const char32_t* p) noexcept {
+  const __m256i top = _mm256_max_epu32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)),
+                                       _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 8)));
+  return _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_min_epu32(top, _mm256_set1_epi32(0xD7FF)), top)) == -1;
+}
+
 /// UTF-32 to UTF-8, 8 units at a time; blocks holding a surrogate or a value above U+10FFFF go scalar.
 template <bool Strict>
 UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std::size_t n, unsigned char* out,
                                                          char32_t replacement) noexcept {
   transcode_cursor<unsigned char> c{0, out, error_code::none};
   const char32_t repl = replace{replacement}.replacement_value();
+  bool below = false;  // the 16 units at c.i are known to be below D800
   while (n - c.i >= 8) {
     if (n - c.i >= 16) {  // 16 units of the BMP, as UTF-16 does
       const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
       const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 8));
-      if (_mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi32(static_cast<int>(0xFFFF0000u)))) {
-        const __m256i w = _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8);
+      const __m256i w = _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8);
+      if (below || (_mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi32(static_cast<int>(0xFFFF0000u))) &&
+                    !any_surrogate(w))) {
         if (_mm256_testz_si256(w, _mm256_set1_epi16(static_cast<short>(0xFF80)))) {
           const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(w, w), 0x08);
           _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o), _mm256_castsi256_si128(bytes));
           c.i += 16;
           c.o += 16;
+          below = false;
           continue;
         }
-        if (!any_surrogate(w)) {
-          // Full-width stores spill at most 12 bytes: safe when the next 16 units are scalar values.
-          const bool spill = n - c.i >= 32 &&
-                             all_scalar_values(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 16))) &&
-                             all_scalar_values(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 24)));
-          c.o = encode16_bmp(c.o, w, spill);
-          c.i += 16;
-          continue;
-        }
+        // Full-width stores spill at most 12 bytes: safe when the next 16 units are scalar values.
+        const bool next_below = n - c.i >= 32 && all_below_surrogates(p + c.i + 16);
+        const bool spill =
+            next_below ||
+            (n - c.i >= 32 && all_scalar_values(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 16))) &&
+             all_scalar_values(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 24))));
+        c.o = encode16_bmp(c.o, w, spill);
+        c.i += 16;
+        below = next_below;
+        continue;
       }
     }
+    below = false;
     const __m256i cp = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
     if (_mm256_testz_si256(cp, _mm256_set1_epi32(~0x7F))) {
       const __m256i words = _mm256_packus_epi32(cp, cp);
