@@ -291,6 +291,28 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
       c.i += take;
       continue;
     }
+    if (starts == 0x11111111u &&
+        static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_subs_epu8(v, _mm256_set1_epi8(0x70)))) == starts) {
+      // Eight 4-byte forms, one per dword: bytes reversed (the lead highest), payloads gathered.
+      const __m256i reversed =
+          _mm256_shuffle_epi8(v, _mm256_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12, 3, 2, 1, 0, 7,
+                                                  6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12));
+      const __m256i bits = _mm256_and_si256(reversed, _mm256_set1_epi32(0x073F3F3F));
+      const __m256i cp =
+          _mm256_madd_epi16(_mm256_maddubs_epi16(bits, _mm256_set1_epi16(0x4001)), _mm256_set1_epi32(0x10000001));
+      if constexpr (sizeof(Out) == 4) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o), cp);
+        c.o += 8;
+      } else {  // (low surrogate << 16 | high surrogate) per dword
+        const __m256i lead = _mm256_add_epi32(_mm256_srli_epi32(cp, 10), _mm256_set1_epi32(0xD7C0));
+        const __m256i trail =
+            _mm256_or_si256(_mm256_and_si256(cp, _mm256_set1_epi32(0x3FF)), _mm256_set1_epi32(0xDC00));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o), _mm256_or_si256(lead, _mm256_slli_epi32(trail, 16)));
+        c.o += 16;
+      }
+      c.i += 32;
+      continue;
+    }
     for (unsigned g = 0; g < 4; ++g) {
       const unsigned sel = (starts >> (8 * g)) & 0xFFu;
       if (sel == 0) continue;
@@ -340,6 +362,10 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode8(unsigned char* 
   const auto a = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(ge80)));
   const auto b = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(ge800)));
   const auto c = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(ge10000)));
+  if (c == 0xFFu) {  // 4-byte forms only: the bytes are in place
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), bytes);
+    return o + 32;
+  }
   const unsigned odd = a ^ b ^ c;
   const unsigned lo = (odd & 0x0Fu) | ((b & 0x0Fu) << 4), hi = (odd >> 4) | (b & 0xF0u);
   const __m128i first = pack_utf8_forms(_mm256_castsi256_si128(bytes), lo);
@@ -579,7 +605,8 @@ UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std:
                                                          char32_t replacement) noexcept {
   transcode_cursor<unsigned char> c{0, out, error_code::none};
   const char32_t repl = replace{replacement}.replacement_value();
-  bool below = false;  // the 16 units at c.i are known to be below D800
+  bool below = false;        // the 16 units at c.i are known to be below D800
+  std::size_t valid_to = 0;  // [c.i, valid_to) is known to hold scalar values only
   while (n - c.i >= 8) {
     if (n - c.i >= 16) {  // 16 units of the BMP, as UTF-16 does
       const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
@@ -620,14 +647,18 @@ UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std:
       c.o += 8;
       continue;
     }
-    if (UTF8DFA_UNLIKELY(!all_scalar_values(cp))) {
-      if (!scalar_region<Strict>(p, n, c.i + 8, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
-      continue;
+    if (c.i + 8 > valid_to) {
+      if (UTF8DFA_UNLIKELY(!all_scalar_values(cp))) {
+        if (!scalar_region<Strict>(p, n, c.i + 8, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+        continue;
+      }
+      valid_to = c.i + 8;
     }
     // Full-width stores spill at most 12 bytes: safe when the next 16 units are scalar values.
-    const bool spill = n - c.i >= 24 &&
-                       all_scalar_values(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 8))) &&
-                       all_scalar_values(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 16)));
+    while (valid_to < c.i + 24 && n - valid_to >= 8 &&
+           all_scalar_values(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + valid_to))))
+      valid_to += 8;
+    const bool spill = valid_to >= c.i + 24;
     c.o = encode8(c.o, cp, spill);
     c.i += 8;
   }
