@@ -611,17 +611,19 @@ UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std:
     if (n - c.i >= 16) {  // 16 units of the BMP, as UTF-16 does
       const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
       const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 8));
+      if (_mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi32(~0x7F))) {  // ASCII
+        const __m256i words = _mm256_packus_epi32(a, b);                          // units 0-3 8-11 | 4-7 12-15
+        const __m256i bytes = _mm256_packus_epi16(words, words);
+        const __m128i ordered = _mm_unpacklo_epi32(_mm256_castsi256_si128(bytes), _mm256_extracti128_si256(bytes, 1));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o), ordered);
+        c.i += 16;
+        c.o += 16;
+        below = false;
+        continue;
+      }
       const __m256i w = _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8);
       if (below || (_mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi32(static_cast<int>(0xFFFF0000u))) &&
                     !any_surrogate(w))) {
-        if (_mm256_testz_si256(w, _mm256_set1_epi16(static_cast<short>(0xFF80)))) {
-          const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(w, w), 0x08);
-          _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o), _mm256_castsi256_si128(bytes));
-          c.i += 16;
-          c.o += 16;
-          below = false;
-          continue;
-        }
         // Full-width stores spill at most 12 bytes: safe when the next 16 units are scalar values.
         const bool next_below = n - c.i >= 32 && all_below_surrogates(p + c.i + 16);
         const bool spill =
