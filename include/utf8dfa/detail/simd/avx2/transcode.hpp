@@ -567,7 +567,8 @@ UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std:
       const bool next_plain =
           n - c.i >= 32 && !any_surrogate(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 16)));
       const bool spill = next_plain || (n - c.i >= 32 && pairs_complete(p + c.i + 16));
-      c.o = encode16<false>(c.o, w, w, w, false, spill);
+      // (Each branch inlines the encoder with `spill` constant: no test per store.)
+      c.o = spill ? encode16<false>(c.o, w, w, w, false, true) : encode16<false>(c.o, w, w, w, false, false);
       c.i += 16;
       plain = next_plain;
       continue;
@@ -586,7 +587,8 @@ UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std:
       continue;
     }
     const bool spill = n - c.i >= take + 16u && pairs_complete(p + c.i + take);
-    c.o = encode16<true>(c.o, w, s.hs, s.ls, take == 15, spill);
+    c.o = spill ? encode16<true>(c.o, w, s.hs, s.ls, take == 15, true)
+                : encode16<true>(c.o, w, s.hs, s.ls, take == 15, false);
     c.i += take;
   }
   return finish_scalar<Strict>(p, n, out, c, repl);
@@ -630,7 +632,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std:
             next_below ||
             (n - c.i >= 32 && all_scalar_values(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 16))) &&
              all_scalar_values(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 24))));
-        c.o = encode16_bmp(c.o, w, spill);
+        c.o = spill ? encode16_bmp(c.o, w, true) : encode16_bmp(c.o, w, false);
         c.i += 16;
         below = next_below;
         continue;
