@@ -352,6 +352,11 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode8(unsigned char* 
                                       _mm256_and_si256(_mm256_slli_epi32(cp, 10), _mm256_set1_epi32(0x003F0000))),
                       _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(cp, 4), _mm256_set1_epi32(0x00003F00)),
                                       _mm256_srli_epi32(cp, 18)));
+  if (_mm256_movemask_ps(_mm256_castsi256_ps(ge10000)) == 0xFF) {  // 4-byte forms only: the bytes are in place
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(o),
+                        _mm256_or_si256(spread, _mm256_set1_epi32(static_cast<int>(0x808080F0u))));
+    return o + 32;
+  }
   const __m256i shift = _mm256_add_epi32(
       _mm256_set1_epi32(24), _mm256_slli_epi32(_mm256_add_epi32(_mm256_add_epi32(ge80, ge800), ge10000), 3));
   __m256i tag = _mm256_and_si256(ge80, _mm256_set1_epi32(0x80C0));
@@ -362,10 +367,6 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode8(unsigned char* 
   const auto a = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(ge80)));
   const auto b = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(ge800)));
   const auto c = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(ge10000)));
-  if (c == 0xFFu) {  // 4-byte forms only: the bytes are in place
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), bytes);
-    return o + 32;
-  }
   const unsigned odd = a ^ b ^ c;
   const unsigned lo = (odd & 0x0Fu) | ((b & 0x0Fu) << 4), hi = (odd >> 4) | (b & 0xF0u);
   const __m128i first = pack_utf8_forms(_mm256_castsi256_si128(bytes), lo);
@@ -601,7 +602,8 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool all_below_surrogates(const char32
   return _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_min_epu32(top, _mm256_set1_epi32(0xD7FF)), top)) == -1;
 }
 
-/// UTF-32 to UTF-8, 8 units at a time; blocks holding a surrogate or a value above U+10FFFF go scalar.
+/// UTF-32 to UTF-8: 16 units at a time when they are ASCII or BMP scalar values (narrowed to
+/// UTF-16's encoder), else 8; blocks holding a surrogate or a value above U+10FFFF go scalar.
 template <bool Strict>
 UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std::size_t n, unsigned char* out,
                                                          char32_t replacement) noexcept {
