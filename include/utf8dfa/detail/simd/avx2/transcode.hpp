@@ -392,6 +392,13 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* put_bytes(unsigned char
   return o + count;
 }
 
+/// Two-byte forms of the units of w as words (lead, continuation): (110 | u >> 6, 10 | u & 3F).
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i two_byte_forms(__m256i w) noexcept {
+  return _mm256_or_si256(
+      _mm256_or_si256(_mm256_srli_epi16(w, 6), _mm256_and_si256(_mm256_slli_epi16(w, 8), _mm256_set1_epi16(0x3F00))),
+      _mm256_set1_epi16(static_cast<short>(0x80C0)));
+}
+
 /// The UTF-16 unit before each unit of w (0 before the first).
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i prev_units(__m256i w) noexcept {
   return _mm256_alignr_epi8(w, _mm256_permute2x128_si256(w, w, 0x08), 14);
@@ -434,14 +441,10 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16(unsigned char*
     }
     return o + count;
   }
-  // Two-byte forms as words (lead, continuation): (110 | u >> 6, 10 | u & 3F).
-  const __m256i two = _mm256_or_si256(
-      _mm256_or_si256(_mm256_srli_epi16(w, 6), _mm256_and_si256(_mm256_slli_epi16(w, 8), _mm256_set1_epi16(0x3F00))),
-      _mm256_set1_epi16(static_cast<short>(0x80C0)));
   if (!Pairs && _mm256_testz_si256(w, _mm256_set1_epi16(static_cast<short>(0xF800)))) {
     // Forms of 1 and 2 bytes: 8 words per 128-bit lane. The units are below 800: signed compares.
     const __m256i longer = _mm256_cmpgt_epi16(w, _mm256_set1_epi16(0x7F));
-    const __m256i words = _mm256_blendv_epi8(w, two, longer);
+    const __m256i words = _mm256_blendv_epi8(w, two_byte_forms(w), longer);
     const auto m = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_packs_epi16(longer, longer)));
     const unsigned m0 = m & 0xFFu, m1 = (m >> 16) & 0xFFu;
     const __m128i first = _mm_shuffle_epi8(
@@ -469,8 +472,10 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16(unsigned char*
     o = put_bytes(o, _mm256_extracti128_si256(lo, 1), 12, spill);
     return put_bytes(o, _mm256_extracti128_si256(hi, 1), 12, spill);
   }
-  __m256i head = _mm256_blendv_epi8(_mm256_blendv_epi8(three, two, short2), w, ascii);
   __m256i twos = _mm256_andnot_si256(ascii, short2);
+  // Blocks without 2-byte forms (ASCII and 3-byte ones, as in most CJK and Indic text) skip them.
+  const __m256i wide = _mm256_testz_si256(twos, twos) ? three : _mm256_blendv_epi8(three, two_byte_forms(w), short2);
+  __m256i head = _mm256_blendv_epi8(wide, w, ascii);
   __m256i threes = _mm256_cmpeq_epi16(short2, _mm256_setzero_si256());
   if constexpr (Pairs) {
     head = _mm256_blendv_epi8(head, pair_halves(w, hs), _mm256_or_si256(hs, ls));
