@@ -3,6 +3,7 @@
 #include "peers.hpp"
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <string>
@@ -198,6 +199,19 @@ std::size_t utfcpp_count(const input& in, buffers&) {
 #if UTF8DFA_BENCH_SIMDJSON
 std::size_t simdjson_validate(const input& in, buffers&) {
   return simdjson::validate_utf8(in.utf8.data(), in.utf8.size());
+}
+// simdjson picks its best kernel itself (and reads no environment variable to change it): with
+// UTF8DFA_KERNEL=avx2, `simdjson_haswell` adds its AVX2 kernel, called through its implementation
+// object, so that both libraries are also compared on the same instruction set.
+const simdjson::implementation* simdjson_haswell_impl() {
+  static const simdjson::implementation* impl = [] {
+    const simdjson::implementation* h = simdjson::get_available_implementations()["haswell"];
+    return h != nullptr && h->supported_by_runtime_system() ? h : nullptr;
+  }();
+  return impl;
+}
+std::size_t simdjson_haswell_validate(const input& in, buffers&) {
+  return simdjson_haswell_impl()->validate_utf8(in.utf8.data(), in.utf8.size());
 }
 #endif
 
@@ -437,6 +451,9 @@ const std::vector<impl>& implementations() {
 #endif
 #if UTF8DFA_BENCH_SIMDJSON
     v.push_back({op::validate, "simdjson", false, &simdjson_validate});
+    const char* forced = std::getenv("UTF8DFA_KERNEL");
+    if (forced != nullptr && std::string_view(forced) == "avx2" && simdjson_haswell_impl() != nullptr)
+      v.push_back({op::validate, "simdjson_haswell", false, &simdjson_haswell_validate});
 #endif
 #if UTF8DFA_BENCH_ICONV
     v.push_back({op::utf8_to_utf32, "iconv", false, &iconv_to32});
