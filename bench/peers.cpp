@@ -3,6 +3,7 @@
 #include "peers.hpp"
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <string>
@@ -19,6 +20,7 @@
 #if UTF8DFA_BENCH_ICU
 #include <unicode/uchar.h>
 #include <unicode/ustring.h>
+#include <unicode/utf16.h>
 #include <unicode/utf8.h>
 #include <unicode/uversion.h>
 #endif
@@ -42,6 +44,30 @@ const char* op_name(op o) {
       return "utf32_to_utf8";
     case op::count:
       return "count";
+    case op::utf16_length_from_utf8:
+      return "utf16_length_from_utf8";
+    case op::utf32_length_from_utf8:
+      return "utf32_length_from_utf8";
+    case op::utf8_length_from_utf16:
+      return "utf8_length_from_utf16";
+    case op::utf8_length_from_utf32:
+      return "utf8_length_from_utf32";
+    case op::to_utf16:
+      return "to_utf16";
+    case op::to_utf32:
+      return "to_utf32";
+    case op::to_utf8_from_utf16:
+      return "to_utf8_from_utf16";
+    case op::to_utf8_from_utf32:
+      return "to_utf8_from_utf32";
+    case op::view_utf8_to_utf16:
+      return "view_utf8_to_utf16";
+    case op::view_utf16_to_utf8:
+      return "view_utf16_to_utf8";
+    case op::view_utf16_to_utf32:
+      return "view_utf16_to_utf32";
+    case op::view_utf8_to_utf32:
+      return "view_utf8_to_utf32";
   }
   return "?";
 }
@@ -174,6 +200,19 @@ std::size_t utfcpp_count(const input& in, buffers&) {
 std::size_t simdjson_validate(const input& in, buffers&) {
   return simdjson::validate_utf8(in.utf8.data(), in.utf8.size());
 }
+// simdjson picks its best kernel itself (and reads no environment variable to change it): with
+// UTF8DFA_KERNEL=avx2, `simdjson_haswell` adds its AVX2 kernel, called through its implementation
+// object, so that both libraries are also compared on the same instruction set.
+const simdjson::implementation* simdjson_haswell_impl() {
+  static const simdjson::implementation* impl = [] {
+    const simdjson::implementation* h = simdjson::get_available_implementations()["haswell"];
+    return h != nullptr && h->supported_by_runtime_system() ? h : nullptr;
+  }();
+  return impl;
+}
+std::size_t simdjson_haswell_validate(const input& in, buffers&) {
+  return simdjson_haswell_impl()->validate_utf8(in.utf8.data(), in.utf8.size());
+}
 #endif
 
 #if UTF8DFA_BENCH_ICU
@@ -248,6 +287,85 @@ std::size_t icu_from32(const input& in, buffers& b) {
     if (bad) return static_cast<std::size_t>(-1);
   }
   return static_cast<std::size_t>(j);
+}
+#endif
+
+// ---- Lazy transcoding views: one code unit at a time into the output buffer ----------------------
+// The views against the peers' per-character loops (utfcpp's checked functions, ICU's U8_NEXT /
+// U16_NEXT with the _APPEND_UNSAFE macros); view_utf8_to_utf32 also times code_points, the
+// code_point_iterator view that as_utf32 of UTF-8 must keep up with.
+
+template <class View, class Out>
+std::size_t drain(const View& v, Out* out) {
+  Out* o = out;
+  for (const Out c : v) *o++ = c;
+  return static_cast<std::size_t>(o - out);
+}
+std::size_t view_8to16(const input& in, buffers& b) {
+  return drain(utf8dfa::as_utf16(in.utf8), b.out16.data());
+}
+std::size_t view_16to8(const input& in, buffers& b) {
+  return drain(utf8dfa::as_utf8(in.utf16), reinterpret_cast<char*>(b.out8.data()));
+}
+std::size_t view_16to32(const input& in, buffers& b) {
+  return drain(utf8dfa::as_utf32(in.utf16), b.out32.data());
+}
+std::size_t view_8to32(const input& in, buffers& b) {
+  return drain(utf8dfa::as_utf32(in.utf8), b.out32.data());
+}
+std::size_t view_8to32_code_points(const input& in, buffers& b) {
+  return drain(utf8dfa::code_points(in.utf8), b.out32.data());
+}
+#if UTF8DFA_BENCH_ICU
+std::size_t icu_loop_8to16(const input& in, buffers& b) {
+  const std::uint8_t* s = reinterpret_cast<const std::uint8_t*>(in.utf8.data());
+  const std::int32_t n = static_cast<std::int32_t>(in.utf8.size());
+  char16_t* o = b.out16.data();
+  std::int32_t j = 0;
+  for (std::int32_t i = 0; i < n;) {
+    UChar32 c;
+    U8_NEXT(s, i, n, c);
+    if (c < 0) c = 0xFFFD;
+    U16_APPEND_UNSAFE(o, j, c);
+  }
+  return static_cast<std::size_t>(j);
+}
+std::size_t icu_loop_8to32(const input& in, buffers& b) {
+  const std::uint8_t* s = reinterpret_cast<const std::uint8_t*>(in.utf8.data());
+  const std::int32_t n = static_cast<std::int32_t>(in.utf8.size());
+  char32_t* o = b.out32.data();
+  std::size_t j = 0;
+  for (std::int32_t i = 0; i < n;) {
+    UChar32 c;
+    U8_NEXT(s, i, n, c);
+    o[j++] = static_cast<char32_t>(c < 0 ? 0xFFFD : c);
+  }
+  return j;
+}
+std::size_t icu_loop_16to8(const input& in, buffers& b) {
+  const char16_t* s = in.utf16.data();
+  const std::int32_t n = static_cast<std::int32_t>(in.utf16.size());
+  std::uint8_t* o = b.out8.data();
+  std::int32_t j = 0;
+  for (std::int32_t i = 0; i < n;) {
+    UChar32 c;
+    U16_NEXT(s, i, n, c);
+    if (U_IS_SURROGATE(c)) c = 0xFFFD;
+    U8_APPEND_UNSAFE(o, j, c);
+  }
+  return static_cast<std::size_t>(j);
+}
+std::size_t icu_loop_16to32(const input& in, buffers& b) {
+  const char16_t* s = in.utf16.data();
+  const std::int32_t n = static_cast<std::int32_t>(in.utf16.size());
+  char32_t* o = b.out32.data();
+  std::size_t j = 0;
+  for (std::int32_t i = 0; i < n;) {
+    UChar32 c;
+    U16_NEXT(s, i, n, c);
+    o[j++] = static_cast<char32_t>(U_IS_SURROGATE(c) ? 0xFFFD : c);
+  }
+  return j;
 }
 #endif
 
@@ -333,12 +451,32 @@ const std::vector<impl>& implementations() {
 #endif
 #if UTF8DFA_BENCH_SIMDJSON
     v.push_back({op::validate, "simdjson", false, &simdjson_validate});
+    const char* forced = std::getenv("UTF8DFA_KERNEL");
+    if (forced != nullptr && std::string_view(forced) == "avx2" && simdjson_haswell_impl() != nullptr)
+      v.push_back({op::validate, "simdjson_haswell", false, &simdjson_haswell_validate});
 #endif
 #if UTF8DFA_BENCH_ICONV
     v.push_back({op::utf8_to_utf32, "iconv", false, &iconv_to32});
     v.push_back({op::utf8_to_utf16, "iconv", false, &iconv_to16});
     v.push_back({op::utf16_to_utf8, "iconv", false, &iconv_from16});
     v.push_back({op::utf32_to_utf8, "iconv", false, &iconv_from32});
+#endif
+    // Lazy transcoding views (well-formed corpora).
+    v.push_back({op::view_utf8_to_utf16, "utf8dfa", false, &view_8to16});
+    v.push_back({op::view_utf16_to_utf8, "utf8dfa", false, &view_16to8});
+    v.push_back({op::view_utf16_to_utf32, "utf8dfa", false, &view_16to32});
+    v.push_back({op::view_utf8_to_utf32, "utf8dfa", false, &view_8to32});
+    v.push_back({op::view_utf8_to_utf32, "code_points", false, &view_8to32_code_points});
+#if UTF8DFA_BENCH_UTFCPP
+    v.push_back({op::view_utf8_to_utf16, "utfcpp", false, &utfcpp_to16});
+    v.push_back({op::view_utf16_to_utf8, "utfcpp", false, &utfcpp_from16});
+    v.push_back({op::view_utf8_to_utf32, "utfcpp", false, &utfcpp_to32});
+#endif
+#if UTF8DFA_BENCH_ICU
+    v.push_back({op::view_utf8_to_utf16, "icu", false, &icu_loop_8to16});
+    v.push_back({op::view_utf16_to_utf8, "icu", false, &icu_loop_16to8});
+    v.push_back({op::view_utf16_to_utf32, "icu", false, &icu_loop_16to32});
+    v.push_back({op::view_utf8_to_utf32, "icu", false, &icu_loop_8to32});
 #endif
     for (const bool ill : {false, true}) {
       v.push_back({op::validate, "memcpy", ill, &copy_utf8});

@@ -9,7 +9,28 @@
 namespace utf8dfa_bench {
 
 /// The operations, named as in the benchmark names.
-enum class op { validate, utf8_to_utf32, utf8_to_utf16, utf16_to_utf8, utf32_to_utf8, count };
+enum class op {
+  validate,
+  utf8_to_utf32,
+  utf8_to_utf16,
+  utf16_to_utf8,
+  utf32_to_utf8,
+  count,
+  // The output-length helpers and the allocating conversions (utf8dfa only).
+  utf16_length_from_utf8,
+  utf32_length_from_utf8,
+  utf8_length_from_utf16,
+  utf8_length_from_utf32,
+  to_utf16,
+  to_utf32,
+  to_utf8_from_utf16,
+  to_utf8_from_utf32,
+  // Lazy transcoding views (utf_views.hpp) iterated into the buffers, against the peers' per-character loops.
+  view_utf8_to_utf16,
+  view_utf16_to_utf8,
+  view_utf16_to_utf32,
+  view_utf8_to_utf32,
+};
 const char* op_name(op o);
 
 /// One prepared input: the UTF-8 text and its UTF-16/UTF-32 forms (made by the utf8dfa scalar path,
@@ -28,6 +49,10 @@ struct buffers {
   std::vector<char32_t> out32;
   std::vector<char16_t> out16;
   std::vector<unsigned char> out8;
+  // The last result of an allocating conversion (to_utf16, ...), kept for its check.
+  std::u16string str16;
+  std::u32string str32;
+  std::string str8;
 };
 
 /// One call of the operation. Returns: validate: 1 if valid (on ill-formed input: the number of

@@ -17,9 +17,23 @@ import statistics
 import sys
 
 OPERATIONS = ["validate", "utf8_to_utf32", "utf8_to_utf16", "utf16_to_utf8", "utf32_to_utf8", "count"]
+# The output-length helpers and the allocating conversions (utf8dfa only), each measured against the
+# pointer conversion in the same direction: (operation, conversion, minimum ratio).
+RELATIVE = [
+    ("utf16_length_from_utf8", "utf8_to_utf16", 3.0),
+    ("utf32_length_from_utf8", "utf8_to_utf32", 3.0),
+    ("utf8_length_from_utf16", "utf16_to_utf8", 3.0),
+    ("utf8_length_from_utf32", "utf32_to_utf8", 3.0),
+    ("to_utf16", "utf8_to_utf16", 0.8),
+    ("to_utf32", "utf8_to_utf32", 0.8),
+    ("to_utf8_from_utf16", "utf16_to_utf8", 0.8),
+    ("to_utf8_from_utf32", "utf32_to_utf8", 0.8),
+]
+OPERATIONS += [op for op, _, _ in RELATIVE]
 LIBRARIES = ["utf8dfa", "utf8dfa_scalar", "simdjson", "utfcpp", "icu", "iconv", "memcpy", "read",
              "utf8dfa_avx512", "utf8dfa_avx2", "utf8dfa_sse4", "utf8dfa_neon"]  # the last: --all-kernels
-INPUT_OF = {"utf16_to_utf8": "UTF-16", "utf32_to_utf8": "UTF-32"}
+INPUT_OF = {"utf16_to_utf8": "UTF-16", "utf32_to_utf8": "UTF-32", "utf8_length_from_utf16": "UTF-16",
+            "utf8_length_from_utf32": "UTF-32", "to_utf8_from_utf16": "UTF-16", "to_utf8_from_utf32": "UTF-32"}
 
 # Issue 4, section 3: (operation, library, peer, minimum ratio of library over peer).
 TARGETS = [
@@ -118,6 +132,28 @@ def summarize(speeds):
     return geo, ratios
 
 
+def relative_lines(speeds, size):
+    """Each length helper and allocating conversion against its conversion, per utf8dfa library:
+    the geometric mean of the per-corpus ratios over the real corpora and the worst corpus."""
+    lines = []
+    for op, ref, target in RELATIVE:
+        libs = ordered({l for (o, l, c) in speeds if o == op and is_real(c) and size_class(c) == size}, LIBRARIES)
+        for lib in libs:
+            pairs = {
+                c: speeds[(op, lib, c)] / speeds[(ref, lib, c)]
+                for (o, l, c) in speeds
+                if o == op and l == lib and is_real(c) and size_class(c) == size and (ref, lib, c) in speeds
+            }
+            if not pairs:
+                continue
+            ratio = geomean(list(pairs.values()))
+            worst = min(pairs, key=pairs.get)
+            verdict = "met" if ratio >= target else "missed"
+            lines.append(f"- {op} / {ref}, {lib}: **{ratio:.2f}x** (target >= {target}x, {verdict}); "
+                         f"worst {pairs[worst]:.2f}x ({worst}); {len(pairs)} corpora")
+    return lines
+
+
 def ratio_line(op, lib, peer, target, ratio, n):
     if ratio is None:
         return f"- {op}: {lib} vs {peer}: no data (peer missing?) (target >= {target}x)"
@@ -149,7 +185,7 @@ def markdown(context, speeds, errors, command, notes=()):
     out += [
         "",
         "GB/s = 10^9 input bytes per second of CPU time (UTF-8 bytes, except UTF-16/UTF-32 bytes for "
-        "utf16_to_utf8/utf32_to_utf8); medians when the run had repetitions. `memcpy` copies the input "
+        "utf16_to_utf8/utf32_to_utf8 and the other operations on UTF-16/UTF-32 input); medians when the run had repetitions. `memcpy` copies the input "
         "(the bandwidth ceiling); `read` sums it as 8-byte words.",
         "",
     ]
@@ -165,6 +201,11 @@ def markdown(context, speeds, errors, command, notes=()):
             out.append(f"| {op} | " + " | ".join(fmt(geo[size][op].get(l)) for l in libs) + " |")
         out += ["", "Issue 4 targets (geometric mean of the per-corpus ratios):", ""]
         out += [ratio_line(*r) for r in ratios[size]]
+        rel = relative_lines(speeds, size)
+        if rel:
+            out += ["", "Length helpers and allocating conversions against the conversion in the same direction "
+                    "(geometric mean of the per-corpus ratios, worst corpus):", ""]
+            out += rel
         out.append("")
     for op in OPERATIONS:
         rows = corpus_order({c for (o, _, c) in speeds if o == op})

@@ -57,14 +57,34 @@ bool& corrupt_outputs() {
   return on;
 }
 
+// ---- The output-length helpers and the allocating conversions (utf8dfa only) ---------------------
+// Length operations return the length; allocating ones keep their result in the buffers (moved in,
+// so each call also frees the previous result, as a caller's temporary would) and return its size.
+
+bool is_length_op(op o) {
+  return o == op::utf16_length_from_utf8 || o == op::utf32_length_from_utf8 || o == op::utf8_length_from_utf16 ||
+         o == op::utf8_length_from_utf32;
+}
+bool is_allocating_op(op o) {
+  return o == op::to_utf16 || o == op::to_utf32 || o == op::to_utf8_from_utf16 || o == op::to_utf8_from_utf32;
+}
+
 /// Changes one unit of the output (conversions, memcpy) or the result (validate, count, read).
 void corrupt(op o, const std::string& library, std::size_t& r, buffers& b) {
   const bool writes = library == "memcpy" || (library != "read" && o != op::validate && o != op::count);
-  if (!writes || r == 0) {
+  if (is_length_op(o)) {
     r += 1;
-  } else if (o == op::utf8_to_utf32 && library != "memcpy") {
+  } else if (is_allocating_op(o)) {
+    if (!b.str16.empty()) b.str16[0] ^= 1;
+    if (!b.str32.empty()) b.str32[0] ^= 1;
+    if (!b.str8.empty()) b.str8[0] ^= 1;
+    if (b.str16.empty() && b.str32.empty() && b.str8.empty()) r += 1;
+  } else if (!writes || r == 0) {
+    r += 1;
+  } else if ((o == op::utf8_to_utf32 || o == op::view_utf16_to_utf32 || o == op::view_utf8_to_utf32) &&
+             library != "memcpy") {
     b.out32[r / 2] ^= 1;
-  } else if (o == op::utf8_to_utf16 && library != "memcpy") {
+  } else if ((o == op::utf8_to_utf16 || o == op::view_utf8_to_utf16) && library != "memcpy") {
     b.out16[r / 2] ^= 1;
   } else {
     b.out8[r / 2] ^= 1;
@@ -88,6 +108,104 @@ class kernel_scope {
  private:
   std::string previous_;
 };
+
+std::size_t len16(const input& in, buffers&) {
+  return utf8dfa::utf16_length_from_utf8(in.utf8);
+}
+std::size_t len32(const input& in, buffers&) {
+  return utf8dfa::utf32_length_from_utf8(in.utf8);
+}
+std::size_t len8_16(const input& in, buffers&) {
+  return utf8dfa::utf8_length_from_utf16(in.utf16);
+}
+std::size_t len8_32(const input& in, buffers&) {
+  return utf8dfa::utf8_length_from_utf32(in.utf32);
+}
+std::size_t alloc16(const input& in, buffers& b) {
+  utf8dfa::conversion_result status{};
+  b.str16 = utf8dfa::to_utf16(in.utf8, status);
+  return status ? b.str16.size() : ~std::size_t{0};
+}
+std::size_t alloc16_lossy(const input& in, buffers& b) {
+  b.str16 = utf8dfa::to_utf16_lossy(in.utf8);
+  return b.str16.size();
+}
+std::size_t alloc32(const input& in, buffers& b) {
+  utf8dfa::conversion_result status{};
+  b.str32 = utf8dfa::to_utf32(in.utf8, status);
+  return status ? b.str32.size() : ~std::size_t{0};
+}
+std::size_t alloc32_lossy(const input& in, buffers& b) {
+  b.str32 = utf8dfa::to_utf32_lossy(in.utf8);
+  return b.str32.size();
+}
+std::size_t alloc8_16(const input& in, buffers& b) {
+  utf8dfa::conversion_result status{};
+  b.str8 = utf8dfa::to_utf8(std::u16string_view(in.utf16), status);
+  return status ? b.str8.size() : ~std::size_t{0};
+}
+std::size_t alloc8_32(const input& in, buffers& b) {
+  utf8dfa::conversion_result status{};
+  b.str8 = utf8dfa::to_utf8(std::u32string_view(in.utf32), status);
+  return status ? b.str8.size() : ~std::size_t{0};
+}
+
+/// The utf8dfa implementations of these operations (UTF-8 input ones also on ill-formed input).
+std::vector<impl> length_impls() {
+  std::vector<impl> v;
+  for (const char* lib : {"utf8dfa", "utf8dfa_scalar"}) {
+    for (const bool ill : {false, true}) {
+      v.push_back({op::utf16_length_from_utf8, lib, ill, &len16});
+      v.push_back({op::utf32_length_from_utf8, lib, ill, &len32});
+      v.push_back({op::to_utf16, lib, ill, ill ? &alloc16_lossy : &alloc16});
+      v.push_back({op::to_utf32, lib, ill, ill ? &alloc32_lossy : &alloc32});
+    }
+    v.push_back({op::utf8_length_from_utf16, lib, false, &len8_16});
+    v.push_back({op::utf8_length_from_utf32, lib, false, &len8_32});
+    v.push_back({op::to_utf8_from_utf16, lib, false, &alloc8_16});
+    v.push_back({op::to_utf8_from_utf32, lib, false, &alloc8_32});
+  }
+  return v;
+}
+
+/// The reference for these operations: the scalar conversion's output (lossy on ill-formed input).
+bool check_length_op(op o, const input& in, std::size_t r, const buffers& b) {
+  if (!in.ill_formed) {
+    switch (o) {
+      case op::utf16_length_from_utf8:
+        return r == in.utf16.size();
+      case op::utf32_length_from_utf8:
+        return r == in.utf32.size();
+      case op::utf8_length_from_utf16:
+      case op::utf8_length_from_utf32:
+        return r == in.utf8.size();
+      case op::to_utf16:
+        return r == b.str16.size() && b.str16 == in.utf16;
+      case op::to_utf32:
+        return r == b.str32.size() && b.str32 == in.utf32;
+      case op::to_utf8_from_utf16:
+      case op::to_utf8_from_utf32:
+        return r == b.str8.size() && b.str8 == in.utf8;
+      default:
+        return false;
+    }
+  }
+  const kernel_scope scalar("scalar");
+  std::u16string ref16(in.utf8.size() + 1, u'\0');
+  ref16.resize(utf8dfa::utf8_to_utf16(in.utf8, ref16.data(), utf8dfa::replace{}).written);
+  switch (o) {
+    case op::utf16_length_from_utf8:
+      return r == ref16.size();
+    case op::utf32_length_from_utf8:
+      return r == in.utf32.size();
+    case op::to_utf16:
+      return r == b.str16.size() && b.str16 == ref16;
+    case op::to_utf32:
+      return r == b.str32.size() && b.str32 == in.utf32;
+    default:
+      return false;
+  }
+}
 
 /// The input of a corpus at one size, with its reference forms, computed by the utf8dfa scalar path.
 std::unique_ptr<input> prepare(std::string text, bool ill_formed) {
@@ -187,8 +305,14 @@ bool is_dialect(const impl& im) {
 std::size_t input_bytes(op o, const input& in) {
   switch (o) {
     case op::utf16_to_utf8:
+    case op::utf8_length_from_utf16:
+    case op::to_utf8_from_utf16:
+    case op::view_utf16_to_utf8:
+    case op::view_utf16_to_utf32:
       return in.utf16.size() * 2;
     case op::utf32_to_utf8:
+    case op::utf8_length_from_utf32:
+    case op::to_utf8_from_utf32:
       return in.utf32.size() * 4;
     default:
       return in.utf8.size();
@@ -253,6 +377,20 @@ bool check(const bench_case& c, const input& in, std::string& why) {
         break;
       case op::count:
         ok = r == in.code_points;
+        break;
+      // The transcoding views.
+      case op::view_utf8_to_utf16:
+        ok = same(b.out16, r, in.utf16);
+        break;
+      case op::view_utf16_to_utf8:
+        ok = same_bytes(b.out8, r, in.utf8.data(), in.utf8.size());
+        break;
+      case op::view_utf16_to_utf32:
+      case op::view_utf8_to_utf32:
+        ok = same(b.out32, r, in.utf32);
+        break;
+      default:
+        ok = check_length_op(o, in, r, b);
         break;
     }
   }
@@ -410,18 +548,24 @@ int main(int argc, char** argv) {
 
   std::deque<bench_case> cases;
   std::vector<impl> impls = implementations();
+  const std::vector<impl> utf8dfa_only = length_impls();
+  impls.insert(impls.end(), utf8dfa_only.begin(), utf8dfa_only.end());
   const std::vector<std::string> kernels = probe_kernels(best_kernel());
   std::deque<std::string> kernel_libraries;  // stable storage for the names
   if (opt.all_kernels)
     for (const std::string& k : kernels) {
       if (k == "scalar") continue;  // utf8dfa_scalar is already there
       kernel_libraries.push_back("utf8dfa_" + k);
-      for (const impl& im : implementations())
+      for (const impl& im : std::vector<impl>(impls))
         if (std::strcmp(im.library, "utf8dfa") == 0)
           impls.push_back({im.operation, kernel_libraries.back().c_str(), im.on_ill_formed, im.run});
     }
-  constexpr op ops[] = {op::validate,      op::utf8_to_utf32, op::utf8_to_utf16,
-                        op::utf16_to_utf8, op::utf32_to_utf8, op::count};
+  constexpr op ops[] = {
+      op::validate, op::utf8_to_utf32, op::utf8_to_utf16, op::utf16_to_utf8, op::utf32_to_utf8, op::count,
+      op::utf16_length_from_utf8, op::utf32_length_from_utf8, op::utf8_length_from_utf16, op::utf8_length_from_utf32,
+      op::to_utf16, op::to_utf32, op::to_utf8_from_utf16, op::to_utf8_from_utf32,
+      // The transcoding views.
+      op::view_utf8_to_utf16, op::view_utf16_to_utf8, op::view_utf16_to_utf32, op::view_utf8_to_utf32};
   for (source& s : sources)
     for (const op o : ops)
       for (const impl& im : impls) {

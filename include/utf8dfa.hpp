@@ -16,6 +16,7 @@
 #include "utf8dfa/stream.hpp"
 #include "utf8dfa/transcode.hpp"
 #include "utf8dfa/utf16.hpp"
+#include "utf8dfa/utf_views.hpp"
 #include "utf8dfa/validate.hpp"
 #include "utf8dfa/version.hpp"
 #include "utf8dfa/views.hpp"

@@ -12,21 +12,25 @@
 //   utf8dfa/error.hpp
 //   utf8dfa/count.hpp
 //   utf8dfa/detail/dispatch.hpp
-//   utf8dfa/detail/cpu.hpp
-//   utf8dfa/detail/simd/target.hpp
 //   utf8dfa/detail/kernel_table.hpp
 //   utf8dfa/policy.hpp
 //   utf8dfa/detail/scalar.hpp
+//   utf8dfa/detail/kernel_list.hpp
+//   utf8dfa/detail/cpu.hpp
 //   utf8dfa/detail/simd/avx2/kernels.hpp
+//   utf8dfa/detail/simd/avx2/length.hpp
+//   utf8dfa/detail/simd/length_common.hpp
+//   utf8dfa/detail/simd/generic.hpp
+//   utf8dfa/detail/simd/target.hpp
+//   utf8dfa/detail/simd/avx2/validate.hpp
 //   utf8dfa/detail/simd/avx2/transcode.hpp
 //   utf8dfa/detail/simd/transcode_common.hpp
 //   utf8dfa/detail/simd/avx2/utf8_block.hpp
-//   utf8dfa/detail/simd/avx2/validate.hpp
-//   utf8dfa/detail/simd/generic.hpp
 //   utf8dfa/detail/simd/avx512/kernels.hpp
-//   utf8dfa/detail/simd/avx512/transcode.hpp
+//   utf8dfa/detail/simd/avx512/length.hpp
 //   utf8dfa/detail/simd/avx512/utf8_block.hpp
 //   utf8dfa/detail/simd/avx512/validate.hpp
+//   utf8dfa/detail/simd/avx512/transcode.hpp
 //   utf8dfa/detail/simd/neon/kernels.hpp
 //   utf8dfa/detail/simd/neon/validate.hpp
 //   utf8dfa/detail/simd/sse4/kernels.hpp
@@ -42,6 +46,7 @@
 //   utf8dfa/stream.hpp
 //   utf8dfa/validate.hpp
 //   utf8dfa/utf16.hpp
+//   utf8dfa/utf_views.hpp
 //   utf8dfa/views.hpp
 
 // ---- begin utf8dfa.hpp ----
@@ -163,6 +168,32 @@
 #define UTF8DFA_ARM64 1
 #else
 #define UTF8DFA_ARM64 0
+#endif
+
+// Which SIMD kernels this build has (detail/simd/target.hpp holds their instruction-set regions):
+// x86-64 with GCC or Clang gets sse4, avx2 and avx512 (chosen at run time), ARM64 neon;
+// UTF8DFA_NO_SIMD leaves the scalar kernel only.
+#if UTF8DFA_X86_64 && !defined(UTF8DFA_NO_SIMD) && (defined(__GNUC__) || defined(__clang__))
+#define UTF8DFA_X86_KERNELS 1
+#else
+#define UTF8DFA_X86_KERNELS 0
+#endif
+#if UTF8DFA_ARM64 && !defined(UTF8DFA_NO_SIMD) && (defined(__ARM_NEON) || defined(_M_ARM64))
+#define UTF8DFA_NEON_KERNELS 1
+#else
+#define UTF8DFA_NEON_KERNELS 0
+#endif
+
+// Separate compilation. By default the library is header-only: every translation unit that calls a
+// bulk function (validate, the conversions, count_code_points) compiles the kernels again. Define
+// UTF8DFA_SEPARATE_COMPILATION in every translation unit of the program (the CMake target
+// utf8dfa::utf8dfa_compiled does) and the headers only declare the kernels; exactly one source file
+// then includes <utf8dfa/src.hpp> (with the single header: defines UTF8DFA_IMPLEMENTATION before
+// including it) to compile them once. UTF8DFA_KERNELS_DECL marks the functions it moves there.
+#if defined(UTF8DFA_SEPARATE_COMPILATION)
+#define UTF8DFA_KERNELS_DECL
+#else
+#define UTF8DFA_KERNELS_DECL inline
 #endif
 
 #endif
@@ -789,161 +820,21 @@ constexpr std::span<T> skip_bom(std::span<T, Extent> bytes) noexcept {
 // ---- begin utf8dfa/detail/dispatch.hpp ----
 // utf8dfa: the run-time kernel table. On x86-64 the best of avx512, avx2, sse4 that cpu.hpp finds
 // (CPU and OS support), on ARM64 neon, else scalar; UTF8DFA_NO_SIMD leaves only scalar. Resolved
-// once, on first use (no static-initialisation order issue: the pointer is constant-initialised),
+// once, on first use (no static-initialisation order issue: the slot is constant-initialised),
 // overridable by the UTF8DFA_KERNEL environment variable or select_kernel().
+//
+// The kernels are registered in kernel_list.hpp. Header-only (the default), it is included here,
+// and a bulk function calls kernel_fn<&kernel_table::op>(): that operation's implementation in the
+// kernel in use, read from the operation's own list, so a translation unit compiles only the
+// kernels of the operations it calls. With UTF8DFA_SEPARATE_COMPILATION (config.hpp) only the
+// declarations here are seen, kernel_fn reads the active table, and the one translation unit that
+// includes <utf8dfa/src.hpp> compiles kernel_list.hpp. Either way a call is one load of the
+// active-kernel slot, one load of the function pointer and an indirect call.
 #ifndef UTF8DFA_DETAIL_DISPATCH_HPP
 #define UTF8DFA_DETAIL_DISPATCH_HPP
 
 #include <atomic>
-#include <cstdlib>
 
-// ---- begin utf8dfa/detail/cpu.hpp ----
-// utf8dfa: what the x86-64 CPU and the operating system let the kernels use (cpuid + xgetbv).
-// Detected once, on first use; the cache is a constant-initialised atomic, so there is no
-// static-initialisation order issue and concurrent first calls merely detect twice.
-#ifndef UTF8DFA_DETAIL_CPU_HPP
-#define UTF8DFA_DETAIL_CPU_HPP
-
-
-// ---- begin utf8dfa/detail/simd/target.hpp ----
-// utf8dfa: per-function instruction-set regions for the x86-64 kernels (and NEON on ARM64). Kernels are compiled
-// through these attributes only, never through -m flags imposed on users; dispatch.hpp calls a kernel only after
-// cpu.hpp has confirmed the CPU and the OS support it.
-#ifndef UTF8DFA_DETAIL_SIMD_TARGET_HPP
-#define UTF8DFA_DETAIL_SIMD_TARGET_HPP
-
-
-#if UTF8DFA_X86_64 && !defined(UTF8DFA_NO_SIMD) && (defined(__GNUC__) || defined(__clang__))
-#define UTF8DFA_X86_KERNELS 1
-#include <immintrin.h>
-// Keeps a kernel's vector loop out of its caller, so a short input's scalar path stays lean.
-#define UTF8DFA_NOINLINE __attribute__((noinline))
-#define UTF8DFA_TARGET_SSE4 __attribute__((target("sse4.2,popcnt")))
-#define UTF8DFA_TARGET_AVX2 __attribute__((target("avx2,bmi,bmi2,popcnt,lzcnt")))
-#define UTF8DFA_TARGET_AVX512 \
-  __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512vbmi,avx512vbmi2,bmi,bmi2,popcnt,lzcnt")))
-#else
-#define UTF8DFA_X86_KERNELS 0
-#endif
-
-// ARM64: NEON is part of the base architecture, so its kernel is chosen at compile time.
-#if UTF8DFA_ARM64 && !defined(UTF8DFA_NO_SIMD) && (defined(__ARM_NEON) || defined(_M_ARM64))
-#define UTF8DFA_NEON_KERNELS 1
-#include <arm_neon.h>
-#else
-#define UTF8DFA_NEON_KERNELS 0
-#endif
-
-#endif
-// ---- end utf8dfa/detail/simd/target.hpp ----
-
-#if UTF8DFA_X86_KERNELS
-#include <cpuid.h>
-#endif
-
-namespace utf8dfa {
-inline namespace UTF8DFA_ABI_NAMESPACE {
-namespace detail {
-
-/// Instruction-set bits; a kernel runs only when every bit its target region enables is set.
-enum cpu_feature : std::uint32_t {
-  cpu_sse42 = 1u << 0,
-  cpu_popcnt = 1u << 1,
-  cpu_avx2 = 1u << 2,
-  cpu_bmi1 = 1u << 3,
-  cpu_bmi2 = 1u << 4,
-  cpu_lzcnt = 1u << 5,
-  cpu_avx512f = 1u << 6,
-  cpu_avx512bw = 1u << 7,
-  cpu_avx512vl = 1u << 8,
-  cpu_avx512dq = 1u << 9,
-  cpu_avx512vbmi = 1u << 10,
-  cpu_avx512vbmi2 = 1u << 11,
-  cpu_detected = 1u << 31,  // marks the cache as filled
-};
-
-/// What each kernel's target region (simd/target.hpp) needs.
-inline constexpr std::uint32_t cpu_needs_sse4 = cpu_sse42 | cpu_popcnt;
-inline constexpr std::uint32_t cpu_needs_avx2 = cpu_needs_sse4 | cpu_avx2 | cpu_bmi1 | cpu_bmi2 | cpu_lzcnt;
-inline constexpr std::uint32_t cpu_needs_avx512 =
-    cpu_needs_avx2 | cpu_avx512f | cpu_avx512bw | cpu_avx512vl | cpu_avx512dq | cpu_avx512vbmi | cpu_avx512vbmi2;
-
-#if UTF8DFA_X86_KERNELS
-struct cpuid_regs {
-  std::uint32_t eax, ebx, ecx, edx;
-};
-
-inline cpuid_regs cpuid_query(std::uint32_t leaf, std::uint32_t subleaf) noexcept {
-  cpuid_regs r{0, 0, 0, 0};
-  unsigned a = 0, b = 0, c = 0, d = 0;
-  if (__get_cpuid_count(leaf, subleaf, &a, &b, &c, &d)) r = {a, b, c, d};
-  return r;
-}
-
-/// XCR0: which register states the OS saves on a context switch. Plain asm, so no target region
-/// (-mxsave) is needed; only called once cpuid said OSXSAVE is on.
-inline std::uint64_t xgetbv0() noexcept {
-  std::uint32_t lo = 0, hi = 0;
-  __asm__ __volatile__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0u));
-  return (std::uint64_t{hi} << 32) | lo;
-}
-
-inline std::uint32_t detect_cpu_features() noexcept {
-  auto bit = [](std::uint32_t reg, unsigned n) { return (reg >> n) & 1u; };
-  std::uint32_t f = cpu_detected;
-  const std::uint32_t max_leaf = cpuid_query(0, 0).eax;
-  const cpuid_regs l1 = cpuid_query(1, 0);
-  if (bit(l1.ecx, 20)) f |= cpu_sse42;
-  if (bit(l1.ecx, 23)) f |= cpu_popcnt;
-  const cpuid_regs ext = cpuid_query(0x80000001u, 0);
-  if (bit(ext.ecx, 5)) f |= cpu_lzcnt;
-  if (max_leaf < 7) return f;
-  const cpuid_regs l7 = cpuid_query(7, 0);
-  if (bit(l7.ebx, 3)) f |= cpu_bmi1;
-  if (bit(l7.ebx, 8)) f |= cpu_bmi2;
-  // AVX state needs the OS to save XMM and YMM (XCR0 bits 1, 2); AVX-512 also the opmask and
-  // ZMM states (bits 5, 6, 7).
-  if (!bit(l1.ecx, 27) || !bit(l1.ecx, 28)) return f;  // OSXSAVE, AVX
-  const std::uint64_t xcr0 = xgetbv0();
-  if ((xcr0 & 0x6) != 0x6) return f;
-  if (bit(l7.ebx, 5)) f |= cpu_avx2;
-  if ((xcr0 & 0xE6) != 0xE6) return f;
-  if (bit(l7.ebx, 16)) f |= cpu_avx512f;
-  if (bit(l7.ebx, 17)) f |= cpu_avx512dq;
-  if (bit(l7.ebx, 30)) f |= cpu_avx512bw;
-  if (bit(l7.ebx, 31)) f |= cpu_avx512vl;
-  if (bit(l7.ecx, 1)) f |= cpu_avx512vbmi;
-  if (bit(l7.ecx, 6)) f |= cpu_avx512vbmi2;
-  return f;
-}
-#else
-inline std::uint32_t detect_cpu_features() noexcept {
-  return cpu_detected;
-}
-#endif
-
-/// The features of this CPU (cpu_feature bits), detected on the first call.
-inline std::uint32_t cpu_features() noexcept {
-  static std::atomic<std::uint32_t> cache{0};  // constant-initialised
-  std::uint32_t f = cache.load(std::memory_order_relaxed);
-  if (f == 0) {
-    f = detect_cpu_features();
-    cache.store(f, std::memory_order_relaxed);
-  }
-  return f;
-}
-
-/// True when the CPU has every feature in `needs`.
-inline bool cpu_has(std::uint32_t needs) noexcept {
-  return (cpu_features() & needs) == needs;
-}
-
-}  // namespace detail
-}  // namespace UTF8DFA_ABI_NAMESPACE
-}  // namespace utf8dfa
-
-#endif
-// ---- end utf8dfa/detail/cpu.hpp ----
 // ---- begin utf8dfa/detail/kernel_table.hpp ----
 // utf8dfa: the shape of a kernel (one implementation of every bulk operation) and the portable one.
 #ifndef UTF8DFA_DETAIL_KERNEL_TABLE_HPP
@@ -1291,6 +1182,69 @@ conversion_result utf_to_utf8_scalar(const In* p, std::size_t n, unsigned char* 
   return {n, static_cast<std::size_t>(o - out), first};
 }
 
+// ---------------------------------------------------------------------------------------------
+// Output lengths: what a conversion writes, counted without writing (replacements included, each
+// `repl_units` or `repl_bytes` long). The kernels' length functions run these around errors.
+
+/// Units (UTF-16 when Utf16, else UTF-32) the conversion writes for the characters of UTF-8 that
+/// start in [i, end): the decoder runs from i, a character start, and leaves i on the first
+/// character start at or past `end` (a character crossing `end` is read whole).
+template <bool Utf16>
+inline std::size_t utf8_units_region(const unsigned char* p, std::size_t n, std::size_t& i, std::size_t end,
+                                     std::size_t repl_units) noexcept {
+  std::size_t total = 0;
+  while (i < end) {
+    const decoded d = decode_at(p, n, i);
+    total += d.error != error_code::none ? repl_units : Utf16 && d.code_point >= 0x10000 ? 2 : 1;
+    i += d.length;
+  }
+  return total;
+}
+
+/// UTF-8 bytes the conversion writes for the characters of UTF-16 or UTF-32 that start in [i, end)
+/// (same contract as utf8_units_region).
+template <class In>
+inline std::size_t utf8_bytes_region(const In* p, std::size_t n, std::size_t& i, std::size_t end,
+                                     std::size_t repl_bytes) noexcept {
+  std::size_t total = 0, j = i;
+  while (j < end) {
+    // The common case, no decoding: a run of units below the surrogates.
+    std::size_t k = j;
+    for (; k < end && p[k] < 0xD800; ++k) total += std::size_t{p[k] >= 0x80} + std::size_t{p[k] >= 0x800};
+    total += k - j;
+    j = k;
+    if (j == end) break;
+    const decoded d = decode_utf_at(p, n, j);
+    total += d.error != error_code::none ? repl_bytes : utf8_width(d.code_point);
+    j += d.length;
+  }
+  i = j;
+  return total;
+}
+
+/// The units of UTF-8 [p, p+n) after conversion, by a kernel's validation and counting functions:
+/// the well-formed stretches counted, each maximal ill-formed subpart one replacement.
+template <bool Utf16, validation_result (*Validate)(const unsigned char*, std::size_t) noexcept,
+          std::size_t (*Count)(const unsigned char*, std::size_t) noexcept>
+std::size_t utf8_units_by(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
+  const std::size_t repl_units = Utf16 && repl >= 0x10000 ? 2 : 1;
+  std::size_t total = 0, pos = 0;
+  for (;;) {
+    const validation_result v = Validate(p + pos, n - pos);
+    total += Count(p + pos, v.valid_up_to);
+    if (v.error == error_code::none) return total;
+    pos += v.valid_up_to;
+    total += utf8_units_region<Utf16>(p, n, pos, pos + 1, repl_units);  // the maximal ill-formed subpart
+  }
+}
+
+/// UTF-8 bytes of UTF-16 or UTF-32 [p, p+n) after conversion, replacements written as `repl`.
+template <class In>
+std::size_t utf8_length_scalar(const In* p, std::size_t n, char32_t repl) noexcept {
+  std::size_t i = 0;
+  return utf8_bytes_region(p, n, i, n, utf8_width(repl));
+}
+
 }  // namespace detail
 }  // namespace UTF8DFA_ABI_NAMESPACE
 }  // namespace utf8dfa
@@ -1315,6 +1269,12 @@ struct kernel_table {
   conversion_result (*utf8_to_utf16)(const unsigned char*, std::size_t, char16_t*, char32_t) noexcept;
   conversion_result (*utf16_to_utf8)(const char16_t*, std::size_t, unsigned char*, char32_t) noexcept;
   conversion_result (*utf32_to_utf8)(const char32_t*, std::size_t, unsigned char*, char32_t) noexcept;
+  // Exact output lengths of the conversions above, ill-formed input included: each error counted as
+  // the replacement `repl` (a scalar value) that the replace policy writes for it.
+  std::size_t (*utf16_length_from_utf8)(const unsigned char*, std::size_t, char32_t repl) noexcept;
+  std::size_t (*utf32_length_from_utf8)(const unsigned char*, std::size_t, char32_t repl) noexcept;
+  std::size_t (*utf8_length_from_utf16)(const char16_t*, std::size_t, char32_t repl) noexcept;
+  std::size_t (*utf8_length_from_utf32)(const char32_t*, std::size_t, char32_t repl) noexcept;
 };
 
 /// Runs a policy-templated kernel with the policy encoded as a replacement value.
@@ -1344,6 +1304,10 @@ inline constexpr kernel_table scalar_kernels{
     scalar_utf8_to_utf16,
     scalar_utf16_to_utf8,
     scalar_utf32_to_utf8,
+    &utf8_units_by<true, &validate_scalar, &utf16_length_scalar>,
+    &utf8_units_by<false, &validate_scalar, &count_leads_scalar>,
+    &utf8_length_scalar<char16_t>,
+    &utf8_length_scalar<char32_t>,
 };
 
 /// A vector conversion for inputs of at least `MinUnits` code units, the scalar one below: a vector
@@ -1360,11 +1324,784 @@ conversion_result vector_from(const In* p, std::size_t n, Out* out, char32_t rep
 
 #endif
 // ---- end utf8dfa/detail/kernel_table.hpp ----
+
+// The definitions: here when header-only, in the one UTF8DFA_IMPLEMENTATION translation unit
+// (<utf8dfa/src.hpp>) with UTF8DFA_SEPARATE_COMPILATION.
+#if !defined(UTF8DFA_SEPARATE_COMPILATION) || defined(UTF8DFA_IMPLEMENTATION)
+// ---- begin utf8dfa/detail/kernel_list.hpp ----
+// utf8dfa: the kernels of this build, and the definitions dispatch.hpp declares. Header-only, every
+// translation unit that dispatches includes this (through dispatch.hpp); with
+// UTF8DFA_SEPARATE_COMPILATION only <utf8dfa/src.hpp> does, and these functions are not inline.
+//
+// A kernel is a kernel_table (kernel_table.hpp) defined in its simd/<isa>/kernels.hpp; a new bulk
+// operation is a new kernel_table field filled in every table: nothing here changes.
+#ifndef UTF8DFA_DETAIL_KERNEL_LIST_HPP
+#define UTF8DFA_DETAIL_KERNEL_LIST_HPP
+
+#include <cstdlib>
+
+// ---- begin utf8dfa/detail/cpu.hpp ----
+// utf8dfa: what the x86-64 CPU and the operating system let the kernels use (cpuid + xgetbv).
+// Detected once, on first use; the cache is a constant-initialised atomic, so there is no
+// static-initialisation order issue and concurrent first calls merely detect twice.
+#ifndef UTF8DFA_DETAIL_CPU_HPP
+#define UTF8DFA_DETAIL_CPU_HPP
+
+
+
+#if UTF8DFA_X86_KERNELS
+#include <cpuid.h>
+#endif
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+
+/// Instruction-set bits; a kernel runs only when every bit its target region enables is set.
+enum cpu_feature : std::uint32_t {
+  cpu_sse42 = 1u << 0,
+  cpu_popcnt = 1u << 1,
+  cpu_avx2 = 1u << 2,
+  cpu_bmi1 = 1u << 3,
+  cpu_bmi2 = 1u << 4,
+  cpu_lzcnt = 1u << 5,
+  cpu_avx512f = 1u << 6,
+  cpu_avx512bw = 1u << 7,
+  cpu_avx512vl = 1u << 8,
+  cpu_avx512dq = 1u << 9,
+  cpu_avx512vbmi = 1u << 10,
+  cpu_avx512vbmi2 = 1u << 11,
+  cpu_detected = 1u << 31,  // marks the cache as filled
+};
+
+/// What each kernel's target region (simd/target.hpp) needs.
+inline constexpr std::uint32_t cpu_needs_sse4 = cpu_sse42 | cpu_popcnt;
+inline constexpr std::uint32_t cpu_needs_avx2 = cpu_needs_sse4 | cpu_avx2 | cpu_bmi1 | cpu_bmi2 | cpu_lzcnt;
+inline constexpr std::uint32_t cpu_needs_avx512 =
+    cpu_needs_avx2 | cpu_avx512f | cpu_avx512bw | cpu_avx512vl | cpu_avx512dq | cpu_avx512vbmi | cpu_avx512vbmi2;
+
+#if UTF8DFA_X86_KERNELS
+struct cpuid_regs {
+  std::uint32_t eax, ebx, ecx, edx;
+};
+
+inline cpuid_regs cpuid_query(std::uint32_t leaf, std::uint32_t subleaf) noexcept {
+  cpuid_regs r{0, 0, 0, 0};
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (__get_cpuid_count(leaf, subleaf, &a, &b, &c, &d)) r = {a, b, c, d};
+  return r;
+}
+
+/// XCR0: which register states the OS saves on a context switch. Plain asm, so no target region
+/// (-mxsave) is needed; only called once cpuid said OSXSAVE is on.
+inline std::uint64_t xgetbv0() noexcept {
+  std::uint32_t lo = 0, hi = 0;
+  __asm__ __volatile__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0u));
+  return (std::uint64_t{hi} << 32) | lo;
+}
+
+inline std::uint32_t detect_cpu_features() noexcept {
+  auto bit = [](std::uint32_t reg, unsigned n) { return (reg >> n) & 1u; };
+  std::uint32_t f = cpu_detected;
+  const std::uint32_t max_leaf = cpuid_query(0, 0).eax;
+  const cpuid_regs l1 = cpuid_query(1, 0);
+  if (bit(l1.ecx, 20)) f |= cpu_sse42;
+  if (bit(l1.ecx, 23)) f |= cpu_popcnt;
+  const cpuid_regs ext = cpuid_query(0x80000001u, 0);
+  if (bit(ext.ecx, 5)) f |= cpu_lzcnt;
+  if (max_leaf < 7) return f;
+  const cpuid_regs l7 = cpuid_query(7, 0);
+  if (bit(l7.ebx, 3)) f |= cpu_bmi1;
+  if (bit(l7.ebx, 8)) f |= cpu_bmi2;
+  // AVX state needs the OS to save XMM and YMM (XCR0 bits 1, 2); AVX-512 also the opmask and
+  // ZMM states (bits 5, 6, 7).
+  if (!bit(l1.ecx, 27) || !bit(l1.ecx, 28)) return f;  // OSXSAVE, AVX
+  const std::uint64_t xcr0 = xgetbv0();
+  if ((xcr0 & 0x6) != 0x6) return f;
+  if (bit(l7.ebx, 5)) f |= cpu_avx2;
+  if ((xcr0 & 0xE6) != 0xE6) return f;
+  if (bit(l7.ebx, 16)) f |= cpu_avx512f;
+  if (bit(l7.ebx, 17)) f |= cpu_avx512dq;
+  if (bit(l7.ebx, 30)) f |= cpu_avx512bw;
+  if (bit(l7.ebx, 31)) f |= cpu_avx512vl;
+  if (bit(l7.ecx, 1)) f |= cpu_avx512vbmi;
+  if (bit(l7.ecx, 6)) f |= cpu_avx512vbmi2;
+  return f;
+}
+#else
+inline std::uint32_t detect_cpu_features() noexcept {
+  return cpu_detected;
+}
+#endif
+
+/// The features of this CPU (cpu_feature bits), detected on the first call.
+inline std::uint32_t cpu_features() noexcept {
+  static std::atomic<std::uint32_t> cache{0};  // constant-initialised
+  std::uint32_t f = cache.load(std::memory_order_relaxed);
+  if (f == 0) {
+    f = detect_cpu_features();
+    cache.store(f, std::memory_order_relaxed);
+  }
+  return f;
+}
+
+/// True when the CPU has every feature in `needs`.
+inline bool cpu_has(std::uint32_t needs) noexcept {
+  return (cpu_features() & needs) == needs;
+}
+
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/detail/cpu.hpp ----
 // ---- begin utf8dfa/detail/simd/avx2/kernels.hpp ----
 // utf8dfa: the AVX2 kernel table.
 #ifndef UTF8DFA_DETAIL_SIMD_AVX2_KERNELS_HPP
 #define UTF8DFA_DETAIL_SIMD_AVX2_KERNELS_HPP
 
+// ---- begin utf8dfa/detail/simd/avx2/length.hpp ----
+// utf8dfa: AVX2 output lengths of the conversions, exact on ill-formed input too: the block check
+// and a count in one pass over well-formed blocks, the scalar decoder over a block that holds an
+// error and over the tail shorter than a block (length_common.hpp).
+#ifndef UTF8DFA_DETAIL_SIMD_AVX2_LENGTH_HPP
+#define UTF8DFA_DETAIL_SIMD_AVX2_LENGTH_HPP
+
+// ---- begin utf8dfa/detail/simd/length_common.hpp ----
+// utf8dfa: what the SIMD length functions of every instruction set share: the loop that runs a
+// kernel's vector count over the well-formed stretches of the input and the scalar decoder
+// (scalar.hpp) over the blocks that hold an error (plain code, no target attributes).
+#ifndef UTF8DFA_DETAIL_SIMD_LENGTH_COMMON_HPP
+#define UTF8DFA_DETAIL_SIMD_LENGTH_COMMON_HPP
+
+
+// ---- begin utf8dfa/detail/simd/generic.hpp ----
+// utf8dfa: what every SIMD validation kernel shares: the byte-pair lookup tables of the vectorised
+// check (Keiser & Lemire, "Validating UTF-8 In Less Than One Instruction Per Byte", 2021) derived
+// from the grammar of dfa.hpp and proved against the DFA at compile time (tests/tables_test.cpp),
+// and the scalar re-scan that turns "this block is bad" into the exact answer of validate_scalar.
+//
+// The vector check looks at every byte b2 together with the byte before it, b1:
+//   flags = first_high[b1 >> 4] & first_low[b1 & 15] & second_high[b2 >> 4]
+// Each flag bit is one kind of forbidden pair whose set of b1 factors into (high nibbles x low
+// nibbles) and whose set of b2 is a union of high nibbles, so the AND of three 16-entry lookups
+// is non-zero exactly for the forbidden pairs. The bit `pair_two_conts` (continuation after
+// continuation) is not an error by itself: it must be set exactly where the byte two places back
+// is a lead of 3 or 4 bytes, or the byte three places back a lead of 4 bytes.
+#ifndef UTF8DFA_DETAIL_SIMD_GENERIC_HPP
+#define UTF8DFA_DETAIL_SIMD_GENERIC_HPP
+
+
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+
+/// A forbidden kind of byte pair: b1 in [lo1, hi1] followed by b2 in [lo2, hi2].
+struct pair_rule {
+  std::uint8_t bit, lo1, hi1, lo2, hi2;
+};
+
+inline constexpr std::uint8_t pair_too_short = 0x01;   // lead of 2..4 bytes, then no continuation
+inline constexpr std::uint8_t pair_too_long = 0x02;    // ASCII, then a continuation
+inline constexpr std::uint8_t pair_overlong_3 = 0x04;  // E0 80..9F
+inline constexpr std::uint8_t pair_too_large = 0x08;   // F4..FF 90..BF
+inline constexpr std::uint8_t pair_surrogate = 0x10;   // ED A0..BF
+inline constexpr std::uint8_t pair_overlong_2 = 0x20;  // C0..C1 continuation
+inline constexpr std::uint8_t pair_overlong_4 = 0x40;  // F0 80..8F, and F5..FF 80..8F
+inline constexpr std::uint8_t pair_two_conts = 0x80;   // continuation after continuation
+
+// The grammar rows the rules read their ranges from.
+inline constexpr const sequence_rule& rule_ascii = grammar[0];
+inline constexpr const sequence_rule& rule_c2 = grammar[1];
+inline constexpr const sequence_rule& rule_e0 = grammar[2];
+inline constexpr const sequence_rule& rule_ed = grammar[4];
+inline constexpr const sequence_rule& rule_f0 = grammar[6];
+inline constexpr const sequence_rule& rule_f4 = grammar[8];
+static_assert(rule_c2.lead.lo == 0xC2 && rule_e0.lead.lo == 0xE0 && rule_ed.lead.lo == 0xED &&
+                  rule_f0.lead.lo == 0xF0 && rule_f4.lead.lo == 0xF4,
+              "grammar rows in RFC 3629 order");
+
+constexpr std::uint8_t u8(unsigned v) noexcept {
+  return static_cast<std::uint8_t>(v);
+}
+
+/// The forbidden pairs, each range read off the grammar: a restricted second byte's complement
+/// within UTF8-tail, the bytes no rule starts with, and the continuation structure.
+inline constexpr pair_rule pair_rules[] = {
+    {pair_too_short, u8(rule_c2.lead.lo & 0xF0), 0xFF, rule_ascii.lead.lo, rule_ascii.lead.hi},
+    {pair_too_short, u8(rule_c2.lead.lo & 0xF0), 0xFF, u8(utf8_tail.hi + 1), 0xFF},
+    {pair_too_long, rule_ascii.lead.lo, rule_ascii.lead.hi, utf8_tail.lo, utf8_tail.hi},
+    {pair_overlong_3, rule_e0.lead.lo, rule_e0.lead.hi, utf8_tail.lo, u8(rule_e0.tail[0].lo - 1)},
+    {pair_too_large, rule_f4.lead.lo, 0xFF, u8(rule_f4.tail[0].hi + 1), utf8_tail.hi},
+    {pair_surrogate, rule_ed.lead.lo, rule_ed.lead.hi, u8(rule_ed.tail[0].hi + 1), utf8_tail.hi},
+    {pair_overlong_2, u8(utf8_tail.hi + 1), u8(rule_c2.lead.lo - 1), utf8_tail.lo, utf8_tail.hi},
+    {pair_overlong_4, rule_f0.lead.lo, rule_f0.lead.hi, utf8_tail.lo, u8(rule_f0.tail[0].lo - 1)},
+    {pair_overlong_4, u8(rule_f4.lead.hi + 1), 0xFF, utf8_tail.lo, rule_f4.tail[0].hi},
+    {pair_two_conts, utf8_tail.lo, utf8_tail.hi, utf8_tail.lo, utf8_tail.hi},
+};
+
+/// The three 16-entry lookups (each 16 bytes, as one vector register lane loads them).
+struct pair_tables {
+  std::uint8_t first_high[16]{}, first_low[16]{}, second_high[16]{};
+  bool factorable = true;  // every rule has the (nibble x nibble) x nibble shape
+};
+
+constexpr pair_tables build_pair_tables() {
+  pair_tables t{};
+  for (const pair_rule& r : pair_rules) {
+    const unsigned h_lo = r.lo1 >> 4, h_hi = r.hi1 >> 4;
+    const bool one_row = h_lo == h_hi;
+    if (!one_row && ((r.lo1 & 15) != 0 || (r.hi1 & 15) != 15)) t.factorable = false;
+    if ((r.lo2 & 15) != 0 || (r.hi2 & 15) != 15) t.factorable = false;
+    for (unsigned h = h_lo; h <= h_hi; ++h) t.first_high[h] |= r.bit;
+    for (unsigned l = one_row ? (r.lo1 & 15u) : 0u; l <= (one_row ? (r.hi1 & 15u) : 15u); ++l) t.first_low[l] |= r.bit;
+    for (unsigned h = r.lo2 >> 4; h <= (r.hi2 >> 4); ++h) t.second_high[h] |= r.bit;
+  }
+  return t;
+}
+
+inline constexpr pair_tables pair_lookup = build_pair_tables();
+static_assert(pair_lookup.factorable, "every forbidden pair set is a product of nibble ranges");
+
+/// The flags the vector check computes for the pair (b1, b2).
+constexpr std::uint8_t pair_flags(unsigned b1, unsigned b2) noexcept {
+  return pair_lookup.first_high[b1 >> 4] & pair_lookup.first_low[b1 & 15] & pair_lookup.second_high[b2 >> 4];
+}
+
+/// What the DFA says about the pair: b1 read as the start of a character (b1 not a continuation)
+/// fails at b1 or at b2. A continuation b1 is judged by its context (the two_conts rule).
+constexpr bool dfa_rejects_pair(unsigned b1, unsigned b2) noexcept {
+  if (utf8_tail.contains(b1)) return false;
+  const std::uint8_t s = dfa.next[accept_state][b1];
+  if (s == reject_state) return true;
+  if (s == accept_state) return utf8_tail.contains(b2);
+  return dfa.next[s][b2] == reject_state;
+}
+
+/// The tables agree with the DFA on every pair whose first byte lies in [lo, hi).
+constexpr bool pair_tables_match_dfa(unsigned lo, unsigned hi) noexcept {
+  for (unsigned b1 = lo; b1 < hi; ++b1)
+    for (unsigned b2 = 0; b2 < 256; ++b2) {
+      const unsigned f = pair_flags(b1, b2);
+      if (((f & 0x7Fu) != 0) != dfa_rejects_pair(b1, b2)) return false;
+      if (((f & pair_two_conts) != 0) != (utf8_tail.contains(b1) && utf8_tail.contains(b2))) return false;
+    }
+  return true;
+}
+// tests/tables_test.cpp checks every one of the 65536 pairs at compile time (once, not in every
+// translation unit that includes the kernels).
+
+/// Leads from these values on need a continuation two (three) places after them.
+inline constexpr std::uint8_t lead3_min = rule_e0.lead.lo;
+inline constexpr std::uint8_t lead4_min = rule_f0.lead.lo;
+
+constexpr bool continuation_thresholds_match_dfa() noexcept {
+  for (unsigned b = 0; b < 256; ++b) {
+    const std::uint8_t s = dfa.next[accept_state][b];
+    if (s == reject_state) continue;  // C0, C1, F5..FF, continuations: caught by the pair rules
+    const unsigned tails = s == accept_state ? 0u : dfa.desc[s].count;
+    if ((tails >= 2) != (b >= lead3_min) || (tails >= 3) != (b >= lead4_min)) return false;
+  }
+  return true;
+}
+static_assert(continuation_thresholds_match_dfa(), "3- and 4-byte leads are exactly E0.. and F0..");
+
+// ---------------------------------------------------------------------------------------------
+// Exact answers. A kernel checks blocks; once [0, b) passed every check (it is well-formed except
+// perhaps a character cut by b) and the block at b fails, the first error starts at or after the
+// last character start before b, and the scalar decoder from there gives validate_scalar's answer.
+
+/// What a kernel's block checker returns when every block passed.
+inline constexpr std::size_t blocks_pass = ~std::size_t{0};
+
+/// The start of the character that contains the byte before b (or b itself), for a prefix
+/// [0, b) that passed the block checks.
+inline std::size_t boundary_before(const unsigned char* p, std::size_t b) noexcept {
+  for (std::size_t j = b; j > 0 && b - j < 3;) {
+    --j;
+    if (!is_continuation(p[j])) return j;
+  }
+  return b;
+}
+
+/// The exact result for [0, n), given that [0, b) passed the block checks.
+inline validation_result rescan_from(const unsigned char* p, std::size_t n, std::size_t b) noexcept {
+  return validate_from(p, n, boundary_before(p, b));
+}
+
+/// True when the well-formed prefix [0, n) ends inside a character (a lead in its last 3 bytes
+/// that needs more bytes than remain).
+inline bool ends_incomplete(const unsigned char* p, std::size_t n) noexcept {
+  return (n >= 1 && p[n - 1] >= 0xC0) || (n >= 2 && p[n - 2] >= lead3_min) || (n >= 3 && p[n - 3] >= lead4_min);
+}
+
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/detail/simd/generic.hpp ----
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+
+/// A vector count over [p, p+n) read as the start of a text: returns blocks_pass when the whole
+/// input is well-formed (`count` is then its length), else b such that [0, b) passed the checks
+/// (`count` holds the length of its characters, a character cut by b counted by its lead) and the
+/// scalar decoder must take over at the character start before b, for at most `span` units past b.
+template <class In>
+using length_segment = std::size_t (*)(const In*, std::size_t, std::size_t& count) noexcept;
+
+/// Units of UTF-8 after conversion (UTF-16 when Utf16, else UTF-32), by a vector count.
+template <bool Utf16, length_segment<unsigned char> Segment, std::size_t Span>
+std::size_t utf8_units_blocks(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
+  const std::size_t repl_units = Utf16 && repl >= 0x10000 ? 2 : 1;
+  std::size_t total = 0, pos = 0;
+  for (;;) {
+    std::size_t count = 0;
+    const std::size_t b = Segment(p + pos, n - pos, count);
+    if (b == blocks_pass) return total + count;
+    // The character cut by b was counted by its lead: the decoder reads it again.
+    const std::size_t s = boundary_before(p + pos, b);
+    total += count - (Utf16 ? utf16_length_scalar(p + pos + s, b - s) : count_leads_scalar(p + pos + s, b - s));
+    const std::size_t end = n - (pos + b) < Span ? n : pos + b + Span;
+    pos += s;
+    total += utf8_units_region<Utf16>(p, n, pos, end, repl_units);
+  }
+}
+
+/// UTF-8 bytes of UTF-16 or UTF-32 after conversion, by a vector count (for UTF-16, a high surrogate
+/// is counted as 1 byte and its low surrogate as 3).
+template <class In, length_segment<In> Segment, std::size_t Span>
+std::size_t utf8_bytes_blocks(const In* p, std::size_t n, char32_t repl) noexcept {
+  const std::size_t repl_bytes = utf8_width(repl);
+  std::size_t total = 0, pos = 0;
+  for (;;) {
+    std::size_t count = 0;
+    const std::size_t b = Segment(p + pos, n - pos, count);
+    if (b == blocks_pass) return total + count;
+    std::size_t s = b;
+    if (sizeof(In) == 2 && s > 0 && (p[pos + s - 1] & 0xFC00) == 0xD800) {  // a pair cut by b: decode it whole
+      --s;
+      --count;
+    }
+    total += count;
+    const std::size_t end = n - (pos + b) < Span ? n : pos + b + Span;
+    pos += s;
+    total += utf8_bytes_region(p, n, pos, end, repl_bytes);
+  }
+}
+
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/detail/simd/length_common.hpp ----
+// ---- begin utf8dfa/detail/simd/target.hpp ----
+// utf8dfa: per-function instruction-set regions for the x86-64 kernels (and NEON on ARM64). Kernels are compiled
+// through these attributes only, never through -m flags imposed on users; dispatch.hpp calls a kernel only after
+// cpu.hpp has confirmed the CPU and the OS support it. config.hpp says which kernels the build has.
+#ifndef UTF8DFA_DETAIL_SIMD_TARGET_HPP
+#define UTF8DFA_DETAIL_SIMD_TARGET_HPP
+
+
+#if UTF8DFA_X86_KERNELS
+#include <immintrin.h>
+// Keeps a kernel's vector loop out of its caller, so a short input's scalar path stays lean.
+#define UTF8DFA_NOINLINE __attribute__((noinline))
+#define UTF8DFA_TARGET_SSE4 __attribute__((target("sse4.2,popcnt")))
+#define UTF8DFA_TARGET_AVX2 __attribute__((target("avx2,bmi,bmi2,popcnt,lzcnt")))
+#define UTF8DFA_TARGET_AVX512 \
+  __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512vbmi,avx512vbmi2,bmi,bmi2,popcnt,lzcnt")))
+#endif
+
+// ARM64: NEON is part of the base architecture, so its kernel is chosen at compile time.
+#if UTF8DFA_NEON_KERNELS
+#include <arm_neon.h>
+#endif
+
+#endif
+// ---- end utf8dfa/detail/simd/target.hpp ----
+// ---- begin utf8dfa/detail/simd/avx2/validate.hpp ----
+// utf8dfa: AVX2 validation and counting (32-byte vectors, 64-byte blocks).
+#ifndef UTF8DFA_DETAIL_SIMD_AVX2_VALIDATE_HPP
+#define UTF8DFA_DETAIL_SIMD_AVX2_VALIDATE_HPP
+
+
+#if UTF8DFA_X86_KERNELS
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+namespace avx2 {
+
+UTF8DFA_TARGET_AVX2 inline __m256i splat(unsigned v) noexcept {
+  return _mm256_set1_epi8(static_cast<char>(v));
+}
+
+UTF8DFA_TARGET_AVX2 inline __m256i load(const void* p) noexcept {
+  return _mm256_loadu_si256(static_cast<const __m256i*>(p));
+}
+
+/// A 16-entry table in both 128-bit lanes (vpshufb looks up within each lane).
+UTF8DFA_TARGET_AVX2 inline __m256i lanes(const std::uint8_t* table16) noexcept {
+  return _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(table16)));
+}
+
+/// The block check with its constants loaded once (outside the loops that use it).
+struct checker {
+  __m256i first_high, first_low, second_high, nibble, lead3, lead4, high_bit;
+
+  UTF8DFA_TARGET_AVX2 checker() noexcept
+      : first_high(lanes(pair_lookup.first_high)),
+        first_low(lanes(pair_lookup.first_low)),
+        second_high(lanes(pair_lookup.second_high)),
+        nibble(splat(0x0F)),
+        lead3(splat(lead3_min - 0x80u)),
+        lead4(splat(lead4_min - 0x80u)),
+        high_bit(splat(0x80)) {}
+
+  /// Non-zero where the pair check or the 3-/4-byte continuation check fails in `in`.
+  UTF8DFA_TARGET_AVX2 __m256i operator()(__m256i in, __m256i prev) const noexcept {
+    // The 16 bytes before each 128-bit lane of `in`, for vpalignr.
+    const __m256i before = _mm256_permute2x128_si256(prev, in, 0x21);
+    const __m256i prev1 = _mm256_alignr_epi8(in, before, 15);
+    const __m256i a = _mm256_shuffle_epi8(first_high, _mm256_and_si256(_mm256_srli_epi16(prev1, 4), nibble));
+    const __m256i b = _mm256_shuffle_epi8(first_low, _mm256_and_si256(prev1, nibble));
+    const __m256i c = _mm256_shuffle_epi8(second_high, _mm256_and_si256(_mm256_srli_epi16(in, 4), nibble));
+    const __m256i flags = _mm256_and_si256(_mm256_and_si256(a, b), c);
+    // Saturating subtraction leaves bit 7 set exactly for prev2 >= lead3_min, prev3 >= lead4_min.
+    const __m256i is3 = _mm256_subs_epu8(_mm256_alignr_epi8(in, before, 14), lead3);
+    const __m256i is4 = _mm256_subs_epu8(_mm256_alignr_epi8(in, before, 13), lead4);
+    const __m256i must_continue = _mm256_and_si256(_mm256_or_si256(is3, is4), high_bit);
+    return _mm256_xor_si256(flags, must_continue);
+  }
+};
+
+/// Non-zero when `in` ends inside a character.
+UTF8DFA_TARGET_AVX2 inline __m256i ends_incomplete(__m256i in) noexcept {
+  const char x = -1;
+  const __m256i limit = _mm256_setr_epi8(x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x,
+                                         x, x, x, static_cast<char>(lead4_min - 1), static_cast<char>(lead3_min - 1),
+                                         static_cast<char>(utf8_tail.hi));
+  return _mm256_subs_epu8(in, limit);
+}
+
+UTF8DFA_TARGET_AVX2 inline bool any(__m256i v) noexcept {
+  return !_mm256_testz_si256(v, v);
+}
+
+/// Checks the 64 bytes lo, hi (preceded by `prev`); returns the error vector.
+UTF8DFA_TARGET_AVX2 inline __m256i check_block(const checker& check, __m256i lo, __m256i hi, __m256i prev,
+                                               __m256i& incomplete) noexcept {
+  if (_mm256_movemask_epi8(_mm256_or_si256(lo, hi)) == 0) return incomplete;
+  const __m256i err = _mm256_or_si256(check(lo, prev), check(hi, lo));
+  incomplete = ends_incomplete(hi);
+  return err;
+}
+
+/// Inputs shorter than this go to the scalar DFA (the checks need 96 readable bytes).
+inline constexpr std::size_t min_block_input = 96;
+
+/// How far past the block start a failing check_blocks step reaches.
+inline constexpr std::size_t block_span = 64;
+
+/// Runs the block checks over [p, p+n) (n >= min_block_input): `blocks_pass` when they all pass
+/// (the input is well-formed), else b such that [0, b) passed and [b, b + block_span) failed.
+UTF8DFA_TARGET_AVX2 inline std::size_t check_blocks(const unsigned char* p, std::size_t n) noexcept {
+  const checker check;
+  __m256i prev = _mm256_setzero_si256(), incomplete = _mm256_setzero_si256();
+  std::size_t i = 0;
+  for (; n - i >= 64; i += 64) {
+    const __m256i lo = load(p + i), hi = load(p + i + 32);
+    if (_mm256_movemask_epi8(_mm256_or_si256(lo, hi)) == 0) {
+      if (UTF8DFA_UNLIKELY(any(incomplete))) return i;  // a character cut before the ASCII
+      // An ASCII run: 128 bytes a step, four vectors passed by one test.
+      std::size_t j = i + 64;
+      while (n - j >= 128 &&
+             _mm256_movemask_epi8(_mm256_or_si256(_mm256_or_si256(load(p + j), load(p + j + 32)),
+                                                  _mm256_or_si256(load(p + j + 64), load(p + j + 96)))) == 0)
+        j += 128;
+      i = j - 64;
+      prev = load(p + j - 32);
+      continue;
+    }
+    const __m256i err = _mm256_or_si256(check(lo, prev), check(hi, lo));
+    if (UTF8DFA_UNLIKELY(any(err))) return i;
+    incomplete = ends_incomplete(hi);
+    prev = hi;
+  }
+  // The last 64 bytes again (re-checking bytes that passed is harmless), then the end of input.
+  __m256i err = incomplete;
+  if (i < n) {
+    const __m256i lo = load(p + n - 64), hi = load(p + n - 32);
+    __m256i ignored = incomplete;
+    err = _mm256_or_si256(check_block(check, lo, hi, load(p + n - 96), ignored), ends_incomplete(hi));
+  }
+  if (UTF8DFA_UNLIKELY(any(err))) return i;
+  return blocks_pass;
+}
+
+/// validate_scalar's answer for n >= min_block_input, 64 bytes per step.
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_blocks(const unsigned char* p,
+                                                                              std::size_t n) noexcept {
+  const std::size_t b = check_blocks(p, n);
+  if (UTF8DFA_LIKELY(b == blocks_pass)) return {n, 0, error_code::none};
+  return rescan_from(p, n, b);
+}
+
+/// validate_scalar's answer. Short inputs take the scalar DFA: this function is plain code (no
+/// target region), so they run exactly as in the scalar kernel.
+inline validation_result validate(const unsigned char* p, std::size_t n) noexcept {
+  return n < min_block_input ? validate_scalar(p, n) : validate_blocks(p, n);
+}
+
+/// Bytes that are not continuation bytes (80..BF are the signed bytes below -64). Each compare
+/// gives -1 per such byte; byte counters (two, for independent chains) subtract them for up to 127
+/// steps of 128 bytes (at most 254 per counter), then vpsadbw adds the counters into 64-bit sums.
+UTF8DFA_TARGET_AVX2 inline std::size_t count_leads(const unsigned char* p, std::size_t n) noexcept {
+  const __m256i limit = splat(0xBF), zero = _mm256_setzero_si256();
+  __m256i sums = zero;
+  std::size_t i = 0;
+  while (n - i >= 128) {
+    const std::size_t steps = (n - i) / 128 < 127 ? (n - i) / 128 : 127;
+    __m256i acc0 = zero, acc1 = zero;
+    for (std::size_t s = 0; s < steps; ++s, i += 128) {
+      acc0 = _mm256_sub_epi8(acc0, _mm256_cmpgt_epi8(load(p + i), limit));
+      acc1 = _mm256_sub_epi8(acc1, _mm256_cmpgt_epi8(load(p + i + 32), limit));
+      acc0 = _mm256_sub_epi8(acc0, _mm256_cmpgt_epi8(load(p + i + 64), limit));
+      acc1 = _mm256_sub_epi8(acc1, _mm256_cmpgt_epi8(load(p + i + 96), limit));
+    }
+    sums = _mm256_add_epi64(sums, _mm256_add_epi64(_mm256_sad_epu8(acc0, zero), _mm256_sad_epu8(acc1, zero)));
+  }
+  const __m128i half = _mm_add_epi64(_mm256_castsi256_si128(sums), _mm256_extracti128_si256(sums, 1));
+  auto count = static_cast<std::size_t>(_mm_cvtsi128_si64(half)) +
+               static_cast<std::size_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(half, half)));
+  for (; n - i >= 32; i += 32)
+    count += static_cast<std::size_t>(
+        _mm_popcnt_u32(static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(load(p + i), limit)))));
+  return count + count_leads_scalar(p + i, n - i);
+}
+
+/// UTF-16 units of well-formed input: leads, plus one more for each 4-byte lead (F0..FF).
+UTF8DFA_TARGET_AVX2 inline std::size_t utf16_length(const unsigned char* p, std::size_t n) noexcept {
+  const __m256i cont_limit = splat(0xBF), four_limit = splat(lead4_min - 1u);
+  std::size_t count = 0, i = 0;
+  for (; n - i >= 32; i += 32) {
+    const __m256i in = load(p + i);
+    const unsigned leads = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(in, cont_limit)));
+    // Signed: F0..FF are -16..-1, the only negative bytes above -17.
+    const unsigned fours =
+        static_cast<unsigned>(_mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpgt_epi8(in, four_limit), in)));
+    count += static_cast<std::size_t>(_mm_popcnt_u32(leads)) + static_cast<std::size_t>(_mm_popcnt_u32(fours));
+  }
+  return count + utf16_length_scalar(p + i, n - i);
+}
+
+}  // namespace avx2
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+#endif
+
+#endif
+// ---- end utf8dfa/detail/simd/avx2/validate.hpp ----
+
+#if UTF8DFA_X86_KERNELS
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+namespace avx2 {
+
+/// Output units per UTF-8 byte of well-formed text, by its high nibble: one per lead, none per
+/// continuation, and for UTF-16 two per 4-byte lead.
+inline constexpr std::uint8_t utf32_units_per_nibble[16] = {1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1};
+inline constexpr std::uint8_t utf16_units_per_nibble[16] = {1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 2};
+
+/// The sum of the four 64-bit lanes.
+UTF8DFA_TARGET_AVX2 inline std::size_t sum_epi64(__m256i v) noexcept {
+  const __m128i s = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+  return static_cast<std::size_t>(_mm_cvtsi128_si64(s) + _mm_extract_epi64(s, 1));
+}
+
+/// The sum of the eight 32-bit lanes (as signed values).
+UTF8DFA_TARGET_AVX2 inline std::ptrdiff_t sum_epi32(__m256i v) noexcept {
+  const __m256i wide = _mm256_add_epi64(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(v)),
+                                        _mm256_cvtepi32_epi64(_mm256_extracti128_si256(v, 1)));
+  const __m128i s = _mm_add_epi64(_mm256_castsi256_si128(wide), _mm256_extracti128_si256(wide, 1));
+  return static_cast<std::ptrdiff_t>(_mm_cvtsi128_si64(s) + _mm_extract_epi64(s, 1));
+}
+
+/// Units per byte of the 32 bytes `in` (by the high nibble).
+UTF8DFA_TARGET_AVX2 inline __m256i units_of(__m256i table, __m256i nibble, __m256i in) noexcept {
+  return _mm256_shuffle_epi8(table, _mm256_and_si256(_mm256_srli_epi16(in, 4), nibble));
+}
+
+/// checker's error vector for the 32 bytes `in` at q, the bytes before them read from memory (q - 3
+/// lies inside the input): three loads instead of the lane permute and shifts that build them.
+UTF8DFA_TARGET_AVX2 inline __m256i check_at(const checker& c, const unsigned char* q, __m256i in) noexcept {
+  const __m256i prev1 = load(q - 1);
+  const __m256i a = _mm256_shuffle_epi8(c.first_high, _mm256_and_si256(_mm256_srli_epi16(prev1, 4), c.nibble));
+  const __m256i b = _mm256_shuffle_epi8(c.first_low, _mm256_and_si256(prev1, c.nibble));
+  const __m256i d = _mm256_shuffle_epi8(c.second_high, _mm256_and_si256(_mm256_srli_epi16(in, 4), c.nibble));
+  const __m256i flags = _mm256_and_si256(_mm256_and_si256(a, b), d);
+  const __m256i is3 = _mm256_subs_epu8(load(q - 2), c.lead3);
+  const __m256i is4 = _mm256_subs_epu8(load(q - 3), c.lead4);
+  const __m256i must_continue = _mm256_and_si256(_mm256_or_si256(is3, is4), c.high_bit);
+  return _mm256_xor_si256(flags, must_continue);
+}
+
+/// The length_segment of UTF-8 (see length_common.hpp): the block checks of validate.hpp over whole
+/// 64-byte blocks, each block that passes also counted; the tail is left to the scalar decoder.
+template <bool Utf16>
+UTF8DFA_TARGET_AVX2 std::size_t utf8_units_segment(const unsigned char* p, std::size_t n, std::size_t& count) noexcept {
+  const checker check;
+  const __m256i table = lanes(Utf16 ? utf16_units_per_nibble : utf32_units_per_nibble);
+  const __m256i zero = _mm256_setzero_si256();
+  __m256i incomplete = zero, sums = zero;
+  std::size_t ascii = 0, i = 0, stop = blocks_pass;
+  for (; n - i >= 64; i += 64) {
+    const __m256i lo = load(p + i), hi = load(p + i + 32);
+    if (_mm256_movemask_epi8(_mm256_or_si256(lo, hi)) == 0) {
+      if (UTF8DFA_UNLIKELY(any(incomplete))) break;
+      ascii += 64;
+    } else {
+      // The first block has nothing before it; the others read the bytes before them.
+      const __m256i err = i == 0 ? _mm256_or_si256(check(lo, zero), check(hi, lo))
+                                 : _mm256_or_si256(check_at(check, p + i, lo), check_at(check, p + i + 32, hi));
+      incomplete = ends_incomplete(hi);
+      if (UTF8DFA_UNLIKELY(any(err))) break;
+      const __m256i both = _mm256_add_epi8(units_of(table, check.nibble, lo), units_of(table, check.nibble, hi));
+      sums = _mm256_add_epi64(sums, _mm256_sad_epu8(both, zero));
+    }
+  }
+  if (i < n || any(incomplete)) stop = i;
+  count = ascii + sum_epi64(sums);
+  return stop;
+}
+
+/// The length_segment of UTF-16, 16 units per step (the tail, 1..16 units, left to the scalar
+/// decoder): the units at and after each position say whether every surrogate is paired. Bytes
+/// are 3, minus 1 below 0x800, minus 1 more below 0x80, minus 2 for a high surrogate (a pair is
+/// 1 + 3), counted as the negative compare results.
+UTF8DFA_TARGET_AVX2 inline std::size_t utf16_bytes_segment(const char16_t* p, std::size_t n,
+                                                           std::size_t& count) noexcept {
+  count = 0;
+  if (n == 0) return blocks_pass;
+  if ((p[0] & 0xFC00) == 0xDC00) return 0;  // a low surrogate that no high one precedes
+  const __m256i tag = _mm256_set1_epi16(static_cast<short>(0xFC00));
+  const __m256i high = _mm256_set1_epi16(static_cast<short>(0xD800));
+  const __m256i low = _mm256_set1_epi16(static_cast<short>(0xDC00));
+  const __m256i above7f = _mm256_set1_epi16(static_cast<short>(0xFF80));
+  const __m256i above7ff = _mm256_set1_epi16(static_cast<short>(0xF800));
+  const __m256i zero = _mm256_setzero_si256(), one = _mm256_set1_epi16(1);
+  __m256i acc = zero;
+  std::size_t i = 0, steps = 0, ascii = 0;
+  std::ptrdiff_t less = 0;
+  bool was_ascii = false;
+  for (; n - i > 16; i += 16) {
+    // ASCII, 32 units a step (the unit after them not a low surrogate: one would be unpaired).
+    while (was_ascii && n - i > 32 && _mm256_testz_si256(_mm256_or_si256(load(p + i), load(p + i + 16)), above7f) &&
+           (p[i + 32] & 0xFC00) != 0xDC00) {
+      i += 32;
+      ascii += 32;
+    }
+    if (n - i <= 16) break;
+    const __m256i w = load(p + i), next = load(p + i + 1);
+    const __m256i hi = _mm256_cmpeq_epi16(_mm256_and_si256(w, tag), high);
+    const __m256i lo_next = _mm256_cmpeq_epi16(_mm256_and_si256(next, tag), low);
+    const __m256i unpaired = _mm256_xor_si256(hi, lo_next);
+    if (UTF8DFA_UNLIKELY(!_mm256_testz_si256(unpaired, unpaired))) break;
+    was_ascii = _mm256_testz_si256(w, above7f);
+    const __m256i below = _mm256_add_epi16(_mm256_cmpeq_epi16(_mm256_and_si256(w, above7f), zero),
+                                           _mm256_cmpeq_epi16(_mm256_and_si256(w, above7ff), zero));
+    acc = _mm256_add_epi16(acc, _mm256_add_epi16(below, _mm256_add_epi16(hi, hi)));
+    if (++steps == 4096) {  // before the 16-bit lanes could overflow
+      less += sum_epi32(_mm256_madd_epi16(acc, one));
+      acc = zero;
+      steps = 0;
+    }
+  }
+  less += sum_epi32(_mm256_madd_epi16(acc, one));
+  count = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(3 * i) + less - 2 * static_cast<std::ptrdiff_t>(ascii));
+  return i;  // the tail is never empty here
+}
+
+/// The length_segment of UTF-32, 8 units per step (the tail left to the scalar decoder): bytes are
+/// 4, minus 1 each below 0x10000, 0x800 and 0x80; a block holding a surrogate or a value above
+/// 0x10FFFF stops it.
+UTF8DFA_TARGET_AVX2 inline std::size_t utf32_bytes_segment(const char32_t* p, std::size_t n,
+                                                           std::size_t& count) noexcept {
+  const __m256i sur_bits = _mm256_set1_epi32(static_cast<int>(0xFFFFF800u)), sur = _mm256_set1_epi32(0xD800);
+  const __m256i top = _mm256_set1_epi32(0x10FFFF);
+  const __m256i above7f = _mm256_set1_epi32(static_cast<int>(0xFFFFFF80u));
+  const __m256i above_ffff = _mm256_set1_epi32(static_cast<int>(0xFFFF0000u));
+  const __m256i zero = _mm256_setzero_si256();
+  __m256i acc = zero;
+  std::size_t i = 0, steps = 0, ascii = 0;
+  std::ptrdiff_t less = 0;
+  bool was_ascii = false;
+  for (; n - i >= 8; i += 8) {
+    while (was_ascii && n - i >= 32 &&
+           _mm256_testz_si256(_mm256_or_si256(_mm256_or_si256(load(p + i), load(p + i + 8)),
+                                              _mm256_or_si256(load(p + i + 16), load(p + i + 24))),
+                              above7f)) {  // ASCII, 32 units a step
+      i += 32;
+      ascii += 32;
+    }
+    if (n - i < 8) break;
+    const __m256i cp = load(p + i);
+    const __m256i bad =
+        _mm256_or_si256(_mm256_cmpeq_epi32(_mm256_and_si256(cp, sur_bits), sur),
+                        _mm256_xor_si256(_mm256_cmpeq_epi32(_mm256_max_epu32(cp, top), top), _mm256_set1_epi32(-1)));
+    if (UTF8DFA_UNLIKELY(!_mm256_testz_si256(bad, bad))) break;
+    was_ascii = _mm256_testz_si256(cp, above7f);
+    const __m256i b1 = _mm256_cmpeq_epi32(_mm256_and_si256(cp, above7f), zero);
+    const __m256i b2 = _mm256_cmpeq_epi32(_mm256_and_si256(cp, sur_bits), zero);
+    const __m256i b3 = _mm256_cmpeq_epi32(_mm256_and_si256(cp, above_ffff), zero);
+    acc = _mm256_add_epi32(acc, _mm256_add_epi32(_mm256_add_epi32(b1, b2), b3));
+    if (++steps == (std::size_t{1} << 24)) {  // before the 32-bit lanes could overflow
+      less += sum_epi32(acc);
+      acc = zero;
+      steps = 0;
+    }
+  }
+  less += sum_epi32(acc);
+  count = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(4 * i) + less - 3 * static_cast<std::ptrdiff_t>(ascii));
+  return i == n ? blocks_pass : i;
+}
+
+// The kernel-table entry points (a failing step reaches one block past its start; the tail left to
+// the scalar decoder is shorter than a block).
+
+inline std::size_t utf16_length_from_utf8(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
+  return utf8_units_blocks<true, &utf8_units_segment<true>, 64>(p, n, repl);
+}
+
+inline std::size_t utf32_length_from_utf8(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
+  return utf8_units_blocks<false, &utf8_units_segment<false>, 64>(p, n, repl);
+}
+
+inline std::size_t utf8_length_from_utf16(const char16_t* p, std::size_t n, char32_t repl) noexcept {
+  return utf8_bytes_blocks<char16_t, &utf16_bytes_segment, 16>(p, n, repl);
+}
+
+inline std::size_t utf8_length_from_utf32(const char32_t* p, std::size_t n, char32_t repl) noexcept {
+  return utf8_bytes_blocks<char32_t, &utf32_bytes_segment, 8>(p, n, repl);
+}
+
+}  // namespace avx2
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+#endif
+// ---- end utf8dfa/detail/simd/avx2/length.hpp ----
 // ---- begin utf8dfa/detail/simd/avx2/transcode.hpp ----
 // utf8dfa: AVX2 transcoding kernels. Same results as the scalar functions of scalar.hpp, byte for
 // byte, for both policies. Valid blocks go through the vector path; a block holding an error is
@@ -1514,20 +2251,20 @@ namespace detail {
 namespace avx2 {
 
 /// A 16-byte table repeated in both 128-bit lanes (for vpshufb lookups).
-UTF8DFA_TARGET_AVX2 inline __m256i lane_table(const std::uint8_t (&t)[16]) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i lane_table(const std::uint8_t (&t)[16]) noexcept {
   return _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(t)));
 }
 
 /// The block shifted towards higher addresses by N bytes, zeros shifted in.
 template <int N>
-UTF8DFA_TARGET_AVX2 inline __m256i prev_bytes(__m256i v) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i prev_bytes(__m256i v) noexcept {
   const __m256i up16 = _mm256_permute2x128_si256(v, v, 0x08);  // (0, low lane)
   return _mm256_alignr_epi8(v, up16, 16 - N);
 }
 
 /// True when the 32 bytes v, read as the start of a text, hold an ill-formed pair or a long
 /// sequence cut before its end inside the block (a character cut by the block end is no error).
-UTF8DFA_TARGET_AVX2 inline bool utf8_block_has_error(__m256i v) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf8_block_has_error(__m256i v) noexcept {
   const __m256i nib = _mm256_set1_epi8(0x0F);
   const __m256i p1 = prev_bytes<1>(v);
   const __m256i e1 =
@@ -1564,12 +2301,16 @@ namespace avx2 {
 struct shuffle_tables {
   /// For an 8-bit mask: the indices of its set bits, one per byte, lowest first (left-packing dwords).
   std::uint64_t pack_dwords[256]{};
-  /// For four dwords holding UTF-8 forms of lengths 1..4 (2 bits each, length - 1): the vpshufb
-  /// control that packs their bytes, and the packed length.
+  /// For four dwords holding UTF-8 forms of lengths 1..4, indexed by the bits of length - 1 (bit c:
+  /// bit 0 of form c's, bit c + 4: bit 1 of form c's): the vpshufb control that packs their bytes,
+  /// and the packed length.
   std::uint8_t pack_utf8[256][16]{};
   std::uint8_t packed_length[256]{};
   /// For an 8-bit mask: the vpshufb control that packs the words it selects, lowest first.
   std::uint8_t pack_words[256][16]{};
+  /// For 8 words holding UTF-8 forms of 1 or 2 bytes (bit k set: word k's form is 2 bytes long):
+  /// the vpshufb control that packs them (the packed length is 8 plus the set bits).
+  std::uint8_t pack_short_utf8[256][16]{};
 };
 
 constexpr shuffle_tables build_shuffle_tables() {
@@ -1580,7 +2321,7 @@ constexpr shuffle_tables build_shuffle_tables() {
       if ((m >> b) & 1u) t.pack_dwords[m] |= std::uint64_t{b} << (8 * k++);
     unsigned pos = 0;
     for (unsigned c = 0; c < 4; ++c)
-      for (unsigned b = 0; b <= ((m >> (2 * c)) & 3u); ++b)
+      for (unsigned b = 0; b <= ((m >> c) & 1u) + 2 * ((m >> (c + 4)) & 1u); ++b)
         t.pack_utf8[m][pos++] = static_cast<std::uint8_t>(4 * c + b);
     t.packed_length[m] = static_cast<std::uint8_t>(pos);
     unsigned w = 0;
@@ -1591,6 +2332,11 @@ constexpr shuffle_tables build_shuffle_tables() {
       }
     for (; w < 16; ++w) t.pack_words[m][w] = 0x80;
     for (; pos < 16; ++pos) t.pack_utf8[m][pos] = 0x80;  // zero
+    unsigned bytes = 0;
+    for (unsigned u = 0; u < 8; ++u)
+      for (unsigned b = 0; b <= ((m >> u) & 1u); ++b)
+        t.pack_short_utf8[m][bytes++] = static_cast<std::uint8_t>(2 * u + b);
+    for (; bytes < 16; ++bytes) t.pack_short_utf8[m][bytes] = 0x80;
   }
   return t;
 }
@@ -1598,7 +2344,7 @@ constexpr shuffle_tables build_shuffle_tables() {
 inline constexpr shuffle_tables tables = build_shuffle_tables();
 
 /// Stores the first `count` (<= 16) bytes of v at o, and nothing else.
-UTF8DFA_TARGET_AVX2 inline void store_exact(unsigned char* o, __m128i v, unsigned count) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void store_exact(unsigned char* o, __m128i v, unsigned count) noexcept {
   const __m128i whole = _mm_cmpgt_epi32(_mm_set1_epi32(static_cast<int>(count / 4)), _mm_setr_epi32(0, 1, 2, 3));
   _mm_maskstore_epi32(reinterpret_cast<int*>(o), whole, v);
   if ((count & 3u) != 0) {
@@ -1609,14 +2355,14 @@ UTF8DFA_TARGET_AVX2 inline void store_exact(unsigned char* o, __m128i v, unsigne
 }
 
 /// Stores the first `count` (<= 8) dwords of v at o.
-UTF8DFA_TARGET_AVX2 inline void store_exact(char32_t* o, __m256i v, unsigned count) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void store_exact(char32_t* o, __m256i v, unsigned count) noexcept {
   const __m256i live =
       _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
   _mm256_maskstore_epi32(reinterpret_cast<int*>(o), live, v);
 }
 
 /// Stores the first `count` (<= 8) words of v at o.
-UTF8DFA_TARGET_AVX2 inline void store_exact(char16_t* o, __m128i v, unsigned count) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void store_exact(char16_t* o, __m128i v, unsigned count) noexcept {
   const __m128i pairs = _mm_cmpgt_epi32(_mm_set1_epi32(static_cast<int>(count / 2)), _mm_setr_epi32(0, 1, 2, 3));
   _mm_maskstore_epi32(reinterpret_cast<int*>(o), pairs, v);
   if ((count & 1u) != 0) {
@@ -1642,17 +2388,41 @@ inline conversion_result finish_scalar(const In* p, std::size_t n, Out* out, tra
   return {c.i + r.read, static_cast<std::size_t>(c.o - out) + r.written, e};
 }
 
-/// Decodes, in each 16-bit lane holding (byte, next byte), the 1- or 2-byte form starting there.
-UTF8DFA_TARGET_AVX2 inline __m256i decode_short(__m256i pairs) noexcept {
-  const __m256i multi = _mm256_cmpeq_epi16(_mm256_and_si256(pairs, _mm256_set1_epi16(0x80)), _mm256_set1_epi16(0x80));
-  const __m256i value = _mm256_or_si256(_mm256_slli_epi16(_mm256_and_si256(pairs, _mm256_set1_epi16(0x1F)), 6),
-                                        _mm256_and_si256(_mm256_srli_epi16(pairs, 8), _mm256_set1_epi16(0x3F)));
-  return _mm256_blendv_epi8(_mm256_and_si256(pairs, _mm256_set1_epi16(0x7F)), value, multi);
+/// Decodes, in each 16-bit lane holding (byte, next byte) in `pairs` and the byte after them in the
+/// low byte of `thirds`, the 1-, 2- or 3-byte form starting there (meaningful at lead bytes only).
+template <bool Three>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i decode_bmp(__m256i pairs, __m256i thirds) noexcept {
+  // (b0 & 1F) * 64 + (b1 & 3F): the 2-byte value; a 3-byte lead has bit 4 clear, so shifting this by
+  // 6 in a 16-bit lane leaves (b0 & 0F) << 12 | (b1 & 3F) << 6, and b2's payload completes it.
+  const __m256i two =
+      _mm256_maddubs_epi16(_mm256_and_si256(pairs, _mm256_set1_epi16(0x3F1F)), _mm256_set1_epi16(0x0140));
+  const __m256i multi = _mm256_srai_epi16(_mm256_slli_epi16(pairs, 8), 15);  // b0 >= 80 (C0..EF at a lead)
+  __m256i wide = two;
+  if constexpr (Three) {
+    const __m256i full = _mm256_or_si256(_mm256_slli_epi16(two, 6), _mm256_and_si256(thirds, _mm256_set1_epi16(0x3F)));
+    wide = _mm256_blendv_epi8(two, full, _mm256_srai_epi16(_mm256_slli_epi16(pairs, 10), 15));  // bit 5: E0..EF
+  } else {
+    static_cast<void>(thirds);
+  }
+  return _mm256_blendv_epi8(_mm256_and_si256(pairs, _mm256_set1_epi16(0x7F)), wide, multi);
+}
+
+/// Writes the 8 words of `units` selected by `sel` (not 0), packed, as UTF-32 or UTF-16, with
+/// full-width stores: up to 7 units past the result are overwritten.
+template <class Out>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE Out* spill_short(Out* o, __m128i units, unsigned sel) noexcept {
+  const __m128i packed =
+      _mm_shuffle_epi8(units, _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_words[sel])));
+  if constexpr (sizeof(Out) == 2)
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(o), packed);
+  else
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), _mm256_cvtepu16_epi32(packed));
+  return o + _mm_popcnt_u32(sel);
 }
 
 /// Writes the BMP code points of the 8 words of `units` selected by `sel`, packed, as UTF-32 or UTF-16.
 template <class Out>
-UTF8DFA_TARGET_AVX2 inline Out* store_short(Out* o, __m128i units, unsigned sel) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE Out* store_short(Out* o, __m128i units, unsigned sel) noexcept {
   const __m128i packed =
       _mm_shuffle_epi8(units, _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_words[sel])));
   const auto count = static_cast<unsigned>(__builtin_popcount(sel));
@@ -1661,6 +2431,84 @@ UTF8DFA_TARGET_AVX2 inline Out* store_short(Out* o, __m128i units, unsigned sel)
   else
     store_exact(o, _mm256_cvtepu16_epi32(packed), count);
   return o + count;
+}
+
+/// Decodes the characters of the valid block v at p (forms of 1..3 bytes) that start at the
+/// positions `starts` and writes them; `spill` allows full-width stores (see spill_short).
+template <bool Three, class Out>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE Out* decode_block_bmp(Out* o, const unsigned char* p, __m256i v,
+                                                                std::uint32_t starts, bool spill) noexcept {
+  // Each position's (byte, next byte) as a word, and the byte after: unpacking gives positions
+  // 0-7|16-23 (even) and 8-15|24-31 (odd).
+  const __m256i next = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 1));
+  __m256i third_lo = next, third_hi = next;
+  if constexpr (Three) {
+    const __m256i after = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 2));
+    third_lo = _mm256_unpacklo_epi8(after, after);
+    third_hi = _mm256_unpackhi_epi8(after, after);
+  }
+  const __m256i even = decode_bmp<Three>(_mm256_unpacklo_epi8(v, next), third_lo);
+  const __m256i odd = decode_bmp<Three>(_mm256_unpackhi_epi8(v, next), third_hi);
+  const unsigned s0 = starts & 0xFFu, s1 = (starts >> 8) & 0xFFu, s2 = (starts >> 16) & 0xFFu, s3 = starts >> 24;
+  if (spill) {
+    if (s0 != 0) o = spill_short(o, _mm256_castsi256_si128(even), s0);
+    if (s1 != 0) o = spill_short(o, _mm256_castsi256_si128(odd), s1);
+    if (s2 != 0) o = spill_short(o, _mm256_extracti128_si256(even, 1), s2);
+    if (s3 != 0) o = spill_short(o, _mm256_extracti128_si256(odd, 1), s3);
+    return o;
+  }
+  o = store_short(o, _mm256_castsi256_si128(even), s0);
+  o = store_short(o, _mm256_castsi256_si128(odd), s1);
+  o = store_short(o, _mm256_extracti128_si256(even, 1), s2);
+  return store_short(o, _mm256_extracti128_si256(odd, 1), s3);
+}
+
+/// Writes the first `count` (1..8) code points of cp (scalar values) as UTF-32 or UTF-16; with
+/// `spill`, full-width stores may write up to 8 units past the result.
+template <class Out>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE Out* store_code_points(Out* o, __m256i cp, unsigned count,
+                                                                 bool spill) noexcept {
+  if constexpr (sizeof(Out) == 4) {
+    if (spill)
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), cp);
+    else
+      store_exact(o, cp, count);
+    return o + count;
+  } else {
+    const __m256i live =
+        _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    const __m256i supp = _mm256_and_si256(_mm256_cmpgt_epi32(cp, _mm256_set1_epi32(0xFFFF)), live);
+    if (_mm256_testz_si256(supp, supp)) {
+      const __m128i words = _mm256_castsi256_si128(_mm256_permute4x64_epi64(_mm256_packus_epi32(cp, cp), 0x08));
+      if (spill)
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(o), words);
+      else
+        store_exact(o, words, count);
+      return o + count;
+    }
+    // A supplementary value becomes the dword (low surrogate << 16 | high surrogate); the words kept
+    // are the first of each live dword and the second of each supplementary one.
+    const __m256i high = _mm256_add_epi32(_mm256_srli_epi32(cp, 10), _mm256_set1_epi32(0xD7C0));
+    const __m256i low = _mm256_or_si256(_mm256_and_si256(cp, _mm256_set1_epi32(0x3FF)), _mm256_set1_epi32(0xDC00));
+    const __m256i units = _mm256_blendv_epi8(cp, _mm256_or_si256(high, _mm256_slli_epi32(low, 16)), supp);
+    const __m256i keep = _mm256_or_si256(_mm256_and_si256(live, _mm256_set1_epi32(0xFFFF)),
+                                         _mm256_and_si256(supp, _mm256_set1_epi32(static_cast<int>(0xFFFF0000u))));
+    const auto m = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_packs_epi16(keep, keep)));
+    const unsigned k0 = m & 0xFFu, k1 = (m >> 16) & 0xFFu;
+    const __m128i first = _mm_shuffle_epi8(_mm256_castsi256_si128(units),
+                                           _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_words[k0])));
+    const __m128i second = _mm_shuffle_epi8(_mm256_extracti128_si256(units, 1),
+                                            _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_words[k1])));
+    const auto n0 = static_cast<unsigned>(_mm_popcnt_u32(k0)), n1 = static_cast<unsigned>(_mm_popcnt_u32(k1));
+    if (spill) {
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(o), first);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(o + n0), second);
+    } else {
+      store_exact(o, first, n0);
+      store_exact(o + n0, second, n1);
+    }
+    return o + n0 + n1;
+  }
 }
 
 /// UTF-8 to UTF-32 or UTF-16, 32-byte blocks starting on a character boundary.
@@ -1675,6 +2523,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
   // Lead-byte high nibble C..F (taken modulo 8) -> right shift and payload mask of the gathered value.
   const __m256i shifts = _mm256_setr_epi32(0, 0, 0, 0, 12, 12, 6, 0);
   const __m256i masks = _mm256_setr_epi32(0, 0, 0, 0, 0x7FF, 0x7FF, 0xFFFF, 0x1FFFFF);
+  bool checked = false;    // the block at c.i is known to pass the check
   while (n - c.i >= 40) {  // a block and the 8 bytes its last window may touch
     const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
     const auto high = static_cast<std::uint32_t>(_mm256_movemask_epi8(v));
@@ -1689,12 +2538,14 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
       }
       c.i += 32;
       c.o += 32;
+      checked = false;
       continue;
     }
-    if (UTF8DFA_UNLIKELY(utf8_block_has_error(v))) {
+    if (!checked && UTF8DFA_UNLIKELY(utf8_block_has_error(v))) {
       if (!scalar_region<Strict>(p, n, c.i + 32, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
       continue;
     }
+    checked = false;
     const auto cont = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(_mm256_set1_epi8(-64), v)));
     const std::uint32_t leads = ~cont;
     const unsigned last = 31u - static_cast<unsigned>(__builtin_clz(leads));
@@ -1702,17 +2553,39 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
     const unsigned len = b < 0x80 ? 1u : b < 0xE0 ? 2u : b < 0xF0 ? 3u : 4u;
     const unsigned take = last + len <= 32 ? 32u : last;
     const std::uint32_t starts = leads & static_cast<std::uint32_t>((std::uint64_t{1} << take) - 1);
-    if (_mm256_movemask_epi8(_mm256_subs_epu8(v, _mm256_set1_epi8(0x60))) == 0) {
-      // 1- and 2-byte forms only (no byte reaches E0): each position's (byte, next byte) as a word,
-      // decoded in 16-bit lanes. Unpacking gives positions 0-7|16-23 and 8-15|24-31.
-      const __m256i next = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 1));
-      const __m256i even = decode_short(_mm256_unpacklo_epi8(v, next));
-      const __m256i odd = decode_short(_mm256_unpackhi_epi8(v, next));
-      c.o = store_short(c.o, _mm256_castsi256_si128(even), starts & 0xFFu);
-      c.o = store_short(c.o, _mm256_castsi256_si128(odd), (starts >> 8) & 0xFFu);
-      c.o = store_short(c.o, _mm256_extracti128_si256(even, 1), (starts >> 16) & 0xFFu);
-      c.o = store_short(c.o, _mm256_extracti128_si256(odd, 1), starts >> 24);
+    // Full-width stores write at most 8 units past the result: safe when the next block passes the
+    // check, as its characters complete inside it then cover at least 29 bytes: 8 units or more.
+    const bool spill = n - c.i - take >= 40 &&
+                       !utf8_block_has_error(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + take)));
+    checked = spill;
+    if (_mm256_movemask_epi8(_mm256_subs_epu8(v, _mm256_set1_epi8(0x70))) == 0) {  // forms of 1..3 bytes
+      if (_mm256_movemask_epi8(_mm256_subs_epu8(v, _mm256_set1_epi8(0x60))) == 0)
+        c.o = decode_block_bmp<false>(c.o, p + c.i, v, starts, spill);
+      else
+        c.o = decode_block_bmp<true>(c.o, p + c.i, v, starts, spill);
       c.i += take;
+      continue;
+    }
+    if (starts == 0x11111111u &&
+        static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_subs_epu8(v, _mm256_set1_epi8(0x70)))) == starts) {
+      // Eight 4-byte forms, one per dword: bytes reversed (the lead highest), payloads gathered.
+      const __m256i reversed =
+          _mm256_shuffle_epi8(v, _mm256_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12, 3, 2, 1, 0, 7,
+                                                  6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12));
+      const __m256i bits = _mm256_and_si256(reversed, _mm256_set1_epi32(0x073F3F3F));
+      const __m256i cp =
+          _mm256_madd_epi16(_mm256_maddubs_epi16(bits, _mm256_set1_epi16(0x4001)), _mm256_set1_epi32(0x10000001));
+      if constexpr (sizeof(Out) == 4) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o), cp);
+        c.o += 8;
+      } else {  // (low surrogate << 16 | high surrogate) per dword
+        const __m256i lead = _mm256_add_epi32(_mm256_srli_epi32(cp, 10), _mm256_set1_epi32(0xD7C0));
+        const __m256i trail =
+            _mm256_or_si256(_mm256_and_si256(cp, _mm256_set1_epi32(0x3FF)), _mm256_set1_epi32(0xDC00));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o), _mm256_or_si256(lead, _mm256_slli_epi32(trail, 16)));
+        c.o += 16;
+      }
+      c.i += 32;
       continue;
     }
     for (unsigned g = 0; g < 4; ++g) {
@@ -1730,43 +2603,21 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
       const __m256i cp = _mm256_blendv_epi8(multi, _mm256_srli_epi32(raw, 24), ascii);
       const __m256i packed = _mm256_permutevar8x32_epi32(
           cp, _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<long long>(tables.pack_dwords[sel]))));
-      const auto count = static_cast<unsigned>(__builtin_popcount(sel));
-      if constexpr (sizeof(Out) == 4) {
-        store_exact(c.o, packed, count);
-        c.o += count;
-      } else if (UTF8DFA_LIKELY(
-                     _mm256_testz_si256(packed, _mm256_set1_epi32(~0xFFFF)) ||
-                     (_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(packed, _mm256_set1_epi32(0xFFFF)))) &
-                      ((1 << count) - 1)) == 0)) {
-        const __m256i words = _mm256_permute4x64_epi64(_mm256_packus_epi32(packed, packed), 0x08);
-        store_exact(c.o, _mm256_castsi256_si128(words), count);
-        c.o += count;
-      } else {  // surrogate pairs: written one by one
-        alignas(32) char32_t values[8];
-        _mm256_store_si256(reinterpret_cast<__m256i*>(values), packed);
-        for (unsigned k = 0; k < count; ++k) c.o = put_unit(c.o, values[k]);
-      }
+      c.o = store_code_points(c.o, packed, static_cast<unsigned>(_mm_popcnt_u32(sel)), spill);
     }
     c.i += take;
   }
   return finish_scalar<Strict>(p, n, out, c, repl);
 }
 
-/// Writes the UTF-8 forms of the scalar values in the lanes of cp selected by `keep`, packed; returns
-/// the new output position. With `spill`, full 16-byte stores may write up to 16 bytes past the
-/// result (the caller knows they will be overwritten).
-UTF8DFA_TARGET_AVX2 inline unsigned char* encode8(unsigned char* o, __m256i cp, unsigned keep, bool spill) noexcept {
-  unsigned dead0 = 0, dead1 = 0;  // zero lanes appended by the packing (1 byte each, at the end)
-  if (keep != 0xFFu) {
-    const auto count = static_cast<unsigned>(__builtin_popcount(keep));
-    const __m256i live =
-        _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    cp = _mm256_and_si256(
-        live, _mm256_permutevar8x32_epi32(
-                  cp, _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<long long>(tables.pack_dwords[keep])))));
-    dead0 = count >= 4 ? 0u : 4u - count;
-    dead1 = count >= 8 ? 0u : count >= 4 ? 8u - count : 4u;
-  }
+/// Packs the four 1..4-byte forms of v (one per dword, see pack_utf8).
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m128i pack_utf8_forms(__m128i v, unsigned index) noexcept {
+  return _mm_shuffle_epi8(v, _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_utf8[index])));
+}
+
+/// Writes the UTF-8 forms of the 8 scalar values of cp; returns the new output position. With
+/// `spill`, full 16-byte stores may write up to 12 bytes past the result.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode8(unsigned char* o, __m256i cp, bool spill) noexcept {
   const __m256i ge80 = _mm256_cmpgt_epi32(cp, _mm256_set1_epi32(0x7F));
   const __m256i ge800 = _mm256_cmpgt_epi32(cp, _mm256_set1_epi32(0x7FF));
   const __m256i ge10000 = _mm256_cmpgt_epi32(cp, _mm256_set1_epi32(0xFFFF));
@@ -1776,6 +2627,11 @@ UTF8DFA_TARGET_AVX2 inline unsigned char* encode8(unsigned char* o, __m256i cp, 
                                       _mm256_and_si256(_mm256_slli_epi32(cp, 10), _mm256_set1_epi32(0x003F0000))),
                       _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(cp, 4), _mm256_set1_epi32(0x00003F00)),
                                       _mm256_srli_epi32(cp, 18)));
+  if (_mm256_movemask_ps(_mm256_castsi256_ps(ge10000)) == 0xFF) {  // 4-byte forms only: the bytes are in place
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(o),
+                        _mm256_or_si256(spread, _mm256_set1_epi32(static_cast<int>(0x808080F0u))));
+    return o + 32;
+  }
   const __m256i shift = _mm256_add_epi32(
       _mm256_set1_epi32(24), _mm256_slli_epi32(_mm256_add_epi32(_mm256_add_epi32(ge80, ge800), ge10000), 3));
   __m256i tag = _mm256_and_si256(ge80, _mm256_set1_epi32(0x80C0));
@@ -1786,13 +2642,11 @@ UTF8DFA_TARGET_AVX2 inline unsigned char* encode8(unsigned char* o, __m256i cp, 
   const auto a = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(ge80)));
   const auto b = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(ge800)));
   const auto c = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(ge10000)));
-  const unsigned index = _pdep_u32(a ^ b ^ c, 0x5555u) | _pdep_u32(b, 0xAAAAu);
-  const unsigned lo = index & 0xFFu, hi = index >> 8;
-  const __m128i first = _mm_shuffle_epi8(_mm256_castsi256_si128(bytes),
-                                         _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_utf8[lo])));
-  const __m128i second = _mm_shuffle_epi8(_mm256_extracti128_si256(bytes, 1),
-                                          _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_utf8[hi])));
-  const unsigned len0 = tables.packed_length[lo] - dead0, len1 = tables.packed_length[hi] - dead1;
+  const unsigned odd = a ^ b ^ c;
+  const unsigned lo = (odd & 0x0Fu) | ((b & 0x0Fu) << 4), hi = (odd >> 4) | (b & 0xF0u);
+  const __m128i first = pack_utf8_forms(_mm256_castsi256_si128(bytes), lo);
+  const __m128i second = pack_utf8_forms(_mm256_extracti128_si256(bytes, 1), hi);
+  const unsigned len0 = tables.packed_length[lo], len1 = tables.packed_length[hi];
   if (spill) {
     _mm_storeu_si128(reinterpret_cast<__m128i*>(o), first);
     _mm_storeu_si128(reinterpret_cast<__m128i*>(o + len0), second);
@@ -1803,27 +2657,164 @@ UTF8DFA_TARGET_AVX2 inline unsigned char* encode8(unsigned char* o, __m256i cp, 
   return o + len0 + len1;
 }
 
-/// The high- and low-surrogate units among the 16 UTF-16 units of w, one bit per unit.
-UTF8DFA_TARGET_AVX2 inline void surrogate_masks(__m256i w, unsigned& high, unsigned& low) noexcept {
+/// Stores the 16 bytes v at o when `spill`, else only the first `count` of them; returns o + count.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* put_bytes(unsigned char* o, __m128i v, unsigned count,
+                                                                   bool spill) noexcept {
+  if (spill)
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(o), v);
+  else
+    store_exact(o, v, count);
+  return o + count;
+}
+
+/// Two-byte forms of the units of w as words (lead, continuation): (110 | u >> 6, 10 | u & 3F).
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i two_byte_forms(__m256i w) noexcept {
+  return _mm256_or_si256(
+      _mm256_or_si256(_mm256_srli_epi16(w, 6), _mm256_and_si256(_mm256_slli_epi16(w, 8), _mm256_set1_epi16(0x3F00))),
+      _mm256_set1_epi16(static_cast<short>(0x80C0)));
+}
+
+/// The UTF-16 unit before each unit of w (0 before the first).
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i prev_units(__m256i w) noexcept {
+  return _mm256_alignr_epi8(w, _mm256_permute2x128_si256(w, w, 0x08), 14);
+}
+
+/// The 2 bytes each half of a surrogate pair writes, as words: the scalar value is 10000 +
+/// (h & 3FF) << 10 + (l & 3FF); with v = (h & 3FF) + 40, its bytes are F0 | v >> 8, 80 | (v >> 2) & 3F
+/// (the high unit's) and 80 | (v & 3) << 4 | (l & 3FF) >> 6, 80 | l & 3F (the low unit's, v & 3
+/// being h & 3, taken from the unit before).
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i pair_halves(__m256i w, __m256i hs) noexcept {
+  const __m256i v = _mm256_add_epi16(_mm256_and_si256(w, _mm256_set1_epi16(0x3FF)), _mm256_set1_epi16(0x40));
+  const __m256i high_head = _mm256_or_si256(
+      _mm256_or_si256(_mm256_srli_epi16(v, 8), _mm256_and_si256(_mm256_slli_epi16(v, 6), _mm256_set1_epi16(0x3F00))),
+      _mm256_set1_epi16(static_cast<short>(0x80F0)));
+  const __m256i low_head =
+      _mm256_or_si256(_mm256_or_si256(_mm256_and_si256(_mm256_slli_epi16(prev_units(w), 4), _mm256_set1_epi16(0x30)),
+                                      _mm256_and_si256(_mm256_srli_epi16(w, 6), _mm256_set1_epi16(0x0F))),
+                      _mm256_or_si256(_mm256_and_si256(_mm256_slli_epi16(w, 8), _mm256_set1_epi16(0x3F00)),
+                                      _mm256_set1_epi16(static_cast<short>(0x8080))));
+  return _mm256_blendv_epi8(low_head, high_head, hs);
+}
+
+/// Writes the UTF-8 forms of the 16 UTF-16 units of w: BMP scalar values, and with `Pairs` also
+/// surrogate pairs (high units `hs`, low units `ls`, as 16-bit masks), each pair complete inside w
+/// except a high unit last, whose 2 bytes are dropped when `drop_last`. A pair's high unit writes
+/// the first two bytes of its 4-byte form and its low unit the last two, so every unit gives 1..3
+/// bytes. Returns the new output position; with `spill`, full 16-byte stores may write up to 12
+/// bytes past the result.
+template <bool Pairs>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16(unsigned char* o, __m256i w, __m256i hs, __m256i ls,
+                                                                  bool drop_last, bool spill) noexcept {
+  if (Pairs && _mm256_movemask_epi8(_mm256_or_si256(hs, ls)) == -1) {  // pairs only: 2 bytes per unit
+    const __m256i bytes = pair_halves(w, hs);
+    const unsigned count = drop_last ? 30u : 32u;
+    if (spill) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), bytes);
+    } else {
+      store_exact(o, _mm256_castsi256_si128(bytes), 16);
+      store_exact(o + 16, _mm256_extracti128_si256(bytes, 1), count - 16);
+    }
+    return o + count;
+  }
+  if (!Pairs && _mm256_testz_si256(w, _mm256_set1_epi16(static_cast<short>(0xF800)))) {
+    // Forms of 1 and 2 bytes: 8 words per 128-bit lane. The units are below 800: signed compares.
+    const __m256i longer = _mm256_cmpgt_epi16(w, _mm256_set1_epi16(0x7F));
+    const __m256i words = _mm256_blendv_epi8(w, two_byte_forms(w), longer);
+    const auto m = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_packs_epi16(longer, longer)));
+    const unsigned m0 = m & 0xFFu, m1 = (m >> 16) & 0xFFu;
+    const __m128i first = _mm_shuffle_epi8(
+        _mm256_castsi256_si128(words), _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_short_utf8[m0])));
+    const __m128i second =
+        _mm_shuffle_epi8(_mm256_extracti128_si256(words, 1),
+                         _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_short_utf8[m1])));
+    o = put_bytes(o, first, 8u + static_cast<unsigned>(_mm_popcnt_u32(m0)), spill);
+    return put_bytes(o, second, 8u + static_cast<unsigned>(_mm_popcnt_u32(m1)), spill);
+  }
+  const __m256i ascii = _mm256_cmpeq_epi16(_mm256_min_epu16(w, _mm256_set1_epi16(0x7F)), w);
+  const __m256i short2 = _mm256_cmpeq_epi16(_mm256_min_epu16(w, _mm256_set1_epi16(0x7FF)), w);
+  // Three-byte forms as the word (1110 | u >> 12, 10 | (u >> 6) & 3F) and the byte 10 | u & 3F.
+  const __m256i three = _mm256_or_si256(
+      _mm256_or_si256(_mm256_srli_epi16(w, 12), _mm256_and_si256(_mm256_slli_epi16(w, 2), _mm256_set1_epi16(0x3F00))),
+      _mm256_set1_epi16(static_cast<short>(0x80E0)));
+  const __m256i tail = _mm256_or_si256(_mm256_and_si256(w, _mm256_set1_epi16(0x3F)), _mm256_set1_epi16(0x80));
+  if (!Pairs && _mm256_testz_si256(short2, short2)) {  // 3-byte forms only: 12 bytes per 4 units
+    const __m256i drop4th = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1, 0, 1, 2, 4, 5, 6,
+                                             8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
+    const __m256i lo = _mm256_shuffle_epi8(_mm256_unpacklo_epi16(three, tail), drop4th);  // units 0-3 | 8-11
+    const __m256i hi = _mm256_shuffle_epi8(_mm256_unpackhi_epi16(three, tail), drop4th);  // units 4-7 | 12-15
+    o = put_bytes(o, _mm256_castsi256_si128(lo), 12, spill);
+    o = put_bytes(o, _mm256_castsi256_si128(hi), 12, spill);
+    o = put_bytes(o, _mm256_extracti128_si256(lo, 1), 12, spill);
+    return put_bytes(o, _mm256_extracti128_si256(hi, 1), 12, spill);
+  }
+  __m256i twos = _mm256_andnot_si256(ascii, short2);
+  // Blocks without 2-byte forms (ASCII and 3-byte ones, as in most CJK and Indic text) skip them.
+  const __m256i wide = _mm256_testz_si256(twos, twos) ? three : _mm256_blendv_epi8(three, two_byte_forms(w), short2);
+  __m256i head = _mm256_blendv_epi8(wide, w, ascii);
+  __m256i threes = _mm256_cmpeq_epi16(short2, _mm256_setzero_si256());
+  if constexpr (Pairs) {
+    head = _mm256_blendv_epi8(head, pair_halves(w, hs), _mm256_or_si256(hs, ls));
+    const __m256i halves = _mm256_or_si256(hs, ls);
+    twos = _mm256_or_si256(twos, halves);
+    threes = _mm256_andnot_si256(halves, threes);
+  } else {
+    static_cast<void>(hs);
+    static_cast<void>(ls);
+    static_cast<void>(drop_last);
+  }
+  const __m256i quads_lo = _mm256_unpacklo_epi16(head, tail);  // units 0-3 | 8-11, a dword each
+  const __m256i quads_hi = _mm256_unpackhi_epi16(head, tail);  // units 4-7 | 12-15
+  // Bits 0-7: 2-byte units 0-7, 8-15: 3-byte units 0-7, 16-23 and 24-31 the same for units 8-15.
+  const auto m = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_packs_epi16(twos, threes)));
+  const unsigned i0 = (m & 0x0Fu) | ((m >> 4) & 0xF0u), i1 = ((m >> 4) & 0x0Fu) | ((m >> 8) & 0xF0u);
+  const unsigned i2 = ((m >> 16) & 0x0Fu) | ((m >> 20) & 0xF0u), i3 = ((m >> 20) & 0x0Fu) | ((m >> 24) & 0xF0u);
+  o = put_bytes(o, pack_utf8_forms(_mm256_castsi256_si128(quads_lo), i0), tables.packed_length[i0], spill);
+  o = put_bytes(o, pack_utf8_forms(_mm256_castsi256_si128(quads_hi), i1), tables.packed_length[i1], spill);
+  o = put_bytes(o, pack_utf8_forms(_mm256_extracti128_si256(quads_lo, 1), i2), tables.packed_length[i2], spill);
+  const unsigned last = tables.packed_length[i3] - (Pairs && drop_last ? 2u : 0u);
+  return put_bytes(o, pack_utf8_forms(_mm256_extracti128_si256(quads_hi, 1), i3), last, spill);
+}
+
+/// encode16 for BMP scalar values.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16_bmp(unsigned char* o, __m256i w,
+                                                                      bool spill) noexcept {
+  return encode16<false>(o, w, w, w, false, spill);
+}
+
+/// True when one of the 16 units of w is a surrogate.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool any_surrogate(__m256i w) noexcept {
+  const __m256i s = _mm256_cmpeq_epi16(_mm256_and_si256(w, _mm256_set1_epi16(static_cast<short>(0xF800))),
+                                       _mm256_set1_epi16(static_cast<short>(0xD800)));
+  return !_mm256_testz_si256(s, s);
+}
+
+/// The high- and low-surrogate units among the 16 UTF-16 units of w: as 16-bit masks, and as
+/// one bit per unit.
+struct surrogates {
+  __m256i hs, ls;
+  unsigned high, low;
+};
+
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE surrogates find_surrogates(__m256i w) noexcept {
   const __m256i top = _mm256_and_si256(w, _mm256_set1_epi16(static_cast<short>(0xFC00)));
-  high = _pext_u32(static_cast<std::uint32_t>(
-                       _mm256_movemask_epi8(_mm256_cmpeq_epi16(top, _mm256_set1_epi16(static_cast<short>(0xD800))))),
-                   0x55555555u);
-  low = _pext_u32(static_cast<std::uint32_t>(
-                      _mm256_movemask_epi8(_mm256_cmpeq_epi16(top, _mm256_set1_epi16(static_cast<short>(0xDC00))))),
-                  0x55555555u);
+  const __m256i hs = _mm256_cmpeq_epi16(top, _mm256_set1_epi16(static_cast<short>(0xD800)));
+  const __m256i ls = _mm256_cmpeq_epi16(top, _mm256_set1_epi16(static_cast<short>(0xDC00)));
+  // Bits 0-7: high units 0-7, 8-15: low units 0-7, 16-23 and 24-31 the same for units 8-15.
+  const auto m = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_packs_epi16(hs, ls)));
+  return {hs, ls, (m & 0xFFu) | ((m >> 8) & 0xFF00u), ((m >> 8) & 0xFFu) | ((m >> 16) & 0xFF00u)};
 }
 
 /// True when the 16 UTF-16 units at p are well-formed on their own (every surrogate paired inside
 /// them): converted, they give at least 16 bytes whatever the policy.
-UTF8DFA_TARGET_AVX2 inline bool pairs_complete(const char16_t* p) noexcept {
-  unsigned high = 0, low = 0;
-  surrogate_masks(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)), high, low);
-  return (high & 0x8000u) == 0 && low == ((high << 1) & 0xFFFFu);
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool pairs_complete(const char16_t* p) noexcept {
+  const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  if (!any_surrogate(w)) return true;
+  const surrogates s = find_surrogates(w);
+  return (s.high & 0x8000u) == 0 && s.low == ((s.high << 1) & 0xFFFFu);
 }
 
 /// True when none of the 8 UTF-32 units is a surrogate or above U+10FFFF.
-UTF8DFA_TARGET_AVX2 inline bool all_scalar_values(__m256i cp) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool all_scalar_values(__m256i cp) noexcept {
   // Surrogates: (cp ^ 0xD800) < 0x800; too large: cp > 0x10FFFF (unsigned, hence the bias).
   const __m256i bias = _mm256_set1_epi32(static_cast<int>(0x80000000u));
   const __m256i surrogate = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(0x80000800u)),
@@ -1834,66 +2825,102 @@ UTF8DFA_TARGET_AVX2 inline bool all_scalar_values(__m256i cp) noexcept {
   return _mm256_testz_si256(bad, bad);
 }
 
-/// UTF-16 to UTF-8, 16 units at a time; surrogate pairs are combined in-register (a pair cut by the
-/// block end waits for the next block), a block holding an unpaired surrogate goes scalar.
+/// UTF-16 to UTF-8, 16 units at a time (15 when the last is the high half of a pair: the pair waits
+/// for the next block); a block holding an unpaired surrogate goes scalar.
 template <bool Strict>
 UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std::size_t n, unsigned char* out,
                                                          char32_t replacement) noexcept {
   transcode_cursor<unsigned char> c{0, out, error_code::none};
   const char32_t repl = replace{replacement}.replacement_value();
-  while (n - c.i >= 17) {  // a block and the unit after it (the low half of a pair at its end)
+  bool plain = false;  // the block at c.i is known to hold no surrogate
+  while (n - c.i >= 16) {
     const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
     if (_mm256_testz_si256(w, _mm256_set1_epi16(static_cast<short>(0xFF80)))) {
       const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(w, w), 0x08);
       _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o), _mm256_castsi256_si128(bytes));
       c.i += 16;
       c.o += 16;
+      plain = false;
       continue;
     }
-    unsigned high = 0, low = 0;
-    surrogate_masks(w, high, low);
-    unsigned take = 16;
-    __m256i cp0 = _mm256_cvtepu16_epi32(_mm256_castsi256_si128(w));
-    __m256i cp1 = _mm256_cvtepu16_epi32(_mm256_extracti128_si256(w, 1));
-    if ((high | low) != 0) {
-      if ((high & 0x8000u) != 0) {  // the pair is cut by the block end
-        high &= 0x7FFFu;
-        take = 15;
-      }
-      if (UTF8DFA_UNLIKELY(low != ((high << 1) & 0xFFFFu))) {
-        if (!scalar_region<Strict>(p, n, c.i + take, c, repl))
-          return {c.i, static_cast<std::size_t>(c.o - out), c.first};
-        continue;
-      }
-      const __m256i next = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 1));
-      const __m256i bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
-      const __m256i offset = _mm256_set1_epi32(0x10000 - (0xD800 << 10) - 0xDC00);
-      const __m256i next0 = _mm256_cvtepu16_epi32(_mm256_castsi256_si128(next));
-      const __m256i next1 = _mm256_cvtepu16_epi32(_mm256_extracti128_si256(next, 1));
-      const __m256i h0 =
-          _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(static_cast<int>(high & 0xFFu)), bits), bits);
-      const __m256i h1 =
-          _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(static_cast<int>(high >> 8)), bits), bits);
-      cp0 = _mm256_blendv_epi8(cp0, _mm256_add_epi32(_mm256_add_epi32(_mm256_slli_epi32(cp0, 10), next0), offset), h0);
-      cp1 = _mm256_blendv_epi8(cp1, _mm256_add_epi32(_mm256_add_epi32(_mm256_slli_epi32(cp1, 10), next1), offset), h1);
+    if (plain || !any_surrogate(w)) {
+      // Full-width stores spill at most 12 bytes: safe when the next block converts to at least 16.
+      const bool next_plain =
+          n - c.i >= 32 && !any_surrogate(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 16)));
+      const bool spill = next_plain || (n - c.i >= 32 && pairs_complete(p + c.i + 16));
+      // (Each branch inlines the encoder with `spill` constant: no test per store.)
+      c.o = spill ? encode16<false>(c.o, w, w, w, false, true) : encode16<false>(c.o, w, w, w, false, false);
+      c.i += 16;
+      plain = next_plain;
+      continue;
     }
-    // Full-width stores spill at most 16 bytes: safe when the next block converts to at least as many.
+    plain = false;
+    const surrogates s = find_surrogates(w);
+    unsigned high = s.high;
+    const unsigned low = s.low;
+    unsigned take = 16;
+    if ((high & 0x8000u) != 0) {  // the pair is cut by the block end
+      high &= 0x7FFFu;
+      take = 15;
+    }
+    if (UTF8DFA_UNLIKELY(low != ((high << 1) & 0xFFFFu))) {
+      if (!scalar_region<Strict>(p, n, c.i + take, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+      continue;
+    }
     const bool spill = n - c.i >= take + 16u && pairs_complete(p + c.i + take);
-    const unsigned keep = ((1u << take) - 1) & ~low;
-    c.o = encode8(c.o, cp0, keep & 0xFFu, spill);
-    c.o = encode8(c.o, cp1, keep >> 8, spill);
+    c.o = spill ? encode16<true>(c.o, w, s.hs, s.ls, take == 15, true)
+                : encode16<true>(c.o, w, s.hs, s.ls, take == 15, false);
     c.i += take;
   }
   return finish_scalar<Strict>(p, n, out, c, repl);
 }
 
-/// UTF-32 to UTF-8, 8 units at a time; blocks holding a surrogate or a value above U+10FFFF go scalar.
+/// True when the 16 UTF-32 units at p are all below D800.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool all_below_surrogates(const char32_t* p) noexcept {
+  const __m256i top = _mm256_max_epu32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)),
+                                       _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 8)));
+  return _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_min_epu32(top, _mm256_set1_epi32(0xD7FF)), top)) == -1;
+}
+
+/// UTF-32 to UTF-8: 16 units at a time when they are ASCII or BMP scalar values (narrowed to
+/// UTF-16's encoder), else 8; blocks holding a surrogate or a value above U+10FFFF go scalar.
 template <bool Strict>
 UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std::size_t n, unsigned char* out,
                                                          char32_t replacement) noexcept {
   transcode_cursor<unsigned char> c{0, out, error_code::none};
   const char32_t repl = replace{replacement}.replacement_value();
+  bool below = false;        // the 16 units at c.i are known to be below D800
+  std::size_t valid_to = 0;  // [c.i, valid_to) is known to hold scalar values only
   while (n - c.i >= 8) {
+    if (n - c.i >= 16) {  // 16 units of the BMP, as UTF-16 does
+      const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
+      const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 8));
+      if (_mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi32(~0x7F))) {  // ASCII
+        const __m256i words = _mm256_packus_epi32(a, b);                          // units 0-3 8-11 | 4-7 12-15
+        const __m256i bytes = _mm256_packus_epi16(words, words);
+        const __m128i ordered = _mm_unpacklo_epi32(_mm256_castsi256_si128(bytes), _mm256_extracti128_si256(bytes, 1));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o), ordered);
+        c.i += 16;
+        c.o += 16;
+        below = false;
+        continue;
+      }
+      const __m256i w = _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8);
+      if (below || (_mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi32(static_cast<int>(0xFFFF0000u))) &&
+                    !any_surrogate(w))) {
+        // Full-width stores spill at most 12 bytes: safe when the next 16 units are scalar values.
+        const bool next_below = n - c.i >= 32 && all_below_surrogates(p + c.i + 16);
+        const bool spill =
+            next_below ||
+            (n - c.i >= 32 && all_scalar_values(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 16))) &&
+             all_scalar_values(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 24))));
+        c.o = spill ? encode16_bmp(c.o, w, true) : encode16_bmp(c.o, w, false);
+        c.i += 16;
+        below = next_below;
+        continue;
+      }
+    }
+    below = false;
     const __m256i cp = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
     if (_mm256_testz_si256(cp, _mm256_set1_epi32(~0x7F))) {
       const __m256i words = _mm256_packus_epi32(cp, cp);
@@ -1906,15 +2933,19 @@ UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std:
       c.o += 8;
       continue;
     }
-    if (UTF8DFA_UNLIKELY(!all_scalar_values(cp))) {
-      if (!scalar_region<Strict>(p, n, c.i + 8, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
-      continue;
+    if (c.i + 8 > valid_to) {
+      if (UTF8DFA_UNLIKELY(!all_scalar_values(cp))) {
+        if (!scalar_region<Strict>(p, n, c.i + 8, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+        continue;
+      }
+      valid_to = c.i + 8;
     }
     // Full-width stores spill at most 12 bytes: safe when the next 16 units are scalar values.
-    const bool spill = n - c.i >= 24 &&
-                       all_scalar_values(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 8))) &&
-                       all_scalar_values(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 16)));
-    c.o = encode8(c.o, cp, 0xFFu, spill);
+    while (valid_to < c.i + 24 && n - valid_to >= 8 &&
+           all_scalar_values(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + valid_to))))
+      valid_to += 8;
+    const bool spill = valid_to >= c.i + 24;
+    c.o = encode8(c.o, cp, spill);
     c.i += 8;
   }
   return finish_scalar<Strict>(p, n, out, c, repl);
@@ -1954,331 +2985,6 @@ UTF8DFA_TARGET_AVX2 inline conversion_result utf32_to_utf8(const char32_t* p, st
 #endif
 #endif
 // ---- end utf8dfa/detail/simd/avx2/transcode.hpp ----
-// ---- begin utf8dfa/detail/simd/avx2/validate.hpp ----
-// utf8dfa: AVX2 validation and counting (32-byte vectors, 64-byte blocks).
-#ifndef UTF8DFA_DETAIL_SIMD_AVX2_VALIDATE_HPP
-#define UTF8DFA_DETAIL_SIMD_AVX2_VALIDATE_HPP
-
-// ---- begin utf8dfa/detail/simd/generic.hpp ----
-// utf8dfa: what every SIMD validation kernel shares: the byte-pair lookup tables of the vectorised
-// check (Keiser & Lemire, "Validating UTF-8 In Less Than One Instruction Per Byte", 2021) derived
-// from the grammar of dfa.hpp and proved against the DFA at compile time, and the scalar re-scan
-// that turns "this block is bad" into the exact answer of validate_scalar.
-//
-// The vector check looks at every byte b2 together with the byte before it, b1:
-//   flags = first_high[b1 >> 4] & first_low[b1 & 15] & second_high[b2 >> 4]
-// Each flag bit is one kind of forbidden pair whose set of b1 factors into (high nibbles x low
-// nibbles) and whose set of b2 is a union of high nibbles, so the AND of three 16-entry lookups
-// is non-zero exactly for the forbidden pairs. The bit `pair_two_conts` (continuation after
-// continuation) is not an error by itself: it must be set exactly where the byte two places back
-// is a lead of 3 or 4 bytes, or the byte three places back a lead of 4 bytes.
-#ifndef UTF8DFA_DETAIL_SIMD_GENERIC_HPP
-#define UTF8DFA_DETAIL_SIMD_GENERIC_HPP
-
-
-
-namespace utf8dfa {
-inline namespace UTF8DFA_ABI_NAMESPACE {
-namespace detail {
-
-/// A forbidden kind of byte pair: b1 in [lo1, hi1] followed by b2 in [lo2, hi2].
-struct pair_rule {
-  std::uint8_t bit, lo1, hi1, lo2, hi2;
-};
-
-inline constexpr std::uint8_t pair_too_short = 0x01;   // lead of 2..4 bytes, then no continuation
-inline constexpr std::uint8_t pair_too_long = 0x02;    // ASCII, then a continuation
-inline constexpr std::uint8_t pair_overlong_3 = 0x04;  // E0 80..9F
-inline constexpr std::uint8_t pair_too_large = 0x08;   // F4..FF 90..BF
-inline constexpr std::uint8_t pair_surrogate = 0x10;   // ED A0..BF
-inline constexpr std::uint8_t pair_overlong_2 = 0x20;  // C0..C1 continuation
-inline constexpr std::uint8_t pair_overlong_4 = 0x40;  // F0 80..8F, and F5..FF 80..8F
-inline constexpr std::uint8_t pair_two_conts = 0x80;   // continuation after continuation
-
-// The grammar rows the rules read their ranges from.
-inline constexpr const sequence_rule& rule_ascii = grammar[0];
-inline constexpr const sequence_rule& rule_c2 = grammar[1];
-inline constexpr const sequence_rule& rule_e0 = grammar[2];
-inline constexpr const sequence_rule& rule_ed = grammar[4];
-inline constexpr const sequence_rule& rule_f0 = grammar[6];
-inline constexpr const sequence_rule& rule_f4 = grammar[8];
-static_assert(rule_c2.lead.lo == 0xC2 && rule_e0.lead.lo == 0xE0 && rule_ed.lead.lo == 0xED &&
-                  rule_f0.lead.lo == 0xF0 && rule_f4.lead.lo == 0xF4,
-              "grammar rows in RFC 3629 order");
-
-constexpr std::uint8_t u8(unsigned v) noexcept {
-  return static_cast<std::uint8_t>(v);
-}
-
-/// The forbidden pairs, each range read off the grammar: a restricted second byte's complement
-/// within UTF8-tail, the bytes no rule starts with, and the continuation structure.
-inline constexpr pair_rule pair_rules[] = {
-    {pair_too_short, u8(rule_c2.lead.lo & 0xF0), 0xFF, rule_ascii.lead.lo, rule_ascii.lead.hi},
-    {pair_too_short, u8(rule_c2.lead.lo & 0xF0), 0xFF, u8(utf8_tail.hi + 1), 0xFF},
-    {pair_too_long, rule_ascii.lead.lo, rule_ascii.lead.hi, utf8_tail.lo, utf8_tail.hi},
-    {pair_overlong_3, rule_e0.lead.lo, rule_e0.lead.hi, utf8_tail.lo, u8(rule_e0.tail[0].lo - 1)},
-    {pair_too_large, rule_f4.lead.lo, 0xFF, u8(rule_f4.tail[0].hi + 1), utf8_tail.hi},
-    {pair_surrogate, rule_ed.lead.lo, rule_ed.lead.hi, u8(rule_ed.tail[0].hi + 1), utf8_tail.hi},
-    {pair_overlong_2, u8(utf8_tail.hi + 1), u8(rule_c2.lead.lo - 1), utf8_tail.lo, utf8_tail.hi},
-    {pair_overlong_4, rule_f0.lead.lo, rule_f0.lead.hi, utf8_tail.lo, u8(rule_f0.tail[0].lo - 1)},
-    {pair_overlong_4, u8(rule_f4.lead.hi + 1), 0xFF, utf8_tail.lo, rule_f4.tail[0].hi},
-    {pair_two_conts, utf8_tail.lo, utf8_tail.hi, utf8_tail.lo, utf8_tail.hi},
-};
-
-/// The three 16-entry lookups (each 16 bytes, as one vector register lane loads them).
-struct pair_tables {
-  std::uint8_t first_high[16]{}, first_low[16]{}, second_high[16]{};
-  bool factorable = true;  // every rule has the (nibble x nibble) x nibble shape
-};
-
-constexpr pair_tables build_pair_tables() {
-  pair_tables t{};
-  for (const pair_rule& r : pair_rules) {
-    const unsigned h_lo = r.lo1 >> 4, h_hi = r.hi1 >> 4;
-    const bool one_row = h_lo == h_hi;
-    if (!one_row && ((r.lo1 & 15) != 0 || (r.hi1 & 15) != 15)) t.factorable = false;
-    if ((r.lo2 & 15) != 0 || (r.hi2 & 15) != 15) t.factorable = false;
-    for (unsigned h = h_lo; h <= h_hi; ++h) t.first_high[h] |= r.bit;
-    for (unsigned l = one_row ? (r.lo1 & 15u) : 0u; l <= (one_row ? (r.hi1 & 15u) : 15u); ++l) t.first_low[l] |= r.bit;
-    for (unsigned h = r.lo2 >> 4; h <= (r.hi2 >> 4); ++h) t.second_high[h] |= r.bit;
-  }
-  return t;
-}
-
-inline constexpr pair_tables pair_lookup = build_pair_tables();
-static_assert(pair_lookup.factorable, "every forbidden pair set is a product of nibble ranges");
-
-/// The flags the vector check computes for the pair (b1, b2).
-constexpr std::uint8_t pair_flags(unsigned b1, unsigned b2) noexcept {
-  return pair_lookup.first_high[b1 >> 4] & pair_lookup.first_low[b1 & 15] & pair_lookup.second_high[b2 >> 4];
-}
-
-/// What the DFA says about the pair: b1 read as the start of a character (b1 not a continuation)
-/// fails at b1 or at b2. A continuation b1 is judged by its context (the two_conts rule).
-constexpr bool dfa_rejects_pair(unsigned b1, unsigned b2) noexcept {
-  if (utf8_tail.contains(b1)) return false;
-  const std::uint8_t s = dfa.next[accept_state][b1];
-  if (s == reject_state) return true;
-  if (s == accept_state) return utf8_tail.contains(b2);
-  return dfa.next[s][b2] == reject_state;
-}
-
-/// The tables agree with the DFA on every pair whose first byte lies in [lo, hi).
-constexpr bool pair_tables_match_dfa(unsigned lo, unsigned hi) noexcept {
-  for (unsigned b1 = lo; b1 < hi; ++b1)
-    for (unsigned b2 = 0; b2 < 256; ++b2) {
-      const unsigned f = pair_flags(b1, b2);
-      if (((f & 0x7Fu) != 0) != dfa_rejects_pair(b1, b2)) return false;
-      if (((f & pair_two_conts) != 0) != (utf8_tail.contains(b1) && utf8_tail.contains(b2))) return false;
-    }
-  return true;
-}
-// Every one of the 65536 pairs, in slices that stay under compilers' constant-evaluation limits.
-static_assert(pair_tables_match_dfa(0x00, 0x40), "pair tables agree with the DFA (00..3F first)");
-static_assert(pair_tables_match_dfa(0x40, 0x80), "pair tables agree with the DFA (40..7F first)");
-static_assert(pair_tables_match_dfa(0x80, 0xC0), "pair tables agree with the DFA (80..BF first)");
-static_assert(pair_tables_match_dfa(0xC0, 0x100), "pair tables agree with the DFA (C0..FF first)");
-
-/// Leads from these values on need a continuation two (three) places after them.
-inline constexpr std::uint8_t lead3_min = rule_e0.lead.lo;
-inline constexpr std::uint8_t lead4_min = rule_f0.lead.lo;
-
-constexpr bool continuation_thresholds_match_dfa() noexcept {
-  for (unsigned b = 0; b < 256; ++b) {
-    const std::uint8_t s = dfa.next[accept_state][b];
-    if (s == reject_state) continue;  // C0, C1, F5..FF, continuations: caught by the pair rules
-    const unsigned tails = s == accept_state ? 0u : dfa.desc[s].count;
-    if ((tails >= 2) != (b >= lead3_min) || (tails >= 3) != (b >= lead4_min)) return false;
-  }
-  return true;
-}
-static_assert(continuation_thresholds_match_dfa(), "3- and 4-byte leads are exactly E0.. and F0..");
-
-// ---------------------------------------------------------------------------------------------
-// Exact answers. A kernel checks blocks; once [0, b) passed every check (it is well-formed except
-// perhaps a character cut by b) and the block at b fails, the first error starts at or after the
-// last character start before b, and the scalar decoder from there gives validate_scalar's answer.
-
-/// What a kernel's block checker returns when every block passed.
-inline constexpr std::size_t blocks_pass = ~std::size_t{0};
-
-/// The start of the character that contains the byte before b (or b itself), for a prefix
-/// [0, b) that passed the block checks.
-inline std::size_t boundary_before(const unsigned char* p, std::size_t b) noexcept {
-  for (std::size_t j = b; j > 0 && b - j < 3;) {
-    --j;
-    if (!is_continuation(p[j])) return j;
-  }
-  return b;
-}
-
-/// The exact result for [0, n), given that [0, b) passed the block checks.
-inline validation_result rescan_from(const unsigned char* p, std::size_t n, std::size_t b) noexcept {
-  return validate_from(p, n, boundary_before(p, b));
-}
-
-/// True when the well-formed prefix [0, n) ends inside a character (a lead in its last 3 bytes
-/// that needs more bytes than remain).
-inline bool ends_incomplete(const unsigned char* p, std::size_t n) noexcept {
-  return (n >= 1 && p[n - 1] >= 0xC0) || (n >= 2 && p[n - 2] >= lead3_min) || (n >= 3 && p[n - 3] >= lead4_min);
-}
-
-}  // namespace detail
-}  // namespace UTF8DFA_ABI_NAMESPACE
-}  // namespace utf8dfa
-
-#endif
-// ---- end utf8dfa/detail/simd/generic.hpp ----
-
-#if UTF8DFA_X86_KERNELS
-namespace utf8dfa {
-inline namespace UTF8DFA_ABI_NAMESPACE {
-namespace detail {
-namespace avx2 {
-
-UTF8DFA_TARGET_AVX2 inline __m256i splat(unsigned v) noexcept {
-  return _mm256_set1_epi8(static_cast<char>(v));
-}
-
-UTF8DFA_TARGET_AVX2 inline __m256i load(const void* p) noexcept {
-  return _mm256_loadu_si256(static_cast<const __m256i*>(p));
-}
-
-/// A 16-entry table in both 128-bit lanes (vpshufb looks up within each lane).
-UTF8DFA_TARGET_AVX2 inline __m256i lanes(const std::uint8_t* table16) noexcept {
-  return _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(table16)));
-}
-
-/// The block check with its constants loaded once (outside the loops that use it).
-struct checker {
-  __m256i first_high, first_low, second_high, nibble, lead3, lead4, high_bit;
-
-  UTF8DFA_TARGET_AVX2 checker() noexcept
-      : first_high(lanes(pair_lookup.first_high)),
-        first_low(lanes(pair_lookup.first_low)),
-        second_high(lanes(pair_lookup.second_high)),
-        nibble(splat(0x0F)),
-        lead3(splat(lead3_min - 0x80u)),
-        lead4(splat(lead4_min - 0x80u)),
-        high_bit(splat(0x80)) {}
-
-  /// Non-zero where the pair check or the 3-/4-byte continuation check fails in `in`.
-  UTF8DFA_TARGET_AVX2 __m256i operator()(__m256i in, __m256i prev) const noexcept {
-    // The 16 bytes before each 128-bit lane of `in`, for vpalignr.
-    const __m256i before = _mm256_permute2x128_si256(prev, in, 0x21);
-    const __m256i prev1 = _mm256_alignr_epi8(in, before, 15);
-    const __m256i a = _mm256_shuffle_epi8(first_high, _mm256_and_si256(_mm256_srli_epi16(prev1, 4), nibble));
-    const __m256i b = _mm256_shuffle_epi8(first_low, _mm256_and_si256(prev1, nibble));
-    const __m256i c = _mm256_shuffle_epi8(second_high, _mm256_and_si256(_mm256_srli_epi16(in, 4), nibble));
-    const __m256i flags = _mm256_and_si256(_mm256_and_si256(a, b), c);
-    // Saturating subtraction leaves bit 7 set exactly for prev2 >= lead3_min, prev3 >= lead4_min.
-    const __m256i is3 = _mm256_subs_epu8(_mm256_alignr_epi8(in, before, 14), lead3);
-    const __m256i is4 = _mm256_subs_epu8(_mm256_alignr_epi8(in, before, 13), lead4);
-    const __m256i must_continue = _mm256_and_si256(_mm256_or_si256(is3, is4), high_bit);
-    return _mm256_xor_si256(flags, must_continue);
-  }
-};
-
-/// Non-zero when `in` ends inside a character.
-UTF8DFA_TARGET_AVX2 inline __m256i ends_incomplete(__m256i in) noexcept {
-  const char x = -1;
-  const __m256i limit = _mm256_setr_epi8(x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x,
-                                         x, x, x, static_cast<char>(lead4_min - 1), static_cast<char>(lead3_min - 1),
-                                         static_cast<char>(utf8_tail.hi));
-  return _mm256_subs_epu8(in, limit);
-}
-
-UTF8DFA_TARGET_AVX2 inline bool any(__m256i v) noexcept {
-  return !_mm256_testz_si256(v, v);
-}
-
-/// Checks the 64 bytes lo, hi (preceded by `prev`); returns the error vector.
-UTF8DFA_TARGET_AVX2 inline __m256i check_block(const checker& check, __m256i lo, __m256i hi, __m256i prev,
-                                               __m256i& incomplete) noexcept {
-  if (_mm256_movemask_epi8(_mm256_or_si256(lo, hi)) == 0) return incomplete;
-  const __m256i err = _mm256_or_si256(check(lo, prev), check(hi, lo));
-  incomplete = ends_incomplete(hi);
-  return err;
-}
-
-/// Inputs shorter than this go to the scalar DFA (the checks need 96 readable bytes).
-inline constexpr std::size_t min_block_input = 96;
-
-/// How far past the block start a failing check_blocks step reaches.
-inline constexpr std::size_t block_span = 64;
-
-/// Runs the block checks over [p, p+n) (n >= min_block_input): `blocks_pass` when they all pass
-/// (the input is well-formed), else b such that [0, b) passed and [b, b + block_span) failed.
-UTF8DFA_TARGET_AVX2 inline std::size_t check_blocks(const unsigned char* p, std::size_t n) noexcept {
-  const checker check;
-  __m256i prev = _mm256_setzero_si256(), incomplete = _mm256_setzero_si256();
-  std::size_t i = 0;
-  for (; n - i >= 64; i += 64) {
-    const __m256i lo = load(p + i), hi = load(p + i + 32);
-    if (UTF8DFA_UNLIKELY(any(check_block(check, lo, hi, prev, incomplete)))) return i;
-    prev = hi;
-  }
-  // The last 64 bytes again (re-checking bytes that passed is harmless), then the end of input.
-  __m256i err = incomplete;
-  if (i < n) {
-    const __m256i lo = load(p + n - 64), hi = load(p + n - 32);
-    __m256i ignored = incomplete;
-    err = _mm256_or_si256(check_block(check, lo, hi, load(p + n - 96), ignored), ends_incomplete(hi));
-  }
-  if (UTF8DFA_UNLIKELY(any(err))) return i;
-  return blocks_pass;
-}
-
-/// validate_scalar's answer for n >= min_block_input, 64 bytes per step.
-UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_blocks(const unsigned char* p,
-                                                                              std::size_t n) noexcept {
-  const std::size_t b = check_blocks(p, n);
-  if (UTF8DFA_LIKELY(b == blocks_pass)) return {n, 0, error_code::none};
-  return rescan_from(p, n, b);
-}
-
-/// validate_scalar's answer. Short inputs take the scalar DFA: this function is plain code (no
-/// target region), so they run exactly as in the scalar kernel.
-inline validation_result validate(const unsigned char* p, std::size_t n) noexcept {
-  return n < min_block_input ? validate_scalar(p, n) : validate_blocks(p, n);
-}
-
-/// Bytes that are not continuation bytes (80..BF are the signed bytes below -64).
-UTF8DFA_TARGET_AVX2 inline std::size_t count_leads(const unsigned char* p, std::size_t n) noexcept {
-  const __m256i limit = splat(0xBF);
-  std::size_t count = 0, i = 0;
-  for (; n - i >= 64; i += 64) {
-    const std::uint64_t lo = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(load(p + i), limit)));
-    const std::uint64_t hi =
-        static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(load(p + i + 32), limit)));
-    count += static_cast<std::size_t>(_mm_popcnt_u64(lo | (hi << 32)));
-  }
-  return count + count_leads_scalar(p + i, n - i);
-}
-
-/// UTF-16 units of well-formed input: leads, plus one more for each 4-byte lead (F0..FF).
-UTF8DFA_TARGET_AVX2 inline std::size_t utf16_length(const unsigned char* p, std::size_t n) noexcept {
-  const __m256i cont_limit = splat(0xBF), four_limit = splat(lead4_min - 1u);
-  std::size_t count = 0, i = 0;
-  for (; n - i >= 32; i += 32) {
-    const __m256i in = load(p + i);
-    const unsigned leads = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(in, cont_limit)));
-    // Signed: F0..FF are -16..-1, the only negative bytes above -17.
-    const unsigned fours =
-        static_cast<unsigned>(_mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpgt_epi8(in, four_limit), in)));
-    count += static_cast<std::size_t>(_mm_popcnt_u32(leads)) + static_cast<std::size_t>(_mm_popcnt_u32(fours));
-  }
-  return count + utf16_length_scalar(p + i, n - i);
-}
-
-}  // namespace avx2
-}  // namespace detail
-}  // namespace UTF8DFA_ABI_NAMESPACE
-}  // namespace utf8dfa
-#endif
-
-#endif
-// ---- end utf8dfa/detail/simd/avx2/validate.hpp ----
 
 #if UTF8DFA_X86_KERNELS
 namespace utf8dfa {
@@ -2296,6 +3002,10 @@ inline constexpr kernel_table table{
     &vector_from<unsigned char, char16_t, &utf8_to_utf16, scalar_utf8_to_utf16, 32>,
     &vector_from<char16_t, unsigned char, &utf16_to_utf8, scalar_utf16_to_utf8, 16>,
     &vector_from<char32_t, unsigned char, &utf32_to_utf8, scalar_utf32_to_utf8, 16>,
+    &utf16_length_from_utf8,
+    &utf32_length_from_utf8,
+    &utf8_length_from_utf16,
+    &utf8_length_from_utf32,
 };
 
 }  // namespace avx2
@@ -2311,14 +3021,12 @@ inline constexpr kernel_table table{
 #ifndef UTF8DFA_DETAIL_SIMD_AVX512_KERNELS_HPP
 #define UTF8DFA_DETAIL_SIMD_AVX512_KERNELS_HPP
 
-// ---- begin utf8dfa/detail/simd/avx512/transcode.hpp ----
-// utf8dfa: AVX-512 transcoding kernels (F/BW/VL/DQ/VBMI/VBMI2). Same results as the scalar functions
-// of scalar.hpp, byte for byte, for both policies: blocks that are valid go through the vector path;
-// a block holding an error is re-run through the scalar DFA (decode_at, decode_utf16_at, ...) up to
-// the block end and the vector path resumes behind it. Tails use masked loads and stores: nothing is
-// read past the input nor written past the exact output length.
-#ifndef UTF8DFA_DETAIL_SIMD_AVX512_TRANSCODE_HPP
-#define UTF8DFA_DETAIL_SIMD_AVX512_TRANSCODE_HPP
+// ---- begin utf8dfa/detail/simd/avx512/length.hpp ----
+// utf8dfa: AVX-512 output lengths of the conversions, exact on ill-formed input too: the block check
+// and a count in one pass over well-formed blocks, the scalar decoder over a block that holds an
+// error (length_common.hpp). Tails use masked loads: nothing is read past the input.
+#ifndef UTF8DFA_DETAIL_SIMD_AVX512_LENGTH_HPP
+#define UTF8DFA_DETAIL_SIMD_AVX512_LENGTH_HPP
 
 // ---- begin utf8dfa/detail/simd/avx512/utf8_block.hpp ----
 // utf8dfa: AVX-512 check of one block of UTF-8 that starts on a character boundary (the
@@ -2406,6 +3114,457 @@ struct utf8_block_checker {
 #endif
 #endif
 // ---- end utf8dfa/detail/simd/avx512/utf8_block.hpp ----
+// ---- begin utf8dfa/detail/simd/avx512/validate.hpp ----
+// utf8dfa: AVX-512 validation and counting (64-byte vectors; tails through masked loads, which never
+// touch the bytes they mask out).
+#ifndef UTF8DFA_DETAIL_SIMD_AVX512_VALIDATE_HPP
+#define UTF8DFA_DETAIL_SIMD_AVX512_VALIDATE_HPP
+
+
+#if UTF8DFA_X86_KERNELS
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+namespace avx512 {
+
+UTF8DFA_TARGET_AVX512 inline __m512i splat(unsigned v) noexcept {
+  return _mm512_set1_epi8(static_cast<char>(v));
+}
+
+UTF8DFA_TARGET_AVX512 inline __m512i load(const void* p) noexcept {
+  return _mm512_loadu_si512(p);
+}
+
+/// The first `k` (< 64) bytes at p, zeros after them; reads nothing beyond p + k.
+UTF8DFA_TARGET_AVX512 inline __m512i load_first(const void* p, std::size_t k) noexcept {
+  return _mm512_maskz_loadu_epi8(_bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(k)), p);
+}
+
+/// A 16-entry table in all four 128-bit lanes (vpshufb looks up within each lane). The maskz forms
+/// here and below avoid a false -Wmaybe-uninitialized of GCC 12 in the unmasked intrinsics.
+UTF8DFA_TARGET_AVX512 inline __m512i lanes(const std::uint8_t* table16) noexcept {
+  return _mm512_maskz_broadcast_i32x4(0xFFFF, _mm_loadu_si128(reinterpret_cast<const __m128i*>(table16)));
+}
+
+/// The block check with its constants loaded once (outside the loops that use it).
+struct checker {
+  __m512i first_high, first_low, second_high, nibble, lead3, lead4, high_bit;
+
+  UTF8DFA_TARGET_AVX512 checker() noexcept
+      : first_high(lanes(pair_lookup.first_high)),
+        first_low(lanes(pair_lookup.first_low)),
+        second_high(lanes(pair_lookup.second_high)),
+        nibble(splat(0x0F)),
+        lead3(splat(lead3_min - 0x80u)),
+        lead4(splat(lead4_min - 0x80u)),
+        high_bit(splat(0x80)) {}
+
+  /// Non-zero where the pair check or the 3-/4-byte continuation check fails in `in`.
+  UTF8DFA_TARGET_AVX512 __m512i operator()(__m512i in, __m512i prev) const noexcept {
+    // Each 128-bit lane of `before` is the lane preceding the same lane of `in`.
+    const __m512i before = _mm512_maskz_alignr_epi64(0xFF, in, prev, 6);
+    const __m512i prev1 = _mm512_alignr_epi8(in, before, 15);
+    const __m512i a = _mm512_shuffle_epi8(first_high, _mm512_and_si512(_mm512_srli_epi16(prev1, 4), nibble));
+    const __m512i b = _mm512_shuffle_epi8(first_low, _mm512_and_si512(prev1, nibble));
+    const __m512i c = _mm512_shuffle_epi8(second_high, _mm512_and_si512(_mm512_srli_epi16(in, 4), nibble));
+    // Saturating subtraction leaves bit 7 set exactly for prev2 >= lead3_min, prev3 >= lead4_min.
+    const __m512i is3 = _mm512_subs_epu8(_mm512_alignr_epi8(in, before, 14), lead3);
+    const __m512i is4 = _mm512_subs_epu8(_mm512_alignr_epi8(in, before, 13), lead4);
+    // (a & b & c) ^ ((is3 | is4) & 0x80) in two ternary-logic steps.
+    const __m512i flags = _mm512_ternarylogic_epi32(a, b, c, 0x80);
+    const __m512i must_continue = _mm512_ternarylogic_epi32(is3, is4, high_bit, 0xA8);
+    return _mm512_xor_si512(flags, must_continue);
+  }
+};
+
+/// Non-zero when `in` (64 bytes) ends inside a character.
+UTF8DFA_TARGET_AVX512 inline __m512i ends_incomplete(__m512i in) noexcept {
+  const __m512i last3 = _mm512_set_epi64(
+      static_cast<long long>((std::uint64_t{utf8_tail.hi} << 56) | (std::uint64_t{lead3_min - 1u} << 48) |
+                             (std::uint64_t{lead4_min - 1u} << 40) | 0xFFFFFFFFFFull),
+      -1, -1, -1, -1, -1, -1, -1);
+  return _mm512_subs_epu8(in, last3);
+}
+
+/// The error vector of the block `in` preceded by `prev`; `incomplete` carries a cut character.
+UTF8DFA_TARGET_AVX512 inline __m512i check_block(const checker& check, __m512i in, __m512i prev,
+                                                 __m512i& incomplete) noexcept {
+  if (_mm512_movepi8_mask(in) == 0) return incomplete;
+  incomplete = ends_incomplete(in);
+  return check(in, prev);
+}
+
+UTF8DFA_TARGET_AVX512 inline bool any(__m512i v) noexcept {
+  return _mm512_test_epi8_mask(v, v) != 0;
+}
+
+/// Every length works (masked loads).
+inline constexpr std::size_t min_block_input = 0;
+
+/// How far past the block start a failing check_blocks step reaches.
+inline constexpr std::size_t block_span = 128;
+
+/// Runs the block checks over [p, p+n) (n >= min_block_input): `blocks_pass` when they all pass
+/// (the input is well-formed), else b such that [0, b) passed and [b, b + block_span) failed.
+UTF8DFA_TARGET_AVX512 inline std::size_t check_blocks(const unsigned char* p, std::size_t n) noexcept {
+  const checker check;
+  __m512i prev = _mm512_setzero_si512(), incomplete = _mm512_setzero_si512();
+  std::size_t i = 0;
+  // Two blocks per step: one ASCII test and one error test for both.
+  for (; n - i >= 128; i += 128) {
+    const __m512i in0 = load(p + i), in1 = load(p + i + 64);
+    __m512i err = incomplete;
+    if (_mm512_movepi8_mask(_mm512_or_si512(in0, in1)) != 0) {
+      err = _mm512_or_si512(check(in0, prev), check(in1, in0));
+      incomplete = ends_incomplete(in1);
+    }
+    if (UTF8DFA_UNLIKELY(any(err))) return i;
+    prev = in1;
+  }
+  for (; n - i >= 64; i += 64) {
+    const __m512i in = load(p + i);
+    if (UTF8DFA_UNLIKELY(any(check_block(check, in, prev, incomplete)))) return i;
+    prev = in;
+  }
+  __m512i err = incomplete;
+  if (i < n) err = check_block(check, load_first(p + i, n - i), prev, incomplete);
+  if (UTF8DFA_UNLIKELY(any(err))) return i;
+  return blocks_pass;
+}
+
+/// validate_scalar's answer, 64 bytes per step; the tail (and a short input) is one masked block
+/// whose zero padding makes a character cut by the end fail the pair checks.
+UTF8DFA_TARGET_AVX512 inline validation_result validate(const unsigned char* p, std::size_t n) noexcept {
+  const std::size_t b = check_blocks(p, n);
+  if (UTF8DFA_LIKELY(b == blocks_pass)) return {n, 0, error_code::none};
+  return rescan_from(p, n, b);
+}
+
+/// Bytes that are not continuation bytes (80..BF are the signed bytes below -64).
+UTF8DFA_TARGET_AVX512 inline std::size_t count_leads(const unsigned char* p, std::size_t n) noexcept {
+  const __m512i limit = splat(0xBF);
+  std::size_t c0 = 0, c1 = 0, c2 = 0, c3 = 0, i = 0;
+  for (; n - i >= 256; i += 256) {  // four independent counts keep the loads flowing
+    c0 += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(load(p + i), limit)));
+    c1 += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(load(p + i + 64), limit)));
+    c2 += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(load(p + i + 128), limit)));
+    c3 += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(load(p + i + 192), limit)));
+  }
+  std::size_t count = c0 + c1 + c2 + c3;
+  for (; n - i >= 64; i += 64)
+    count += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(load(p + i), limit)));
+  if (i < n) {
+    const std::uint64_t valid = _bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(n - i));
+    count +=
+        static_cast<std::size_t>(_mm_popcnt_u64(_mm512_mask_cmpgt_epi8_mask(valid, load_first(p + i, n - i), limit)));
+  }
+  return count;
+}
+
+/// UTF-16 units of well-formed input: leads, plus one more for each 4-byte lead (F0..FF).
+UTF8DFA_TARGET_AVX512 inline std::size_t utf16_length(const unsigned char* p, std::size_t n) noexcept {
+  const __m512i cont_limit = splat(0xBF), four_min = splat(lead4_min);
+  std::size_t count = 0, i = 0;
+  for (; n - i >= 64; i += 64) {
+    const __m512i in = load(p + i);
+    count += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(in, cont_limit)) +
+                                      _mm_popcnt_u64(_mm512_cmpge_epu8_mask(in, four_min)));
+  }
+  if (i < n) {
+    const std::uint64_t valid = _bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(n - i));
+    const __m512i in = load_first(p + i, n - i);
+    count += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_mask_cmpgt_epi8_mask(valid, in, cont_limit)) +
+                                      _mm_popcnt_u64(_mm512_cmpge_epu8_mask(in, four_min)));
+  }
+  return count;
+}
+
+}  // namespace avx512
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+#endif
+
+#endif
+// ---- end utf8dfa/detail/simd/avx512/validate.hpp ----
+
+#if UTF8DFA_X86_KERNELS
+
+// GCC 12's AVX-512 intrinsics seed their results with a self-initialised "undefined" vector, which
+// -Wmaybe-uninitialized reports once they are inlined (GCC bug 105593); nothing here is uninitialised.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+namespace avx512 {
+
+/// Output units per UTF-8 byte of well-formed text, by its high nibble: one per lead, none per
+/// continuation, and for UTF-16 two per 4-byte lead.
+inline constexpr std::uint8_t utf32_units_per_nibble[16] = {1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1};
+inline constexpr std::uint8_t utf16_units_per_nibble[16] = {1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 2};
+
+/// Units per byte of the 64 bytes `in` (by the high nibble).
+UTF8DFA_TARGET_AVX512 inline __m512i units_of(__m512i table, __m512i nibble, __m512i in) noexcept {
+  return _mm512_shuffle_epi8(table, _mm512_and_si512(_mm512_srli_epi16(in, 4), nibble));
+}
+
+/// checker's error vector for the 64 bytes `in` at q, the bytes before them read from memory (q - 3
+/// lies inside the input): three loads instead of the four lane shuffles that build them.
+UTF8DFA_TARGET_AVX512 inline __m512i check_at(const checker& c, const unsigned char* q, __m512i in) noexcept {
+  const __m512i prev1 = load(q - 1);
+  const __m512i a = _mm512_shuffle_epi8(c.first_high, _mm512_and_si512(_mm512_srli_epi16(prev1, 4), c.nibble));
+  const __m512i b = _mm512_shuffle_epi8(c.first_low, _mm512_and_si512(prev1, c.nibble));
+  const __m512i d = _mm512_shuffle_epi8(c.second_high, _mm512_and_si512(_mm512_srli_epi16(in, 4), c.nibble));
+  const __m512i is3 = _mm512_subs_epu8(load(q - 2), c.lead3);
+  const __m512i is4 = _mm512_subs_epu8(load(q - 3), c.lead4);
+  const __m512i flags = _mm512_ternarylogic_epi32(a, b, d, 0x80);
+  const __m512i must_continue = _mm512_ternarylogic_epi32(is3, is4, c.high_bit, 0xA8);
+  return _mm512_xor_si512(flags, must_continue);
+}
+
+/// The length_segment of UTF-8 (see length_common.hpp): the block checks of validate.hpp, each block
+/// that passes also counted (a nibble lookup per byte, summed by vpsadbw).
+template <bool Utf16>
+UTF8DFA_TARGET_AVX512 std::size_t utf8_units_segment(const unsigned char* p, std::size_t n,
+                                                     std::size_t& count) noexcept {
+  const checker check;
+  const __m512i table = lanes(Utf16 ? utf16_units_per_nibble : utf32_units_per_nibble);
+  const __m512i zero = _mm512_setzero_si512();
+  __m512i prev = zero, incomplete = zero, sums = zero;
+  std::size_t ascii = 0, i = 0, stop = blocks_pass;
+  if (n >= 64) {  // the first block: nothing before it
+    const __m512i in = load(p);
+    if (UTF8DFA_UNLIKELY(any(check_block(check, in, prev, incomplete)))) {
+      count = 0;
+      return 0;
+    }
+    sums = _mm512_sad_epu8(units_of(table, check.nibble, in), zero);
+    prev = in;
+    i = 64;
+  }
+  for (; n - i >= 128; i += 128) {
+    const __m512i in0 = load(p + i), in1 = load(p + i + 64);
+    if (_mm512_movepi8_mask(_mm512_or_si512(in0, in1)) == 0) {
+      if (UTF8DFA_UNLIKELY(any(incomplete))) break;
+      ascii += 128;
+    } else {
+      const __m512i err = _mm512_or_si512(check_at(check, p + i, in0), check_at(check, p + i + 64, in1));
+      incomplete = ends_incomplete(in1);
+      if (UTF8DFA_UNLIKELY(any(err))) break;
+      const __m512i both = _mm512_add_epi8(units_of(table, check.nibble, in0), units_of(table, check.nibble, in1));
+      sums = _mm512_add_epi64(sums, _mm512_sad_epu8(both, zero));
+    }
+    prev = in1;
+  }
+  if (n - i >= 128) {
+    stop = i;
+  } else {
+    for (; n - i >= 64; i += 64) {
+      const __m512i in = load(p + i);
+      if (UTF8DFA_UNLIKELY(any(check_block(check, in, prev, incomplete)))) break;
+      sums = _mm512_add_epi64(sums, _mm512_sad_epu8(units_of(table, check.nibble, in), zero));
+      prev = in;
+    }
+    if (n - i >= 64) {
+      stop = i;
+    } else if (i < n) {
+      const __m512i in = load_first(p + i, n - i);
+      if (UTF8DFA_UNLIKELY(any(check_block(check, in, prev, incomplete)))) {
+        stop = i;
+      } else {
+        const __m512i live = _mm512_maskz_mov_epi8(_bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(n - i)),
+                                                   units_of(table, check.nibble, in));
+        sums = _mm512_add_epi64(sums, _mm512_sad_epu8(live, zero));
+      }
+    } else if (UTF8DFA_UNLIKELY(any(incomplete))) {
+      stop = i;
+    }
+  }
+  count = ascii + static_cast<std::size_t>(_mm512_reduce_add_epi64(sums));
+  return stop;
+}
+
+/// The constants of the UTF-16 count.
+struct utf16_count_constants {
+  __m512i tag, high, low, x80, x800, one, two;
+
+  UTF8DFA_TARGET_AVX512 utf16_count_constants() noexcept
+      : tag(opaque(_mm512_set1_epi16(static_cast<short>(0xFC00)))),
+        high(opaque(_mm512_set1_epi16(static_cast<short>(0xD800)))),
+        low(opaque(_mm512_set1_epi16(static_cast<short>(0xDC00)))),
+        x80(opaque(_mm512_set1_epi16(0x80))),
+        x800(opaque(_mm512_set1_epi16(0x800))),
+        one(opaque(_mm512_set1_epi16(1))),
+        two(opaque(_mm512_set1_epi16(2))) {}
+};
+
+/// Adds the UTF-8 bytes of the 32 units w, less one each, to the 16-bit lanes of acc, unless a
+/// surrogate is unpaired (`next`: the units one position later; lanes past the input are zero, so
+/// they add nothing and a high surrogate before them is unpaired): then returns false.
+UTF8DFA_TARGET_AVX512 inline bool count_utf16_block(const utf16_count_constants& k, __m512i w, __m512i next,
+                                                    __m512i& acc, bool& ascii) noexcept {
+  const __mmask32 hi = _mm512_cmpeq_epi16_mask(_mm512_and_si512(w, k.tag), k.high);
+  const __mmask32 lo_next = _mm512_cmpeq_epi16_mask(_mm512_and_si512(next, k.tag), k.low);
+  if (UTF8DFA_UNLIKELY(hi != lo_next)) return false;
+  const __mmask32 two = _mm512_cmpge_epu16_mask(w, k.x80);
+  ascii = two == 0;
+  __m512i t = _mm512_maskz_mov_epi16(two, k.one);
+  t = _mm512_mask_add_epi16(t, _mm512_cmpge_epu16_mask(w, k.x800), t, k.one);
+  acc = _mm512_add_epi16(acc, _mm512_mask_sub_epi16(t, hi, t, k.two));
+  return true;
+}
+
+/// The length_segment of UTF-16, 32 units per step: bytes are 1 + (>= 0x80) + (>= 0x800), minus 2
+/// for a high surrogate (a pair is 1 + 3).
+UTF8DFA_TARGET_AVX512 inline std::size_t utf16_bytes_segment(const char16_t* p, std::size_t n,
+                                                             std::size_t& count) noexcept {
+  count = 0;
+  if (n == 0) return blocks_pass;
+  if ((p[0] & 0xFC00) == 0xDC00) return 0;  // a low surrogate that no high one precedes
+  const utf16_count_constants k;
+  __m512i acc = _mm512_setzero_si512();
+  std::size_t i = 0, steps = 0, extra = 0;
+  bool ascii = false;
+  for (; n - i > 32; i += 32) {
+    // After an ASCII block, ASCII 64 units a step (the unit after them not a low surrogate: one
+    // would be unpaired).
+    while (ascii && n - i > 64) {
+      const __m512i w0 = _mm512_loadu_si512(p + i), w1 = _mm512_loadu_si512(p + i + 32);
+      if (_mm512_cmpge_epu16_mask(_mm512_or_si512(w0, w1), k.x80) != 0 || (p[i + 64] & 0xFC00) == 0xDC00) break;
+      i += 64;
+    }
+    if (n - i <= 32) break;
+    if (UTF8DFA_UNLIKELY(!count_utf16_block(k, _mm512_loadu_si512(p + i), _mm512_loadu_si512(p + i + 1), acc, ascii)))
+      break;
+    if (++steps == 8192) {  // before the 16-bit lanes could overflow
+      extra += static_cast<std::size_t>(_mm512_reduce_add_epi32(_mm512_madd_epi16(acc, k.one)));
+      acc = _mm512_setzero_si512();
+      steps = 0;
+    }
+  }
+  std::size_t stop = i;
+  if (n - i <= 32) {
+    const std::size_t avail = n - i;
+    const __m512i w = _mm512_maskz_loadu_epi16(_bzhi_u32(~0u, static_cast<unsigned>(avail)), p + i);
+    const __m512i next = _mm512_maskz_loadu_epi16(_bzhi_u32(~0u, static_cast<unsigned>(avail - 1)), p + i + 1);
+    if (count_utf16_block(k, w, next, acc, ascii)) {
+      stop = blocks_pass;
+      i = n;
+    }
+  }
+  count = i + extra + static_cast<std::size_t>(_mm512_reduce_add_epi32(_mm512_madd_epi16(acc, k.one)));
+  return stop;
+}
+
+/// The constants of the UTF-32 count.
+struct utf32_count_constants {
+  __m512i sur, sur_len, top, x80, x10000, one;
+
+  UTF8DFA_TARGET_AVX512 utf32_count_constants() noexcept
+      : sur(opaque(_mm512_set1_epi32(0xD800))),
+        sur_len(opaque(_mm512_set1_epi32(0x800))),
+        top(opaque(_mm512_set1_epi32(0x10FFFF))),
+        x80(opaque(_mm512_set1_epi32(0x80))),
+        x10000(opaque(_mm512_set1_epi32(0x10000))),
+        one(opaque(_mm512_set1_epi32(1))) {}
+};
+
+/// Adds the UTF-8 bytes of the 16 units cp, less one each, to acc, unless one is a surrogate or
+/// above 0x10FFFF: then returns false (lanes past the input are zero: they add nothing).
+UTF8DFA_TARGET_AVX512 inline bool count_utf32_block(const utf32_count_constants& k, __m512i cp, __m512i& acc,
+                                                    bool& ascii) noexcept {
+  if (UTF8DFA_UNLIKELY(
+          (_mm512_cmplt_epu32_mask(_mm512_sub_epi32(cp, k.sur), k.sur_len) | _mm512_cmpgt_epu32_mask(cp, k.top)) != 0))
+    return false;
+  const __mmask16 two = _mm512_cmpge_epu32_mask(cp, k.x80);
+  ascii = two == 0;
+  __m512i t = _mm512_maskz_mov_epi32(two, k.one);
+  t = _mm512_mask_add_epi32(t, _mm512_cmpge_epu32_mask(cp, k.sur_len), t, k.one);
+  acc = _mm512_add_epi32(acc, _mm512_mask_add_epi32(t, _mm512_cmpge_epu32_mask(cp, k.x10000), t, k.one));
+  return true;
+}
+
+/// The length_segment of UTF-32, 16 units per step: bytes are 1 + (>= 0x80) + (>= 0x800) +
+/// (>= 0x10000); a block holding a surrogate or a value above 0x10FFFF stops it.
+UTF8DFA_TARGET_AVX512 inline std::size_t utf32_bytes_segment(const char32_t* p, std::size_t n,
+                                                             std::size_t& count) noexcept {
+  const utf32_count_constants k;
+  __m512i acc = _mm512_setzero_si512();
+  std::size_t i = 0, steps = 0, extra = 0, stop = blocks_pass;
+  bool ascii = false;
+  for (; n - i >= 16; i += 16) {
+    while (ascii && n - i >= 64) {  // after an ASCII block, ASCII 64 units a step
+      const __m512i any =
+          _mm512_or_si512(_mm512_or_si512(_mm512_loadu_si512(p + i), _mm512_loadu_si512(p + i + 16)),
+                          _mm512_or_si512(_mm512_loadu_si512(p + i + 32), _mm512_loadu_si512(p + i + 48)));
+      if (_mm512_cmpge_epu32_mask(any, k.x80) != 0) break;
+      i += 64;
+    }
+    if (n - i < 16) break;
+    if (UTF8DFA_UNLIKELY(!count_utf32_block(k, _mm512_loadu_si512(p + i), acc, ascii))) break;
+    if (++steps == (std::size_t{1} << 24)) {  // before the 32-bit lanes could overflow
+      extra += static_cast<std::size_t>(_mm512_reduce_add_epi32(acc));
+      acc = _mm512_setzero_si512();
+      steps = 0;
+    }
+  }
+  if (n - i >= 16) {
+    stop = i;
+  } else if (i < n) {
+    const auto live = static_cast<__mmask16>(_bzhi_u32(0xFFFFu, static_cast<unsigned>(n - i)));
+    if (count_utf32_block(k, _mm512_maskz_loadu_epi32(live, p + i), acc, ascii))
+      i = n;
+    else
+      stop = i;
+  }
+  count = i + extra + static_cast<std::size_t>(_mm512_reduce_add_epi32(acc));
+  return stop;
+}
+
+// The kernel-table entry points.
+
+inline std::size_t utf16_length_from_utf8(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
+  return utf8_units_blocks<true, &utf8_units_segment<true>, 128>(p, n, repl);
+}
+
+inline std::size_t utf32_length_from_utf8(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
+  return utf8_units_blocks<false, &utf8_units_segment<false>, 128>(p, n, repl);
+}
+
+inline std::size_t utf8_length_from_utf16(const char16_t* p, std::size_t n, char32_t repl) noexcept {
+  return utf8_bytes_blocks<char16_t, &utf16_bytes_segment, 32>(p, n, repl);
+}
+
+inline std::size_t utf8_length_from_utf32(const char32_t* p, std::size_t n, char32_t repl) noexcept {
+  return utf8_bytes_blocks<char32_t, &utf32_bytes_segment, 16>(p, n, repl);
+}
+
+}  // namespace avx512
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+#endif
+#endif
+// ---- end utf8dfa/detail/simd/avx512/length.hpp ----
+// ---- begin utf8dfa/detail/simd/avx512/transcode.hpp ----
+// utf8dfa: AVX-512 transcoding kernels (F/BW/VL/DQ/VBMI/VBMI2). Same results as the scalar functions
+// of scalar.hpp, byte for byte, for both policies: blocks that are valid go through the vector path;
+// a block holding an error is re-run through the scalar DFA (decode_at, decode_utf16_at, ...) up to
+// the block end and the vector path resumes behind it. Tails use masked loads and stores: nothing is
+// read past the input nor written past the exact output length.
+#ifndef UTF8DFA_DETAIL_SIMD_AVX512_TRANSCODE_HPP
+#define UTF8DFA_DETAIL_SIMD_AVX512_TRANSCODE_HPP
+
 
 #if UTF8DFA_X86_KERNELS
 
@@ -2741,38 +3900,92 @@ struct encode_consts {
   __m512i pair_payload, pair_madd, x10000, pair_fields, x3F3F3F3F, x808080F0;
 };
 
-UTF8DFA_TARGET_AVX512 inline encode_consts make_encode_consts() noexcept {
-  const __m512i idx0 =
-      _mm512_set_epi8(95, 94, 31, 30, 93, 92, 29, 28, 91, 90, 27, 26, 89, 88, 25, 24, 87, 86, 23, 22, 85, 84, 21, 20,
-                      83, 82, 19, 18, 81, 80, 17, 16, 79, 78, 15, 14, 77, 76, 13, 12, 75, 74, 11, 10, 73, 72, 9, 8, 71,
-                      70, 7, 6, 69, 68, 5, 4, 67, 66, 3, 2, 65, 64, 1, 0);
-  return {opaque(_mm512_set1_epi16(0x80)),
-          opaque(_mm512_set1_epi16(0x800)),
-          opaque(_mm512_set1_epi16(static_cast<short>(0xD800))),
-          opaque(_mm512_set1_epi16(static_cast<short>(0xFC00))),
-          opaque(_mm512_set1_epi16(static_cast<short>(0xDC00))),
-          opaque(_mm512_set1_epi16(static_cast<short>(0x80C0))),
-          opaque(_mm512_set1_epi16(0x3F00)),
-          opaque(_mm512_set1_epi16(static_cast<short>(0xC000))),
-          opaque(_mm512_set1_epi16(static_cast<short>(0x80E0))),
-          opaque(_mm512_set1_epi16(0x3F)),
-          opaque(_mm512_set1_epi16(0x3FF)),
-          opaque(_mm512_set1_epi16(0x40)),
-          opaque(_mm512_set1_epi16(static_cast<short>(0x80F0))),
-          opaque(_mm512_set1_epi16(0x30)),
-          opaque(_mm512_set1_epi16(0x0F)),
-          opaque(idx0),
-          opaque(_mm512_add_epi8(idx0, _mm512_set1_epi8(32))),
-          opaque(_mm512_add_epi8(byte_iota(), byte_iota())),
-          opaque(_mm512_set1_epi32(0x00800000)),
-          opaque(_mm512_set1_epi64(0x3036202610160006)),
-          opaque(_mm512_set1_epi16(0x3F1F)),
-          opaque(_mm512_set1_epi32(0x03FF03FF)),
-          opaque(_mm512_set1_epi32(0x00010400)),
-          opaque(_mm512_set1_epi32(0x10000)),
-          opaque(_mm512_set1_epi64(0x20262C3200060C12)),
-          opaque(_mm512_set1_epi32(0x3F3F3F3F)),
-          opaque(_mm512_set1_epi32(static_cast<int>(0x808080F0u)))};
+/// 64 bytes of a vector constant, made at compile time (x86 is little-endian).
+struct vector_bytes {
+  unsigned char b[64];
+};
+
+/// The value v (of `width` bytes) in every lane.
+constexpr vector_bytes splat_bytes(std::uint64_t v, unsigned width) noexcept {
+  vector_bytes r{};
+  for (unsigned i = 0; i < 64; ++i) r.b[i] = static_cast<unsigned char>(v >> (8 * (i % width)));
+  return r;
+}
+
+/// pack_triples' byte indices: dword j takes the bytes 2j, 2j+1 of `first` and of `last` (+64),
+/// offset by `base` units.
+constexpr vector_bytes triple_indices(unsigned base) noexcept {
+  vector_bytes r{};
+  for (unsigned j = 0; j < 16; ++j) {
+    r.b[4 * j] = static_cast<unsigned char>(2 * (base + j));
+    r.b[4 * j + 1] = static_cast<unsigned char>(2 * (base + j) + 1);
+    r.b[4 * j + 2] = static_cast<unsigned char>(64 + 2 * (base + j));
+    r.b[4 * j + 3] = static_cast<unsigned char>(65 + 2 * (base + j));
+  }
+  return r;
+}
+
+/// The bytes 0, 2, .. 126.
+constexpr vector_bytes even_bytes() noexcept {
+  vector_bytes r{};
+  for (unsigned i = 0; i < 64; ++i) r.b[i] = static_cast<unsigned char>(2 * i);
+  return r;
+}
+
+/// The vector holding the bytes of v.
+UTF8DFA_TARGET_AVX512 constexpr __m512i as_vector(const vector_bytes& v) noexcept {
+  long long q[8]{};
+  for (unsigned i = 0; i < 64; ++i)
+    q[i / 8] = static_cast<long long>(static_cast<unsigned long long>(q[i / 8]) |
+                                      (static_cast<unsigned long long>(v.b[i]) << (8 * (i % 8))));
+  return __m512i{q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7]};
+}
+
+UTF8DFA_TARGET_AVX512 constexpr __m512i splat16(std::uint16_t v) noexcept {
+  return as_vector(splat_bytes(v, 2));
+}
+
+UTF8DFA_TARGET_AVX512 constexpr __m512i splat32(std::uint32_t v) noexcept {
+  return as_vector(splat_bytes(v, 4));
+}
+
+/// The encoder constants, in memory. A call loads those its blocks use (loads folded into the
+/// instructions, no ALU work): building all of them in registers first, and spilling them for the
+/// out-of-line block functions, cost a short input more than its conversion.
+inline constexpr encode_consts encode_table = {splat16(0x80),
+                                               splat16(0x800),
+                                               splat16(0xD800),
+                                               splat16(0xFC00),
+                                               splat16(0xDC00),
+                                               splat16(0x80C0),
+                                               splat16(0x3F00),
+                                               splat16(0xC000),
+                                               splat16(0x80E0),
+                                               splat16(0x3F),
+                                               splat16(0x3FF),
+                                               splat16(0x40),
+                                               splat16(0x80F0),
+                                               splat16(0x30),
+                                               splat16(0x0F),
+                                               as_vector(triple_indices(0)),
+                                               as_vector(triple_indices(16)),
+                                               as_vector(even_bytes()),
+                                               splat32(0x00800000),
+                                               as_vector(splat_bytes(0x3036202610160006, 8)),
+                                               splat16(0x3F1F),
+                                               splat32(0x03FF03FF),
+                                               splat32(0x00010400),
+                                               splat32(0x10000),
+                                               as_vector(splat_bytes(0x20262C3200060C12, 8)),
+                                               splat32(0x3F3F3F3F),
+                                               splat32(0x808080F0u)};
+
+/// encode_table, its address hidden from the compiler: GCC would otherwise rebuild the values from
+/// immediates (mov, vpbroadcast: a port-5 uop) instead of loading them.
+inline const encode_consts& encode_constants() noexcept {
+  const encode_consts* k = &encode_table;
+  __asm__("" : "+r"(k));
+  return *k;
 }
 
 /// Writes the UTF-8 forms of the code points below U+0800 in the first `units` 16-bit lanes of w (32
@@ -2789,7 +4002,9 @@ UTF8DFA_TARGET_AVX512 inline unsigned char* encode_short32(unsigned char* o, __m
   // Each low byte is kept: its sign bit is forced in the copy the mask is taken from.
   __mmask64 keep = _mm512_movepi8_mask(_mm512_or_si512(forms, k.x80));
   if (Tail) keep = _kand_mask64(keep, _cvtu64_mask64(low_bits(2 * units)));
-  const auto count = static_cast<unsigned>(__builtin_popcountll(_cvtmask64_u64(keep)));
+  // The byte count from `two` (known early), not from `keep`: the next block's output address then
+  // does not wait for this block's multishift and mask chain (short inputs are latency-bound).
+  const auto count = static_cast<unsigned>(units) + static_cast<unsigned>(__builtin_popcount(two));
   _mm512_mask_storeu_epi8(o, _bzhi_u64(~std::uint64_t{0}, count), _mm512_maskz_compress_epi8(keep, forms));
   return o + count;
 }
@@ -2799,7 +4014,8 @@ UTF8DFA_TARGET_AVX512 inline unsigned char* encode_short32(unsigned char* o, __m
 /// lane: the lanes are interleaved as dwords and the bytes packed with one compress per 16 units.
 template <bool Tail>
 UTF8DFA_TARGET_AVX512 inline unsigned char* pack_triples(unsigned char* o, __m512i first, __m512i last,
-                                                         std::size_t units, const encode_consts& k) noexcept {
+                                                         std::size_t units, const encode_consts& k,
+                                                         unsigned known0 = ~0u, unsigned known1 = ~0u) noexcept {
   const __m512i dw0 = _mm512_permutex2var_epi8(first, k.dw_idx0, last);
   const __m512i dw1 = _mm512_permutex2var_epi8(first, k.dw_idx1, last);
   // The high byte of a `last` lane is zero (never kept); its low byte is always kept: its sign bit is
@@ -2811,8 +4027,9 @@ UTF8DFA_TARGET_AVX512 inline unsigned char* pack_triples(unsigned char* o, __m51
     keep0 = _kand_mask64(keep0, _cvtu64_mask64(low_bits(4 * u0)));
     keep1 = _kand_mask64(keep1, _cvtu64_mask64(low_bits(4 * (units - u0))));
   }
-  const auto count0 = static_cast<unsigned>(__builtin_popcountll(_cvtmask64_u64(keep0)));
-  const auto count1 = static_cast<unsigned>(__builtin_popcountll(_cvtmask64_u64(keep1)));
+  // The caller may know the byte counts (`known0`, `known1`) before the masks are ready.
+  const auto count0 = known0 != ~0u ? known0 : static_cast<unsigned>(__builtin_popcountll(_cvtmask64_u64(keep0)));
+  const auto count1 = known1 != ~0u ? known1 : static_cast<unsigned>(__builtin_popcountll(_cvtmask64_u64(keep1)));
   _mm512_mask_storeu_epi8(o, _bzhi_u64(~std::uint64_t{0}, count0), _mm512_maskz_compress_epi8(keep0, dw0));
   _mm512_mask_storeu_epi8(o + count0, _bzhi_u64(~std::uint64_t{0}, count1), _mm512_maskz_compress_epi8(keep1, dw1));
   return o + count0 + count1;
@@ -2858,7 +4075,13 @@ UTF8DFA_TARGET_AVX512 inline unsigned char* encode_bmp32(unsigned char* o, __m51
                         _mm512_castsi512_si256(_mm512_permutex2var_epi8(first, rest, last)));
     return o + 96;
   }
-  return pack_triples<Tail>(o, first, last, units, k);
+  // 1 + (>= 80) + (>= 800) bytes per unit (lanes past the units are zero: in neither mask).
+  const std::size_t u0 = units < 16 ? units : 16;
+  const auto count0 = static_cast<unsigned>(u0) + static_cast<unsigned>(__builtin_popcount(two & 0xFFFFu)) +
+                      static_cast<unsigned>(__builtin_popcount(three & 0xFFFFu));
+  const auto count1 = static_cast<unsigned>(units - u0) + static_cast<unsigned>(__builtin_popcount(two >> 16)) +
+                      static_cast<unsigned>(__builtin_popcount(three >> 16));
+  return pack_triples<Tail>(o, first, last, units, k, count0, count1);
 }
 
 /// Writes the UTF-8 forms of the first `units` units of w (the others are zero), where `high` marks the
@@ -2952,7 +4175,7 @@ UTF8DFA_TARGET_AVX512 conversion_result utf16_to_utf8_impl(const char16_t* p, st
     c.o += avail;
     if (c.i == n) return {n, static_cast<std::size_t>(c.o - out), c.first};
   }
-  const encode_consts k = make_encode_consts();
+  const encode_consts& k = encode_constants();
   while (n - c.i >= 32) {
     const __m512i w = _mm512_loadu_si512(p + c.i);
     const __mmask32 two = _mm512_cmpge_epu16_mask(w, k.x80);
@@ -3021,7 +4244,7 @@ UTF8DFA_TARGET_AVX512 conversion_result utf32_to_utf8_impl(const char32_t* p, st
     c.o += avail;
     if (c.i == n) return {n, static_cast<std::size_t>(c.o - out), c.first};
   }
-  const encode_consts k = make_encode_consts();
+  const encode_consts& k = encode_constants();
   while (c.i < n) {
     const std::size_t avail = n - c.i < 32 ? n - c.i : 32;
     const std::size_t a0 = avail < 16 ? avail : 16;
@@ -3122,179 +4345,6 @@ UTF8DFA_TARGET_AVX512 inline conversion_result utf32_to_utf8(const char32_t* p, 
 #endif
 #endif
 // ---- end utf8dfa/detail/simd/avx512/transcode.hpp ----
-// ---- begin utf8dfa/detail/simd/avx512/validate.hpp ----
-// utf8dfa: AVX-512 validation and counting (64-byte vectors; tails through masked loads, which never
-// touch the bytes they mask out).
-#ifndef UTF8DFA_DETAIL_SIMD_AVX512_VALIDATE_HPP
-#define UTF8DFA_DETAIL_SIMD_AVX512_VALIDATE_HPP
-
-
-#if UTF8DFA_X86_KERNELS
-namespace utf8dfa {
-inline namespace UTF8DFA_ABI_NAMESPACE {
-namespace detail {
-namespace avx512 {
-
-UTF8DFA_TARGET_AVX512 inline __m512i splat(unsigned v) noexcept {
-  return _mm512_set1_epi8(static_cast<char>(v));
-}
-
-UTF8DFA_TARGET_AVX512 inline __m512i load(const void* p) noexcept {
-  return _mm512_loadu_si512(p);
-}
-
-/// The first `k` (< 64) bytes at p, zeros after them; reads nothing beyond p + k.
-UTF8DFA_TARGET_AVX512 inline __m512i load_first(const void* p, std::size_t k) noexcept {
-  return _mm512_maskz_loadu_epi8(_bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(k)), p);
-}
-
-/// A 16-entry table in all four 128-bit lanes (vpshufb looks up within each lane). The maskz forms
-/// here and below avoid a false -Wmaybe-uninitialized of GCC 12 in the unmasked intrinsics.
-UTF8DFA_TARGET_AVX512 inline __m512i lanes(const std::uint8_t* table16) noexcept {
-  return _mm512_maskz_broadcast_i32x4(0xFFFF, _mm_loadu_si128(reinterpret_cast<const __m128i*>(table16)));
-}
-
-/// The block check with its constants loaded once (outside the loops that use it).
-struct checker {
-  __m512i first_high, first_low, second_high, nibble, lead3, lead4, high_bit;
-
-  UTF8DFA_TARGET_AVX512 checker() noexcept
-      : first_high(lanes(pair_lookup.first_high)),
-        first_low(lanes(pair_lookup.first_low)),
-        second_high(lanes(pair_lookup.second_high)),
-        nibble(splat(0x0F)),
-        lead3(splat(lead3_min - 0x80u)),
-        lead4(splat(lead4_min - 0x80u)),
-        high_bit(splat(0x80)) {}
-
-  /// Non-zero where the pair check or the 3-/4-byte continuation check fails in `in`.
-  UTF8DFA_TARGET_AVX512 __m512i operator()(__m512i in, __m512i prev) const noexcept {
-    // Each 128-bit lane of `before` is the lane preceding the same lane of `in`.
-    const __m512i before = _mm512_maskz_alignr_epi64(0xFF, in, prev, 6);
-    const __m512i prev1 = _mm512_alignr_epi8(in, before, 15);
-    const __m512i a = _mm512_shuffle_epi8(first_high, _mm512_and_si512(_mm512_srli_epi16(prev1, 4), nibble));
-    const __m512i b = _mm512_shuffle_epi8(first_low, _mm512_and_si512(prev1, nibble));
-    const __m512i c = _mm512_shuffle_epi8(second_high, _mm512_and_si512(_mm512_srli_epi16(in, 4), nibble));
-    // Saturating subtraction leaves bit 7 set exactly for prev2 >= lead3_min, prev3 >= lead4_min.
-    const __m512i is3 = _mm512_subs_epu8(_mm512_alignr_epi8(in, before, 14), lead3);
-    const __m512i is4 = _mm512_subs_epu8(_mm512_alignr_epi8(in, before, 13), lead4);
-    // (a & b & c) ^ ((is3 | is4) & 0x80) in two ternary-logic steps.
-    const __m512i flags = _mm512_ternarylogic_epi32(a, b, c, 0x80);
-    const __m512i must_continue = _mm512_ternarylogic_epi32(is3, is4, high_bit, 0xA8);
-    return _mm512_xor_si512(flags, must_continue);
-  }
-};
-
-/// Non-zero when `in` (64 bytes) ends inside a character.
-UTF8DFA_TARGET_AVX512 inline __m512i ends_incomplete(__m512i in) noexcept {
-  const __m512i last3 = _mm512_set_epi64(
-      static_cast<long long>((std::uint64_t{utf8_tail.hi} << 56) | (std::uint64_t{lead3_min - 1u} << 48) |
-                             (std::uint64_t{lead4_min - 1u} << 40) | 0xFFFFFFFFFFull),
-      -1, -1, -1, -1, -1, -1, -1);
-  return _mm512_subs_epu8(in, last3);
-}
-
-/// The error vector of the block `in` preceded by `prev`; `incomplete` carries a cut character.
-UTF8DFA_TARGET_AVX512 inline __m512i check_block(const checker& check, __m512i in, __m512i prev,
-                                                 __m512i& incomplete) noexcept {
-  if (_mm512_movepi8_mask(in) == 0) return incomplete;
-  incomplete = ends_incomplete(in);
-  return check(in, prev);
-}
-
-UTF8DFA_TARGET_AVX512 inline bool any(__m512i v) noexcept {
-  return _mm512_test_epi8_mask(v, v) != 0;
-}
-
-/// Every length works (masked loads).
-inline constexpr std::size_t min_block_input = 0;
-
-/// How far past the block start a failing check_blocks step reaches.
-inline constexpr std::size_t block_span = 128;
-
-/// Runs the block checks over [p, p+n) (n >= min_block_input): `blocks_pass` when they all pass
-/// (the input is well-formed), else b such that [0, b) passed and [b, b + block_span) failed.
-UTF8DFA_TARGET_AVX512 inline std::size_t check_blocks(const unsigned char* p, std::size_t n) noexcept {
-  const checker check;
-  __m512i prev = _mm512_setzero_si512(), incomplete = _mm512_setzero_si512();
-  std::size_t i = 0;
-  // Two blocks per step: one ASCII test and one error test for both.
-  for (; n - i >= 128; i += 128) {
-    const __m512i in0 = load(p + i), in1 = load(p + i + 64);
-    __m512i err = incomplete;
-    if (_mm512_movepi8_mask(_mm512_or_si512(in0, in1)) != 0) {
-      err = _mm512_or_si512(check(in0, prev), check(in1, in0));
-      incomplete = ends_incomplete(in1);
-    }
-    if (UTF8DFA_UNLIKELY(any(err))) return i;
-    prev = in1;
-  }
-  for (; n - i >= 64; i += 64) {
-    const __m512i in = load(p + i);
-    if (UTF8DFA_UNLIKELY(any(check_block(check, in, prev, incomplete)))) return i;
-    prev = in;
-  }
-  __m512i err = incomplete;
-  if (i < n) err = check_block(check, load_first(p + i, n - i), prev, incomplete);
-  if (UTF8DFA_UNLIKELY(any(err))) return i;
-  return blocks_pass;
-}
-
-/// validate_scalar's answer, 64 bytes per step; the tail (and a short input) is one masked block
-/// whose zero padding makes a character cut by the end fail the pair checks.
-UTF8DFA_TARGET_AVX512 inline validation_result validate(const unsigned char* p, std::size_t n) noexcept {
-  const std::size_t b = check_blocks(p, n);
-  if (UTF8DFA_LIKELY(b == blocks_pass)) return {n, 0, error_code::none};
-  return rescan_from(p, n, b);
-}
-
-/// Bytes that are not continuation bytes (80..BF are the signed bytes below -64).
-UTF8DFA_TARGET_AVX512 inline std::size_t count_leads(const unsigned char* p, std::size_t n) noexcept {
-  const __m512i limit = splat(0xBF);
-  std::size_t c0 = 0, c1 = 0, c2 = 0, c3 = 0, i = 0;
-  for (; n - i >= 256; i += 256) {  // four independent counts keep the loads flowing
-    c0 += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(load(p + i), limit)));
-    c1 += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(load(p + i + 64), limit)));
-    c2 += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(load(p + i + 128), limit)));
-    c3 += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(load(p + i + 192), limit)));
-  }
-  std::size_t count = c0 + c1 + c2 + c3;
-  for (; n - i >= 64; i += 64)
-    count += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(load(p + i), limit)));
-  if (i < n) {
-    const std::uint64_t valid = _bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(n - i));
-    count +=
-        static_cast<std::size_t>(_mm_popcnt_u64(_mm512_mask_cmpgt_epi8_mask(valid, load_first(p + i, n - i), limit)));
-  }
-  return count;
-}
-
-/// UTF-16 units of well-formed input: leads, plus one more for each 4-byte lead (F0..FF).
-UTF8DFA_TARGET_AVX512 inline std::size_t utf16_length(const unsigned char* p, std::size_t n) noexcept {
-  const __m512i cont_limit = splat(0xBF), four_min = splat(lead4_min);
-  std::size_t count = 0, i = 0;
-  for (; n - i >= 64; i += 64) {
-    const __m512i in = load(p + i);
-    count += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(in, cont_limit)) +
-                                      _mm_popcnt_u64(_mm512_cmpge_epu8_mask(in, four_min)));
-  }
-  if (i < n) {
-    const std::uint64_t valid = _bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(n - i));
-    const __m512i in = load_first(p + i, n - i);
-    count += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_mask_cmpgt_epi8_mask(valid, in, cont_limit)) +
-                                      _mm_popcnt_u64(_mm512_cmpge_epu8_mask(in, four_min)));
-  }
-  return count;
-}
-
-}  // namespace avx512
-}  // namespace detail
-}  // namespace UTF8DFA_ABI_NAMESPACE
-}  // namespace utf8dfa
-#endif
-
-#endif
-// ---- end utf8dfa/detail/simd/avx512/validate.hpp ----
 
 #if UTF8DFA_X86_KERNELS
 namespace utf8dfa {
@@ -3312,6 +4362,10 @@ inline constexpr kernel_table table{
     &vector_from<unsigned char, char16_t, &utf8_to_utf16, scalar_utf8_to_utf16, 32>,
     &vector_from<char16_t, unsigned char, &utf16_to_utf8, scalar_utf16_to_utf8, 16>,
     &vector_from<char32_t, unsigned char, &utf32_to_utf8, scalar_utf32_to_utf8, 16>,
+    &utf16_length_from_utf8,
+    &utf32_length_from_utf8,
+    &utf8_length_from_utf16,
+    &utf8_length_from_utf32,
 };
 
 }  // namespace avx512
@@ -3502,6 +4556,10 @@ inline constexpr kernel_table table{
     scalar_kernels.utf8_to_utf16,
     scalar_kernels.utf16_to_utf8,
     scalar_kernels.utf32_to_utf8,
+    &utf8_units_by<true, &validate, &utf16_length>,
+    &utf8_units_by<false, &validate, &count_leads>,
+    scalar_kernels.utf8_length_from_utf16,
+    scalar_kernels.utf8_length_from_utf32,
 };
 
 }  // namespace neon
@@ -3685,6 +4743,10 @@ inline constexpr kernel_table table{
     scalar_kernels.utf8_to_utf16,
     scalar_kernels.utf16_to_utf8,
     scalar_kernels.utf32_to_utf8,
+    &utf8_units_by<true, &validate, &utf16_length>,
+    &utf8_units_by<false, &validate, &count_leads>,
+    scalar_kernels.utf8_length_from_utf16,
+    scalar_kernels.utf8_length_from_utf32,
 };
 
 }  // namespace sse4
@@ -3718,6 +4780,74 @@ inline constexpr kernel_entry compiled_kernels[] = {
 };
 inline constexpr std::size_t compiled_kernel_count = sizeof compiled_kernels / sizeof compiled_kernels[0];
 
+// Code that reads compiled_kernels at run time pulls every table, so every kernel function, into
+// the program. What the dispatcher reads at run time is therefore copied out at compile time: the
+// names and needs, and for each operation the list of its implementations (kernel_ops), so that a
+// header-only translation unit compiles only the kernels of the operations it calls.
+
+/// The names and CPU needs of compiled_kernels.
+struct kernel_facts {
+  const char* name[compiled_kernel_count]{};
+  std::uint32_t needs[compiled_kernel_count]{};
+};
+
+constexpr kernel_facts make_kernel_facts() noexcept {
+  kernel_facts f{};
+  for (std::size_t k = 0; k < compiled_kernel_count; ++k) {
+    f.name[k] = compiled_kernels[k].table->name;
+    f.needs[k] = compiled_kernels[k].needs;
+  }
+  return f;
+}
+inline constexpr kernel_facts compiled_kernel_facts = make_kernel_facts();
+
+template <class M>
+struct member_type;
+template <class T, class C>
+struct member_type<T C::*> {
+  using type = T;
+};
+
+/// One operation (a kernel_table member, e.g. &kernel_table::validate) of every compiled kernel.
+template <auto Op>
+struct kernel_op_list {
+  typename member_type<decltype(Op)>::type fn[compiled_kernel_count]{};
+};
+
+template <auto Op>
+constexpr kernel_op_list<Op> make_kernel_op_list() noexcept {
+  kernel_op_list<Op> l{};
+  for (std::size_t k = 0; k < compiled_kernel_count; ++k) l.fn[k] = compiled_kernels[k].table->*Op;
+  return l;
+}
+template <auto Op>
+inline constexpr kernel_op_list<Op> kernel_ops = make_kernel_op_list<Op>();
+
+/// True when this CPU runs compiled kernel k.
+inline bool kernel_runs(std::size_t k) noexcept {
+  return compiled_kernel_facts.needs[k] == 0 || cpu_has(compiled_kernel_facts.needs[k]);
+}
+
+/// The index of the kernel named `name` that this CPU runs; compiled_kernel_count if none.
+inline std::size_t kernel_index(std::string_view name) noexcept {
+  for (std::size_t k = 0; k < compiled_kernel_count; ++k)
+    if (name == compiled_kernel_facts.name[k] && kernel_runs(k)) return k;
+  return compiled_kernel_count;
+}
+
+/// The index of the kernel to start with: the best one this CPU runs, or the one UTF8DFA_KERNEL names.
+inline std::size_t default_kernel_index() noexcept {
+  std::size_t k = 0;
+  while (!kernel_runs(k)) ++k;  // the last, scalar, always runs
+#if !defined(_MSC_VER)
+  if (const char* env = std::getenv("UTF8DFA_KERNEL")) {
+    const std::size_t chosen = kernel_index(env);
+    if (chosen != compiled_kernel_count) k = chosen;
+  }
+#endif
+  return k;
+}
+
 /// The kernels this CPU supports, best first (filled once, by a thread-safe local static).
 struct kernel_list {
   const kernel_table* list[compiled_kernel_count]{};
@@ -3726,17 +4856,38 @@ struct kernel_list {
 
 inline kernel_list make_kernel_list() noexcept {
   kernel_list l{};
-  for (const kernel_entry& e : compiled_kernels)
-    if (e.needs == 0 || cpu_has(e.needs)) l.list[l.count++] = e.table;
+  for (std::size_t k = 0; k < compiled_kernel_count; ++k)
+    if (kernel_runs(k)) l.list[l.count++] = compiled_kernels[k].table;
   return l;
 }
 
-/// Every kernel this build and this CPU can run, best first; the scalar table is always last.
-inline const kernel_table* const* available_kernels(std::size_t& count) noexcept {
+UTF8DFA_KERNELS_DECL const kernel_table* const* available_kernels(std::size_t& count) noexcept {
   static const kernel_list supported = make_kernel_list();
   count = supported.count;
   return supported.list;
 }
+
+UTF8DFA_KERNELS_DECL const kernel_table* default_kernel() noexcept {
+  return compiled_kernels[default_kernel_index()].table;
+}
+
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/detail/kernel_list.hpp ----
+#endif
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+
+/// Every kernel this build and this CPU can run, best first; the scalar table is always last.
+UTF8DFA_KERNELS_DECL const kernel_table* const* available_kernels(std::size_t& count) noexcept;
+
+/// The kernel to start with: the best one the CPU runs, or the one UTF8DFA_KERNEL names.
+UTF8DFA_KERNELS_DECL const kernel_table* default_kernel() noexcept;
 
 inline const kernel_table* find_kernel(std::string_view name) noexcept {
   std::size_t count = 0;
@@ -3746,24 +4897,79 @@ inline const kernel_table* find_kernel(std::string_view name) noexcept {
   return nullptr;
 }
 
+#if defined(UTF8DFA_SEPARATE_COMPILATION)
+
 inline std::atomic<const kernel_table*>& active_kernel_slot() noexcept {
   static std::atomic<const kernel_table*> slot{nullptr};
   return slot;
 }
 
-/// The kernel in use: the best one the CPU supports, or the one UTF8DFA_KERNEL names.
+/// The kernel in use.
 inline const kernel_table& kernels() noexcept {
   const kernel_table* k = active_kernel_slot().load(std::memory_order_acquire);
   if (UTF8DFA_LIKELY(k != nullptr)) return *k;
-  std::size_t count = 0;
-  k = available_kernels(count)[0];
-#if !defined(_MSC_VER)
-  if (const char* env = std::getenv("UTF8DFA_KERNEL"))
-    if (const kernel_table* chosen = find_kernel(env)) k = chosen;
-#endif
+  k = default_kernel();
   active_kernel_slot().store(k, std::memory_order_release);
   return *k;
 }
+
+/// One operation of the kernel in use: kernel_fn<&kernel_table::validate>()(p, n).
+template <auto Op>
+inline auto kernel_fn() noexcept {
+  return kernels().*Op;
+}
+
+inline const char* active_kernel_name() noexcept {
+  return kernels().name;
+}
+
+inline bool select_kernel_named(std::string_view name) noexcept {
+  const kernel_table* k = find_kernel(name);
+  if (k == nullptr) return false;
+  active_kernel_slot().store(k, std::memory_order_release);
+  return true;
+}
+
+#else
+
+/// The kernel in use as its index in compiled_kernels plus one; 0 until chosen.
+inline std::atomic<std::size_t>& active_kernel_slot() noexcept {
+  static std::atomic<std::size_t> slot{0};
+  return slot;
+}
+
+/// The index in compiled_kernels of the kernel in use.
+inline std::size_t active_kernel_index() noexcept {
+  std::size_t k = active_kernel_slot().load(std::memory_order_acquire);
+  if (UTF8DFA_LIKELY(k != 0)) return k - 1;
+  k = default_kernel_index();
+  active_kernel_slot().store(k + 1, std::memory_order_release);
+  return k;
+}
+
+/// The kernel in use, every operation (compiles every kernel: bulk functions use kernel_fn).
+inline const kernel_table& kernels() noexcept {
+  return *compiled_kernels[active_kernel_index()].table;
+}
+
+/// One operation of the kernel in use: kernel_fn<&kernel_table::validate>()(p, n).
+template <auto Op>
+inline auto kernel_fn() noexcept {
+  return kernel_ops<Op>.fn[active_kernel_index()];
+}
+
+inline const char* active_kernel_name() noexcept {
+  return compiled_kernel_facts.name[active_kernel_index()];
+}
+
+inline bool select_kernel_named(std::string_view name) noexcept {
+  const std::size_t k = kernel_index(name);
+  if (k == compiled_kernel_count) return false;
+  active_kernel_slot().store(k + 1, std::memory_order_release);
+  return true;
+}
+
+#endif
 
 }  // namespace detail
 }  // namespace UTF8DFA_ABI_NAMESPACE
@@ -3774,15 +4980,12 @@ inline namespace UTF8DFA_ABI_NAMESPACE {
 
 /// Name of the kernel in use ("scalar", "avx2", ...).
 inline std::string_view active_kernel() noexcept {
-  return detail::kernels().name;
+  return detail::active_kernel_name();
 }
 
 /// Forces a kernel by name (for tests and benchmarks); false if this build or CPU lacks it.
 inline bool select_kernel(std::string_view name) noexcept {
-  const detail::kernel_table* k = detail::find_kernel(name);
-  if (k == nullptr) return false;
-  detail::active_kernel_slot().store(k, std::memory_order_release);
-  return true;
+  return detail::select_kernel_named(name);
 }
 
 }  // namespace UTF8DFA_ABI_NAMESPACE
@@ -3799,7 +5002,7 @@ inline namespace UTF8DFA_ABI_NAMESPACE {
 template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
 std::size_t count_code_points(const Bytes& bytes) noexcept {
   const auto s = detail::as_span(bytes);
-  return detail::kernels().count_leads(detail::as_uchars(s.data), s.size);
+  return detail::kernel_fn<&detail::kernel_table::count_leads>()(detail::as_uchars(s.data), s.size);
 }
 
 }  // namespace UTF8DFA_ABI_NAMESPACE
@@ -3840,8 +5043,8 @@ std::size_t count_code_points(const Bytes& bytes) noexcept {
 //    more than one character boundary. Each alternative says at which boundaries it may start and
 //    at which it ends; a boundary is an accepting state of its own.
 // The build is a subset construction over those suffixes, evaluated at compile time; tests compare
-// every table with a reference written from the grammars (tests/reference/dialects.hpp), and a
-// static_assert in dialect.hpp checks that this builder, given RFC 3629, yields the table of dfa.hpp.
+// every table with a reference written from the grammars (tests/reference/dialects.hpp), and
+// tests/tables_test.cpp checks that this builder, given RFC 3629, yields the table of dfa.hpp.
 #ifndef UTF8DFA_DETAIL_DIALECT_DFA_HPP
 #define UTF8DFA_DETAIL_DIALECT_DFA_HPP
 
@@ -4039,22 +5242,32 @@ constexpr dialect_shift_table build_dialect_shift(const dialect_automaton& a) {
 template <const dialect_automaton& A>
 inline constexpr dialect_shift_table dialect_shift = build_dialect_shift(A);
 
-/// A dialect: the plain table `A` (a dialect_automaton constant). `Pairs`: a lead byte may occur
-/// inside a character (the second half of a CESU-8 surrogate pair).
-template <const dialect_automaton& A, bool Pairs>
+/// The table of a grammar (an array of dialect_rule). A variable template: built the first time a
+/// function that runs the dialect is instantiated, so a program that uses no dialect never pays
+/// for the subset construction.
+template <const auto& Grammar>
+inline constexpr dialect_automaton dialect_table = build_dialect_automaton(Grammar, sizeof Grammar / sizeof Grammar[0]);
+
+/// A dialect: the table of `Grammar`. `Pairs`: a lead byte may occur inside a character (the
+/// second half of a CESU-8 surrogate pair).
+template <const auto& Grammar, bool Pairs>
 struct table_machine {
   using state = std::uint8_t;
   static constexpr state start = 0;
   static constexpr bool pairs = Pairs;
-  static constexpr state advance(state s, std::uint8_t b) noexcept { return A.next[s][b]; }
+  static constexpr const dialect_automaton& table() noexcept {
+    static_assert(dialect_table<Grammar>.ok, "the grammar is unambiguous and fits the builder");
+    // The shift form: a state times 4.
+    static_assert(dialect_table<Grammar>.states <= 15, "the shift form holds 15 states");
+    return dialect_table<Grammar>;
+  }
+  static constexpr state advance(state s, std::uint8_t b) noexcept { return table().next[s][b]; }
   static constexpr bool rejected(state s) noexcept { return s == dialect_reject; }
-  static constexpr bool boundary(state s) noexcept { return A.is_boundary[s]; }
-  static constexpr error_code why(state s, std::uint8_t b) noexcept { return A.kind[s][b]; }
-  static constexpr std::uint8_t lead_mask(std::uint8_t b) noexcept { return A.lead_mask[b]; }
-  // The shift form: a state times 4.
-  static_assert(A.states <= 15, "the shift form holds 15 states");
+  static constexpr bool boundary(state s) noexcept { return table().is_boundary[s]; }
+  static constexpr error_code why(state s, std::uint8_t b) noexcept { return table().kind[s][b]; }
+  static constexpr std::uint8_t lead_mask(std::uint8_t b) noexcept { return table().lead_mask[b]; }
   static constexpr std::uint64_t shift_step(std::uint64_t s4, std::uint8_t b) noexcept {
-    return (dialect_shift<A>.row[b] >> s4) & 0x3C;
+    return (dialect_shift<table()>.row[b] >> s4) & 0x3C;
   }
 };
 
@@ -4177,50 +5390,9 @@ inline constexpr dialect_rule legacy_grammar[] = {
     {6, {octets(0xFD, 0xFD), tail, tail, tail, tail, tail}},                                      //
 };
 
-template <std::size_t N>
-constexpr dialect_automaton build_dialect(const dialect_rule (&g)[N]) {
-  return build_dialect_automaton(g, N);
-}
-
-inline constexpr dialect_automaton wtf8_table = build_dialect(wtf8_grammar);
-inline constexpr dialect_automaton cesu8_table = build_dialect(cesu8_grammar);
-inline constexpr dialect_automaton mutf8_table = build_dialect(mutf8_grammar);
-inline constexpr dialect_automaton legacy_table = build_dialect(legacy_grammar);
-
-static_assert(wtf8_table.ok && cesu8_table.ok && mutf8_table.ok && legacy_table.ok,
-              "every dialect grammar is unambiguous and fits the builder");
-static_assert(wtf8_table.states == 12, "WTF-8: two boundaries, reject and 9 partial-character states");
-static_assert(cesu8_table.states == 9, "CESU-8: the UTF-8 states without UTF8-4, and the pair's 4");
-static_assert(mutf8_table.states == 10, "MUTF-8: CESU-8 and the state after C0");
-static_assert(legacy_table.states == 11, "RFC 2279: accept, reject and 9 partial-character states");
-
-/// RFC 3629 (dfa.hpp's `grammar`) in the builder's form.
-constexpr dialect_automaton build_utf8_with_dialect_builder() {
-  dialect_rule g[sizeof grammar / sizeof grammar[0]]{};
-  std::size_t r = 0;
-  for (const sequence_rule& s : grammar) {
-    g[r].length = static_cast<std::uint8_t>(s.tails + 1);
-    g[r].seq[0] = s.lead;
-    for (std::uint8_t k = 0; k < s.tails; ++k) g[r].seq[k + 1] = s.tail[k];
-    ++r;
-  }
-  return build_dialect_automaton(g, r);
-}
-
-/// True when the builder reproduces dfa.hpp's automaton from RFC 3629, state for state.
-constexpr bool builders_agree() {
-  constexpr dialect_automaton a = build_utf8_with_dialect_builder();
-  if (!a.ok || a.states != dfa.states) return false;
-  for (std::size_t s = 0; s < a.states; ++s) {
-    if (a.is_boundary[s] != (s == accept_state)) return false;
-    for (unsigned b = 0; b < 256; ++b)
-      if (a.next[s][b] != dfa.next[s][b] || a.kind[s][b] != dfa.kind[s][b]) return false;
-  }
-  for (unsigned b = 0; b < 256; ++b)
-    if (a.lead_mask[b] != dfa.lead_mask[b]) return false;
-  return true;
-}
-static_assert(builders_agree(), "the dialect builder given RFC 3629 yields the strict automaton");
+// The tables are built from these grammars when a dialect is first used (dialect_table in
+// detail/dialect_dfa.hpp); tests/tables_test.cpp pins their shapes and checks that the builder,
+// given dfa.hpp's RFC 3629 grammar, yields dfa.hpp's automaton.
 
 // ---- Writers ----------------------------------------------------------------------------------
 
@@ -4269,13 +5441,13 @@ struct dialect_traits<dialect::utf8> {
 
 template <>
 struct dialect_traits<dialect::wtf8> : dialect_traits<dialect::utf8> {
-  using machine = table_machine<wtf8_table, false>;
+  using machine = table_machine<wtf8_grammar, false>;
   static constexpr bool encodable(char32_t c) noexcept { return c <= 0x10FFFF; }
 };
 
 template <>
 struct dialect_traits<dialect::cesu8> : dialect_traits<dialect::utf8> {
-  using machine = table_machine<cesu8_table, true>;
+  using machine = table_machine<cesu8_grammar, true>;
   static constexpr std::size_t max_length = 6;
   static constexpr std::size_t width(char32_t c) noexcept { return c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 6; }
   template <class Byte>
@@ -4289,7 +5461,7 @@ struct dialect_traits<dialect::cesu8> : dialect_traits<dialect::utf8> {
 
 template <>
 struct dialect_traits<dialect::mutf8> : dialect_traits<dialect::cesu8> {
-  using machine = table_machine<mutf8_table, true>;
+  using machine = table_machine<mutf8_grammar, true>;
   static constexpr bool nul_byte = false;
   static constexpr std::size_t width(char32_t c) noexcept {
     return c == 0 ? 2 : dialect_traits<dialect::cesu8>::width(c);
@@ -4305,7 +5477,7 @@ struct dialect_traits<dialect::mutf8> : dialect_traits<dialect::cesu8> {
 
 template <>
 struct dialect_traits<dialect::legacy> : dialect_traits<dialect::utf8> {
-  using machine = table_machine<legacy_table, false>;
+  using machine = table_machine<legacy_grammar, false>;
   static constexpr std::size_t max_length = 6;
   static constexpr bool encodable(char32_t c) noexcept { return c <= 0x7FFFFFFF; }
   static constexpr std::size_t width(char32_t c) noexcept {
@@ -4554,8 +5726,11 @@ constexpr std::size_t encode(char32_t cp, Byte* out6, Dialect) noexcept {
 #ifndef UTF8DFA_ITERATOR_HPP
 #define UTF8DFA_ITERATOR_HPP
 
-#include <memory>
 
+
+#if UTF8DFA_HAS_RANGES
+#include <memory>  // std::to_address
+#endif
 
 namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
@@ -4892,39 +6067,6 @@ constexpr char32_t kernel_replacement(const Policy& pol) noexcept {
     return pol.replacement_value();
 }
 
-/// Output units a lossy decode of UTF-8 writes (UTF-16 when `utf16`): exact for every policy on
-/// well-formed input, and an upper bound for strict on ill-formed input.
-inline std::size_t utf8_decoded_units(const unsigned char* p, std::size_t n, bool utf16, char32_t repl) noexcept {
-  const kernel_table& k = kernels();
-  const std::size_t repl_units = utf16 && repl >= 0x10000 ? 2 : 1;
-  std::size_t total = 0, pos = 0;
-  for (;;) {
-    const validation_result v = k.validate(p + pos, n - pos);
-    total += utf16 ? k.utf16_length(p + pos, v.valid_up_to) : k.count_leads(p + pos, v.valid_up_to);
-    if (v.error == error_code::none) return total;
-    pos += v.valid_up_to;
-    pos += decode_at(p, n, pos).length;  // the maximal ill-formed subpart
-    total += repl_units;
-  }
-}
-
-/// UTF-8 bytes that converting UTF-16/UTF-32 writes (replacements counted with `repl`).
-template <class In>
-std::size_t utf8_encoded_bytes(const In* p, std::size_t n, char32_t repl) noexcept {
-  std::size_t total = 0;
-  for (std::size_t i = 0; i < n;) {
-    if (p[i] < 0x80) {
-      ++total;
-      ++i;
-      continue;
-    }
-    const decoded d = decode_utf_at(p, n, i);
-    total += utf8_width(d.error == error_code::none ? d.code_point : repl);
-    i += d.length;
-  }
-  return total;
-}
-
 // ---- The dialects: scalar, one character at a time on the dialect's DFA. ---------------------
 
 /// Why `c`, read in dialect D, cannot be written as Unicode text of code unit Out (char16_t,
@@ -5061,6 +6203,115 @@ Str make_string(std::size_t size, Run run, conversion_result& status) {
   return out;
 }
 
+/// Where a chunk of UTF-8 that would end at `cut` (inside the input) ends: not before a continuation
+/// byte, so that no character or maximal ill-formed subpart is split (a run of more than three
+/// continuation bytes holds stray ones, which may be split).
+inline std::size_t utf8_chunk_end(const unsigned char* p, std::size_t cut) noexcept {
+  for (int k = 0; k < 3 && is_continuation(p[cut]); ++k) --cut;
+  return cut;
+}
+
+/// Where a chunk of UTF-16 ends: not between a high surrogate and the unit after it.
+inline std::size_t utf16_chunk_end(const char16_t* p, std::size_t cut) noexcept {
+  return (p[cut - 1] & 0xFC00) == 0xD800 ? cut - 1 : cut;
+}
+
+inline std::size_t utf32_chunk_end(const char32_t*, std::size_t cut) noexcept {
+  return cut;
+}
+
+/// The string a kernel conversion `convert(p, n, out)` writes, for input of which each unit writes at
+/// most `per_unit` output units: converted chunk by chunk (cut by `chunk_end`), with no length pass
+/// and no zero-filled buffer. With C++23's resize_and_overwrite each chunk goes straight into the
+/// string; before, into a buffer on the stack (16 KiB, in cache) appended to it. Capacity is reserved
+/// once from the first chunk's ratio (the string grows geometrically if the rest writes more). The
+/// status is the one conversion's: `read` and `written` as if in one call; a chunk's end never
+/// changes what is written, only (under strict, at an error right before it) the error code, which
+/// the caller may re-derive from the whole input.
+template <class Str, class In, class Convert, class ChunkEnd>
+Str convert_in_chunks(const In* p, std::size_t n, std::size_t per_unit, Convert convert, ChunkEnd chunk_end,
+                      conversion_result& status) {
+  using Out = typename Str::value_type;
+  constexpr std::size_t buffer_units = 16384 / sizeof(Out);
+  const std::size_t chunk = buffer_units / per_unit;
+  Str out;
+  status = {0, 0, error_code::none};
+#if !defined(__cpp_lib_string_resize_and_overwrite)
+  Out buffer[buffer_units];  // not initialised: the conversion writes what is appended
+#endif
+  for (std::size_t base = 0; base < n;) {
+    const std::size_t end = n - base <= chunk ? n : chunk_end(p, base + chunk);
+    const std::size_t len = end - base;
+    conversion_result r{};
+#if defined(__cpp_lib_string_resize_and_overwrite)
+    const std::size_t old = out.size();
+    out.resize_and_overwrite(old + len * per_unit, [&](Out* o, std::size_t) {
+      r = convert(p + base, len, o + old);
+      return old + r.written;
+    });
+#else
+    r = convert(p + base, len, buffer);
+    if (base == 0 && end == n) return status = r, Str(buffer, r.written);
+    out.append(buffer, r.written);
+#endif
+    if (status.error == error_code::none) status.error = r.error;
+    if (r.read != len) {  // strict: stopped at an error
+      status.read = base + r.read;
+      status.written = out.size();
+      return out;
+    }
+    if (base == 0 && end != n) {  // room for the rest at the first chunk's ratio, plus 1/16
+      const double ratio = static_cast<double>(r.written) / static_cast<double>(len);
+      const double want = ratio * static_cast<double>(n) * 1.0625 + 64.0;
+      const double bound = static_cast<double>(n) * static_cast<double>(per_unit);
+      out.reserve(static_cast<std::size_t>(want < bound ? want : bound) + chunk * per_unit);
+    }
+    base = end;
+  }
+  status.read = n;
+  status.written = out.size();
+  return out;
+}
+
+/// UTF-8 to UTF-16 or UTF-32 (by Str) as a string, `replacement` as the kernels take it.
+template <class Str>
+Str utf8_to_string(const unsigned char* p, std::size_t n, char32_t replacement, conversion_result& status) {
+  using Out = typename Str::value_type;
+  Str out = convert_in_chunks<Str>(
+      p, n, 1,
+      [replacement](const unsigned char* q, std::size_t m, Out* o) {
+        if constexpr (sizeof(Out) == 2)
+          return kernel_fn<&kernel_table::utf8_to_utf16>()(q, m, o, replacement);
+        else
+          return kernel_fn<&kernel_table::utf8_to_utf32>()(q, m, o, replacement);
+      },
+      &utf8_chunk_end, status);
+  // A chunk's end may have cut an incomplete character off from the byte that ends it: its error
+  // code is the whole input's.
+  if (status.error != error_code::none && status.read < n) status.error = decode_at(p, n, status.read).error;
+  return out;
+}
+
+/// UTF-16 or UTF-32 (by In) to UTF-8 as a string.
+template <class In>
+std::string utf_to_utf8_string(const In* p, std::size_t n, char32_t replacement, conversion_result& status) {
+  return convert_in_chunks<std::string>(
+      p, n, sizeof(In) == 2 ? 3 : 4,
+      [replacement](const In* q, std::size_t m, char* o) {
+        if constexpr (sizeof(In) == 2)
+          return kernel_fn<&kernel_table::utf16_to_utf8>()(q, m, as_uchars(o), replacement);
+        else
+          return kernel_fn<&kernel_table::utf32_to_utf8>()(q, m, as_uchars(o), replacement);
+      },
+      [](const In* q, std::size_t cut) {
+        if constexpr (sizeof(In) == 2)
+          return utf16_chunk_end(q, cut);
+        else
+          return utf32_chunk_end(q, cut);
+      },
+      status);
+}
+
 }  // namespace detail
 
 // ---- Non-allocating core: the caller sizes `out` with the length helpers below. -----------------
@@ -5069,29 +6320,31 @@ Str make_string(std::size_t size, Run run, conversion_result& status) {
 template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0>
 conversion_result utf8_to_utf32(const Bytes& bytes, char32_t* out, Policy policy = {}) noexcept {
   const auto s = detail::as_span(bytes);
-  return detail::kernels().utf8_to_utf32(detail::as_uchars(s.data), s.size, out, detail::kernel_replacement(policy));
+  return detail::kernel_fn<&detail::kernel_table::utf8_to_utf32>()(detail::as_uchars(s.data), s.size, out,
+                                                                   detail::kernel_replacement(policy));
 }
 
 /// UTF-8 to UTF-16 into `out` (supplementary characters as surrogate pairs).
 template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0>
 conversion_result utf8_to_utf16(const Bytes& bytes, char16_t* out, Policy policy = {}) noexcept {
   const auto s = detail::as_span(bytes);
-  return detail::kernels().utf8_to_utf16(detail::as_uchars(s.data), s.size, out, detail::kernel_replacement(policy));
+  return detail::kernel_fn<&detail::kernel_table::utf8_to_utf16>()(detail::as_uchars(s.data), s.size, out,
+                                                                   detail::kernel_replacement(policy));
 }
 
 /// UTF-16 to UTF-8 into `out`. Each unpaired surrogate is one error (`surrogate`, or `incomplete`
 /// for a high surrogate that ends the input).
 template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0>
 conversion_result utf16_to_utf8(std::u16string_view in, Byte* out, Policy policy = {}) noexcept {
-  return detail::kernels().utf16_to_utf8(in.data(), in.size(), detail::as_uchars(out),
-                                         detail::kernel_replacement(policy));
+  return detail::kernel_fn<&detail::kernel_table::utf16_to_utf8>()(in.data(), in.size(), detail::as_uchars(out),
+                                                                   detail::kernel_replacement(policy));
 }
 
 /// UTF-32 to UTF-8 into `out`. Surrogates (`surrogate`) and values above 0x10FFFF (`too_large`) are errors.
 template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0>
 conversion_result utf32_to_utf8(std::u32string_view in, Byte* out, Policy policy = {}) noexcept {
-  return detail::kernels().utf32_to_utf8(in.data(), in.size(), detail::as_uchars(out),
-                                         detail::kernel_replacement(policy));
+  return detail::kernel_fn<&detail::kernel_table::utf32_to_utf8>()(in.data(), in.size(), detail::as_uchars(out),
+                                                                   detail::kernel_replacement(policy));
 }
 
 // ---- Exact output sizes. ---------------------------------------------------------------------
@@ -5101,24 +6354,28 @@ conversion_result utf32_to_utf8(std::u32string_view in, Byte* out, Policy policy
 template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
 std::size_t utf32_length_from_utf8(const Bytes& bytes, replace r = {}) noexcept {
   const auto s = detail::as_span(bytes);
-  return detail::utf8_decoded_units(detail::as_uchars(s.data), s.size, false, r.replacement_value());
+  return detail::kernel_fn<&detail::kernel_table::utf32_length_from_utf8>()(detail::as_uchars(s.data), s.size,
+                                                                            r.replacement_value());
 }
 
 /// char16_t units utf8_to_utf16 writes (same guarantees).
 template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
 std::size_t utf16_length_from_utf8(const Bytes& bytes, replace r = {}) noexcept {
   const auto s = detail::as_span(bytes);
-  return detail::utf8_decoded_units(detail::as_uchars(s.data), s.size, true, r.replacement_value());
+  return detail::kernel_fn<&detail::kernel_table::utf16_length_from_utf8>()(detail::as_uchars(s.data), s.size,
+                                                                            r.replacement_value());
 }
 
 /// Bytes utf16_to_utf8 writes (same guarantees).
 inline std::size_t utf8_length_from_utf16(std::u16string_view in, replace r = {}) noexcept {
-  return detail::utf8_encoded_bytes(in.data(), in.size(), r.replacement_value());
+  return detail::kernel_fn<&detail::kernel_table::utf8_length_from_utf16>()(in.data(), in.size(),
+                                                                            r.replacement_value());
 }
 
 /// Bytes utf32_to_utf8 writes (same guarantees).
 inline std::size_t utf8_length_from_utf32(std::u32string_view in, replace r = {}) noexcept {
-  return detail::utf8_encoded_bytes(in.data(), in.size(), r.replacement_value());
+  return detail::kernel_fn<&detail::kernel_table::utf8_length_from_utf32>()(in.data(), in.size(),
+                                                                            r.replacement_value());
 }
 
 // ---- Allocating helpers. ---------------------------------------------------------------------
@@ -5127,57 +6384,53 @@ inline std::size_t utf8_length_from_utf32(std::u32string_view in, replace r = {}
 /// characters before it.
 template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
 std::u32string to_utf32(const Bytes& bytes, conversion_result& status) {
-  return detail::make_string<std::u32string>(
-      utf32_length_from_utf8(bytes), [&](char32_t* o) { return utf8_to_utf32(bytes, o); }, status);
+  const auto s = detail::as_span(bytes);
+  return detail::utf8_to_string<std::u32string>(detail::as_uchars(s.data), s.size, detail::strict_marker, status);
 }
 
 /// UTF-8 to UTF-32, one U+FFFD per maximal ill-formed subpart; never fails.
 template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
 std::u32string to_utf32_lossy(const Bytes& bytes) {
+  const auto s = detail::as_span(bytes);
   conversion_result status{};
-  return detail::make_string<std::u32string>(
-      utf32_length_from_utf8(bytes), [&](char32_t* o) { return utf8_to_utf32(bytes, o, replace{}); }, status);
+  return detail::utf8_to_string<std::u32string>(detail::as_uchars(s.data), s.size, replacement_character, status);
 }
 
 /// UTF-8 to UTF-16, strict without exceptions.
 template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
 std::u16string to_utf16(const Bytes& bytes, conversion_result& status) {
-  return detail::make_string<std::u16string>(
-      utf16_length_from_utf8(bytes), [&](char16_t* o) { return utf8_to_utf16(bytes, o); }, status);
+  const auto s = detail::as_span(bytes);
+  return detail::utf8_to_string<std::u16string>(detail::as_uchars(s.data), s.size, detail::strict_marker, status);
 }
 
 /// UTF-8 to UTF-16, one U+FFFD per maximal ill-formed subpart; never fails.
 template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
 std::u16string to_utf16_lossy(const Bytes& bytes) {
+  const auto s = detail::as_span(bytes);
   conversion_result status{};
-  return detail::make_string<std::u16string>(
-      utf16_length_from_utf8(bytes), [&](char16_t* o) { return utf8_to_utf16(bytes, o, replace{}); }, status);
+  return detail::utf8_to_string<std::u16string>(detail::as_uchars(s.data), s.size, replacement_character, status);
 }
 
 /// UTF-16 to UTF-8, strict without exceptions.
 inline std::string to_utf8(std::u16string_view in, conversion_result& status) {
-  return detail::make_string<std::string>(
-      utf8_length_from_utf16(in), [&](char* o) { return utf16_to_utf8(in, o); }, status);
+  return detail::utf_to_utf8_string(in.data(), in.size(), detail::strict_marker, status);
 }
 
 /// UTF-32 to UTF-8, strict without exceptions.
 inline std::string to_utf8(std::u32string_view in, conversion_result& status) {
-  return detail::make_string<std::string>(
-      utf8_length_from_utf32(in), [&](char* o) { return utf32_to_utf8(in, o); }, status);
+  return detail::utf_to_utf8_string(in.data(), in.size(), detail::strict_marker, status);
 }
 
 /// UTF-16 to UTF-8, one U+FFFD per unpaired surrogate; never fails.
 inline std::string to_utf8_lossy(std::u16string_view in) {
   conversion_result status{};
-  return detail::make_string<std::string>(
-      utf8_length_from_utf16(in), [&](char* o) { return utf16_to_utf8(in, o, replace{}); }, status);
+  return detail::utf_to_utf8_string(in.data(), in.size(), replacement_character, status);
 }
 
 /// UTF-32 to UTF-8, one U+FFFD per surrogate or value above 0x10FFFF; never fails.
 inline std::string to_utf8_lossy(std::u32string_view in) {
   conversion_result status{};
-  return detail::make_string<std::string>(
-      utf8_length_from_utf32(in), [&](char* o) { return utf32_to_utf8(in, o, replace{}); }, status);
+  return detail::utf_to_utf8_string(in.data(), in.size(), replacement_character, status);
 }
 
 // ---- The dialects (see dialect.hpp): the same functions with a dialect tag last. -------------
@@ -5810,7 +7063,7 @@ template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
 constexpr validation_result validate(const Bytes& bytes) noexcept {
   const auto s = detail::as_span(bytes);
   if (UTF8DFA_IS_CONSTANT_EVALUATED()) return detail::validate_from(s.data, s.size, 0);
-  return detail::kernels().validate(detail::as_uchars(s.data), s.size);
+  return detail::kernel_fn<&detail::kernel_table::validate>()(detail::as_uchars(s.data), s.size);
 }
 
 /// Same, for a pointer and a length.
@@ -6669,6 +7922,27 @@ inline std::size_t utf8_length_from_utf16be(std::u16string_view in, replace r = 
 
 #endif
 // ---- end utf8dfa/utf16.hpp ----
+// ---- begin utf8dfa/utf_views.hpp ----
+// utf8dfa: as_utf8, as_utf16, as_utf32: lazy views that transcode between any two UTF forms.
+//
+//   for (char16_t u : utf8dfa::as_utf16(bytes)) ...          // UTF-8 in, UTF-16 out
+//   std::string s(v.begin(), v.end());                        // v = utf8dfa::as_utf8(u16string)
+//
+// The input is any range of UTF-8 (char, char8_t, unsigned char, std::byte), UTF-16 (char16_t, and
+// wchar_t where it is 2 bytes) or UTF-32 (char32_t, wchar_t where it is 4 bytes) code units, an
+// iterator pair, or a null-terminated string (read up to its terminator, without a length pass).
+// Each ill-formed subpart becomes one replacement character, exactly as the bulk `_lossy`
+// functions do: a maximal ill-formed subpart of UTF-8 (decoded by the one DFA: the well-formed
+// characters of contiguous input inline on its tables, everything else through code_point_iterator's
+// decode_advance / decode_retreat), an unpaired UTF-16 surrogate, a UTF-32 surrogate or value above
+// 0x10FFFF. Under `strict` the iteration ends at the first error, and the iterator that reached the
+// end says where and why. Views over bidirectional input are bidirectional (replace policies), over
+// forward input forward, over input iterators single-pass. This header also lets null_sentinel end
+// UTF-16 and UTF-32 strings.
+#ifndef UTF8DFA_UTF_VIEWS_HPP
+#define UTF8DFA_UTF_VIEWS_HPP
+
+
 // ---- begin utf8dfa/views.hpp ----
 // utf8dfa: code_points(bytes), a view of UTF-8 bytes as char32_t code points.
 //
@@ -6856,6 +8130,682 @@ inline constexpr bool enable_borrowed_range<utf8dfa::code_point_view<It, Sent, D
 
 #endif
 // ---- end utf8dfa/views.hpp ----
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+
+/// An ill-formed subpart met by a transcoding view's iterator (error()): where it starts, in input
+/// code units from the start of the view's input, its length in code units (for `incomplete`, the
+/// units the input ended with), and why. False (code == none) on a well-formed character.
+struct input_error {
+  std::size_t offset;  ///< input code units before the subpart
+  std::size_t length;  ///< code units of the subpart (0 when there is none)
+  error_code code;     ///< error_code::none for a well-formed character
+  constexpr explicit operator bool() const noexcept { return code != error_code::none; }
+};
+
+namespace detail {
+
+/// The UTF form of a code unit type: 8, 16 or 32; 0 for anything else.
+template <class T, class U = std::remove_cv_t<T>>
+inline constexpr int utf_form_v = is_byte_v<U>                                                                    ? 8
+                                  : std::is_same_v<U, char16_t> || (std::is_same_v<U, wchar_t> && sizeof(U) == 2) ? 16
+                                  : std::is_same_v<U, char32_t> || (std::is_same_v<U, wchar_t> && sizeof(U) == 4) ? 32
+                                                                                                                  : 0;
+
+template <class T>
+inline constexpr bool is_code_unit_v = utf_form_v<T> != 0;
+
+/// A UTF-16 or UTF-32 code unit's value (wchar_t may be signed: a negative value reads as above
+/// 0x10FFFF, an error).
+template <class T>
+constexpr char32_t wide_unit(T c) noexcept {
+  if constexpr (sizeof(T) == 2)
+    return static_cast<char16_t>(c);
+  else
+    return static_cast<char32_t>(static_cast<std::make_unsigned_t<T>>(c));
+}
+
+constexpr bool is_surrogate(char32_t c) noexcept {
+  return c >= 0xD800 && c <= 0xDFFF;
+}
+
+/// Decodes the UTF-16 character at `it` (it != last) and moves `it` past it, as decode_utf16_at
+/// does: a high surrogate that ends the input is `incomplete`, any other unpaired surrogate one
+/// `surrogate` error. A unit that does not complete a pair is not consumed.
+template <class It, class Sent>
+constexpr decoded utf16_advance(It& it, const Sent& last) {
+  const char32_t c = wide_unit(*it);
+  ++it;
+  if (!is_surrogate(c)) return {c, 1, error_code::none};
+  if (c <= 0xDBFF) {
+    if (it == last) return {replacement_character, 1, error_code::incomplete};
+    const char32_t d = wide_unit(*it);
+    if (d >= 0xDC00 && d <= 0xDFFF) {
+      ++it;
+      return {0x10000 + ((c - 0xD800) << 10) + (d - 0xDC00), 2, error_code::none};
+    }
+  }
+  return {replacement_character, 1, error_code::surrogate};
+}
+
+/// The UTF-16 character that ends at `pos` (a character boundary after `first`); moves `pos` to its
+/// start. The same segmentation and kinds as utf16_advance read forwards.
+template <class It, class Sent>
+constexpr decoded utf16_retreat(const It& first, It& pos, const Sent& last) {
+  const It end = pos;
+  --pos;
+  const char32_t c = wide_unit(*pos);
+  if (!is_surrogate(c)) return {c, 1, error_code::none};
+  if (c >= 0xDC00) {
+    if (pos != first) {
+      It q = pos;
+      --q;
+      const char32_t h = wide_unit(*q);
+      if (h >= 0xD800 && h <= 0xDBFF) {
+        pos = q;
+        return {0x10000 + ((h - 0xD800) << 10) + (c - 0xDC00), 2, error_code::none};
+      }
+    }
+    return {replacement_character, 1, error_code::surrogate};
+  }
+  // A high surrogate before a boundary is unpaired; incomplete only where the input ends.
+  return {replacement_character, 1, end == last ? error_code::incomplete : error_code::surrogate};
+}
+
+/// One UTF-32 unit, as decode_utf32_at reads it.
+constexpr decoded utf32_unit(char32_t c) noexcept {
+  if (is_surrogate(c)) return {replacement_character, 1, error_code::surrogate};
+  if (c > 0x10FFFF) return {replacement_character, 1, error_code::too_large};
+  return {c, 1, error_code::none};
+}
+
+/// The character at `it` (it != last) in UTF form W; moves `it` past it.
+template <int W, class It, class Sent>
+constexpr decoded utf_advance(It& it, const Sent& last) {
+  if constexpr (W == 8) {
+    return decode_advance(it, last);
+  } else if constexpr (W == 16) {
+    return utf16_advance(it, last);
+  } else {
+    const char32_t c = wide_unit(*it);
+    ++it;
+    return utf32_unit(c);
+  }
+}
+
+/// The character that ends at the boundary `pos` (pos != first) in UTF form W; moves `pos` to its
+/// start. Error kinds are the forward walk's (an incomplete UTF-8 sequence that the input goes on
+/// after is re-read forwards for its kind).
+template <int W, class It, class Sent>
+constexpr decoded utf_retreat(const It& first, It& pos, const Sent& last) {
+  if constexpr (W == 8) {
+    const It end = pos;
+    decoded d = decode_retreat(first, pos);
+    if (d.error == error_code::incomplete && !(end == last)) {
+      It t = pos;
+      const decoded whole = decode_advance(t, last);
+      if (whole.length == d.length) d.error = whole.error;
+    }
+    return d;
+  } else if constexpr (W == 16) {
+    return utf16_retreat(first, pos, last);
+  } else {
+    --pos;
+    return utf32_unit(wide_unit(*pos));
+  }
+}
+
+/// Bytes of the character each lead byte starts, read off the grammar (1 for bytes that start none).
+struct lead_length_table {
+  std::uint8_t of[256]{};
+};
+
+constexpr lead_length_table build_lead_lengths() {
+  lead_length_table t{};
+  for (unsigned b = 0; b < 256; ++b) t.of[b] = 1;
+  for (const sequence_rule& r : grammar)
+    for (unsigned b = r.lead.lo; b <= r.lead.hi; ++b) t.of[b] = static_cast<std::uint8_t>(r.tails + 1);
+  return t;
+}
+
+inline constexpr lead_length_table lead_length = build_lead_lengths();
+
+/// The fast path of the views over contiguous UTF-8: true when the `n`-byte character (n = 3 or 4,
+/// from lead_length) at p, with n bytes readable, is well-formed, on the DFA's plain transition
+/// table (table loads only: the shift form's variable shifts all want one register); its value in `c`.
+template <class T>
+UTF8DFA_ALWAYS_INLINE constexpr bool well_formed_long(const T* p, unsigned n, char32_t& c) noexcept {
+  // (Full-width temporaries: a byte-wide spill reloaded as a word would stall the store forwarding.)
+  const unsigned b0 = octet(p[0]), b1 = octet(p[1]), b2 = octet(p[2]);
+  unsigned st = dfa.next[dfa.next[dfa.next[accept_state][b0]][b1]][b2];
+  unsigned v = ((b0 & dfa.lead_mask[b0]) << 12) | ((b1 & 0x3Fu) << 6) | (b2 & 0x3Fu);
+  if (n == 4) {
+    const unsigned b3 = octet(p[3]);
+    st = dfa.next[st][b3];
+    v = (v << 6) | (b3 & 0x3Fu);
+  }
+  c = v;
+  return st == accept_state;
+}
+
+static_assert(grammar[1].lead.lo == 0xC2 && grammar[1].lead.hi == 0xDF && grammar[1].tails == 1 &&
+                  grammar[1].tail[0].lo == utf8_tail.lo && grammar[1].tail[0].hi == utf8_tail.hi,
+              "UTF8-2 is C2..DF followed by any UTF8-tail: the views' fast path checks it by the tail range");
+
+template <class P>
+inline constexpr bool is_view_policy_v =
+    std::is_same_v<P, strict> || std::is_same_v<P, replace> || std::is_same_v<P, assume_valid>;
+
+}  // namespace detail
+
+/// The iterator of a transcoding view: code units of type Out (char, char16_t or char32_t) from the
+/// code units [first, last) of another (or the same) UTF form. Policy: replace (one replacement per
+/// ill-formed subpart), assume_valid (the same), or strict (the iteration ends at the first error).
+/// Bidirectional over bidirectional input unless strict, forward over forward input, single-pass
+/// over input iterators. Besides the values: base(), length(), error(), offset().
+/// It holds the current character (its output units, input length and error), never more.
+template <class Out, class It, class Sent = It, class Policy = replace>
+class utf_iterator {
+  using in_unit = std::remove_cv_t<typename std::iterator_traits<It>::value_type>;
+  static constexpr int in_form = detail::utf_form_v<in_unit>;
+  static constexpr int out_form = detail::utf_form_v<Out>;
+  static_assert(in_form != 0, "the input's code units are UTF-8 (1-byte), UTF-16 (char16_t) or UTF-32 (char32_t)");
+  static_assert(std::is_same_v<Out, char> || std::is_same_v<Out, char16_t> || std::is_same_v<Out, char32_t>,
+                "the output code unit is char, char16_t or char32_t");
+  static_assert(detail::is_view_policy_v<Policy>, "Policy is strict, replace or assume_valid");
+  static constexpr bool stops = Policy::stops_on_error;
+  static constexpr bool multipass = detail::is_forward_iter_v<It>;
+  static constexpr bool bidirectional = detail::is_bidi_iter_v<It> && !stops;
+  static constexpr bool random_access =
+      std::is_base_of_v<std::random_access_iterator_tag, detail::iter_category_t<It>> ||
+      detail::is_contiguous_iter_v<It>;
+  // The current character's units, packed: unit k at bits [k * bits, (k + 1) * bits).
+  static constexpr unsigned bits = out_form == 32 ? 0 : static_cast<unsigned>(out_form);
+  using packed = std::conditional_t<out_form == 32, char32_t, std::uint32_t>;
+
+ public:
+  using value_type = Out;
+  using reference = Out;
+  using pointer = void;
+  using difference_type = std::ptrdiff_t;
+  using iterator_category =
+      std::conditional_t<bidirectional, std::bidirectional_iterator_tag,
+                         std::conditional_t<multipass, std::forward_iterator_tag, std::input_iterator_tag>>;
+  using iterator_concept = iterator_category;
+
+  constexpr utf_iterator() = default;
+
+  /// An iterator at the start of [pos, last); it cannot move before `pos`. For input iterators this
+  /// reads the first character.
+  constexpr utf_iterator(It pos, Sent last, Policy policy = {})
+      : first_(pos), pos_(pos), last_(last), repl_(policy.replacement_value()) {
+    fill();
+  }
+
+  /// An iterator at `pos`, a character boundary in [first, last) (or last), that can move back to
+  /// `first`; offsets count from `first`.
+  template <bool M = multipass, std::enable_if_t<M, int> = 0>
+  constexpr utf_iterator(It first, It pos, Sent last, Policy policy = {})
+      : first_(first), pos_(pos), last_(last), repl_(policy.replacement_value()) {
+    fill();
+  }
+
+  /// The current code unit. Not at the end.
+  constexpr Out operator*() const noexcept {
+    if constexpr (out_form == 32)
+      return units_;
+    else
+      return static_cast<Out>(units_ & ((1u << bits) - 1));
+  }
+
+  /// Multi-pass: where the current character starts in the input (at the end: the end, or under
+  /// strict the start of the ill-formed subpart that ended the iteration). Single-pass: the
+  /// position after the current character (the input consumed so far).
+  constexpr It base() const { return pos_; }
+
+  /// Input code units of the current character or ill-formed subpart; 0 at the end.
+  constexpr std::size_t length() const noexcept { return n_ == 0 ? 0 : len_; }
+
+  /// The ill-formed subpart the current unit replaces (replace), or the one that ended the
+  /// iteration (strict, at the end); code == error_code::none otherwise.
+  constexpr input_error error() const {
+    if (err_ == error_code::none) return {offset(), 0, error_code::none};
+    return {offset(), len_, err_};
+  }
+
+  /// Input code units before the current character (at the end: before the end, or the error);
+  /// counted from the view's start (linear time over multi-pass iterators that are not random-access).
+  constexpr std::size_t offset() const {
+    if constexpr (multipass)
+      return static_cast<std::size_t>(std::distance(first_, base()));
+    else
+      return off_;
+  }
+
+  /// The index of the current unit within its character's encoding (0 for the first).
+  constexpr std::size_t unit_index() const noexcept { return n_ == 0 ? 0u : n_ - 1u - rem_; }
+
+  /// Steps to the next code unit; at the end it stays there.
+  constexpr utf_iterator& operator++() {
+    if (rem_ != 0) {
+      --rem_;
+      units_ >>= bits;
+      return *this;
+    }
+    if constexpr (!multipass || stops)
+      if (n_ == 0) return *this;  // the end, or stopped at an error: stay
+    // (At the end len_ is 0 and fill() finds the end again.)
+    if constexpr (multipass) {
+      if constexpr (random_access)
+        pos_ += static_cast<difference_type>(len_);
+      else
+        for (std::uint8_t i = 0; i < len_; ++i) ++pos_;
+    } else {
+      off_ += len_;
+    }
+    fill();
+    return *this;
+  }
+
+  constexpr utf_iterator operator++(int) {
+    utf_iterator old = *this;
+    ++*this;
+    return old;
+  }
+
+  /// Steps back one code unit; at the first position it stays there.
+  template <bool B = bidirectional, std::enable_if_t<B, int> = 0>
+  constexpr utf_iterator& operator--() {
+    if (rem_ + 1 < n_) {
+      ++rem_;
+      units_ = full_ >> ((n_ - 1u - rem_) * bits);
+      return *this;
+    }
+    if (pos_ == first_) return *this;
+    const decoded d = detail::utf_retreat<in_form>(first_, pos_, last_);
+    hold(d);
+    rem_ = 0;
+    units_ = full_ >> ((n_ - 1u) * bits);
+    return *this;
+  }
+
+  template <bool B = bidirectional, std::enable_if_t<B, int> = 0>
+  constexpr utf_iterator operator--(int) {
+    utf_iterator old = *this;
+    --*this;
+    return old;
+  }
+
+  /// Both at the end (or stopped), or both at the same unit of the same character. Single-pass:
+  /// both at the end or both not.
+  friend constexpr bool operator==(const utf_iterator& a, const utf_iterator& b) {
+    if (a.n_ == 0 || b.n_ == 0) return a.n_ == b.n_;
+    if constexpr (multipass)
+      return a.pos_ == b.pos_ && a.rem_ == b.rem_;
+    else
+      return true;
+  }
+  friend constexpr bool operator!=(const utf_iterator& a, const utf_iterator& b) { return !(a == b); }
+
+  // Comparisons with a sentinel of another type: true at the end (or stopped at an error).
+  template <class S, std::enable_if_t<std::is_same_v<S, Sent> && !std::is_same_v<S, It>, int> = 0>
+  friend constexpr bool operator==(const utf_iterator& a, const S&) {
+    return a.n_ == 0;
+  }
+  template <class S, std::enable_if_t<std::is_same_v<S, Sent> && !std::is_same_v<S, It>, int> = 0>
+  friend constexpr bool operator==(const S&, const utf_iterator& a) {
+    return a.n_ == 0;
+  }
+  template <class S, std::enable_if_t<std::is_same_v<S, Sent> && !std::is_same_v<S, It>, int> = 0>
+  friend constexpr bool operator!=(const utf_iterator& a, const S&) {
+    return a.n_ != 0;
+  }
+  template <class S, std::enable_if_t<std::is_same_v<S, Sent> && !std::is_same_v<S, It>, int> = 0>
+  friend constexpr bool operator!=(const S&, const utf_iterator& a) {
+    return a.n_ != 0;
+  }
+
+ private:
+  // Holds one character with its input length and error: its units, or its replacement's.
+  UTF8DFA_ALWAYS_INLINE constexpr void hold(const decoded& d) {
+    const char32_t c = d.error == error_code::none ? d.code_point : repl_;
+    len_ = d.length;
+    err_ = d.error;
+    if constexpr (out_form == 32) {
+      units_ = c;
+      n_ = 1;
+    } else if constexpr (out_form == 16) {
+      if (c < 0x10000) {
+        units_ = c;
+        n_ = 1;
+      } else {
+        units_ = (0xD7C0 + (c >> 10)) | ((0xDC00 + (c & 0x3FF)) << 16);
+        n_ = 2;
+      }
+    } else {
+      if (c < 0x80) {
+        units_ = c;
+        n_ = 1;
+      } else if (c < 0x800) {
+        units_ = (0xC0 | (c >> 6)) | ((0x80 | (c & 0x3F)) << 8);
+        n_ = 2;
+      } else if (c < 0x10000) {
+        units_ = (0xE0 | (c >> 12)) | ((0x80 | ((c >> 6) & 0x3F)) << 8) | ((0x80 | (c & 0x3F)) << 16);
+        n_ = 3;
+      } else {
+        units_ = (0xF0 | (c >> 18)) | ((0x80 | ((c >> 12) & 0x3F)) << 8) | ((0x80 | ((c >> 6) & 0x3F)) << 16) |
+                 ((0x80u | (c & 0x3F)) << 24);
+        n_ = 4;
+      }
+    }
+    rem_ = static_cast<std::uint8_t>(n_ - 1);
+    if constexpr (bidirectional) full_ = units_;
+  }
+
+  // Holds a well-formed character of L input units (UTF-8 input: its value tells its output length).
+  template <int L>
+  UTF8DFA_ALWAYS_INLINE constexpr void hold_valid(char32_t c) {
+    if constexpr (in_form != 8 || (out_form == 16 && L == 4)) {
+      hold({c, static_cast<std::uint8_t>(L), error_code::none});
+    } else {
+      len_ = L;
+      err_ = error_code::none;
+      if constexpr (out_form == 32) {
+        units_ = c;
+        n_ = 1;
+      } else if constexpr (out_form == 16) {
+        units_ = c;  // L < 4: one unit
+        n_ = 1;
+      } else if constexpr (L == 1) {
+        units_ = c;
+        n_ = 1;
+      } else if constexpr (L == 2) {
+        units_ = (0xC0 | (c >> 6)) | ((0x80 | (c & 0x3F)) << 8);
+        n_ = 2;
+      } else if constexpr (L == 3) {
+        units_ = (0xE0 | (c >> 12)) | ((0x80 | ((c >> 6) & 0x3F)) << 8) | ((0x80 | (c & 0x3F)) << 16);
+        n_ = 3;
+      } else {
+        units_ = (0xF0 | (c >> 18)) | ((0x80 | ((c >> 12) & 0x3F)) << 8) | ((0x80 | ((c >> 6) & 0x3F)) << 16) |
+                 ((0x80u | (c & 0x3F)) << 24);
+        n_ = 4;
+      }
+      rem_ = static_cast<std::uint8_t>(n_ - 1);
+      if constexpr (bidirectional) full_ = units_;
+    }
+  }
+
+  // The end, or (strict) stopped at an ill-formed subpart of `length` units at pos_.
+  constexpr void stop(std::uint8_t length, error_code e) {
+    n_ = 0;
+    rem_ = 0;
+    len_ = length;
+    err_ = e;
+  }
+
+  // Reads from pos_ (multi-pass: pos_ stays; single-pass: pos_ moves past what is read).
+  UTF8DFA_ALWAYS_INLINE constexpr void fill() {
+    if (pos_ == last_) return stop(0, error_code::none);
+    // The common characters of contiguous input inline; the rest through the general decoders.
+    if constexpr (in_form == 8 && detail::is_contiguous_iter_v<It>) {
+      const auto* p = detail::to_pointer(pos_);
+      // (Read through unsigned char at run time: a sign-extending load of a plain char would merge
+      // into the previous character's register.)
+      std::uint8_t b0 = 0;
+      if (UTF8DFA_IS_CONSTANT_EVALUATED())
+        b0 = detail::octet(*p);
+      else
+        b0 = *detail::as_uchars(p);
+      if (b0 < 0x80) return hold_valid<1>(b0);
+      if constexpr (std::is_same_v<It, Sent>) {
+        if (last_ - pos_ >= 4) {  // the longest character fits: no bound checks below
+          const std::uint8_t b1 = detail::octet(p[1]);
+          if (detail::grammar[1].lead.contains(b0)) {  // UTF8-2 (by compares: no table load to wait for)
+            if (detail::is_continuation(b1)) return hold_valid<2>(((b0 & 0x1Fu) << 6) | (b1 & 0x3Fu));
+          } else if (const unsigned n = detail::lead_length.of[b0]; n >= 3) {
+            char32_t c = 0;
+            if (detail::well_formed_long(p, n, c)) return n == 3 ? hold_valid<3>(c) : hold_valid<4>(c);
+          }
+        }
+      }
+    } else if constexpr (in_form != 8 && detail::is_contiguous_iter_v<It>) {
+      const char32_t c = detail::wide_unit(*detail::to_pointer(pos_));
+      if (in_form == 32 ? c < 0xD800 : !detail::is_surrogate(c)) return hold({c, 1, error_code::none});
+    }
+    decoded d{};
+    if constexpr (multipass) {
+      It t = pos_;
+      d = detail::utf_advance<in_form>(t, last_);
+    } else {
+      d = detail::utf_advance<in_form>(pos_, last_);
+    }
+    if constexpr (stops) {
+      if (d.error != error_code::none) return stop(d.length, d.error);
+    }
+    hold(d);
+  }
+
+  It first_{};
+  It pos_{};
+  Sent last_{};
+  std::size_t off_ = 0;  // single-pass: input units consumed before the current character
+  char32_t repl_ = replacement_character;
+  packed units_ = 0;      // the current character's units from the current one on
+  packed full_ = 0;       // bidirectional: all of them
+  std::uint8_t n_ = 0;    // units of the current character; 0 at the end (or stopped)
+  std::uint8_t rem_ = 0;  // units of it after the current one
+  std::uint8_t len_ = 0;  // input units of the current character (stopped: of the ill-formed subpart)
+  error_code err_ = error_code::none;
+};
+
+/// The code units [first, last) transcoded to Out (see utf_iterator), as a range: as_utf8,
+/// as_utf16 and as_utf32 make these. In C++20 a std::ranges::view and a borrowed range (it holds
+/// only iterators and the replacement).
+template <class Out, class It, class Sent = It, class Policy = replace>
+class utf_view
+#if UTF8DFA_HAS_RANGES_VIEWS
+    : public std::ranges::view_interface<utf_view<Out, It, Sent, Policy>>
+#endif
+{
+ public:
+  using iterator = utf_iterator<Out, It, Sent, Policy>;
+  /// The end: an iterator when It and Sent are one type (a common range), else Sent itself.
+  using sentinel = std::conditional_t<std::is_same_v<It, Sent>, iterator, Sent>;
+
+  constexpr utf_view() = default;
+  constexpr utf_view(It first, Sent last, Policy policy = {}) : first_(first), last_(last), policy_(policy) {}
+
+  /// The first unit (for single-pass input, reading the first character).
+  constexpr iterator begin() const {
+    return iterator(first_, last_, policy_);
+  }
+
+  constexpr sentinel end() const {
+    if constexpr (!std::is_same_v<It, Sent>)
+      return last_;
+    else if constexpr (detail::is_forward_iter_v<It>)
+      return iterator(first_, last_, last_, policy_);
+    else
+      return iterator(last_, last_, policy_);
+  }
+
+  /// The input's bounds.
+  constexpr It base_begin() const {
+    return first_;
+  }
+  constexpr Sent base_end() const {
+    return last_;
+  }
+
+ private:
+  It first_{};
+  Sent last_{};
+  Policy policy_{};
+};
+
+// ---- null-terminated UTF-16 and UTF-32 strings: null_sentinel for wide code units --------------
+
+/// A pointer to a UTF-16 or UTF-32 unit equals null_sentinel where it points at a zero unit.
+template <class T, std::enable_if_t<detail::utf_form_v<T> == 16 || detail::utf_form_v<T> == 32, int> = 0>
+constexpr bool operator==(const T* p, null_sentinel_t) noexcept {
+  return *p == T{};
+}
+template <class T, std::enable_if_t<detail::utf_form_v<T> == 16 || detail::utf_form_v<T> == 32, int> = 0>
+constexpr bool operator==(null_sentinel_t, const T* p) noexcept {
+  return *p == T{};
+}
+template <class T, std::enable_if_t<detail::utf_form_v<T> == 16 || detail::utf_form_v<T> == 32, int> = 0>
+constexpr bool operator!=(const T* p, null_sentinel_t) noexcept {
+  return *p != T{};
+}
+template <class T, std::enable_if_t<detail::utf_form_v<T> == 16 || detail::utf_form_v<T> == 32, int> = 0>
+constexpr bool operator!=(null_sentinel_t, const T* p) noexcept {
+  return *p != T{};
+}
+
+namespace detail {
+
+template <class R>
+using range_iter_t = decltype(std::begin(std::declval<const R&>()));
+
+struct not_a_unit {};
+
+template <class R, class = void>
+struct range_unit {
+  using type = not_a_unit;
+};
+template <class R>
+struct range_unit<R, std::void_t<range_iter_t<R>, decltype(std::end(std::declval<const R&>()))>> {
+  using type = std::remove_cv_t<typename std::iterator_traits<range_iter_t<R>>::value_type>;
+};
+
+/// Ranges of code units as_utf* take: containers and views of any UTF form (not arrays or pointers,
+/// which are null-terminated strings).
+template <class R, class B = uncvref_t<R>>
+inline constexpr bool is_unit_range_v = !std::is_array_v<B> && !std::is_pointer_v<B> && !is_view_policy_v<B> &&
+                                        is_code_unit_v<typename range_unit<B>::type>;
+
+template <class R, class = void>
+struct is_contiguous_units : std::false_type {};
+template <class R>
+struct is_contiguous_units<
+    R, std::void_t<decltype(std::data(std::declval<const R&>())), decltype(std::size(std::declval<const R&>()))>>
+    : std::bool_constant<std::is_pointer_v<decltype(std::data(std::declval<const R&>()))>> {};
+
+template <class R>
+inline constexpr bool is_borrowed_units_v = is_borrowed_bytes_v<R>;
+
+template <class Out, class Policy, class R>
+constexpr auto make_utf_view(R&& r, Policy policy) {
+  using B = uncvref_t<R>;
+  static_assert(std::is_lvalue_reference_v<R> || is_borrowed_units_v<B>,
+                "a transcoding view of a temporary container would dangle: keep the container in a variable");
+  if constexpr (is_contiguous_units<B>::value) {
+    const auto* p = std::data(r);
+    using P = std::remove_cv_t<std::remove_pointer_t<decltype(p)>>;
+    const P* first = p;
+    return utf_view<Out, const P*, const P*, Policy>(first, first + std::size(r), policy);
+  } else {
+    const B& c = r;
+    return utf_view<Out, range_iter_t<B>, range_iter_t<B>, Policy>(std::begin(c), std::end(c), policy);
+  }
+}
+
+template <class It>
+using iter_unit_t = std::remove_cv_t<typename std::iterator_traits<It>::value_type>;
+
+}  // namespace detail
+
+// ---- as_utf8, as_utf16, as_utf32 ----------------------------------------------------------------
+// Each takes: a range of code units (std::string, std::u16string_view, std::vector<char32_t>,
+// std::span<const std::byte>, std::list<char16_t>, ...; a temporary container is refused, it would
+// dangle); a null-terminated string (const CharT*, or a string literal); or an iterator pair
+// (e.g. std::istreambuf_iterator<char>, read as it is decoded). An optional last argument is the
+// policy: replace{} (the default, U+FFFD), replace{U'?'}, or strict{}.
+
+/// UTF-8 code units (char) of any UTF input.
+template <class R, class Policy = replace,
+          std::enable_if_t<detail::is_unit_range_v<R> && detail::is_view_policy_v<Policy>, int> = 0>
+constexpr auto as_utf8(R&& r, Policy policy = {}) {
+  return detail::make_utf_view<char>(static_cast<R&&>(r), policy);
+}
+
+/// UTF-16 code units (char16_t) of any UTF input.
+template <class R, class Policy = replace,
+          std::enable_if_t<detail::is_unit_range_v<R> && detail::is_view_policy_v<Policy>, int> = 0>
+constexpr auto as_utf16(R&& r, Policy policy = {}) {
+  return detail::make_utf_view<char16_t>(static_cast<R&&>(r), policy);
+}
+
+/// UTF-32 code units (char32_t) of any UTF input.
+template <class R, class Policy = replace,
+          std::enable_if_t<detail::is_unit_range_v<R> && detail::is_view_policy_v<Policy>, int> = 0>
+constexpr auto as_utf32(R&& r, Policy policy = {}) {
+  return detail::make_utf_view<char32_t>(static_cast<R&&>(r), policy);
+}
+
+/// A null-terminated string (up to its first zero unit, found while iterating) as UTF-8.
+template <class T, class Policy = replace,
+          std::enable_if_t<detail::is_code_unit_v<T> && detail::is_view_policy_v<Policy>, int> = 0>
+constexpr utf_view<char, const T*, null_sentinel_t, Policy> as_utf8(const T* s, Policy policy = {}) noexcept {
+  return {s, null_sentinel, policy};
+}
+
+/// A null-terminated string as UTF-16.
+template <class T, class Policy = replace,
+          std::enable_if_t<detail::is_code_unit_v<T> && detail::is_view_policy_v<Policy>, int> = 0>
+constexpr utf_view<char16_t, const T*, null_sentinel_t, Policy> as_utf16(const T* s, Policy policy = {}) noexcept {
+  return {s, null_sentinel, policy};
+}
+
+/// A null-terminated string as UTF-32.
+template <class T, class Policy = replace,
+          std::enable_if_t<detail::is_code_unit_v<T> && detail::is_view_policy_v<Policy>, int> = 0>
+constexpr utf_view<char32_t, const T*, null_sentinel_t, Policy> as_utf32(const T* s, Policy policy = {}) noexcept {
+  return {s, null_sentinel, policy};
+}
+
+/// The code units [first, last) of any iterator pair, as UTF-8.
+template <class It, class Sent, class Policy = replace,
+          std::enable_if_t<detail::is_code_unit_v<detail::iter_unit_t<It>> && !detail::is_view_policy_v<Sent> &&
+                               detail::is_view_policy_v<Policy>,
+                           int> = 0>
+constexpr utf_view<char, It, Sent, Policy> as_utf8(It first, Sent last, Policy policy = {}) {
+  return {first, last, policy};
+}
+
+/// The code units [first, last) of any iterator pair, as UTF-16.
+template <class It, class Sent, class Policy = replace,
+          std::enable_if_t<detail::is_code_unit_v<detail::iter_unit_t<It>> && !detail::is_view_policy_v<Sent> &&
+                               detail::is_view_policy_v<Policy>,
+                           int> = 0>
+constexpr utf_view<char16_t, It, Sent, Policy> as_utf16(It first, Sent last, Policy policy = {}) {
+  return {first, last, policy};
+}
+
+/// The code units [first, last) of any iterator pair, as UTF-32.
+template <class It, class Sent, class Policy = replace,
+          std::enable_if_t<detail::is_code_unit_v<detail::iter_unit_t<It>> && !detail::is_view_policy_v<Sent> &&
+                               detail::is_view_policy_v<Policy>,
+                           int> = 0>
+constexpr utf_view<char32_t, It, Sent, Policy> as_utf32(It first, Sent last, Policy policy = {}) {
+  return {first, last, policy};
+}
+
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#if UTF8DFA_HAS_RANGES_VIEWS
+namespace std::ranges {
+/// The view holds only iterators, so its iterators stay valid after it is gone.
+template <class Out, class It, class Sent, class Policy>
+inline constexpr bool enable_borrowed_range<utf8dfa::utf_view<Out, It, Sent, Policy>> = true;
+}  // namespace std::ranges
+#endif
+
+#endif
+// ---- end utf8dfa/utf_views.hpp ----
 
 #endif
 // ---- end utf8dfa.hpp ----

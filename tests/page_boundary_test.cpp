@@ -293,6 +293,54 @@ TEST_CASE("page boundary: every public function stays inside its buffers") {
   utf8dfa::select_kernel(before);
 }
 
+TEST_CASE("page boundary: the kernels' length functions read only their input") {
+  // Each kernel's length functions (called through its table, so every kernel this CPU runs is
+  // checked in one run) on input flush against a guard page at either end, every length 0..300,
+  // well-formed and ill-formed, compared with the scalar kernel's.
+  namespace d = utf8dfa::detail;
+  const page_boundary::guarded_page input;
+  const std::string text = page_boundary::make_text(false, 1200), bad = page_boundary::make_text(true, 1200);
+  const std::u16string t16 = utf8dfa::to_utf16_lossy(text);
+  std::u16string b16 = t16;
+  for (std::size_t i = 3; i < b16.size(); i += 29) b16[i] = static_cast<char16_t>(i % 2 ? 0xD800 + i : 0xDC00 + i);
+  const std::u32string t32 = utf8dfa::to_utf32_lossy(text);
+  std::u32string b32 = t32;
+  for (std::size_t i = 5; i < b32.size(); i += 31) b32[i] = i % 2 ? char32_t(0xD800 + i) : char32_t(0x110000 + i);
+  REQUIRE(t16.size() > 300);
+  REQUIRE(t32.size() > 300);
+  std::size_t count = 0;
+  const d::kernel_table* const* list = d::available_kernels(count);
+  const d::kernel_table& sc = d::scalar_kernels;
+  page_boundary::failures f;
+  for (std::size_t len = 0; len <= 300; ++len)
+    for (std::size_t k = 0; k < count; ++k) {
+      const d::kernel_table& kt = *list[k];
+      for (const std::string* s : {&text, &bad}) {
+        const auto* src = reinterpret_cast<const unsigned char*>(s->data()) + len % 7;
+        for (const unsigned char* p : {input.at_end(src, len), input.at_start(src, len, 0)}) {
+          f.expect(kt.utf16_length_from_utf8(p, len, 0xFFFD) == sc.utf16_length_from_utf8(src, len, 0xFFFD), kt.name,
+                   len, 0);
+          f.expect(kt.utf32_length_from_utf8(p, len, 0xFFFD) == sc.utf32_length_from_utf8(src, len, 0xFFFD), kt.name,
+                   len, 0);
+        }
+      }
+      for (const std::u16string* s : {&t16, static_cast<const std::u16string*>(&b16)}) {
+        const char16_t* src = s->data() + len % 5;
+        for (const char16_t* p : {input.at_end(src, len), input.at_start(src, len, 0)})
+          f.expect(kt.utf8_length_from_utf16(p, len, 0xFFFD) == sc.utf8_length_from_utf16(src, len, 0xFFFD), kt.name,
+                   len, 1);
+      }
+      for (const std::u32string* s : {&t32, static_cast<const std::u32string*>(&b32)}) {
+        const char32_t* src = s->data() + len % 5;
+        for (const char32_t* p : {input.at_end(src, len), input.at_start(src, len, 0)})
+          f.expect(kt.utf8_length_from_utf32(p, len, 0xFFFD) == sc.utf8_length_from_utf32(src, len, 0xFFFD), kt.name,
+                   len, 2);
+      }
+    }
+  INFO(f.first);
+  CHECK(f.count == 0);
+}
+
 TEST_CASE("page boundary: encode writes only encoded_length bytes") {
   const page_boundary::guarded_page out;
   std::size_t bad = 0;

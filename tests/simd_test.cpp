@@ -2,6 +2,13 @@
 // and length; count_leads; utf16_length. The kernels are called directly (not through the
 // UTF8DFA_KERNEL choice), so each run of this file covers all of them.
 #include <utf8dfa.hpp>
+// The kernels' own functions, tested directly (also with UTF8DFA_SEPARATE_COMPILATION, where
+// utf8dfa.hpp only declares the dispatcher).
+#include <utf8dfa/detail/cpu.hpp>
+#include <utf8dfa/detail/simd/avx2/kernels.hpp>
+#include <utf8dfa/detail/simd/avx512/kernels.hpp>
+#include <utf8dfa/detail/simd/neon/kernels.hpp>
+#include <utf8dfa/detail/simd/sse4/kernels.hpp>
 
 #include <chrono>
 #include <cstdint>
@@ -221,6 +228,27 @@ TEST_CASE("the kernel list: best first, scalar last, each name selectable") {
   std::printf("simd_test: kernels:");
   for (const d::kernel_table* k : kernels) std::printf(" %s", k->name);
   std::printf("\n");
+}
+
+TEST_CASE("dispatch: each operation comes from the selected kernel's table") {
+  // The bulk functions call kernel_fn<&kernel_table::op>() (header-only: one list per operation;
+  // separate compilation: the active table); it must be the selected kernel's entry, every field.
+  const std::string before(utf8dfa::active_kernel());
+  for (const d::kernel_table* k : all_kernels()) {
+    REQUIRE(utf8dfa::select_kernel(k->name));
+    CHECK(utf8dfa::active_kernel() == k->name);
+    CHECK(&d::kernels() == k);
+    CHECK(d::kernel_fn<&d::kernel_table::validate>() == k->validate);
+    CHECK(d::kernel_fn<&d::kernel_table::count_leads>() == k->count_leads);
+    CHECK(d::kernel_fn<&d::kernel_table::utf16_length>() == k->utf16_length);
+    CHECK(d::kernel_fn<&d::kernel_table::utf8_to_utf32>() == k->utf8_to_utf32);
+    CHECK(d::kernel_fn<&d::kernel_table::utf8_to_utf16>() == k->utf8_to_utf16);
+    CHECK(d::kernel_fn<&d::kernel_table::utf16_to_utf8>() == k->utf16_to_utf8);
+    CHECK(d::kernel_fn<&d::kernel_table::utf32_to_utf8>() == k->utf32_to_utf8);
+  }
+  CHECK(!utf8dfa::select_kernel("no-such-kernel"));
+  REQUIRE(utf8dfa::select_kernel(before));
+  CHECK(utf8dfa::active_kernel() == before);
 }
 
 #if UTF8DFA_X86_KERNELS

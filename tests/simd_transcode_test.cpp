@@ -14,9 +14,11 @@
 
 #include "catch.hpp"
 #include "utf8dfa.hpp"
+#include "utf8dfa/detail/cpu.hpp"
 #include "utf8dfa/detail/dispatch.hpp"
 #include "utf8dfa/detail/scalar.hpp"
 #include "utf8dfa/detail/simd/avx2/transcode.hpp"
+#include "utf8dfa/detail/simd/avx2/validate.hpp"
 #include "utf8dfa/detail/simd/avx512/transcode.hpp"
 
 namespace {
@@ -354,6 +356,53 @@ TEST_CASE("SIMD transcoding: unpaired surrogates and invalid UTF-32 at every pos
   CHECK(stats().failure.empty());
 }
 
+TEST_CASE("SIMD transcoding: an error at every position of the block after a vector block (full-width stores)") {
+  // A block may write past its result only when the next one is known to be well-formed: plant an
+  // error at every position of the next few blocks, after text of each width and mix.
+  const std::vector<std::vector<unsigned char>> errors = {
+      {0x80}, {0xC3, 0x41}, {0xE2, 0x82}, {0xED, 0xA0, 0x80}, {0xF0, 0x9F, 0x98}, {0xF4, 0x90, 0x80, 0x80}, {0xFF}};
+  std::mt19937 rng(10);
+  for (const simd_kernel& k : kernels_under_test()) {
+    if (!k.supported) continue;
+    for (const auto& mix : {mixes[1], mixes[2], mixes[3], mixes[6], mixes[7], mixes[8], mixes[10], mixes[5]}) {
+      const std::u32string s = random_text(rng, 120, mix);
+      const std::vector<unsigned char> b = to_utf8(s);
+      const std::u16string w = to_utf16(s);
+      for (std::size_t at = 0; at < 160 && at < b.size(); ++at)
+        for (const auto& e : errors) {
+          std::vector<unsigned char> v = b;
+          for (std::size_t j = 0; j < e.size() && at + j < v.size(); ++j) v[at + j] = e[j];
+          check_utf8(k, v);
+        }
+      for (std::size_t at = 0; at < 80 && at < w.size(); ++at)
+        for (char16_t bad : {u'\xD800', u'\xDC00', u'\xDBFF'}) {
+          std::u16string v = w;
+          v[at] = bad;
+          check_utf16(k, v);
+        }
+      for (std::size_t at = 0; at < 80 && at < s.size(); ++at)
+        for (char32_t bad : {char32_t{0xDFFF}, char32_t{0x110000}}) {
+          std::u32string v = s;
+          v[at] = bad;
+          check_utf32(k, v);
+        }
+    }
+    // Surrogate pairs at every unit of a block and across its end (units 15 and 16), between BMP
+    // characters of 1, 2 and 3 bytes.
+    for (int width = 1; width <= 3; ++width)
+      for (std::size_t pad = 0; pad < 40; ++pad) {
+        std::u32string t = random_text(rng, pad, mixes[width - 1]);
+        t += random_text(rng, 3, mixes[3]);
+        t += random_text(rng, 40, mixes[width - 1]);
+        check_utf16(k, to_utf16(t));
+        check_utf8(k, to_utf8(t));
+        check_utf32(k, t);
+      }
+  }
+  INFO(stats().failure);
+  CHECK(stats().failure.empty());
+}
+
 TEST_CASE("SIMD transcoding: long text with a few errors (the replace path resumes the vector loop)") {
   const std::vector<std::vector<unsigned char>> errors = {{0xC0},       {0x80},       {0xE0, 0x80},       {0xED, 0xA0},
                                                           {0xF4, 0x90}, {0xE1, 0x41}, {0xF0, 0x9F, 0x98}, {0xFF, 0xFE}};
@@ -447,4 +496,28 @@ TEST_CASE("SIMD transcoding: output ending right before an unmapped page") {
   munmap(map, 3 * page);
   CHECK(mismatches == 0);
   WARN("simd transcode comparisons so far: " << stats().cases);
+}
+
+TEST_CASE("SIMD counting: long inputs, across the byte counters' flush every 127 steps of 128 bytes") {
+#if UTF8DFA_X86_KERNELS
+  __builtin_cpu_init();
+  if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("bmi2")) return;
+  std::mt19937 rng(9);
+  std::vector<unsigned char> b(3 * 127 * 128 + 300);
+  for (int style = 0; style < 3; ++style) {
+    // Uniform bytes, all non-continuations (a counter's worst case), all continuations.
+    for (auto& x : b) {
+      const unsigned r = rng();
+      x = static_cast<unsigned char>(style == 0   ? r
+                                     : style == 1 ? (r % 2 ? r % 0x80 : 0xC0 + r % 0x40)
+                                                  : 0x80 + r % 0x40);
+    }
+    for (std::size_t n : {std::size_t{127 * 128 - 1}, std::size_t{127 * 128}, std::size_t{127 * 128 + 1},
+                          std::size_t{127 * 128 + 159}, std::size_t{2 * 127 * 128 + 128}, b.size()})
+      for (std::size_t off : {std::size_t{0}, std::size_t{1}, std::size_t{31}}) {
+        const std::size_t len = n - off;
+        CHECK(d::avx2::count_leads(b.data() + off, len) == d::count_leads_scalar(b.data() + off, len));
+      }
+  }
+#endif
 }

@@ -468,7 +468,7 @@ TEST_CASE("conversions accept every input type", "[transcode][types]") {
   CHECK(utf8dfa::to_utf32_lossy("\xE6\x97\xA5\0\xFF") == U"\u65E5");  // ends at the NUL
   CHECK(utf8dfa::to_utf16_lossy(std::vector<char>(raw, raw + n)) == u"\u65E5\uFFFD");
 #if UTF8DFA_HAS_CHAR8_T
-  CHECK(utf8dfa::to_utf32(u8"\u65E5") == U"\u65E5");
+  CHECK(utf8dfa::to_utf32_lossy(u8"\u65E5") == U"\u65E5");
   CHECK(utf8dfa::to_utf32_lossy(std::u8string_view(reinterpret_cast<const char8_t*>(raw), n)) == want);
 #endif
 #if UTF8DFA_HAS_SPAN

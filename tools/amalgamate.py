@@ -14,6 +14,10 @@ Rules (so the output is correct for any set of headers, not only today's):
   where that earlier copy is certainly in effect (same or enclosing #if branch), else it is inlined
   again and its guard makes whichever copy comes second a no-op.
 - System includes stay where they are, dropped by the same rule when already in effect.
+- So the single header keeps both build modes: detail/dispatch.hpp includes the kernels
+  (detail/kernel_list.hpp and the SIMD headers) inside
+  `#if !defined(UTF8DFA_SEPARATE_COMPILATION) || defined(UTF8DFA_IMPLEMENTATION)`, and they are
+  inlined there (tests/package/amalgamate_test.py builds and links both modes).
 - The output is a pure function of the headers' contents: no dates, no paths, LF line endings.
 """
 

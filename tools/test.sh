@@ -99,8 +99,10 @@ run_leg() {
   local leg=$1 start=$SECONDS status=ok
   if ! (set -e; "leg_${leg//-/_}"); then status=FAILED; fi
   # CPU time of the leg's processes (children user + system), from the shell's `times`.
+  # (`times` must run in this shell, not in a command substitution's subshell.)
   local cpu
-  cpu=$(times | awk 'NR == 2 { n = split($1 " " $2, t, /[ms ]+/); print int(t[1] * 60 + t[2] + t[3] * 60 + t[4]) }')
+  times >"$build_root/$leg.times"
+  cpu=$(awk 'NR == 2 { split($1 " " $2, t, /[ms ]+/); print int(t[1] * 60 + t[2] + t[3] * 60 + t[4]) }' "$build_root/$leg.times")
   echo "@@ $status $((SECONDS - start)) $cpu"
 }
 

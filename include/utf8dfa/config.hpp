@@ -71,4 +71,30 @@
 #define UTF8DFA_ARM64 0
 #endif
 
+// Which SIMD kernels this build has (detail/simd/target.hpp holds their instruction-set regions):
+// x86-64 with GCC or Clang gets sse4, avx2 and avx512 (chosen at run time), ARM64 neon;
+// UTF8DFA_NO_SIMD leaves the scalar kernel only.
+#if UTF8DFA_X86_64 && !defined(UTF8DFA_NO_SIMD) && (defined(__GNUC__) || defined(__clang__))
+#define UTF8DFA_X86_KERNELS 1
+#else
+#define UTF8DFA_X86_KERNELS 0
+#endif
+#if UTF8DFA_ARM64 && !defined(UTF8DFA_NO_SIMD) && (defined(__ARM_NEON) || defined(_M_ARM64))
+#define UTF8DFA_NEON_KERNELS 1
+#else
+#define UTF8DFA_NEON_KERNELS 0
+#endif
+
+// Separate compilation. By default the library is header-only: every translation unit that calls a
+// bulk function (validate, the conversions, count_code_points) compiles the kernels again. Define
+// UTF8DFA_SEPARATE_COMPILATION in every translation unit of the program (the CMake target
+// utf8dfa::utf8dfa_compiled does) and the headers only declare the kernels; exactly one source file
+// then includes <utf8dfa/src.hpp> (with the single header: defines UTF8DFA_IMPLEMENTATION before
+// including it) to compile them once. UTF8DFA_KERNELS_DECL marks the functions it moves there.
+#if defined(UTF8DFA_SEPARATE_COMPILATION)
+#define UTF8DFA_KERNELS_DECL
+#else
+#define UTF8DFA_KERNELS_DECL inline
+#endif
+
 #endif

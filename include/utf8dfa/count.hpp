@@ -15,7 +15,7 @@ inline namespace UTF8DFA_ABI_NAMESPACE {
 template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
 std::size_t count_code_points(const Bytes& bytes) noexcept {
   const auto s = detail::as_span(bytes);
-  return detail::kernels().count_leads(detail::as_uchars(s.data), s.size);
+  return detail::kernel_fn<&detail::kernel_table::count_leads>()(detail::as_uchars(s.data), s.size);
 }
 
 }  // namespace UTF8DFA_ABI_NAMESPACE

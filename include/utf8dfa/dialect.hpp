@@ -132,50 +132,9 @@ inline constexpr dialect_rule legacy_grammar[] = {
     {6, {octets(0xFD, 0xFD), tail, tail, tail, tail, tail}},                                      //
 };
 
-template <std::size_t N>
-constexpr dialect_automaton build_dialect(const dialect_rule (&g)[N]) {
-  return build_dialect_automaton(g, N);
-}
-
-inline constexpr dialect_automaton wtf8_table = build_dialect(wtf8_grammar);
-inline constexpr dialect_automaton cesu8_table = build_dialect(cesu8_grammar);
-inline constexpr dialect_automaton mutf8_table = build_dialect(mutf8_grammar);
-inline constexpr dialect_automaton legacy_table = build_dialect(legacy_grammar);
-
-static_assert(wtf8_table.ok && cesu8_table.ok && mutf8_table.ok && legacy_table.ok,
-              "every dialect grammar is unambiguous and fits the builder");
-static_assert(wtf8_table.states == 12, "WTF-8: two boundaries, reject and 9 partial-character states");
-static_assert(cesu8_table.states == 9, "CESU-8: the UTF-8 states without UTF8-4, and the pair's 4");
-static_assert(mutf8_table.states == 10, "MUTF-8: CESU-8 and the state after C0");
-static_assert(legacy_table.states == 11, "RFC 2279: accept, reject and 9 partial-character states");
-
-/// RFC 3629 (dfa.hpp's `grammar`) in the builder's form.
-constexpr dialect_automaton build_utf8_with_dialect_builder() {
-  dialect_rule g[sizeof grammar / sizeof grammar[0]]{};
-  std::size_t r = 0;
-  for (const sequence_rule& s : grammar) {
-    g[r].length = static_cast<std::uint8_t>(s.tails + 1);
-    g[r].seq[0] = s.lead;
-    for (std::uint8_t k = 0; k < s.tails; ++k) g[r].seq[k + 1] = s.tail[k];
-    ++r;
-  }
-  return build_dialect_automaton(g, r);
-}
-
-/// True when the builder reproduces dfa.hpp's automaton from RFC 3629, state for state.
-constexpr bool builders_agree() {
-  constexpr dialect_automaton a = build_utf8_with_dialect_builder();
-  if (!a.ok || a.states != dfa.states) return false;
-  for (std::size_t s = 0; s < a.states; ++s) {
-    if (a.is_boundary[s] != (s == accept_state)) return false;
-    for (unsigned b = 0; b < 256; ++b)
-      if (a.next[s][b] != dfa.next[s][b] || a.kind[s][b] != dfa.kind[s][b]) return false;
-  }
-  for (unsigned b = 0; b < 256; ++b)
-    if (a.lead_mask[b] != dfa.lead_mask[b]) return false;
-  return true;
-}
-static_assert(builders_agree(), "the dialect builder given RFC 3629 yields the strict automaton");
+// The tables are built from these grammars when a dialect is first used (dialect_table in
+// detail/dialect_dfa.hpp); tests/tables_test.cpp pins their shapes and checks that the builder,
+// given dfa.hpp's RFC 3629 grammar, yields dfa.hpp's automaton.
 
 // ---- Writers ----------------------------------------------------------------------------------
 
@@ -224,13 +183,13 @@ struct dialect_traits<dialect::utf8> {
 
 template <>
 struct dialect_traits<dialect::wtf8> : dialect_traits<dialect::utf8> {
-  using machine = table_machine<wtf8_table, false>;
+  using machine = table_machine<wtf8_grammar, false>;
   static constexpr bool encodable(char32_t c) noexcept { return c <= 0x10FFFF; }
 };
 
 template <>
 struct dialect_traits<dialect::cesu8> : dialect_traits<dialect::utf8> {
-  using machine = table_machine<cesu8_table, true>;
+  using machine = table_machine<cesu8_grammar, true>;
   static constexpr std::size_t max_length = 6;
   static constexpr std::size_t width(char32_t c) noexcept { return c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 6; }
   template <class Byte>
@@ -244,7 +203,7 @@ struct dialect_traits<dialect::cesu8> : dialect_traits<dialect::utf8> {
 
 template <>
 struct dialect_traits<dialect::mutf8> : dialect_traits<dialect::cesu8> {
-  using machine = table_machine<mutf8_table, true>;
+  using machine = table_machine<mutf8_grammar, true>;
   static constexpr bool nul_byte = false;
   static constexpr std::size_t width(char32_t c) noexcept {
     return c == 0 ? 2 : dialect_traits<dialect::cesu8>::width(c);
@@ -260,7 +219,7 @@ struct dialect_traits<dialect::mutf8> : dialect_traits<dialect::cesu8> {
 
 template <>
 struct dialect_traits<dialect::legacy> : dialect_traits<dialect::utf8> {
-  using machine = table_machine<legacy_table, false>;
+  using machine = table_machine<legacy_grammar, false>;
   static constexpr std::size_t max_length = 6;
   static constexpr bool encodable(char32_t c) noexcept { return c <= 0x7FFFFFFF; }
   static constexpr std::size_t width(char32_t c) noexcept {

@@ -12,7 +12,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
-#include <memory>
 #include <type_traits>
 
 #include "decode.hpp"
@@ -20,6 +19,10 @@
 #include "detail/dfa.hpp"
 #include "dialect.hpp"
 #include "error.hpp"
+
+#if UTF8DFA_HAS_RANGES
+#include <memory>  // std::to_address
+#endif
 
 namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {

@@ -31,39 +31,6 @@ constexpr char32_t kernel_replacement(const Policy& pol) noexcept {
     return pol.replacement_value();
 }
 
-/// Output units a lossy decode of UTF-8 writes (UTF-16 when `utf16`): exact for every policy on
-/// well-formed input, and an upper bound for strict on ill-formed input.
-inline std::size_t utf8_decoded_units(const unsigned char* p, std::size_t n, bool utf16, char32_t repl) noexcept {
-  const kernel_table& k = kernels();
-  const std::size_t repl_units = utf16 && repl >= 0x10000 ? 2 : 1;
-  std::size_t total = 0, pos = 0;
-  for (;;) {
-    const validation_result v = k.validate(p + pos, n - pos);
-    total += utf16 ? k.utf16_length(p + pos, v.valid_up_to) : k.count_leads(p + pos, v.valid_up_to);
-    if (v.error == error_code::none) return total;
-    pos += v.valid_up_to;
-    pos += decode_at(p, n, pos).length;  // the maximal ill-formed subpart
-    total += repl_units;
-  }
-}
-
-/// UTF-8 bytes that converting UTF-16/UTF-32 writes (replacements counted with `repl`).
-template <class In>
-std::size_t utf8_encoded_bytes(const In* p, std::size_t n, char32_t repl) noexcept {
-  std::size_t total = 0;
-  for (std::size_t i = 0; i < n;) {
-    if (p[i] < 0x80) {
-      ++total;
-      ++i;
-      continue;
-    }
-    const decoded d = decode_utf_at(p, n, i);
-    total += utf8_width(d.error == error_code::none ? d.code_point : repl);
-    i += d.length;
-  }
-  return total;
-}
-
 // ---- The dialects: scalar, one character at a time on the dialect's DFA. ---------------------
 
 /// Why `c`, read in dialect D, cannot be written as Unicode text of code unit Out (char16_t,
@@ -200,6 +167,115 @@ Str make_string(std::size_t size, Run run, conversion_result& status) {
   return out;
 }
 
+/// Where a chunk of UTF-8 that would end at `cut` (inside the input) ends: not before a continuation
+/// byte, so that no character or maximal ill-formed subpart is split (a run of more than three
+/// continuation bytes holds stray ones, which may be split).
+inline std::size_t utf8_chunk_end(const unsigned char* p, std::size_t cut) noexcept {
+  for (int k = 0; k < 3 && is_continuation(p[cut]); ++k) --cut;
+  return cut;
+}
+
+/// Where a chunk of UTF-16 ends: not between a high surrogate and the unit after it.
+inline std::size_t utf16_chunk_end(const char16_t* p, std::size_t cut) noexcept {
+  return (p[cut - 1] & 0xFC00) == 0xD800 ? cut - 1 : cut;
+}
+
+inline std::size_t utf32_chunk_end(const char32_t*, std::size_t cut) noexcept {
+  return cut;
+}
+
+/// The string a kernel conversion `convert(p, n, out)` writes, for input of which each unit writes at
+/// most `per_unit` output units: converted chunk by chunk (cut by `chunk_end`), with no length pass
+/// and no zero-filled buffer. With C++23's resize_and_overwrite each chunk goes straight into the
+/// string; before, into a buffer on the stack (16 KiB, in cache) appended to it. Capacity is reserved
+/// once from the first chunk's ratio (the string grows geometrically if the rest writes more). The
+/// status is the one conversion's: `read` and `written` as if in one call; a chunk's end never
+/// changes what is written, only (under strict, at an error right before it) the error code, which
+/// the caller may re-derive from the whole input.
+template <class Str, class In, class Convert, class ChunkEnd>
+Str convert_in_chunks(const In* p, std::size_t n, std::size_t per_unit, Convert convert, ChunkEnd chunk_end,
+                      conversion_result& status) {
+  using Out = typename Str::value_type;
+  constexpr std::size_t buffer_units = 16384 / sizeof(Out);
+  const std::size_t chunk = buffer_units / per_unit;
+  Str out;
+  status = {0, 0, error_code::none};
+#if !defined(__cpp_lib_string_resize_and_overwrite)
+  Out buffer[buffer_units];  // not initialised: the conversion writes what is appended
+#endif
+  for (std::size_t base = 0; base < n;) {
+    const std::size_t end = n - base <= chunk ? n : chunk_end(p, base + chunk);
+    const std::size_t len = end - base;
+    conversion_result r{};
+#if defined(__cpp_lib_string_resize_and_overwrite)
+    const std::size_t old = out.size();
+    out.resize_and_overwrite(old + len * per_unit, [&](Out* o, std::size_t) {
+      r = convert(p + base, len, o + old);
+      return old + r.written;
+    });
+#else
+    r = convert(p + base, len, buffer);
+    if (base == 0 && end == n) return status = r, Str(buffer, r.written);
+    out.append(buffer, r.written);
+#endif
+    if (status.error == error_code::none) status.error = r.error;
+    if (r.read != len) {  // strict: stopped at an error
+      status.read = base + r.read;
+      status.written = out.size();
+      return out;
+    }
+    if (base == 0 && end != n) {  // room for the rest at the first chunk's ratio, plus 1/16
+      const double ratio = static_cast<double>(r.written) / static_cast<double>(len);
+      const double want = ratio * static_cast<double>(n) * 1.0625 + 64.0;
+      const double bound = static_cast<double>(n) * static_cast<double>(per_unit);
+      out.reserve(static_cast<std::size_t>(want < bound ? want : bound) + chunk * per_unit);
+    }
+    base = end;
+  }
+  status.read = n;
+  status.written = out.size();
+  return out;
+}
+
+/// UTF-8 to UTF-16 or UTF-32 (by Str) as a string, `replacement` as the kernels take it.
+template <class Str>
+Str utf8_to_string(const unsigned char* p, std::size_t n, char32_t replacement, conversion_result& status) {
+  using Out = typename Str::value_type;
+  Str out = convert_in_chunks<Str>(
+      p, n, 1,
+      [replacement](const unsigned char* q, std::size_t m, Out* o) {
+        if constexpr (sizeof(Out) == 2)
+          return kernel_fn<&kernel_table::utf8_to_utf16>()(q, m, o, replacement);
+        else
+          return kernel_fn<&kernel_table::utf8_to_utf32>()(q, m, o, replacement);
+      },
+      &utf8_chunk_end, status);
+  // A chunk's end may have cut an incomplete character off from the byte that ends it: its error
+  // code is the whole input's.
+  if (status.error != error_code::none && status.read < n) status.error = decode_at(p, n, status.read).error;
+  return out;
+}
+
+/// UTF-16 or UTF-32 (by In) to UTF-8 as a string.
+template <class In>
+std::string utf_to_utf8_string(const In* p, std::size_t n, char32_t replacement, conversion_result& status) {
+  return convert_in_chunks<std::string>(
+      p, n, sizeof(In) == 2 ? 3 : 4,
+      [replacement](const In* q, std::size_t m, char* o) {
+        if constexpr (sizeof(In) == 2)
+          return kernel_fn<&kernel_table::utf16_to_utf8>()(q, m, as_uchars(o), replacement);
+        else
+          return kernel_fn<&kernel_table::utf32_to_utf8>()(q, m, as_uchars(o), replacement);
+      },
+      [](const In* q, std::size_t cut) {
+        if constexpr (sizeof(In) == 2)
+          return utf16_chunk_end(q, cut);
+        else
+          return utf32_chunk_end(q, cut);
+      },
+      status);
+}
+
 }  // namespace detail
 
 // ---- Non-allocating core: the caller sizes `out` with the length helpers below. -----------------
@@ -208,29 +284,31 @@ Str make_string(std::size_t size, Run run, conversion_result& status) {
 template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0>
 conversion_result utf8_to_utf32(const Bytes& bytes, char32_t* out, Policy policy = {}) noexcept {
   const auto s = detail::as_span(bytes);
-  return detail::kernels().utf8_to_utf32(detail::as_uchars(s.data), s.size, out, detail::kernel_replacement(policy));
+  return detail::kernel_fn<&detail::kernel_table::utf8_to_utf32>()(detail::as_uchars(s.data), s.size, out,
+                                                                   detail::kernel_replacement(policy));
 }
 
 /// UTF-8 to UTF-16 into `out` (supplementary characters as surrogate pairs).
 template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0>
 conversion_result utf8_to_utf16(const Bytes& bytes, char16_t* out, Policy policy = {}) noexcept {
   const auto s = detail::as_span(bytes);
-  return detail::kernels().utf8_to_utf16(detail::as_uchars(s.data), s.size, out, detail::kernel_replacement(policy));
+  return detail::kernel_fn<&detail::kernel_table::utf8_to_utf16>()(detail::as_uchars(s.data), s.size, out,
+                                                                   detail::kernel_replacement(policy));
 }
 
 /// UTF-16 to UTF-8 into `out`. Each unpaired surrogate is one error (`surrogate`, or `incomplete`
 /// for a high surrogate that ends the input).
 template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0>
 conversion_result utf16_to_utf8(std::u16string_view in, Byte* out, Policy policy = {}) noexcept {
-  return detail::kernels().utf16_to_utf8(in.data(), in.size(), detail::as_uchars(out),
-                                         detail::kernel_replacement(policy));
+  return detail::kernel_fn<&detail::kernel_table::utf16_to_utf8>()(in.data(), in.size(), detail::as_uchars(out),
+                                                                   detail::kernel_replacement(policy));
 }
 
 /// UTF-32 to UTF-8 into `out`. Surrogates (`surrogate`) and values above 0x10FFFF (`too_large`) are errors.
 template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0>
 conversion_result utf32_to_utf8(std::u32string_view in, Byte* out, Policy policy = {}) noexcept {
-  return detail::kernels().utf32_to_utf8(in.data(), in.size(), detail::as_uchars(out),
-                                         detail::kernel_replacement(policy));
+  return detail::kernel_fn<&detail::kernel_table::utf32_to_utf8>()(in.data(), in.size(), detail::as_uchars(out),
+                                                                   detail::kernel_replacement(policy));
 }
 
 // ---- Exact output sizes. ---------------------------------------------------------------------
@@ -240,24 +318,28 @@ conversion_result utf32_to_utf8(std::u32string_view in, Byte* out, Policy policy
 template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
 std::size_t utf32_length_from_utf8(const Bytes& bytes, replace r = {}) noexcept {
   const auto s = detail::as_span(bytes);
-  return detail::utf8_decoded_units(detail::as_uchars(s.data), s.size, false, r.replacement_value());
+  return detail::kernel_fn<&detail::kernel_table::utf32_length_from_utf8>()(detail::as_uchars(s.data), s.size,
+                                                                            r.replacement_value());
 }
 
 /// char16_t units utf8_to_utf16 writes (same guarantees).
 template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
 std::size_t utf16_length_from_utf8(const Bytes& bytes, replace r = {}) noexcept {
   const auto s = detail::as_span(bytes);
-  return detail::utf8_decoded_units(detail::as_uchars(s.data), s.size, true, r.replacement_value());
+  return detail::kernel_fn<&detail::kernel_table::utf16_length_from_utf8>()(detail::as_uchars(s.data), s.size,
+                                                                            r.replacement_value());
 }
 
 /// Bytes utf16_to_utf8 writes (same guarantees).
 inline std::size_t utf8_length_from_utf16(std::u16string_view in, replace r = {}) noexcept {
-  return detail::utf8_encoded_bytes(in.data(), in.size(), r.replacement_value());
+  return detail::kernel_fn<&detail::kernel_table::utf8_length_from_utf16>()(in.data(), in.size(),
+                                                                            r.replacement_value());
 }
 
 /// Bytes utf32_to_utf8 writes (same guarantees).
 inline std::size_t utf8_length_from_utf32(std::u32string_view in, replace r = {}) noexcept {
-  return detail::utf8_encoded_bytes(in.data(), in.size(), r.replacement_value());
+  return detail::kernel_fn<&detail::kernel_table::utf8_length_from_utf32>()(in.data(), in.size(),
+                                                                            r.replacement_value());
 }
 
 // ---- Allocating helpers. ---------------------------------------------------------------------
@@ -266,57 +348,53 @@ inline std::size_t utf8_length_from_utf32(std::u32string_view in, replace r = {}
 /// characters before it.
 template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
 std::u32string to_utf32(const Bytes& bytes, conversion_result& status) {
-  return detail::make_string<std::u32string>(
-      utf32_length_from_utf8(bytes), [&](char32_t* o) { return utf8_to_utf32(bytes, o); }, status);
+  const auto s = detail::as_span(bytes);
+  return detail::utf8_to_string<std::u32string>(detail::as_uchars(s.data), s.size, detail::strict_marker, status);
 }
 
 /// UTF-8 to UTF-32, one U+FFFD per maximal ill-formed subpart; never fails.
 template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
 std::u32string to_utf32_lossy(const Bytes& bytes) {
+  const auto s = detail::as_span(bytes);
   conversion_result status{};
-  return detail::make_string<std::u32string>(
-      utf32_length_from_utf8(bytes), [&](char32_t* o) { return utf8_to_utf32(bytes, o, replace{}); }, status);
+  return detail::utf8_to_string<std::u32string>(detail::as_uchars(s.data), s.size, replacement_character, status);
 }
 
 /// UTF-8 to UTF-16, strict without exceptions.
 template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
 std::u16string to_utf16(const Bytes& bytes, conversion_result& status) {
-  return detail::make_string<std::u16string>(
-      utf16_length_from_utf8(bytes), [&](char16_t* o) { return utf8_to_utf16(bytes, o); }, status);
+  const auto s = detail::as_span(bytes);
+  return detail::utf8_to_string<std::u16string>(detail::as_uchars(s.data), s.size, detail::strict_marker, status);
 }
 
 /// UTF-8 to UTF-16, one U+FFFD per maximal ill-formed subpart; never fails.
 template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
 std::u16string to_utf16_lossy(const Bytes& bytes) {
+  const auto s = detail::as_span(bytes);
   conversion_result status{};
-  return detail::make_string<std::u16string>(
-      utf16_length_from_utf8(bytes), [&](char16_t* o) { return utf8_to_utf16(bytes, o, replace{}); }, status);
+  return detail::utf8_to_string<std::u16string>(detail::as_uchars(s.data), s.size, replacement_character, status);
 }
 
 /// UTF-16 to UTF-8, strict without exceptions.
 inline std::string to_utf8(std::u16string_view in, conversion_result& status) {
-  return detail::make_string<std::string>(
-      utf8_length_from_utf16(in), [&](char* o) { return utf16_to_utf8(in, o); }, status);
+  return detail::utf_to_utf8_string(in.data(), in.size(), detail::strict_marker, status);
 }
 
 /// UTF-32 to UTF-8, strict without exceptions.
 inline std::string to_utf8(std::u32string_view in, conversion_result& status) {
-  return detail::make_string<std::string>(
-      utf8_length_from_utf32(in), [&](char* o) { return utf32_to_utf8(in, o); }, status);
+  return detail::utf_to_utf8_string(in.data(), in.size(), detail::strict_marker, status);
 }
 
 /// UTF-16 to UTF-8, one U+FFFD per unpaired surrogate; never fails.
 inline std::string to_utf8_lossy(std::u16string_view in) {
   conversion_result status{};
-  return detail::make_string<std::string>(
-      utf8_length_from_utf16(in), [&](char* o) { return utf16_to_utf8(in, o, replace{}); }, status);
+  return detail::utf_to_utf8_string(in.data(), in.size(), replacement_character, status);
 }
 
 /// UTF-32 to UTF-8, one U+FFFD per surrogate or value above 0x10FFFF; never fails.
 inline std::string to_utf8_lossy(std::u32string_view in) {
   conversion_result status{};
-  return detail::make_string<std::string>(
-      utf8_length_from_utf32(in), [&](char* o) { return utf32_to_utf8(in, o, replace{}); }, status);
+  return detail::utf_to_utf8_string(in.data(), in.size(), replacement_character, status);
 }
 
 // ---- The dialects (see dialect.hpp): the same functions with a dialect tag last. -------------

@@ -63,7 +63,7 @@ template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
 constexpr validation_result validate(const Bytes& bytes) noexcept {
   const auto s = detail::as_span(bytes);
   if (UTF8DFA_IS_CONSTANT_EVALUATED()) return detail::validate_from(s.data, s.size, 0);
-  return detail::kernels().validate(detail::as_uchars(s.data), s.size);
+  return detail::kernel_fn<&detail::kernel_table::validate>()(detail::as_uchars(s.data), s.size);
 }
 
 /// Same, for a pointer and a length.

@@ -133,5 +133,35 @@ while todo:
 order = begins(out)
 check(set(order) == reach, f"real tree: inlined {sorted(order)} vs reachable {sorted(reach)}")
 
+# 5. The real single header in the separate compilation mode: the kernels (detail/kernel_list.hpp and
+#    what it includes) are inlined inside dispatch.hpp's #if, so one file with UTF8DFA_IMPLEMENTATION
+#    compiles them and the others only declare them; linked, the program dispatches.
+check(re.search(r"^#if !defined\(UTF8DFA_SEPARATE_COMPILATION\) \|\| defined\(UTF8DFA_IMPLEMENTATION\)\n"
+                r"// ---- begin utf8dfa/detail/kernel_list.hpp ----$", out, re.M) is not None,
+      "kernel_list.hpp is inlined inside dispatch.hpp's separate-compilation #if")
+cxx = os.environ.get("CXX", "c++")
+if shutil.which(cxx):
+    d = tempfile.mkdtemp(prefix="amalgamate_test_")
+    with open(os.path.join(d, "utf8dfa.hpp"), "w") as f:
+        f.write(out)
+    with open(os.path.join(d, "impl.cpp"), "w") as f:
+        f.write('#define UTF8DFA_IMPLEMENTATION 1\n#include "utf8dfa.hpp"\n')
+    with open(os.path.join(d, "main.cpp"), "w") as f:
+        f.write('#include "utf8dfa.hpp"\n#include <cstdio>\nint main() {\n'
+                '  const bool ok = utf8dfa::is_valid(std::string_view("h\\xC3\\xA9")) &&\n'
+                '                  !utf8dfa::is_valid(std::string_view("\\xC0\\xAF")) && utf8dfa::select_kernel("scalar");\n'
+                '  std::puts(ok ? "ok" : "FAILED");\n  return ok ? 0 : 1;\n}\n')
+    exe = os.path.join(d, "main")
+    res = subprocess.run([cxx, "-std=c++17", "-DUTF8DFA_SEPARATE_COMPILATION", os.path.join(d, "impl.cpp"),
+                          os.path.join(d, "main.cpp"), "-o", exe], capture_output=True, text=True)
+    check(res.returncode == 0, "separate compilation with the single header builds: " + res.stderr[-2000:])
+    if res.returncode == 0:
+        run = subprocess.run([exe], capture_output=True, text=True)
+        check(run.returncode == 0 and run.stdout.strip() == "ok", "separate compilation with the single header runs")
+    res = subprocess.run([cxx, "-std=c++17", "-DUTF8DFA_SEPARATE_COMPILATION", os.path.join(d, "main.cpp"),
+                          "-o", exe], capture_output=True, text=True)
+    check(res.returncode != 0, "without the UTF8DFA_IMPLEMENTATION file the kernels are missing at link time")
+    shutil.rmtree(d)
+
 print(f"amalgamate_test: {'FAILED ' + str(len(failures)) if failures else 'all checks passed'}")
 sys.exit(1 if failures else 0)

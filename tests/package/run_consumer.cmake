@@ -76,8 +76,8 @@ if(ROUTE STREQUAL "install")
       message(FATAL_ERROR "not installed: ${f}")
     endif()
   endforeach()
-  # Every header of include/ is installed, and nothing but headers, CMake/pkg-config metadata and
-  # the license.
+  # Every header of include/ is installed, and nothing but headers, CMake/pkg-config metadata, the
+  # license and the static library of utf8dfa::utf8dfa_compiled.
   file(GLOB_RECURSE source_headers RELATIVE "${SOURCE_DIR}/include" "${SOURCE_DIR}/include/*.hpp")
   file(GLOB_RECURSE installed_headers RELATIVE "${PREFIX}/include" "${PREFIX}/include/*.hpp")
   list(SORT source_headers)
@@ -87,7 +87,7 @@ if(ROUTE STREQUAL "install")
   endif()
   file(GLOB_RECURSE all RELATIVE "${PREFIX}" "${PREFIX}/*")
   foreach(f IN LISTS all)
-    if(NOT f MATCHES "^(include/utf8dfa(/.*)?\\.hpp|share/utf8dfa/.*\\.cmake|share/pkgconfig/utf8dfa\\.pc|share/doc/utf8dfa/LICENSE)$")
+    if(NOT f MATCHES "^(include/utf8dfa(/.*)?\\.hpp|share/utf8dfa/.*\\.cmake|share/pkgconfig/utf8dfa\\.pc|share/doc/utf8dfa/LICENSE|lib[^/]*(/[^/]+)?/libutf8dfa_compiled\\.a)$")
       message(FATAL_ERROR "unexpected installed file: ${f}")
     endif()
   endforeach()
@@ -107,6 +107,21 @@ elseif(ROUTE STREQUAL "find_package")
   fresh_source(find_package)
   cmake_consumer("${WORK_DIR}/src" "${WORK_DIR}/build" "-DCMAKE_PREFIX_PATH=${PREFIX}")
   run_main("${WORK_DIR}/build/main")
+
+elseif(ROUTE STREQUAL "compiled")
+  # utf8dfa::utf8dfa_compiled from the installed package: the consumer is built in the separate
+  # compilation mode (the target passes UTF8DFA_SEPARATE_COMPILATION on: separate_check.cpp fails to
+  # compile otherwise), so it links only because the library holds the kernels.
+  fresh_source(compiled)
+  cmake_consumer("${WORK_DIR}/src" "${WORK_DIR}/build" "-DCMAKE_PREFIX_PATH=${PREFIX}")
+  run_main("${WORK_DIR}/build/main")
+
+elseif(ROUTE STREQUAL "single_header_separate")
+  # The committed single header in the separate compilation mode: UTF8DFA_IMPLEMENTATION in one
+  # file (build.sh also checks that main.o holds no kernel).
+  fresh_source(single_header_separate)
+  file(COPY "${SOURCE_DIR}/single_include/utf8dfa.hpp" DESTINATION "${WORK_DIR}/src")
+  shell_consumer()
 
 elseif(ROUTE STREQUAL "version_check")
   # SameMajorVersion: any request up to this version within the major is found, nothing else.

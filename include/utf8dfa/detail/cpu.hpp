@@ -7,7 +7,7 @@
 #include <atomic>
 #include <cstdint>
 
-#include "simd/target.hpp"
+#include "../config.hpp"
 
 #if UTF8DFA_X86_KERNELS
 #include <cpuid.h>

@@ -10,8 +10,8 @@
 //    more than one character boundary. Each alternative says at which boundaries it may start and
 //    at which it ends; a boundary is an accepting state of its own.
 // The build is a subset construction over those suffixes, evaluated at compile time; tests compare
-// every table with a reference written from the grammars (tests/reference/dialects.hpp), and a
-// static_assert in dialect.hpp checks that this builder, given RFC 3629, yields the table of dfa.hpp.
+// every table with a reference written from the grammars (tests/reference/dialects.hpp), and
+// tests/tables_test.cpp checks that this builder, given RFC 3629, yields the table of dfa.hpp.
 #ifndef UTF8DFA_DETAIL_DIALECT_DFA_HPP
 #define UTF8DFA_DETAIL_DIALECT_DFA_HPP
 
@@ -214,22 +214,32 @@ constexpr dialect_shift_table build_dialect_shift(const dialect_automaton& a) {
 template <const dialect_automaton& A>
 inline constexpr dialect_shift_table dialect_shift = build_dialect_shift(A);
 
-/// A dialect: the plain table `A` (a dialect_automaton constant). `Pairs`: a lead byte may occur
-/// inside a character (the second half of a CESU-8 surrogate pair).
-template <const dialect_automaton& A, bool Pairs>
+/// The table of a grammar (an array of dialect_rule). A variable template: built the first time a
+/// function that runs the dialect is instantiated, so a program that uses no dialect never pays
+/// for the subset construction.
+template <const auto& Grammar>
+inline constexpr dialect_automaton dialect_table = build_dialect_automaton(Grammar, sizeof Grammar / sizeof Grammar[0]);
+
+/// A dialect: the table of `Grammar`. `Pairs`: a lead byte may occur inside a character (the
+/// second half of a CESU-8 surrogate pair).
+template <const auto& Grammar, bool Pairs>
 struct table_machine {
   using state = std::uint8_t;
   static constexpr state start = 0;
   static constexpr bool pairs = Pairs;
-  static constexpr state advance(state s, std::uint8_t b) noexcept { return A.next[s][b]; }
+  static constexpr const dialect_automaton& table() noexcept {
+    static_assert(dialect_table<Grammar>.ok, "the grammar is unambiguous and fits the builder");
+    // The shift form: a state times 4.
+    static_assert(dialect_table<Grammar>.states <= 15, "the shift form holds 15 states");
+    return dialect_table<Grammar>;
+  }
+  static constexpr state advance(state s, std::uint8_t b) noexcept { return table().next[s][b]; }
   static constexpr bool rejected(state s) noexcept { return s == dialect_reject; }
-  static constexpr bool boundary(state s) noexcept { return A.is_boundary[s]; }
-  static constexpr error_code why(state s, std::uint8_t b) noexcept { return A.kind[s][b]; }
-  static constexpr std::uint8_t lead_mask(std::uint8_t b) noexcept { return A.lead_mask[b]; }
-  // The shift form: a state times 4.
-  static_assert(A.states <= 15, "the shift form holds 15 states");
+  static constexpr bool boundary(state s) noexcept { return table().is_boundary[s]; }
+  static constexpr error_code why(state s, std::uint8_t b) noexcept { return table().kind[s][b]; }
+  static constexpr std::uint8_t lead_mask(std::uint8_t b) noexcept { return table().lead_mask[b]; }
   static constexpr std::uint64_t shift_step(std::uint64_t s4, std::uint8_t b) noexcept {
-    return (dialect_shift<A>.row[b] >> s4) & 0x3C;
+    return (dialect_shift<table()>.row[b] >> s4) & 0x3C;
   }
 };
 

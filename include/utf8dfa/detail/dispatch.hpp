@@ -1,64 +1,40 @@
 // utf8dfa: the run-time kernel table. On x86-64 the best of avx512, avx2, sse4 that cpu.hpp finds
 // (CPU and OS support), on ARM64 neon, else scalar; UTF8DFA_NO_SIMD leaves only scalar. Resolved
-// once, on first use (no static-initialisation order issue: the pointer is constant-initialised),
+// once, on first use (no static-initialisation order issue: the slot is constant-initialised),
 // overridable by the UTF8DFA_KERNEL environment variable or select_kernel().
+//
+// The kernels are registered in kernel_list.hpp. Header-only (the default), it is included here,
+// and a bulk function calls kernel_fn<&kernel_table::op>(): that operation's implementation in the
+// kernel in use, read from the operation's own list, so a translation unit compiles only the
+// kernels of the operations it calls. With UTF8DFA_SEPARATE_COMPILATION (config.hpp) only the
+// declarations here are seen, kernel_fn reads the active table, and the one translation unit that
+// includes <utf8dfa/src.hpp> compiles kernel_list.hpp. Either way a call is one load of the
+// active-kernel slot, one load of the function pointer and an indirect call.
 #ifndef UTF8DFA_DETAIL_DISPATCH_HPP
 #define UTF8DFA_DETAIL_DISPATCH_HPP
 
 #include <atomic>
 #include <cstddef>
-#include <cstdint>
-#include <cstdlib>
 #include <string_view>
 
-#include "cpu.hpp"
+#include "../config.hpp"
 #include "kernel_table.hpp"
-#include "simd/avx2/kernels.hpp"
-#include "simd/avx512/kernels.hpp"
-#include "simd/neon/kernels.hpp"
-#include "simd/sse4/kernels.hpp"
+
+// The definitions: here when header-only, in the one UTF8DFA_IMPLEMENTATION translation unit
+// (<utf8dfa/src.hpp>) with UTF8DFA_SEPARATE_COMPILATION.
+#if !defined(UTF8DFA_SEPARATE_COMPILATION) || defined(UTF8DFA_IMPLEMENTATION)
+#include "kernel_list.hpp"
+#endif
 
 namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
 namespace detail {
 
-/// The kernels of this build with what each needs from the CPU, best first.
-struct kernel_entry {
-  const kernel_table* table;
-  std::uint32_t needs;
-};
-inline constexpr kernel_entry compiled_kernels[] = {
-#if UTF8DFA_X86_KERNELS
-    {&avx512::table, cpu_needs_avx512},
-    {&avx2::table, cpu_needs_avx2},
-    {&sse4::table, cpu_needs_sse4},
-#endif
-#if UTF8DFA_NEON_KERNELS
-    {&neon::table, 0},
-#endif
-    {&scalar_kernels, 0},
-};
-inline constexpr std::size_t compiled_kernel_count = sizeof compiled_kernels / sizeof compiled_kernels[0];
-
-/// The kernels this CPU supports, best first (filled once, by a thread-safe local static).
-struct kernel_list {
-  const kernel_table* list[compiled_kernel_count]{};
-  std::size_t count = 0;
-};
-
-inline kernel_list make_kernel_list() noexcept {
-  kernel_list l{};
-  for (const kernel_entry& e : compiled_kernels)
-    if (e.needs == 0 || cpu_has(e.needs)) l.list[l.count++] = e.table;
-  return l;
-}
-
 /// Every kernel this build and this CPU can run, best first; the scalar table is always last.
-inline const kernel_table* const* available_kernels(std::size_t& count) noexcept {
-  static const kernel_list supported = make_kernel_list();
-  count = supported.count;
-  return supported.list;
-}
+UTF8DFA_KERNELS_DECL const kernel_table* const* available_kernels(std::size_t& count) noexcept;
+
+/// The kernel to start with: the best one the CPU runs, or the one UTF8DFA_KERNEL names.
+UTF8DFA_KERNELS_DECL const kernel_table* default_kernel() noexcept;
 
 inline const kernel_table* find_kernel(std::string_view name) noexcept {
   std::size_t count = 0;
@@ -68,24 +44,79 @@ inline const kernel_table* find_kernel(std::string_view name) noexcept {
   return nullptr;
 }
 
+#if defined(UTF8DFA_SEPARATE_COMPILATION)
+
 inline std::atomic<const kernel_table*>& active_kernel_slot() noexcept {
   static std::atomic<const kernel_table*> slot{nullptr};
   return slot;
 }
 
-/// The kernel in use: the best one the CPU supports, or the one UTF8DFA_KERNEL names.
+/// The kernel in use.
 inline const kernel_table& kernels() noexcept {
   const kernel_table* k = active_kernel_slot().load(std::memory_order_acquire);
   if (UTF8DFA_LIKELY(k != nullptr)) return *k;
-  std::size_t count = 0;
-  k = available_kernels(count)[0];
-#if !defined(_MSC_VER)
-  if (const char* env = std::getenv("UTF8DFA_KERNEL"))
-    if (const kernel_table* chosen = find_kernel(env)) k = chosen;
-#endif
+  k = default_kernel();
   active_kernel_slot().store(k, std::memory_order_release);
   return *k;
 }
+
+/// One operation of the kernel in use: kernel_fn<&kernel_table::validate>()(p, n).
+template <auto Op>
+inline auto kernel_fn() noexcept {
+  return kernels().*Op;
+}
+
+inline const char* active_kernel_name() noexcept {
+  return kernels().name;
+}
+
+inline bool select_kernel_named(std::string_view name) noexcept {
+  const kernel_table* k = find_kernel(name);
+  if (k == nullptr) return false;
+  active_kernel_slot().store(k, std::memory_order_release);
+  return true;
+}
+
+#else
+
+/// The kernel in use as its index in compiled_kernels plus one; 0 until chosen.
+inline std::atomic<std::size_t>& active_kernel_slot() noexcept {
+  static std::atomic<std::size_t> slot{0};
+  return slot;
+}
+
+/// The index in compiled_kernels of the kernel in use.
+inline std::size_t active_kernel_index() noexcept {
+  std::size_t k = active_kernel_slot().load(std::memory_order_acquire);
+  if (UTF8DFA_LIKELY(k != 0)) return k - 1;
+  k = default_kernel_index();
+  active_kernel_slot().store(k + 1, std::memory_order_release);
+  return k;
+}
+
+/// The kernel in use, every operation (compiles every kernel: bulk functions use kernel_fn).
+inline const kernel_table& kernels() noexcept {
+  return *compiled_kernels[active_kernel_index()].table;
+}
+
+/// One operation of the kernel in use: kernel_fn<&kernel_table::validate>()(p, n).
+template <auto Op>
+inline auto kernel_fn() noexcept {
+  return kernel_ops<Op>.fn[active_kernel_index()];
+}
+
+inline const char* active_kernel_name() noexcept {
+  return compiled_kernel_facts.name[active_kernel_index()];
+}
+
+inline bool select_kernel_named(std::string_view name) noexcept {
+  const std::size_t k = kernel_index(name);
+  if (k == compiled_kernel_count) return false;
+  active_kernel_slot().store(k + 1, std::memory_order_release);
+  return true;
+}
+
+#endif
 
 }  // namespace detail
 }  // namespace UTF8DFA_ABI_NAMESPACE
@@ -96,15 +127,12 @@ inline namespace UTF8DFA_ABI_NAMESPACE {
 
 /// Name of the kernel in use ("scalar", "avx2", ...).
 inline std::string_view active_kernel() noexcept {
-  return detail::kernels().name;
+  return detail::active_kernel_name();
 }
 
 /// Forces a kernel by name (for tests and benchmarks); false if this build or CPU lacks it.
 inline bool select_kernel(std::string_view name) noexcept {
-  const detail::kernel_table* k = detail::find_kernel(name);
-  if (k == nullptr) return false;
-  detail::active_kernel_slot().store(k, std::memory_order_release);
-  return true;
+  return detail::select_kernel_named(name);
 }
 
 }  // namespace UTF8DFA_ABI_NAMESPACE

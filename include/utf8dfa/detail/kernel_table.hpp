@@ -24,6 +24,12 @@ struct kernel_table {
   conversion_result (*utf8_to_utf16)(const unsigned char*, std::size_t, char16_t*, char32_t) noexcept;
   conversion_result (*utf16_to_utf8)(const char16_t*, std::size_t, unsigned char*, char32_t) noexcept;
   conversion_result (*utf32_to_utf8)(const char32_t*, std::size_t, unsigned char*, char32_t) noexcept;
+  // Exact output lengths of the conversions above, ill-formed input included: each error counted as
+  // the replacement `repl` (a scalar value) that the replace policy writes for it.
+  std::size_t (*utf16_length_from_utf8)(const unsigned char*, std::size_t, char32_t repl) noexcept;
+  std::size_t (*utf32_length_from_utf8)(const unsigned char*, std::size_t, char32_t repl) noexcept;
+  std::size_t (*utf8_length_from_utf16)(const char16_t*, std::size_t, char32_t repl) noexcept;
+  std::size_t (*utf8_length_from_utf32)(const char32_t*, std::size_t, char32_t repl) noexcept;
 };
 
 /// Runs a policy-templated kernel with the policy encoded as a replacement value.
@@ -53,6 +59,10 @@ inline constexpr kernel_table scalar_kernels{
     scalar_utf8_to_utf16,
     scalar_utf16_to_utf8,
     scalar_utf32_to_utf8,
+    &utf8_units_by<true, &validate_scalar, &utf16_length_scalar>,
+    &utf8_units_by<false, &validate_scalar, &count_leads_scalar>,
+    &utf8_length_scalar<char16_t>,
+    &utf8_length_scalar<char32_t>,
 };
 
 /// A vector conversion for inputs of at least `MinUnits` code units, the scalar one below: a vector

@@ -304,6 +304,69 @@ conversion_result utf_to_utf8_scalar(const In* p, std::size_t n, unsigned char* 
   return {n, static_cast<std::size_t>(o - out), first};
 }
 
+// ---------------------------------------------------------------------------------------------
+// Output lengths: what a conversion writes, counted without writing (replacements included, each
+// `repl_units` or `repl_bytes` long). The kernels' length functions run these around errors.
+
+/// Units (UTF-16 when Utf16, else UTF-32) the conversion writes for the characters of UTF-8 that
+/// start in [i, end): the decoder runs from i, a character start, and leaves i on the first
+/// character start at or past `end` (a character crossing `end` is read whole).
+template <bool Utf16>
+inline std::size_t utf8_units_region(const unsigned char* p, std::size_t n, std::size_t& i, std::size_t end,
+                                     std::size_t repl_units) noexcept {
+  std::size_t total = 0;
+  while (i < end) {
+    const decoded d = decode_at(p, n, i);
+    total += d.error != error_code::none ? repl_units : Utf16 && d.code_point >= 0x10000 ? 2 : 1;
+    i += d.length;
+  }
+  return total;
+}
+
+/// UTF-8 bytes the conversion writes for the characters of UTF-16 or UTF-32 that start in [i, end)
+/// (same contract as utf8_units_region).
+template <class In>
+inline std::size_t utf8_bytes_region(const In* p, std::size_t n, std::size_t& i, std::size_t end,
+                                     std::size_t repl_bytes) noexcept {
+  std::size_t total = 0, j = i;
+  while (j < end) {
+    // The common case, no decoding: a run of units below the surrogates.
+    std::size_t k = j;
+    for (; k < end && p[k] < 0xD800; ++k) total += std::size_t{p[k] >= 0x80} + std::size_t{p[k] >= 0x800};
+    total += k - j;
+    j = k;
+    if (j == end) break;
+    const decoded d = decode_utf_at(p, n, j);
+    total += d.error != error_code::none ? repl_bytes : utf8_width(d.code_point);
+    j += d.length;
+  }
+  i = j;
+  return total;
+}
+
+/// The units of UTF-8 [p, p+n) after conversion, by a kernel's validation and counting functions:
+/// the well-formed stretches counted, each maximal ill-formed subpart one replacement.
+template <bool Utf16, validation_result (*Validate)(const unsigned char*, std::size_t) noexcept,
+          std::size_t (*Count)(const unsigned char*, std::size_t) noexcept>
+std::size_t utf8_units_by(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
+  const std::size_t repl_units = Utf16 && repl >= 0x10000 ? 2 : 1;
+  std::size_t total = 0, pos = 0;
+  for (;;) {
+    const validation_result v = Validate(p + pos, n - pos);
+    total += Count(p + pos, v.valid_up_to);
+    if (v.error == error_code::none) return total;
+    pos += v.valid_up_to;
+    total += utf8_units_region<Utf16>(p, n, pos, pos + 1, repl_units);  // the maximal ill-formed subpart
+  }
+}
+
+/// UTF-8 bytes of UTF-16 or UTF-32 [p, p+n) after conversion, replacements written as `repl`.
+template <class In>
+std::size_t utf8_length_scalar(const In* p, std::size_t n, char32_t repl) noexcept {
+  std::size_t i = 0;
+  return utf8_bytes_region(p, n, i, n, utf8_width(repl));
+}
+
 }  // namespace detail
 }  // namespace UTF8DFA_ABI_NAMESPACE
 }  // namespace utf8dfa

@@ -4,7 +4,8 @@
 #  - cxx20-gcc: g++ C++20, -fno-exceptions -fno-rtti, UTF8DFA_NO_SIMD (only the scalar DFA compiled);
 #  - cxx23-gcc: g++ C++23, -fno-char8_t, -march=native (the headers must behave the same when the
 #    whole program may use AVX-512), every kernel;
-#  - cxx23-clang16: clang++ 16 C++23 (clang 14 cannot compile libstdc++ 12's <ranges>), the
+#  - cxx23-clang16: clang++ 16 C++23 (clang 14 cannot compile libstdc++ 12's <ranges>) in the
+#    separate-compilation mode (UTF8DFA_SEPARATE_COMPILATION: the suite links utf8dfa_compiled), the
 #    dispatcher's kernel.
 packages+=(clang-16)
 legs+=(cxx20-gcc cxx23-gcc cxx23-clang16)
@@ -21,5 +22,5 @@ leg_cxx23_gcc() {
 }
 leg_cxx23_clang16() {
   cmake_leg cxx23-clang16 -DCMAKE_CXX_COMPILER=clang++-16 -DCMAKE_CXX_STANDARD=23 "${matrix_common[@]}" \
-    -DUTF8DFA_TEST_ALL_KERNELS=OFF
+    -DUTF8DFA_TEST_ALL_KERNELS=OFF -DUTF8DFA_TEST_SEPARATE_COMPILATION=ON
 }

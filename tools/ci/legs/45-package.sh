@@ -9,6 +9,6 @@ leg_package() {
   cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DUTF8DFA_WERROR=ON -DCMAKE_CXX_COMPILER=g++ \
     -DUTF8DFA_BUILD_TESTS=ON -DUTF8DFA_BUILD_PACKAGE_TESTS=ON -DUTF8DFA_BUILD_EXAMPLES=OFF \
     -DUTF8DFA_BUILD_BENCHMARKS=OFF >"$dir.configure.log" 2>&1 || { cat "$dir.configure.log"; return 1; }
-  cmake --build "$dir" -j "$jobs" --target utf8dfa_link_twice || return 1
+  cmake --build "$dir" -j "$jobs" --target utf8dfa_link_twice utf8dfa_link_twice_separate || return 1
   ctest --test-dir "$dir" -j "$jobs" --output-on-failure --no-tests=error -L package
 }

@@ -3,6 +3,7 @@
 #define UTF8DFA_DETAIL_SIMD_AVX2_KERNELS_HPP
 
 #include "../../kernel_table.hpp"
+#include "length.hpp"
 #include "transcode.hpp"
 #include "validate.hpp"
 
@@ -22,6 +23,10 @@ inline constexpr kernel_table table{
     &vector_from<unsigned char, char16_t, &utf8_to_utf16, scalar_utf8_to_utf16, 32>,
     &vector_from<char16_t, unsigned char, &utf16_to_utf8, scalar_utf16_to_utf8, 16>,
     &vector_from<char32_t, unsigned char, &utf32_to_utf8, scalar_utf32_to_utf8, 16>,
+    &utf16_length_from_utf8,
+    &utf32_length_from_utf8,
+    &utf8_length_from_utf16,
+    &utf8_length_from_utf32,
 };
 
 }  // namespace avx2

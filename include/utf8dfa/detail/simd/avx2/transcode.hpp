@@ -26,12 +26,16 @@ namespace avx2 {
 struct shuffle_tables {
   /// For an 8-bit mask: the indices of its set bits, one per byte, lowest first (left-packing dwords).
   std::uint64_t pack_dwords[256]{};
-  /// For four dwords holding UTF-8 forms of lengths 1..4 (2 bits each, length - 1): the vpshufb
-  /// control that packs their bytes, and the packed length.
+  /// For four dwords holding UTF-8 forms of lengths 1..4, indexed by the bits of length - 1 (bit c:
+  /// bit 0 of form c's, bit c + 4: bit 1 of form c's): the vpshufb control that packs their bytes,
+  /// and the packed length.
   std::uint8_t pack_utf8[256][16]{};
   std::uint8_t packed_length[256]{};
   /// For an 8-bit mask: the vpshufb control that packs the words it selects, lowest first.
   std::uint8_t pack_words[256][16]{};
+  /// For 8 words holding UTF-8 forms of 1 or 2 bytes (bit k set: word k's form is 2 bytes long):
+  /// the vpshufb control that packs them (the packed length is 8 plus the set bits).
+  std::uint8_t pack_short_utf8[256][16]{};
 };
 
 constexpr shuffle_tables build_shuffle_tables() {
@@ -42,7 +46,7 @@ constexpr shuffle_tables build_shuffle_tables() {
       if ((m >> b) & 1u) t.pack_dwords[m] |= std::uint64_t{b} << (8 * k++);
     unsigned pos = 0;
     for (unsigned c = 0; c < 4; ++c)
-      for (unsigned b = 0; b <= ((m >> (2 * c)) & 3u); ++b)
+      for (unsigned b = 0; b <= ((m >> c) & 1u) + 2 * ((m >> (c + 4)) & 1u); ++b)
         t.pack_utf8[m][pos++] = static_cast<std::uint8_t>(4 * c + b);
     t.packed_length[m] = static_cast<std::uint8_t>(pos);
     unsigned w = 0;
@@ -53,6 +57,11 @@ constexpr shuffle_tables build_shuffle_tables() {
       }
     for (; w < 16; ++w) t.pack_words[m][w] = 0x80;
     for (; pos < 16; ++pos) t.pack_utf8[m][pos] = 0x80;  // zero
+    unsigned bytes = 0;
+    for (unsigned u = 0; u < 8; ++u)
+      for (unsigned b = 0; b <= ((m >> u) & 1u); ++b)
+        t.pack_short_utf8[m][bytes++] = static_cast<std::uint8_t>(2 * u + b);
+    for (; bytes < 16; ++bytes) t.pack_short_utf8[m][bytes] = 0x80;
   }
   return t;
 }
@@ -60,7 +69,7 @@ constexpr shuffle_tables build_shuffle_tables() {
 inline constexpr shuffle_tables tables = build_shuffle_tables();
 
 /// Stores the first `count` (<= 16) bytes of v at o, and nothing else.
-UTF8DFA_TARGET_AVX2 inline void store_exact(unsigned char* o, __m128i v, unsigned count) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void store_exact(unsigned char* o, __m128i v, unsigned count) noexcept {
   const __m128i whole = _mm_cmpgt_epi32(_mm_set1_epi32(static_cast<int>(count / 4)), _mm_setr_epi32(0, 1, 2, 3));
   _mm_maskstore_epi32(reinterpret_cast<int*>(o), whole, v);
   if ((count & 3u) != 0) {
@@ -71,14 +80,14 @@ UTF8DFA_TARGET_AVX2 inline void store_exact(unsigned char* o, __m128i v, unsigne
 }
 
 /// Stores the first `count` (<= 8) dwords of v at o.
-UTF8DFA_TARGET_AVX2 inline void store_exact(char32_t* o, __m256i v, unsigned count) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void store_exact(char32_t* o, __m256i v, unsigned count) noexcept {
   const __m256i live =
       _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
   _mm256_maskstore_epi32(reinterpret_cast<int*>(o), live, v);
 }
 
 /// Stores the first `count` (<= 8) words of v at o.
-UTF8DFA_TARGET_AVX2 inline void store_exact(char16_t* o, __m128i v, unsigned count) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void store_exact(char16_t* o, __m128i v, unsigned count) noexcept {
   const __m128i pairs = _mm_cmpgt_epi32(_mm_set1_epi32(static_cast<int>(count / 2)), _mm_setr_epi32(0, 1, 2, 3));
   _mm_maskstore_epi32(reinterpret_cast<int*>(o), pairs, v);
   if ((count & 1u) != 0) {
@@ -104,17 +113,41 @@ inline conversion_result finish_scalar(const In* p, std::size_t n, Out* out, tra
   return {c.i + r.read, static_cast<std::size_t>(c.o - out) + r.written, e};
 }
 
-/// Decodes, in each 16-bit lane holding (byte, next byte), the 1- or 2-byte form starting there.
-UTF8DFA_TARGET_AVX2 inline __m256i decode_short(__m256i pairs) noexcept {
-  const __m256i multi = _mm256_cmpeq_epi16(_mm256_and_si256(pairs, _mm256_set1_epi16(0x80)), _mm256_set1_epi16(0x80));
-  const __m256i value = _mm256_or_si256(_mm256_slli_epi16(_mm256_and_si256(pairs, _mm256_set1_epi16(0x1F)), 6),
-                                        _mm256_and_si256(_mm256_srli_epi16(pairs, 8), _mm256_set1_epi16(0x3F)));
-  return _mm256_blendv_epi8(_mm256_and_si256(pairs, _mm256_set1_epi16(0x7F)), value, multi);
+/// Decodes, in each 16-bit lane holding (byte, next byte) in `pairs` and the byte after them in the
+/// low byte of `thirds`, the 1-, 2- or 3-byte form starting there (meaningful at lead bytes only).
+template <bool Three>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i decode_bmp(__m256i pairs, __m256i thirds) noexcept {
+  // (b0 & 1F) * 64 + (b1 & 3F): the 2-byte value; a 3-byte lead has bit 4 clear, so shifting this by
+  // 6 in a 16-bit lane leaves (b0 & 0F) << 12 | (b1 & 3F) << 6, and b2's payload completes it.
+  const __m256i two =
+      _mm256_maddubs_epi16(_mm256_and_si256(pairs, _mm256_set1_epi16(0x3F1F)), _mm256_set1_epi16(0x0140));
+  const __m256i multi = _mm256_srai_epi16(_mm256_slli_epi16(pairs, 8), 15);  // b0 >= 80 (C0..EF at a lead)
+  __m256i wide = two;
+  if constexpr (Three) {
+    const __m256i full = _mm256_or_si256(_mm256_slli_epi16(two, 6), _mm256_and_si256(thirds, _mm256_set1_epi16(0x3F)));
+    wide = _mm256_blendv_epi8(two, full, _mm256_srai_epi16(_mm256_slli_epi16(pairs, 10), 15));  // bit 5: E0..EF
+  } else {
+    static_cast<void>(thirds);
+  }
+  return _mm256_blendv_epi8(_mm256_and_si256(pairs, _mm256_set1_epi16(0x7F)), wide, multi);
+}
+
+/// Writes the 8 words of `units` selected by `sel` (not 0), packed, as UTF-32 or UTF-16, with
+/// full-width stores: up to 7 units past the result are overwritten.
+template <class Out>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE Out* spill_short(Out* o, __m128i units, unsigned sel) noexcept {
+  const __m128i packed =
+      _mm_shuffle_epi8(units, _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_words[sel])));
+  if constexpr (sizeof(Out) == 2)
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(o), packed);
+  else
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), _mm256_cvtepu16_epi32(packed));
+  return o + _mm_popcnt_u32(sel);
 }
 
 /// Writes the BMP code points of the 8 words of `units` selected by `sel`, packed, as UTF-32 or UTF-16.
 template <class Out>
-UTF8DFA_TARGET_AVX2 inline Out* store_short(Out* o, __m128i units, unsigned sel) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE Out* store_short(Out* o, __m128i units, unsigned sel) noexcept {
   const __m128i packed =
       _mm_shuffle_epi8(units, _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_words[sel])));
   const auto count = static_cast<unsigned>(__builtin_popcount(sel));
@@ -123,6 +156,84 @@ UTF8DFA_TARGET_AVX2 inline Out* store_short(Out* o, __m128i units, unsigned sel)
   else
     store_exact(o, _mm256_cvtepu16_epi32(packed), count);
   return o + count;
+}
+
+/// Decodes the characters of the valid block v at p (forms of 1..3 bytes) that start at the
+/// positions `starts` and writes them; `spill` allows full-width stores (see spill_short).
+template <bool Three, class Out>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE Out* decode_block_bmp(Out* o, const unsigned char* p, __m256i v,
+                                                                std::uint32_t starts, bool spill) noexcept {
+  // Each position's (byte, next byte) as a word, and the byte after: unpacking gives positions
+  // 0-7|16-23 (even) and 8-15|24-31 (odd).
+  const __m256i next = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 1));
+  __m256i third_lo = next, third_hi = next;
+  if constexpr (Three) {
+    const __m256i after = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 2));
+    third_lo = _mm256_unpacklo_epi8(after, after);
+    third_hi = _mm256_unpackhi_epi8(after, after);
+  }
+  const __m256i even = decode_bmp<Three>(_mm256_unpacklo_epi8(v, next), third_lo);
+  const __m256i odd = decode_bmp<Three>(_mm256_unpackhi_epi8(v, next), third_hi);
+  const unsigned s0 = starts & 0xFFu, s1 = (starts >> 8) & 0xFFu, s2 = (starts >> 16) & 0xFFu, s3 = starts >> 24;
+  if (spill) {
+    if (s0 != 0) o = spill_short(o, _mm256_castsi256_si128(even), s0);
+    if (s1 != 0) o = spill_short(o, _mm256_castsi256_si128(odd), s1);
+    if (s2 != 0) o = spill_short(o, _mm256_extracti128_si256(even, 1), s2);
+    if (s3 != 0) o = spill_short(o, _mm256_extracti128_si256(odd, 1), s3);
+    return o;
+  }
+  o = store_short(o, _mm256_castsi256_si128(even), s0);
+  o = store_short(o, _mm256_castsi256_si128(odd), s1);
+  o = store_short(o, _mm256_extracti128_si256(even, 1), s2);
+  return store_short(o, _mm256_extracti128_si256(odd, 1), s3);
+}
+
+/// Writes the first `count` (1..8) code points of cp (scalar values) as UTF-32 or UTF-16; with
+/// `spill`, full-width stores may write up to 8 units past the result.
+template <class Out>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE Out* store_code_points(Out* o, __m256i cp, unsigned count,
+                                                                 bool spill) noexcept {
+  if constexpr (sizeof(Out) == 4) {
+    if (spill)
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), cp);
+    else
+      store_exact(o, cp, count);
+    return o + count;
+  } else {
+    const __m256i live =
+        _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    const __m256i supp = _mm256_and_si256(_mm256_cmpgt_epi32(cp, _mm256_set1_epi32(0xFFFF)), live);
+    if (_mm256_testz_si256(supp, supp)) {
+      const __m128i words = _mm256_castsi256_si128(_mm256_permute4x64_epi64(_mm256_packus_epi32(cp, cp), 0x08));
+      if (spill)
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(o), words);
+      else
+        store_exact(o, words, count);
+      return o + count;
+    }
+    // A supplementary value becomes the dword (low surrogate << 16 | high surrogate); the words kept
+    // are the first of each live dword and the second of each supplementary one.
+    const __m256i high = _mm256_add_epi32(_mm256_srli_epi32(cp, 10), _mm256_set1_epi32(0xD7C0));
+    const __m256i low = _mm256_or_si256(_mm256_and_si256(cp, _mm256_set1_epi32(0x3FF)), _mm256_set1_epi32(0xDC00));
+    const __m256i units = _mm256_blendv_epi8(cp, _mm256_or_si256(high, _mm256_slli_epi32(low, 16)), supp);
+    const __m256i keep = _mm256_or_si256(_mm256_and_si256(live, _mm256_set1_epi32(0xFFFF)),
+                                         _mm256_and_si256(supp, _mm256_set1_epi32(static_cast<int>(0xFFFF0000u))));
+    const auto m = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_packs_epi16(keep, keep)));
+    const unsigned k0 = m & 0xFFu, k1 = (m >> 16) & 0xFFu;
+    const __m128i first = _mm_shuffle_epi8(_mm256_castsi256_si128(units),
+                                           _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_words[k0])));
+    const __m128i second = _mm_shuffle_epi8(_mm256_extracti128_si256(units, 1),
+                                            _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_words[k1])));
+    const auto n0 = static_cast<unsigned>(_mm_popcnt_u32(k0)), n1 = static_cast<unsigned>(_mm_popcnt_u32(k1));
+    if (spill) {
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(o), first);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(o + n0), second);
+    } else {
+      store_exact(o, first, n0);
+      store_exact(o + n0, second, n1);
+    }
+    return o + n0 + n1;
+  }
 }
 
 /// UTF-8 to UTF-32 or UTF-16, 32-byte blocks starting on a character boundary.
@@ -137,6 +248,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
   // Lead-byte high nibble C..F (taken modulo 8) -> right shift and payload mask of the gathered value.
   const __m256i shifts = _mm256_setr_epi32(0, 0, 0, 0, 12, 12, 6, 0);
   const __m256i masks = _mm256_setr_epi32(0, 0, 0, 0, 0x7FF, 0x7FF, 0xFFFF, 0x1FFFFF);
+  bool checked = false;    // the block at c.i is known to pass the check
   while (n - c.i >= 40) {  // a block and the 8 bytes its last window may touch
     const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
     const auto high = static_cast<std::uint32_t>(_mm256_movemask_epi8(v));
@@ -151,12 +263,14 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
       }
       c.i += 32;
       c.o += 32;
+      checked = false;
       continue;
     }
-    if (UTF8DFA_UNLIKELY(utf8_block_has_error(v))) {
+    if (!checked && UTF8DFA_UNLIKELY(utf8_block_has_error(v))) {
       if (!scalar_region<Strict>(p, n, c.i + 32, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
       continue;
     }
+    checked = false;
     const auto cont = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(_mm256_set1_epi8(-64), v)));
     const std::uint32_t leads = ~cont;
     const unsigned last = 31u - static_cast<unsigned>(__builtin_clz(leads));
@@ -164,17 +278,39 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
     const unsigned len = b < 0x80 ? 1u : b < 0xE0 ? 2u : b < 0xF0 ? 3u : 4u;
     const unsigned take = last + len <= 32 ? 32u : last;
     const std::uint32_t starts = leads & static_cast<std::uint32_t>((std::uint64_t{1} << take) - 1);
-    if (_mm256_movemask_epi8(_mm256_subs_epu8(v, _mm256_set1_epi8(0x60))) == 0) {
-      // 1- and 2-byte forms only (no byte reaches E0): each position's (byte, next byte) as a word,
-      // decoded in 16-bit lanes. Unpacking gives positions 0-7|16-23 and 8-15|24-31.
-      const __m256i next = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 1));
-      const __m256i even = decode_short(_mm256_unpacklo_epi8(v, next));
-      const __m256i odd = decode_short(_mm256_unpackhi_epi8(v, next));
-      c.o = store_short(c.o, _mm256_castsi256_si128(even), starts & 0xFFu);
-      c.o = store_short(c.o, _mm256_castsi256_si128(odd), (starts >> 8) & 0xFFu);
-      c.o = store_short(c.o, _mm256_extracti128_si256(even, 1), (starts >> 16) & 0xFFu);
-      c.o = store_short(c.o, _mm256_extracti128_si256(odd, 1), starts >> 24);
+    // Full-width stores write at most 8 units past the result: safe when the next block passes the
+    // check, as its characters complete inside it then cover at least 29 bytes: 8 units or more.
+    const bool spill = n - c.i - take >= 40 &&
+                       !utf8_block_has_error(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + take)));
+    checked = spill;
+    if (_mm256_movemask_epi8(_mm256_subs_epu8(v, _mm256_set1_epi8(0x70))) == 0) {  // forms of 1..3 bytes
+      if (_mm256_movemask_epi8(_mm256_subs_epu8(v, _mm256_set1_epi8(0x60))) == 0)
+        c.o = decode_block_bmp<false>(c.o, p + c.i, v, starts, spill);
+      else
+        c.o = decode_block_bmp<true>(c.o, p + c.i, v, starts, spill);
       c.i += take;
+      continue;
+    }
+    if (starts == 0x11111111u &&
+        static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_subs_epu8(v, _mm256_set1_epi8(0x70)))) == starts) {
+      // Eight 4-byte forms, one per dword: bytes reversed (the lead highest), payloads gathered.
+      const __m256i reversed =
+          _mm256_shuffle_epi8(v, _mm256_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12, 3, 2, 1, 0, 7,
+                                                  6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12));
+      const __m256i bits = _mm256_and_si256(reversed, _mm256_set1_epi32(0x073F3F3F));
+      const __m256i cp =
+          _mm256_madd_epi16(_mm256_maddubs_epi16(bits, _mm256_set1_epi16(0x4001)), _mm256_set1_epi32(0x10000001));
+      if constexpr (sizeof(Out) == 4) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o), cp);
+        c.o += 8;
+      } else {  // (low surrogate << 16 | high surrogate) per dword
+        const __m256i lead = _mm256_add_epi32(_mm256_srli_epi32(cp, 10), _mm256_set1_epi32(0xD7C0));
+        const __m256i trail =
+            _mm256_or_si256(_mm256_and_si256(cp, _mm256_set1_epi32(0x3FF)), _mm256_set1_epi32(0xDC00));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o), _mm256_or_si256(lead, _mm256_slli_epi32(trail, 16)));
+        c.o += 16;
+      }
+      c.i += 32;
       continue;
     }
     for (unsigned g = 0; g < 4; ++g) {
@@ -192,43 +328,21 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
       const __m256i cp = _mm256_blendv_epi8(multi, _mm256_srli_epi32(raw, 24), ascii);
       const __m256i packed = _mm256_permutevar8x32_epi32(
           cp, _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<long long>(tables.pack_dwords[sel]))));
-      const auto count = static_cast<unsigned>(__builtin_popcount(sel));
-      if constexpr (sizeof(Out) == 4) {
-        store_exact(c.o, packed, count);
-        c.o += count;
-      } else if (UTF8DFA_LIKELY(
-                     _mm256_testz_si256(packed, _mm256_set1_epi32(~0xFFFF)) ||
-                     (_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(packed, _mm256_set1_epi32(0xFFFF)))) &
-                      ((1 << count) - 1)) == 0)) {
-        const __m256i words = _mm256_permute4x64_epi64(_mm256_packus_epi32(packed, packed), 0x08);
-        store_exact(c.o, _mm256_castsi256_si128(words), count);
-        c.o += count;
-      } else {  // surrogate pairs: written one by one
-        alignas(32) char32_t values[8];
-        _mm256_store_si256(reinterpret_cast<__m256i*>(values), packed);
-        for (unsigned k = 0; k < count; ++k) c.o = put_unit(c.o, values[k]);
-      }
+      c.o = store_code_points(c.o, packed, static_cast<unsigned>(_mm_popcnt_u32(sel)), spill);
     }
     c.i += take;
   }
   return finish_scalar<Strict>(p, n, out, c, repl);
 }
 
-/// Writes the UTF-8 forms of the scalar values in the lanes of cp selected by `keep`, packed; returns
-/// the new output position. With `spill`, full 16-byte stores may write up to 16 bytes past the
-/// result (the caller knows they will be overwritten).
-UTF8DFA_TARGET_AVX2 inline unsigned char* encode8(unsigned char* o, __m256i cp, unsigned keep, bool spill) noexcept {
-  unsigned dead0 = 0, dead1 = 0;  // zero lanes appended by the packing (1 byte each, at the end)
-  if (keep != 0xFFu) {
-    const auto count = static_cast<unsigned>(__builtin_popcount(keep));
-    const __m256i live =
-        _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    cp = _mm256_and_si256(
-        live, _mm256_permutevar8x32_epi32(
-                  cp, _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<long long>(tables.pack_dwords[keep])))));
-    dead0 = count >= 4 ? 0u : 4u - count;
-    dead1 = count >= 8 ? 0u : count >= 4 ? 8u - count : 4u;
-  }
+/// Packs the four 1..4-byte forms of v (one per dword, see pack_utf8).
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m128i pack_utf8_forms(__m128i v, unsigned index) noexcept {
+  return _mm_shuffle_epi8(v, _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_utf8[index])));
+}
+
+/// Writes the UTF-8 forms of the 8 scalar values of cp; returns the new output position. With
+/// `spill`, full 16-byte stores may write up to 12 bytes past the result.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode8(unsigned char* o, __m256i cp, bool spill) noexcept {
   const __m256i ge80 = _mm256_cmpgt_epi32(cp, _mm256_set1_epi32(0x7F));
   const __m256i ge800 = _mm256_cmpgt_epi32(cp, _mm256_set1_epi32(0x7FF));
   const __m256i ge10000 = _mm256_cmpgt_epi32(cp, _mm256_set1_epi32(0xFFFF));
@@ -238,6 +352,11 @@ UTF8DFA_TARGET_AVX2 inline unsigned char* encode8(unsigned char* o, __m256i cp, 
                                       _mm256_and_si256(_mm256_slli_epi32(cp, 10), _mm256_set1_epi32(0x003F0000))),
                       _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(cp, 4), _mm256_set1_epi32(0x00003F00)),
                                       _mm256_srli_epi32(cp, 18)));
+  if (_mm256_movemask_ps(_mm256_castsi256_ps(ge10000)) == 0xFF) {  // 4-byte forms only: the bytes are in place
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(o),
+                        _mm256_or_si256(spread, _mm256_set1_epi32(static_cast<int>(0x808080F0u))));
+    return o + 32;
+  }
   const __m256i shift = _mm256_add_epi32(
       _mm256_set1_epi32(24), _mm256_slli_epi32(_mm256_add_epi32(_mm256_add_epi32(ge80, ge800), ge10000), 3));
   __m256i tag = _mm256_and_si256(ge80, _mm256_set1_epi32(0x80C0));
@@ -248,13 +367,11 @@ UTF8DFA_TARGET_AVX2 inline unsigned char* encode8(unsigned char* o, __m256i cp, 
   const auto a = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(ge80)));
   const auto b = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(ge800)));
   const auto c = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(ge10000)));
-  const unsigned index = _pdep_u32(a ^ b ^ c, 0x5555u) | _pdep_u32(b, 0xAAAAu);
-  const unsigned lo = index & 0xFFu, hi = index >> 8;
-  const __m128i first = _mm_shuffle_epi8(_mm256_castsi256_si128(bytes),
-                                         _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_utf8[lo])));
-  const __m128i second = _mm_shuffle_epi8(_mm256_extracti128_si256(bytes, 1),
-                                          _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_utf8[hi])));
-  const unsigned len0 = tables.packed_length[lo] - dead0, len1 = tables.packed_length[hi] - dead1;
+  const unsigned odd = a ^ b ^ c;
+  const unsigned lo = (odd & 0x0Fu) | ((b & 0x0Fu) << 4), hi = (odd >> 4) | (b & 0xF0u);
+  const __m128i first = pack_utf8_forms(_mm256_castsi256_si128(bytes), lo);
+  const __m128i second = pack_utf8_forms(_mm256_extracti128_si256(bytes, 1), hi);
+  const unsigned len0 = tables.packed_length[lo], len1 = tables.packed_length[hi];
   if (spill) {
     _mm_storeu_si128(reinterpret_cast<__m128i*>(o), first);
     _mm_storeu_si128(reinterpret_cast<__m128i*>(o + len0), second);
@@ -265,27 +382,164 @@ UTF8DFA_TARGET_AVX2 inline unsigned char* encode8(unsigned char* o, __m256i cp, 
   return o + len0 + len1;
 }
 
-/// The high- and low-surrogate units among the 16 UTF-16 units of w, one bit per unit.
-UTF8DFA_TARGET_AVX2 inline void surrogate_masks(__m256i w, unsigned& high, unsigned& low) noexcept {
+/// Stores the 16 bytes v at o when `spill`, else only the first `count` of them; returns o + count.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* put_bytes(unsigned char* o, __m128i v, unsigned count,
+                                                                   bool spill) noexcept {
+  if (spill)
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(o), v);
+  else
+    store_exact(o, v, count);
+  return o + count;
+}
+
+/// Two-byte forms of the units of w as words (lead, continuation): (110 | u >> 6, 10 | u & 3F).
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i two_byte_forms(__m256i w) noexcept {
+  return _mm256_or_si256(
+      _mm256_or_si256(_mm256_srli_epi16(w, 6), _mm256_and_si256(_mm256_slli_epi16(w, 8), _mm256_set1_epi16(0x3F00))),
+      _mm256_set1_epi16(static_cast<short>(0x80C0)));
+}
+
+/// The UTF-16 unit before each unit of w (0 before the first).
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i prev_units(__m256i w) noexcept {
+  return _mm256_alignr_epi8(w, _mm256_permute2x128_si256(w, w, 0x08), 14);
+}
+
+/// The 2 bytes each half of a surrogate pair writes, as words: the scalar value is 10000 +
+/// (h & 3FF) << 10 + (l & 3FF); with v = (h & 3FF) + 40, its bytes are F0 | v >> 8, 80 | (v >> 2) & 3F
+/// (the high unit's) and 80 | (v & 3) << 4 | (l & 3FF) >> 6, 80 | l & 3F (the low unit's, v & 3
+/// being h & 3, taken from the unit before).
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i pair_halves(__m256i w, __m256i hs) noexcept {
+  const __m256i v = _mm256_add_epi16(_mm256_and_si256(w, _mm256_set1_epi16(0x3FF)), _mm256_set1_epi16(0x40));
+  const __m256i high_head = _mm256_or_si256(
+      _mm256_or_si256(_mm256_srli_epi16(v, 8), _mm256_and_si256(_mm256_slli_epi16(v, 6), _mm256_set1_epi16(0x3F00))),
+      _mm256_set1_epi16(static_cast<short>(0x80F0)));
+  const __m256i low_head =
+      _mm256_or_si256(_mm256_or_si256(_mm256_and_si256(_mm256_slli_epi16(prev_units(w), 4), _mm256_set1_epi16(0x30)),
+                                      _mm256_and_si256(_mm256_srli_epi16(w, 6), _mm256_set1_epi16(0x0F))),
+                      _mm256_or_si256(_mm256_and_si256(_mm256_slli_epi16(w, 8), _mm256_set1_epi16(0x3F00)),
+                                      _mm256_set1_epi16(static_cast<short>(0x8080))));
+  return _mm256_blendv_epi8(low_head, high_head, hs);
+}
+
+/// Writes the UTF-8 forms of the 16 UTF-16 units of w: BMP scalar values, and with `Pairs` also
+/// surrogate pairs (high units `hs`, low units `ls`, as 16-bit masks), each pair complete inside w
+/// except a high unit last, whose 2 bytes are dropped when `drop_last`. A pair's high unit writes
+/// the first two bytes of its 4-byte form and its low unit the last two, so every unit gives 1..3
+/// bytes. Returns the new output position; with `spill`, full 16-byte stores may write up to 12
+/// bytes past the result.
+template <bool Pairs>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16(unsigned char* o, __m256i w, __m256i hs, __m256i ls,
+                                                                  bool drop_last, bool spill) noexcept {
+  if (Pairs && _mm256_movemask_epi8(_mm256_or_si256(hs, ls)) == -1) {  // pairs only: 2 bytes per unit
+    const __m256i bytes = pair_halves(w, hs);
+    const unsigned count = drop_last ? 30u : 32u;
+    if (spill) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), bytes);
+    } else {
+      store_exact(o, _mm256_castsi256_si128(bytes), 16);
+      store_exact(o + 16, _mm256_extracti128_si256(bytes, 1), count - 16);
+    }
+    return o + count;
+  }
+  if (!Pairs && _mm256_testz_si256(w, _mm256_set1_epi16(static_cast<short>(0xF800)))) {
+    // Forms of 1 and 2 bytes: 8 words per 128-bit lane. The units are below 800: signed compares.
+    const __m256i longer = _mm256_cmpgt_epi16(w, _mm256_set1_epi16(0x7F));
+    const __m256i words = _mm256_blendv_epi8(w, two_byte_forms(w), longer);
+    const auto m = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_packs_epi16(longer, longer)));
+    const unsigned m0 = m & 0xFFu, m1 = (m >> 16) & 0xFFu;
+    const __m128i first = _mm_shuffle_epi8(
+        _mm256_castsi256_si128(words), _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_short_utf8[m0])));
+    const __m128i second =
+        _mm_shuffle_epi8(_mm256_extracti128_si256(words, 1),
+                         _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_short_utf8[m1])));
+    o = put_bytes(o, first, 8u + static_cast<unsigned>(_mm_popcnt_u32(m0)), spill);
+    return put_bytes(o, second, 8u + static_cast<unsigned>(_mm_popcnt_u32(m1)), spill);
+  }
+  const __m256i ascii = _mm256_cmpeq_epi16(_mm256_min_epu16(w, _mm256_set1_epi16(0x7F)), w);
+  const __m256i short2 = _mm256_cmpeq_epi16(_mm256_min_epu16(w, _mm256_set1_epi16(0x7FF)), w);
+  // Three-byte forms as the word (1110 | u >> 12, 10 | (u >> 6) & 3F) and the byte 10 | u & 3F.
+  const __m256i three = _mm256_or_si256(
+      _mm256_or_si256(_mm256_srli_epi16(w, 12), _mm256_and_si256(_mm256_slli_epi16(w, 2), _mm256_set1_epi16(0x3F00))),
+      _mm256_set1_epi16(static_cast<short>(0x80E0)));
+  const __m256i tail = _mm256_or_si256(_mm256_and_si256(w, _mm256_set1_epi16(0x3F)), _mm256_set1_epi16(0x80));
+  if (!Pairs && _mm256_testz_si256(short2, short2)) {  // 3-byte forms only: 12 bytes per 4 units
+    const __m256i drop4th = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1, 0, 1, 2, 4, 5, 6,
+                                             8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
+    const __m256i lo = _mm256_shuffle_epi8(_mm256_unpacklo_epi16(three, tail), drop4th);  // units 0-3 | 8-11
+    const __m256i hi = _mm256_shuffle_epi8(_mm256_unpackhi_epi16(three, tail), drop4th);  // units 4-7 | 12-15
+    o = put_bytes(o, _mm256_castsi256_si128(lo), 12, spill);
+    o = put_bytes(o, _mm256_castsi256_si128(hi), 12, spill);
+    o = put_bytes(o, _mm256_extracti128_si256(lo, 1), 12, spill);
+    return put_bytes(o, _mm256_extracti128_si256(hi, 1), 12, spill);
+  }
+  __m256i twos = _mm256_andnot_si256(ascii, short2);
+  // Blocks without 2-byte forms (ASCII and 3-byte ones, as in most CJK and Indic text) skip them.
+  const __m256i wide = _mm256_testz_si256(twos, twos) ? three : _mm256_blendv_epi8(three, two_byte_forms(w), short2);
+  __m256i head = _mm256_blendv_epi8(wide, w, ascii);
+  __m256i threes = _mm256_cmpeq_epi16(short2, _mm256_setzero_si256());
+  if constexpr (Pairs) {
+    head = _mm256_blendv_epi8(head, pair_halves(w, hs), _mm256_or_si256(hs, ls));
+    const __m256i halves = _mm256_or_si256(hs, ls);
+    twos = _mm256_or_si256(twos, halves);
+    threes = _mm256_andnot_si256(halves, threes);
+  } else {
+    static_cast<void>(hs);
+    static_cast<void>(ls);
+    static_cast<void>(drop_last);
+  }
+  const __m256i quads_lo = _mm256_unpacklo_epi16(head, tail);  // units 0-3 | 8-11, a dword each
+  const __m256i quads_hi = _mm256_unpackhi_epi16(head, tail);  // units 4-7 | 12-15
+  // Bits 0-7: 2-byte units 0-7, 8-15: 3-byte units 0-7, 16-23 and 24-31 the same for units 8-15.
+  const auto m = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_packs_epi16(twos, threes)));
+  const unsigned i0 = (m & 0x0Fu) | ((m >> 4) & 0xF0u), i1 = ((m >> 4) & 0x0Fu) | ((m >> 8) & 0xF0u);
+  const unsigned i2 = ((m >> 16) & 0x0Fu) | ((m >> 20) & 0xF0u), i3 = ((m >> 20) & 0x0Fu) | ((m >> 24) & 0xF0u);
+  o = put_bytes(o, pack_utf8_forms(_mm256_castsi256_si128(quads_lo), i0), tables.packed_length[i0], spill);
+  o = put_bytes(o, pack_utf8_forms(_mm256_castsi256_si128(quads_hi), i1), tables.packed_length[i1], spill);
+  o = put_bytes(o, pack_utf8_forms(_mm256_extracti128_si256(quads_lo, 1), i2), tables.packed_length[i2], spill);
+  const unsigned last = tables.packed_length[i3] - (Pairs && drop_last ? 2u : 0u);
+  return put_bytes(o, pack_utf8_forms(_mm256_extracti128_si256(quads_hi, 1), i3), last, spill);
+}
+
+/// encode16 for BMP scalar values.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16_bmp(unsigned char* o, __m256i w,
+                                                                      bool spill) noexcept {
+  return encode16<false>(o, w, w, w, false, spill);
+}
+
+/// True when one of the 16 units of w is a surrogate.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool any_surrogate(__m256i w) noexcept {
+  const __m256i s = _mm256_cmpeq_epi16(_mm256_and_si256(w, _mm256_set1_epi16(static_cast<short>(0xF800))),
+                                       _mm256_set1_epi16(static_cast<short>(0xD800)));
+  return !_mm256_testz_si256(s, s);
+}
+
+/// The high- and low-surrogate units among the 16 UTF-16 units of w: as 16-bit masks, and as
+/// one bit per unit.
+struct surrogates {
+  __m256i hs, ls;
+  unsigned high, low;
+};
+
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE surrogates find_surrogates(__m256i w) noexcept {
   const __m256i top = _mm256_and_si256(w, _mm256_set1_epi16(static_cast<short>(0xFC00)));
-  high = _pext_u32(static_cast<std::uint32_t>(
-                       _mm256_movemask_epi8(_mm256_cmpeq_epi16(top, _mm256_set1_epi16(static_cast<short>(0xD800))))),
-                   0x55555555u);
-  low = _pext_u32(static_cast<std::uint32_t>(
-                      _mm256_movemask_epi8(_mm256_cmpeq_epi16(top, _mm256_set1_epi16(static_cast<short>(0xDC00))))),
-                  0x55555555u);
+  const __m256i hs = _mm256_cmpeq_epi16(top, _mm256_set1_epi16(static_cast<short>(0xD800)));
+  const __m256i ls = _mm256_cmpeq_epi16(top, _mm256_set1_epi16(static_cast<short>(0xDC00)));
+  // Bits 0-7: high units 0-7, 8-15: low units 0-7, 16-23 and 24-31 the same for units 8-15.
+  const auto m = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_packs_epi16(hs, ls)));
+  return {hs, ls, (m & 0xFFu) | ((m >> 8) & 0xFF00u), ((m >> 8) & 0xFFu) | ((m >> 16) & 0xFF00u)};
 }
 
 /// True when the 16 UTF-16 units at p are well-formed on their own (every surrogate paired inside
 /// them): converted, they give at least 16 bytes whatever the policy.
-UTF8DFA_TARGET_AVX2 inline bool pairs_complete(const char16_t* p) noexcept {
-  unsigned high = 0, low = 0;
-  surrogate_masks(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)), high, low);
-  return (high & 0x8000u) == 0 && low == ((high << 1) & 0xFFFFu);
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool pairs_complete(const char16_t* p) noexcept {
+  const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  if (!any_surrogate(w)) return true;
+  const surrogates s = find_surrogates(w);
+  return (s.high & 0x8000u) == 0 && s.low == ((s.high << 1) & 0xFFFFu);
 }
 
 /// True when none of the 8 UTF-32 units is a surrogate or above U+10FFFF.
-UTF8DFA_TARGET_AVX2 inline bool all_scalar_values(__m256i cp) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool all_scalar_values(__m256i cp) noexcept {
   // Surrogates: (cp ^ 0xD800) < 0x800; too large: cp > 0x10FFFF (unsigned, hence the bias).
   const __m256i bias = _mm256_set1_epi32(static_cast<int>(0x80000000u));
   const __m256i surrogate = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(0x80000800u)),
@@ -296,66 +550,102 @@ UTF8DFA_TARGET_AVX2 inline bool all_scalar_values(__m256i cp) noexcept {
   return _mm256_testz_si256(bad, bad);
 }
 
-/// UTF-16 to UTF-8, 16 units at a time; surrogate pairs are combined in-register (a pair cut by the
-/// block end waits for the next block), a block holding an unpaired surrogate goes scalar.
+/// UTF-16 to UTF-8, 16 units at a time (15 when the last is the high half of a pair: the pair waits
+/// for the next block); a block holding an unpaired surrogate goes scalar.
 template <bool Strict>
 UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std::size_t n, unsigned char* out,
                                                          char32_t replacement) noexcept {
   transcode_cursor<unsigned char> c{0, out, error_code::none};
   const char32_t repl = replace{replacement}.replacement_value();
-  while (n - c.i >= 17) {  // a block and the unit after it (the low half of a pair at its end)
+  bool plain = false;  // the block at c.i is known to hold no surrogate
+  while (n - c.i >= 16) {
     const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
     if (_mm256_testz_si256(w, _mm256_set1_epi16(static_cast<short>(0xFF80)))) {
       const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(w, w), 0x08);
       _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o), _mm256_castsi256_si128(bytes));
       c.i += 16;
       c.o += 16;
+      plain = false;
       continue;
     }
-    unsigned high = 0, low = 0;
-    surrogate_masks(w, high, low);
-    unsigned take = 16;
-    __m256i cp0 = _mm256_cvtepu16_epi32(_mm256_castsi256_si128(w));
-    __m256i cp1 = _mm256_cvtepu16_epi32(_mm256_extracti128_si256(w, 1));
-    if ((high | low) != 0) {
-      if ((high & 0x8000u) != 0) {  // the pair is cut by the block end
-        high &= 0x7FFFu;
-        take = 15;
-      }
-      if (UTF8DFA_UNLIKELY(low != ((high << 1) & 0xFFFFu))) {
-        if (!scalar_region<Strict>(p, n, c.i + take, c, repl))
-          return {c.i, static_cast<std::size_t>(c.o - out), c.first};
-        continue;
-      }
-      const __m256i next = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 1));
-      const __m256i bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
-      const __m256i offset = _mm256_set1_epi32(0x10000 - (0xD800 << 10) - 0xDC00);
-      const __m256i next0 = _mm256_cvtepu16_epi32(_mm256_castsi256_si128(next));
-      const __m256i next1 = _mm256_cvtepu16_epi32(_mm256_extracti128_si256(next, 1));
-      const __m256i h0 =
-          _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(static_cast<int>(high & 0xFFu)), bits), bits);
-      const __m256i h1 =
-          _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(static_cast<int>(high >> 8)), bits), bits);
-      cp0 = _mm256_blendv_epi8(cp0, _mm256_add_epi32(_mm256_add_epi32(_mm256_slli_epi32(cp0, 10), next0), offset), h0);
-      cp1 = _mm256_blendv_epi8(cp1, _mm256_add_epi32(_mm256_add_epi32(_mm256_slli_epi32(cp1, 10), next1), offset), h1);
+    if (plain || !any_surrogate(w)) {
+      // Full-width stores spill at most 12 bytes: safe when the next block converts to at least 16.
+      const bool next_plain =
+          n - c.i >= 32 && !any_surrogate(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 16)));
+      const bool spill = next_plain || (n - c.i >= 32 && pairs_complete(p + c.i + 16));
+      // (Each branch inlines the encoder with `spill` constant: no test per store.)
+      c.o = spill ? encode16<false>(c.o, w, w, w, false, true) : encode16<false>(c.o, w, w, w, false, false);
+      c.i += 16;
+      plain = next_plain;
+      continue;
     }
-    // Full-width stores spill at most 16 bytes: safe when the next block converts to at least as many.
+    plain = false;
+    const surrogates s = find_surrogates(w);
+    unsigned high = s.high;
+    const unsigned low = s.low;
+    unsigned take = 16;
+    if ((high & 0x8000u) != 0) {  // the pair is cut by the block end
+      high &= 0x7FFFu;
+      take = 15;
+    }
+    if (UTF8DFA_UNLIKELY(low != ((high << 1) & 0xFFFFu))) {
+      if (!scalar_region<Strict>(p, n, c.i + take, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+      continue;
+    }
     const bool spill = n - c.i >= take + 16u && pairs_complete(p + c.i + take);
-    const unsigned keep = ((1u << take) - 1) & ~low;
-    c.o = encode8(c.o, cp0, keep & 0xFFu, spill);
-    c.o = encode8(c.o, cp1, keep >> 8, spill);
+    c.o = spill ? encode16<true>(c.o, w, s.hs, s.ls, take == 15, true)
+                : encode16<true>(c.o, w, s.hs, s.ls, take == 15, false);
     c.i += take;
   }
   return finish_scalar<Strict>(p, n, out, c, repl);
 }
 
-/// UTF-32 to UTF-8, 8 units at a time; blocks holding a surrogate or a value above U+10FFFF go scalar.
+/// True when the 16 UTF-32 units at p are all below D800.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool all_below_surrogates(const char32_t* p) noexcept {
+  const __m256i top = _mm256_max_epu32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)),
+                                       _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 8)));
+  return _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_min_epu32(top, _mm256_set1_epi32(0xD7FF)), top)) == -1;
+}
+
+/// UTF-32 to UTF-8: 16 units at a time when they are ASCII or BMP scalar values (narrowed to
+/// UTF-16's encoder), else 8; blocks holding a surrogate or a value above U+10FFFF go scalar.
 template <bool Strict>
 UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std::size_t n, unsigned char* out,
                                                          char32_t replacement) noexcept {
   transcode_cursor<unsigned char> c{0, out, error_code::none};
   const char32_t repl = replace{replacement}.replacement_value();
+  bool below = false;        // the 16 units at c.i are known to be below D800
+  std::size_t valid_to = 0;  // [c.i, valid_to) is known to hold scalar values only
   while (n - c.i >= 8) {
+    if (n - c.i >= 16) {  // 16 units of the BMP, as UTF-16 does
+      const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
+      const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 8));
+      if (_mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi32(~0x7F))) {  // ASCII
+        const __m256i words = _mm256_packus_epi32(a, b);                          // units 0-3 8-11 | 4-7 12-15
+        const __m256i bytes = _mm256_packus_epi16(words, words);
+        const __m128i ordered = _mm_unpacklo_epi32(_mm256_castsi256_si128(bytes), _mm256_extracti128_si256(bytes, 1));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o), ordered);
+        c.i += 16;
+        c.o += 16;
+        below = false;
+        continue;
+      }
+      const __m256i w = _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8);
+      if (below || (_mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi32(static_cast<int>(0xFFFF0000u))) &&
+                    !any_surrogate(w))) {
+        // Full-width stores spill at most 12 bytes: safe when the next 16 units are scalar values.
+        const bool next_below = n - c.i >= 32 && all_below_surrogates(p + c.i + 16);
+        const bool spill =
+            next_below ||
+            (n - c.i >= 32 && all_scalar_values(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 16))) &&
+             all_scalar_values(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 24))));
+        c.o = spill ? encode16_bmp(c.o, w, true) : encode16_bmp(c.o, w, false);
+        c.i += 16;
+        below = next_below;
+        continue;
+      }
+    }
+    below = false;
     const __m256i cp = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
     if (_mm256_testz_si256(cp, _mm256_set1_epi32(~0x7F))) {
       const __m256i words = _mm256_packus_epi32(cp, cp);
@@ -368,15 +658,19 @@ UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std:
       c.o += 8;
       continue;
     }
-    if (UTF8DFA_UNLIKELY(!all_scalar_values(cp))) {
-      if (!scalar_region<Strict>(p, n, c.i + 8, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
-      continue;
+    if (c.i + 8 > valid_to) {
+      if (UTF8DFA_UNLIKELY(!all_scalar_values(cp))) {
+        if (!scalar_region<Strict>(p, n, c.i + 8, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+        continue;
+      }
+      valid_to = c.i + 8;
     }
     // Full-width stores spill at most 12 bytes: safe when the next 16 units are scalar values.
-    const bool spill = n - c.i >= 24 &&
-                       all_scalar_values(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 8))) &&
-                       all_scalar_values(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 16)));
-    c.o = encode8(c.o, cp, 0xFFu, spill);
+    while (valid_to < c.i + 24 && n - valid_to >= 8 &&
+           all_scalar_values(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + valid_to))))
+      valid_to += 8;
+    const bool spill = valid_to >= c.i + 24;
+    c.o = encode8(c.o, cp, spill);
     c.i += 8;
   }
   return finish_scalar<Strict>(p, n, out, c, repl);

@@ -14,20 +14,20 @@ namespace detail {
 namespace avx2 {
 
 /// A 16-byte table repeated in both 128-bit lanes (for vpshufb lookups).
-UTF8DFA_TARGET_AVX2 inline __m256i lane_table(const std::uint8_t (&t)[16]) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i lane_table(const std::uint8_t (&t)[16]) noexcept {
   return _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(t)));
 }
 
 /// The block shifted towards higher addresses by N bytes, zeros shifted in.
 template <int N>
-UTF8DFA_TARGET_AVX2 inline __m256i prev_bytes(__m256i v) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i prev_bytes(__m256i v) noexcept {
   const __m256i up16 = _mm256_permute2x128_si256(v, v, 0x08);  // (0, low lane)
   return _mm256_alignr_epi8(v, up16, 16 - N);
 }
 
 /// True when the 32 bytes v, read as the start of a text, hold an ill-formed pair or a long
 /// sequence cut before its end inside the block (a character cut by the block end is no error).
-UTF8DFA_TARGET_AVX2 inline bool utf8_block_has_error(__m256i v) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf8_block_has_error(__m256i v) noexcept {
   const __m256i nib = _mm256_set1_epi8(0x0F);
   const __m256i p1 = prev_bytes<1>(v);
   const __m256i e1 =

@@ -348,38 +348,92 @@ struct encode_consts {
   __m512i pair_payload, pair_madd, x10000, pair_fields, x3F3F3F3F, x808080F0;
 };
 
-UTF8DFA_TARGET_AVX512 inline encode_consts make_encode_consts() noexcept {
-  const __m512i idx0 =
-      _mm512_set_epi8(95, 94, 31, 30, 93, 92, 29, 28, 91, 90, 27, 26, 89, 88, 25, 24, 87, 86, 23, 22, 85, 84, 21, 20,
-                      83, 82, 19, 18, 81, 80, 17, 16, 79, 78, 15, 14, 77, 76, 13, 12, 75, 74, 11, 10, 73, 72, 9, 8, 71,
-                      70, 7, 6, 69, 68, 5, 4, 67, 66, 3, 2, 65, 64, 1, 0);
-  return {opaque(_mm512_set1_epi16(0x80)),
-          opaque(_mm512_set1_epi16(0x800)),
-          opaque(_mm512_set1_epi16(static_cast<short>(0xD800))),
-          opaque(_mm512_set1_epi16(static_cast<short>(0xFC00))),
-          opaque(_mm512_set1_epi16(static_cast<short>(0xDC00))),
-          opaque(_mm512_set1_epi16(static_cast<short>(0x80C0))),
-          opaque(_mm512_set1_epi16(0x3F00)),
-          opaque(_mm512_set1_epi16(static_cast<short>(0xC000))),
-          opaque(_mm512_set1_epi16(static_cast<short>(0x80E0))),
-          opaque(_mm512_set1_epi16(0x3F)),
-          opaque(_mm512_set1_epi16(0x3FF)),
-          opaque(_mm512_set1_epi16(0x40)),
-          opaque(_mm512_set1_epi16(static_cast<short>(0x80F0))),
-          opaque(_mm512_set1_epi16(0x30)),
-          opaque(_mm512_set1_epi16(0x0F)),
-          opaque(idx0),
-          opaque(_mm512_add_epi8(idx0, _mm512_set1_epi8(32))),
-          opaque(_mm512_add_epi8(byte_iota(), byte_iota())),
-          opaque(_mm512_set1_epi32(0x00800000)),
-          opaque(_mm512_set1_epi64(0x3036202610160006)),
-          opaque(_mm512_set1_epi16(0x3F1F)),
-          opaque(_mm512_set1_epi32(0x03FF03FF)),
-          opaque(_mm512_set1_epi32(0x00010400)),
-          opaque(_mm512_set1_epi32(0x10000)),
-          opaque(_mm512_set1_epi64(0x20262C3200060C12)),
-          opaque(_mm512_set1_epi32(0x3F3F3F3F)),
-          opaque(_mm512_set1_epi32(static_cast<int>(0x808080F0u)))};
+/// 64 bytes of a vector constant, made at compile time (x86 is little-endian).
+struct vector_bytes {
+  unsigned char b[64];
+};
+
+/// The value v (of `width` bytes) in every lane.
+constexpr vector_bytes splat_bytes(std::uint64_t v, unsigned width) noexcept {
+  vector_bytes r{};
+  for (unsigned i = 0; i < 64; ++i) r.b[i] = static_cast<unsigned char>(v >> (8 * (i % width)));
+  return r;
+}
+
+/// pack_triples' byte indices: dword j takes the bytes 2j, 2j+1 of `first` and of `last` (+64),
+/// offset by `base` units.
+constexpr vector_bytes triple_indices(unsigned base) noexcept {
+  vector_bytes r{};
+  for (unsigned j = 0; j < 16; ++j) {
+    r.b[4 * j] = static_cast<unsigned char>(2 * (base + j));
+    r.b[4 * j + 1] = static_cast<unsigned char>(2 * (base + j) + 1);
+    r.b[4 * j + 2] = static_cast<unsigned char>(64 + 2 * (base + j));
+    r.b[4 * j + 3] = static_cast<unsigned char>(65 + 2 * (base + j));
+  }
+  return r;
+}
+
+/// The bytes 0, 2, .. 126.
+constexpr vector_bytes even_bytes() noexcept {
+  vector_bytes r{};
+  for (unsigned i = 0; i < 64; ++i) r.b[i] = static_cast<unsigned char>(2 * i);
+  return r;
+}
+
+/// The vector holding the bytes of v.
+UTF8DFA_TARGET_AVX512 constexpr __m512i as_vector(const vector_bytes& v) noexcept {
+  long long q[8]{};
+  for (unsigned i = 0; i < 64; ++i)
+    q[i / 8] = static_cast<long long>(static_cast<unsigned long long>(q[i / 8]) |
+                                      (static_cast<unsigned long long>(v.b[i]) << (8 * (i % 8))));
+  return __m512i{q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7]};
+}
+
+UTF8DFA_TARGET_AVX512 constexpr __m512i splat16(std::uint16_t v) noexcept {
+  return as_vector(splat_bytes(v, 2));
+}
+
+UTF8DFA_TARGET_AVX512 constexpr __m512i splat32(std::uint32_t v) noexcept {
+  return as_vector(splat_bytes(v, 4));
+}
+
+/// The encoder constants, in memory. A call loads those its blocks use (loads folded into the
+/// instructions, no ALU work): building all of them in registers first, and spilling them for the
+/// out-of-line block functions, cost a short input more than its conversion.
+inline constexpr encode_consts encode_table = {splat16(0x80),
+                                               splat16(0x800),
+                                               splat16(0xD800),
+                                               splat16(0xFC00),
+                                               splat16(0xDC00),
+                                               splat16(0x80C0),
+                                               splat16(0x3F00),
+                                               splat16(0xC000),
+                                               splat16(0x80E0),
+                                               splat16(0x3F),
+                                               splat16(0x3FF),
+                                               splat16(0x40),
+                                               splat16(0x80F0),
+                                               splat16(0x30),
+                                               splat16(0x0F),
+                                               as_vector(triple_indices(0)),
+                                               as_vector(triple_indices(16)),
+                                               as_vector(even_bytes()),
+                                               splat32(0x00800000),
+                                               as_vector(splat_bytes(0x3036202610160006, 8)),
+                                               splat16(0x3F1F),
+                                               splat32(0x03FF03FF),
+                                               splat32(0x00010400),
+                                               splat32(0x10000),
+                                               as_vector(splat_bytes(0x20262C3200060C12, 8)),
+                                               splat32(0x3F3F3F3F),
+                                               splat32(0x808080F0u)};
+
+/// encode_table, its address hidden from the compiler: GCC would otherwise rebuild the values from
+/// immediates (mov, vpbroadcast: a port-5 uop) instead of loading them.
+inline const encode_consts& encode_constants() noexcept {
+  const encode_consts* k = &encode_table;
+  __asm__("" : "+r"(k));
+  return *k;
 }
 
 /// Writes the UTF-8 forms of the code points below U+0800 in the first `units` 16-bit lanes of w (32
@@ -396,7 +450,9 @@ UTF8DFA_TARGET_AVX512 inline unsigned char* encode_short32(unsigned char* o, __m
   // Each low byte is kept: its sign bit is forced in the copy the mask is taken from.
   __mmask64 keep = _mm512_movepi8_mask(_mm512_or_si512(forms, k.x80));
   if (Tail) keep = _kand_mask64(keep, _cvtu64_mask64(low_bits(2 * units)));
-  const auto count = static_cast<unsigned>(__builtin_popcountll(_cvtmask64_u64(keep)));
+  // The byte count from `two` (known early), not from `keep`: the next block's output address then
+  // does not wait for this block's multishift and mask chain (short inputs are latency-bound).
+  const auto count = static_cast<unsigned>(units) + static_cast<unsigned>(__builtin_popcount(two));
   _mm512_mask_storeu_epi8(o, _bzhi_u64(~std::uint64_t{0}, count), _mm512_maskz_compress_epi8(keep, forms));
   return o + count;
 }
@@ -406,7 +462,8 @@ UTF8DFA_TARGET_AVX512 inline unsigned char* encode_short32(unsigned char* o, __m
 /// lane: the lanes are interleaved as dwords and the bytes packed with one compress per 16 units.
 template <bool Tail>
 UTF8DFA_TARGET_AVX512 inline unsigned char* pack_triples(unsigned char* o, __m512i first, __m512i last,
-                                                         std::size_t units, const encode_consts& k) noexcept {
+                                                         std::size_t units, const encode_consts& k,
+                                                         unsigned known0 = ~0u, unsigned known1 = ~0u) noexcept {
   const __m512i dw0 = _mm512_permutex2var_epi8(first, k.dw_idx0, last);
   const __m512i dw1 = _mm512_permutex2var_epi8(first, k.dw_idx1, last);
   // The high byte of a `last` lane is zero (never kept); its low byte is always kept: its sign bit is
@@ -418,8 +475,9 @@ UTF8DFA_TARGET_AVX512 inline unsigned char* pack_triples(unsigned char* o, __m51
     keep0 = _kand_mask64(keep0, _cvtu64_mask64(low_bits(4 * u0)));
     keep1 = _kand_mask64(keep1, _cvtu64_mask64(low_bits(4 * (units - u0))));
   }
-  const auto count0 = static_cast<unsigned>(__builtin_popcountll(_cvtmask64_u64(keep0)));
-  const auto count1 = static_cast<unsigned>(__builtin_popcountll(_cvtmask64_u64(keep1)));
+  // The caller may know the byte counts (`known0`, `known1`) before the masks are ready.
+  const auto count0 = known0 != ~0u ? known0 : static_cast<unsigned>(__builtin_popcountll(_cvtmask64_u64(keep0)));
+  const auto count1 = known1 != ~0u ? known1 : static_cast<unsigned>(__builtin_popcountll(_cvtmask64_u64(keep1)));
   _mm512_mask_storeu_epi8(o, _bzhi_u64(~std::uint64_t{0}, count0), _mm512_maskz_compress_epi8(keep0, dw0));
   _mm512_mask_storeu_epi8(o + count0, _bzhi_u64(~std::uint64_t{0}, count1), _mm512_maskz_compress_epi8(keep1, dw1));
   return o + count0 + count1;
@@ -465,7 +523,13 @@ UTF8DFA_TARGET_AVX512 inline unsigned char* encode_bmp32(unsigned char* o, __m51
                         _mm512_castsi512_si256(_mm512_permutex2var_epi8(first, rest, last)));
     return o + 96;
   }
-  return pack_triples<Tail>(o, first, last, units, k);
+  // 1 + (>= 80) + (>= 800) bytes per unit (lanes past the units are zero: in neither mask).
+  const std::size_t u0 = units < 16 ? units : 16;
+  const auto count0 = static_cast<unsigned>(u0) + static_cast<unsigned>(__builtin_popcount(two & 0xFFFFu)) +
+                      static_cast<unsigned>(__builtin_popcount(three & 0xFFFFu));
+  const auto count1 = static_cast<unsigned>(units - u0) + static_cast<unsigned>(__builtin_popcount(two >> 16)) +
+                      static_cast<unsigned>(__builtin_popcount(three >> 16));
+  return pack_triples<Tail>(o, first, last, units, k, count0, count1);
 }
 
 /// Writes the UTF-8 forms of the first `units` units of w (the others are zero), where `high` marks the
@@ -559,7 +623,7 @@ UTF8DFA_TARGET_AVX512 conversion_result utf16_to_utf8_impl(const char16_t* p, st
     c.o += avail;
     if (c.i == n) return {n, static_cast<std::size_t>(c.o - out), c.first};
   }
-  const encode_consts k = make_encode_consts();
+  const encode_consts& k = encode_constants();
   while (n - c.i >= 32) {
     const __m512i w = _mm512_loadu_si512(p + c.i);
     const __mmask32 two = _mm512_cmpge_epu16_mask(w, k.x80);
@@ -628,7 +692,7 @@ UTF8DFA_TARGET_AVX512 conversion_result utf32_to_utf8_impl(const char32_t* p, st
     c.o += avail;
     if (c.i == n) return {n, static_cast<std::size_t>(c.o - out), c.first};
   }
-  const encode_consts k = make_encode_consts();
+  const encode_consts& k = encode_constants();
   while (c.i < n) {
     const std::size_t avail = n - c.i < 32 ? n - c.i : 32;
     const std::size_t a0 = avail < 16 ? avail : 16;

@@ -20,6 +20,10 @@ inline constexpr kernel_table table{
     scalar_kernels.utf8_to_utf16,
     scalar_kernels.utf16_to_utf8,
     scalar_kernels.utf32_to_utf8,
+    &utf8_units_by<true, &validate, &utf16_length>,
+    &utf8_units_by<false, &validate, &count_leads>,
+    scalar_kernels.utf8_length_from_utf16,
+    scalar_kernels.utf8_length_from_utf32,
 };
 
 }  // namespace sse4

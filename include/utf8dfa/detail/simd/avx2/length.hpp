@@ -1,0 +1,204 @@
+// utf8dfa: AVX2 output lengths of the conversions, exact on ill-formed input too: the block check
+// and a count in one pass over well-formed blocks, the scalar decoder over a block that holds an
+// error and over the tail shorter than a block (length_common.hpp).
+#ifndef UTF8DFA_DETAIL_SIMD_AVX2_LENGTH_HPP
+#define UTF8DFA_DETAIL_SIMD_AVX2_LENGTH_HPP
+
+#include "../../scalar.hpp"
+#include "../length_common.hpp"
+#include "../target.hpp"
+#include "validate.hpp"
+
+#if UTF8DFA_X86_KERNELS
+#include <cstddef>
+#include <cstdint>
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+namespace avx2 {
+
+/// Output units per UTF-8 byte of well-formed text, by its high nibble: one per lead, none per
+/// continuation, and for UTF-16 two per 4-byte lead.
+inline constexpr std::uint8_t utf32_units_per_nibble[16] = {1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1};
+inline constexpr std::uint8_t utf16_units_per_nibble[16] = {1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 2};
+
+/// The sum of the four 64-bit lanes.
+UTF8DFA_TARGET_AVX2 inline std::size_t sum_epi64(__m256i v) noexcept {
+  const __m128i s = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+  return static_cast<std::size_t>(_mm_cvtsi128_si64(s) + _mm_extract_epi64(s, 1));
+}
+
+/// The sum of the eight 32-bit lanes (as signed values).
+UTF8DFA_TARGET_AVX2 inline std::ptrdiff_t sum_epi32(__m256i v) noexcept {
+  const __m256i wide = _mm256_add_epi64(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(v)),
+                                        _mm256_cvtepi32_epi64(_mm256_extracti128_si256(v, 1)));
+  const __m128i s = _mm_add_epi64(_mm256_castsi256_si128(wide), _mm256_extracti128_si256(wide, 1));
+  return static_cast<std::ptrdiff_t>(_mm_cvtsi128_si64(s) + _mm_extract_epi64(s, 1));
+}
+
+/// Units per byte of the 32 bytes `in` (by the high nibble).
+UTF8DFA_TARGET_AVX2 inline __m256i units_of(__m256i table, __m256i nibble, __m256i in) noexcept {
+  return _mm256_shuffle_epi8(table, _mm256_and_si256(_mm256_srli_epi16(in, 4), nibble));
+}
+
+/// checker's error vector for the 32 bytes `in` at q, the bytes before them read from memory (q - 3
+/// lies inside the input): three loads instead of the lane permute and shifts that build them.
+UTF8DFA_TARGET_AVX2 inline __m256i check_at(const checker& c, const unsigned char* q, __m256i in) noexcept {
+  const __m256i prev1 = load(q - 1);
+  const __m256i a = _mm256_shuffle_epi8(c.first_high, _mm256_and_si256(_mm256_srli_epi16(prev1, 4), c.nibble));
+  const __m256i b = _mm256_shuffle_epi8(c.first_low, _mm256_and_si256(prev1, c.nibble));
+  const __m256i d = _mm256_shuffle_epi8(c.second_high, _mm256_and_si256(_mm256_srli_epi16(in, 4), c.nibble));
+  const __m256i flags = _mm256_and_si256(_mm256_and_si256(a, b), d);
+  const __m256i is3 = _mm256_subs_epu8(load(q - 2), c.lead3);
+  const __m256i is4 = _mm256_subs_epu8(load(q - 3), c.lead4);
+  const __m256i must_continue = _mm256_and_si256(_mm256_or_si256(is3, is4), c.high_bit);
+  return _mm256_xor_si256(flags, must_continue);
+}
+
+/// The length_segment of UTF-8 (see length_common.hpp): the block checks of validate.hpp over whole
+/// 64-byte blocks, each block that passes also counted; the tail is left to the scalar decoder.
+template <bool Utf16>
+UTF8DFA_TARGET_AVX2 std::size_t utf8_units_segment(const unsigned char* p, std::size_t n, std::size_t& count) noexcept {
+  const checker check;
+  const __m256i table = lanes(Utf16 ? utf16_units_per_nibble : utf32_units_per_nibble);
+  const __m256i zero = _mm256_setzero_si256();
+  __m256i incomplete = zero, sums = zero;
+  std::size_t ascii = 0, i = 0, stop = blocks_pass;
+  for (; n - i >= 64; i += 64) {
+    const __m256i lo = load(p + i), hi = load(p + i + 32);
+    if (_mm256_movemask_epi8(_mm256_or_si256(lo, hi)) == 0) {
+      if (UTF8DFA_UNLIKELY(any(incomplete))) break;
+      ascii += 64;
+    } else {
+      // The first block has nothing before it; the others read the bytes before them.
+      const __m256i err = i == 0 ? _mm256_or_si256(check(lo, zero), check(hi, lo))
+                                 : _mm256_or_si256(check_at(check, p + i, lo), check_at(check, p + i + 32, hi));
+      incomplete = ends_incomplete(hi);
+      if (UTF8DFA_UNLIKELY(any(err))) break;
+      const __m256i both = _mm256_add_epi8(units_of(table, check.nibble, lo), units_of(table, check.nibble, hi));
+      sums = _mm256_add_epi64(sums, _mm256_sad_epu8(both, zero));
+    }
+  }
+  if (i < n || any(incomplete)) stop = i;
+  count = ascii + sum_epi64(sums);
+  return stop;
+}
+
+/// The length_segment of UTF-16, 16 units per step (the tail, 1..16 units, left to the scalar
+/// decoder): the units at and after each position say whether every surrogate is paired. Bytes
+/// are 3, minus 1 below 0x800, minus 1 more below 0x80, minus 2 for a high surrogate (a pair is
+/// 1 + 3), counted as the negative compare results.
+UTF8DFA_TARGET_AVX2 inline std::size_t utf16_bytes_segment(const char16_t* p, std::size_t n,
+                                                           std::size_t& count) noexcept {
+  count = 0;
+  if (n == 0) return blocks_pass;
+  if ((p[0] & 0xFC00) == 0xDC00) return 0;  // a low surrogate that no high one precedes
+  const __m256i tag = _mm256_set1_epi16(static_cast<short>(0xFC00));
+  const __m256i high = _mm256_set1_epi16(static_cast<short>(0xD800));
+  const __m256i low = _mm256_set1_epi16(static_cast<short>(0xDC00));
+  const __m256i above7f = _mm256_set1_epi16(static_cast<short>(0xFF80));
+  const __m256i above7ff = _mm256_set1_epi16(static_cast<short>(0xF800));
+  const __m256i zero = _mm256_setzero_si256(), one = _mm256_set1_epi16(1);
+  __m256i acc = zero;
+  std::size_t i = 0, steps = 0, ascii = 0;
+  std::ptrdiff_t less = 0;
+  bool was_ascii = false;
+  for (; n - i > 16; i += 16) {
+    // ASCII, 32 units a step (the unit after them not a low surrogate: one would be unpaired).
+    while (was_ascii && n - i > 32 && _mm256_testz_si256(_mm256_or_si256(load(p + i), load(p + i + 16)), above7f) &&
+           (p[i + 32] & 0xFC00) != 0xDC00) {
+      i += 32;
+      ascii += 32;
+    }
+    if (n - i <= 16) break;
+    const __m256i w = load(p + i), next = load(p + i + 1);
+    const __m256i hi = _mm256_cmpeq_epi16(_mm256_and_si256(w, tag), high);
+    const __m256i lo_next = _mm256_cmpeq_epi16(_mm256_and_si256(next, tag), low);
+    const __m256i unpaired = _mm256_xor_si256(hi, lo_next);
+    if (UTF8DFA_UNLIKELY(!_mm256_testz_si256(unpaired, unpaired))) break;
+    was_ascii = _mm256_testz_si256(w, above7f);
+    const __m256i below = _mm256_add_epi16(_mm256_cmpeq_epi16(_mm256_and_si256(w, above7f), zero),
+                                           _mm256_cmpeq_epi16(_mm256_and_si256(w, above7ff), zero));
+    acc = _mm256_add_epi16(acc, _mm256_add_epi16(below, _mm256_add_epi16(hi, hi)));
+    if (++steps == 4096) {  // before the 16-bit lanes could overflow
+      less += sum_epi32(_mm256_madd_epi16(acc, one));
+      acc = zero;
+      steps = 0;
+    }
+  }
+  less += sum_epi32(_mm256_madd_epi16(acc, one));
+  count = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(3 * i) + less - 2 * static_cast<std::ptrdiff_t>(ascii));
+  return i;  // the tail is never empty here
+}
+
+/// The length_segment of UTF-32, 8 units per step (the tail left to the scalar decoder): bytes are
+/// 4, minus 1 each below 0x10000, 0x800 and 0x80; a block holding a surrogate or a value above
+/// 0x10FFFF stops it.
+UTF8DFA_TARGET_AVX2 inline std::size_t utf32_bytes_segment(const char32_t* p, std::size_t n,
+                                                           std::size_t& count) noexcept {
+  const __m256i sur_bits = _mm256_set1_epi32(static_cast<int>(0xFFFFF800u)), sur = _mm256_set1_epi32(0xD800);
+  const __m256i top = _mm256_set1_epi32(0x10FFFF);
+  const __m256i above7f = _mm256_set1_epi32(static_cast<int>(0xFFFFFF80u));
+  const __m256i above_ffff = _mm256_set1_epi32(static_cast<int>(0xFFFF0000u));
+  const __m256i zero = _mm256_setzero_si256();
+  __m256i acc = zero;
+  std::size_t i = 0, steps = 0, ascii = 0;
+  std::ptrdiff_t less = 0;
+  bool was_ascii = false;
+  for (; n - i >= 8; i += 8) {
+    while (was_ascii && n - i >= 32 &&
+           _mm256_testz_si256(_mm256_or_si256(_mm256_or_si256(load(p + i), load(p + i + 8)),
+                                              _mm256_or_si256(load(p + i + 16), load(p + i + 24))),
+                              above7f)) {  // ASCII, 32 units a step
+      i += 32;
+      ascii += 32;
+    }
+    if (n - i < 8) break;
+    const __m256i cp = load(p + i);
+    const __m256i bad =
+        _mm256_or_si256(_mm256_cmpeq_epi32(_mm256_and_si256(cp, sur_bits), sur),
+                        _mm256_xor_si256(_mm256_cmpeq_epi32(_mm256_max_epu32(cp, top), top), _mm256_set1_epi32(-1)));
+    if (UTF8DFA_UNLIKELY(!_mm256_testz_si256(bad, bad))) break;
+    was_ascii = _mm256_testz_si256(cp, above7f);
+    const __m256i b1 = _mm256_cmpeq_epi32(_mm256_and_si256(cp, above7f), zero);
+    const __m256i b2 = _mm256_cmpeq_epi32(_mm256_and_si256(cp, sur_bits), zero);
+    const __m256i b3 = _mm256_cmpeq_epi32(_mm256_and_si256(cp, above_ffff), zero);
+    acc = _mm256_add_epi32(acc, _mm256_add_epi32(_mm256_add_epi32(b1, b2), b3));
+    if (++steps == (std::size_t{1} << 24)) {  // before the 32-bit lanes could overflow
+      less += sum_epi32(acc);
+      acc = zero;
+      steps = 0;
+    }
+  }
+  less += sum_epi32(acc);
+  count = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(4 * i) + less - 3 * static_cast<std::ptrdiff_t>(ascii));
+  return i == n ? blocks_pass : i;
+}
+
+// The kernel-table entry points (a failing step reaches one block past its start; the tail left to
+// the scalar decoder is shorter than a block).
+
+inline std::size_t utf16_length_from_utf8(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
+  return utf8_units_blocks<true, &utf8_units_segment<true>, 64>(p, n, repl);
+}
+
+inline std::size_t utf32_length_from_utf8(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
+  return utf8_units_blocks<false, &utf8_units_segment<false>, 64>(p, n, repl);
+}
+
+inline std::size_t utf8_length_from_utf16(const char16_t* p, std::size_t n, char32_t repl) noexcept {
+  return utf8_bytes_blocks<char16_t, &utf16_bytes_segment, 16>(p, n, repl);
+}
+
+inline std::size_t utf8_length_from_utf32(const char32_t* p, std::size_t n, char32_t repl) noexcept {
+  return utf8_bytes_blocks<char32_t, &utf32_bytes_segment, 8>(p, n, repl);
+}
+
+}  // namespace avx2
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+#endif

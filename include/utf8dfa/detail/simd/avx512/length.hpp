@@ -1,0 +1,281 @@
+// utf8dfa: AVX-512 output lengths of the conversions, exact on ill-formed input too: the block check
+// and a count in one pass over well-formed blocks, the scalar decoder over a block that holds an
+// error (length_common.hpp). Tails use masked loads: nothing is read past the input.
+#ifndef UTF8DFA_DETAIL_SIMD_AVX512_LENGTH_HPP
+#define UTF8DFA_DETAIL_SIMD_AVX512_LENGTH_HPP
+
+#include "../../scalar.hpp"
+#include "../length_common.hpp"
+#include "../target.hpp"
+#include "utf8_block.hpp"
+#include "validate.hpp"
+
+#if UTF8DFA_X86_KERNELS
+#include <cstddef>
+#include <cstdint>
+
+// GCC 12's AVX-512 intrinsics seed their results with a self-initialised "undefined" vector, which
+// -Wmaybe-uninitialized reports once they are inlined (GCC bug 105593); nothing here is uninitialised.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+namespace avx512 {
+
+/// Output units per UTF-8 byte of well-formed text, by its high nibble: one per lead, none per
+/// continuation, and for UTF-16 two per 4-byte lead.
+inline constexpr std::uint8_t utf32_units_per_nibble[16] = {1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1};
+inline constexpr std::uint8_t utf16_units_per_nibble[16] = {1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 2};
+
+/// Units per byte of the 64 bytes `in` (by the high nibble).
+UTF8DFA_TARGET_AVX512 inline __m512i units_of(__m512i table, __m512i nibble, __m512i in) noexcept {
+  return _mm512_shuffle_epi8(table, _mm512_and_si512(_mm512_srli_epi16(in, 4), nibble));
+}
+
+/// checker's error vector for the 64 bytes `in` at q, the bytes before them read from memory (q - 3
+/// lies inside the input): three loads instead of the four lane shuffles that build them.
+UTF8DFA_TARGET_AVX512 inline __m512i check_at(const checker& c, const unsigned char* q, __m512i in) noexcept {
+  const __m512i prev1 = load(q - 1);
+  const __m512i a = _mm512_shuffle_epi8(c.first_high, _mm512_and_si512(_mm512_srli_epi16(prev1, 4), c.nibble));
+  const __m512i b = _mm512_shuffle_epi8(c.first_low, _mm512_and_si512(prev1, c.nibble));
+  const __m512i d = _mm512_shuffle_epi8(c.second_high, _mm512_and_si512(_mm512_srli_epi16(in, 4), c.nibble));
+  const __m512i is3 = _mm512_subs_epu8(load(q - 2), c.lead3);
+  const __m512i is4 = _mm512_subs_epu8(load(q - 3), c.lead4);
+  const __m512i flags = _mm512_ternarylogic_epi32(a, b, d, 0x80);
+  const __m512i must_continue = _mm512_ternarylogic_epi32(is3, is4, c.high_bit, 0xA8);
+  return _mm512_xor_si512(flags, must_continue);
+}
+
+/// The length_segment of UTF-8 (see length_common.hpp): the block checks of validate.hpp, each block
+/// that passes also counted (a nibble lookup per byte, summed by vpsadbw).
+template <bool Utf16>
+UTF8DFA_TARGET_AVX512 std::size_t utf8_units_segment(const unsigned char* p, std::size_t n,
+                                                     std::size_t& count) noexcept {
+  const checker check;
+  const __m512i table = lanes(Utf16 ? utf16_units_per_nibble : utf32_units_per_nibble);
+  const __m512i zero = _mm512_setzero_si512();
+  __m512i prev = zero, incomplete = zero, sums = zero;
+  std::size_t ascii = 0, i = 0, stop = blocks_pass;
+  if (n >= 64) {  // the first block: nothing before it
+    const __m512i in = load(p);
+    if (UTF8DFA_UNLIKELY(any(check_block(check, in, prev, incomplete)))) {
+      count = 0;
+      return 0;
+    }
+    sums = _mm512_sad_epu8(units_of(table, check.nibble, in), zero);
+    prev = in;
+    i = 64;
+  }
+  for (; n - i >= 128; i += 128) {
+    const __m512i in0 = load(p + i), in1 = load(p + i + 64);
+    if (_mm512_movepi8_mask(_mm512_or_si512(in0, in1)) == 0) {
+      if (UTF8DFA_UNLIKELY(any(incomplete))) break;
+      ascii += 128;
+    } else {
+      const __m512i err = _mm512_or_si512(check_at(check, p + i, in0), check_at(check, p + i + 64, in1));
+      incomplete = ends_incomplete(in1);
+      if (UTF8DFA_UNLIKELY(any(err))) break;
+      const __m512i both = _mm512_add_epi8(units_of(table, check.nibble, in0), units_of(table, check.nibble, in1));
+      sums = _mm512_add_epi64(sums, _mm512_sad_epu8(both, zero));
+    }
+    prev = in1;
+  }
+  if (n - i >= 128) {
+    stop = i;
+  } else {
+    for (; n - i >= 64; i += 64) {
+      const __m512i in = load(p + i);
+      if (UTF8DFA_UNLIKELY(any(check_block(check, in, prev, incomplete)))) break;
+      sums = _mm512_add_epi64(sums, _mm512_sad_epu8(units_of(table, check.nibble, in), zero));
+      prev = in;
+    }
+    if (n - i >= 64) {
+      stop = i;
+    } else if (i < n) {
+      const __m512i in = load_first(p + i, n - i);
+      if (UTF8DFA_UNLIKELY(any(check_block(check, in, prev, incomplete)))) {
+        stop = i;
+      } else {
+        const __m512i live = _mm512_maskz_mov_epi8(_bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(n - i)),
+                                                   units_of(table, check.nibble, in));
+        sums = _mm512_add_epi64(sums, _mm512_sad_epu8(live, zero));
+      }
+    } else if (UTF8DFA_UNLIKELY(any(incomplete))) {
+      stop = i;
+    }
+  }
+  count = ascii + static_cast<std::size_t>(_mm512_reduce_add_epi64(sums));
+  return stop;
+}
+
+/// The constants of the UTF-16 count.
+struct utf16_count_constants {
+  __m512i tag, high, low, x80, x800, one, two;
+
+  UTF8DFA_TARGET_AVX512 utf16_count_constants() noexcept
+      : tag(opaque(_mm512_set1_epi16(static_cast<short>(0xFC00)))),
+        high(opaque(_mm512_set1_epi16(static_cast<short>(0xD800)))),
+        low(opaque(_mm512_set1_epi16(static_cast<short>(0xDC00)))),
+        x80(opaque(_mm512_set1_epi16(0x80))),
+        x800(opaque(_mm512_set1_epi16(0x800))),
+        one(opaque(_mm512_set1_epi16(1))),
+        two(opaque(_mm512_set1_epi16(2))) {}
+};
+
+/// Adds the UTF-8 bytes of the 32 units w, less one each, to the 16-bit lanes of acc, unless a
+/// surrogate is unpaired (`next`: the units one position later; lanes past the input are zero, so
+/// they add nothing and a high surrogate before them is unpaired): then returns false.
+UTF8DFA_TARGET_AVX512 inline bool count_utf16_block(const utf16_count_constants& k, __m512i w, __m512i next,
+                                                    __m512i& acc, bool& ascii) noexcept {
+  const __mmask32 hi = _mm512_cmpeq_epi16_mask(_mm512_and_si512(w, k.tag), k.high);
+  const __mmask32 lo_next = _mm512_cmpeq_epi16_mask(_mm512_and_si512(next, k.tag), k.low);
+  if (UTF8DFA_UNLIKELY(hi != lo_next)) return false;
+  const __mmask32 two = _mm512_cmpge_epu16_mask(w, k.x80);
+  ascii = two == 0;
+  __m512i t = _mm512_maskz_mov_epi16(two, k.one);
+  t = _mm512_mask_add_epi16(t, _mm512_cmpge_epu16_mask(w, k.x800), t, k.one);
+  acc = _mm512_add_epi16(acc, _mm512_mask_sub_epi16(t, hi, t, k.two));
+  return true;
+}
+
+/// The length_segment of UTF-16, 32 units per step: bytes are 1 + (>= 0x80) + (>= 0x800), minus 2
+/// for a high surrogate (a pair is 1 + 3).
+UTF8DFA_TARGET_AVX512 inline std::size_t utf16_bytes_segment(const char16_t* p, std::size_t n,
+                                                             std::size_t& count) noexcept {
+  count = 0;
+  if (n == 0) return blocks_pass;
+  if ((p[0] & 0xFC00) == 0xDC00) return 0;  // a low surrogate that no high one precedes
+  const utf16_count_constants k;
+  __m512i acc = _mm512_setzero_si512();
+  std::size_t i = 0, steps = 0, extra = 0;
+  bool ascii = false;
+  for (; n - i > 32; i += 32) {
+    // After an ASCII block, ASCII 64 units a step (the unit after them not a low surrogate: one
+    // would be unpaired).
+    while (ascii && n - i > 64) {
+      const __m512i w0 = _mm512_loadu_si512(p + i), w1 = _mm512_loadu_si512(p + i + 32);
+      if (_mm512_cmpge_epu16_mask(_mm512_or_si512(w0, w1), k.x80) != 0 || (p[i + 64] & 0xFC00) == 0xDC00) break;
+      i += 64;
+    }
+    if (n - i <= 32) break;
+    if (UTF8DFA_UNLIKELY(!count_utf16_block(k, _mm512_loadu_si512(p + i), _mm512_loadu_si512(p + i + 1), acc, ascii)))
+      break;
+    if (++steps == 8192) {  // before the 16-bit lanes could overflow
+      extra += static_cast<std::size_t>(_mm512_reduce_add_epi32(_mm512_madd_epi16(acc, k.one)));
+      acc = _mm512_setzero_si512();
+      steps = 0;
+    }
+  }
+  std::size_t stop = i;
+  if (n - i <= 32) {
+    const std::size_t avail = n - i;
+    const __m512i w = _mm512_maskz_loadu_epi16(_bzhi_u32(~0u, static_cast<unsigned>(avail)), p + i);
+    const __m512i next = _mm512_maskz_loadu_epi16(_bzhi_u32(~0u, static_cast<unsigned>(avail - 1)), p + i + 1);
+    if (count_utf16_block(k, w, next, acc, ascii)) {
+      stop = blocks_pass;
+      i = n;
+    }
+  }
+  count = i + extra + static_cast<std::size_t>(_mm512_reduce_add_epi32(_mm512_madd_epi16(acc, k.one)));
+  return stop;
+}
+
+/// The constants of the UTF-32 count.
+struct utf32_count_constants {
+  __m512i sur, sur_len, top, x80, x10000, one;
+
+  UTF8DFA_TARGET_AVX512 utf32_count_constants() noexcept
+      : sur(opaque(_mm512_set1_epi32(0xD800))),
+        sur_len(opaque(_mm512_set1_epi32(0x800))),
+        top(opaque(_mm512_set1_epi32(0x10FFFF))),
+        x80(opaque(_mm512_set1_epi32(0x80))),
+        x10000(opaque(_mm512_set1_epi32(0x10000))),
+        one(opaque(_mm512_set1_epi32(1))) {}
+};
+
+/// Adds the UTF-8 bytes of the 16 units cp, less one each, to acc, unless one is a surrogate or
+/// above 0x10FFFF: then returns false (lanes past the input are zero: they add nothing).
+UTF8DFA_TARGET_AVX512 inline bool count_utf32_block(const utf32_count_constants& k, __m512i cp, __m512i& acc,
+                                                    bool& ascii) noexcept {
+  if (UTF8DFA_UNLIKELY(
+          (_mm512_cmplt_epu32_mask(_mm512_sub_epi32(cp, k.sur), k.sur_len) | _mm512_cmpgt_epu32_mask(cp, k.top)) != 0))
+    return false;
+  const __mmask16 two = _mm512_cmpge_epu32_mask(cp, k.x80);
+  ascii = two == 0;
+  __m512i t = _mm512_maskz_mov_epi32(two, k.one);
+  t = _mm512_mask_add_epi32(t, _mm512_cmpge_epu32_mask(cp, k.sur_len), t, k.one);
+  acc = _mm512_add_epi32(acc, _mm512_mask_add_epi32(t, _mm512_cmpge_epu32_mask(cp, k.x10000), t, k.one));
+  return true;
+}
+
+/// The length_segment of UTF-32, 16 units per step: bytes are 1 + (>= 0x80) + (>= 0x800) +
+/// (>= 0x10000); a block holding a surrogate or a value above 0x10FFFF stops it.
+UTF8DFA_TARGET_AVX512 inline std::size_t utf32_bytes_segment(const char32_t* p, std::size_t n,
+                                                             std::size_t& count) noexcept {
+  const utf32_count_constants k;
+  __m512i acc = _mm512_setzero_si512();
+  std::size_t i = 0, steps = 0, extra = 0, stop = blocks_pass;
+  bool ascii = false;
+  for (; n - i >= 16; i += 16) {
+    while (ascii && n - i >= 64) {  // after an ASCII block, ASCII 64 units a step
+      const __m512i any =
+          _mm512_or_si512(_mm512_or_si512(_mm512_loadu_si512(p + i), _mm512_loadu_si512(p + i + 16)),
+                          _mm512_or_si512(_mm512_loadu_si512(p + i + 32), _mm512_loadu_si512(p + i + 48)));
+      if (_mm512_cmpge_epu32_mask(any, k.x80) != 0) break;
+      i += 64;
+    }
+    if (n - i < 16) break;
+    if (UTF8DFA_UNLIKELY(!count_utf32_block(k, _mm512_loadu_si512(p + i), acc, ascii))) break;
+    if (++steps == (std::size_t{1} << 24)) {  // before the 32-bit lanes could overflow
+      extra += static_cast<std::size_t>(_mm512_reduce_add_epi32(acc));
+      acc = _mm512_setzero_si512();
+      steps = 0;
+    }
+  }
+  if (n - i >= 16) {
+    stop = i;
+  } else if (i < n) {
+    const auto live = static_cast<__mmask16>(_bzhi_u32(0xFFFFu, static_cast<unsigned>(n - i)));
+    if (count_utf32_block(k, _mm512_maskz_loadu_epi32(live, p + i), acc, ascii))
+      i = n;
+    else
+      stop = i;
+  }
+  count = i + extra + static_cast<std::size_t>(_mm512_reduce_add_epi32(acc));
+  return stop;
+}
+
+// The kernel-table entry points.
+
+inline std::size_t utf16_length_from_utf8(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
+  return utf8_units_blocks<true, &utf8_units_segment<true>, 128>(p, n, repl);
+}
+
+inline std::size_t utf32_length_from_utf8(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
+  return utf8_units_blocks<false, &utf8_units_segment<false>, 128>(p, n, repl);
+}
+
+inline std::size_t utf8_length_from_utf16(const char16_t* p, std::size_t n, char32_t repl) noexcept {
+  return utf8_bytes_blocks<char16_t, &utf16_bytes_segment, 32>(p, n, repl);
+}
+
+inline std::size_t utf8_length_from_utf32(const char32_t* p, std::size_t n, char32_t repl) noexcept {
+  return utf8_bytes_blocks<char32_t, &utf32_bytes_segment, 16>(p, n, repl);
+}
+
+}  // namespace avx512
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+#endif
+#endif

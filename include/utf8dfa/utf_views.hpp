@@ -1,0 +1,707 @@
+// utf8dfa: as_utf8, as_utf16, as_utf32: lazy views that transcode between any two UTF forms.
+//
+//   for (char16_t u : utf8dfa::as_utf16(bytes)) ...          // UTF-8 in, UTF-16 out
+//   std::string s(v.begin(), v.end());                        // v = utf8dfa::as_utf8(u16string)
+//
+// The input is any range of UTF-8 (char, char8_t, unsigned char, std::byte), UTF-16 (char16_t, and
+// wchar_t where it is 2 bytes) or UTF-32 (char32_t, wchar_t where it is 4 bytes) code units, an
+// iterator pair, or a null-terminated string (read up to its terminator, without a length pass).
+// Each ill-formed subpart becomes one replacement character, exactly as the bulk `_lossy`
+// functions do: a maximal ill-formed subpart of UTF-8 (decoded by the one DFA: the well-formed
+// characters of contiguous input inline on its tables, everything else through code_point_iterator's
+// decode_advance / decode_retreat), an unpaired UTF-16 surrogate, a UTF-32 surrogate or value above
+// 0x10FFFF. Under `strict` the iteration ends at the first error, and the iterator that reached the
+// end says where and why. Views over bidirectional input are bidirectional (replace policies), over
+// forward input forward, over input iterators single-pass. This header also lets null_sentinel end
+// UTF-16 and UTF-32 strings.
+#ifndef UTF8DFA_UTF_VIEWS_HPP
+#define UTF8DFA_UTF_VIEWS_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <type_traits>
+
+#include "decode.hpp"
+#include "detail/bytes.hpp"
+#include "detail/dfa.hpp"
+#include "detail/scalar.hpp"
+#include "error.hpp"
+#include "iterator.hpp"
+#include "policy.hpp"
+#include "views.hpp"
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+
+/// An ill-formed subpart met by a transcoding view's iterator (error()): where it starts, in input
+/// code units from the start of the view's input, its length in code units (for `incomplete`, the
+/// units the input ended with), and why. False (code == none) on a well-formed character.
+struct input_error {
+  std::size_t offset;  ///< input code units before the subpart
+  std::size_t length;  ///< code units of the subpart (0 when there is none)
+  error_code code;     ///< error_code::none for a well-formed character
+  constexpr explicit operator bool() const noexcept { return code != error_code::none; }
+};
+
+namespace detail {
+
+/// The UTF form of a code unit type: 8, 16 or 32; 0 for anything else.
+template <class T, class U = std::remove_cv_t<T>>
+inline constexpr int utf_form_v = is_byte_v<U>                                                                    ? 8
+                                  : std::is_same_v<U, char16_t> || (std::is_same_v<U, wchar_t> && sizeof(U) == 2) ? 16
+                                  : std::is_same_v<U, char32_t> || (std::is_same_v<U, wchar_t> && sizeof(U) == 4) ? 32
+                                                                                                                  : 0;
+
+template <class T>
+inline constexpr bool is_code_unit_v = utf_form_v<T> != 0;
+
+/// A UTF-16 or UTF-32 code unit's value (wchar_t may be signed: a negative value reads as above
+/// 0x10FFFF, an error).
+template <class T>
+constexpr char32_t wide_unit(T c) noexcept {
+  if constexpr (sizeof(T) == 2)
+    return static_cast<char16_t>(c);
+  else
+    return static_cast<char32_t>(static_cast<std::make_unsigned_t<T>>(c));
+}
+
+constexpr bool is_surrogate(char32_t c) noexcept {
+  return c >= 0xD800 && c <= 0xDFFF;
+}
+
+/// Decodes the UTF-16 character at `it` (it != last) and moves `it` past it, as decode_utf16_at
+/// does: a high surrogate that ends the input is `incomplete`, any other unpaired surrogate one
+/// `surrogate` error. A unit that does not complete a pair is not consumed.
+template <class It, class Sent>
+constexpr decoded utf16_advance(It& it, const Sent& last) {
+  const char32_t c = wide_unit(*it);
+  ++it;
+  if (!is_surrogate(c)) return {c, 1, error_code::none};
+  if (c <= 0xDBFF) {
+    if (it == last) return {replacement_character, 1, error_code::incomplete};
+    const char32_t d = wide_unit(*it);
+    if (d >= 0xDC00 && d <= 0xDFFF) {
+      ++it;
+      return {0x10000 + ((c - 0xD800) << 10) + (d - 0xDC00), 2, error_code::none};
+    }
+  }
+  return {replacement_character, 1, error_code::surrogate};
+}
+
+/// The UTF-16 character that ends at `pos` (a character boundary after `first`); moves `pos` to its
+/// start. The same segmentation and kinds as utf16_advance read forwards.
+template <class It, class Sent>
+constexpr decoded utf16_retreat(const It& first, It& pos, const Sent& last) {
+  const It end = pos;
+  --pos;
+  const char32_t c = wide_unit(*pos);
+  if (!is_surrogate(c)) return {c, 1, error_code::none};
+  if (c >= 0xDC00) {
+    if (pos != first) {
+      It q = pos;
+      --q;
+      const char32_t h = wide_unit(*q);
+      if (h >= 0xD800 && h <= 0xDBFF) {
+        pos = q;
+        return {0x10000 + ((h - 0xD800) << 10) + (c - 0xDC00), 2, error_code::none};
+      }
+    }
+    return {replacement_character, 1, error_code::surrogate};
+  }
+  // A high surrogate before a boundary is unpaired; incomplete only where the input ends.
+  return {replacement_character, 1, end == last ? error_code::incomplete : error_code::surrogate};
+}
+
+/// One UTF-32 unit, as decode_utf32_at reads it.
+constexpr decoded utf32_unit(char32_t c) noexcept {
+  if (is_surrogate(c)) return {replacement_character, 1, error_code::surrogate};
+  if (c > 0x10FFFF) return {replacement_character, 1, error_code::too_large};
+  return {c, 1, error_code::none};
+}
+
+/// The character at `it` (it != last) in UTF form W; moves `it` past it.
+template <int W, class It, class Sent>
+constexpr decoded utf_advance(It& it, const Sent& last) {
+  if constexpr (W == 8) {
+    return decode_advance(it, last);
+  } else if constexpr (W == 16) {
+    return utf16_advance(it, last);
+  } else {
+    const char32_t c = wide_unit(*it);
+    ++it;
+    return utf32_unit(c);
+  }
+}
+
+/// The character that ends at the boundary `pos` (pos != first) in UTF form W; moves `pos` to its
+/// start. Error kinds are the forward walk's (an incomplete UTF-8 sequence that the input goes on
+/// after is re-read forwards for its kind).
+template <int W, class It, class Sent>
+constexpr decoded utf_retreat(const It& first, It& pos, const Sent& last) {
+  if constexpr (W == 8) {
+    const It end = pos;
+    decoded d = decode_retreat(first, pos);
+    if (d.error == error_code::incomplete && !(end == last)) {
+      It t = pos;
+      const decoded whole = decode_advance(t, last);
+      if (whole.length == d.length) d.error = whole.error;
+    }
+    return d;
+  } else if constexpr (W == 16) {
+    return utf16_retreat(first, pos, last);
+  } else {
+    --pos;
+    return utf32_unit(wide_unit(*pos));
+  }
+}
+
+/// Bytes of the character each lead byte starts, read off the grammar (1 for bytes that start none).
+struct lead_length_table {
+  std::uint8_t of[256]{};
+};
+
+constexpr lead_length_table build_lead_lengths() {
+  lead_length_table t{};
+  for (unsigned b = 0; b < 256; ++b) t.of[b] = 1;
+  for (const sequence_rule& r : grammar)
+    for (unsigned b = r.lead.lo; b <= r.lead.hi; ++b) t.of[b] = static_cast<std::uint8_t>(r.tails + 1);
+  return t;
+}
+
+inline constexpr lead_length_table lead_length = build_lead_lengths();
+
+/// The fast path of the views over contiguous UTF-8: true when the `n`-byte character (n = 3 or 4,
+/// from lead_length) at p, with n bytes readable, is well-formed, on the DFA's plain transition
+/// table (table loads only: the shift form's variable shifts all want one register); its value in `c`.
+template <class T>
+UTF8DFA_ALWAYS_INLINE constexpr bool well_formed_long(const T* p, unsigned n, char32_t& c) noexcept {
+  // (Full-width temporaries: a byte-wide spill reloaded as a word would stall the store forwarding.)
+  const unsigned b0 = octet(p[0]), b1 = octet(p[1]), b2 = octet(p[2]);
+  unsigned st = dfa.next[dfa.next[dfa.next[accept_state][b0]][b1]][b2];
+  unsigned v = ((b0 & dfa.lead_mask[b0]) << 12) | ((b1 & 0x3Fu) << 6) | (b2 & 0x3Fu);
+  if (n == 4) {
+    const unsigned b3 = octet(p[3]);
+    st = dfa.next[st][b3];
+    v = (v << 6) | (b3 & 0x3Fu);
+  }
+  c = v;
+  return st == accept_state;
+}
+
+static_assert(grammar[1].lead.lo == 0xC2 && grammar[1].lead.hi == 0xDF && grammar[1].tails == 1 &&
+                  grammar[1].tail[0].lo == utf8_tail.lo && grammar[1].tail[0].hi == utf8_tail.hi,
+              "UTF8-2 is C2..DF followed by any UTF8-tail: the views' fast path checks it by the tail range");
+
+template <class P>
+inline constexpr bool is_view_policy_v =
+    std::is_same_v<P, strict> || std::is_same_v<P, replace> || std::is_same_v<P, assume_valid>;
+
+}  // namespace detail
+
+/// The iterator of a transcoding view: code units of type Out (char, char16_t or char32_t) from the
+/// code units [first, last) of another (or the same) UTF form. Policy: replace (one replacement per
+/// ill-formed subpart), assume_valid (the same), or strict (the iteration ends at the first error).
+/// Bidirectional over bidirectional input unless strict, forward over forward input, single-pass
+/// over input iterators. Besides the values: base(), length(), error(), offset().
+/// It holds the current character (its output units, input length and error), never more.
+template <class Out, class It, class Sent = It, class Policy = replace>
+class utf_iterator {
+  using in_unit = std::remove_cv_t<typename std::iterator_traits<It>::value_type>;
+  static constexpr int in_form = detail::utf_form_v<in_unit>;
+  static constexpr int out_form = detail::utf_form_v<Out>;
+  static_assert(in_form != 0, "the input's code units are UTF-8 (1-byte), UTF-16 (char16_t) or UTF-32 (char32_t)");
+  static_assert(std::is_same_v<Out, char> || std::is_same_v<Out, char16_t> || std::is_same_v<Out, char32_t>,
+                "the output code unit is char, char16_t or char32_t");
+  static_assert(detail::is_view_policy_v<Policy>, "Policy is strict, replace or assume_valid");
+  static constexpr bool stops = Policy::stops_on_error;
+  static constexpr bool multipass = detail::is_forward_iter_v<It>;
+  static constexpr bool bidirectional = detail::is_bidi_iter_v<It> && !stops;
+  static constexpr bool random_access =
+      std::is_base_of_v<std::random_access_iterator_tag, detail::iter_category_t<It>> ||
+      detail::is_contiguous_iter_v<It>;
+  // The current character's units, packed: unit k at bits [k * bits, (k + 1) * bits).
+  static constexpr unsigned bits = out_form == 32 ? 0 : static_cast<unsigned>(out_form);
+  using packed = std::conditional_t<out_form == 32, char32_t, std::uint32_t>;
+
+ public:
+  using value_type = Out;
+  using reference = Out;
+  using pointer = void;
+  using difference_type = std::ptrdiff_t;
+  using iterator_category =
+      std::conditional_t<bidirectional, std::bidirectional_iterator_tag,
+                         std::conditional_t<multipass, std::forward_iterator_tag, std::input_iterator_tag>>;
+  using iterator_concept = iterator_category;
+
+  constexpr utf_iterator() = default;
+
+  /// An iterator at the start of [pos, last); it cannot move before `pos`. For input iterators this
+  /// reads the first character.
+  constexpr utf_iterator(It pos, Sent last, Policy policy = {})
+      : first_(pos), pos_(pos), last_(last), repl_(policy.replacement_value()) {
+    fill();
+  }
+
+  /// An iterator at `pos`, a character boundary in [first, last) (or last), that can move back to
+  /// `first`; offsets count from `first`.
+  template <bool M = multipass, std::enable_if_t<M, int> = 0>
+  constexpr utf_iterator(It first, It pos, Sent last, Policy policy = {})
+      : first_(first), pos_(pos), last_(last), repl_(policy.replacement_value()) {
+    fill();
+  }
+
+  /// The current code unit. Not at the end.
+  constexpr Out operator*() const noexcept {
+    if constexpr (out_form == 32)
+      return units_;
+    else
+      return static_cast<Out>(units_ & ((1u << bits) - 1));
+  }
+
+  /// Multi-pass: where the current character starts in the input (at the end: the end, or under
+  /// strict the start of the ill-formed subpart that ended the iteration). Single-pass: the
+  /// position after the current character (the input consumed so far).
+  constexpr It base() const { return pos_; }
+
+  /// Input code units of the current character or ill-formed subpart; 0 at the end.
+  constexpr std::size_t length() const noexcept { return n_ == 0 ? 0 : len_; }
+
+  /// The ill-formed subpart the current unit replaces (replace), or the one that ended the
+  /// iteration (strict, at the end); code == error_code::none otherwise.
+  constexpr input_error error() const {
+    if (err_ == error_code::none) return {offset(), 0, error_code::none};
+    return {offset(), len_, err_};
+  }
+
+  /// Input code units before the current character (at the end: before the end, or the error);
+  /// counted from the view's start (linear time over multi-pass iterators that are not random-access).
+  constexpr std::size_t offset() const {
+    if constexpr (multipass)
+      return static_cast<std::size_t>(std::distance(first_, base()));
+    else
+      return off_;
+  }
+
+  /// The index of the current unit within its character's encoding (0 for the first).
+  constexpr std::size_t unit_index() const noexcept { return n_ == 0 ? 0u : n_ - 1u - rem_; }
+
+  /// Steps to the next code unit; at the end it stays there.
+  constexpr utf_iterator& operator++() {
+    if (rem_ != 0) {
+      --rem_;
+      units_ >>= bits;
+      return *this;
+    }
+    if constexpr (!multipass || stops)
+      if (n_ == 0) return *this;  // the end, or stopped at an error: stay
+    // (At the end len_ is 0 and fill() finds the end again.)
+    if constexpr (multipass) {
+      if constexpr (random_access)
+        pos_ += static_cast<difference_type>(len_);
+      else
+        for (std::uint8_t i = 0; i < len_; ++i) ++pos_;
+    } else {
+      off_ += len_;
+    }
+    fill();
+    return *this;
+  }
+
+  constexpr utf_iterator operator++(int) {
+    utf_iterator old = *this;
+    ++*this;
+    return old;
+  }
+
+  /// Steps back one code unit; at the first position it stays there.
+  template <bool B = bidirectional, std::enable_if_t<B, int> = 0>
+  constexpr utf_iterator& operator--() {
+    if (rem_ + 1 < n_) {
+      ++rem_;
+      units_ = full_ >> ((n_ - 1u - rem_) * bits);
+      return *this;
+    }
+    if (pos_ == first_) return *this;
+    const decoded d = detail::utf_retreat<in_form>(first_, pos_, last_);
+    hold(d);
+    rem_ = 0;
+    units_ = full_ >> ((n_ - 1u) * bits);
+    return *this;
+  }
+
+  template <bool B = bidirectional, std::enable_if_t<B, int> = 0>
+  constexpr utf_iterator operator--(int) {
+    utf_iterator old = *this;
+    --*this;
+    return old;
+  }
+
+  /// Both at the end (or stopped), or both at the same unit of the same character. Single-pass:
+  /// both at the end or both not.
+  friend constexpr bool operator==(const utf_iterator& a, const utf_iterator& b) {
+    if (a.n_ == 0 || b.n_ == 0) return a.n_ == b.n_;
+    if constexpr (multipass)
+      return a.pos_ == b.pos_ && a.rem_ == b.rem_;
+    else
+      return true;
+  }
+  friend constexpr bool operator!=(const utf_iterator& a, const utf_iterator& b) { return !(a == b); }
+
+  // Comparisons with a sentinel of another type: true at the end (or stopped at an error).
+  template <class S, std::enable_if_t<std::is_same_v<S, Sent> && !std::is_same_v<S, It>, int> = 0>
+  friend constexpr bool operator==(const utf_iterator& a, const S&) {
+    return a.n_ == 0;
+  }
+  template <class S, std::enable_if_t<std::is_same_v<S, Sent> && !std::is_same_v<S, It>, int> = 0>
+  friend constexpr bool operator==(const S&, const utf_iterator& a) {
+    return a.n_ == 0;
+  }
+  template <class S, std::enable_if_t<std::is_same_v<S, Sent> && !std::is_same_v<S, It>, int> = 0>
+  friend constexpr bool operator!=(const utf_iterator& a, const S&) {
+    return a.n_ != 0;
+  }
+  template <class S, std::enable_if_t<std::is_same_v<S, Sent> && !std::is_same_v<S, It>, int> = 0>
+  friend constexpr bool operator!=(const S&, const utf_iterator& a) {
+    return a.n_ != 0;
+  }
+
+ private:
+  // Holds one character with its input length and error: its units, or its replacement's.
+  UTF8DFA_ALWAYS_INLINE constexpr void hold(const decoded& d) {
+    const char32_t c = d.error == error_code::none ? d.code_point : repl_;
+    len_ = d.length;
+    err_ = d.error;
+    if constexpr (out_form == 32) {
+      units_ = c;
+      n_ = 1;
+    } else if constexpr (out_form == 16) {
+      if (c < 0x10000) {
+        units_ = c;
+        n_ = 1;
+      } else {
+        units_ = (0xD7C0 + (c >> 10)) | ((0xDC00 + (c & 0x3FF)) << 16);
+        n_ = 2;
+      }
+    } else {
+      if (c < 0x80) {
+        units_ = c;
+        n_ = 1;
+      } else if (c < 0x800) {
+        units_ = (0xC0 | (c >> 6)) | ((0x80 | (c & 0x3F)) << 8);
+        n_ = 2;
+      } else if (c < 0x10000) {
+        units_ = (0xE0 | (c >> 12)) | ((0x80 | ((c >> 6) & 0x3F)) << 8) | ((0x80 | (c & 0x3F)) << 16);
+        n_ = 3;
+      } else {
+        units_ = (0xF0 | (c >> 18)) | ((0x80 | ((c >> 12) & 0x3F)) << 8) | ((0x80 | ((c >> 6) & 0x3F)) << 16) |
+                 ((0x80u | (c & 0x3F)) << 24);
+        n_ = 4;
+      }
+    }
+    rem_ = static_cast<std::uint8_t>(n_ - 1);
+    if constexpr (bidirectional) full_ = units_;
+  }
+
+  // Holds a well-formed character of L input units (UTF-8 input: its value tells its output length).
+  template <int L>
+  UTF8DFA_ALWAYS_INLINE constexpr void hold_valid(char32_t c) {
+    if constexpr (in_form != 8 || (out_form == 16 && L == 4)) {
+      hold({c, static_cast<std::uint8_t>(L), error_code::none});
+    } else {
+      len_ = L;
+      err_ = error_code::none;
+      if constexpr (out_form == 32) {
+        units_ = c;
+        n_ = 1;
+      } else if constexpr (out_form == 16) {
+        units_ = c;  // L < 4: one unit
+        n_ = 1;
+      } else if constexpr (L == 1) {
+        units_ = c;
+        n_ = 1;
+      } else if constexpr (L == 2) {
+        units_ = (0xC0 | (c >> 6)) | ((0x80 | (c & 0x3F)) << 8);
+        n_ = 2;
+      } else if constexpr (L == 3) {
+        units_ = (0xE0 | (c >> 12)) | ((0x80 | ((c >> 6) & 0x3F)) << 8) | ((0x80 | (c & 0x3F)) << 16);
+        n_ = 3;
+      } else {
+        units_ = (0xF0 | (c >> 18)) | ((0x80 | ((c >> 12) & 0x3F)) << 8) | ((0x80 | ((c >> 6) & 0x3F)) << 16) |
+                 ((0x80u | (c & 0x3F)) << 24);
+        n_ = 4;
+      }
+      rem_ = static_cast<std::uint8_t>(n_ - 1);
+      if constexpr (bidirectional) full_ = units_;
+    }
+  }
+
+  // The end, or (strict) stopped at an ill-formed subpart of `length` units at pos_.
+  constexpr void stop(std::uint8_t length, error_code e) {
+    n_ = 0;
+    rem_ = 0;
+    len_ = length;
+    err_ = e;
+  }
+
+  // Reads from pos_ (multi-pass: pos_ stays; single-pass: pos_ moves past what is read).
+  UTF8DFA_ALWAYS_INLINE constexpr void fill() {
+    if (pos_ == last_) return stop(0, error_code::none);
+    // The common characters of contiguous input inline; the rest through the general decoders.
+    if constexpr (in_form == 8 && detail::is_contiguous_iter_v<It>) {
+      const auto* p = detail::to_pointer(pos_);
+      // (Read through unsigned char at run time: a sign-extending load of a plain char would merge
+      // into the previous character's register.)
+      std::uint8_t b0 = 0;
+      if (UTF8DFA_IS_CONSTANT_EVALUATED())
+        b0 = detail::octet(*p);
+      else
+        b0 = *detail::as_uchars(p);
+      if (b0 < 0x80) return hold_valid<1>(b0);
+      if constexpr (std::is_same_v<It, Sent>) {
+        if (last_ - pos_ >= 4) {  // the longest character fits: no bound checks below
+          const std::uint8_t b1 = detail::octet(p[1]);
+          if (detail::grammar[1].lead.contains(b0)) {  // UTF8-2 (by compares: no table load to wait for)
+            if (detail::is_continuation(b1)) return hold_valid<2>(((b0 & 0x1Fu) << 6) | (b1 & 0x3Fu));
+          } else if (const unsigned n = detail::lead_length.of[b0]; n >= 3) {
+            char32_t c = 0;
+            if (detail::well_formed_long(p, n, c)) return n == 3 ? hold_valid<3>(c) : hold_valid<4>(c);
+          }
+        }
+      }
+    } else if constexpr (in_form != 8 && detail::is_contiguous_iter_v<It>) {
+      const char32_t c = detail::wide_unit(*detail::to_pointer(pos_));
+      if (in_form == 32 ? c < 0xD800 : !detail::is_surrogate(c)) return hold({c, 1, error_code::none});
+    }
+    decoded d{};
+    if constexpr (multipass) {
+      It t = pos_;
+      d = detail::utf_advance<in_form>(t, last_);
+    } else {
+      d = detail::utf_advance<in_form>(pos_, last_);
+    }
+    if constexpr (stops) {
+      if (d.error != error_code::none) return stop(d.length, d.error);
+    }
+    hold(d);
+  }
+
+  It first_{};
+  It pos_{};
+  Sent last_{};
+  std::size_t off_ = 0;  // single-pass: input units consumed before the current character
+  char32_t repl_ = replacement_character;
+  packed units_ = 0;      // the current character's units from the current one on
+  packed full_ = 0;       // bidirectional: all of them
+  std::uint8_t n_ = 0;    // units of the current character; 0 at the end (or stopped)
+  std::uint8_t rem_ = 0;  // units of it after the current one
+  std::uint8_t len_ = 0;  // input units of the current character (stopped: of the ill-formed subpart)
+  error_code err_ = error_code::none;
+};
+
+/// The code units [first, last) transcoded to Out (see utf_iterator), as a range: as_utf8,
+/// as_utf16 and as_utf32 make these. In C++20 a std::ranges::view and a borrowed range (it holds
+/// only iterators and the replacement).
+template <class Out, class It, class Sent = It, class Policy = replace>
+class utf_view
+#if UTF8DFA_HAS_RANGES_VIEWS
+    : public std::ranges::view_interface<utf_view<Out, It, Sent, Policy>>
+#endif
+{
+ public:
+  using iterator = utf_iterator<Out, It, Sent, Policy>;
+  /// The end: an iterator when It and Sent are one type (a common range), else Sent itself.
+  using sentinel = std::conditional_t<std::is_same_v<It, Sent>, iterator, Sent>;
+
+  constexpr utf_view() = default;
+  constexpr utf_view(It first, Sent last, Policy policy = {}) : first_(first), last_(last), policy_(policy) {}
+
+  /// The first unit (for single-pass input, reading the first character).
+  constexpr iterator begin() const {
+    return iterator(first_, last_, policy_);
+  }
+
+  constexpr sentinel end() const {
+    if constexpr (!std::is_same_v<It, Sent>)
+      return last_;
+    else if constexpr (detail::is_forward_iter_v<It>)
+      return iterator(first_, last_, last_, policy_);
+    else
+      return iterator(last_, last_, policy_);
+  }
+
+  /// The input's bounds.
+  constexpr It base_begin() const {
+    return first_;
+  }
+  constexpr Sent base_end() const {
+    return last_;
+  }
+
+ private:
+  It first_{};
+  Sent last_{};
+  Policy policy_{};
+};
+
+// ---- null-terminated UTF-16 and UTF-32 strings: null_sentinel for wide code units --------------
+
+/// A pointer to a UTF-16 or UTF-32 unit equals null_sentinel where it points at a zero unit.
+template <class T, std::enable_if_t<detail::utf_form_v<T> == 16 || detail::utf_form_v<T> == 32, int> = 0>
+constexpr bool operator==(const T* p, null_sentinel_t) noexcept {
+  return *p == T{};
+}
+template <class T, std::enable_if_t<detail::utf_form_v<T> == 16 || detail::utf_form_v<T> == 32, int> = 0>
+constexpr bool operator==(null_sentinel_t, const T* p) noexcept {
+  return *p == T{};
+}
+template <class T, std::enable_if_t<detail::utf_form_v<T> == 16 || detail::utf_form_v<T> == 32, int> = 0>
+constexpr bool operator!=(const T* p, null_sentinel_t) noexcept {
+  return *p != T{};
+}
+template <class T, std::enable_if_t<detail::utf_form_v<T> == 16 || detail::utf_form_v<T> == 32, int> = 0>
+constexpr bool operator!=(null_sentinel_t, const T* p) noexcept {
+  return *p != T{};
+}
+
+namespace detail {
+
+template <class R>
+using range_iter_t = decltype(std::begin(std::declval<const R&>()));
+
+struct not_a_unit {};
+
+template <class R, class = void>
+struct range_unit {
+  using type = not_a_unit;
+};
+template <class R>
+struct range_unit<R, std::void_t<range_iter_t<R>, decltype(std::end(std::declval<const R&>()))>> {
+  using type = std::remove_cv_t<typename std::iterator_traits<range_iter_t<R>>::value_type>;
+};
+
+/// Ranges of code units as_utf* take: containers and views of any UTF form (not arrays or pointers,
+/// which are null-terminated strings).
+template <class R, class B = uncvref_t<R>>
+inline constexpr bool is_unit_range_v = !std::is_array_v<B> && !std::is_pointer_v<B> && !is_view_policy_v<B> &&
+                                        is_code_unit_v<typename range_unit<B>::type>;
+
+template <class R, class = void>
+struct is_contiguous_units : std::false_type {};
+template <class R>
+struct is_contiguous_units<
+    R, std::void_t<decltype(std::data(std::declval<const R&>())), decltype(std::size(std::declval<const R&>()))>>
+    : std::bool_constant<std::is_pointer_v<decltype(std::data(std::declval<const R&>()))>> {};
+
+template <class R>
+inline constexpr bool is_borrowed_units_v = is_borrowed_bytes_v<R>;
+
+template <class Out, class Policy, class R>
+constexpr auto make_utf_view(R&& r, Policy policy) {
+  using B = uncvref_t<R>;
+  static_assert(std::is_lvalue_reference_v<R> || is_borrowed_units_v<B>,
+                "a transcoding view of a temporary container would dangle: keep the container in a variable");
+  if constexpr (is_contiguous_units<B>::value) {
+    const auto* p = std::data(r);
+    using P = std::remove_cv_t<std::remove_pointer_t<decltype(p)>>;
+    const P* first = p;
+    return utf_view<Out, const P*, const P*, Policy>(first, first + std::size(r), policy);
+  } else {
+    const B& c = r;
+    return utf_view<Out, range_iter_t<B>, range_iter_t<B>, Policy>(std::begin(c), std::end(c), policy);
+  }
+}
+
+template <class It>
+using iter_unit_t = std::remove_cv_t<typename std::iterator_traits<It>::value_type>;
+
+}  // namespace detail
+
+// ---- as_utf8, as_utf16, as_utf32 ----------------------------------------------------------------
+// Each takes: a range of code units (std::string, std::u16string_view, std::vector<char32_t>,
+// std::span<const std::byte>, std::list<char16_t>, ...; a temporary container is refused, it would
+// dangle); a null-terminated string (const CharT*, or a string literal); or an iterator pair
+// (e.g. std::istreambuf_iterator<char>, read as it is decoded). An optional last argument is the
+// policy: replace{} (the default, U+FFFD), replace{U'?'}, or strict{}.
+
+/// UTF-8 code units (char) of any UTF input.
+template <class R, class Policy = replace,
+          std::enable_if_t<detail::is_unit_range_v<R> && detail::is_view_policy_v<Policy>, int> = 0>
+constexpr auto as_utf8(R&& r, Policy policy = {}) {
+  return detail::make_utf_view<char>(static_cast<R&&>(r), policy);
+}
+
+/// UTF-16 code units (char16_t) of any UTF input.
+template <class R, class Policy = replace,
+          std::enable_if_t<detail::is_unit_range_v<R> && detail::is_view_policy_v<Policy>, int> = 0>
+constexpr auto as_utf16(R&& r, Policy policy = {}) {
+  return detail::make_utf_view<char16_t>(static_cast<R&&>(r), policy);
+}
+
+/// UTF-32 code units (char32_t) of any UTF input.
+template <class R, class Policy = replace,
+          std::enable_if_t<detail::is_unit_range_v<R> && detail::is_view_policy_v<Policy>, int> = 0>
+constexpr auto as_utf32(R&& r, Policy policy = {}) {
+  return detail::make_utf_view<char32_t>(static_cast<R&&>(r), policy);
+}
+
+/// A null-terminated string (up to its first zero unit, found while iterating) as UTF-8.
+template <class T, class Policy = replace,
+          std::enable_if_t<detail::is_code_unit_v<T> && detail::is_view_policy_v<Policy>, int> = 0>
+constexpr utf_view<char, const T*, null_sentinel_t, Policy> as_utf8(const T* s, Policy policy = {}) noexcept {
+  return {s, null_sentinel, policy};
+}
+
+/// A null-terminated string as UTF-16.
+template <class T, class Policy = replace,
+          std::enable_if_t<detail::is_code_unit_v<T> && detail::is_view_policy_v<Policy>, int> = 0>
+constexpr utf_view<char16_t, const T*, null_sentinel_t, Policy> as_utf16(const T* s, Policy policy = {}) noexcept {
+  return {s, null_sentinel, policy};
+}
+
+/// A null-terminated string as UTF-32.
+template <class T, class Policy = replace,
+          std::enable_if_t<detail::is_code_unit_v<T> && detail::is_view_policy_v<Policy>, int> = 0>
+constexpr utf_view<char32_t, const T*, null_sentinel_t, Policy> as_utf32(const T* s, Policy policy = {}) noexcept {
+  return {s, null_sentinel, policy};
+}
+
+/// The code units [first, last) of any iterator pair, as UTF-8.
+template <class It, class Sent, class Policy = replace,
+          std::enable_if_t<detail::is_code_unit_v<detail::iter_unit_t<It>> && !detail::is_view_policy_v<Sent> &&
+                               detail::is_view_policy_v<Policy>,
+                           int> = 0>
+constexpr utf_view<char, It, Sent, Policy> as_utf8(It first, Sent last, Policy policy = {}) {
+  return {first, last, policy};
+}
+
+/// The code units [first, last) of any iterator pair, as UTF-16.
+template <class It, class Sent, class Policy = replace,
+          std::enable_if_t<detail::is_code_unit_v<detail::iter_unit_t<It>> && !detail::is_view_policy_v<Sent> &&
+                               detail::is_view_policy_v<Policy>,
+                           int> = 0>
+constexpr utf_view<char16_t, It, Sent, Policy> as_utf16(It first, Sent last, Policy policy = {}) {
+  return {first, last, policy};
+}
+
+/// The code units [first, last) of any iterator pair, as UTF-32.
+template <class It, class Sent, class Policy = replace,
+          std::enable_if_t<detail::is_code_unit_v<detail::iter_unit_t<It>> && !detail::is_view_policy_v<Sent> &&
+                               detail::is_view_policy_v<Policy>,
+                           int> = 0>
+constexpr utf_view<char32_t, It, Sent, Policy> as_utf32(It first, Sent last, Policy policy = {}) {
+  return {first, last, policy};
+}
+
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#if UTF8DFA_HAS_RANGES_VIEWS
+namespace std::ranges {
+/// The view holds only iterators, so its iterators stay valid after it is gone.
+template <class Out, class It, class Sent, class Policy>
+inline constexpr bool enable_borrowed_range<utf8dfa::utf_view<Out, It, Sent, Policy>> = true;
+}  // namespace std::ranges
+#endif
+
+#endif

@@ -1,0 +1,398 @@
+// The output-length helpers (utf16_length_from_utf8, utf32_length_from_utf8, utf8_length_from_utf16,
+// utf8_length_from_utf32) against the length of what the conversions actually write, under every
+// policy: exact for replace (any replacement) and on well-formed input, an upper bound for strict
+// and assume_valid. Random well-formed and ill-formed text, every length 0..300 at every alignment
+// mod 64 (the vector blocks' edges), long inputs past the kernels' counter flushes, and the allocating
+// helpers built on them. ctest runs this file once per kernel (UTF8DFA_KERNEL).
+#include <utf8dfa.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+
+namespace length_test {
+
+/// A small deterministic generator (the same text on every platform).
+struct rng {
+  std::uint64_t x;
+  std::uint32_t next() {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<std::uint32_t>(x >> 33);
+  }
+  std::uint32_t below(std::uint32_t n) { return next() % n; }
+};
+
+/// UTF-8 text: runs of ASCII and of 2-, 3- and 4-byte characters (runs make whole vector blocks of
+/// one kind); with `bad`, ill-formed pieces of every kind in between, about one per `bad` pieces.
+inline std::string make_utf8(rng& r, std::size_t size, unsigned bad) {
+  static const char* const bad_pieces[] = {"\x80",     "\xBF\xBF",     "\xC0\xAF",     "\xC1\xBF",
+                                           "\xE0\x80", "\xE0\x9F\xBF", "\xED\xA0\x80", "\xF0\x8F\xBF\xBF",
+                                           "\xF4\x90", "\xF5",         "\xFF",         "\xE2\x82",
+                                           "\xF0\x9F", "\xC3",         "\xF0\x9F\x98", "\xF8\x88\x80\x80\x80"};
+  std::string s;
+  char buf[4];
+  while (s.size() < size) {
+    if (bad != 0 && r.below(bad) == 0) {
+      s += bad_pieces[r.below(sizeof bad_pieces / sizeof bad_pieces[0])];
+      continue;
+    }
+    const std::uint32_t kind = r.below(5), run = 1 + r.below(kind == 0 ? 80 : 24);
+    for (std::uint32_t k = 0; k < run; ++k) {
+      char32_t c = 0;
+      switch (kind) {
+        case 0:
+          c = r.below(0x80);
+          break;
+        case 1:
+          c = 0x80 + r.below(0x800 - 0x80);
+          break;
+        case 2:
+          c = 0x800 + r.below(0xD800 - 0x800);
+          break;
+        case 3:
+          c = 0xE000 + r.below(0x10000 - 0xE000);
+          break;
+        default:
+          c = 0x10000 + r.below(0x110000 - 0x10000);
+          break;
+      }
+      s.append(buf, utf8dfa::encode(c, buf));
+    }
+  }
+  return s;
+}
+
+/// UTF-16 of random text; with `bad`, about one unit in `bad` replaced by a lone surrogate.
+inline std::u16string make_utf16(rng& r, std::size_t size, unsigned bad) {
+  std::u16string s = utf8dfa::to_utf16_lossy(make_utf8(r, size * 4, 0));
+  s.resize(std::min(s.size(), size));
+  if (bad != 0)
+    for (char16_t& u : s)
+      if (r.below(bad) == 0) u = static_cast<char16_t>(r.below(2) ? 0xD800 + r.below(0x400) : 0xDC00 + r.below(0x400));
+  return s;
+}
+
+/// UTF-32 of random text; with `bad`, about one unit in `bad` a surrogate or a value above 0x10FFFF.
+inline std::u32string make_utf32(rng& r, std::size_t size, unsigned bad) {
+  std::u32string s = utf8dfa::to_utf32_lossy(make_utf8(r, size * 4, 0));
+  s.resize(std::min(s.size(), size));
+  if (bad != 0)
+    for (char32_t& u : s)
+      if (r.below(bad) == 0) u = r.below(2) ? 0xD800 + r.below(0x800) : 0x110000 + r.next();
+  return s;
+}
+
+/// First failure, for the report; counting keeps the inner loops fast.
+struct failures {
+  std::size_t count = 0;
+  std::string first;
+  void expect(bool ok, const char* what, std::size_t len, std::size_t align) {
+    if (ok) return;
+    if (count++ == 0)
+      first = std::string(what) + " (length " + std::to_string(len) + ", alignment " + std::to_string(align) + ")";
+  }
+};
+
+// Replacement values of every UTF-8 width (and so of both UTF-16 widths).
+inline constexpr char32_t replacements[] = {0xFFFD, 0x3F, 0xE9, 0x1F600};
+
+/// UTF-8 input [p, p+n): both length helpers against every policy's conversion.
+inline void check_utf8(const char* p, std::size_t n, failures& f, std::size_t align) {
+  namespace u = utf8dfa;
+  const std::string_view in(p, n);
+  const bool valid = u::is_valid(in);
+  std::vector<char16_t> o16(2 * n + 1);
+  std::vector<char32_t> o32(n + 1);
+  for (const char32_t rv : replacements) {
+    const u::replace rep{rv};
+    const std::size_t n16 = u::utf16_length_from_utf8(in, rep), n32 = u::utf32_length_from_utf8(in, rep);
+    f.expect(n16 == u::utf8_to_utf16(in, o16.data(), rep).written, "utf16_length_from_utf8 == replace", n, align);
+    f.expect(n32 == u::utf8_to_utf32(in, o32.data(), rep).written, "utf32_length_from_utf8 == replace", n, align);
+    const u::conversion_result s16 = u::utf8_to_utf16(in, o16.data()), s32 = u::utf8_to_utf32(in, o32.data());
+    f.expect(valid ? s16.written == n16 : s16.written <= n16, "utf16_length_from_utf8 vs strict", n, align);
+    f.expect(valid ? s32.written == n32 : s32.written <= n32, "utf32_length_from_utf8 vs strict", n, align);
+  }
+  const std::size_t n16 = u::utf16_length_from_utf8(in), n32 = u::utf32_length_from_utf8(in);
+  const std::size_t a16 = u::utf8_to_utf16(in, o16.data(), u::assume_valid{}).written;
+  const std::size_t a32 = u::utf8_to_utf32(in, o32.data(), u::assume_valid{}).written;
+  f.expect(valid ? a16 == n16 : a16 <= n16, "utf16_length_from_utf8 vs assume_valid", n, align);
+  f.expect(valid ? a32 == n32 : a32 <= n32, "utf32_length_from_utf8 vs assume_valid", n, align);
+}
+
+/// UTF-16 or UTF-32 input [p, p+n): utf8_length_from_utf16/32 against every policy's conversion.
+template <class In>
+void check_utf(const In* p, std::size_t n, failures& f, std::size_t align) {
+  namespace u = utf8dfa;
+  const std::basic_string_view<In> in(p, n);
+  std::vector<char> out(4 * n + 1);
+  const auto length = [&](u::replace r) {
+    if constexpr (sizeof(In) == 2)
+      return u::utf8_length_from_utf16(in, r);
+    else
+      return u::utf8_length_from_utf32(in, r);
+  };
+  const auto convert = [&](auto policy) {
+    if constexpr (sizeof(In) == 2)
+      return u::utf16_to_utf8(in, out.data(), policy);
+    else
+      return u::utf32_to_utf8(in, out.data(), policy);
+  };
+  const char* what = sizeof(In) == 2 ? "utf8_length_from_utf16" : "utf8_length_from_utf32";
+  const u::conversion_result s = convert(u::strict{});
+  const bool valid = s.error == u::error_code::none;
+  for (const char32_t rv : replacements) {
+    const std::size_t len = length(u::replace{rv});
+    f.expect(len == convert(u::replace{rv}).written, what, n, align);
+    f.expect(valid ? s.written == len : s.written <= len, what, n, align);
+  }
+  const std::size_t a = convert(u::assume_valid{}).written, len = length(u::replace{});
+  f.expect(valid ? a == len : a <= len, what, n, align);
+}
+
+}  // namespace length_test
+
+TEST_CASE("length helpers: every length 0..300 at every alignment, every policy") {
+  using namespace length_test;
+  failures f;
+  for (const unsigned bad : {0u, 40u, 6u}) {
+    rng r{0x5EED + bad};
+    const std::string t8 = make_utf8(r, 300 + 64 + 8, bad);
+    const std::u16string t16 = make_utf16(r, 300 + 64 + 8, bad);
+    const std::u32string t32 = make_utf32(r, 300 + 64 + 8, bad);
+    // Aligned storage: `align` is then the input's address modulo 64 (in bytes for UTF-8, units else).
+    alignas(64) static char b8[512];
+    alignas(64) static char16_t b16[512];
+    alignas(64) static char32_t b32[512];
+    for (std::size_t len = 0; len <= 300; ++len)
+      for (std::size_t align = 0; align < 64; ++align) {
+        const std::size_t phase = (len * 7 + align) % 64;  // where in the text the slice starts
+        std::copy(t8.begin() + static_cast<std::ptrdiff_t>(phase),
+                  t8.begin() + static_cast<std::ptrdiff_t>(phase + len), b8 + align);
+        check_utf8(b8 + align, len, f, align);
+        if (align % 4 == 0) {
+          std::copy(t16.begin() + static_cast<std::ptrdiff_t>(phase),
+                    t16.begin() + static_cast<std::ptrdiff_t>(phase + len), b16 + align);
+          check_utf(b16 + align, len, f, align);
+          std::copy(t32.begin() + static_cast<std::ptrdiff_t>(phase),
+                    t32.begin() + static_cast<std::ptrdiff_t>(phase + len), b32 + align);
+          check_utf(b32 + align, len, f, align);
+        }
+      }
+  }
+  INFO(utf8dfa::active_kernel() << ": " << f.first);
+  CHECK(f.count == 0);
+}
+
+TEST_CASE("length helpers: long inputs (past the counters' flush points), errors far apart and dense") {
+  using namespace length_test;
+  failures f;
+  for (const unsigned bad : {0u, 3000u, 5u}) {
+    rng r{0xC0FFEE + bad};
+    // Over 2^19 units: more than the 16-bit lane counters hold before a flush.
+    const std::string t8 = make_utf8(r, std::size_t{1} << 20, bad);
+    check_utf8(t8.data(), t8.size(), f, 0);
+    const std::u16string t16 = make_utf16(r, 600000, bad);
+    check_utf(t16.data(), t16.size(), f, 0);
+    const std::u32string t32 = make_utf32(r, 300000, bad);
+    check_utf(t32.data(), t32.size(), f, 0);
+  }
+  // Long runs of one width: every unit of a block counts the most it can.
+  const std::u16string cjk(600000, u'\x4E2D');
+  const std::u16string pairs = [] {
+    std::u16string s;
+    for (int k = 0; k < 300000; ++k) s += u"\xD83D\xDE00";
+    return s;
+  }();
+  check_utf(cjk.data(), cjk.size(), f, 0);
+  check_utf(pairs.data(), pairs.size(), f, 0);
+  const std::string emoji = utf8dfa::to_utf8(pairs);
+  check_utf8(emoji.data(), emoji.size(), f, 0);
+  const std::u32string supp(300000, U'\x10FFFF');
+  check_utf(supp.data(), supp.size(), f, 0);
+  INFO(utf8dfa::active_kernel() << ": " << f.first);
+  CHECK(f.count == 0);
+}
+
+TEST_CASE("length helpers: ill-formed input at block edges") {
+  using namespace length_test;
+  failures f;
+  // One ill-formed piece (or a lone surrogate, or an out-of-range value) at every position of
+  // inputs of 3-byte characters and of ASCII, so that it meets every edge of every block size.
+  for (const char* piece : {"\x80", "\xE2\x82", "\xF0\x9F\x98", "\xC3", "\xED\xA0\x80", "\xF4\x90\x80\x80"})
+    for (const char* fill : {"a", "\xE4\xB8\xAD", "\xF0\x9F\x98\x80"})
+      for (std::size_t at = 0; at < 200; ++at) {
+        std::string s;
+        while (s.size() < at) s += fill;
+        s += piece;
+        while (s.size() < 260) s += fill;
+        check_utf8(s.data(), s.size(), f, at);
+        check_utf8(s.data(), at + std::string(piece).size(), f, at);  // the piece ends the input
+      }
+  for (const char16_t lone : {u'\xD800', u'\xDBFF', u'\xDC00', u'\xDFFF'})
+    for (const char16_t fill : {u'a', u'\x4E2D'})
+      for (std::size_t at = 0; at < 140; ++at) {
+        std::u16string s(150, fill);
+        s[at] = lone;
+        check_utf(s.data(), s.size(), f, at);
+        check_utf(s.data(), at + 1, f, at);
+        // A pair straddling every position, and a pair cut at the end.
+        std::u16string t(150, fill);
+        t[at] = u'\xD83D';
+        t[at + 1] = u'\xDE00';
+        check_utf(t.data(), t.size(), f, at);
+        check_utf(t.data(), at + 1, f, at);
+      }
+  for (const char32_t bad : {U'\xD800', U'\xDFFF', char32_t(0x110000), char32_t(0xFFFFFFFF)})
+    for (std::size_t at = 0; at < 80; ++at) {
+      std::u32string s(90, U'\x1F600');
+      s[at] = bad;
+      check_utf(s.data(), s.size(), f, at);
+    }
+  INFO(utf8dfa::active_kernel() << ": " << f.first);
+  CHECK(f.count == 0);
+}
+
+TEST_CASE("length helpers: the allocating conversions hold exactly what the pointer forms write") {
+  using namespace length_test;
+  namespace u = utf8dfa;
+  for (const unsigned bad : {0u, 7u}) {
+    rng r{0xA110C + bad};
+    for (const std::size_t size : {std::size_t{0}, std::size_t{1}, std::size_t{31}, std::size_t{64}, std::size_t{257},
+                                   std::size_t{5000}, std::size_t{200000}}) {
+      INFO("size " << size << ", bad " << bad);
+      const std::string t8 = make_utf8(r, size, bad);
+      std::vector<char16_t> o16(t8.size() + 1);
+      std::vector<char32_t> o32(t8.size() + 1);
+      const u::conversion_result w16 = u::utf8_to_utf16(t8, o16.data(), u::replace{});
+      const u::conversion_result w32 = u::utf8_to_utf32(t8, o32.data(), u::replace{});
+      CHECK(u::to_utf16_lossy(t8) == std::u16string(o16.data(), w16.written));
+      CHECK(u::to_utf32_lossy(t8) == std::u32string(o32.data(), w32.written));
+      u::conversion_result s{};
+      const std::u16string strict16 = u::to_utf16(t8, s);
+      const u::conversion_result p16 = u::utf8_to_utf16(t8, o16.data());
+      CHECK((s.read == p16.read && s.written == p16.written && s.error == p16.error));
+      CHECK(strict16 == std::u16string(o16.data(), p16.written));
+      const std::u32string strict32 = u::to_utf32(t8, s);
+      const u::conversion_result p32 = u::utf8_to_utf32(t8, o32.data());
+      CHECK((s.read == p32.read && s.written == p32.written && s.error == p32.error));
+      CHECK(strict32 == std::u32string(o32.data(), p32.written));
+
+      const std::u16string t16 = make_utf16(r, size, bad);
+      const std::u32string t32 = make_utf32(r, size, bad);
+      std::vector<char> o8(4 * size + 1);
+      const u::conversion_result q16 = u::utf16_to_utf8(t16, o8.data());
+      const std::string a16 = u::to_utf8(std::u16string_view(t16), s);
+      CHECK((s.read == q16.read && s.written == q16.written && s.error == q16.error));
+      CHECK(a16 == std::string(o8.data(), q16.written));
+      CHECK(u::to_utf8_lossy(std::u16string_view(t16)) ==
+            std::string(o8.data(), u::utf16_to_utf8(t16, o8.data(), u::replace{}).written));
+      const u::conversion_result q32 = u::utf32_to_utf8(t32, o8.data());
+      const std::string a32 = u::to_utf8(std::u32string_view(t32), s);
+      CHECK((s.read == q32.read && s.written == q32.written && s.error == q32.error));
+      CHECK(a32 == std::string(o8.data(), q32.written));
+      CHECK(u::to_utf8_lossy(std::u32string_view(t32)) ==
+            std::string(o8.data(), u::utf32_to_utf8(t32, o8.data(), u::replace{}).written));
+#if UTF8DFA_HAS_EXCEPTIONS
+      CHECK_NOTHROW(u::to_utf16(make_utf8(r, size, 0)));
+      if (p16.error != u::error_code::none) CHECK_THROWS_AS(u::to_utf16(t8), u::conversion_error);
+      if (q16.error != u::error_code::none) CHECK_THROWS_AS(u::to_utf8(std::u16string_view(t16)), u::conversion_error);
+      if (q32.error != u::error_code::none) CHECK_THROWS_AS(u::to_utf8(std::u32string_view(t32)), u::conversion_error);
+#endif
+    }
+  }
+}
+
+TEST_CASE("length helpers: the allocating conversions at their chunk edges") {
+  // The allocating helpers convert long inputs in chunks (a few KiB of input each): an error, a
+  // character or a surrogate pair at every position around the chunk edges gives the same string and
+  // status as the pointer form (error code included: a character cut by a chunk end is not
+  // `incomplete` when the whole input goes on).
+  namespace u = utf8dfa;
+  std::size_t bad = 0;
+  std::string first;
+  const auto expect = [&](bool ok, const char* what, std::size_t at) {
+    if (!ok && bad++ == 0) first = std::string(what) + " at " + std::to_string(at);
+  };
+  const auto same = [](const u::conversion_result& a, const u::conversion_result& b) {
+    return a.read == b.read && a.written == b.written && a.error == b.error;
+  };
+  for (const std::size_t edge : {std::size_t{4096}, std::size_t{5461}, std::size_t{8192}, std::size_t{16384}})
+    for (std::size_t at = edge - 6; at <= edge + 6; ++at) {
+      for (const char* piece : {"\xE2\x82", "\xF0\x9F\x98", "\xC3", "\x80", "\xE2\x82\xAC", "\xF0\x9F\x98\x80"})
+        for (const char* fill : {"a", "\xC3\xA9"}) {
+          std::string s;
+          while (s.size() < at) s += fill;
+          s.resize(at, 'a');
+          s += piece;
+          while (s.size() < 3 * edge) s += fill;
+          std::vector<char16_t> o16(s.size() + 1);
+          std::vector<char32_t> o32(s.size() + 1);
+          u::conversion_result st{};
+          const std::u16string a16 = u::to_utf16(s, st);
+          const u::conversion_result p16 = u::utf8_to_utf16(s, o16.data());
+          expect(same(st, p16) && a16 == std::u16string(o16.data(), p16.written), "to_utf16", at);
+          const std::u32string a32 = u::to_utf32(s, st);
+          const u::conversion_result p32 = u::utf8_to_utf32(s, o32.data());
+          expect(same(st, p32) && a32 == std::u32string(o32.data(), p32.written), "to_utf32", at);
+          const u::conversion_result r16 = u::utf8_to_utf16(s, o16.data(), u::replace{});
+          expect(u::to_utf16_lossy(s) == std::u16string(o16.data(), r16.written), "to_utf16_lossy", at);
+        }
+      for (const char16_t unit : {u'\xD83D', u'\xDE00', u'\x20AC'})
+        for (const bool pair : {false, true}) {
+          std::u16string t(3 * edge, u'\x439');
+          t[at] = unit;
+          if (pair) t[at + 1] = u'\xDE00';
+          std::vector<char> o8(9 * edge + 4);
+          u::conversion_result st{};
+          const std::string a8 = u::to_utf8(std::u16string_view(t), st);
+          const u::conversion_result p8 = u::utf16_to_utf8(t, o8.data());
+          expect(same(st, p8) && a8 == std::string(o8.data(), p8.written), "to_utf8 (UTF-16)", at);
+          const u::conversion_result r8 = u::utf16_to_utf8(t, o8.data(), u::replace{});
+          expect(u::to_utf8_lossy(std::u16string_view(t)) == std::string(o8.data(), r8.written), "to_utf8_lossy", at);
+          std::u32string w(3 * edge, U'\x1F600');
+          w[at] = unit;
+          std::vector<char> q8(12 * edge + 4);
+          const std::string b8 = u::to_utf8(std::u32string_view(w), st);
+          const u::conversion_result p32 = u::utf32_to_utf8(w, q8.data());
+          expect(same(st, p32) && b8 == std::string(q8.data(), p32.written), "to_utf8 (UTF-32)", at);
+        }
+    }
+  INFO(utf8dfa::active_kernel() << ": " << first);
+  CHECK(bad == 0);
+}
+
+TEST_CASE("length helpers: every kernel agrees with the scalar one") {
+  // The kernel table's length functions called directly, for every kernel this CPU runs.
+  using namespace length_test;
+  namespace d = utf8dfa::detail;
+  std::size_t count = 0;
+  const d::kernel_table* const* list = d::available_kernels(count);
+  std::size_t bad_results = 0;
+  std::string first;
+  for (const unsigned bad : {0u, 9u}) {
+    rng r{0xBEEF + bad};
+    const std::string t8 = make_utf8(r, 4000, bad);
+    const std::u16string t16 = make_utf16(r, 2000, bad);
+    const std::u32string t32 = make_utf32(r, 1000, bad);
+    const auto* p8 = reinterpret_cast<const unsigned char*>(t8.data());
+    for (std::size_t len = 0; len < 700; len += 1 + len / 16)
+      for (std::size_t k = 0; k < count; ++k) {
+        const d::kernel_table& kt = *list[k];
+        const d::kernel_table& sc = d::scalar_kernels;
+        for (const char32_t rv : replacements) {
+          const bool ok =
+              kt.utf16_length_from_utf8(p8, len, rv) == sc.utf16_length_from_utf8(p8, len, rv) &&
+              kt.utf32_length_from_utf8(p8, len, rv) == sc.utf32_length_from_utf8(p8, len, rv) &&
+              kt.utf8_length_from_utf16(t16.data(), len, rv) == sc.utf8_length_from_utf16(t16.data(), len, rv) &&
+              kt.utf8_length_from_utf32(t32.data(), len, rv) == sc.utf8_length_from_utf32(t32.data(), len, rv);
+          if (!ok && bad_results++ == 0) first = std::string(kt.name) + " length " + std::to_string(len);
+        }
+      }
+  }
+  INFO(first);
+  CHECK(bad_results == 0);
+}
