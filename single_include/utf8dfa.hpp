@@ -7824,8 +7824,9 @@ inline std::size_t to_well_formed_utf16(std::u16string_view in, char16_t* out) n
     const decoded d = detail::decode_utf16_at(p, n, i);
     if (d.error != error_code::none) {
       out[i] = static_cast<char16_t>(replacement_character);
-    } else {
-      detail::put_unit(out + i, d.code_point);
+    } else {  // the well-formed units as they are (one, or a pair)
+      out[i] = p[i];
+      if (d.length == 2) out[i + 1] = p[i + 1];
     }
     i += d.length;
   }
