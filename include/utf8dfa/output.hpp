@@ -90,15 +90,22 @@ inline constexpr bool is_utf16_output_unit_v =
 template <class Policy>
 inline constexpr bool is_output_policy_v = std::is_same_v<Policy, strict> || std::is_same_v<Policy, replace>;
 
+/// Whether two functions are the same, decided by template argument matching (comparing the
+/// pointers in a constant expression is refused by GCC under -fsanitize=undefined).
+template <auto F, auto G>
+inline constexpr bool same_function_v = false;
+template <auto F>
+inline constexpr bool same_function_v<F, F> = true;
+
 /// What the UTF-8 and UTF-16 output iterators share: the policy, the progress, the error.
 /// `Encode(cp, units)` writes a scalar value's code units to `units` and returns their count.
 template <class OutIt, class Policy, class Unit, std::size_t (*Encode)(char32_t, Unit*) noexcept>
 class encoding_output_iterator {
   static_assert(is_output_policy_v<Policy>, "output iterators take the strict or the replace policy");
-  static_assert(Encode != &encode_utf8_units<Unit> || is_utf8_output_unit_v<Unit>,
+  static_assert(!same_function_v<Encode, &encode_utf8_units<Unit>> || is_utf8_output_unit_v<Unit>,
                 "utf8_output writes bytes: its output must take a byte type (char, unsigned char, char8_t, "
                 "std::byte); for char16_t output use utf16_output, for char32_t store the code points");
-  static_assert(Encode != &encode_utf16_units<Unit> || is_utf16_output_unit_v<Unit>,
+  static_assert(!same_function_v<Encode, &encode_utf16_units<Unit>> || is_utf16_output_unit_v<Unit>,
                 "utf16_output writes 16-bit units: its output must take an integer type holding 0..0xFFFF "
                 "(char16_t, std::uint16_t, ...); a byte or std::int16_t output would truncate every unit");
 
