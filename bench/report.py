@@ -154,6 +154,53 @@ def relative_lines(speeds, size):
     return lines
 
 
+# Issue 15: what every x86 kernel is held to, against peers in the same run (the multiples simdutf's
+# AVX2 kernel reaches on this machine): (operation, peer, minimum ratio of the kernel over the peer).
+KERNEL_TARGETS = [
+    ("validate", "simdjson", 1.3),
+    ("utf8_to_utf16", "icu", 2.5),
+    ("utf8_to_utf32", "icu", 2.4),
+    ("utf16_to_utf8", "icu", 5.7),
+    ("utf32_to_utf8", "icu", 4.3),
+    ("count", "read", 0.9),
+]
+KERNELS = ["utf8dfa_avx512", "utf8dfa_avx2", "utf8dfa_sse4", "utf8dfa_neon", "utf8dfa_scalar"]
+
+
+def kernel_tables(speeds, size=""):
+    """Markdown: one table per kernel (from an --all-kernels run): GB/s per operation, the ratio to
+    the peer of KERNEL_TARGETS or to the conversion in the same direction (RELATIVE), and the worst
+    corpus, all over the real corpora in cache."""
+    out = []
+    real = {c for (_, _, c) in speeds if is_real(c) and size_class(c) == size}
+    kernels = [k for k in KERNELS if any(l == k for (_, l, _) in speeds)]
+    for lib in kernels:
+        out += [f"#### {lib[len('utf8dfa_'):]}", "",
+                "| operation | GB/s | compared with | ratio | target | worst corpus |",
+                "|---|---:|---|---:|---:|---|"]
+        against = {op: (peer, target, False) for op, peer, target in KERNEL_TARGETS}
+        against.update({op: (ref, target, True) for op, ref, target in RELATIVE})
+        for op in OPERATIONS:
+            own = {c: speeds[(op, lib, c)] for c in real if (op, lib, c) in speeds}
+            if not own:
+                continue
+            peer, target, same_lib = against.get(op, (None, None, False))
+            other = lib if same_lib else peer
+            pairs = {c: v / speeds[(peer, other, c)] if same_lib else v / speeds[(op, other, c)]
+                     for c, v in own.items()
+                     if ((peer, other, c) if same_lib else (op, other, c)) in speeds} if peer else {}
+            ratio = geomean(list(pairs.values())) if pairs else None
+            worst = min(pairs, key=pairs.get) if pairs else None
+            what = ("its " + peer if same_lib else peer) if peer else ""
+            verdict = "" if ratio is None else (" (met)" if ratio >= target else " (missed)")
+            out.append(f"| {op} | {fmt(geomean(list(own.values())))} | {what} | "
+                       f"{'' if ratio is None else f'{ratio:.2f}x'} | "
+                       f"{'' if target is None else f'>= {target}x{verdict}'} | "
+                       f"{'' if worst is None else f'{pairs[worst]:.2f}x {worst}'} |")
+        out.append("")
+    return out
+
+
 def ratio_line(op, lib, peer, target, ratio, n):
     if ratio is None:
         return f"- {op}: {lib} vs {peer}: no data (peer missing?) (target >= {target}x)"
@@ -201,6 +248,9 @@ def markdown(context, speeds, errors, command, notes=()):
             out.append(f"| {op} | " + " | ".join(fmt(geo[size][op].get(l)) for l in libs) + " |")
         out += ["", "Issue 4 targets (geometric mean of the per-corpus ratios):", ""]
         out += [ratio_line(*r) for r in ratios[size]]
+        if size == "" and any(l in KERNELS[:-1] for (_, l, _) in speeds):
+            out += ["", "### Per kernel (`--all-kernels`): issue 15's targets and the helpers against the conversions", ""]
+            out += kernel_tables(speeds, size)
         rel = relative_lines(speeds, size)
         if rel:
             out += ["", "Length helpers and allocating conversions against the conversion in the same direction "
@@ -351,12 +401,16 @@ def main():
     ap.add_argument("--command", default="", help="the exact command that produced the JSON, for the report")
     ap.add_argument("--note", action="append", default=[], help="a line to add to the context (repeatable)")
     ap.add_argument("--no-plot", action="store_true")
+    ap.add_argument("--kernels", action="store_true", help="print only the per-kernel tables (Markdown) and exit")
     ap.add_argument("--svg", action="store_true", help="write SVG plots even when matplotlib is available")
     args = ap.parse_args()
 
     context, speeds, errors = load(args.json)
     if not speeds:
         sys.exit("report.py: no benchmark results in " + ", ".join(args.json))
+    if args.kernels:
+        print("\n".join(kernel_tables(speeds)))
+        return 0
     text, geo, ratios = markdown(context, speeds, errors, args.command, args.note)
     os.makedirs(args.out_dir, exist_ok=True)
     with open(os.path.join(args.out_dir, "results.md"), "w", encoding="utf-8") as f:

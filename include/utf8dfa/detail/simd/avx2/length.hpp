@@ -132,47 +132,66 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf16_bytes_segment(const char16_t* p, st
   return i;  // the tail is never empty here
 }
 
-/// The length_segment of UTF-32, 8 units per step (the tail left to the scalar decoder): bytes are
-/// 4, minus 1 each below 0x10000, 0x800 and 0x80; a block holding a surrogate or a value above
-/// 0x10FFFF stops it.
+/// The constants of the UTF-32 count, built once per call.
+struct utf32_count_constants {
+  __m256i sur, sur_len, top, not7f, x7f, x7ff, xffff, ones;
+
+  UTF8DFA_TARGET_AVX2 utf32_count_constants() noexcept
+      : sur(_mm256_set1_epi32(0xD800)),
+        sur_len(_mm256_set1_epi32(0x800)),
+        top(_mm256_set1_epi32(0x10FFFF)),
+        not7f(_mm256_set1_epi32(static_cast<int>(0xFFFFFF80u))),
+        x7f(_mm256_set1_epi32(0x7F)),
+        x7ff(_mm256_set1_epi32(0x7FF)),
+        xffff(_mm256_set1_epi32(0xFFFF)),
+        ones(_mm256_set1_epi32(-1)) {}
+
+  /// Whether every lane of lowest (the least of some units, each less 0xD800) and highest (their
+  /// greatest) says scalar value: not a surrogate (unsigned cp - 0xD800 >= 0x800), at most 0x10FFFF.
+  UTF8DFA_TARGET_AVX2 bool scalar_values(__m256i lowest, __m256i highest) const noexcept {
+    const __m256i ok = _mm256_and_si256(_mm256_cmpeq_epi32(_mm256_max_epu32(lowest, sur_len), lowest),
+                                        _mm256_cmpeq_epi32(_mm256_max_epu32(highest, top), top));
+    return _mm256_testc_si256(ok, ones) != 0;
+  }
+  /// Minus the UTF-8 bytes past the first of each scalar value (compares give -1; signed compares
+  /// are exact up to 0x10FFFF).
+  UTF8DFA_TARGET_AVX2 __m256i minus_extra(__m256i cp) const noexcept {
+    return _mm256_add_epi32(_mm256_add_epi32(_mm256_cmpgt_epi32(cp, x7f), _mm256_cmpgt_epi32(cp, x7ff)),
+                            _mm256_cmpgt_epi32(cp, xffff));
+  }
+};
+
+/// The length_segment of UTF-32, 32 units per step while the input lasts (ASCII steps only
+/// checked), then 8 (the tail left to the scalar decoder): bytes are 1 + (> 0x7F) + (> 0x7FF) +
+/// (> 0xFFFF); a block holding a surrogate or a value above 0x10FFFF stops it.
 UTF8DFA_TARGET_AVX2 inline std::size_t utf32_bytes_segment(const char32_t* p, std::size_t n,
                                                            std::size_t& count) noexcept {
-  const __m256i sur_bits = _mm256_set1_epi32(static_cast<int>(0xFFFFF800u)), sur = _mm256_set1_epi32(0xD800);
-  const __m256i top = _mm256_set1_epi32(0x10FFFF);
-  const __m256i above7f = _mm256_set1_epi32(static_cast<int>(0xFFFFFF80u));
-  const __m256i above_ffff = _mm256_set1_epi32(static_cast<int>(0xFFFF0000u));
-  const __m256i zero = _mm256_setzero_si256();
-  __m256i acc = zero;
-  std::size_t i = 0, steps = 0, ascii = 0;
+  const utf32_count_constants k;
+  __m256i acc = _mm256_setzero_si256();
+  std::size_t i = 0, steps = 0;
   std::ptrdiff_t less = 0;
-  bool was_ascii = false;
-  for (; n - i >= 8; i += 8) {
-    while (was_ascii && n - i >= 32 &&
-           _mm256_testz_si256(_mm256_or_si256(_mm256_or_si256(load(p + i), load(p + i + 8)),
-                                              _mm256_or_si256(load(p + i + 16), load(p + i + 24))),
-                              above7f)) {  // ASCII, 32 units a step
-      i += 32;
-      ascii += 32;
-    }
-    if (n - i < 8) break;
-    const __m256i cp = load(p + i);
-    const __m256i bad =
-        _mm256_or_si256(_mm256_cmpeq_epi32(_mm256_and_si256(cp, sur_bits), sur),
-                        _mm256_xor_si256(_mm256_cmpeq_epi32(_mm256_max_epu32(cp, top), top), _mm256_set1_epi32(-1)));
-    if (UTF8DFA_UNLIKELY(!_mm256_testz_si256(bad, bad))) break;
-    was_ascii = _mm256_testz_si256(cp, above7f);
-    const __m256i b1 = _mm256_cmpeq_epi32(_mm256_and_si256(cp, above7f), zero);
-    const __m256i b2 = _mm256_cmpeq_epi32(_mm256_and_si256(cp, sur_bits), zero);
-    const __m256i b3 = _mm256_cmpeq_epi32(_mm256_and_si256(cp, above_ffff), zero);
-    acc = _mm256_add_epi32(acc, _mm256_add_epi32(_mm256_add_epi32(b1, b2), b3));
-    if (++steps == (std::size_t{1} << 24)) {  // before the 32-bit lanes could overflow
+  for (; n - i >= 32; i += 32) {
+    const __m256i a = load(p + i), b = load(p + i + 8), c = load(p + i + 16), d = load(p + i + 24);
+    if (_mm256_testz_si256(_mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, d)), k.not7f)) continue;
+    const __m256i lowest = _mm256_min_epu32(_mm256_min_epu32(_mm256_sub_epi32(a, k.sur), _mm256_sub_epi32(b, k.sur)),
+                                            _mm256_min_epu32(_mm256_sub_epi32(c, k.sur), _mm256_sub_epi32(d, k.sur)));
+    const __m256i highest = _mm256_max_epu32(_mm256_max_epu32(a, b), _mm256_max_epu32(c, d));
+    if (UTF8DFA_UNLIKELY(!k.scalar_values(lowest, highest))) break;  // the 8-unit steps find the block
+    acc = _mm256_add_epi32(acc, _mm256_add_epi32(_mm256_add_epi32(k.minus_extra(a), k.minus_extra(b)),
+                                                 _mm256_add_epi32(k.minus_extra(c), k.minus_extra(d))));
+    if (++steps == (std::size_t{1} << 26)) {  // before the 32-bit lanes (12 a step at most) could overflow
       less += sum_epi32(acc);
-      acc = zero;
+      acc = _mm256_setzero_si256();
       steps = 0;
     }
   }
+  for (; n - i >= 8; i += 8) {
+    const __m256i cp = load(p + i);
+    if (UTF8DFA_UNLIKELY(!k.scalar_values(_mm256_sub_epi32(cp, k.sur), cp))) break;
+    acc = _mm256_add_epi32(acc, k.minus_extra(cp));
+  }
   less += sum_epi32(acc);
-  count = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(4 * i) + less - 3 * static_cast<std::ptrdiff_t>(ascii));
+  count = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(i) - less);
   return i == n ? blocks_pass : i;
 }
 

@@ -196,52 +196,58 @@ struct utf32_count_constants {
         x80(opaque(_mm512_set1_epi32(0x80))),
         x10000(opaque(_mm512_set1_epi32(0x10000))),
         one(opaque(_mm512_set1_epi32(1))) {}
+
+  /// The lanes holding a surrogate or a value above 0x10FFFF.
+  UTF8DFA_TARGET_AVX512 __mmask16 bad(__m512i cp) const noexcept {
+    return static_cast<__mmask16>(_mm512_cmplt_epu32_mask(_mm512_sub_epi32(cp, sur), sur_len) |
+                                  _mm512_cmpgt_epu32_mask(cp, top));
+  }
+  /// The UTF-8 bytes of each unit less one: (>= 0x80) + (>= 0x800) + (>= 0x10000).
+  UTF8DFA_TARGET_AVX512 __m512i more(__m512i cp) const noexcept {
+    __m512i t = _mm512_maskz_mov_epi32(_mm512_cmpge_epu32_mask(cp, x80), one);
+    t = _mm512_mask_add_epi32(t, _mm512_cmpge_epu32_mask(cp, sur_len), t, one);
+    return _mm512_mask_add_epi32(t, _mm512_cmpge_epu32_mask(cp, x10000), t, one);
+  }
 };
 
 /// Adds the UTF-8 bytes of the 16 units cp, less one each, to acc, unless one is a surrogate or
 /// above 0x10FFFF: then returns false (lanes past the input are zero: they add nothing).
-UTF8DFA_TARGET_AVX512 inline bool count_utf32_block(const utf32_count_constants& k, __m512i cp, __m512i& acc,
-                                                    bool& ascii) noexcept {
-  if (UTF8DFA_UNLIKELY(
-          (_mm512_cmplt_epu32_mask(_mm512_sub_epi32(cp, k.sur), k.sur_len) | _mm512_cmpgt_epu32_mask(cp, k.top)) != 0))
-    return false;
-  const __mmask16 two = _mm512_cmpge_epu32_mask(cp, k.x80);
-  ascii = two == 0;
-  __m512i t = _mm512_maskz_mov_epi32(two, k.one);
-  t = _mm512_mask_add_epi32(t, _mm512_cmpge_epu32_mask(cp, k.sur_len), t, k.one);
-  acc = _mm512_add_epi32(acc, _mm512_mask_add_epi32(t, _mm512_cmpge_epu32_mask(cp, k.x10000), t, k.one));
+UTF8DFA_TARGET_AVX512 inline bool count_utf32_block(const utf32_count_constants& k, __m512i cp, __m512i& acc) noexcept {
+  if (UTF8DFA_UNLIKELY(k.bad(cp) != 0)) return false;
+  acc = _mm512_add_epi32(acc, k.more(cp));
   return true;
 }
 
-/// The length_segment of UTF-32, 16 units per step: bytes are 1 + (>= 0x80) + (>= 0x800) +
-/// (>= 0x10000); a block holding a surrogate or a value above 0x10FFFF stops it.
+/// The length_segment of UTF-32, 64 units per step while the input lasts (ASCII steps only checked),
+/// then 16, then the masked tail: bytes are 1 + (>= 0x80) + (>= 0x800) + (>= 0x10000); a block holding a surrogate or a
+/// value above 0x10FFFF stops it.
 UTF8DFA_TARGET_AVX512 inline std::size_t utf32_bytes_segment(const char32_t* p, std::size_t n,
                                                              std::size_t& count) noexcept {
   const utf32_count_constants k;
   __m512i acc = _mm512_setzero_si512();
   std::size_t i = 0, steps = 0, extra = 0, stop = blocks_pass;
-  bool ascii = false;
-  for (; n - i >= 16; i += 16) {
-    while (ascii && n - i >= 64) {  // after an ASCII block, ASCII 64 units a step
-      const __m512i any =
-          _mm512_or_si512(_mm512_or_si512(_mm512_loadu_si512(p + i), _mm512_loadu_si512(p + i + 16)),
-                          _mm512_or_si512(_mm512_loadu_si512(p + i + 32), _mm512_loadu_si512(p + i + 48)));
-      if (_mm512_cmpge_epu32_mask(any, k.x80) != 0) break;
-      i += 64;
-    }
-    if (n - i < 16) break;
-    if (UTF8DFA_UNLIKELY(!count_utf32_block(k, _mm512_loadu_si512(p + i), acc, ascii))) break;
-    if (++steps == (std::size_t{1} << 24)) {  // before the 32-bit lanes could overflow
+  for (; n - i >= 64; i += 64) {
+    const __m512i a = _mm512_loadu_si512(p + i), b = _mm512_loadu_si512(p + i + 16);
+    const __m512i c = _mm512_loadu_si512(p + i + 32), d = _mm512_loadu_si512(p + i + 48);
+    if (_mm512_cmpge_epu32_mask(_mm512_or_si512(_mm512_or_si512(a, b), _mm512_or_si512(c, d)), k.x80) == 0)
+      continue;  // ASCII: one byte each, nothing to add
+    // A surrogate or a value above 0x10FFFF anywhere: the 16-unit steps find the block.
+    if (UTF8DFA_UNLIKELY((k.bad(a) | k.bad(b) | k.bad(c) | k.bad(d)) != 0)) break;
+    acc = _mm512_add_epi32(
+        acc, _mm512_add_epi32(_mm512_add_epi32(k.more(a), k.more(b)), _mm512_add_epi32(k.more(c), k.more(d))));
+    if (++steps == (std::size_t{1} << 26)) {  // before the 32-bit lanes (12 a step at most) could overflow
       extra += static_cast<std::size_t>(_mm512_reduce_add_epi32(acc));
       acc = _mm512_setzero_si512();
       steps = 0;
     }
   }
+  for (; n - i >= 16; i += 16)
+    if (UTF8DFA_UNLIKELY(!count_utf32_block(k, _mm512_loadu_si512(p + i), acc))) break;
   if (n - i >= 16) {
     stop = i;
   } else if (i < n) {
     const auto live = static_cast<__mmask16>(_bzhi_u32(0xFFFFu, static_cast<unsigned>(n - i)));
-    if (count_utf32_block(k, _mm512_maskz_loadu_epi32(live, p + i), acc, ascii))
+    if (count_utf32_block(k, _mm512_maskz_loadu_epi32(live, p + i), acc))
       i = n;
     else
       stop = i;
