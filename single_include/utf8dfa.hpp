@@ -3514,8 +3514,8 @@ UTF8DFA_TARGET_AVX512 inline bool count_utf32_block(const utf32_count_constants&
 }
 
 /// The length_segment of UTF-32, 64 units per step while the input lasts (ASCII steps only checked),
-/// then 16, then the masked tail: bytes are 1 + (>= 0x80) + (>= 0x800) + (>= 0x10000); a block holding a surrogate or a
-/// value above 0x10FFFF stops it.
+/// then 16, then the masked tail: bytes are 1 + (>= 0x80) + (>= 0x800) + (>= 0x10000); a block
+/// holding a surrogate or a value above 0x10FFFF stops it.
 UTF8DFA_TARGET_AVX512 inline std::size_t utf32_bytes_segment(const char32_t* p, std::size_t n,
                                                              std::size_t& count) noexcept {
   const utf32_count_constants k;
