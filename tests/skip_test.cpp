@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <iterator>
 #include <random>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -342,7 +343,30 @@ str<char32_t> random_utf32(std::mt19937& rng, std::size_t n) {
   return u;
 }
 
+// A skip view in a constant expression (a C string: null_sentinel ends it).
+constexpr std::size_t constexpr_skip_count() {
+  std::size_t n = 0;
+  for (char32_t c : utf8dfa::as_utf32("a\xFF"
+                                      "b\xC0\xAF\xE2\x82",
+                                      skip{}))
+    n += c == U'a' || c == U'b' ? 1 : 100;
+  return n;
+}
+static_assert(constexpr_skip_count() == 2, "a skip view drops the ill-formed subparts");
+
 }  // namespace
+
+TEST_CASE("skip: single-pass input (an input iterator)", "[skip]") {
+  const std::string s = "\xFFx\xE2\x82\xACy\xE2\x82\xC0z\xF0";
+  std::istringstream in(s);
+  const auto v =
+      utf8dfa::as_utf16(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(), utf8dfa::skip{});
+  CHECK(std::u16string(v.begin(), v.end()) == u"x\u20ACyz");
+  std::istringstream in2(s);
+  auto it = utf8dfa::as_utf32(std::istreambuf_iterator<char>(in2), std::istreambuf_iterator<char>(), skip{}).begin();
+  CHECK(*it == U'x');
+  CHECK(it.offset() == 1);
+}
 
 TEST_CASE("skip: short examples", "[skip]") {
   using utf8dfa::to_utf32_lossy;
