@@ -30,7 +30,8 @@
 namespace utf8tool {
 
 constexpr const char* usage_text =
-    "usage: utf8tool validate [--dialect D] [FILE...] | sanitize [--dialect D] [FILE] | count [--dialect D] [FILE]\n"
+    "usage: utf8tool validate [--dialect D] [FILE...] | sanitize [--dialect D] [--skip] [FILE]\n"
+    "       utf8tool count [--dialect D] [FILE]\n"
     "       utf8tool convert [--from utf8] --to utf16le|utf16be|utf32le|utf32be [--dialect D] [--replace] [FILE]\n"
     "       utf8tool convert --from utf16le|utf16be|utf32le|utf32be [--to utf8] [--dialect D] [--replace] [FILE]\n"
     "       D: utf8 (default) | wtf8 | cesu8 | mutf8 | legacy\n";
@@ -41,6 +42,7 @@ constexpr const char* help_text =
     "                      checked; for each ill-formed one, stderr gets one line for its first error:\n"
     "                        FILE:LINE:COLUMN: invalid UTF-8 at byte N: KIND\n"
     "  sanitize [FILE]     copy to stdout, each maximal ill-formed subpart replaced by U+FFFD\n"
+    "                      (with --skip: dropped, nothing written for it)\n"
     "  convert ...         UTF-8 to UTF-16/UTF-32 or back, little or big endian, no BOM added.\n"
     "                      Strict by default: stops at the first error (the output has everything\n"
     "                      before it) and exits 1. With --replace: one U+FFFD per maximal\n"
@@ -411,9 +413,10 @@ int decode_utf8(input& in, encoding to, Policy policy) {
 }
 
 template <class D>
-int cmd_sanitize(const std::string& file) {
+int cmd_sanitize(const std::string& file, bool skip) {
   input in;
   if (!open_input(file, in)) return exit_bad;
+  if (skip) return decode_utf8<utf8dfa::skip, unsigned char, D>(in, encoding::utf8, utf8dfa::skip{});
   return decode_utf8<utf8dfa::replace, unsigned char, D>(in, encoding::utf8, utf8dfa::replace{});
 }
 
@@ -585,10 +588,10 @@ int cmd_convert(const std::vector<std::string>& args) {
   return with_dialect(dialect, [&](auto d) { return convert<decltype(d)>(in, from, to, replace); });
 }
 
-// FILE arguments and --dialect of validate/sanitize/count: '--' ends options, '-' is stdin, other
-// options are errors (`error` says why).
+// FILE arguments and --dialect of validate/sanitize/count (and --skip of sanitize, where `skip` is
+// not null): '--' ends options, '-' is stdin, other options are errors (`error` says why).
 bool plain_files(const std::vector<std::string>& args, std::vector<std::string>& files, dialect_id& d,
-                 std::string& error) {
+                 std::string& error, bool* skip = nullptr) {
   bool options_done = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -596,6 +599,8 @@ bool plain_files(const std::vector<std::string>& args, std::vector<std::string>&
       options_done = true;
     } else if (!options_done && (a == "--dialect" || a.rfind("--dialect=", 0) == 0)) {
       if (!dialect_option(args, i, d, error)) return false;
+    } else if (!options_done && skip != nullptr && a == "--skip") {
+      *skip = true;
     } else if (!options_done && a.size() > 1 && a[0] == '-') {
       error = "unknown option '" + a + "'";
       return false;
@@ -639,8 +644,9 @@ int main(int argc, char** argv) {
   std::vector<std::string> files;
   std::string error;
   dialect_id dialect = dialect_id::utf8;
+  bool skip = false;
   if (cmd == "validate" || cmd == "sanitize" || cmd == "count") {
-    if (!plain_files(args, files, dialect, error)) return usage_error(error);
+    if (!plain_files(args, files, dialect, error, cmd == "sanitize" ? &skip : nullptr)) return usage_error(error);
     if (cmd == "validate") {
       if (files.empty()) files.push_back("-");
       return with_dialect(dialect, [&](auto d) { return cmd_validate<decltype(d)>(files); });
@@ -648,7 +654,7 @@ int main(int argc, char** argv) {
     if (files.size() > 1) return usage_error(cmd + " reads one FILE");
     const std::string file = files.empty() ? "-" : files[0];
     return with_dialect(dialect, [&](auto d) {
-      return cmd == "sanitize" ? cmd_sanitize<decltype(d)>(file) : cmd_count<decltype(d)>(file);
+      return cmd == "sanitize" ? cmd_sanitize<decltype(d)>(file, skip) : cmd_count<decltype(d)>(file);
     });
   }
   return usage_error("unknown command '" + cmd + "'");

@@ -847,6 +847,7 @@ constexpr std::span<T> skip_bom(std::span<T, Extent> bytes) noexcept {
 #define UTF8DFA_POLICY_HPP
 
 
+
 namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
 
@@ -874,6 +875,18 @@ struct assume_valid {
   static constexpr bool stops_on_error = false;
   constexpr char32_t replacement_value() const noexcept { return replacement_character; }
 };
+
+/// Drop each maximal ill-formed subpart and go on: what replace does, with nothing written for it
+/// (Python's errors='ignore', ICU's SKIP callback). The result still reports the first error.
+struct skip {
+  static constexpr bool stops_on_error = false;
+};
+
+namespace detail {
+/// True for the policy that writes nothing for an error (skip).
+template <class Policy>
+inline constexpr bool skips_errors_v = std::is_same_v<std::remove_cv_t<Policy>, skip>;
+}  // namespace detail
 
 }  // namespace UTF8DFA_ABI_NAMESPACE
 }  // namespace utf8dfa
@@ -1046,10 +1059,13 @@ inline std::size_t utf16_length_scalar(const unsigned char* p, std::size_t n) no
 
 // ---------------------------------------------------------------------------------------------
 // Transcoding. `Policy` is one of the public policy types; what it changes is what happens at an
-// error: strict stops, replace/assume_valid write the replacement and go on.
+// error: strict stops, replace/assume_valid write the replacement and go on, skip goes on.
 
 template <class Policy>
 inline constexpr bool stops_on_error = Policy::stops_on_error;
+
+/// A replacement value that no policy can produce: the kernels' encoding of `skip` (kernel_table.hpp).
+inline constexpr char32_t skip_marker = 0xFFFFFFFEu;
 
 /// Writes one scalar value as UTF-32 or UTF-16; returns the new output position.
 template <class Out>
@@ -1069,7 +1085,8 @@ UTF8DFA_ALWAYS_INLINE Out* put_unit(Out* o, char32_t c) noexcept {
 
 /// UTF-8 to UTF-32 or UTF-16 (by the size of Out).
 template <class Policy, class Out>
-conversion_result utf8_to_utf_scalar(const unsigned char* p, std::size_t n, Out* out, Policy pol) noexcept {
+conversion_result utf8_to_utf_scalar(const unsigned char* p, std::size_t n, Out* out,
+                                     [[maybe_unused]] Policy pol) noexcept {
   std::size_t i = 0;
   Out* o = out;
   error_code first = error_code::none;
@@ -1087,7 +1104,12 @@ conversion_result utf8_to_utf_scalar(const unsigned char* p, std::size_t n, Out*
         return {i, static_cast<std::size_t>(o - out), d.error};
       } else {
         if (first == error_code::none) first = d.error;
-        c = pol.replacement_value();
+        if constexpr (skips_errors_v<Policy>) {
+          i += d.length;
+          continue;
+        } else {
+          c = pol.replacement_value();
+        }
       }
     }
     o = put_unit(o, c);
@@ -1157,7 +1179,8 @@ constexpr std::size_t put_utf8(Byte* out, char32_t c) noexcept {
 
 /// UTF-16 or UTF-32 (by the size of In) to UTF-8.
 template <class Policy, class In>
-conversion_result utf_to_utf8_scalar(const In* p, std::size_t n, unsigned char* out, Policy pol) noexcept {
+conversion_result utf_to_utf8_scalar(const In* p, std::size_t n, unsigned char* out,
+                                     [[maybe_unused]] Policy pol) noexcept {
   std::size_t i = 0;
   unsigned char* o = out;
   error_code first = error_code::none;
@@ -1173,7 +1196,12 @@ conversion_result utf_to_utf8_scalar(const In* p, std::size_t n, unsigned char* 
         return {i, static_cast<std::size_t>(o - out), d.error};
       } else {
         if (first == error_code::none) first = d.error;
-        c = pol.replacement_value();
+        if constexpr (skips_errors_v<Policy>) {
+          i += d.length;
+          continue;
+        } else {
+          c = pol.replacement_value();
+        }
       }
     }
     o += put_utf8(o, c);
@@ -1185,6 +1213,17 @@ conversion_result utf_to_utf8_scalar(const In* p, std::size_t n, unsigned char* 
 // ---------------------------------------------------------------------------------------------
 // Output lengths: what a conversion writes, counted without writing (replacements included, each
 // `repl_units` or `repl_bytes` long). The kernels' length functions run these around errors.
+
+/// Units of UTF-16 (Utf16) or UTF-32 the kernels write for one error: `repl`, or none for skip_marker.
+template <bool Utf16>
+constexpr std::size_t replacement_units(char32_t repl) noexcept {
+  return repl == skip_marker ? 0 : Utf16 && repl >= 0x10000 ? 2 : 1;
+}
+
+/// Bytes of UTF-8 the kernels write for one error (none for skip_marker).
+constexpr std::size_t replacement_bytes(char32_t repl) noexcept {
+  return repl == skip_marker ? 0 : repl < 0x80 ? 1 : repl < 0x800 ? 2 : repl < 0x10000 ? 3 : 4;
+}
 
 /// Units (UTF-16 when Utf16, else UTF-32) the conversion writes for the characters of UTF-8 that
 /// start in [i, end): the decoder runs from i, a character start, and leaves i on the first
@@ -1223,11 +1262,12 @@ inline std::size_t utf8_bytes_region(const In* p, std::size_t n, std::size_t& i,
 }
 
 /// The units of UTF-8 [p, p+n) after conversion, by a kernel's validation and counting functions:
-/// the well-formed stretches counted, each maximal ill-formed subpart one replacement.
+/// the well-formed stretches counted, each maximal ill-formed subpart one replacement `repl`
+/// (skip_marker: none).
 template <bool Utf16, validation_result (*Validate)(const unsigned char*, std::size_t) noexcept,
           std::size_t (*Count)(const unsigned char*, std::size_t) noexcept>
 std::size_t utf8_units_by(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
-  const std::size_t repl_units = Utf16 && repl >= 0x10000 ? 2 : 1;
+  const std::size_t repl_units = replacement_units<Utf16>(repl);
   std::size_t total = 0, pos = 0;
   for (;;) {
     const validation_result v = Validate(p + pos, n - pos);
@@ -1238,11 +1278,12 @@ std::size_t utf8_units_by(const unsigned char* p, std::size_t n, char32_t repl) 
   }
 }
 
-/// UTF-8 bytes of UTF-16 or UTF-32 [p, p+n) after conversion, replacements written as `repl`.
+/// UTF-8 bytes of UTF-16 or UTF-32 [p, p+n) after conversion, replacements written as `repl`
+/// (skip_marker: none).
 template <class In>
 std::size_t utf8_length_scalar(const In* p, std::size_t n, char32_t repl) noexcept {
   std::size_t i = 0;
-  return utf8_bytes_region(p, n, i, n, utf8_width(repl));
+  return utf8_bytes_region(p, n, i, n, replacement_bytes(repl));
 }
 
 }  // namespace detail
@@ -1259,7 +1300,15 @@ namespace detail {
 /// A replacement value that no policy can produce: the kernels' encoding of `strict`.
 inline constexpr char32_t strict_marker = 0xFFFFFFFFu;
 
-/// One implementation of every bulk operation. `replacement == strict_marker` means strict.
+/// The replacement a kernel writes for `replacement` as it takes it: strict_marker and skip_marker
+/// (write nothing) as they are, anything else a scalar value (U+FFFD for one that is not).
+constexpr char32_t kernel_repl(char32_t replacement) noexcept {
+  return replacement == strict_marker || replacement == skip_marker ? replacement
+                                                                    : replace{replacement}.replacement_value();
+}
+
+/// One implementation of every bulk operation. `replacement == strict_marker` means strict,
+/// `skip_marker` skip (and for the lengths: nothing counted for an error).
 struct kernel_table {
   const char* name;
   validation_result (*validate)(const unsigned char*, std::size_t) noexcept;
@@ -1270,7 +1319,8 @@ struct kernel_table {
   conversion_result (*utf16_to_utf8)(const char16_t*, std::size_t, unsigned char*, char32_t) noexcept;
   conversion_result (*utf32_to_utf8)(const char32_t*, std::size_t, unsigned char*, char32_t) noexcept;
   // Exact output lengths of the conversions above, ill-formed input included: each error counted as
-  // the replacement `repl` (a scalar value) that the replace policy writes for it.
+  // the replacement `repl` (a scalar value) that the replace policy writes for it, or as nothing
+  // (repl == skip_marker).
   std::size_t (*utf16_length_from_utf8)(const unsigned char*, std::size_t, char32_t repl) noexcept;
   std::size_t (*utf32_length_from_utf8)(const unsigned char*, std::size_t, char32_t repl) noexcept;
   std::size_t (*utf8_length_from_utf16)(const char16_t*, std::size_t, char32_t repl) noexcept;
@@ -1279,21 +1329,27 @@ struct kernel_table {
 
 /// Runs a policy-templated kernel with the policy encoded as a replacement value.
 template <class In, class Out, conversion_result (*Strict)(const In*, std::size_t, Out*, strict) noexcept,
-          conversion_result (*Replace)(const In*, std::size_t, Out*, replace) noexcept>
+          conversion_result (*Replace)(const In*, std::size_t, Out*, replace) noexcept,
+          conversion_result (*Skip)(const In*, std::size_t, Out*, skip) noexcept>
 conversion_result by_policy(const In* p, std::size_t n, Out* out, char32_t replacement) noexcept {
   if (replacement == strict_marker) return Strict(p, n, out, strict{});
+  if (replacement == skip_marker) return Skip(p, n, out, skip{});
   return Replace(p, n, out, replace{replacement});
 }
 
 // The scalar DFA's conversions with the policy as a replacement value.
 inline constexpr auto scalar_utf8_to_utf32 =
-    &by_policy<unsigned char, char32_t, &utf8_to_utf_scalar<strict, char32_t>, &utf8_to_utf_scalar<replace, char32_t>>;
+    &by_policy<unsigned char, char32_t, &utf8_to_utf_scalar<strict, char32_t>, &utf8_to_utf_scalar<replace, char32_t>,
+               &utf8_to_utf_scalar<skip, char32_t>>;
 inline constexpr auto scalar_utf8_to_utf16 =
-    &by_policy<unsigned char, char16_t, &utf8_to_utf_scalar<strict, char16_t>, &utf8_to_utf_scalar<replace, char16_t>>;
+    &by_policy<unsigned char, char16_t, &utf8_to_utf_scalar<strict, char16_t>, &utf8_to_utf_scalar<replace, char16_t>,
+               &utf8_to_utf_scalar<skip, char16_t>>;
 inline constexpr auto scalar_utf16_to_utf8 =
-    &by_policy<char16_t, unsigned char, &utf_to_utf8_scalar<strict, char16_t>, &utf_to_utf8_scalar<replace, char16_t>>;
+    &by_policy<char16_t, unsigned char, &utf_to_utf8_scalar<strict, char16_t>, &utf_to_utf8_scalar<replace, char16_t>,
+               &utf_to_utf8_scalar<skip, char16_t>>;
 inline constexpr auto scalar_utf32_to_utf8 =
-    &by_policy<char32_t, unsigned char, &utf_to_utf8_scalar<strict, char32_t>, &utf_to_utf8_scalar<replace, char32_t>>;
+    &by_policy<char32_t, unsigned char, &utf_to_utf8_scalar<strict, char32_t>, &utf_to_utf8_scalar<replace, char32_t>,
+               &utf_to_utf8_scalar<skip, char32_t>>;
 
 inline constexpr kernel_table scalar_kernels{
     "scalar",
@@ -1658,7 +1714,7 @@ using length_segment = std::size_t (*)(const In*, std::size_t, std::size_t& coun
 /// Units of UTF-8 after conversion (UTF-16 when Utf16, else UTF-32), by a vector count.
 template <bool Utf16, length_segment<unsigned char> Segment, std::size_t Span>
 std::size_t utf8_units_blocks(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
-  const std::size_t repl_units = Utf16 && repl >= 0x10000 ? 2 : 1;
+  const std::size_t repl_units = replacement_units<Utf16>(repl);
   std::size_t total = 0, pos = 0;
   for (;;) {
     std::size_t count = 0;
@@ -1677,7 +1733,7 @@ std::size_t utf8_units_blocks(const unsigned char* p, std::size_t n, char32_t re
 /// is counted as 1 byte and its low surrogate as 3).
 template <class In, length_segment<In> Segment, std::size_t Span>
 std::size_t utf8_bytes_blocks(const In* p, std::size_t n, char32_t repl) noexcept {
-  const std::size_t repl_bytes = utf8_width(repl);
+  const std::size_t repl_bytes = replacement_bytes(repl);
   std::size_t total = 0, pos = 0;
   for (;;) {
     std::size_t count = 0;
@@ -2220,7 +2276,8 @@ struct transcode_cursor {
 
 /// Runs the scalar decoder of the input form (decode_at for UTF-8, decode_utf_at for UTF-16/32) over
 /// [c.i, end) and the rest of a sequence crossing `end`, writing the output form; under strict
-/// policy returns false at the first error, leaving c.i on it.
+/// policy returns false at the first error, leaving c.i on it. `replacement` is written for each
+/// error, or nothing when it is skip_marker.
 template <bool Strict, class In, class Out>
 inline bool scalar_region(const In* p, std::size_t n, std::size_t end, transcode_cursor<Out>& c,
                           char32_t replacement) noexcept {
@@ -2237,6 +2294,10 @@ inline bool scalar_region(const In* p, std::size_t n, std::size_t end, transcode
         return false;
       } else {
         if (c.first == error_code::none) c.first = d.error;
+        if (replacement == skip_marker) {
+          c.i += d.length;
+          continue;
+        }
         cp = replacement;
       }
     }
@@ -2397,11 +2458,13 @@ inline conversion_result finish_scalar(const In* p, std::size_t n, Out* out, tra
                                        char32_t repl) noexcept {
   conversion_result r{};
   if constexpr (sizeof(In) == 1) {
-    r = Strict ? utf8_to_utf_scalar(p + c.i, n - c.i, c.o, strict{})
-               : utf8_to_utf_scalar(p + c.i, n - c.i, c.o, replace{repl});
+    r = Strict                ? utf8_to_utf_scalar(p + c.i, n - c.i, c.o, strict{})
+        : repl == skip_marker ? utf8_to_utf_scalar(p + c.i, n - c.i, c.o, skip{})
+                              : utf8_to_utf_scalar(p + c.i, n - c.i, c.o, replace{repl});
   } else {
-    r = Strict ? utf_to_utf8_scalar(p + c.i, n - c.i, c.o, strict{})
-               : utf_to_utf8_scalar(p + c.i, n - c.i, c.o, replace{repl});
+    r = Strict                ? utf_to_utf8_scalar(p + c.i, n - c.i, c.o, strict{})
+        : repl == skip_marker ? utf_to_utf8_scalar(p + c.i, n - c.i, c.o, skip{})
+                              : utf_to_utf8_scalar(p + c.i, n - c.i, c.o, replace{repl});
   }
   const error_code e = c.first != error_code::none ? c.first : r.error;
   return {c.i + r.read, static_cast<std::size_t>(c.o - out) + r.written, e};
@@ -2535,7 +2598,7 @@ template <bool Strict, class Out>
 UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
                                                        char32_t replacement) noexcept {
   transcode_cursor<Out> c{0, out, error_code::none};
-  const char32_t repl = replace{replacement}.replacement_value();
+  const char32_t repl = kernel_repl(replacement);
   // Bytes (lead+3, lead+2, lead+1, lead) of positions 0..3 in the low lane and 4..7 in the high one.
   const __m256i window =
       _mm256_setr_epi8(3, 2, 1, 0, 4, 3, 2, 1, 5, 4, 3, 2, 6, 5, 4, 3, 7, 6, 5, 4, 8, 7, 6, 5, 9, 8, 7, 6, 10, 9, 8, 7);
@@ -2850,7 +2913,7 @@ template <bool Strict>
 UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std::size_t n, unsigned char* out,
                                                          char32_t replacement) noexcept {
   transcode_cursor<unsigned char> c{0, out, error_code::none};
-  const char32_t repl = replace{replacement}.replacement_value();
+  const char32_t repl = kernel_repl(replacement);
   bool plain = false;  // the block at c.i is known to hold no surrogate
   while (n - c.i >= 16) {
     const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
@@ -2907,7 +2970,7 @@ template <bool Strict>
 UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std::size_t n, unsigned char* out,
                                                          char32_t replacement) noexcept {
   transcode_cursor<unsigned char> c{0, out, error_code::none};
-  const char32_t repl = replace{replacement}.replacement_value();
+  const char32_t repl = kernel_repl(replacement);
   bool below = false;        // the 16 units at c.i are known to be below D800
   std::size_t valid_to = 0;  // [c.i, valid_to) is known to hold scalar values only
   while (n - c.i >= 8) {
@@ -3740,7 +3803,7 @@ template <bool Strict, class Out>
 UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
                                                          char32_t replacement) noexcept {
   transcode_cursor<Out> c{0, out, error_code::none};
-  const char32_t repl = replace{replacement}.replacement_value();
+  const char32_t repl = kernel_repl(replacement);
   const __m512i iota = byte_iota();
   const __m512i quads = _mm512_set_epi8(15, 15, 15, 15, 14, 14, 14, 14, 13, 13, 13, 13, 12, 12, 12, 12, 11, 11, 11, 11,
                                         10, 10, 10, 10, 9, 9, 9, 9, 8, 8, 8, 8, 7, 7, 7, 7, 6, 6, 6, 6, 5, 5, 5, 5, 4,
@@ -4187,7 +4250,7 @@ template <bool Strict>
 UTF8DFA_TARGET_AVX512 conversion_result utf16_to_utf8_impl(const char16_t* p, std::size_t n, unsigned char* out,
                                                            char32_t replacement) noexcept {
   transcode_cursor<unsigned char> c{0, out, error_code::none};
-  const char32_t repl = replace{replacement}.replacement_value();
+  const char32_t repl = kernel_repl(replacement);
   // A short input that is ASCII returns before the constants are made (longer ones amortise them and
   // take the 64-unit ASCII loop below).
   while (n <= 64) {
@@ -4253,7 +4316,7 @@ template <bool Strict>
 UTF8DFA_TARGET_AVX512 conversion_result utf32_to_utf8_impl(const char32_t* p, std::size_t n, unsigned char* out,
                                                            char32_t replacement) noexcept {
   transcode_cursor<unsigned char> c{0, out, error_code::none};
-  const char32_t repl = replace{replacement}.replacement_value();
+  const char32_t repl = kernel_repl(replacement);
   // A short input that is ASCII returns before the constants are made (longer ones amortise them and
   // take the 64-unit ASCII loop below).
   while (n <= 64) {
@@ -6062,7 +6125,8 @@ inline constexpr null_sentinel_t null_sentinel{};
 // an ill-formed subpart, whose kind is reported as usual), replace writes the policy's replacement
 // for it, which must itself be Latin-1: replace{U'?'}. A replacement above U+00FF (U+FFFD, the
 // default, included) is refused whatever the input: the call writes nothing and returns
-// {0, 0, error_code::unrepresentable}. assume_valid writes '?' for what it cannot convert.
+// {0, 0, error_code::unrepresentable}. assume_valid writes '?' for what it cannot convert; skip
+// writes nothing for it (nor for an ill-formed subpart).
 #ifndef UTF8DFA_LATIN1_HPP
 #define UTF8DFA_LATIN1_HPP
 
@@ -6084,10 +6148,17 @@ inline namespace UTF8DFA_ABI_NAMESPACE {
 
 namespace detail {
 
+/// Overloads for the skip policy are templates on it, so that a `{}` argument still means replace{}.
 template <class Policy>
-constexpr char32_t kernel_replacement(const Policy& pol) noexcept {
+using enable_if_skip = std::enable_if_t<skips_errors_v<Policy>, int>;
+
+/// A policy as the kernels take it (kernel_table.hpp): strict_marker, skip_marker or the replacement.
+template <class Policy>
+constexpr char32_t kernel_replacement([[maybe_unused]] const Policy& pol) noexcept {
   if constexpr (Policy::stops_on_error)
     return strict_marker;
+  else if constexpr (skips_errors_v<Policy>)
+    return skip_marker;
   else
     return pol.replacement_value();
 }
@@ -6141,7 +6212,8 @@ struct dialect_writer {
 /// Dialect-D bytes to UTF-32 or UTF-16 (by Out); out == nullptr only counts. A character the
 /// output cannot hold (see unrepresentable) is an error at its offset, like an ill-formed one.
 template <class D, class Policy, class Out>
-conversion_result dialect_to_utf(const unsigned char* p, std::size_t n, Out* out, Policy pol) noexcept {
+conversion_result dialect_to_utf(const unsigned char* p, std::size_t n, Out* out,
+                                 [[maybe_unused]] Policy pol) noexcept {
   using M = machine_of<D>;
   typename M::state at = M::start;
   std::size_t i = 0, o = 0;
@@ -6156,7 +6228,12 @@ conversion_result dialect_to_utf(const unsigned char* p, std::size_t n, Out* out
         return {i, o, e};
       } else {
         if (first == error_code::none) first = e;
-        c = pol.replacement_value();
+        if constexpr (skips_errors_v<Policy>) {
+          i += d.length;
+          continue;
+        } else {
+          c = pol.replacement_value();
+        }
       }
     }
     if (out != nullptr)
@@ -6171,7 +6248,7 @@ conversion_result dialect_to_utf(const unsigned char* p, std::size_t n, Out* out
 /// UTF-16 or UTF-32 (by In) to dialect-D bytes; out == nullptr only counts. An unpaired UTF-16
 /// surrogate is written as such where D can encode it (WTF-8, legacy), else is an error.
 template <class D, class Policy, class In>
-conversion_result utf_to_dialect(const In* p, std::size_t n, unsigned char* out, Policy pol) noexcept {
+conversion_result utf_to_dialect(const In* p, std::size_t n, unsigned char* out, [[maybe_unused]] Policy pol) noexcept {
   dialect_writer<D> w{out};
   error_code first = error_code::none;
   for (std::size_t i = 0; i < n;) {
@@ -6185,7 +6262,12 @@ conversion_result utf_to_dialect(const In* p, std::size_t n, unsigned char* out,
         return {i, w.written, d.error};
       } else {
         if (first == error_code::none) first = d.error;
-        c = pol.replacement_value();
+        if constexpr (skips_errors_v<Policy>) {
+          i += d.length;
+          continue;
+        } else {
+          c = pol.replacement_value();
+        }
       }
     }
     w.put(c);
@@ -6196,7 +6278,8 @@ conversion_result utf_to_dialect(const In* p, std::size_t n, unsigned char* out,
 
 /// Dialect-From bytes to dialect-To bytes; out == nullptr only counts.
 template <class From, class To, class Policy>
-conversion_result recode_scalar(const unsigned char* p, std::size_t n, unsigned char* out, Policy pol) noexcept {
+conversion_result recode_scalar(const unsigned char* p, std::size_t n, unsigned char* out,
+                                [[maybe_unused]] Policy pol) noexcept {
   using M = machine_of<From>;
   typename M::state at = M::start;
   dialect_writer<To> w{out};
@@ -6211,7 +6294,12 @@ conversion_result recode_scalar(const unsigned char* p, std::size_t n, unsigned 
         return {i, w.written, e};
       } else {
         if (first == error_code::none) first = e;
-        c = pol.replacement_value();
+        if constexpr (skips_errors_v<Policy>) {
+          i += d.length;
+          continue;
+        } else {
+          c = pol.replacement_value();
+        }
       }
     }
     w.put(c);
@@ -6403,6 +6491,34 @@ inline std::size_t utf8_length_from_utf32(std::u32string_view in, replace r = {}
                                                                             r.replacement_value());
 }
 
+/// char32_t units utf8_to_utf32 writes under skip (exact): utf32_length_from_utf8(bytes, skip{}).
+template <class Skip, class Bytes, detail::enable_if_skip<Skip> = 0, detail::enable_if_bytes<Bytes> = 0>
+std::size_t utf32_length_from_utf8(const Bytes& bytes, Skip) noexcept {
+  const auto s = detail::as_span(bytes);
+  return detail::kernel_fn<&detail::kernel_table::utf32_length_from_utf8>()(detail::as_uchars(s.data), s.size,
+                                                                            detail::skip_marker);
+}
+
+/// char16_t units utf8_to_utf16 writes under skip (exact).
+template <class Skip, class Bytes, detail::enable_if_skip<Skip> = 0, detail::enable_if_bytes<Bytes> = 0>
+std::size_t utf16_length_from_utf8(const Bytes& bytes, Skip) noexcept {
+  const auto s = detail::as_span(bytes);
+  return detail::kernel_fn<&detail::kernel_table::utf16_length_from_utf8>()(detail::as_uchars(s.data), s.size,
+                                                                            detail::skip_marker);
+}
+
+/// Bytes utf16_to_utf8 writes under skip (exact).
+template <class Skip, detail::enable_if_skip<Skip> = 0>
+std::size_t utf8_length_from_utf16(std::u16string_view in, Skip) noexcept {
+  return detail::kernel_fn<&detail::kernel_table::utf8_length_from_utf16>()(in.data(), in.size(), detail::skip_marker);
+}
+
+/// Bytes utf32_to_utf8 writes under skip (exact).
+template <class Skip, detail::enable_if_skip<Skip> = 0>
+std::size_t utf8_length_from_utf32(std::u32string_view in, Skip) noexcept {
+  return detail::kernel_fn<&detail::kernel_table::utf8_length_from_utf32>()(in.data(), in.size(), detail::skip_marker);
+}
+
 // ---- Allocating helpers. ---------------------------------------------------------------------
 
 /// UTF-8 to UTF-32, strict without exceptions: `status` reports the error; the result holds the
@@ -6436,6 +6552,22 @@ std::u16string to_utf16_lossy(const Bytes& bytes) {
   return detail::utf8_to_string<std::u16string>(detail::as_uchars(s.data), s.size, replacement_character, status);
 }
 
+/// UTF-8 to UTF-32 with each maximal ill-formed subpart dropped (to_utf32_lossy(bytes, skip{})).
+template <class Skip, class Bytes, detail::enable_if_skip<Skip> = 0, detail::enable_if_bytes<Bytes> = 0>
+std::u32string to_utf32_lossy(const Bytes& bytes, Skip) {
+  const auto s = detail::as_span(bytes);
+  conversion_result status{};
+  return detail::utf8_to_string<std::u32string>(detail::as_uchars(s.data), s.size, detail::skip_marker, status);
+}
+
+/// UTF-8 to UTF-16 with each maximal ill-formed subpart dropped (to_utf16_lossy(bytes, skip{})).
+template <class Skip, class Bytes, detail::enable_if_skip<Skip> = 0, detail::enable_if_bytes<Bytes> = 0>
+std::u16string to_utf16_lossy(const Bytes& bytes, Skip) {
+  const auto s = detail::as_span(bytes);
+  conversion_result status{};
+  return detail::utf8_to_string<std::u16string>(detail::as_uchars(s.data), s.size, detail::skip_marker, status);
+}
+
 /// UTF-16 to UTF-8, strict without exceptions.
 inline std::string to_utf8(std::u16string_view in, conversion_result& status) {
   return detail::utf_to_utf8_string(in.data(), in.size(), detail::strict_marker, status);
@@ -6456,6 +6588,20 @@ inline std::string to_utf8_lossy(std::u16string_view in) {
 inline std::string to_utf8_lossy(std::u32string_view in) {
   conversion_result status{};
   return detail::utf_to_utf8_string(in.data(), in.size(), replacement_character, status);
+}
+
+/// UTF-16 to UTF-8 with each unpaired surrogate dropped (to_utf8_lossy(in, skip{})).
+template <class Skip, detail::enable_if_skip<Skip> = 0>
+std::string to_utf8_lossy(std::u16string_view in, Skip) {
+  conversion_result status{};
+  return detail::utf_to_utf8_string(in.data(), in.size(), detail::skip_marker, status);
+}
+
+/// UTF-32 to UTF-8 with each surrogate or value above 0x10FFFF dropped.
+template <class Skip, detail::enable_if_skip<Skip> = 0>
+std::string to_utf8_lossy(std::u32string_view in, Skip) {
+  conversion_result status{};
+  return detail::utf_to_utf8_string(in.data(), in.size(), detail::skip_marker, status);
 }
 
 // ---- The dialects (see dialect.hpp): the same functions with a dialect tag last. -------------
@@ -6561,12 +6707,64 @@ std::size_t utf8_length_from_utf32(std::u32string_view in, replace r, Dialect) n
     return detail::utf_to_dialect<Dialect>(in.data(), in.size(), nullptr, r).written;
 }
 
+/// char32_t units utf8_to_utf32 writes in the dialect under skip (exact).
+template <class Skip, class Dialect, class Bytes, detail::enable_if_skip<Skip> = 0, detail::enable_if_bytes<Bytes> = 0,
+          detail::enable_if_dialect<Dialect> = 0>
+std::size_t utf32_length_from_utf8(const Bytes& bytes, Skip, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>) {
+    return utf32_length_from_utf8(bytes, skip{});
+  } else {
+    const auto s = detail::as_span(bytes);
+    return detail::dialect_to_utf<Dialect>(detail::as_uchars(s.data), s.size, static_cast<char32_t*>(nullptr), skip{})
+        .written;
+  }
+}
+
+/// char16_t units utf8_to_utf16 writes in the dialect under skip (exact).
+template <class Skip, class Dialect, class Bytes, detail::enable_if_skip<Skip> = 0, detail::enable_if_bytes<Bytes> = 0,
+          detail::enable_if_dialect<Dialect> = 0>
+std::size_t utf16_length_from_utf8(const Bytes& bytes, Skip, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>) {
+    return utf16_length_from_utf8(bytes, skip{});
+  } else {
+    const auto s = detail::as_span(bytes);
+    return detail::dialect_to_utf<Dialect>(detail::as_uchars(s.data), s.size, static_cast<char16_t*>(nullptr), skip{})
+        .written;
+  }
+}
+
+/// Bytes utf16_to_utf8 writes in the dialect under skip (exact).
+template <class Skip, class Dialect, detail::enable_if_skip<Skip> = 0, detail::enable_if_dialect<Dialect> = 0>
+std::size_t utf8_length_from_utf16(std::u16string_view in, Skip, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>)
+    return utf8_length_from_utf16(in, skip{});
+  else
+    return detail::utf_to_dialect<Dialect>(in.data(), in.size(), nullptr, skip{}).written;
+}
+
+/// Bytes utf32_to_utf8 writes in the dialect under skip (exact).
+template <class Skip, class Dialect, detail::enable_if_skip<Skip> = 0, detail::enable_if_dialect<Dialect> = 0>
+std::size_t utf8_length_from_utf32(std::u32string_view in, Skip, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>)
+    return utf8_length_from_utf32(in, skip{});
+  else
+    return detail::utf_to_dialect<Dialect>(in.data(), in.size(), nullptr, skip{}).written;
+}
+
 /// Bytes recode writes (exact for replace and well-formed input, an upper bound for strict).
 template <class From, class To, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<From> = 0,
           detail::enable_if_dialect<To> = 0>
 std::size_t recoded_length(const Bytes& bytes, replace r, From, To) noexcept {
   const auto s = detail::as_span(bytes);
   return detail::recode_scalar<From, To>(detail::as_uchars(s.data), s.size, nullptr, r).written;
+}
+
+/// Bytes recode writes under skip (exact).
+template <class Skip, class From, class To, class Bytes, detail::enable_if_skip<Skip> = 0,
+          detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<From> = 0, detail::enable_if_dialect<To> = 0>
+std::size_t recoded_length(const Bytes& bytes, Skip, From, To) noexcept {
+  const auto s = detail::as_span(bytes);
+  return detail::recode_scalar<From, To>(detail::as_uchars(s.data), s.size, nullptr, skip{}).written;
 }
 
 /// Dialect bytes to UTF-32, strict without exceptions.
@@ -6654,6 +6852,51 @@ std::string recode_lossy(const Bytes& bytes, From from, To to) {
       status);
 }
 
+/// Dialect bytes to UTF-32 with each error dropped (to_utf32_lossy(bytes, skip{}, d)).
+template <class Skip, class Dialect, class Bytes, detail::enable_if_skip<Skip> = 0, detail::enable_if_bytes<Bytes> = 0,
+          detail::enable_if_dialect<Dialect> = 0>
+std::u32string to_utf32_lossy(const Bytes& bytes, Skip, Dialect d) {
+  conversion_result status{};
+  return detail::make_string<std::u32string>(
+      utf32_length_from_utf8(bytes, skip{}, d), [&](char32_t* o) { return utf8_to_utf32(bytes, o, skip{}, d); },
+      status);
+}
+
+/// Dialect bytes to UTF-16 with each error dropped.
+template <class Skip, class Dialect, class Bytes, detail::enable_if_skip<Skip> = 0, detail::enable_if_bytes<Bytes> = 0,
+          detail::enable_if_dialect<Dialect> = 0>
+std::u16string to_utf16_lossy(const Bytes& bytes, Skip, Dialect d) {
+  conversion_result status{};
+  return detail::make_string<std::u16string>(
+      utf16_length_from_utf8(bytes, skip{}, d), [&](char16_t* o) { return utf8_to_utf16(bytes, o, skip{}, d); },
+      status);
+}
+
+/// UTF-16 to dialect bytes with each unit the dialect cannot write dropped.
+template <class Skip, class Dialect, detail::enable_if_skip<Skip> = 0, detail::enable_if_dialect<Dialect> = 0>
+std::string to_utf8_lossy(std::u16string_view in, Skip, Dialect d) {
+  conversion_result status{};
+  return detail::make_string<std::string>(
+      utf8_length_from_utf16(in, skip{}, d), [&](char* o) { return utf16_to_utf8(in, o, skip{}, d); }, status);
+}
+
+/// UTF-32 to dialect bytes with each value the dialect cannot write dropped.
+template <class Skip, class Dialect, detail::enable_if_skip<Skip> = 0, detail::enable_if_dialect<Dialect> = 0>
+std::string to_utf8_lossy(std::u32string_view in, Skip, Dialect d) {
+  conversion_result status{};
+  return detail::make_string<std::string>(
+      utf8_length_from_utf32(in, skip{}, d), [&](char* o) { return utf32_to_utf8(in, o, skip{}, d); }, status);
+}
+
+/// Dialect-From bytes to dialect-To bytes with each error dropped (recode_lossy(bytes, skip{}, from, to)).
+template <class Skip, class From, class To, class Bytes, detail::enable_if_skip<Skip> = 0,
+          detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<From> = 0, detail::enable_if_dialect<To> = 0>
+std::string recode_lossy(const Bytes& bytes, Skip, From from, To to) {
+  conversion_result status{};
+  return detail::make_string<std::string>(
+      recoded_length(bytes, skip{}, from, to), [&](char* o) { return recode(bytes, o, skip{}, from, to); }, status);
+}
+
 #if UTF8DFA_HAS_EXCEPTIONS
 
 /// Thrown by the strict allocating helpers: where (input code units) and why the input is ill-formed.
@@ -6722,7 +6965,7 @@ namespace detail {
 
 /// UTF-8 (In a byte type, decoded by the DFA), UTF-16 or UTF-32 to Latin-1.
 template <class Policy, class In>
-conversion_result to_latin1(const In* p, std::size_t n, unsigned char* out, Policy pol) noexcept {
+conversion_result to_latin1(const In* p, std::size_t n, unsigned char* out, [[maybe_unused]] Policy pol) noexcept {
   unsigned char repl = '?';
   if constexpr (std::is_same_v<Policy, replace>) {
     const char32_t r = pol.replacement_value();
@@ -6751,7 +6994,7 @@ conversion_result to_latin1(const In* p, std::size_t n, unsigned char* out, Poli
         return {i, o, e};
       } else {
         if (first == error_code::none) first = e;
-        out[o++] = repl;
+        if constexpr (!skips_errors_v<Policy>) out[o++] = repl;
       }
     } else {
       out[o++] = static_cast<unsigned char>(d.code_point);
@@ -6808,6 +7051,20 @@ std::size_t latin1_length_from_utf8(const Bytes& bytes) noexcept {
   return utf32_length_from_utf8(bytes);
 }
 
+/// Bytes utf8_to_latin1 writes under skip (exact): the characters up to U+00FF.
+template <class Skip, class Bytes, detail::enable_if_skip<Skip> = 0, detail::enable_if_bytes<Bytes> = 0>
+std::size_t latin1_length_from_utf8(const Bytes& bytes, Skip) noexcept {
+  const auto s = detail::as_span(bytes);
+  const unsigned char* p = detail::as_uchars(s.data);
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < s.size;) {
+    const decoded d = detail::decode_at(p, s.size, i);
+    count += d.error == error_code::none && d.code_point <= 0xFF;
+    i += d.length;
+  }
+  return count;
+}
+
 /// Latin-1 to UTF-16 into `out` (one unit per byte); never fails. Returns the units written.
 template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
 std::size_t latin1_to_utf16(const Bytes& bytes, char16_t* out) noexcept {
@@ -6849,7 +7106,8 @@ conversion_result utf32_to_latin1(std::u32string_view in, Byte* out, Policy poli
 // A value that is not a Unicode scalar value (U+D800..U+DFFF, > U+10FFFF) is an error. Under
 // `strict` (the default) nothing is written for it nor for anything after it, and result() says
 // how many code points were accepted and why the next was refused. Under `replace` the policy's
-// replacement (U+FFFD by default) is written instead and encoding goes on. Output iterators are
+// replacement (U+FFFD by default) is written instead and encoding goes on; under `skip` nothing is
+// written for it (it still counts as read) and encoding goes on. Output iterators are
 // copied by value through algorithms: query the copy the algorithm returns.
 //
 // The output's code unit must fit the encoding, checked at compile time: utf8_output writes to
@@ -6921,7 +7179,8 @@ inline constexpr bool is_utf16_output_unit_v =
     std::is_integral_v<Unit> && !std::is_same_v<Unit, bool> && std::numeric_limits<Unit>::digits >= 16;
 
 template <class Policy>
-inline constexpr bool is_output_policy_v = std::is_same_v<Policy, strict> || std::is_same_v<Policy, replace>;
+inline constexpr bool is_output_policy_v =
+    std::is_same_v<Policy, strict> || std::is_same_v<Policy, replace> || std::is_same_v<Policy, skip>;
 
 /// Whether two functions are the same, decided by template argument matching (comparing the
 /// pointers in a constant expression is refused by GCC under -fsanitize=undefined).
@@ -6934,7 +7193,7 @@ inline constexpr bool same_function_v<F, F> = true;
 /// `Encode(cp, units)` writes a scalar value's code units to `units` and returns their count.
 template <class OutIt, class Policy, class Unit, std::size_t (*Encode)(char32_t, Unit*) noexcept>
 class encoding_output_iterator {
-  static_assert(is_output_policy_v<Policy>, "output iterators take the strict or the replace policy");
+  static_assert(is_output_policy_v<Policy>, "output iterators take the strict, replace or skip policy");
   static_assert(!same_function_v<Encode, &encode_utf8_units<Unit>> || is_utf8_output_unit_v<Unit>,
                 "utf8_output writes bytes: its output must take a byte type (char, unsigned char, char8_t, "
                 "std::byte); for char16_t output use utf16_output, for char32_t store the code points");
@@ -6959,8 +7218,14 @@ class encoding_output_iterator {
     }
     if (!is_scalar_value(cp)) {
       if (error_ == error_code::none) error_ = cp > 0x10FFFF ? error_code::too_large : error_code::surrogate;
-      if constexpr (Policy::stops_on_error) return *this;
-      cp = policy_.replacement_value();
+      if constexpr (Policy::stops_on_error) {
+        return *this;
+      } else if constexpr (skips_errors_v<Policy>) {
+        ++read_;
+        return *this;
+      } else {
+        cp = policy_.replacement_value();
+      }
     }
     Unit units[4]{};
     const std::size_t n = Encode(cp, units);
@@ -7434,7 +7699,8 @@ struct feed_result {
 /// Streaming UTF-8 decoder to UTF-32 (Unit = char32_t), UTF-16 (Unit = char16_t) or checked UTF-8
 /// (a byte type such as char: well-formed input is copied, which makes decoder<replace, char> a
 /// streaming sanitizer). Feed it consecutive chunks, then call finish(). Under `strict` it stops
-/// at the first error; under `replace` it writes one replacement per maximal ill-formed subpart.
+/// at the first error; under `replace` it writes one replacement per maximal ill-formed subpart,
+/// under `skip` nothing for it.
 /// The units written by all calls together, and result(), equal the one-shot utf8_to_utf32 /
 /// utf8_to_utf16 output (re-encoded, for UTF-8) and validate() of the whole input, for every way
 /// of cutting it into chunks. `Dialect` reads the input in another dialect (dialect.hpp): UTF-32/
@@ -7516,7 +7782,7 @@ class decoder {
         s_.position = s_.first.valid_up_to;
       } else {
         Unit buf[4];
-        w = static_cast<std::size_t>(put(buf, policy_.replacement_value()) - buf);
+        w = static_cast<std::size_t>(put_replacement(buf, policy_) - buf);
         for (std::size_t k = 0; k < w; ++k) *out++ = buf[k];
       }
     }
@@ -7546,6 +7812,17 @@ class decoder {
       return detail::put_unit(o, c);
   }
 
+  // Writes the replacement for one error under policy `pol` (nothing under skip).
+  template <class P>
+  static Unit* put_replacement(Unit* o, [[maybe_unused]] const P& pol) noexcept {
+    if constexpr (detail::skips_errors_v<P>)
+      return o;
+    else if constexpr (sizeof(Unit) == 1 && !detail::is_strict_v<Dialect>)
+      return o + detail::dialect_traits<Dialect>::put(o, pol.replacement_value());
+    else
+      return put(o, pol.replacement_value());
+  }
+
   // The bulk conversion of [p, p+n) under policy `pol`, as the one-shot functions do it.
   template <class P>
   static conversion_result convert(const unsigned char* p, std::size_t n, Unit* out, P pol) noexcept {
@@ -7566,7 +7843,7 @@ class decoder {
         if (v.error == error_code::none) break;
         if constexpr (P::stops_on_error) return {i, static_cast<std::size_t>(o - out), v.error};
         if (first == error_code::none) first = v.error;
-        o = put(o, pol.replacement_value());
+        o = put_replacement(o, pol);
         i = v.error == error_code::incomplete ? n : i + v.error_length;  // incomplete: the rest
       }
       return {n, static_cast<std::size_t>(o - out), first};
@@ -7590,12 +7867,7 @@ class decoder {
           s_.note_error(offset, length, e);
         }
       }
-      if constexpr (!Policy::stops_on_error) {
-        if constexpr (sizeof(Unit) == 1)
-          o += detail::dialect_traits<Dialect>::put(o, policy_.replacement_value());
-        else
-          o = put(o, policy_.replacement_value());
-      }
+      if constexpr (!Policy::stops_on_error) o = put_replacement(o, policy_);
     };
   }
 
@@ -7626,7 +7898,7 @@ class decoder {
         s_.position = s_.first.valid_up_to;
         return 0;
       } else {
-        o = put(o, policy_.replacement_value());
+        o = put_replacement(o, policy_);
       }
     }
     p += i;
@@ -7723,7 +7995,7 @@ constexpr validation_result validate_utf(const In* p, std::size_t n) noexcept {
 
 /// UTF-16 to UTF-32 or UTF-32 to UTF-16 (by In and Out), like the UTF-8 conversions.
 template <class Policy, class In, class Out>
-conversion_result utf_to_utf(const In* p, std::size_t n, Out* out, Policy pol) noexcept {
+conversion_result utf_to_utf(const In* p, std::size_t n, Out* out, [[maybe_unused]] Policy pol) noexcept {
   Out* o = out;
   error_code first = error_code::none;
   for (std::size_t i = 0; i < n;) {
@@ -7734,7 +8006,12 @@ conversion_result utf_to_utf(const In* p, std::size_t n, Out* out, Policy pol) n
         return {i, static_cast<std::size_t>(o - out), d.error};
       } else {
         if (first == error_code::none) first = d.error;
-        c = pol.replacement_value();
+        if constexpr (skips_errors_v<Policy>) {
+          i += d.length;
+          continue;
+        } else {
+          c = pol.replacement_value();
+        }
       }
     }
     o = put_unit(o, c);
@@ -7809,9 +8086,9 @@ conversion_result utf8_to_utf16_in_order(const Bytes& bytes, char16_t* out, Poli
   return r;
 }
 
-/// utf8_length_from_utf16 on units stored little-endian (Little) or big-endian.
-template <bool Little>
-std::size_t utf8_length_from_utf16_in_order(std::u16string_view in, replace r) noexcept {
+/// utf8_length_from_utf16 on units stored little-endian (Little) or big-endian (R: replace or skip).
+template <bool Little, class R>
+std::size_t utf8_length_from_utf16_in_order(std::u16string_view in, R r) noexcept {
   if constexpr (Little == host_little_endian) {
     return utf8_length_from_utf16(in, r);
   } else {
@@ -7894,6 +8171,29 @@ constexpr std::size_t utf16_length_from_utf32(std::u32string_view in, replace r 
   return total;
 }
 
+/// char32_t units utf16_to_utf32 writes under skip (exact): utf32_length_from_utf16(in, skip{}).
+template <class Skip, detail::enable_if_skip<Skip> = 0>
+constexpr std::size_t utf32_length_from_utf16(std::u16string_view in, Skip) noexcept {
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < in.size();) {
+    const decoded d = detail::decode_utf16_at(in.data(), in.size(), i);
+    count += d.error == error_code::none;
+    i += d.length;
+  }
+  return count;
+}
+
+/// char16_t units utf32_to_utf16 writes under skip (exact).
+template <class Skip, detail::enable_if_skip<Skip> = 0>
+constexpr std::size_t utf16_length_from_utf32(std::u32string_view in, Skip) noexcept {
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const decoded d = detail::decode_utf32_at(in.data(), in.size(), i);
+    if (d.error == error_code::none) total += d.code_point >= 0x10000 ? 2u : 1u;
+  }
+  return total;
+}
+
 // ---- UTF-16 in a stated byte order. ----------------------------------------------------------
 // A std::u16string_view or char16_t* here holds units whose bytes are stored in the named order
 // (UTF-16LE: low byte first), whatever the host's order; on a host of that order these are the
@@ -7950,6 +8250,18 @@ inline std::size_t utf8_length_from_utf16be(std::u16string_view in, replace r = 
   return detail::utf8_length_from_utf16_in_order<false>(in, r);
 }
 
+/// Bytes utf16le_to_utf8 writes under skip (exact).
+template <class Skip, detail::enable_if_skip<Skip> = 0>
+std::size_t utf8_length_from_utf16le(std::u16string_view in, Skip) noexcept {
+  return detail::utf8_length_from_utf16_in_order<true>(in, skip{});
+}
+
+/// Bytes utf16be_to_utf8 writes under skip (exact).
+template <class Skip, detail::enable_if_skip<Skip> = 0>
+std::size_t utf8_length_from_utf16be(std::u16string_view in, Skip) noexcept {
+  return detail::utf8_length_from_utf16_in_order<false>(in, skip{});
+}
+
 }  // namespace UTF8DFA_ABI_NAMESPACE
 }  // namespace utf8dfa
 
@@ -7968,8 +8280,9 @@ inline std::size_t utf8_length_from_utf16be(std::u16string_view in, replace r = 
 // functions do: a maximal ill-formed subpart of UTF-8 (decoded by the one DFA: the well-formed
 // characters of contiguous input inline on its tables, everything else through code_point_iterator's
 // decode_advance / decode_retreat), an unpaired UTF-16 surrogate, a UTF-32 surrogate or value above
-// 0x10FFFF. Under `strict` the iteration ends at the first error, and the iterator that reached the
-// end says where and why. Views over bidirectional input are bidirectional (replace policies), over
+// 0x10FFFF. Under `skip` each ill-formed subpart is dropped (nothing is produced for it). Under
+// `strict` the iteration ends at the first error, and the iterator that reached the end says where
+// and why. Views over bidirectional input are bidirectional (replace policies), over
 // forward input forward, over input iterators single-pass. This header also lets null_sentinel end
 // UTF-16 and UTF-32 strings.
 #ifndef UTF8DFA_UTF_VIEWS_HPP
@@ -8327,14 +8640,24 @@ static_assert(grammar[1].lead.lo == 0xC2 && grammar[1].lead.hi == 0xDF && gramma
               "UTF8-2 is C2..DF followed by any UTF8-tail: the views' fast path checks it by the tail range");
 
 template <class P>
-inline constexpr bool is_view_policy_v =
-    std::is_same_v<P, strict> || std::is_same_v<P, replace> || std::is_same_v<P, assume_valid>;
+inline constexpr bool is_view_policy_v = std::is_same_v<P, strict> || std::is_same_v<P, replace> ||
+                                         std::is_same_v<P, assume_valid> || std::is_same_v<P, skip>;
+
+/// The replacement a view's iterator holds (none is ever used under skip).
+template <class P>
+constexpr char32_t view_replacement([[maybe_unused]] const P& policy) noexcept {
+  if constexpr (skips_errors_v<P>)
+    return replacement_character;
+  else
+    return policy.replacement_value();
+}
 
 }  // namespace detail
 
 /// The iterator of a transcoding view: code units of type Out (char, char16_t or char32_t) from the
 /// code units [first, last) of another (or the same) UTF form. Policy: replace (one replacement per
-/// ill-formed subpart), assume_valid (the same), or strict (the iteration ends at the first error).
+/// ill-formed subpart), assume_valid (the same), skip (nothing for an ill-formed subpart: the
+/// iterator never stands on one), or strict (the iteration ends at the first error).
 /// Bidirectional over bidirectional input unless strict, forward over forward input, single-pass
 /// over input iterators. Besides the values: base(), length(), error(), offset().
 /// It holds the current character (its output units, input length and error), never more.
@@ -8346,8 +8669,9 @@ class utf_iterator {
   static_assert(in_form != 0, "the input's code units are UTF-8 (1-byte), UTF-16 (char16_t) or UTF-32 (char32_t)");
   static_assert(std::is_same_v<Out, char> || std::is_same_v<Out, char16_t> || std::is_same_v<Out, char32_t>,
                 "the output code unit is char, char16_t or char32_t");
-  static_assert(detail::is_view_policy_v<Policy>, "Policy is strict, replace or assume_valid");
+  static_assert(detail::is_view_policy_v<Policy>, "Policy is strict, replace, assume_valid or skip");
   static constexpr bool stops = Policy::stops_on_error;
+  static constexpr bool skips = detail::skips_errors_v<Policy>;
   static constexpr bool multipass = detail::is_forward_iter_v<It>;
   static constexpr bool bidirectional = detail::is_bidi_iter_v<It> && !stops;
   static constexpr bool random_access =
@@ -8372,7 +8696,7 @@ class utf_iterator {
   /// An iterator at the start of [pos, last); it cannot move before `pos`. For input iterators this
   /// reads the first character.
   constexpr utf_iterator(It pos, Sent last, Policy policy = {})
-      : first_(pos), pos_(pos), last_(last), repl_(policy.replacement_value()) {
+      : first_(pos), pos_(pos), last_(last), repl_(detail::view_replacement(policy)) {
     fill();
   }
 
@@ -8380,7 +8704,7 @@ class utf_iterator {
   /// `first`; offsets count from `first`.
   template <bool M = multipass, std::enable_if_t<M, int> = 0>
   constexpr utf_iterator(It first, It pos, Sent last, Policy policy = {})
-      : first_(first), pos_(pos), last_(last), repl_(policy.replacement_value()) {
+      : first_(first), pos_(pos), last_(last), repl_(detail::view_replacement(policy)) {
     fill();
   }
 
@@ -8456,7 +8780,19 @@ class utf_iterator {
       return *this;
     }
     if (pos_ == first_) return *this;
-    const decoded d = detail::utf_retreat<in_form>(first_, pos_, last_);
+    const It at = pos_;
+    decoded d = detail::utf_retreat<in_form>(first_, pos_, last_);
+    if constexpr (skips) {
+      while (d.error != error_code::none) {  // dropped: the character before it
+        if (pos_ == first_) {                // only dropped subparts before: stay
+          pos_ = at;
+          return *this;
+        }
+        d = detail::utf_retreat<in_form>(first_, pos_, last_);
+      }
+    } else {
+      (void)at;
+    }
     hold(d);
     rem_ = 0;
     units_ = full_ >> ((n_ - 1u) * bits);
@@ -8577,46 +8913,61 @@ class utf_iterator {
     err_ = e;
   }
 
-  // Reads from pos_ (multi-pass: pos_ stays; single-pass: pos_ moves past what is read).
+  // Reads from pos_ (multi-pass: pos_ stays; single-pass: pos_ moves past what is read). Under
+  // skip, moves past the ill-formed subparts there first.
   UTF8DFA_ALWAYS_INLINE constexpr void fill() {
-    if (pos_ == last_) return stop(0, error_code::none);
-    // The common characters of contiguous input inline; the rest through the general decoders.
-    if constexpr (in_form == 8 && detail::is_contiguous_iter_v<It>) {
-      const auto* p = detail::to_pointer(pos_);
-      // (Read through unsigned char at run time: a sign-extending load of a plain char would merge
-      // into the previous character's register.)
-      std::uint8_t b0 = 0;
-      if (UTF8DFA_IS_CONSTANT_EVALUATED())
-        b0 = detail::octet(*p);
-      else
-        b0 = *detail::as_uchars(p);
-      if (b0 < 0x80) return hold_valid<1>(b0);
-      if constexpr (std::is_same_v<It, Sent>) {
-        if (last_ - pos_ >= 4) {  // the longest character fits: no bound checks below
-          const std::uint8_t b1 = detail::octet(p[1]);
-          if (detail::grammar[1].lead.contains(b0)) {  // UTF8-2 (by compares: no table load to wait for)
-            if (detail::is_continuation(b1)) return hold_valid<2>(((b0 & 0x1Fu) << 6) | (b1 & 0x3Fu));
-          } else if (const unsigned n = detail::lead_length.of[b0]; n >= 3) {
-            char32_t c = 0;
-            if (detail::well_formed_long(p, n, c)) return n == 3 ? hold_valid<3>(c) : hold_valid<4>(c);
+    for (;;) {
+      if (pos_ == last_) return stop(0, error_code::none);
+      // The common characters of contiguous input inline; the rest through the general decoders.
+      if constexpr (in_form == 8 && detail::is_contiguous_iter_v<It>) {
+        const auto* p = detail::to_pointer(pos_);
+        // (Read through unsigned char at run time: a sign-extending load of a plain char would merge
+        // into the previous character's register.)
+        std::uint8_t b0 = 0;
+        if (UTF8DFA_IS_CONSTANT_EVALUATED())
+          b0 = detail::octet(*p);
+        else
+          b0 = *detail::as_uchars(p);
+        if (b0 < 0x80) return hold_valid<1>(b0);
+        if constexpr (std::is_same_v<It, Sent>) {
+          if (last_ - pos_ >= 4) {  // the longest character fits: no bound checks below
+            const std::uint8_t b1 = detail::octet(p[1]);
+            if (detail::grammar[1].lead.contains(b0)) {  // UTF8-2 (by compares: no table load to wait for)
+              if (detail::is_continuation(b1)) return hold_valid<2>(((b0 & 0x1Fu) << 6) | (b1 & 0x3Fu));
+            } else if (const unsigned n = detail::lead_length.of[b0]; n >= 3) {
+              char32_t c = 0;
+              if (detail::well_formed_long(p, n, c)) return n == 3 ? hold_valid<3>(c) : hold_valid<4>(c);
+            }
+          }
+        }
+      } else if constexpr (in_form != 8 && detail::is_contiguous_iter_v<It>) {
+        const char32_t c = detail::wide_unit(*detail::to_pointer(pos_));
+        if (in_form == 32 ? c < 0xD800 : !detail::is_surrogate(c)) return hold({c, 1, error_code::none});
+      }
+      decoded d{};
+      if constexpr (multipass) {
+        It t = pos_;
+        d = detail::utf_advance<in_form>(t, last_);
+        if constexpr (skips) {
+          if (d.error != error_code::none) {
+            pos_ = t;
+            continue;
+          }
+        }
+      } else {
+        d = detail::utf_advance<in_form>(pos_, last_);
+        if constexpr (skips) {
+          if (d.error != error_code::none) {
+            off_ += d.length;
+            continue;
           }
         }
       }
-    } else if constexpr (in_form != 8 && detail::is_contiguous_iter_v<It>) {
-      const char32_t c = detail::wide_unit(*detail::to_pointer(pos_));
-      if (in_form == 32 ? c < 0xD800 : !detail::is_surrogate(c)) return hold({c, 1, error_code::none});
+      if constexpr (stops) {
+        if (d.error != error_code::none) return stop(d.length, d.error);
+      }
+      return hold(d);
     }
-    decoded d{};
-    if constexpr (multipass) {
-      It t = pos_;
-      d = detail::utf_advance<in_form>(t, last_);
-    } else {
-      d = detail::utf_advance<in_form>(pos_, last_);
-    }
-    if constexpr (stops) {
-      if (d.error != error_code::none) return stop(d.length, d.error);
-    }
-    hold(d);
   }
 
   It first_{};
@@ -8755,7 +9106,7 @@ using iter_unit_t = std::remove_cv_t<typename std::iterator_traits<It>::value_ty
 // std::span<const std::byte>, std::list<char16_t>, ...; a temporary container is refused, it would
 // dangle); a null-terminated string (const CharT*, or a string literal); or an iterator pair
 // (e.g. std::istreambuf_iterator<char>, read as it is decoded). An optional last argument is the
-// policy: replace{} (the default, U+FFFD), replace{U'?'}, or strict{}.
+// policy: replace{} (the default, U+FFFD), replace{U'?'}, skip{} (errors dropped), or strict{}.
 
 /// UTF-8 code units (char) of any UTF input.
 template <class R, class Policy = replace,

@@ -5,7 +5,8 @@
 // an ill-formed subpart, whose kind is reported as usual), replace writes the policy's replacement
 // for it, which must itself be Latin-1: replace{U'?'}. A replacement above U+00FF (U+FFFD, the
 // default, included) is refused whatever the input: the call writes nothing and returns
-// {0, 0, error_code::unrepresentable}. assume_valid writes '?' for what it cannot convert.
+// {0, 0, error_code::unrepresentable}. assume_valid writes '?' for what it cannot convert; skip
+// writes nothing for it (nor for an ill-formed subpart).
 #ifndef UTF8DFA_LATIN1_HPP
 #define UTF8DFA_LATIN1_HPP
 
@@ -27,7 +28,7 @@ namespace detail {
 
 /// UTF-8 (In a byte type, decoded by the DFA), UTF-16 or UTF-32 to Latin-1.
 template <class Policy, class In>
-conversion_result to_latin1(const In* p, std::size_t n, unsigned char* out, Policy pol) noexcept {
+conversion_result to_latin1(const In* p, std::size_t n, unsigned char* out, [[maybe_unused]] Policy pol) noexcept {
   unsigned char repl = '?';
   if constexpr (std::is_same_v<Policy, replace>) {
     const char32_t r = pol.replacement_value();
@@ -56,7 +57,7 @@ conversion_result to_latin1(const In* p, std::size_t n, unsigned char* out, Poli
         return {i, o, e};
       } else {
         if (first == error_code::none) first = e;
-        out[o++] = repl;
+        if constexpr (!skips_errors_v<Policy>) out[o++] = repl;
       }
     } else {
       out[o++] = static_cast<unsigned char>(d.code_point);
@@ -111,6 +112,20 @@ conversion_result utf8_to_latin1(const Bytes& bytes, Byte* out, Policy policy = 
 template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
 std::size_t latin1_length_from_utf8(const Bytes& bytes) noexcept {
   return utf32_length_from_utf8(bytes);
+}
+
+/// Bytes utf8_to_latin1 writes under skip (exact): the characters up to U+00FF.
+template <class Skip, class Bytes, detail::enable_if_skip<Skip> = 0, detail::enable_if_bytes<Bytes> = 0>
+std::size_t latin1_length_from_utf8(const Bytes& bytes, Skip) noexcept {
+  const auto s = detail::as_span(bytes);
+  const unsigned char* p = detail::as_uchars(s.data);
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < s.size;) {
+    const decoded d = detail::decode_at(p, s.size, i);
+    count += d.error == error_code::none && d.code_point <= 0xFF;
+    i += d.length;
+  }
+  return count;
 }
 
 /// Latin-1 to UTF-16 into `out` (one unit per byte); never fails. Returns the units written.

@@ -7,7 +7,8 @@
 // A value that is not a Unicode scalar value (U+D800..U+DFFF, > U+10FFFF) is an error. Under
 // `strict` (the default) nothing is written for it nor for anything after it, and result() says
 // how many code points were accepted and why the next was refused. Under `replace` the policy's
-// replacement (U+FFFD by default) is written instead and encoding goes on. Output iterators are
+// replacement (U+FFFD by default) is written instead and encoding goes on; under `skip` nothing is
+// written for it (it still counts as read) and encoding goes on. Output iterators are
 // copied by value through algorithms: query the copy the algorithm returns.
 //
 // The output's code unit must fit the encoding, checked at compile time: utf8_output writes to
@@ -88,7 +89,8 @@ inline constexpr bool is_utf16_output_unit_v =
     std::is_integral_v<Unit> && !std::is_same_v<Unit, bool> && std::numeric_limits<Unit>::digits >= 16;
 
 template <class Policy>
-inline constexpr bool is_output_policy_v = std::is_same_v<Policy, strict> || std::is_same_v<Policy, replace>;
+inline constexpr bool is_output_policy_v =
+    std::is_same_v<Policy, strict> || std::is_same_v<Policy, replace> || std::is_same_v<Policy, skip>;
 
 /// Whether two functions are the same, decided by template argument matching (comparing the
 /// pointers in a constant expression is refused by GCC under -fsanitize=undefined).
@@ -101,7 +103,7 @@ inline constexpr bool same_function_v<F, F> = true;
 /// `Encode(cp, units)` writes a scalar value's code units to `units` and returns their count.
 template <class OutIt, class Policy, class Unit, std::size_t (*Encode)(char32_t, Unit*) noexcept>
 class encoding_output_iterator {
-  static_assert(is_output_policy_v<Policy>, "output iterators take the strict or the replace policy");
+  static_assert(is_output_policy_v<Policy>, "output iterators take the strict, replace or skip policy");
   static_assert(!same_function_v<Encode, &encode_utf8_units<Unit>> || is_utf8_output_unit_v<Unit>,
                 "utf8_output writes bytes: its output must take a byte type (char, unsigned char, char8_t, "
                 "std::byte); for char16_t output use utf16_output, for char32_t store the code points");
@@ -126,8 +128,14 @@ class encoding_output_iterator {
     }
     if (!is_scalar_value(cp)) {
       if (error_ == error_code::none) error_ = cp > 0x10FFFF ? error_code::too_large : error_code::surrogate;
-      if constexpr (Policy::stops_on_error) return *this;
-      cp = policy_.replacement_value();
+      if constexpr (Policy::stops_on_error) {
+        return *this;
+      } else if constexpr (skips_errors_v<Policy>) {
+        ++read_;
+        return *this;
+      } else {
+        cp = policy_.replacement_value();
+      }
     }
     Unit units[4]{};
     const std::size_t n = Encode(cp, units);

@@ -2,6 +2,8 @@
 #ifndef UTF8DFA_POLICY_HPP
 #define UTF8DFA_POLICY_HPP
 
+#include <type_traits>
+
 #include "error.hpp"
 
 namespace utf8dfa {
@@ -31,6 +33,18 @@ struct assume_valid {
   static constexpr bool stops_on_error = false;
   constexpr char32_t replacement_value() const noexcept { return replacement_character; }
 };
+
+/// Drop each maximal ill-formed subpart and go on: what replace does, with nothing written for it
+/// (Python's errors='ignore', ICU's SKIP callback). The result still reports the first error.
+struct skip {
+  static constexpr bool stops_on_error = false;
+};
+
+namespace detail {
+/// True for the policy that writes nothing for an error (skip).
+template <class Policy>
+inline constexpr bool skips_errors_v = std::is_same_v<std::remove_cv_t<Policy>, skip>;
+}  // namespace detail
 
 }  // namespace UTF8DFA_ABI_NAMESPACE
 }  // namespace utf8dfa

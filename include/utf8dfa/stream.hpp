@@ -303,7 +303,8 @@ struct feed_result {
 /// Streaming UTF-8 decoder to UTF-32 (Unit = char32_t), UTF-16 (Unit = char16_t) or checked UTF-8
 /// (a byte type such as char: well-formed input is copied, which makes decoder<replace, char> a
 /// streaming sanitizer). Feed it consecutive chunks, then call finish(). Under `strict` it stops
-/// at the first error; under `replace` it writes one replacement per maximal ill-formed subpart.
+/// at the first error; under `replace` it writes one replacement per maximal ill-formed subpart,
+/// under `skip` nothing for it.
 /// The units written by all calls together, and result(), equal the one-shot utf8_to_utf32 /
 /// utf8_to_utf16 output (re-encoded, for UTF-8) and validate() of the whole input, for every way
 /// of cutting it into chunks. `Dialect` reads the input in another dialect (dialect.hpp): UTF-32/
@@ -385,7 +386,7 @@ class decoder {
         s_.position = s_.first.valid_up_to;
       } else {
         Unit buf[4];
-        w = static_cast<std::size_t>(put(buf, policy_.replacement_value()) - buf);
+        w = static_cast<std::size_t>(put_replacement(buf, policy_) - buf);
         for (std::size_t k = 0; k < w; ++k) *out++ = buf[k];
       }
     }
@@ -415,6 +416,17 @@ class decoder {
       return detail::put_unit(o, c);
   }
 
+  // Writes the replacement for one error under policy `pol` (nothing under skip).
+  template <class P>
+  static Unit* put_replacement(Unit* o, [[maybe_unused]] const P& pol) noexcept {
+    if constexpr (detail::skips_errors_v<P>)
+      return o;
+    else if constexpr (sizeof(Unit) == 1 && !detail::is_strict_v<Dialect>)
+      return o + detail::dialect_traits<Dialect>::put(o, pol.replacement_value());
+    else
+      return put(o, pol.replacement_value());
+  }
+
   // The bulk conversion of [p, p+n) under policy `pol`, as the one-shot functions do it.
   template <class P>
   static conversion_result convert(const unsigned char* p, std::size_t n, Unit* out, P pol) noexcept {
@@ -435,7 +447,7 @@ class decoder {
         if (v.error == error_code::none) break;
         if constexpr (P::stops_on_error) return {i, static_cast<std::size_t>(o - out), v.error};
         if (first == error_code::none) first = v.error;
-        o = put(o, pol.replacement_value());
+        o = put_replacement(o, pol);
         i = v.error == error_code::incomplete ? n : i + v.error_length;  // incomplete: the rest
       }
       return {n, static_cast<std::size_t>(o - out), first};
@@ -459,12 +471,7 @@ class decoder {
           s_.note_error(offset, length, e);
         }
       }
-      if constexpr (!Policy::stops_on_error) {
-        if constexpr (sizeof(Unit) == 1)
-          o += detail::dialect_traits<Dialect>::put(o, policy_.replacement_value());
-        else
-          o = put(o, policy_.replacement_value());
-      }
+      if constexpr (!Policy::stops_on_error) o = put_replacement(o, policy_);
     };
   }
 
@@ -495,7 +502,7 @@ class decoder {
         s_.position = s_.first.valid_up_to;
         return 0;
       } else {
-        o = put(o, policy_.replacement_value());
+        o = put_replacement(o, policy_);
       }
     }
     p += i;

@@ -23,10 +23,17 @@ inline namespace UTF8DFA_ABI_NAMESPACE {
 
 namespace detail {
 
+/// Overloads for the skip policy are templates on it, so that a `{}` argument still means replace{}.
 template <class Policy>
-constexpr char32_t kernel_replacement(const Policy& pol) noexcept {
+using enable_if_skip = std::enable_if_t<skips_errors_v<Policy>, int>;
+
+/// A policy as the kernels take it (kernel_table.hpp): strict_marker, skip_marker or the replacement.
+template <class Policy>
+constexpr char32_t kernel_replacement([[maybe_unused]] const Policy& pol) noexcept {
   if constexpr (Policy::stops_on_error)
     return strict_marker;
+  else if constexpr (skips_errors_v<Policy>)
+    return skip_marker;
   else
     return pol.replacement_value();
 }
@@ -80,7 +87,8 @@ struct dialect_writer {
 /// Dialect-D bytes to UTF-32 or UTF-16 (by Out); out == nullptr only counts. A character the
 /// output cannot hold (see unrepresentable) is an error at its offset, like an ill-formed one.
 template <class D, class Policy, class Out>
-conversion_result dialect_to_utf(const unsigned char* p, std::size_t n, Out* out, Policy pol) noexcept {
+conversion_result dialect_to_utf(const unsigned char* p, std::size_t n, Out* out,
+                                 [[maybe_unused]] Policy pol) noexcept {
   using M = machine_of<D>;
   typename M::state at = M::start;
   std::size_t i = 0, o = 0;
@@ -95,7 +103,12 @@ conversion_result dialect_to_utf(const unsigned char* p, std::size_t n, Out* out
         return {i, o, e};
       } else {
         if (first == error_code::none) first = e;
-        c = pol.replacement_value();
+        if constexpr (skips_errors_v<Policy>) {
+          i += d.length;
+          continue;
+        } else {
+          c = pol.replacement_value();
+        }
       }
     }
     if (out != nullptr)
@@ -110,7 +123,7 @@ conversion_result dialect_to_utf(const unsigned char* p, std::size_t n, Out* out
 /// UTF-16 or UTF-32 (by In) to dialect-D bytes; out == nullptr only counts. An unpaired UTF-16
 /// surrogate is written as such where D can encode it (WTF-8, legacy), else is an error.
 template <class D, class Policy, class In>
-conversion_result utf_to_dialect(const In* p, std::size_t n, unsigned char* out, Policy pol) noexcept {
+conversion_result utf_to_dialect(const In* p, std::size_t n, unsigned char* out, [[maybe_unused]] Policy pol) noexcept {
   dialect_writer<D> w{out};
   error_code first = error_code::none;
   for (std::size_t i = 0; i < n;) {
@@ -124,7 +137,12 @@ conversion_result utf_to_dialect(const In* p, std::size_t n, unsigned char* out,
         return {i, w.written, d.error};
       } else {
         if (first == error_code::none) first = d.error;
-        c = pol.replacement_value();
+        if constexpr (skips_errors_v<Policy>) {
+          i += d.length;
+          continue;
+        } else {
+          c = pol.replacement_value();
+        }
       }
     }
     w.put(c);
@@ -135,7 +153,8 @@ conversion_result utf_to_dialect(const In* p, std::size_t n, unsigned char* out,
 
 /// Dialect-From bytes to dialect-To bytes; out == nullptr only counts.
 template <class From, class To, class Policy>
-conversion_result recode_scalar(const unsigned char* p, std::size_t n, unsigned char* out, Policy pol) noexcept {
+conversion_result recode_scalar(const unsigned char* p, std::size_t n, unsigned char* out,
+                                [[maybe_unused]] Policy pol) noexcept {
   using M = machine_of<From>;
   typename M::state at = M::start;
   dialect_writer<To> w{out};
@@ -150,7 +169,12 @@ conversion_result recode_scalar(const unsigned char* p, std::size_t n, unsigned 
         return {i, w.written, e};
       } else {
         if (first == error_code::none) first = e;
-        c = pol.replacement_value();
+        if constexpr (skips_errors_v<Policy>) {
+          i += d.length;
+          continue;
+        } else {
+          c = pol.replacement_value();
+        }
       }
     }
     w.put(c);
@@ -342,6 +366,34 @@ inline std::size_t utf8_length_from_utf32(std::u32string_view in, replace r = {}
                                                                             r.replacement_value());
 }
 
+/// char32_t units utf8_to_utf32 writes under skip (exact): utf32_length_from_utf8(bytes, skip{}).
+template <class Skip, class Bytes, detail::enable_if_skip<Skip> = 0, detail::enable_if_bytes<Bytes> = 0>
+std::size_t utf32_length_from_utf8(const Bytes& bytes, Skip) noexcept {
+  const auto s = detail::as_span(bytes);
+  return detail::kernel_fn<&detail::kernel_table::utf32_length_from_utf8>()(detail::as_uchars(s.data), s.size,
+                                                                            detail::skip_marker);
+}
+
+/// char16_t units utf8_to_utf16 writes under skip (exact).
+template <class Skip, class Bytes, detail::enable_if_skip<Skip> = 0, detail::enable_if_bytes<Bytes> = 0>
+std::size_t utf16_length_from_utf8(const Bytes& bytes, Skip) noexcept {
+  const auto s = detail::as_span(bytes);
+  return detail::kernel_fn<&detail::kernel_table::utf16_length_from_utf8>()(detail::as_uchars(s.data), s.size,
+                                                                            detail::skip_marker);
+}
+
+/// Bytes utf16_to_utf8 writes under skip (exact).
+template <class Skip, detail::enable_if_skip<Skip> = 0>
+std::size_t utf8_length_from_utf16(std::u16string_view in, Skip) noexcept {
+  return detail::kernel_fn<&detail::kernel_table::utf8_length_from_utf16>()(in.data(), in.size(), detail::skip_marker);
+}
+
+/// Bytes utf32_to_utf8 writes under skip (exact).
+template <class Skip, detail::enable_if_skip<Skip> = 0>
+std::size_t utf8_length_from_utf32(std::u32string_view in, Skip) noexcept {
+  return detail::kernel_fn<&detail::kernel_table::utf8_length_from_utf32>()(in.data(), in.size(), detail::skip_marker);
+}
+
 // ---- Allocating helpers. ---------------------------------------------------------------------
 
 /// UTF-8 to UTF-32, strict without exceptions: `status` reports the error; the result holds the
@@ -375,6 +427,22 @@ std::u16string to_utf16_lossy(const Bytes& bytes) {
   return detail::utf8_to_string<std::u16string>(detail::as_uchars(s.data), s.size, replacement_character, status);
 }
 
+/// UTF-8 to UTF-32 with each maximal ill-formed subpart dropped (to_utf32_lossy(bytes, skip{})).
+template <class Skip, class Bytes, detail::enable_if_skip<Skip> = 0, detail::enable_if_bytes<Bytes> = 0>
+std::u32string to_utf32_lossy(const Bytes& bytes, Skip) {
+  const auto s = detail::as_span(bytes);
+  conversion_result status{};
+  return detail::utf8_to_string<std::u32string>(detail::as_uchars(s.data), s.size, detail::skip_marker, status);
+}
+
+/// UTF-8 to UTF-16 with each maximal ill-formed subpart dropped (to_utf16_lossy(bytes, skip{})).
+template <class Skip, class Bytes, detail::enable_if_skip<Skip> = 0, detail::enable_if_bytes<Bytes> = 0>
+std::u16string to_utf16_lossy(const Bytes& bytes, Skip) {
+  const auto s = detail::as_span(bytes);
+  conversion_result status{};
+  return detail::utf8_to_string<std::u16string>(detail::as_uchars(s.data), s.size, detail::skip_marker, status);
+}
+
 /// UTF-16 to UTF-8, strict without exceptions.
 inline std::string to_utf8(std::u16string_view in, conversion_result& status) {
   return detail::utf_to_utf8_string(in.data(), in.size(), detail::strict_marker, status);
@@ -395,6 +463,20 @@ inline std::string to_utf8_lossy(std::u16string_view in) {
 inline std::string to_utf8_lossy(std::u32string_view in) {
   conversion_result status{};
   return detail::utf_to_utf8_string(in.data(), in.size(), replacement_character, status);
+}
+
+/// UTF-16 to UTF-8 with each unpaired surrogate dropped (to_utf8_lossy(in, skip{})).
+template <class Skip, detail::enable_if_skip<Skip> = 0>
+std::string to_utf8_lossy(std::u16string_view in, Skip) {
+  conversion_result status{};
+  return detail::utf_to_utf8_string(in.data(), in.size(), detail::skip_marker, status);
+}
+
+/// UTF-32 to UTF-8 with each surrogate or value above 0x10FFFF dropped.
+template <class Skip, detail::enable_if_skip<Skip> = 0>
+std::string to_utf8_lossy(std::u32string_view in, Skip) {
+  conversion_result status{};
+  return detail::utf_to_utf8_string(in.data(), in.size(), detail::skip_marker, status);
 }
 
 // ---- The dialects (see dialect.hpp): the same functions with a dialect tag last. -------------
@@ -500,12 +582,64 @@ std::size_t utf8_length_from_utf32(std::u32string_view in, replace r, Dialect) n
     return detail::utf_to_dialect<Dialect>(in.data(), in.size(), nullptr, r).written;
 }
 
+/// char32_t units utf8_to_utf32 writes in the dialect under skip (exact).
+template <class Skip, class Dialect, class Bytes, detail::enable_if_skip<Skip> = 0, detail::enable_if_bytes<Bytes> = 0,
+          detail::enable_if_dialect<Dialect> = 0>
+std::size_t utf32_length_from_utf8(const Bytes& bytes, Skip, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>) {
+    return utf32_length_from_utf8(bytes, skip{});
+  } else {
+    const auto s = detail::as_span(bytes);
+    return detail::dialect_to_utf<Dialect>(detail::as_uchars(s.data), s.size, static_cast<char32_t*>(nullptr), skip{})
+        .written;
+  }
+}
+
+/// char16_t units utf8_to_utf16 writes in the dialect under skip (exact).
+template <class Skip, class Dialect, class Bytes, detail::enable_if_skip<Skip> = 0, detail::enable_if_bytes<Bytes> = 0,
+          detail::enable_if_dialect<Dialect> = 0>
+std::size_t utf16_length_from_utf8(const Bytes& bytes, Skip, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>) {
+    return utf16_length_from_utf8(bytes, skip{});
+  } else {
+    const auto s = detail::as_span(bytes);
+    return detail::dialect_to_utf<Dialect>(detail::as_uchars(s.data), s.size, static_cast<char16_t*>(nullptr), skip{})
+        .written;
+  }
+}
+
+/// Bytes utf16_to_utf8 writes in the dialect under skip (exact).
+template <class Skip, class Dialect, detail::enable_if_skip<Skip> = 0, detail::enable_if_dialect<Dialect> = 0>
+std::size_t utf8_length_from_utf16(std::u16string_view in, Skip, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>)
+    return utf8_length_from_utf16(in, skip{});
+  else
+    return detail::utf_to_dialect<Dialect>(in.data(), in.size(), nullptr, skip{}).written;
+}
+
+/// Bytes utf32_to_utf8 writes in the dialect under skip (exact).
+template <class Skip, class Dialect, detail::enable_if_skip<Skip> = 0, detail::enable_if_dialect<Dialect> = 0>
+std::size_t utf8_length_from_utf32(std::u32string_view in, Skip, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>)
+    return utf8_length_from_utf32(in, skip{});
+  else
+    return detail::utf_to_dialect<Dialect>(in.data(), in.size(), nullptr, skip{}).written;
+}
+
 /// Bytes recode writes (exact for replace and well-formed input, an upper bound for strict).
 template <class From, class To, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<From> = 0,
           detail::enable_if_dialect<To> = 0>
 std::size_t recoded_length(const Bytes& bytes, replace r, From, To) noexcept {
   const auto s = detail::as_span(bytes);
   return detail::recode_scalar<From, To>(detail::as_uchars(s.data), s.size, nullptr, r).written;
+}
+
+/// Bytes recode writes under skip (exact).
+template <class Skip, class From, class To, class Bytes, detail::enable_if_skip<Skip> = 0,
+          detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<From> = 0, detail::enable_if_dialect<To> = 0>
+std::size_t recoded_length(const Bytes& bytes, Skip, From, To) noexcept {
+  const auto s = detail::as_span(bytes);
+  return detail::recode_scalar<From, To>(detail::as_uchars(s.data), s.size, nullptr, skip{}).written;
 }
 
 /// Dialect bytes to UTF-32, strict without exceptions.
@@ -591,6 +725,51 @@ std::string recode_lossy(const Bytes& bytes, From from, To to) {
   return detail::make_string<std::string>(
       recoded_length(bytes, replace{}, from, to), [&](char* o) { return recode(bytes, o, replace{}, from, to); },
       status);
+}
+
+/// Dialect bytes to UTF-32 with each error dropped (to_utf32_lossy(bytes, skip{}, d)).
+template <class Skip, class Dialect, class Bytes, detail::enable_if_skip<Skip> = 0, detail::enable_if_bytes<Bytes> = 0,
+          detail::enable_if_dialect<Dialect> = 0>
+std::u32string to_utf32_lossy(const Bytes& bytes, Skip, Dialect d) {
+  conversion_result status{};
+  return detail::make_string<std::u32string>(
+      utf32_length_from_utf8(bytes, skip{}, d), [&](char32_t* o) { return utf8_to_utf32(bytes, o, skip{}, d); },
+      status);
+}
+
+/// Dialect bytes to UTF-16 with each error dropped.
+template <class Skip, class Dialect, class Bytes, detail::enable_if_skip<Skip> = 0, detail::enable_if_bytes<Bytes> = 0,
+          detail::enable_if_dialect<Dialect> = 0>
+std::u16string to_utf16_lossy(const Bytes& bytes, Skip, Dialect d) {
+  conversion_result status{};
+  return detail::make_string<std::u16string>(
+      utf16_length_from_utf8(bytes, skip{}, d), [&](char16_t* o) { return utf8_to_utf16(bytes, o, skip{}, d); },
+      status);
+}
+
+/// UTF-16 to dialect bytes with each unit the dialect cannot write dropped.
+template <class Skip, class Dialect, detail::enable_if_skip<Skip> = 0, detail::enable_if_dialect<Dialect> = 0>
+std::string to_utf8_lossy(std::u16string_view in, Skip, Dialect d) {
+  conversion_result status{};
+  return detail::make_string<std::string>(
+      utf8_length_from_utf16(in, skip{}, d), [&](char* o) { return utf16_to_utf8(in, o, skip{}, d); }, status);
+}
+
+/// UTF-32 to dialect bytes with each value the dialect cannot write dropped.
+template <class Skip, class Dialect, detail::enable_if_skip<Skip> = 0, detail::enable_if_dialect<Dialect> = 0>
+std::string to_utf8_lossy(std::u32string_view in, Skip, Dialect d) {
+  conversion_result status{};
+  return detail::make_string<std::string>(
+      utf8_length_from_utf32(in, skip{}, d), [&](char* o) { return utf32_to_utf8(in, o, skip{}, d); }, status);
+}
+
+/// Dialect-From bytes to dialect-To bytes with each error dropped (recode_lossy(bytes, skip{}, from, to)).
+template <class Skip, class From, class To, class Bytes, detail::enable_if_skip<Skip> = 0,
+          detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<From> = 0, detail::enable_if_dialect<To> = 0>
+std::string recode_lossy(const Bytes& bytes, Skip, From from, To to) {
+  conversion_result status{};
+  return detail::make_string<std::string>(
+      recoded_length(bytes, skip{}, from, to), [&](char* o) { return recode(bytes, o, skip{}, from, to); }, status);
 }
 
 #if UTF8DFA_HAS_EXCEPTIONS

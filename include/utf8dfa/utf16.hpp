@@ -63,7 +63,7 @@ constexpr validation_result validate_utf(const In* p, std::size_t n) noexcept {
 
 /// UTF-16 to UTF-32 or UTF-32 to UTF-16 (by In and Out), like the UTF-8 conversions.
 template <class Policy, class In, class Out>
-conversion_result utf_to_utf(const In* p, std::size_t n, Out* out, Policy pol) noexcept {
+conversion_result utf_to_utf(const In* p, std::size_t n, Out* out, [[maybe_unused]] Policy pol) noexcept {
   Out* o = out;
   error_code first = error_code::none;
   for (std::size_t i = 0; i < n;) {
@@ -74,7 +74,12 @@ conversion_result utf_to_utf(const In* p, std::size_t n, Out* out, Policy pol) n
         return {i, static_cast<std::size_t>(o - out), d.error};
       } else {
         if (first == error_code::none) first = d.error;
-        c = pol.replacement_value();
+        if constexpr (skips_errors_v<Policy>) {
+          i += d.length;
+          continue;
+        } else {
+          c = pol.replacement_value();
+        }
       }
     }
     o = put_unit(o, c);
@@ -149,9 +154,9 @@ conversion_result utf8_to_utf16_in_order(const Bytes& bytes, char16_t* out, Poli
   return r;
 }
 
-/// utf8_length_from_utf16 on units stored little-endian (Little) or big-endian.
-template <bool Little>
-std::size_t utf8_length_from_utf16_in_order(std::u16string_view in, replace r) noexcept {
+/// utf8_length_from_utf16 on units stored little-endian (Little) or big-endian (R: replace or skip).
+template <bool Little, class R>
+std::size_t utf8_length_from_utf16_in_order(std::u16string_view in, R r) noexcept {
   if constexpr (Little == host_little_endian) {
     return utf8_length_from_utf16(in, r);
   } else {
@@ -234,6 +239,29 @@ constexpr std::size_t utf16_length_from_utf32(std::u32string_view in, replace r 
   return total;
 }
 
+/// char32_t units utf16_to_utf32 writes under skip (exact): utf32_length_from_utf16(in, skip{}).
+template <class Skip, detail::enable_if_skip<Skip> = 0>
+constexpr std::size_t utf32_length_from_utf16(std::u16string_view in, Skip) noexcept {
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < in.size();) {
+    const decoded d = detail::decode_utf16_at(in.data(), in.size(), i);
+    count += d.error == error_code::none;
+    i += d.length;
+  }
+  return count;
+}
+
+/// char16_t units utf32_to_utf16 writes under skip (exact).
+template <class Skip, detail::enable_if_skip<Skip> = 0>
+constexpr std::size_t utf16_length_from_utf32(std::u32string_view in, Skip) noexcept {
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const decoded d = detail::decode_utf32_at(in.data(), in.size(), i);
+    if (d.error == error_code::none) total += d.code_point >= 0x10000 ? 2u : 1u;
+  }
+  return total;
+}
+
 // ---- UTF-16 in a stated byte order. ----------------------------------------------------------
 // A std::u16string_view or char16_t* here holds units whose bytes are stored in the named order
 // (UTF-16LE: low byte first), whatever the host's order; on a host of that order these are the
@@ -288,6 +316,18 @@ inline std::size_t utf8_length_from_utf16le(std::u16string_view in, replace r = 
 /// Bytes utf16be_to_utf8 writes.
 inline std::size_t utf8_length_from_utf16be(std::u16string_view in, replace r = {}) noexcept {
   return detail::utf8_length_from_utf16_in_order<false>(in, r);
+}
+
+/// Bytes utf16le_to_utf8 writes under skip (exact).
+template <class Skip, detail::enable_if_skip<Skip> = 0>
+std::size_t utf8_length_from_utf16le(std::u16string_view in, Skip) noexcept {
+  return detail::utf8_length_from_utf16_in_order<true>(in, skip{});
+}
+
+/// Bytes utf16be_to_utf8 writes under skip (exact).
+template <class Skip, detail::enable_if_skip<Skip> = 0>
+std::size_t utf8_length_from_utf16be(std::u16string_view in, Skip) noexcept {
+  return detail::utf8_length_from_utf16_in_order<false>(in, skip{});
 }
 
 }  // namespace UTF8DFA_ABI_NAMESPACE

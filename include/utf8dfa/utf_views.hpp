@@ -10,8 +10,9 @@
 // functions do: a maximal ill-formed subpart of UTF-8 (decoded by the one DFA: the well-formed
 // characters of contiguous input inline on its tables, everything else through code_point_iterator's
 // decode_advance / decode_retreat), an unpaired UTF-16 surrogate, a UTF-32 surrogate or value above
-// 0x10FFFF. Under `strict` the iteration ends at the first error, and the iterator that reached the
-// end says where and why. Views over bidirectional input are bidirectional (replace policies), over
+// 0x10FFFF. Under `skip` each ill-formed subpart is dropped (nothing is produced for it). Under
+// `strict` the iteration ends at the first error, and the iterator that reached the end says where
+// and why. Views over bidirectional input are bidirectional (replace policies), over
 // forward input forward, over input iterators single-pass. This header also lets null_sentinel end
 // UTF-16 and UTF-32 strings.
 #ifndef UTF8DFA_UTF_VIEWS_HPP
@@ -194,14 +195,24 @@ static_assert(grammar[1].lead.lo == 0xC2 && grammar[1].lead.hi == 0xDF && gramma
               "UTF8-2 is C2..DF followed by any UTF8-tail: the views' fast path checks it by the tail range");
 
 template <class P>
-inline constexpr bool is_view_policy_v =
-    std::is_same_v<P, strict> || std::is_same_v<P, replace> || std::is_same_v<P, assume_valid>;
+inline constexpr bool is_view_policy_v = std::is_same_v<P, strict> || std::is_same_v<P, replace> ||
+                                         std::is_same_v<P, assume_valid> || std::is_same_v<P, skip>;
+
+/// The replacement a view's iterator holds (none is ever used under skip).
+template <class P>
+constexpr char32_t view_replacement([[maybe_unused]] const P& policy) noexcept {
+  if constexpr (skips_errors_v<P>)
+    return replacement_character;
+  else
+    return policy.replacement_value();
+}
 
 }  // namespace detail
 
 /// The iterator of a transcoding view: code units of type Out (char, char16_t or char32_t) from the
 /// code units [first, last) of another (or the same) UTF form. Policy: replace (one replacement per
-/// ill-formed subpart), assume_valid (the same), or strict (the iteration ends at the first error).
+/// ill-formed subpart), assume_valid (the same), skip (nothing for an ill-formed subpart: the
+/// iterator never stands on one), or strict (the iteration ends at the first error).
 /// Bidirectional over bidirectional input unless strict, forward over forward input, single-pass
 /// over input iterators. Besides the values: base(), length(), error(), offset().
 /// It holds the current character (its output units, input length and error), never more.
@@ -213,8 +224,9 @@ class utf_iterator {
   static_assert(in_form != 0, "the input's code units are UTF-8 (1-byte), UTF-16 (char16_t) or UTF-32 (char32_t)");
   static_assert(std::is_same_v<Out, char> || std::is_same_v<Out, char16_t> || std::is_same_v<Out, char32_t>,
                 "the output code unit is char, char16_t or char32_t");
-  static_assert(detail::is_view_policy_v<Policy>, "Policy is strict, replace or assume_valid");
+  static_assert(detail::is_view_policy_v<Policy>, "Policy is strict, replace, assume_valid or skip");
   static constexpr bool stops = Policy::stops_on_error;
+  static constexpr bool skips = detail::skips_errors_v<Policy>;
   static constexpr bool multipass = detail::is_forward_iter_v<It>;
   static constexpr bool bidirectional = detail::is_bidi_iter_v<It> && !stops;
   static constexpr bool random_access =
@@ -239,7 +251,7 @@ class utf_iterator {
   /// An iterator at the start of [pos, last); it cannot move before `pos`. For input iterators this
   /// reads the first character.
   constexpr utf_iterator(It pos, Sent last, Policy policy = {})
-      : first_(pos), pos_(pos), last_(last), repl_(policy.replacement_value()) {
+      : first_(pos), pos_(pos), last_(last), repl_(detail::view_replacement(policy)) {
     fill();
   }
 
@@ -247,7 +259,7 @@ class utf_iterator {
   /// `first`; offsets count from `first`.
   template <bool M = multipass, std::enable_if_t<M, int> = 0>
   constexpr utf_iterator(It first, It pos, Sent last, Policy policy = {})
-      : first_(first), pos_(pos), last_(last), repl_(policy.replacement_value()) {
+      : first_(first), pos_(pos), last_(last), repl_(detail::view_replacement(policy)) {
     fill();
   }
 
@@ -323,7 +335,19 @@ class utf_iterator {
       return *this;
     }
     if (pos_ == first_) return *this;
-    const decoded d = detail::utf_retreat<in_form>(first_, pos_, last_);
+    const It at = pos_;
+    decoded d = detail::utf_retreat<in_form>(first_, pos_, last_);
+    if constexpr (skips) {
+      while (d.error != error_code::none) {  // dropped: the character before it
+        if (pos_ == first_) {                // only dropped subparts before: stay
+          pos_ = at;
+          return *this;
+        }
+        d = detail::utf_retreat<in_form>(first_, pos_, last_);
+      }
+    } else {
+      (void)at;
+    }
     hold(d);
     rem_ = 0;
     units_ = full_ >> ((n_ - 1u) * bits);
@@ -444,46 +468,61 @@ class utf_iterator {
     err_ = e;
   }
 
-  // Reads from pos_ (multi-pass: pos_ stays; single-pass: pos_ moves past what is read).
+  // Reads from pos_ (multi-pass: pos_ stays; single-pass: pos_ moves past what is read). Under
+  // skip, moves past the ill-formed subparts there first.
   UTF8DFA_ALWAYS_INLINE constexpr void fill() {
-    if (pos_ == last_) return stop(0, error_code::none);
-    // The common characters of contiguous input inline; the rest through the general decoders.
-    if constexpr (in_form == 8 && detail::is_contiguous_iter_v<It>) {
-      const auto* p = detail::to_pointer(pos_);
-      // (Read through unsigned char at run time: a sign-extending load of a plain char would merge
-      // into the previous character's register.)
-      std::uint8_t b0 = 0;
-      if (UTF8DFA_IS_CONSTANT_EVALUATED())
-        b0 = detail::octet(*p);
-      else
-        b0 = *detail::as_uchars(p);
-      if (b0 < 0x80) return hold_valid<1>(b0);
-      if constexpr (std::is_same_v<It, Sent>) {
-        if (last_ - pos_ >= 4) {  // the longest character fits: no bound checks below
-          const std::uint8_t b1 = detail::octet(p[1]);
-          if (detail::grammar[1].lead.contains(b0)) {  // UTF8-2 (by compares: no table load to wait for)
-            if (detail::is_continuation(b1)) return hold_valid<2>(((b0 & 0x1Fu) << 6) | (b1 & 0x3Fu));
-          } else if (const unsigned n = detail::lead_length.of[b0]; n >= 3) {
-            char32_t c = 0;
-            if (detail::well_formed_long(p, n, c)) return n == 3 ? hold_valid<3>(c) : hold_valid<4>(c);
+    for (;;) {
+      if (pos_ == last_) return stop(0, error_code::none);
+      // The common characters of contiguous input inline; the rest through the general decoders.
+      if constexpr (in_form == 8 && detail::is_contiguous_iter_v<It>) {
+        const auto* p = detail::to_pointer(pos_);
+        // (Read through unsigned char at run time: a sign-extending load of a plain char would merge
+        // into the previous character's register.)
+        std::uint8_t b0 = 0;
+        if (UTF8DFA_IS_CONSTANT_EVALUATED())
+          b0 = detail::octet(*p);
+        else
+          b0 = *detail::as_uchars(p);
+        if (b0 < 0x80) return hold_valid<1>(b0);
+        if constexpr (std::is_same_v<It, Sent>) {
+          if (last_ - pos_ >= 4) {  // the longest character fits: no bound checks below
+            const std::uint8_t b1 = detail::octet(p[1]);
+            if (detail::grammar[1].lead.contains(b0)) {  // UTF8-2 (by compares: no table load to wait for)
+              if (detail::is_continuation(b1)) return hold_valid<2>(((b0 & 0x1Fu) << 6) | (b1 & 0x3Fu));
+            } else if (const unsigned n = detail::lead_length.of[b0]; n >= 3) {
+              char32_t c = 0;
+              if (detail::well_formed_long(p, n, c)) return n == 3 ? hold_valid<3>(c) : hold_valid<4>(c);
+            }
+          }
+        }
+      } else if constexpr (in_form != 8 && detail::is_contiguous_iter_v<It>) {
+        const char32_t c = detail::wide_unit(*detail::to_pointer(pos_));
+        if (in_form == 32 ? c < 0xD800 : !detail::is_surrogate(c)) return hold({c, 1, error_code::none});
+      }
+      decoded d{};
+      if constexpr (multipass) {
+        It t = pos_;
+        d = detail::utf_advance<in_form>(t, last_);
+        if constexpr (skips) {
+          if (d.error != error_code::none) {
+            pos_ = t;
+            continue;
+          }
+        }
+      } else {
+        d = detail::utf_advance<in_form>(pos_, last_);
+        if constexpr (skips) {
+          if (d.error != error_code::none) {
+            off_ += d.length;
+            continue;
           }
         }
       }
-    } else if constexpr (in_form != 8 && detail::is_contiguous_iter_v<It>) {
-      const char32_t c = detail::wide_unit(*detail::to_pointer(pos_));
-      if (in_form == 32 ? c < 0xD800 : !detail::is_surrogate(c)) return hold({c, 1, error_code::none});
+      if constexpr (stops) {
+        if (d.error != error_code::none) return stop(d.length, d.error);
+      }
+      return hold(d);
     }
-    decoded d{};
-    if constexpr (multipass) {
-      It t = pos_;
-      d = detail::utf_advance<in_form>(t, last_);
-    } else {
-      d = detail::utf_advance<in_form>(pos_, last_);
-    }
-    if constexpr (stops) {
-      if (d.error != error_code::none) return stop(d.length, d.error);
-    }
-    hold(d);
   }
 
   It first_{};
@@ -622,7 +661,7 @@ using iter_unit_t = std::remove_cv_t<typename std::iterator_traits<It>::value_ty
 // std::span<const std::byte>, std::list<char16_t>, ...; a temporary container is refused, it would
 // dangle); a null-terminated string (const CharT*, or a string literal); or an iterator pair
 // (e.g. std::istreambuf_iterator<char>, read as it is decoded). An optional last argument is the
-// policy: replace{} (the default, U+FFFD), replace{U'?'}, or strict{}.
+// policy: replace{} (the default, U+FFFD), replace{U'?'}, skip{} (errors dropped), or strict{}.
 
 /// UTF-8 code units (char) of any UTF input.
 template <class R, class Policy = replace,

@@ -283,6 +283,16 @@ def group_sanitize(d):
     assert want.startswith(b"\xef\xbb\xbf")
     expect(run(["sanitize", write(d, "s.txt", data)], cwd=d), 0, want, b"", "sanitize file, BOM kept")
     expect(run(["sanitize", "-"], b""), 0, b"", b"", "sanitize empty")
+    # --skip: each maximal ill-formed subpart dropped (Python's errors="ignore" drops the same ones).
+    for i in range(20):
+        data = random_bytes(rng, rng.randrange(0, 60)) if i % 2 else corrupt(rng, random_text(rng, 30))
+        want = data.decode("utf-8", "ignore").encode("utf-8")
+        expect(run(["sanitize", "--skip"], data), 0, want, b"", f"sanitize --skip stdin {data!r}")
+    data = b"\xef\xbf\xbd kept, \xc0\xaf \xed\xa0\x80 \xe2\x82A \xf0\x9f\x98"
+    expect(run(["sanitize", "--skip", write(d, "k.txt", data)], cwd=d), 0, "\ufffd kept,   A ".encode(), b"",
+           "sanitize --skip file: a U+FFFD of the input is kept")
+    expect(run(["sanitize", "--dialect", "cesu8", "--skip"], b"\xed\xa0\x80A\xf0"), 0, b"A", b"",
+           "sanitize --skip CESU-8")
     expect(run(["sanitize", "missing.txt"], cwd=d), 1, b"", b"utf8tool: missing.txt: No such file or directory\n",
            "sanitize missing file")
 
@@ -360,7 +370,8 @@ def group_usage(d):
     usage_errors = [[], ["frobnicate"], ["validate", "--bogus"], ["sanitize", "a", "b"], ["count", "a", "b"],
                     ["convert"], ["convert", "--to"], ["convert", "--to", "latin1"], ["convert", "--to", "utf8"],
                     ["convert", "--from", "utf16le", "--to", "utf32le"], ["convert", "--to", "utf16le", "a", "b"],
-                    ["convert", "--to", "utf16le", "--strange"], ["sanitize", "-x"]]
+                    ["convert", "--to", "utf16le", "--strange"], ["sanitize", "-x"], ["validate", "--skip"],
+                    ["count", "--skip"]]
     for args in usage_errors:
         rc, out, err = run(args, chunks=())
         expect((rc, out, b""), 2, b"", b"", f"usage error {args}")

@@ -14,7 +14,15 @@ namespace detail {
 /// A replacement value that no policy can produce: the kernels' encoding of `strict`.
 inline constexpr char32_t strict_marker = 0xFFFFFFFFu;
 
-/// One implementation of every bulk operation. `replacement == strict_marker` means strict.
+/// The replacement a kernel writes for `replacement` as it takes it: strict_marker and skip_marker
+/// (write nothing) as they are, anything else a scalar value (U+FFFD for one that is not).
+constexpr char32_t kernel_repl(char32_t replacement) noexcept {
+  return replacement == strict_marker || replacement == skip_marker ? replacement
+                                                                    : replace{replacement}.replacement_value();
+}
+
+/// One implementation of every bulk operation. `replacement == strict_marker` means strict,
+/// `skip_marker` skip (and for the lengths: nothing counted for an error).
 struct kernel_table {
   const char* name;
   validation_result (*validate)(const unsigned char*, std::size_t) noexcept;
@@ -25,7 +33,8 @@ struct kernel_table {
   conversion_result (*utf16_to_utf8)(const char16_t*, std::size_t, unsigned char*, char32_t) noexcept;
   conversion_result (*utf32_to_utf8)(const char32_t*, std::size_t, unsigned char*, char32_t) noexcept;
   // Exact output lengths of the conversions above, ill-formed input included: each error counted as
-  // the replacement `repl` (a scalar value) that the replace policy writes for it.
+  // the replacement `repl` (a scalar value) that the replace policy writes for it, or as nothing
+  // (repl == skip_marker).
   std::size_t (*utf16_length_from_utf8)(const unsigned char*, std::size_t, char32_t repl) noexcept;
   std::size_t (*utf32_length_from_utf8)(const unsigned char*, std::size_t, char32_t repl) noexcept;
   std::size_t (*utf8_length_from_utf16)(const char16_t*, std::size_t, char32_t repl) noexcept;
@@ -34,21 +43,27 @@ struct kernel_table {
 
 /// Runs a policy-templated kernel with the policy encoded as a replacement value.
 template <class In, class Out, conversion_result (*Strict)(const In*, std::size_t, Out*, strict) noexcept,
-          conversion_result (*Replace)(const In*, std::size_t, Out*, replace) noexcept>
+          conversion_result (*Replace)(const In*, std::size_t, Out*, replace) noexcept,
+          conversion_result (*Skip)(const In*, std::size_t, Out*, skip) noexcept>
 conversion_result by_policy(const In* p, std::size_t n, Out* out, char32_t replacement) noexcept {
   if (replacement == strict_marker) return Strict(p, n, out, strict{});
+  if (replacement == skip_marker) return Skip(p, n, out, skip{});
   return Replace(p, n, out, replace{replacement});
 }
 
 // The scalar DFA's conversions with the policy as a replacement value.
 inline constexpr auto scalar_utf8_to_utf32 =
-    &by_policy<unsigned char, char32_t, &utf8_to_utf_scalar<strict, char32_t>, &utf8_to_utf_scalar<replace, char32_t>>;
+    &by_policy<unsigned char, char32_t, &utf8_to_utf_scalar<strict, char32_t>, &utf8_to_utf_scalar<replace, char32_t>,
+               &utf8_to_utf_scalar<skip, char32_t>>;
 inline constexpr auto scalar_utf8_to_utf16 =
-    &by_policy<unsigned char, char16_t, &utf8_to_utf_scalar<strict, char16_t>, &utf8_to_utf_scalar<replace, char16_t>>;
+    &by_policy<unsigned char, char16_t, &utf8_to_utf_scalar<strict, char16_t>, &utf8_to_utf_scalar<replace, char16_t>,
+               &utf8_to_utf_scalar<skip, char16_t>>;
 inline constexpr auto scalar_utf16_to_utf8 =
-    &by_policy<char16_t, unsigned char, &utf_to_utf8_scalar<strict, char16_t>, &utf_to_utf8_scalar<replace, char16_t>>;
+    &by_policy<char16_t, unsigned char, &utf_to_utf8_scalar<strict, char16_t>, &utf_to_utf8_scalar<replace, char16_t>,
+               &utf_to_utf8_scalar<skip, char16_t>>;
 inline constexpr auto scalar_utf32_to_utf8 =
-    &by_policy<char32_t, unsigned char, &utf_to_utf8_scalar<strict, char32_t>, &utf_to_utf8_scalar<replace, char32_t>>;
+    &by_policy<char32_t, unsigned char, &utf_to_utf8_scalar<strict, char32_t>, &utf_to_utf8_scalar<replace, char32_t>,
+               &utf_to_utf8_scalar<skip, char32_t>>;
 
 inline constexpr kernel_table scalar_kernels{
     "scalar",

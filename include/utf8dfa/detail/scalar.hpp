@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "../policy.hpp"
 #include "bytes.hpp"
 #include "dfa.hpp"
 
@@ -168,10 +169,13 @@ inline std::size_t utf16_length_scalar(const unsigned char* p, std::size_t n) no
 
 // ---------------------------------------------------------------------------------------------
 // Transcoding. `Policy` is one of the public policy types; what it changes is what happens at an
-// error: strict stops, replace/assume_valid write the replacement and go on.
+// error: strict stops, replace/assume_valid write the replacement and go on, skip goes on.
 
 template <class Policy>
 inline constexpr bool stops_on_error = Policy::stops_on_error;
+
+/// A replacement value that no policy can produce: the kernels' encoding of `skip` (kernel_table.hpp).
+inline constexpr char32_t skip_marker = 0xFFFFFFFEu;
 
 /// Writes one scalar value as UTF-32 or UTF-16; returns the new output position.
 template <class Out>
@@ -191,7 +195,8 @@ UTF8DFA_ALWAYS_INLINE Out* put_unit(Out* o, char32_t c) noexcept {
 
 /// UTF-8 to UTF-32 or UTF-16 (by the size of Out).
 template <class Policy, class Out>
-conversion_result utf8_to_utf_scalar(const unsigned char* p, std::size_t n, Out* out, Policy pol) noexcept {
+conversion_result utf8_to_utf_scalar(const unsigned char* p, std::size_t n, Out* out,
+                                     [[maybe_unused]] Policy pol) noexcept {
   std::size_t i = 0;
   Out* o = out;
   error_code first = error_code::none;
@@ -209,7 +214,12 @@ conversion_result utf8_to_utf_scalar(const unsigned char* p, std::size_t n, Out*
         return {i, static_cast<std::size_t>(o - out), d.error};
       } else {
         if (first == error_code::none) first = d.error;
-        c = pol.replacement_value();
+        if constexpr (skips_errors_v<Policy>) {
+          i += d.length;
+          continue;
+        } else {
+          c = pol.replacement_value();
+        }
       }
     }
     o = put_unit(o, c);
@@ -279,7 +289,8 @@ constexpr std::size_t put_utf8(Byte* out, char32_t c) noexcept {
 
 /// UTF-16 or UTF-32 (by the size of In) to UTF-8.
 template <class Policy, class In>
-conversion_result utf_to_utf8_scalar(const In* p, std::size_t n, unsigned char* out, Policy pol) noexcept {
+conversion_result utf_to_utf8_scalar(const In* p, std::size_t n, unsigned char* out,
+                                     [[maybe_unused]] Policy pol) noexcept {
   std::size_t i = 0;
   unsigned char* o = out;
   error_code first = error_code::none;
@@ -295,7 +306,12 @@ conversion_result utf_to_utf8_scalar(const In* p, std::size_t n, unsigned char* 
         return {i, static_cast<std::size_t>(o - out), d.error};
       } else {
         if (first == error_code::none) first = d.error;
-        c = pol.replacement_value();
+        if constexpr (skips_errors_v<Policy>) {
+          i += d.length;
+          continue;
+        } else {
+          c = pol.replacement_value();
+        }
       }
     }
     o += put_utf8(o, c);
@@ -307,6 +323,17 @@ conversion_result utf_to_utf8_scalar(const In* p, std::size_t n, unsigned char* 
 // ---------------------------------------------------------------------------------------------
 // Output lengths: what a conversion writes, counted without writing (replacements included, each
 // `repl_units` or `repl_bytes` long). The kernels' length functions run these around errors.
+
+/// Units of UTF-16 (Utf16) or UTF-32 the kernels write for one error: `repl`, or none for skip_marker.
+template <bool Utf16>
+constexpr std::size_t replacement_units(char32_t repl) noexcept {
+  return repl == skip_marker ? 0 : Utf16 && repl >= 0x10000 ? 2 : 1;
+}
+
+/// Bytes of UTF-8 the kernels write for one error (none for skip_marker).
+constexpr std::size_t replacement_bytes(char32_t repl) noexcept {
+  return repl == skip_marker ? 0 : repl < 0x80 ? 1 : repl < 0x800 ? 2 : repl < 0x10000 ? 3 : 4;
+}
 
 /// Units (UTF-16 when Utf16, else UTF-32) the conversion writes for the characters of UTF-8 that
 /// start in [i, end): the decoder runs from i, a character start, and leaves i on the first
@@ -345,11 +372,12 @@ inline std::size_t utf8_bytes_region(const In* p, std::size_t n, std::size_t& i,
 }
 
 /// The units of UTF-8 [p, p+n) after conversion, by a kernel's validation and counting functions:
-/// the well-formed stretches counted, each maximal ill-formed subpart one replacement.
+/// the well-formed stretches counted, each maximal ill-formed subpart one replacement `repl`
+/// (skip_marker: none).
 template <bool Utf16, validation_result (*Validate)(const unsigned char*, std::size_t) noexcept,
           std::size_t (*Count)(const unsigned char*, std::size_t) noexcept>
 std::size_t utf8_units_by(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
-  const std::size_t repl_units = Utf16 && repl >= 0x10000 ? 2 : 1;
+  const std::size_t repl_units = replacement_units<Utf16>(repl);
   std::size_t total = 0, pos = 0;
   for (;;) {
     const validation_result v = Validate(p + pos, n - pos);
@@ -360,11 +388,12 @@ std::size_t utf8_units_by(const unsigned char* p, std::size_t n, char32_t repl) 
   }
 }
 
-/// UTF-8 bytes of UTF-16 or UTF-32 [p, p+n) after conversion, replacements written as `repl`.
+/// UTF-8 bytes of UTF-16 or UTF-32 [p, p+n) after conversion, replacements written as `repl`
+/// (skip_marker: none).
 template <class In>
 std::size_t utf8_length_scalar(const In* p, std::size_t n, char32_t repl) noexcept {
   std::size_t i = 0;
-  return utf8_bytes_region(p, n, i, n, utf8_width(repl));
+  return utf8_bytes_region(p, n, i, n, replacement_bytes(repl));
 }
 
 }  // namespace detail

@@ -23,7 +23,7 @@ using length_segment = std::size_t (*)(const In*, std::size_t, std::size_t& coun
 /// Units of UTF-8 after conversion (UTF-16 when Utf16, else UTF-32), by a vector count.
 template <bool Utf16, length_segment<unsigned char> Segment, std::size_t Span>
 std::size_t utf8_units_blocks(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
-  const std::size_t repl_units = Utf16 && repl >= 0x10000 ? 2 : 1;
+  const std::size_t repl_units = replacement_units<Utf16>(repl);
   std::size_t total = 0, pos = 0;
   for (;;) {
     std::size_t count = 0;
@@ -42,7 +42,7 @@ std::size_t utf8_units_blocks(const unsigned char* p, std::size_t n, char32_t re
 /// is counted as 1 byte and its low surrogate as 3).
 template <class In, length_segment<In> Segment, std::size_t Span>
 std::size_t utf8_bytes_blocks(const In* p, std::size_t n, char32_t repl) noexcept {
-  const std::size_t repl_bytes = utf8_width(repl);
+  const std::size_t repl_bytes = replacement_bytes(repl);
   std::size_t total = 0, pos = 0;
   for (;;) {
     std::size_t count = 0;

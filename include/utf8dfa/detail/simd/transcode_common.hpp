@@ -92,7 +92,8 @@ struct transcode_cursor {
 
 /// Runs the scalar decoder of the input form (decode_at for UTF-8, decode_utf_at for UTF-16/32) over
 /// [c.i, end) and the rest of a sequence crossing `end`, writing the output form; under strict
-/// policy returns false at the first error, leaving c.i on it.
+/// policy returns false at the first error, leaving c.i on it. `replacement` is written for each
+/// error, or nothing when it is skip_marker.
 template <bool Strict, class In, class Out>
 inline bool scalar_region(const In* p, std::size_t n, std::size_t end, transcode_cursor<Out>& c,
                           char32_t replacement) noexcept {
@@ -109,6 +110,10 @@ inline bool scalar_region(const In* p, std::size_t n, std::size_t end, transcode
         return false;
       } else {
         if (c.first == error_code::none) c.first = d.error;
+        if (replacement == skip_marker) {
+          c.i += d.length;
+          continue;
+        }
         cp = replacement;
       }
     }

@@ -103,11 +103,13 @@ inline conversion_result finish_scalar(const In* p, std::size_t n, Out* out, tra
                                        char32_t repl) noexcept {
   conversion_result r{};
   if constexpr (sizeof(In) == 1) {
-    r = Strict ? utf8_to_utf_scalar(p + c.i, n - c.i, c.o, strict{})
-               : utf8_to_utf_scalar(p + c.i, n - c.i, c.o, replace{repl});
+    r = Strict                ? utf8_to_utf_scalar(p + c.i, n - c.i, c.o, strict{})
+        : repl == skip_marker ? utf8_to_utf_scalar(p + c.i, n - c.i, c.o, skip{})
+                              : utf8_to_utf_scalar(p + c.i, n - c.i, c.o, replace{repl});
   } else {
-    r = Strict ? utf_to_utf8_scalar(p + c.i, n - c.i, c.o, strict{})
-               : utf_to_utf8_scalar(p + c.i, n - c.i, c.o, replace{repl});
+    r = Strict                ? utf_to_utf8_scalar(p + c.i, n - c.i, c.o, strict{})
+        : repl == skip_marker ? utf_to_utf8_scalar(p + c.i, n - c.i, c.o, skip{})
+                              : utf_to_utf8_scalar(p + c.i, n - c.i, c.o, replace{repl});
   }
   const error_code e = c.first != error_code::none ? c.first : r.error;
   return {c.i + r.read, static_cast<std::size_t>(c.o - out) + r.written, e};
@@ -241,7 +243,7 @@ template <bool Strict, class Out>
 UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
                                                        char32_t replacement) noexcept {
   transcode_cursor<Out> c{0, out, error_code::none};
-  const char32_t repl = replace{replacement}.replacement_value();
+  const char32_t repl = kernel_repl(replacement);
   // Bytes (lead+3, lead+2, lead+1, lead) of positions 0..3 in the low lane and 4..7 in the high one.
   const __m256i window =
       _mm256_setr_epi8(3, 2, 1, 0, 4, 3, 2, 1, 5, 4, 3, 2, 6, 5, 4, 3, 7, 6, 5, 4, 8, 7, 6, 5, 9, 8, 7, 6, 10, 9, 8, 7);
@@ -556,7 +558,7 @@ template <bool Strict>
 UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std::size_t n, unsigned char* out,
                                                          char32_t replacement) noexcept {
   transcode_cursor<unsigned char> c{0, out, error_code::none};
-  const char32_t repl = replace{replacement}.replacement_value();
+  const char32_t repl = kernel_repl(replacement);
   bool plain = false;  // the block at c.i is known to hold no surrogate
   while (n - c.i >= 16) {
     const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
@@ -613,7 +615,7 @@ template <bool Strict>
 UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std::size_t n, unsigned char* out,
                                                          char32_t replacement) noexcept {
   transcode_cursor<unsigned char> c{0, out, error_code::none};
-  const char32_t repl = replace{replacement}.replacement_value();
+  const char32_t repl = kernel_repl(replacement);
   bool below = false;        // the 16 units at c.i are known to be below D800
   std::size_t valid_to = 0;  // [c.i, valid_to) is known to hold scalar values only
   while (n - c.i >= 8) {

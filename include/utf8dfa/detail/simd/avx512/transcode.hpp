@@ -163,7 +163,7 @@ template <bool Strict, class Out>
 UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
                                                          char32_t replacement) noexcept {
   transcode_cursor<Out> c{0, out, error_code::none};
-  const char32_t repl = replace{replacement}.replacement_value();
+  const char32_t repl = kernel_repl(replacement);
   const __m512i iota = byte_iota();
   const __m512i quads = _mm512_set_epi8(15, 15, 15, 15, 14, 14, 14, 14, 13, 13, 13, 13, 12, 12, 12, 12, 11, 11, 11, 11,
                                         10, 10, 10, 10, 9, 9, 9, 9, 8, 8, 8, 8, 7, 7, 7, 7, 6, 6, 6, 6, 5, 5, 5, 5, 4,
@@ -610,7 +610,7 @@ template <bool Strict>
 UTF8DFA_TARGET_AVX512 conversion_result utf16_to_utf8_impl(const char16_t* p, std::size_t n, unsigned char* out,
                                                            char32_t replacement) noexcept {
   transcode_cursor<unsigned char> c{0, out, error_code::none};
-  const char32_t repl = replace{replacement}.replacement_value();
+  const char32_t repl = kernel_repl(replacement);
   // A short input that is ASCII returns before the constants are made (longer ones amortise them and
   // take the 64-unit ASCII loop below).
   while (n <= 64) {
@@ -676,7 +676,7 @@ template <bool Strict>
 UTF8DFA_TARGET_AVX512 conversion_result utf32_to_utf8_impl(const char32_t* p, std::size_t n, unsigned char* out,
                                                            char32_t replacement) noexcept {
   transcode_cursor<unsigned char> c{0, out, error_code::none};
-  const char32_t repl = replace{replacement}.replacement_value();
+  const char32_t repl = kernel_repl(replacement);
   // A short input that is ASCII returns before the constants are made (longer ones amortise them and
   // take the 64-unit ASCII loop below).
   while (n <= 64) {
