@@ -2,6 +2,8 @@
 #ifndef UTF8DFA_POLICY_HPP
 #define UTF8DFA_POLICY_HPP
 
+#include <type_traits>
+
 #include "error.hpp"
 
 namespace utf8dfa {
@@ -31,6 +33,19 @@ struct assume_valid {
   static constexpr bool stops_on_error = false;
   constexpr char32_t replacement_value() const noexcept { return replacement_character; }
 };
+
+namespace detail {
+/// A policy type (a class with a `stops_on_error` constant): what keeps a deduced Policy parameter
+/// from matching a capacity argument.
+template <class T, class = void>
+struct is_policy : std::false_type {};
+template <class T>
+struct is_policy<T, std::void_t<decltype(T::stops_on_error)>> : std::is_class<T> {};
+template <class T>
+inline constexpr bool is_policy_v = is_policy<T>::value;
+template <class T>
+using enable_if_policy = std::enable_if_t<is_policy_v<T>, int>;
+}  // namespace detail
 
 }  // namespace UTF8DFA_ABI_NAMESPACE
 }  // namespace utf8dfa
