@@ -39,8 +39,8 @@ namespace detail {
 template <class T, class = void>
 struct has_replacement_value : std::false_type {};
 template <class T>
-struct has_replacement_value<T, std::void_t<decltype(std::declval<const T&>().replacement_value())>>
-    : std::true_type {};
+struct has_replacement_value<T, std::void_t<decltype(std::declval<const T&>().replacement_value())>> : std::true_type {
+};
 
 /// A scalar value at least as long, in every encoding, as what the policy writes for one error: its
 /// replacement (a policy that writes less, or nothing, is bounded by it too), else the longest.
@@ -122,8 +122,7 @@ conversion_result convert_bounded(const typename Pieces::unit* p, std::size_t n,
       } else {  // little room: the input that could fill it, halved until its output fits
         const std::size_t window = room * max_in + max_in;
         end = rest <= window ? n : Pieces::cut(p, i + window);
-        while (end > i && length(p + i, end - i) > room)
-          end = end - i <= few ? i : Pieces::cut(p, i + (end - i) / 2);
+        while (end > i && length(p + i, end - i) > room) end = end - i <= few ? i : Pieces::cut(p, i + (end - i) / 2);
       }
     }
     if (end > i || rest == 0) {
@@ -321,8 +320,7 @@ conversion_result latin1_to_utf8(const Bytes& bytes, Byte* out, std::size_t capa
   return detail::convert_bounded<detail::latin1_pieces>(
       detail::as_uchars(s.data), s.size, detail::as_uchars(out), capacity, 2, 1,
       [](const unsigned char* q, std::size_t m, unsigned char* o) {
-        return conversion_result{m, latin1_to_utf8(detail::byte_span_range<unsigned char>{q, m}, o),
-                                 error_code::none};
+        return conversion_result{m, latin1_to_utf8(detail::byte_span_range<unsigned char>{q, m}, o), error_code::none};
       },
       [](const unsigned char* q, std::size_t m) {
         return utf8_length_from_latin1(detail::byte_span_range<unsigned char>{q, m});
