@@ -105,6 +105,7 @@ conversion_result convert_bounded(const typename Pieces::unit* p, std::size_t n,
   constexpr std::size_t few = 16;        // pieces converted one at a time before chunks again
   std::size_t i = 0, o = 0;
   error_code first = error_code::none;
+  bool measured = false, sure_rest = false;
   // The kind of an error reported at `at` by a conversion of input that ended after it: cut off by
   // a chunk's end, a piece reads as incomplete; the whole input says what it is.
   const auto kind = [&](error_code e, std::size_t at) noexcept {
@@ -117,7 +118,15 @@ conversion_result convert_bounded(const typename Pieces::unit* p, std::size_t n,
     std::size_t end = n;
     if (rest > room / max_out) {
       const std::size_t sure = room / max_out;
-      if (sure >= min_chunk) {
+      // Once, when what is left is small beside what was converted: does it all fit? (A length
+      // pass over it costs less than the further, ever smaller chunks sure to fit.)
+      if (!measured && rest <= i / 8 && rest / max_in <= room) {
+        measured = true;
+        if (length(p + i, rest) <= room) sure_rest = true;
+      }
+      if (sure_rest) {
+        end = n;
+      } else if (sure >= min_chunk) {
         end = Pieces::cut(p, i + sure);
       } else {  // little room: the input that could fill it, halved until its output fits
         const std::size_t window = room * max_in + max_in;
@@ -196,7 +205,7 @@ conversion_result utf8_to_utf32(const Bytes& bytes, char32_t* out, std::size_t c
       [&](const unsigned char* q, std::size_t m, char32_t* o) {
         return utf8_to_utf32(detail::byte_span_range<unsigned char>{q, m}, o, policy);
       },
-      [w](const unsigned char* q, std::size_t m) {
+      [&](const unsigned char* q, std::size_t m) {
         return detail::kernel_fn<&detail::kernel_table::utf32_length_from_utf8>()(q, m, w);
       });
 }
@@ -211,7 +220,7 @@ conversion_result utf8_to_utf16(const Bytes& bytes, char16_t* out, std::size_t c
       [&](const unsigned char* q, std::size_t m, char16_t* o) {
         return utf8_to_utf16(detail::byte_span_range<unsigned char>{q, m}, o, policy);
       },
-      [w](const unsigned char* q, std::size_t m) {
+      [&](const unsigned char* q, std::size_t m) {
         return detail::kernel_fn<&detail::kernel_table::utf16_length_from_utf8>()(q, m, w);
       });
 }
@@ -227,7 +236,7 @@ conversion_result utf16_to_utf8(std::u16string_view in, Byte* out, std::size_t c
       [&](const char16_t* q, std::size_t m, unsigned char* o) {
         return utf16_to_utf8(std::u16string_view(q, m), o, policy);
       },
-      [w](const char16_t* q, std::size_t m) {
+      [&](const char16_t* q, std::size_t m) {
         return detail::kernel_fn<&detail::kernel_table::utf8_length_from_utf16>()(q, m, w);
       });
 }
@@ -241,7 +250,7 @@ conversion_result utf32_to_utf8(std::u32string_view in, Byte* out, std::size_t c
       [&](const char32_t* q, std::size_t m, unsigned char* o) {
         return utf32_to_utf8(std::u32string_view(q, m), o, policy);
       },
-      [w](const char32_t* q, std::size_t m) {
+      [&](const char32_t* q, std::size_t m) {
         return detail::kernel_fn<&detail::kernel_table::utf8_length_from_utf32>()(q, m, w);
       });
 }
@@ -270,7 +279,7 @@ conversion_result utf32_to_utf16(std::u32string_view in, char16_t* out, std::siz
       [&](const char32_t* q, std::size_t m, char16_t* o) {
         return utf32_to_utf16(std::u32string_view(q, m), o, policy);
       },
-      [w](const char32_t* q, std::size_t m) { return utf16_length_from_utf32(std::u32string_view(q, m), replace{w}); });
+      [&](const char32_t* q, std::size_t m) { return utf16_length_from_utf32(std::u32string_view(q, m), replace{w}); });
 }
 
 /// utf8_to_utf16le writing at most `capacity` units.
