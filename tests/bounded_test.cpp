@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <random>
 #include <string>
 #include <string_view>
@@ -576,6 +577,12 @@ TEST_CASE("A capacity argument picks the bounded overload", "[bounded]") {
   CHECK((r.read == 4 && r.written == 4 && r.error == error_code::none));
   const conversion_result q = utf8dfa::utf8_to_utf16(s, out, 100, utf8dfa::replace{});
   CHECK((q.read == 6 && q.written == 6));
+  // A braced third argument is still the default policy of the unbounded overload.
+  const conversion_result d = utf8dfa::utf8_to_utf16(s, out, {});
+  CHECK((d.read == 6 && d.written == 6));
+  // Any integer type is a capacity; a negative one is none.
+  CHECK(utf8dfa::utf8_to_utf16(s, out, std::uint16_t{2}).written == 2);
+  CHECK(utf8dfa::utf16_to_utf8(u"abc", reinterpret_cast<char*>(out), -1).written == 0);
 }
 
 // WHATWG Encoding, TextEncoder.encodeInto(source, destination): UTF-16 (lone surrogates as U+FFFD)

@@ -94,6 +94,19 @@ struct latin1_pieces {
   static std::size_t last_piece(const unit*, std::size_t, std::size_t end) noexcept { return end - 1; }
 };
 
+/// A capacity: any integer type but bool (a braced `{}` third argument stays the default policy of
+/// the unbounded overload); a negative one is 0.
+template <class T>
+using enable_if_capacity = std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, int>;
+
+template <class T>
+constexpr std::size_t capacity_of(T capacity) noexcept {
+  if constexpr (std::is_signed_v<T>) {
+    if (capacity < 0) return 0;
+  }
+  return static_cast<std::size_t>(capacity);
+}
+
 /// The bounded form of `convert(q, m, o)` (a plain conversion of input [q, q+m) into o) on input
 /// [p, p+n) read by Pieces: each input unit writes at most `max_out` units, each output unit takes at
 /// most `max_in` input units (short of errors a policy drops), `length(q, m)` is at least what
@@ -196,12 +209,13 @@ conversion_result swapped_utf16_to_utf8_bounded(const char16_t* p, std::size_t n
 
 /// utf8_to_utf32 writing at most `capacity` units into `out`. Output full: read < size, no error
 /// (under strict); call again from `read`.
-template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_policy<Policy> = 0>
-conversion_result utf8_to_utf32(const Bytes& bytes, char32_t* out, std::size_t capacity, Policy policy = {}) noexcept {
+template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_policy<Policy> = 0,
+          class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result utf8_to_utf32(const Bytes& bytes, char32_t* out, Size capacity, Policy policy = {}) noexcept {
   const auto s = detail::as_span(bytes);
   const char32_t w = detail::widest_write(policy);
   return detail::convert_bounded<detail::utf8_pieces>(
-      detail::as_uchars(s.data), s.size, out, capacity, 1, 4,
+      detail::as_uchars(s.data), s.size, out, detail::capacity_of(capacity), 1, 4,
       [&](const unsigned char* q, std::size_t m, char32_t* o) {
         return utf8_to_utf32(detail::byte_span_range<unsigned char>{q, m}, o, policy);
       },
@@ -211,12 +225,13 @@ conversion_result utf8_to_utf32(const Bytes& bytes, char32_t* out, std::size_t c
 }
 
 /// utf8_to_utf16 writing at most `capacity` units (a surrogate pair whole or not at all).
-template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_policy<Policy> = 0>
-conversion_result utf8_to_utf16(const Bytes& bytes, char16_t* out, std::size_t capacity, Policy policy = {}) noexcept {
+template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_policy<Policy> = 0,
+          class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result utf8_to_utf16(const Bytes& bytes, char16_t* out, Size capacity, Policy policy = {}) noexcept {
   const auto s = detail::as_span(bytes);
   const char32_t w = detail::widest_write(policy);
   return detail::convert_bounded<detail::utf8_pieces>(
-      detail::as_uchars(s.data), s.size, out, capacity, detail::utf16_units(w), 3,
+      detail::as_uchars(s.data), s.size, out, detail::capacity_of(capacity), detail::utf16_units(w), 3,
       [&](const unsigned char* q, std::size_t m, char16_t* o) {
         return utf8_to_utf16(detail::byte_span_range<unsigned char>{q, m}, o, policy);
       },
@@ -227,12 +242,13 @@ conversion_result utf8_to_utf16(const Bytes& bytes, char16_t* out, std::size_t c
 
 /// utf16_to_utf8 writing at most `capacity` bytes, whole characters only (WHATWG encodeInto: a
 /// fixed byte buffer filled as far as whole characters go, `read` units and `written` bytes).
-template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
-conversion_result utf16_to_utf8(std::u16string_view in, Byte* out, std::size_t capacity, Policy policy = {}) noexcept {
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0,
+          class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result utf16_to_utf8(std::u16string_view in, Byte* out, Size capacity, Policy policy = {}) noexcept {
   const char32_t w = detail::widest_write(policy);
   const std::size_t widest = detail::utf8_width(w) > 3 ? 4 : 3;
   return detail::convert_bounded<detail::utf16_pieces>(
-      in.data(), in.size(), detail::as_uchars(out), capacity, widest, 1,
+      in.data(), in.size(), detail::as_uchars(out), detail::capacity_of(capacity), widest, 1,
       [&](const char16_t* q, std::size_t m, unsigned char* o) {
         return utf16_to_utf8(std::u16string_view(q, m), o, policy);
       },
@@ -242,11 +258,12 @@ conversion_result utf16_to_utf8(std::u16string_view in, Byte* out, std::size_t c
 }
 
 /// utf32_to_utf8 writing at most `capacity` bytes, whole characters only.
-template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
-conversion_result utf32_to_utf8(std::u32string_view in, Byte* out, std::size_t capacity, Policy policy = {}) noexcept {
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0,
+          class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result utf32_to_utf8(std::u32string_view in, Byte* out, Size capacity, Policy policy = {}) noexcept {
   const char32_t w = detail::widest_write(policy);
   return detail::convert_bounded<detail::utf32_pieces>(
-      in.data(), in.size(), detail::as_uchars(out), capacity, 4, 1,
+      in.data(), in.size(), detail::as_uchars(out), detail::capacity_of(capacity), 4, 1,
       [&](const char32_t* q, std::size_t m, unsigned char* o) {
         return utf32_to_utf8(std::u32string_view(q, m), o, policy);
       },
@@ -258,11 +275,10 @@ conversion_result utf32_to_utf8(std::u32string_view in, Byte* out, std::size_t c
 // ---- UTF-16 <-> UTF-32 and UTF-16 in a stated byte order (utf16.hpp). -------------------------
 
 /// utf16_to_utf32 writing at most `capacity` units.
-template <class Policy = strict, detail::enable_if_policy<Policy> = 0>
-conversion_result utf16_to_utf32(std::u16string_view in, char32_t* out, std::size_t capacity,
-                                 Policy policy = {}) noexcept {
+template <class Policy = strict, detail::enable_if_policy<Policy> = 0, class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result utf16_to_utf32(std::u16string_view in, char32_t* out, Size capacity, Policy policy = {}) noexcept {
   return detail::convert_bounded<detail::utf16_pieces>(
-      in.data(), in.size(), out, capacity, 1, 2,
+      in.data(), in.size(), out, detail::capacity_of(capacity), 1, 2,
       [&](const char16_t* q, std::size_t m, char32_t* o) {
         return utf16_to_utf32(std::u16string_view(q, m), o, policy);
       },
@@ -270,12 +286,11 @@ conversion_result utf16_to_utf32(std::u16string_view in, char32_t* out, std::siz
 }
 
 /// utf32_to_utf16 writing at most `capacity` units (a surrogate pair whole or not at all).
-template <class Policy = strict, detail::enable_if_policy<Policy> = 0>
-conversion_result utf32_to_utf16(std::u32string_view in, char16_t* out, std::size_t capacity,
-                                 Policy policy = {}) noexcept {
+template <class Policy = strict, detail::enable_if_policy<Policy> = 0, class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result utf32_to_utf16(std::u32string_view in, char16_t* out, Size capacity, Policy policy = {}) noexcept {
   const char32_t w = detail::widest_write(policy);
   return detail::convert_bounded<detail::utf32_pieces>(
-      in.data(), in.size(), out, capacity, 2, 1,
+      in.data(), in.size(), out, detail::capacity_of(capacity), 2, 1,
       [&](const char32_t* q, std::size_t m, char16_t* o) {
         return utf32_to_utf16(std::u32string_view(q, m), o, policy);
       },
@@ -283,51 +298,54 @@ conversion_result utf32_to_utf16(std::u32string_view in, char16_t* out, std::siz
 }
 
 /// utf8_to_utf16le writing at most `capacity` units.
-template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_policy<Policy> = 0>
-conversion_result utf8_to_utf16le(const Bytes& bytes, char16_t* out, std::size_t capacity,
-                                  Policy policy = {}) noexcept {
-  const conversion_result r = utf8_to_utf16(bytes, out, capacity, policy);
+template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_policy<Policy> = 0,
+          class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result utf8_to_utf16le(const Bytes& bytes, char16_t* out, Size capacity, Policy policy = {}) noexcept {
+  const conversion_result r = utf8_to_utf16(bytes, out, detail::capacity_of(capacity), policy);
   if constexpr (!detail::host_little_endian) change_endianness_utf16(std::u16string_view(out, r.written), out);
   return r;
 }
 
 /// utf8_to_utf16be writing at most `capacity` units.
-template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_policy<Policy> = 0>
-conversion_result utf8_to_utf16be(const Bytes& bytes, char16_t* out, std::size_t capacity,
-                                  Policy policy = {}) noexcept {
-  const conversion_result r = utf8_to_utf16(bytes, out, capacity, policy);
+template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_policy<Policy> = 0,
+          class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result utf8_to_utf16be(const Bytes& bytes, char16_t* out, Size capacity, Policy policy = {}) noexcept {
+  const conversion_result r = utf8_to_utf16(bytes, out, detail::capacity_of(capacity), policy);
   if constexpr (detail::host_little_endian) change_endianness_utf16(std::u16string_view(out, r.written), out);
   return r;
 }
 
 /// utf16le_to_utf8 writing at most `capacity` bytes.
-template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
-conversion_result utf16le_to_utf8(std::u16string_view in, Byte* out, std::size_t capacity,
-                                  Policy policy = {}) noexcept {
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0,
+          class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result utf16le_to_utf8(std::u16string_view in, Byte* out, Size capacity, Policy policy = {}) noexcept {
   if constexpr (detail::host_little_endian)
-    return utf16_to_utf8(in, out, capacity, policy);
+    return utf16_to_utf8(in, out, detail::capacity_of(capacity), policy);
   else
-    return detail::swapped_utf16_to_utf8_bounded(in.data(), in.size(), detail::as_uchars(out), capacity, policy);
+    return detail::swapped_utf16_to_utf8_bounded(in.data(), in.size(), detail::as_uchars(out),
+                                                 detail::capacity_of(capacity), policy);
 }
 
 /// utf16be_to_utf8 writing at most `capacity` bytes.
-template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
-conversion_result utf16be_to_utf8(std::u16string_view in, Byte* out, std::size_t capacity,
-                                  Policy policy = {}) noexcept {
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0,
+          class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result utf16be_to_utf8(std::u16string_view in, Byte* out, Size capacity, Policy policy = {}) noexcept {
   if constexpr (!detail::host_little_endian)
-    return utf16_to_utf8(in, out, capacity, policy);
+    return utf16_to_utf8(in, out, detail::capacity_of(capacity), policy);
   else
-    return detail::swapped_utf16_to_utf8_bounded(in.data(), in.size(), detail::as_uchars(out), capacity, policy);
+    return detail::swapped_utf16_to_utf8_bounded(in.data(), in.size(), detail::as_uchars(out),
+                                                 detail::capacity_of(capacity), policy);
 }
 
 // ---- Latin-1 (latin1.hpp). -------------------------------------------------------------------
 
 /// latin1_to_utf8 writing at most `capacity` bytes (80..FF take two); never fails.
-template <class Bytes, class Byte, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_byte<Byte> = 0>
-conversion_result latin1_to_utf8(const Bytes& bytes, Byte* out, std::size_t capacity) noexcept {
+template <class Bytes, class Byte, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_byte<Byte> = 0, class Size,
+          detail::enable_if_capacity<Size> = 0>
+conversion_result latin1_to_utf8(const Bytes& bytes, Byte* out, Size capacity) noexcept {
   const auto s = detail::as_span(bytes);
   return detail::convert_bounded<detail::latin1_pieces>(
-      detail::as_uchars(s.data), s.size, detail::as_uchars(out), capacity, 2, 1,
+      detail::as_uchars(s.data), s.size, detail::as_uchars(out), detail::capacity_of(capacity), 2, 1,
       [](const unsigned char* q, std::size_t m, unsigned char* o) {
         return conversion_result{m, latin1_to_utf8(detail::byte_span_range<unsigned char>{q, m}, o), error_code::none};
       },
@@ -337,30 +355,31 @@ conversion_result latin1_to_utf8(const Bytes& bytes, Byte* out, std::size_t capa
 }
 
 /// latin1_to_utf16 writing at most `capacity` units; never fails.
-template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
-conversion_result latin1_to_utf16(const Bytes& bytes, char16_t* out, std::size_t capacity) noexcept {
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0, class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result latin1_to_utf16(const Bytes& bytes, char16_t* out, Size capacity) noexcept {
   const auto s = detail::as_span(bytes);
-  const std::size_t m = s.size < capacity ? s.size : capacity;
+  const std::size_t m = s.size < detail::capacity_of(capacity) ? s.size : detail::capacity_of(capacity);
   return {m, latin1_to_utf16(detail::byte_span_range<unsigned char>{detail::as_uchars(s.data), m}, out),
           error_code::none};
 }
 
 /// latin1_to_utf32 writing at most `capacity` units; never fails.
-template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
-conversion_result latin1_to_utf32(const Bytes& bytes, char32_t* out, std::size_t capacity) noexcept {
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0, class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result latin1_to_utf32(const Bytes& bytes, char32_t* out, Size capacity) noexcept {
   const auto s = detail::as_span(bytes);
-  const std::size_t m = s.size < capacity ? s.size : capacity;
+  const std::size_t m = s.size < detail::capacity_of(capacity) ? s.size : detail::capacity_of(capacity);
   return {m, latin1_to_utf32(detail::byte_span_range<unsigned char>{detail::as_uchars(s.data), m}, out),
           error_code::none};
 }
 
 /// utf8_to_latin1 writing at most `capacity` bytes.
 template <class Policy = strict, class Bytes, class Byte, detail::enable_if_bytes<Bytes> = 0,
-          detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
-conversion_result utf8_to_latin1(const Bytes& bytes, Byte* out, std::size_t capacity, Policy policy = {}) noexcept {
+          detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0, class Size,
+          detail::enable_if_capacity<Size> = 0>
+conversion_result utf8_to_latin1(const Bytes& bytes, Byte* out, Size capacity, Policy policy = {}) noexcept {
   const auto s = detail::as_span(bytes);
   return detail::convert_bounded<detail::utf8_pieces>(
-      detail::as_uchars(s.data), s.size, detail::as_uchars(out), capacity, 1, 4,
+      detail::as_uchars(s.data), s.size, detail::as_uchars(out), detail::capacity_of(capacity), 1, 4,
       [&](const unsigned char* q, std::size_t m, unsigned char* o) {
         return utf8_to_latin1(detail::byte_span_range<unsigned char>{q, m}, o, policy);
       },
@@ -370,11 +389,11 @@ conversion_result utf8_to_latin1(const Bytes& bytes, Byte* out, std::size_t capa
 }
 
 /// utf16_to_latin1 writing at most `capacity` bytes.
-template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
-conversion_result utf16_to_latin1(std::u16string_view in, Byte* out, std::size_t capacity,
-                                  Policy policy = {}) noexcept {
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0,
+          class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result utf16_to_latin1(std::u16string_view in, Byte* out, Size capacity, Policy policy = {}) noexcept {
   return detail::convert_bounded<detail::utf16_pieces>(
-      in.data(), in.size(), detail::as_uchars(out), capacity, 1, 2,
+      in.data(), in.size(), detail::as_uchars(out), detail::capacity_of(capacity), 1, 2,
       [&](const char16_t* q, std::size_t m, unsigned char* o) {
         return utf16_to_latin1(std::u16string_view(q, m), o, policy);
       },
@@ -382,11 +401,11 @@ conversion_result utf16_to_latin1(std::u16string_view in, Byte* out, std::size_t
 }
 
 /// utf32_to_latin1 writing at most `capacity` bytes.
-template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
-conversion_result utf32_to_latin1(std::u32string_view in, Byte* out, std::size_t capacity,
-                                  Policy policy = {}) noexcept {
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0,
+          class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result utf32_to_latin1(std::u32string_view in, Byte* out, Size capacity, Policy policy = {}) noexcept {
   return detail::convert_bounded<detail::utf32_pieces>(
-      in.data(), in.size(), detail::as_uchars(out), capacity, 1, 1,
+      in.data(), in.size(), detail::as_uchars(out), detail::capacity_of(capacity), 1, 1,
       [&](const char32_t* q, std::size_t m, unsigned char* o) {
         return utf32_to_latin1(std::u32string_view(q, m), o, policy);
       },
