@@ -7,15 +7,18 @@
 // error is that of the unbounded call over the input each one read (under strict, a call that meets
 // the first error stops there as the unbounded call does, even with no room left).
 //
-// How: whole chunks of input go through the plain (kernel-dispatched) conversion while their output
-// surely fits (chunks sized by the room left and the widest output a unit can give), then, with
-// little room left, a stretch whose exact output length (the length helpers) fits; the last
-// characters are converted one at a time, each alone, and kept if they fit. Chunks end only between
-// characters or maximal ill-formed subparts, where the DFA starts afresh, so nothing differs from one
-// call but, at a chunk's end, an error's kind, which is taken from the whole input.
+// How: chunks of input go through the plain (kernel-dispatched) conversion while their output surely
+// fits (sized by the room left and the widest output a unit can give); a short rest that may fit is
+// converted once into a buffer on the stack and kept if it does; with little room left, a stretch
+// whose output length (the length helpers) fits; the last characters one at a time, each converted
+// alone and kept if it fits. Chunks end only between characters or maximal ill-formed subparts,
+// where the DFA starts afresh, so nothing differs from one call but, at a chunk's end, an error's
+// kind, which is taken from the whole input. A policy may write less than its replacement_value()
+// for an error (or nothing), never more.
 #ifndef UTF8DFA_BOUNDED_HPP
 #define UTF8DFA_BOUNDED_HPP
 
+#include <algorithm>
 #include <cstddef>
 #include <string_view>
 #include <type_traits>
@@ -118,7 +121,8 @@ conversion_result convert_bounded(const typename Pieces::unit* p, std::size_t n,
   constexpr std::size_t few = 16;        // pieces converted one at a time before chunks again
   std::size_t i = 0, o = 0;
   error_code first = error_code::none;
-  bool measured = false, sure_rest = false;
+  constexpr std::size_t scratch_units = 16384 / sizeof(Out);
+  bool tried = false;
   // The kind of an error reported at `at` by a conversion of input that ended after it: cut off by
   // a chunk's end, a piece reads as incomplete; the whole input says what it is.
   const auto kind = [&](error_code e, std::size_t at) noexcept {
@@ -131,15 +135,19 @@ conversion_result convert_bounded(const typename Pieces::unit* p, std::size_t n,
     std::size_t end = n;
     if (rest > room / max_out) {
       const std::size_t sure = room / max_out;
-      // Once, when what is left is small beside what was converted: does it all fit? (A length
-      // pass over it costs less than the further, ever smaller chunks sure to fit.)
-      if (!measured && rest <= i / 8 && rest / max_in <= room) {
-        measured = true;
-        if (length(p + i, rest) <= room) sure_rest = true;
+      // Once, when the rest is short and may fit: converted into a buffer, kept if it fits. (Cheaper
+      // than ever smaller chunks sure to fit, or than a length pass, where the conversion is fast.)
+      if (!tried && rest <= scratch_units / max_out && rest / max_in <= room) {
+        tried = true;
+        Out scratch[scratch_units];
+        const conversion_result r = convert(p + i, rest, scratch);
+        if (r.written <= room) {
+          std::copy_n(scratch, r.written, out + o);
+          if (r.read < rest) return {i + r.read, o + r.written, kind(r.error, i + r.read)};
+          return {n, o + r.written, first != error_code::none ? first : r.error};
+        }
       }
-      if (sure_rest) {
-        end = n;
-      } else if (sure >= min_chunk) {
+      if (sure >= min_chunk) {
         end = Pieces::cut(p, i + sure);
       } else {  // little room: the input that could fill it, halved until its output fits
         const std::size_t window = room * max_in + max_in;
