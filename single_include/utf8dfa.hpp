@@ -10,7 +10,7 @@
 //   utf8dfa/version.hpp
 //   utf8dfa/detail/dfa.hpp
 //   utf8dfa/error.hpp
-//   utf8dfa/count.hpp
+//   utf8dfa/bounded.hpp
 //   utf8dfa/detail/dispatch.hpp
 //   utf8dfa/detail/kernel_table.hpp
 //   utf8dfa/policy.hpp
@@ -35,17 +35,18 @@
 //   utf8dfa/detail/simd/neon/validate.hpp
 //   utf8dfa/detail/simd/sse4/kernels.hpp
 //   utf8dfa/detail/simd/sse4/validate.hpp
-//   utf8dfa/decode.hpp
-//   utf8dfa/dialect.hpp
-//   utf8dfa/detail/dialect_dfa.hpp
-//   utf8dfa/encode.hpp
-//   utf8dfa/iterator.hpp
 //   utf8dfa/latin1.hpp
 //   utf8dfa/transcode.hpp
+//   utf8dfa/dialect.hpp
+//   utf8dfa/detail/dialect_dfa.hpp
+//   utf8dfa/utf16.hpp
+//   utf8dfa/count.hpp
+//   utf8dfa/decode.hpp
+//   utf8dfa/encode.hpp
+//   utf8dfa/iterator.hpp
 //   utf8dfa/output.hpp
 //   utf8dfa/stream.hpp
 //   utf8dfa/validate.hpp
-//   utf8dfa/utf16.hpp
 //   utf8dfa/utf_views.hpp
 //   utf8dfa/views.hpp
 
@@ -811,11 +812,28 @@ constexpr std::span<T> skip_bom(std::span<T, Extent> bytes) noexcept {
 
 #endif
 // ---- end utf8dfa/boundary.hpp ----
-// ---- begin utf8dfa/count.hpp ----
-// utf8dfa: counting code points.
-#ifndef UTF8DFA_COUNT_HPP
-#define UTF8DFA_COUNT_HPP
+// ---- begin utf8dfa/bounded.hpp ----
+// utf8dfa: output-bounded, resumable conversion. Every bulk conversion also takes a capacity
+// (`utf8_to_utf16(bytes, out, capacity, policy)`): it writes at most `capacity` output units, only
+// whole characters (never half a surrogate pair, nor part of a replacement character), and returns
+// {read, written, error}. When `out` is full, error is none (under strict) and read < the input
+// size: a call on the input from `read`, with fresh space, goes on. The calls' outputs, joined, are
+// exactly what one unbounded call writes, for every capacity, every policy and every kernel; the
+// error is that of the unbounded call over the input each one read (under strict, a call that meets
+// the first error stops there as the unbounded call does, even with no room left).
+//
+// How: chunks of input go through the plain (kernel-dispatched) conversion while their output surely
+// fits (sized by the room left and the widest output a unit can give); a short rest that may fit is
+// converted once into a buffer on the stack and kept if it does; with little room left, a stretch
+// whose output length (the length helpers) fits; the last characters one at a time, each converted
+// alone and kept if it fits. Chunks end only between characters or maximal ill-formed subparts,
+// where the DFA starts afresh, so nothing differs from one call but, at a chunk's end, an error's
+// kind, which is taken from the whole input. A policy may write less than its replacement_value()
+// for an error (or nothing), never more.
+#ifndef UTF8DFA_BOUNDED_HPP
+#define UTF8DFA_BOUNDED_HPP
 
+#include <algorithm>
 
 // ---- begin utf8dfa/detail/dispatch.hpp ----
 // utf8dfa: the run-time kernel table. On x86-64 the best of avx512, avx2, sse4 that cpu.hpp finds
@@ -847,6 +865,7 @@ constexpr std::span<T> skip_bom(std::span<T, Extent> bytes) noexcept {
 #define UTF8DFA_POLICY_HPP
 
 
+
 namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
 
@@ -874,6 +893,19 @@ struct assume_valid {
   static constexpr bool stops_on_error = false;
   constexpr char32_t replacement_value() const noexcept { return replacement_character; }
 };
+
+namespace detail {
+/// A policy type (a class with a `stops_on_error` constant): what keeps a deduced Policy parameter
+/// from matching a capacity argument.
+template <class T, class = void>
+struct is_policy : std::false_type {};
+template <class T>
+struct is_policy<T, std::void_t<decltype(T::stops_on_error)>> : std::is_class<T> {};
+template <class T>
+inline constexpr bool is_policy_v = is_policy<T>::value;
+template <class T>
+using enable_if_policy = std::enable_if_t<is_policy_v<T>, int>;
+}  // namespace detail
 
 }  // namespace UTF8DFA_ABI_NAMESPACE
 }  // namespace utf8dfa
@@ -4993,27 +5025,25 @@ inline bool select_kernel(std::string_view name) noexcept {
 
 #endif
 // ---- end utf8dfa/detail/dispatch.hpp ----
+// ---- begin utf8dfa/latin1.hpp ----
+// utf8dfa: ISO-8859-1 (Latin-1), where each byte is the code point of the same value
+// (U+0000..U+00FF), to and from UTF-8, UTF-16 and UTF-32. Scalar code, no SIMD.
+//
+// Into Latin-1, a character above U+00FF is `unrepresentable`: strict stops before it (as before
+// an ill-formed subpart, whose kind is reported as usual), replace writes the policy's replacement
+// for it, which must itself be Latin-1: replace{U'?'}. A replacement above U+00FF (U+FFFD, the
+// default, included) is refused whatever the input: the call writes nothing and returns
+// {0, 0, error_code::unrepresentable}. assume_valid writes '?' for what it cannot convert.
+#ifndef UTF8DFA_LATIN1_HPP
+#define UTF8DFA_LATIN1_HPP
 
-namespace utf8dfa {
-inline namespace UTF8DFA_ABI_NAMESPACE {
 
-/// Code points in well-formed UTF-8, at memory speed: the bytes that are not continuation bytes.
-/// It does not validate; on ill-formed input use utf32_length_from_utf8 (the lossy decode's count).
-template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
-std::size_t count_code_points(const Bytes& bytes) noexcept {
-  const auto s = detail::as_span(bytes);
-  return detail::kernel_fn<&detail::kernel_table::count_leads>()(detail::as_uchars(s.data), s.size);
-}
+// ---- begin utf8dfa/transcode.hpp ----
+// utf8dfa: bulk conversion between UTF-8 and UTF-16 / UTF-32, with exact output-length helpers.
+#ifndef UTF8DFA_TRANSCODE_HPP
+#define UTF8DFA_TRANSCODE_HPP
 
-}  // namespace UTF8DFA_ABI_NAMESPACE
-}  // namespace utf8dfa
-
-#endif
-// ---- end utf8dfa/count.hpp ----
-// ---- begin utf8dfa/decode.hpp ----
-// utf8dfa: decoding one character at a time, forwards (Go's DecodeRune) and backwards (DecodeLastRune).
-#ifndef UTF8DFA_DECODE_HPP
-#define UTF8DFA_DECODE_HPP
+#include <string>
 
 // ---- begin utf8dfa/dialect.hpp ----
 // utf8dfa: the dialects of UTF-8 that real systems exchange, each one a grammar and a table.
@@ -5531,6 +5561,1484 @@ constexpr typename machine_of<D>::state boundary_before(const T* p, std::size_t 
 #endif
 // ---- end utf8dfa/dialect.hpp ----
 
+#if UTF8DFA_HAS_EXCEPTIONS
+#include <stdexcept>
+#endif
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+
+namespace detail {
+
+template <class Policy>
+constexpr char32_t kernel_replacement(const Policy& pol) noexcept {
+  if constexpr (Policy::stops_on_error)
+    return strict_marker;
+  else
+    return pol.replacement_value();
+}
+
+// ---- The dialects: scalar, one character at a time on the dialect's DFA. ---------------------
+
+/// Why `c`, read in dialect D, cannot be written as Unicode text of code unit Out (char16_t,
+/// char32_t, or a dialect tag To): error_code::none when it can. UTF-16 holds WTF-8's surrogates
+/// (unpaired, as read) but no other dialect's; UTF-32 holds every value read, as read.
+template <class D, class Out>
+constexpr error_code unrepresentable(char32_t c) noexcept {
+  if constexpr (std::is_same_v<Out, char32_t>) {
+    return error_code::none;
+  } else if constexpr (std::is_same_v<Out, char16_t>) {
+    if (c > 0x10FFFF) return error_code::too_large;
+    if (c >= 0xD800 && c <= 0xDFFF && !std::is_same_v<D, dialect::wtf8>) return error_code::surrogate;
+    return error_code::none;
+  } else {
+    if (dialect_traits<Out>::encodable(c)) return error_code::none;
+    return c >= 0xD800 && c <= 0xDFFF ? error_code::surrogate : error_code::too_large;
+  }
+}
+
+/// Writes code points in dialect D, or only counts the bytes (out == nullptr). WTF-8 joins a lead
+/// surrogate and the trail surrogate right after it into their supplementary character (the WTF-8
+/// encoding of a code point sequence), so what it writes is always well-formed WTF-8.
+template <class D>
+struct dialect_writer {
+  unsigned char* out;
+  std::size_t written = 0;
+  char32_t lead = 0;  // WTF-8: the lead surrogate just written, else 0
+
+  void put(char32_t c) noexcept {
+    if constexpr (std::is_same_v<D, dialect::wtf8>) {
+      if (lead != 0 && c >= 0xDC00 && c <= 0xDFFF) {
+        written -= 3;  // replace the lead surrogate's 3 bytes
+        c = 0x10000 + ((lead - 0xD800) << 10) + (c - 0xDC00);
+        lead = 0;
+      } else {
+        lead = c >= 0xD800 && c <= 0xDBFF ? c : 0;
+      }
+    }
+    if (out != nullptr) {
+      written += dialect_traits<D>::put(out + written, c);
+    } else {
+      written += dialect_traits<D>::width(c);
+    }
+  }
+};
+
+/// Dialect-D bytes to UTF-32 or UTF-16 (by Out); out == nullptr only counts. A character the
+/// output cannot hold (see unrepresentable) is an error at its offset, like an ill-formed one.
+template <class D, class Policy, class Out>
+conversion_result dialect_to_utf(const unsigned char* p, std::size_t n, Out* out, Policy pol) noexcept {
+  using M = machine_of<D>;
+  typename M::state at = M::start;
+  std::size_t i = 0, o = 0;
+  error_code first = error_code::none;
+  while (i < n) {
+    const decoded d = decode_with<M>(p, n, i, at);
+    char32_t c = d.code_point;
+    error_code e = d.error;
+    if (e == error_code::none) e = unrepresentable<D, Out>(c);
+    if (UTF8DFA_UNLIKELY(e != error_code::none)) {
+      if constexpr (stops_on_error<Policy>) {
+        return {i, o, e};
+      } else {
+        if (first == error_code::none) first = e;
+        c = pol.replacement_value();
+      }
+    }
+    if (out != nullptr)
+      o += static_cast<std::size_t>(put_unit(out + o, c) - (out + o));
+    else
+      o += sizeof(Out) == 2 && c >= 0x10000 ? 2 : 1;
+    i += d.length;
+  }
+  return {n, o, first};
+}
+
+/// UTF-16 or UTF-32 (by In) to dialect-D bytes; out == nullptr only counts. An unpaired UTF-16
+/// surrogate is written as such where D can encode it (WTF-8, legacy), else is an error.
+template <class D, class Policy, class In>
+conversion_result utf_to_dialect(const In* p, std::size_t n, unsigned char* out, Policy pol) noexcept {
+  dialect_writer<D> w{out};
+  error_code first = error_code::none;
+  for (std::size_t i = 0; i < n;) {
+    decoded d = decode_utf_at(p, n, i);
+    if (d.error != error_code::none && dialect_traits<D>::encodable(p[i]))
+      d = {static_cast<char32_t>(p[i]), 1, error_code::none};
+    char32_t c = d.code_point;
+    if (d.error == error_code::none && !dialect_traits<D>::encodable(c)) d.error = unrepresentable<dialect::utf8, D>(c);
+    if (UTF8DFA_UNLIKELY(d.error != error_code::none)) {
+      if constexpr (stops_on_error<Policy>) {
+        return {i, w.written, d.error};
+      } else {
+        if (first == error_code::none) first = d.error;
+        c = pol.replacement_value();
+      }
+    }
+    w.put(c);
+    i += d.length;
+  }
+  return {n, w.written, first};
+}
+
+/// Dialect-From bytes to dialect-To bytes; out == nullptr only counts.
+template <class From, class To, class Policy>
+conversion_result recode_scalar(const unsigned char* p, std::size_t n, unsigned char* out, Policy pol) noexcept {
+  using M = machine_of<From>;
+  typename M::state at = M::start;
+  dialect_writer<To> w{out};
+  error_code first = error_code::none;
+  for (std::size_t i = 0; i < n;) {
+    const decoded d = decode_with<M>(p, n, i, at);
+    char32_t c = d.code_point;
+    error_code e = d.error;
+    if (e == error_code::none) e = unrepresentable<From, To>(c);
+    if (UTF8DFA_UNLIKELY(e != error_code::none)) {
+      if constexpr (stops_on_error<Policy>) {
+        return {i, w.written, e};
+      } else {
+        if (first == error_code::none) first = e;
+        c = pol.replacement_value();
+      }
+    }
+    w.put(c);
+    i += d.length;
+  }
+  return {n, w.written, first};
+}
+
+template <class Str, class Run>
+Str make_string(std::size_t size, Run run, conversion_result& status) {
+  Str out(size, typename Str::value_type{});
+  status = run(out.data());
+  out.resize(status.written);
+  return out;
+}
+
+/// Where a chunk of UTF-8 that would end at `cut` (inside the input, at least 3 bytes in) ends:
+/// before the lead byte of the character or maximal ill-formed subpart that `cut` falls in, so that
+/// none is split. Behind a run of four continuation bytes, the one at `cut` is a stray one (a
+/// subpart of its own): the chunk ends at `cut`.
+inline std::size_t utf8_chunk_end(const unsigned char* p, std::size_t cut) noexcept {
+  std::size_t end = cut;
+  for (int k = 0; k < 3 && is_continuation(p[end]); ++k) --end;
+  return is_continuation(p[end]) ? cut : end;
+}
+
+/// Where a chunk of UTF-16 ends: not between a high surrogate and the unit after it.
+inline std::size_t utf16_chunk_end(const char16_t* p, std::size_t cut) noexcept {
+  return (p[cut - 1] & 0xFC00) == 0xD800 ? cut - 1 : cut;
+}
+
+inline std::size_t utf32_chunk_end(const char32_t*, std::size_t cut) noexcept {
+  return cut;
+}
+
+/// The string a kernel conversion `convert(p, n, out)` writes, for input of which each unit writes at
+/// most `per_unit` output units: converted chunk by chunk (cut by `chunk_end`), with no length pass
+/// and no zero-filled buffer. With C++23's resize_and_overwrite each chunk goes straight into the
+/// string; before, into a buffer on the stack (16 KiB, in cache) appended to it. Capacity is reserved
+/// once from the first chunk's ratio (the string grows geometrically if the rest writes more). The
+/// status is the one conversion's: `read` and `written` as if in one call; a chunk's end never
+/// changes what is written, only (under strict, at an error right before it) the error code, which
+/// the caller may re-derive from the whole input.
+template <class Str, class In, class Convert, class ChunkEnd>
+Str convert_in_chunks(const In* p, std::size_t n, std::size_t per_unit, Convert convert, ChunkEnd chunk_end,
+                      conversion_result& status) {
+  using Out = typename Str::value_type;
+  constexpr std::size_t buffer_units = 16384 / sizeof(Out);
+  const std::size_t chunk = buffer_units / per_unit;
+  Str out;
+  status = {0, 0, error_code::none};
+#if !defined(__cpp_lib_string_resize_and_overwrite)
+  Out buffer[buffer_units];  // not initialised: the conversion writes what is appended
+#endif
+  for (std::size_t base = 0; base < n;) {
+    const std::size_t end = n - base <= chunk ? n : chunk_end(p, base + chunk);
+    const std::size_t len = end - base;
+    conversion_result r{};
+#if defined(__cpp_lib_string_resize_and_overwrite)
+    const std::size_t old = out.size();
+    out.resize_and_overwrite(old + len * per_unit, [&](Out* o, std::size_t) {
+      r = convert(p + base, len, o + old);
+      return old + r.written;
+    });
+#else
+    r = convert(p + base, len, buffer);
+    if (base == 0 && end == n) return status = r, Str(buffer, r.written);
+    out.append(buffer, r.written);
+#endif
+    if (status.error == error_code::none) status.error = r.error;
+    if (r.read != len) {  // strict: stopped at an error
+      status.read = base + r.read;
+      status.written = out.size();
+      return out;
+    }
+    if (base == 0 && end != n) {  // room for the rest at the first chunk's ratio, plus 1/16
+      const double ratio = static_cast<double>(r.written) / static_cast<double>(len);
+      const double want = ratio * static_cast<double>(n) * 1.0625 + 64.0;
+      const double bound = static_cast<double>(n) * static_cast<double>(per_unit);
+      out.reserve(static_cast<std::size_t>(want < bound ? want : bound) + chunk * per_unit);
+    }
+    base = end;
+  }
+  status.read = n;
+  status.written = out.size();
+  return out;
+}
+
+/// UTF-8 to UTF-16 or UTF-32 (by Str) as a string, `replacement` as the kernels take it.
+template <class Str>
+Str utf8_to_string(const unsigned char* p, std::size_t n, char32_t replacement, conversion_result& status) {
+  using Out = typename Str::value_type;
+  Str out = convert_in_chunks<Str>(
+      p, n, 1,
+      [replacement](const unsigned char* q, std::size_t m, Out* o) {
+        if constexpr (sizeof(Out) == 2)
+          return kernel_fn<&kernel_table::utf8_to_utf16>()(q, m, o, replacement);
+        else
+          return kernel_fn<&kernel_table::utf8_to_utf32>()(q, m, o, replacement);
+      },
+      &utf8_chunk_end, status);
+  // A chunk's end may have cut an incomplete character off from the byte that ends it: its error
+  // code is the whole input's.
+  if (status.error != error_code::none && status.read < n) status.error = decode_at(p, n, status.read).error;
+  return out;
+}
+
+/// UTF-16 or UTF-32 (by In) to UTF-8 as a string.
+template <class In>
+std::string utf_to_utf8_string(const In* p, std::size_t n, char32_t replacement, conversion_result& status) {
+  return convert_in_chunks<std::string>(
+      p, n, sizeof(In) == 2 ? 3 : 4,
+      [replacement](const In* q, std::size_t m, char* o) {
+        if constexpr (sizeof(In) == 2)
+          return kernel_fn<&kernel_table::utf16_to_utf8>()(q, m, as_uchars(o), replacement);
+        else
+          return kernel_fn<&kernel_table::utf32_to_utf8>()(q, m, as_uchars(o), replacement);
+      },
+      [](const In* q, std::size_t cut) {
+        if constexpr (sizeof(In) == 2)
+          return utf16_chunk_end(q, cut);
+        else
+          return utf32_chunk_end(q, cut);
+      },
+      status);
+}
+
+}  // namespace detail
+
+// ---- Non-allocating core: the caller sizes `out` with the length helpers below. -----------------
+
+/// UTF-8 to UTF-32 into `out`; under strict, stops before the first ill-formed subpart.
+template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_policy<Policy> = 0>
+conversion_result utf8_to_utf32(const Bytes& bytes, char32_t* out, Policy policy = {}) noexcept {
+  const auto s = detail::as_span(bytes);
+  return detail::kernel_fn<&detail::kernel_table::utf8_to_utf32>()(detail::as_uchars(s.data), s.size, out,
+                                                                   detail::kernel_replacement(policy));
+}
+
+/// UTF-8 to UTF-16 into `out` (supplementary characters as surrogate pairs).
+template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_policy<Policy> = 0>
+conversion_result utf8_to_utf16(const Bytes& bytes, char16_t* out, Policy policy = {}) noexcept {
+  const auto s = detail::as_span(bytes);
+  return detail::kernel_fn<&detail::kernel_table::utf8_to_utf16>()(detail::as_uchars(s.data), s.size, out,
+                                                                   detail::kernel_replacement(policy));
+}
+
+/// UTF-16 to UTF-8 into `out`. Each unpaired surrogate is one error (`surrogate`, or `incomplete`
+/// for a high surrogate that ends the input).
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
+conversion_result utf16_to_utf8(std::u16string_view in, Byte* out, Policy policy = {}) noexcept {
+  return detail::kernel_fn<&detail::kernel_table::utf16_to_utf8>()(in.data(), in.size(), detail::as_uchars(out),
+                                                                   detail::kernel_replacement(policy));
+}
+
+/// UTF-32 to UTF-8 into `out`. Surrogates (`surrogate`) and values above 0x10FFFF (`too_large`) are errors.
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
+conversion_result utf32_to_utf8(std::u32string_view in, Byte* out, Policy policy = {}) noexcept {
+  return detail::kernel_fn<&detail::kernel_table::utf32_to_utf8>()(in.data(), in.size(), detail::as_uchars(out),
+                                                                   detail::kernel_replacement(policy));
+}
+
+// ---- Exact output sizes. ---------------------------------------------------------------------
+
+/// char32_t units utf8_to_utf32 writes: exact for replace (with `r`'s replacement), assume_valid and
+/// well-formed input; an upper bound for strict.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+std::size_t utf32_length_from_utf8(const Bytes& bytes, replace r = {}) noexcept {
+  const auto s = detail::as_span(bytes);
+  return detail::kernel_fn<&detail::kernel_table::utf32_length_from_utf8>()(detail::as_uchars(s.data), s.size,
+                                                                            r.replacement_value());
+}
+
+/// char16_t units utf8_to_utf16 writes (same guarantees).
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+std::size_t utf16_length_from_utf8(const Bytes& bytes, replace r = {}) noexcept {
+  const auto s = detail::as_span(bytes);
+  return detail::kernel_fn<&detail::kernel_table::utf16_length_from_utf8>()(detail::as_uchars(s.data), s.size,
+                                                                            r.replacement_value());
+}
+
+/// Bytes utf16_to_utf8 writes (same guarantees).
+inline std::size_t utf8_length_from_utf16(std::u16string_view in, replace r = {}) noexcept {
+  return detail::kernel_fn<&detail::kernel_table::utf8_length_from_utf16>()(in.data(), in.size(),
+                                                                            r.replacement_value());
+}
+
+/// Bytes utf32_to_utf8 writes (same guarantees).
+inline std::size_t utf8_length_from_utf32(std::u32string_view in, replace r = {}) noexcept {
+  return detail::kernel_fn<&detail::kernel_table::utf8_length_from_utf32>()(in.data(), in.size(),
+                                                                            r.replacement_value());
+}
+
+// ---- Allocating helpers. ---------------------------------------------------------------------
+
+/// UTF-8 to UTF-32, strict without exceptions: `status` reports the error; the result holds the
+/// characters before it.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+std::u32string to_utf32(const Bytes& bytes, conversion_result& status) {
+  const auto s = detail::as_span(bytes);
+  return detail::utf8_to_string<std::u32string>(detail::as_uchars(s.data), s.size, detail::strict_marker, status);
+}
+
+/// UTF-8 to UTF-32, one U+FFFD per maximal ill-formed subpart; never fails.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+std::u32string to_utf32_lossy(const Bytes& bytes) {
+  const auto s = detail::as_span(bytes);
+  conversion_result status{};
+  return detail::utf8_to_string<std::u32string>(detail::as_uchars(s.data), s.size, replacement_character, status);
+}
+
+/// UTF-8 to UTF-16, strict without exceptions.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+std::u16string to_utf16(const Bytes& bytes, conversion_result& status) {
+  const auto s = detail::as_span(bytes);
+  return detail::utf8_to_string<std::u16string>(detail::as_uchars(s.data), s.size, detail::strict_marker, status);
+}
+
+/// UTF-8 to UTF-16, one U+FFFD per maximal ill-formed subpart; never fails.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+std::u16string to_utf16_lossy(const Bytes& bytes) {
+  const auto s = detail::as_span(bytes);
+  conversion_result status{};
+  return detail::utf8_to_string<std::u16string>(detail::as_uchars(s.data), s.size, replacement_character, status);
+}
+
+/// UTF-16 to UTF-8, strict without exceptions.
+inline std::string to_utf8(std::u16string_view in, conversion_result& status) {
+  return detail::utf_to_utf8_string(in.data(), in.size(), detail::strict_marker, status);
+}
+
+/// UTF-32 to UTF-8, strict without exceptions.
+inline std::string to_utf8(std::u32string_view in, conversion_result& status) {
+  return detail::utf_to_utf8_string(in.data(), in.size(), detail::strict_marker, status);
+}
+
+/// UTF-16 to UTF-8, one U+FFFD per unpaired surrogate; never fails.
+inline std::string to_utf8_lossy(std::u16string_view in) {
+  conversion_result status{};
+  return detail::utf_to_utf8_string(in.data(), in.size(), replacement_character, status);
+}
+
+/// UTF-32 to UTF-8, one U+FFFD per surrogate or value above 0x10FFFF; never fails.
+inline std::string to_utf8_lossy(std::u32string_view in) {
+  conversion_result status{};
+  return detail::utf_to_utf8_string(in.data(), in.size(), replacement_character, status);
+}
+
+// ---- The dialects (see dialect.hpp): the same functions with a dialect tag last. -------------
+// dialect::utf8 runs the functions above. For the others: WTF-8 <-> UTF-16 is lossless (unpaired
+// surrogates both ways); UTF-16 cannot hold a legacy value above 0x10FFFF (too_large) or a legacy
+// surrogate (surrogate); UTF-32 output holds every value read, as read (WTF-8 surrogates, legacy
+// values up to 0x7FFFFFFF): check them with is_scalar_value if they are to be Unicode text.
+
+/// Dialect bytes to UTF-32 into `out` (utf8_to_utf32(bytes, out, strict{}, dialect::cesu8{})).
+template <class Policy, class Dialect, class Bytes, detail::enable_if_bytes<Bytes> = 0,
+          detail::enable_if_dialect<Dialect> = 0>
+conversion_result utf8_to_utf32(const Bytes& bytes, char32_t* out, Policy policy, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>) {
+    return utf8_to_utf32(bytes, out, policy);
+  } else {
+    const auto s = detail::as_span(bytes);
+    return detail::dialect_to_utf<Dialect>(detail::as_uchars(s.data), s.size, out, policy);
+  }
+}
+
+/// Dialect bytes to UTF-16 into `out`; WTF-8's unpaired surrogates become unpaired units.
+template <class Policy, class Dialect, class Bytes, detail::enable_if_bytes<Bytes> = 0,
+          detail::enable_if_dialect<Dialect> = 0>
+conversion_result utf8_to_utf16(const Bytes& bytes, char16_t* out, Policy policy, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>) {
+    return utf8_to_utf16(bytes, out, policy);
+  } else {
+    const auto s = detail::as_span(bytes);
+    return detail::dialect_to_utf<Dialect>(detail::as_uchars(s.data), s.size, out, policy);
+  }
+}
+
+/// UTF-16 to dialect bytes into `out`: WTF-8 (and legacy) write unpaired surrogates as 3 bytes and
+/// never fail; CESU-8 and MUTF-8 write pairs as 6 bytes and refuse unpaired surrogates.
+template <class Policy, class Dialect, class Byte, detail::enable_if_byte<Byte> = 0,
+          detail::enable_if_dialect<Dialect> = 0>
+conversion_result utf16_to_utf8(std::u16string_view in, Byte* out, Policy policy, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>)
+    return utf16_to_utf8(in, out, policy);
+  else
+    return detail::utf_to_dialect<Dialect>(in.data(), in.size(), detail::as_uchars(out), policy);
+}
+
+/// UTF-32 to dialect bytes into `out`: a value the dialect cannot encode is an error (surrogate or
+/// too_large). WTF-8 joins a lead surrogate followed by a trail surrogate into one character.
+template <class Policy, class Dialect, class Byte, detail::enable_if_byte<Byte> = 0,
+          detail::enable_if_dialect<Dialect> = 0>
+conversion_result utf32_to_utf8(std::u32string_view in, Byte* out, Policy policy, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>)
+    return utf32_to_utf8(in, out, policy);
+  else
+    return detail::utf_to_dialect<Dialect>(in.data(), in.size(), detail::as_uchars(out), policy);
+}
+
+/// Dialect-From bytes to dialect-To bytes into `out` (recode(bytes, out, replace{},
+/// dialect::mutf8{}, dialect::utf8{})): a character To cannot encode is an error at its offset.
+template <class Policy, class From, class To, class Bytes, class Byte, detail::enable_if_bytes<Bytes> = 0,
+          detail::enable_if_byte<Byte> = 0, detail::enable_if_dialect<From> = 0, detail::enable_if_dialect<To> = 0>
+conversion_result recode(const Bytes& bytes, Byte* out, Policy policy, From, To) noexcept {
+  const auto s = detail::as_span(bytes);
+  return detail::recode_scalar<From, To>(detail::as_uchars(s.data), s.size, detail::as_uchars(out), policy);
+}
+
+/// char32_t units utf8_to_utf32 writes in the dialect (the guarantees of utf32_length_from_utf8).
+template <class Dialect, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<Dialect> = 0>
+std::size_t utf32_length_from_utf8(const Bytes& bytes, replace r, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>) {
+    return utf32_length_from_utf8(bytes, r);
+  } else {
+    const auto s = detail::as_span(bytes);
+    return detail::dialect_to_utf<Dialect>(detail::as_uchars(s.data), s.size, static_cast<char32_t*>(nullptr), r)
+        .written;
+  }
+}
+
+/// char16_t units utf8_to_utf16 writes in the dialect.
+template <class Dialect, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<Dialect> = 0>
+std::size_t utf16_length_from_utf8(const Bytes& bytes, replace r, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>) {
+    return utf16_length_from_utf8(bytes, r);
+  } else {
+    const auto s = detail::as_span(bytes);
+    return detail::dialect_to_utf<Dialect>(detail::as_uchars(s.data), s.size, static_cast<char16_t*>(nullptr), r)
+        .written;
+  }
+}
+
+/// Bytes utf16_to_utf8 writes in the dialect.
+template <class Dialect, detail::enable_if_dialect<Dialect> = 0>
+std::size_t utf8_length_from_utf16(std::u16string_view in, replace r, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>)
+    return utf8_length_from_utf16(in, r);
+  else
+    return detail::utf_to_dialect<Dialect>(in.data(), in.size(), nullptr, r).written;
+}
+
+/// Bytes utf32_to_utf8 writes in the dialect.
+template <class Dialect, detail::enable_if_dialect<Dialect> = 0>
+std::size_t utf8_length_from_utf32(std::u32string_view in, replace r, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>)
+    return utf8_length_from_utf32(in, r);
+  else
+    return detail::utf_to_dialect<Dialect>(in.data(), in.size(), nullptr, r).written;
+}
+
+/// Bytes recode writes (exact for replace and well-formed input, an upper bound for strict).
+template <class From, class To, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<From> = 0,
+          detail::enable_if_dialect<To> = 0>
+std::size_t recoded_length(const Bytes& bytes, replace r, From, To) noexcept {
+  const auto s = detail::as_span(bytes);
+  return detail::recode_scalar<From, To>(detail::as_uchars(s.data), s.size, nullptr, r).written;
+}
+
+/// Dialect bytes to UTF-32, strict without exceptions.
+template <class Dialect, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<Dialect> = 0>
+std::u32string to_utf32(const Bytes& bytes, conversion_result& status, Dialect d) {
+  return detail::make_string<std::u32string>(
+      utf32_length_from_utf8(bytes, replace{}, d), [&](char32_t* o) { return utf8_to_utf32(bytes, o, strict{}, d); },
+      status);
+}
+
+/// Dialect bytes to UTF-32, one U+FFFD per maximal ill-formed subpart; never fails.
+template <class Dialect, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<Dialect> = 0>
+std::u32string to_utf32_lossy(const Bytes& bytes, Dialect d) {
+  conversion_result status{};
+  return detail::make_string<std::u32string>(
+      utf32_length_from_utf8(bytes, replace{}, d), [&](char32_t* o) { return utf8_to_utf32(bytes, o, replace{}, d); },
+      status);
+}
+
+/// Dialect bytes to UTF-16, strict without exceptions.
+template <class Dialect, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<Dialect> = 0>
+std::u16string to_utf16(const Bytes& bytes, conversion_result& status, Dialect d) {
+  return detail::make_string<std::u16string>(
+      utf16_length_from_utf8(bytes, replace{}, d), [&](char16_t* o) { return utf8_to_utf16(bytes, o, strict{}, d); },
+      status);
+}
+
+/// Dialect bytes to UTF-16, one U+FFFD per maximal ill-formed subpart or unrepresentable character.
+template <class Dialect, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<Dialect> = 0>
+std::u16string to_utf16_lossy(const Bytes& bytes, Dialect d) {
+  conversion_result status{};
+  return detail::make_string<std::u16string>(
+      utf16_length_from_utf8(bytes, replace{}, d), [&](char16_t* o) { return utf8_to_utf16(bytes, o, replace{}, d); },
+      status);
+}
+
+/// UTF-16 to dialect bytes, strict without exceptions.
+template <class Dialect, detail::enable_if_dialect<Dialect> = 0>
+std::string to_utf8(std::u16string_view in, conversion_result& status, Dialect d) {
+  return detail::make_string<std::string>(
+      utf8_length_from_utf16(in, replace{}, d), [&](char* o) { return utf16_to_utf8(in, o, strict{}, d); }, status);
+}
+
+/// UTF-32 to dialect bytes, strict without exceptions.
+template <class Dialect, detail::enable_if_dialect<Dialect> = 0>
+std::string to_utf8(std::u32string_view in, conversion_result& status, Dialect d) {
+  return detail::make_string<std::string>(
+      utf8_length_from_utf32(in, replace{}, d), [&](char* o) { return utf32_to_utf8(in, o, strict{}, d); }, status);
+}
+
+/// UTF-16 to dialect bytes, one U+FFFD per unit the dialect cannot write; never fails.
+template <class Dialect, detail::enable_if_dialect<Dialect> = 0>
+std::string to_utf8_lossy(std::u16string_view in, Dialect d) {
+  conversion_result status{};
+  return detail::make_string<std::string>(
+      utf8_length_from_utf16(in, replace{}, d), [&](char* o) { return utf16_to_utf8(in, o, replace{}, d); }, status);
+}
+
+/// UTF-32 to dialect bytes, one U+FFFD per value the dialect cannot write; never fails.
+template <class Dialect, detail::enable_if_dialect<Dialect> = 0>
+std::string to_utf8_lossy(std::u32string_view in, Dialect d) {
+  conversion_result status{};
+  return detail::make_string<std::string>(
+      utf8_length_from_utf32(in, replace{}, d), [&](char* o) { return utf32_to_utf8(in, o, replace{}, d); }, status);
+}
+
+/// Dialect-From bytes to dialect-To bytes, strict without exceptions (recode(bytes, status,
+/// dialect::cesu8{}, dialect::utf8{})): the result holds the characters before the error.
+template <class From, class To, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<From> = 0,
+          detail::enable_if_dialect<To> = 0>
+std::string recode(const Bytes& bytes, conversion_result& status, From from, To to) {
+  return detail::make_string<std::string>(
+      recoded_length(bytes, replace{}, from, to), [&](char* o) { return recode(bytes, o, strict{}, from, to); },
+      status);
+}
+
+/// Dialect-From bytes to dialect-To bytes, one U+FFFD per maximal ill-formed subpart or character
+/// To cannot write; never fails.
+template <class From, class To, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<From> = 0,
+          detail::enable_if_dialect<To> = 0>
+std::string recode_lossy(const Bytes& bytes, From from, To to) {
+  conversion_result status{};
+  return detail::make_string<std::string>(
+      recoded_length(bytes, replace{}, from, to), [&](char* o) { return recode(bytes, o, replace{}, from, to); },
+      status);
+}
+
+#if UTF8DFA_HAS_EXCEPTIONS
+
+/// Thrown by the strict allocating helpers: where (input code units) and why the input is ill-formed.
+class conversion_error : public std::runtime_error {
+ public:
+  conversion_error(const char* encoding, const char* unit, std::size_t offset, error_code code)
+      : std::runtime_error(std::string("invalid ") + encoding + " at " + unit + " " + std::to_string(offset) + ": " +
+                           std::string(error_name(code))),
+        offset_(offset),
+        code_(code) {}
+  /// Offset of the first ill-formed subpart, in input code units (bytes for UTF-8).
+  std::size_t offset() const noexcept { return offset_; }
+  error_code code() const noexcept { return code_; }
+
+ private:
+  std::size_t offset_;
+  error_code code_;
+};
+
+namespace detail {
+template <class Str>
+Str or_throw(Str&& s, const conversion_result& status, const char* encoding, const char* unit) {
+  if (status.error != error_code::none) throw conversion_error(encoding, unit, status.read, status.error);
+  return std::move(s);
+}
+}  // namespace detail
+
+/// UTF-8 to UTF-32; throws conversion_error on ill-formed input.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+std::u32string to_utf32(const Bytes& bytes) {
+  conversion_result status{};
+  return detail::or_throw(to_utf32(bytes, status), status, "UTF-8", "byte");
+}
+
+/// UTF-8 to UTF-16; throws conversion_error on ill-formed input.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+std::u16string to_utf16(const Bytes& bytes) {
+  conversion_result status{};
+  return detail::or_throw(to_utf16(bytes, status), status, "UTF-8", "byte");
+}
+
+/// UTF-16 to UTF-8; throws conversion_error on an unpaired surrogate.
+inline std::string to_utf8(std::u16string_view in) {
+  conversion_result status{};
+  return detail::or_throw(to_utf8(in, status), status, "UTF-16", "unit");
+}
+
+/// UTF-32 to UTF-8; throws conversion_error on a surrogate or a value above 0x10FFFF.
+inline std::string to_utf8(std::u32string_view in) {
+  conversion_result status{};
+  return detail::or_throw(to_utf8(in, status), status, "UTF-32", "unit");
+}
+
+#endif
+
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/transcode.hpp ----
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+
+namespace detail {
+
+/// UTF-8 (In a byte type, decoded by the DFA), UTF-16 or UTF-32 to Latin-1.
+template <class Policy, class In>
+conversion_result to_latin1(const In* p, std::size_t n, unsigned char* out, Policy pol) noexcept {
+  unsigned char repl = '?';
+  if constexpr (std::is_same_v<Policy, replace>) {
+    const char32_t r = pol.replacement_value();
+    if (r > 0xFF) return {0, 0, error_code::unrepresentable};
+    repl = static_cast<unsigned char>(r);
+  }
+  std::size_t i = 0, o = 0;
+  error_code first = error_code::none;
+  while (i < n) {
+    decoded d{};
+    if constexpr (sizeof(In) == 1) {
+      if (n - i >= 8 && (load64(p + i) & high_bits) == 0) {
+        for (std::size_t k = 0; k < 8; ++k) out[o + k] = p[i + k];
+        i += 8;
+        o += 8;
+        continue;
+      }
+      d = decode_at(p, n, i);
+    } else {
+      d = decode_utf_at(p, n, i);
+    }
+    error_code e = d.error;
+    if (e == error_code::none && d.code_point > 0xFF) e = error_code::unrepresentable;
+    if (UTF8DFA_UNLIKELY(e != error_code::none)) {
+      if constexpr (stops_on_error<Policy>) {
+        return {i, o, e};
+      } else {
+        if (first == error_code::none) first = e;
+        out[o++] = repl;
+      }
+    } else {
+      out[o++] = static_cast<unsigned char>(d.code_point);
+    }
+    i += d.length;
+  }
+  return {n, o, first};
+}
+
+/// Latin-1 bytes to UTF-16 or UTF-32 units (one each).
+template <class Bytes, class Out>
+std::size_t latin1_widen(const Bytes& bytes, Out* out) noexcept {
+  const auto s = as_span(bytes);
+  const unsigned char* p = as_uchars(s.data);
+  for (std::size_t i = 0; i < s.size; ++i) out[i] = static_cast<Out>(p[i]);
+  return s.size;
+}
+
+}  // namespace detail
+
+/// Latin-1 to UTF-8 into `out` (size it with utf8_length_from_latin1); never fails. Returns the bytes written.
+template <class Bytes, class Byte, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_byte<Byte> = 0>
+std::size_t latin1_to_utf8(const Bytes& bytes, Byte* out) noexcept {
+  const auto s = detail::as_span(bytes);
+  const unsigned char* p = detail::as_uchars(s.data);
+  unsigned char* o = detail::as_uchars(out);
+  std::size_t w = 0;
+  for (std::size_t i = 0; i < s.size; ++i) w += detail::put_utf8(o + w, char32_t{p[i]});
+  return w;
+}
+
+/// Bytes latin1_to_utf8 writes: one per byte, two for 80..FF.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+std::size_t utf8_length_from_latin1(const Bytes& bytes) noexcept {
+  const auto s = detail::as_span(bytes);
+  const unsigned char* p = detail::as_uchars(s.data);
+  std::size_t n = s.size;
+  for (std::size_t i = 0; i < s.size; ++i) n += p[i] >> 7;
+  return n;
+}
+
+/// UTF-8 to Latin-1 into `out`; a character above U+00FF is `unrepresentable` (see the header comment).
+template <class Policy = strict, class Bytes, class Byte, detail::enable_if_bytes<Bytes> = 0,
+          detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
+conversion_result utf8_to_latin1(const Bytes& bytes, Byte* out, Policy policy = {}) noexcept {
+  const auto s = detail::as_span(bytes);
+  return detail::to_latin1(detail::as_uchars(s.data), s.size, detail::as_uchars(out), policy);
+}
+
+/// Bytes utf8_to_latin1 writes: one per character or maximal ill-formed subpart. Exact for replace,
+/// assume_valid and well-formed input; an upper bound for strict.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+std::size_t latin1_length_from_utf8(const Bytes& bytes) noexcept {
+  return utf32_length_from_utf8(bytes);
+}
+
+/// Latin-1 to UTF-16 into `out` (one unit per byte); never fails. Returns the units written.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+std::size_t latin1_to_utf16(const Bytes& bytes, char16_t* out) noexcept {
+  return detail::latin1_widen(bytes, out);
+}
+
+/// Latin-1 to UTF-32 into `out` (one unit per byte); never fails. Returns the units written.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+std::size_t latin1_to_utf32(const Bytes& bytes, char32_t* out) noexcept {
+  return detail::latin1_widen(bytes, out);
+}
+
+/// UTF-16 to Latin-1 into `out` (at most in.size() bytes): unpaired surrogates as in
+/// utf16_to_utf8, a character above U+00FF `unrepresentable`.
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
+conversion_result utf16_to_latin1(std::u16string_view in, Byte* out, Policy policy = {}) noexcept {
+  return detail::to_latin1(in.data(), in.size(), detail::as_uchars(out), policy);
+}
+
+/// UTF-32 to Latin-1 into `out` (at most in.size() bytes): surrogates and values above 0x10FFFF as
+/// in utf32_to_utf8, a value above U+00FF `unrepresentable`.
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
+conversion_result utf32_to_latin1(std::u32string_view in, Byte* out, Policy policy = {}) noexcept {
+  return detail::to_latin1(in.data(), in.size(), detail::as_uchars(out), policy);
+}
+
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/latin1.hpp ----
+// ---- begin utf8dfa/utf16.hpp ----
+// utf8dfa: UTF-16 and UTF-32 as inputs in their own right (validation, counting, repair, conversion
+// between the two) and UTF-16 stored in a stated byte order (UTF-16LE, UTF-16BE).
+//
+// One definition of an unpaired surrogate serves the whole library (detail::decode_utf16_at, also
+// behind utf16_to_utf8): a surrogate that is not a high one followed by a low one. A high surrogate
+// that ends the input is `incomplete` (a later chunk could pair it), every other one `surrogate`.
+// Offsets and lengths are in code units. Scalar code, no SIMD.
+#ifndef UTF8DFA_UTF16_HPP
+#define UTF8DFA_UTF16_HPP
+
+#if defined(__has_include)
+#if __has_include(<bit>)
+#include <bit>
+#endif
+#endif
+
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+
+namespace detail {
+
+#if defined(__cpp_lib_endian)
+static_assert(std::endian::native == std::endian::little || std::endian::native == std::endian::big,
+              "utf8dfa supports little- and big-endian hosts");
+inline constexpr bool host_little_endian = std::endian::native == std::endian::little;
+#elif defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && defined(__ORDER_BIG_ENDIAN__)
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ || __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__,
+              "utf8dfa supports little- and big-endian hosts");
+inline constexpr bool host_little_endian = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
+#elif defined(_WIN32)
+inline constexpr bool host_little_endian = true;  // every Windows target is little-endian
+#else
+#error "utf8dfa: cannot tell this platform's byte order (no std::endian, no __BYTE_ORDER__)"
+#endif
+
+/// The unit with its two bytes exchanged.
+constexpr char16_t swap_bytes(char16_t u) noexcept {
+  return static_cast<char16_t>(((u & 0xFFu) << 8) | (u >> 8));
+}
+
+/// Validation of UTF-16 or UTF-32 (by In), offsets in units.
+template <class In>
+constexpr validation_result validate_utf(const In* p, std::size_t n) noexcept {
+  for (std::size_t i = 0; i < n;) {
+    if (p[i] < 0xD800) {
+      ++i;
+      continue;
+    }
+    const decoded d = decode_utf_at(p, n, i);
+    if (d.error != error_code::none) return {i, d.error == error_code::incomplete ? 0u : std::size_t{1}, d.error};
+    i += d.length;
+  }
+  return {n, 0, error_code::none};
+}
+
+/// UTF-16 to UTF-32 or UTF-32 to UTF-16 (by In and Out), like the UTF-8 conversions.
+template <class Policy, class In, class Out>
+conversion_result utf_to_utf(const In* p, std::size_t n, Out* out, Policy pol) noexcept {
+  Out* o = out;
+  error_code first = error_code::none;
+  for (std::size_t i = 0; i < n;) {
+    const decoded d = decode_utf_at(p, n, i);
+    char32_t c = d.code_point;
+    if (UTF8DFA_UNLIKELY(d.error != error_code::none)) {
+      if constexpr (stops_on_error<Policy>) {
+        return {i, static_cast<std::size_t>(o - out), d.error};
+      } else {
+        if (first == error_code::none) first = d.error;
+        c = pol.replacement_value();
+      }
+    }
+    o = put_unit(o, c);
+    i += d.length;
+  }
+  return {n, static_cast<std::size_t>(o - out), first};
+}
+
+/// Calls f(units, count, offset) on UTF-16 stored in the other byte order, converted to host order
+/// a chunk at a time in a buffer. A chunk ends on a high surrogate only where the input does, so
+/// surrogate pairs stay whole. f returns false to stop.
+template <class F>
+void for_each_swapped_chunk(const char16_t* p, std::size_t n, F f) {
+  constexpr std::size_t chunk = 256;
+  char16_t buf[chunk];
+  for (std::size_t pos = 0; pos < n;) {
+    std::size_t len = n - pos < chunk ? n - pos : chunk;
+    for (std::size_t k = 0; k < len; ++k) buf[k] = swap_bytes(p[pos + k]);
+    if (pos + len < n && buf[len - 1] >= 0xD800 && buf[len - 1] <= 0xDBFF) --len;
+    if (!f(static_cast<const char16_t*>(buf), len, pos)) return;
+    pos += len;
+  }
+}
+
+/// validate_utf16 on units stored little-endian (Little) or big-endian.
+template <bool Little>
+validation_result validate_utf16_in_order(std::u16string_view in) noexcept {
+  if constexpr (Little == host_little_endian) {
+    return validate_utf(in.data(), in.size());
+  } else {
+    validation_result r{in.size(), 0, error_code::none};
+    for_each_swapped_chunk(in.data(), in.size(), [&](const char16_t* b, std::size_t len, std::size_t base) {
+      const validation_result v = validate_utf(b, len);
+      if (v) return true;
+      r = {base + v.valid_up_to, v.error_length, v.error};
+      return false;
+    });
+    return r;
+  }
+}
+
+/// utf16_to_utf8 on units stored little-endian (Little) or big-endian.
+template <bool Little, class Policy, class Byte>
+conversion_result utf16_in_order_to_utf8(std::u16string_view in, Byte* out, Policy policy) noexcept {
+  if constexpr (Little == host_little_endian) {
+    return utf16_to_utf8(in, out, policy);
+  } else {
+    conversion_result r{in.size(), 0, error_code::none};
+    for_each_swapped_chunk(in.data(), in.size(), [&](const char16_t* b, std::size_t len, std::size_t base) {
+      const conversion_result c = utf16_to_utf8(std::u16string_view(b, len), out + r.written, policy);
+      r.written += c.written;
+      if (c.error != error_code::none) {
+        if (r.error == error_code::none) r.error = c.error;
+        if constexpr (Policy::stops_on_error) {
+          r.read = base + c.read;
+          return false;
+        }
+      }
+      return true;
+    });
+    return r;
+  }
+}
+
+/// utf8_to_utf16 writing units little-endian (Little) or big-endian.
+template <bool Little, class Policy, class Bytes>
+conversion_result utf8_to_utf16_in_order(const Bytes& bytes, char16_t* out, Policy policy) noexcept {
+  const conversion_result r = utf8_to_utf16(bytes, out, policy);
+  if constexpr (Little != host_little_endian) {
+    for (std::size_t i = 0; i < r.written; ++i) out[i] = swap_bytes(out[i]);
+  }
+  return r;
+}
+
+/// utf8_length_from_utf16 on units stored little-endian (Little) or big-endian.
+template <bool Little>
+std::size_t utf8_length_from_utf16_in_order(std::u16string_view in, replace r) noexcept {
+  if constexpr (Little == host_little_endian) {
+    return utf8_length_from_utf16(in, r);
+  } else {
+    std::size_t total = 0;
+    for_each_swapped_chunk(in.data(), in.size(), [&](const char16_t* b, std::size_t len, std::size_t) {
+      total += utf8_length_from_utf16(std::u16string_view(b, len), r);
+      return true;
+    });
+    return total;
+  }
+}
+
+}  // namespace detail
+
+// ---- UTF-16 and UTF-32 input (host byte order). ----------------------------------------------
+
+/// Checks UTF-16: valid_up_to is the units before the first unpaired surrogate (error_length 1,
+/// `surrogate`), or before a high surrogate that ends the input (error_length 0, `incomplete`).
+constexpr validation_result validate_utf16(std::u16string_view in) noexcept {
+  return detail::validate_utf(in.data(), in.size());
+}
+
+/// Checks UTF-32: a surrogate value is `surrogate`, a value above 0x10FFFF `too_large` (length 1).
+constexpr validation_result validate_utf32(std::u32string_view in) noexcept {
+  return detail::validate_utf(in.data(), in.size());
+}
+
+/// Code points in UTF-16: one per surrogate pair or other unit; each unpaired surrogate counts
+/// as one (the U+FFFD a lossy conversion writes for it).
+constexpr std::size_t count_utf16(std::u16string_view in) noexcept {
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < in.size(); ++count) i += detail::decode_utf16_at(in.data(), in.size(), i).length;
+  return count;
+}
+
+/// Copies UTF-16 to `out` (in.size() units) with each unpaired surrogate replaced by U+FFFD;
+/// `out` may be in.data() (in place) but must not otherwise overlap. Returns the units written.
+inline std::size_t to_well_formed_utf16(std::u16string_view in, char16_t* out) noexcept {
+  const char16_t* p = in.data();
+  const std::size_t n = in.size();
+  for (std::size_t i = 0; i < n;) {
+    const decoded d = detail::decode_utf16_at(p, n, i);
+    if (d.error != error_code::none) {
+      out[i] = static_cast<char16_t>(replacement_character);
+    } else {  // the well-formed units as they are (one, or a pair)
+      out[i] = p[i];
+      if (d.length == 2) out[i + 1] = p[i + 1];
+    }
+    i += d.length;
+  }
+  return n;
+}
+
+/// UTF-16 to UTF-32 into `out`; an unpaired surrogate is an error (see validate_utf16). Policies
+/// as for utf8_to_utf32: strict stops before it, replace writes the replacement, assume_valid.
+template <class Policy = strict, detail::enable_if_policy<Policy> = 0>
+conversion_result utf16_to_utf32(std::u16string_view in, char32_t* out, Policy policy = {}) noexcept {
+  return detail::utf_to_utf(in.data(), in.size(), out, policy);
+}
+
+/// UTF-32 to UTF-16 into `out`; surrogates (`surrogate`) and values above 0x10FFFF (`too_large`) are errors.
+template <class Policy = strict, detail::enable_if_policy<Policy> = 0>
+conversion_result utf32_to_utf16(std::u32string_view in, char16_t* out, Policy policy = {}) noexcept {
+  return detail::utf_to_utf(in.data(), in.size(), out, policy);
+}
+
+/// char32_t units utf16_to_utf32 writes: exact for every policy on well-formed input and for
+/// replace and assume_valid on any input; an upper bound for strict.
+constexpr std::size_t utf32_length_from_utf16(std::u16string_view in, replace = {}) noexcept {
+  return count_utf16(in);
+}
+
+/// char16_t units utf32_to_utf16 writes (same guarantees; replacements counted with `r`'s).
+constexpr std::size_t utf16_length_from_utf32(std::u32string_view in, replace r = {}) noexcept {
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const decoded d = detail::decode_utf32_at(in.data(), in.size(), i);
+    total += (d.error == error_code::none ? d.code_point : r.replacement_value()) >= 0x10000 ? 2u : 1u;
+  }
+  return total;
+}
+
+// ---- UTF-16 in a stated byte order. ----------------------------------------------------------
+// A std::u16string_view or char16_t* here holds units whose bytes are stored in the named order
+// (UTF-16LE: low byte first), whatever the host's order; on a host of that order these are the
+// plain UTF-16 functions.
+
+/// Exchanges the two bytes of every unit (UTF-16LE <-> UTF-16BE) into `out` (in.size() units);
+/// `out` may be in.data(). Returns the units written.
+inline std::size_t change_endianness_utf16(std::u16string_view in, char16_t* out) noexcept {
+  for (std::size_t i = 0; i < in.size(); ++i) out[i] = detail::swap_bytes(in[i]);
+  return in.size();
+}
+
+/// validate_utf16 on UTF-16LE.
+inline validation_result validate_utf16le(std::u16string_view in) noexcept {
+  return detail::validate_utf16_in_order<true>(in);
+}
+
+/// validate_utf16 on UTF-16BE.
+inline validation_result validate_utf16be(std::u16string_view in) noexcept {
+  return detail::validate_utf16_in_order<false>(in);
+}
+
+/// utf8_to_utf16 writing UTF-16LE (same policies and result; size `out` with utf16_length_from_utf8).
+template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_policy<Policy> = 0>
+conversion_result utf8_to_utf16le(const Bytes& bytes, char16_t* out, Policy policy = {}) noexcept {
+  return detail::utf8_to_utf16_in_order<true>(bytes, out, policy);
+}
+
+/// utf8_to_utf16 writing UTF-16BE.
+template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_policy<Policy> = 0>
+conversion_result utf8_to_utf16be(const Bytes& bytes, char16_t* out, Policy policy = {}) noexcept {
+  return detail::utf8_to_utf16_in_order<false>(bytes, out, policy);
+}
+
+/// utf16_to_utf8 reading UTF-16LE (same policies and result; size `out` with utf8_length_from_utf16le).
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
+conversion_result utf16le_to_utf8(std::u16string_view in, Byte* out, Policy policy = {}) noexcept {
+  return detail::utf16_in_order_to_utf8<true>(in, out, policy);
+}
+
+/// utf16_to_utf8 reading UTF-16BE.
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
+conversion_result utf16be_to_utf8(std::u16string_view in, Byte* out, Policy policy = {}) noexcept {
+  return detail::utf16_in_order_to_utf8<false>(in, out, policy);
+}
+
+/// Bytes utf16le_to_utf8 writes (the guarantees of utf8_length_from_utf16).
+inline std::size_t utf8_length_from_utf16le(std::u16string_view in, replace r = {}) noexcept {
+  return detail::utf8_length_from_utf16_in_order<true>(in, r);
+}
+
+/// Bytes utf16be_to_utf8 writes.
+inline std::size_t utf8_length_from_utf16be(std::u16string_view in, replace r = {}) noexcept {
+  return detail::utf8_length_from_utf16_in_order<false>(in, r);
+}
+
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/utf16.hpp ----
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+
+namespace detail {
+
+template <class T, class = void>
+struct has_replacement_value : std::false_type {};
+template <class T>
+struct has_replacement_value<T, std::void_t<decltype(std::declval<const T&>().replacement_value())>> : std::true_type {
+};
+
+/// A scalar value at least as long, in every encoding, as what the policy writes for one error: its
+/// replacement (a policy that writes less, or nothing, is bounded by it too), else the longest.
+template <class Policy>
+constexpr char32_t widest_write(const Policy& pol) noexcept {
+  if constexpr (has_replacement_value<Policy>::value) {
+    const char32_t r = pol.replacement_value();
+    if (r <= 0x10FFFF && (r < 0xD800 || r > 0xDFFF)) return r;
+  }
+  return 0x10FFFF;
+}
+
+constexpr std::size_t utf16_units(char32_t c) noexcept {
+  return c >= 0x10000 ? 2 : 1;
+}
+
+/// How the bounded driver reads an input form: `piece` decodes the character or maximal ill-formed
+/// subpart at i in the whole input; `cut` is a piece boundary at or before c (c < n); `last_piece`
+/// is where the last piece of [begin, end) starts.
+struct utf8_pieces {
+  using unit = unsigned char;
+  static decoded piece(const unit* p, std::size_t n, std::size_t i) noexcept { return decode_at(p, n, i); }
+  static std::size_t cut(const unit* p, std::size_t c) noexcept { return utf8_chunk_end(p, c); }
+  static std::size_t last_piece(const unit* p, std::size_t begin, std::size_t end) noexcept {
+    std::size_t j = end - 1;
+    while (j > begin && end - j < 4 && is_continuation(p[j])) --j;
+    return j;
+  }
+};
+
+struct utf16_pieces {
+  using unit = char16_t;
+  static decoded piece(const unit* p, std::size_t n, std::size_t i) noexcept { return decode_utf16_at(p, n, i); }
+  static std::size_t cut(const unit* p, std::size_t c) noexcept {
+    return (p[c - 1] & 0xFC00) == 0xD800 && (p[c] & 0xFC00) == 0xDC00 ? c - 1 : c;
+  }
+  static std::size_t last_piece(const unit*, std::size_t, std::size_t end) noexcept { return end - 1; }
+};
+
+struct utf32_pieces {
+  using unit = char32_t;
+  static decoded piece(const unit* p, std::size_t n, std::size_t i) noexcept { return decode_utf32_at(p, n, i); }
+  static std::size_t cut(const unit*, std::size_t c) noexcept { return c; }
+  static std::size_t last_piece(const unit*, std::size_t, std::size_t end) noexcept { return end - 1; }
+};
+
+struct latin1_pieces {
+  using unit = unsigned char;
+  static decoded piece(const unit* p, std::size_t, std::size_t i) noexcept { return {p[i], 1, error_code::none}; }
+  static std::size_t cut(const unit*, std::size_t c) noexcept { return c; }
+  static std::size_t last_piece(const unit*, std::size_t, std::size_t end) noexcept { return end - 1; }
+};
+
+/// A capacity: any integer type but bool (a braced `{}` third argument stays the default policy of
+/// the unbounded overload); a negative one is 0.
+template <class T>
+using enable_if_capacity = std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, int>;
+
+template <class T>
+constexpr std::size_t capacity_of(T capacity) noexcept {
+  if constexpr (std::is_signed_v<T>) {
+    if (capacity < 0) return 0;
+  }
+  return static_cast<std::size_t>(capacity);
+}
+
+/// The bounded form of `convert(q, m, o)` (a plain conversion of input [q, q+m) into o) on input
+/// [p, p+n) read by Pieces: each input unit writes at most `max_out` units, each output unit takes at
+/// most `max_in` input units (short of errors a policy drops), `length(q, m)` is at least what
+/// convert writes (exact for replace and well-formed input).
+template <class Pieces, class Out, class Convert, class Length>
+conversion_result convert_bounded(const typename Pieces::unit* p, std::size_t n, Out* out, std::size_t capacity,
+                                  std::size_t max_out, std::size_t max_in, Convert convert, Length length) noexcept {
+  constexpr std::size_t min_chunk = 64;  // a chunk sure to fit, of fewer input units, is not worth a call
+  constexpr std::size_t few = 16;        // pieces converted one at a time before chunks again
+  std::size_t i = 0, o = 0;
+  error_code first = error_code::none;
+  constexpr std::size_t scratch_units = 16384 / sizeof(Out);
+  bool tried = false;
+  // The kind of an error reported at `at` by a conversion of input that ended after it: cut off by
+  // a chunk's end, a piece reads as incomplete; the whole input says what it is.
+  const auto kind = [&](error_code e, std::size_t at) noexcept {
+    if (e != error_code::incomplete) return e;
+    const error_code whole = Pieces::piece(p, n, at).error;
+    return whole != error_code::none ? whole : e;
+  };
+  for (;;) {
+    const std::size_t rest = n - i, room = capacity - o;
+    std::size_t end = n;
+    if (rest > room / max_out) {
+      const std::size_t sure = room / max_out;
+      // Once, when the rest is short and may fit: converted into a buffer, kept if it fits. (Cheaper
+      // than ever smaller chunks sure to fit, or than a length pass, where the conversion is fast.)
+      if (!tried && rest <= scratch_units / max_out && rest / max_in <= room) {
+        tried = true;
+        Out scratch[scratch_units];
+        const conversion_result r = convert(p + i, rest, scratch);
+        if (r.written <= room) {
+          std::copy_n(scratch, r.written, out + o);
+          if (r.read < rest) return {i + r.read, o + r.written, kind(r.error, i + r.read)};
+          return {n, o + r.written, first != error_code::none ? first : r.error};
+        }
+      }
+      if (sure >= min_chunk) {
+        end = Pieces::cut(p, i + sure);
+      } else {  // little room: the input that could fill it, halved until its output fits
+        const std::size_t window = room * max_in + max_in;
+        end = rest <= window ? n : Pieces::cut(p, i + window);
+        while (end > i && length(p + i, end - i) > room) end = end - i <= few ? i : Pieces::cut(p, i + (end - i) / 2);
+      }
+    }
+    if (end > i || rest == 0) {
+      const conversion_result r = convert(p + i, end - i, out + o);
+      if (r.read < end - i) return {i + r.read, o + r.written, kind(r.error, i + r.read)};  // stopped at an error
+      if (first == error_code::none && r.error != error_code::none)
+        first = end < n ? kind(r.error, Pieces::last_piece(p, i, end)) : r.error;
+      o += r.written;
+      i = end;
+      if (i == n) return {n, o, first};
+      continue;
+    }
+    // One piece at a time, each converted alone and kept if it fits.
+    for (std::size_t k = 0; k < few && i < n; ++k) {
+      const decoded d = Pieces::piece(p, n, i);
+      Out piece[8];
+      const conversion_result r = convert(p + i, d.length, piece);
+      if (r.read < d.length) return {i, o, kind(r.error, i)};
+      if (r.written > capacity - o) return {i, o, first};
+      for (std::size_t u = 0; u < r.written; ++u) out[o + u] = piece[u];
+      if (first == error_code::none && r.error != error_code::none) first = kind(r.error, i);
+      o += r.written;
+      i += d.length;
+    }
+    if (i == n) return {n, o, first};
+  }
+}
+
+/// utf16le/be_to_utf8, bounded, for units stored in the other byte order: chunks swapped into a
+/// buffer, each converted bounded, an error's kind taken from the whole input.
+template <class Policy>
+conversion_result swapped_utf16_to_utf8_bounded(const char16_t* p, std::size_t n, unsigned char* out,
+                                                std::size_t capacity, Policy policy) noexcept {
+  const auto kind = [&](error_code e, std::size_t at) noexcept {
+    if (e != error_code::incomplete) return e;
+    const char16_t two[2] = {swap_bytes(p[at]), at + 1 < n ? swap_bytes(p[at + 1]) : char16_t{0}};
+    return decode_utf16_at(two, at + 1 < n ? 2 : 1, 0).error;
+  };
+  constexpr std::size_t chunk = 256;
+  char16_t buf[chunk];
+  std::size_t o = 0;
+  error_code first = error_code::none;
+  for (std::size_t pos = 0; pos < n;) {
+    std::size_t len = n - pos < chunk ? n - pos : chunk;
+    for (std::size_t k = 0; k < len; ++k) buf[k] = swap_bytes(p[pos + k]);
+    if (pos + len < n && (buf[len - 1] & 0xFC00) == 0xD800 && (swap_bytes(p[pos + len]) & 0xFC00) == 0xDC00) --len;
+    const conversion_result r = utf16_to_utf8(std::u16string_view(buf, len), out + o, capacity - o, policy);
+    if (r.error != error_code::none) {
+      if (r.read < len && Policy::stops_on_error) return {pos + r.read, o + r.written, kind(r.error, pos + r.read)};
+      if (first == error_code::none) first = kind(r.error, pos + len - 1);  // incomplete: the chunk's last unit
+    }
+    o += r.written;
+    if (r.read < len) return {pos + r.read, o, first};
+    pos += len;
+  }
+  return {n, o, first};
+}
+
+}  // namespace detail
+
+// ---- UTF-8 <-> UTF-16 / UTF-32 (transcode.hpp). ------------------------------------------------
+
+/// utf8_to_utf32 writing at most `capacity` units into `out`. Output full: read < size, no error
+/// (under strict); call again from `read`.
+template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_policy<Policy> = 0,
+          class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result utf8_to_utf32(const Bytes& bytes, char32_t* out, Size capacity, Policy policy = {}) noexcept {
+  const auto s = detail::as_span(bytes);
+  const char32_t w = detail::widest_write(policy);
+  return detail::convert_bounded<detail::utf8_pieces>(
+      detail::as_uchars(s.data), s.size, out, detail::capacity_of(capacity), 1, 4,
+      [&](const unsigned char* q, std::size_t m, char32_t* o) {
+        return utf8_to_utf32(detail::byte_span_range<unsigned char>{q, m}, o, policy);
+      },
+      [&](const unsigned char* q, std::size_t m) {
+        return detail::kernel_fn<&detail::kernel_table::utf32_length_from_utf8>()(q, m, w);
+      });
+}
+
+/// utf8_to_utf16 writing at most `capacity` units (a surrogate pair whole or not at all).
+template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_policy<Policy> = 0,
+          class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result utf8_to_utf16(const Bytes& bytes, char16_t* out, Size capacity, Policy policy = {}) noexcept {
+  const auto s = detail::as_span(bytes);
+  const char32_t w = detail::widest_write(policy);
+  return detail::convert_bounded<detail::utf8_pieces>(
+      detail::as_uchars(s.data), s.size, out, detail::capacity_of(capacity), detail::utf16_units(w), 3,
+      [&](const unsigned char* q, std::size_t m, char16_t* o) {
+        return utf8_to_utf16(detail::byte_span_range<unsigned char>{q, m}, o, policy);
+      },
+      [&](const unsigned char* q, std::size_t m) {
+        return detail::kernel_fn<&detail::kernel_table::utf16_length_from_utf8>()(q, m, w);
+      });
+}
+
+/// utf16_to_utf8 writing at most `capacity` bytes, whole characters only (WHATWG encodeInto: a
+/// fixed byte buffer filled as far as whole characters go, `read` units and `written` bytes).
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0,
+          class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result utf16_to_utf8(std::u16string_view in, Byte* out, Size capacity, Policy policy = {}) noexcept {
+  const char32_t w = detail::widest_write(policy);
+  const std::size_t widest = detail::utf8_width(w) > 3 ? 4 : 3;
+  return detail::convert_bounded<detail::utf16_pieces>(
+      in.data(), in.size(), detail::as_uchars(out), detail::capacity_of(capacity), widest, 1,
+      [&](const char16_t* q, std::size_t m, unsigned char* o) {
+        return utf16_to_utf8(std::u16string_view(q, m), o, policy);
+      },
+      [&](const char16_t* q, std::size_t m) {
+        return detail::kernel_fn<&detail::kernel_table::utf8_length_from_utf16>()(q, m, w);
+      });
+}
+
+/// utf32_to_utf8 writing at most `capacity` bytes, whole characters only.
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0,
+          class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result utf32_to_utf8(std::u32string_view in, Byte* out, Size capacity, Policy policy = {}) noexcept {
+  const char32_t w = detail::widest_write(policy);
+  return detail::convert_bounded<detail::utf32_pieces>(
+      in.data(), in.size(), detail::as_uchars(out), detail::capacity_of(capacity), 4, 1,
+      [&](const char32_t* q, std::size_t m, unsigned char* o) {
+        return utf32_to_utf8(std::u32string_view(q, m), o, policy);
+      },
+      [&](const char32_t* q, std::size_t m) {
+        return detail::kernel_fn<&detail::kernel_table::utf8_length_from_utf32>()(q, m, w);
+      });
+}
+
+// ---- UTF-16 <-> UTF-32 and UTF-16 in a stated byte order (utf16.hpp). -------------------------
+
+/// utf16_to_utf32 writing at most `capacity` units.
+template <class Policy = strict, detail::enable_if_policy<Policy> = 0, class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result utf16_to_utf32(std::u16string_view in, char32_t* out, Size capacity, Policy policy = {}) noexcept {
+  return detail::convert_bounded<detail::utf16_pieces>(
+      in.data(), in.size(), out, detail::capacity_of(capacity), 1, 2,
+      [&](const char16_t* q, std::size_t m, char32_t* o) {
+        return utf16_to_utf32(std::u16string_view(q, m), o, policy);
+      },
+      [](const char16_t* q, std::size_t m) { return count_utf16(std::u16string_view(q, m)); });
+}
+
+/// utf32_to_utf16 writing at most `capacity` units (a surrogate pair whole or not at all).
+template <class Policy = strict, detail::enable_if_policy<Policy> = 0, class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result utf32_to_utf16(std::u32string_view in, char16_t* out, Size capacity, Policy policy = {}) noexcept {
+  const char32_t w = detail::widest_write(policy);
+  return detail::convert_bounded<detail::utf32_pieces>(
+      in.data(), in.size(), out, detail::capacity_of(capacity), 2, 1,
+      [&](const char32_t* q, std::size_t m, char16_t* o) {
+        return utf32_to_utf16(std::u32string_view(q, m), o, policy);
+      },
+      [&](const char32_t* q, std::size_t m) { return utf16_length_from_utf32(std::u32string_view(q, m), replace{w}); });
+}
+
+/// utf8_to_utf16le writing at most `capacity` units.
+template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_policy<Policy> = 0,
+          class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result utf8_to_utf16le(const Bytes& bytes, char16_t* out, Size capacity, Policy policy = {}) noexcept {
+  const conversion_result r = utf8_to_utf16(bytes, out, detail::capacity_of(capacity), policy);
+  if constexpr (!detail::host_little_endian) change_endianness_utf16(std::u16string_view(out, r.written), out);
+  return r;
+}
+
+/// utf8_to_utf16be writing at most `capacity` units.
+template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_policy<Policy> = 0,
+          class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result utf8_to_utf16be(const Bytes& bytes, char16_t* out, Size capacity, Policy policy = {}) noexcept {
+  const conversion_result r = utf8_to_utf16(bytes, out, detail::capacity_of(capacity), policy);
+  if constexpr (detail::host_little_endian) change_endianness_utf16(std::u16string_view(out, r.written), out);
+  return r;
+}
+
+/// utf16le_to_utf8 writing at most `capacity` bytes.
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0,
+          class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result utf16le_to_utf8(std::u16string_view in, Byte* out, Size capacity, Policy policy = {}) noexcept {
+  if constexpr (detail::host_little_endian)
+    return utf16_to_utf8(in, out, detail::capacity_of(capacity), policy);
+  else
+    return detail::swapped_utf16_to_utf8_bounded(in.data(), in.size(), detail::as_uchars(out),
+                                                 detail::capacity_of(capacity), policy);
+}
+
+/// utf16be_to_utf8 writing at most `capacity` bytes.
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0,
+          class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result utf16be_to_utf8(std::u16string_view in, Byte* out, Size capacity, Policy policy = {}) noexcept {
+  if constexpr (!detail::host_little_endian)
+    return utf16_to_utf8(in, out, detail::capacity_of(capacity), policy);
+  else
+    return detail::swapped_utf16_to_utf8_bounded(in.data(), in.size(), detail::as_uchars(out),
+                                                 detail::capacity_of(capacity), policy);
+}
+
+// ---- Latin-1 (latin1.hpp). -------------------------------------------------------------------
+
+/// latin1_to_utf8 writing at most `capacity` bytes (80..FF take two); never fails.
+template <class Bytes, class Byte, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_byte<Byte> = 0, class Size,
+          detail::enable_if_capacity<Size> = 0>
+conversion_result latin1_to_utf8(const Bytes& bytes, Byte* out, Size capacity) noexcept {
+  const auto s = detail::as_span(bytes);
+  return detail::convert_bounded<detail::latin1_pieces>(
+      detail::as_uchars(s.data), s.size, detail::as_uchars(out), detail::capacity_of(capacity), 2, 1,
+      [](const unsigned char* q, std::size_t m, unsigned char* o) {
+        return conversion_result{m, latin1_to_utf8(detail::byte_span_range<unsigned char>{q, m}, o), error_code::none};
+      },
+      [](const unsigned char* q, std::size_t m) {
+        return utf8_length_from_latin1(detail::byte_span_range<unsigned char>{q, m});
+      });
+}
+
+/// latin1_to_utf16 writing at most `capacity` units; never fails.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0, class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result latin1_to_utf16(const Bytes& bytes, char16_t* out, Size capacity) noexcept {
+  const auto s = detail::as_span(bytes);
+  const std::size_t m = s.size < detail::capacity_of(capacity) ? s.size : detail::capacity_of(capacity);
+  return {m, latin1_to_utf16(detail::byte_span_range<unsigned char>{detail::as_uchars(s.data), m}, out),
+          error_code::none};
+}
+
+/// latin1_to_utf32 writing at most `capacity` units; never fails.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0, class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result latin1_to_utf32(const Bytes& bytes, char32_t* out, Size capacity) noexcept {
+  const auto s = detail::as_span(bytes);
+  const std::size_t m = s.size < detail::capacity_of(capacity) ? s.size : detail::capacity_of(capacity);
+  return {m, latin1_to_utf32(detail::byte_span_range<unsigned char>{detail::as_uchars(s.data), m}, out),
+          error_code::none};
+}
+
+/// utf8_to_latin1 writing at most `capacity` bytes.
+template <class Policy = strict, class Bytes, class Byte, detail::enable_if_bytes<Bytes> = 0,
+          detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0, class Size,
+          detail::enable_if_capacity<Size> = 0>
+conversion_result utf8_to_latin1(const Bytes& bytes, Byte* out, Size capacity, Policy policy = {}) noexcept {
+  const auto s = detail::as_span(bytes);
+  return detail::convert_bounded<detail::utf8_pieces>(
+      detail::as_uchars(s.data), s.size, detail::as_uchars(out), detail::capacity_of(capacity), 1, 4,
+      [&](const unsigned char* q, std::size_t m, unsigned char* o) {
+        return utf8_to_latin1(detail::byte_span_range<unsigned char>{q, m}, o, policy);
+      },
+      [](const unsigned char* q, std::size_t m) {
+        return detail::kernel_fn<&detail::kernel_table::utf32_length_from_utf8>()(q, m, replacement_character);
+      });
+}
+
+/// utf16_to_latin1 writing at most `capacity` bytes.
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0,
+          class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result utf16_to_latin1(std::u16string_view in, Byte* out, Size capacity, Policy policy = {}) noexcept {
+  return detail::convert_bounded<detail::utf16_pieces>(
+      in.data(), in.size(), detail::as_uchars(out), detail::capacity_of(capacity), 1, 2,
+      [&](const char16_t* q, std::size_t m, unsigned char* o) {
+        return utf16_to_latin1(std::u16string_view(q, m), o, policy);
+      },
+      [](const char16_t* q, std::size_t m) { return count_utf16(std::u16string_view(q, m)); });
+}
+
+/// utf32_to_latin1 writing at most `capacity` bytes.
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0,
+          class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result utf32_to_latin1(std::u32string_view in, Byte* out, Size capacity, Policy policy = {}) noexcept {
+  return detail::convert_bounded<detail::utf32_pieces>(
+      in.data(), in.size(), detail::as_uchars(out), detail::capacity_of(capacity), 1, 1,
+      [&](const char32_t* q, std::size_t m, unsigned char* o) {
+        return utf32_to_latin1(std::u32string_view(q, m), o, policy);
+      },
+      [](const char32_t*, std::size_t m) { return m; });
+}
+
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/bounded.hpp ----
+// ---- begin utf8dfa/count.hpp ----
+// utf8dfa: counting code points.
+#ifndef UTF8DFA_COUNT_HPP
+#define UTF8DFA_COUNT_HPP
+
+
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+
+/// Code points in well-formed UTF-8, at memory speed: the bytes that are not continuation bytes.
+/// It does not validate; on ill-formed input use utf32_length_from_utf8 (the lossy decode's count).
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+std::size_t count_code_points(const Bytes& bytes) noexcept {
+  const auto s = detail::as_span(bytes);
+  return detail::kernel_fn<&detail::kernel_table::count_leads>()(detail::as_uchars(s.data), s.size);
+}
+
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/count.hpp ----
+// ---- begin utf8dfa/decode.hpp ----
+// utf8dfa: decoding one character at a time, forwards (Go's DecodeRune) and backwards (DecodeLastRune).
+#ifndef UTF8DFA_DECODE_HPP
+#define UTF8DFA_DECODE_HPP
+
+
 namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
 
@@ -6029,791 +7537,6 @@ inline constexpr null_sentinel_t null_sentinel{};
 
 #endif
 // ---- end utf8dfa/iterator.hpp ----
-// ---- begin utf8dfa/latin1.hpp ----
-// utf8dfa: ISO-8859-1 (Latin-1), where each byte is the code point of the same value
-// (U+0000..U+00FF), to and from UTF-8, UTF-16 and UTF-32. Scalar code, no SIMD.
-//
-// Into Latin-1, a character above U+00FF is `unrepresentable`: strict stops before it (as before
-// an ill-formed subpart, whose kind is reported as usual), replace writes the policy's replacement
-// for it, which must itself be Latin-1: replace{U'?'}. A replacement above U+00FF (U+FFFD, the
-// default, included) is refused whatever the input: the call writes nothing and returns
-// {0, 0, error_code::unrepresentable}. assume_valid writes '?' for what it cannot convert.
-#ifndef UTF8DFA_LATIN1_HPP
-#define UTF8DFA_LATIN1_HPP
-
-
-// ---- begin utf8dfa/transcode.hpp ----
-// utf8dfa: bulk conversion between UTF-8 and UTF-16 / UTF-32, with exact output-length helpers.
-#ifndef UTF8DFA_TRANSCODE_HPP
-#define UTF8DFA_TRANSCODE_HPP
-
-#include <string>
-
-
-#if UTF8DFA_HAS_EXCEPTIONS
-#include <stdexcept>
-#endif
-
-namespace utf8dfa {
-inline namespace UTF8DFA_ABI_NAMESPACE {
-
-namespace detail {
-
-template <class Policy>
-constexpr char32_t kernel_replacement(const Policy& pol) noexcept {
-  if constexpr (Policy::stops_on_error)
-    return strict_marker;
-  else
-    return pol.replacement_value();
-}
-
-// ---- The dialects: scalar, one character at a time on the dialect's DFA. ---------------------
-
-/// Why `c`, read in dialect D, cannot be written as Unicode text of code unit Out (char16_t,
-/// char32_t, or a dialect tag To): error_code::none when it can. UTF-16 holds WTF-8's surrogates
-/// (unpaired, as read) but no other dialect's; UTF-32 holds every value read, as read.
-template <class D, class Out>
-constexpr error_code unrepresentable(char32_t c) noexcept {
-  if constexpr (std::is_same_v<Out, char32_t>) {
-    return error_code::none;
-  } else if constexpr (std::is_same_v<Out, char16_t>) {
-    if (c > 0x10FFFF) return error_code::too_large;
-    if (c >= 0xD800 && c <= 0xDFFF && !std::is_same_v<D, dialect::wtf8>) return error_code::surrogate;
-    return error_code::none;
-  } else {
-    if (dialect_traits<Out>::encodable(c)) return error_code::none;
-    return c >= 0xD800 && c <= 0xDFFF ? error_code::surrogate : error_code::too_large;
-  }
-}
-
-/// Writes code points in dialect D, or only counts the bytes (out == nullptr). WTF-8 joins a lead
-/// surrogate and the trail surrogate right after it into their supplementary character (the WTF-8
-/// encoding of a code point sequence), so what it writes is always well-formed WTF-8.
-template <class D>
-struct dialect_writer {
-  unsigned char* out;
-  std::size_t written = 0;
-  char32_t lead = 0;  // WTF-8: the lead surrogate just written, else 0
-
-  void put(char32_t c) noexcept {
-    if constexpr (std::is_same_v<D, dialect::wtf8>) {
-      if (lead != 0 && c >= 0xDC00 && c <= 0xDFFF) {
-        written -= 3;  // replace the lead surrogate's 3 bytes
-        c = 0x10000 + ((lead - 0xD800) << 10) + (c - 0xDC00);
-        lead = 0;
-      } else {
-        lead = c >= 0xD800 && c <= 0xDBFF ? c : 0;
-      }
-    }
-    if (out != nullptr) {
-      written += dialect_traits<D>::put(out + written, c);
-    } else {
-      written += dialect_traits<D>::width(c);
-    }
-  }
-};
-
-/// Dialect-D bytes to UTF-32 or UTF-16 (by Out); out == nullptr only counts. A character the
-/// output cannot hold (see unrepresentable) is an error at its offset, like an ill-formed one.
-template <class D, class Policy, class Out>
-conversion_result dialect_to_utf(const unsigned char* p, std::size_t n, Out* out, Policy pol) noexcept {
-  using M = machine_of<D>;
-  typename M::state at = M::start;
-  std::size_t i = 0, o = 0;
-  error_code first = error_code::none;
-  while (i < n) {
-    const decoded d = decode_with<M>(p, n, i, at);
-    char32_t c = d.code_point;
-    error_code e = d.error;
-    if (e == error_code::none) e = unrepresentable<D, Out>(c);
-    if (UTF8DFA_UNLIKELY(e != error_code::none)) {
-      if constexpr (stops_on_error<Policy>) {
-        return {i, o, e};
-      } else {
-        if (first == error_code::none) first = e;
-        c = pol.replacement_value();
-      }
-    }
-    if (out != nullptr)
-      o += static_cast<std::size_t>(put_unit(out + o, c) - (out + o));
-    else
-      o += sizeof(Out) == 2 && c >= 0x10000 ? 2 : 1;
-    i += d.length;
-  }
-  return {n, o, first};
-}
-
-/// UTF-16 or UTF-32 (by In) to dialect-D bytes; out == nullptr only counts. An unpaired UTF-16
-/// surrogate is written as such where D can encode it (WTF-8, legacy), else is an error.
-template <class D, class Policy, class In>
-conversion_result utf_to_dialect(const In* p, std::size_t n, unsigned char* out, Policy pol) noexcept {
-  dialect_writer<D> w{out};
-  error_code first = error_code::none;
-  for (std::size_t i = 0; i < n;) {
-    decoded d = decode_utf_at(p, n, i);
-    if (d.error != error_code::none && dialect_traits<D>::encodable(p[i]))
-      d = {static_cast<char32_t>(p[i]), 1, error_code::none};
-    char32_t c = d.code_point;
-    if (d.error == error_code::none && !dialect_traits<D>::encodable(c)) d.error = unrepresentable<dialect::utf8, D>(c);
-    if (UTF8DFA_UNLIKELY(d.error != error_code::none)) {
-      if constexpr (stops_on_error<Policy>) {
-        return {i, w.written, d.error};
-      } else {
-        if (first == error_code::none) first = d.error;
-        c = pol.replacement_value();
-      }
-    }
-    w.put(c);
-    i += d.length;
-  }
-  return {n, w.written, first};
-}
-
-/// Dialect-From bytes to dialect-To bytes; out == nullptr only counts.
-template <class From, class To, class Policy>
-conversion_result recode_scalar(const unsigned char* p, std::size_t n, unsigned char* out, Policy pol) noexcept {
-  using M = machine_of<From>;
-  typename M::state at = M::start;
-  dialect_writer<To> w{out};
-  error_code first = error_code::none;
-  for (std::size_t i = 0; i < n;) {
-    const decoded d = decode_with<M>(p, n, i, at);
-    char32_t c = d.code_point;
-    error_code e = d.error;
-    if (e == error_code::none) e = unrepresentable<From, To>(c);
-    if (UTF8DFA_UNLIKELY(e != error_code::none)) {
-      if constexpr (stops_on_error<Policy>) {
-        return {i, w.written, e};
-      } else {
-        if (first == error_code::none) first = e;
-        c = pol.replacement_value();
-      }
-    }
-    w.put(c);
-    i += d.length;
-  }
-  return {n, w.written, first};
-}
-
-template <class Str, class Run>
-Str make_string(std::size_t size, Run run, conversion_result& status) {
-  Str out(size, typename Str::value_type{});
-  status = run(out.data());
-  out.resize(status.written);
-  return out;
-}
-
-/// Where a chunk of UTF-8 that would end at `cut` (inside the input) ends: not before a continuation
-/// byte, so that no character or maximal ill-formed subpart is split (a run of more than three
-/// continuation bytes holds stray ones, which may be split).
-inline std::size_t utf8_chunk_end(const unsigned char* p, std::size_t cut) noexcept {
-  for (int k = 0; k < 3 && is_continuation(p[cut]); ++k) --cut;
-  return cut;
-}
-
-/// Where a chunk of UTF-16 ends: not between a high surrogate and the unit after it.
-inline std::size_t utf16_chunk_end(const char16_t* p, std::size_t cut) noexcept {
-  return (p[cut - 1] & 0xFC00) == 0xD800 ? cut - 1 : cut;
-}
-
-inline std::size_t utf32_chunk_end(const char32_t*, std::size_t cut) noexcept {
-  return cut;
-}
-
-/// The string a kernel conversion `convert(p, n, out)` writes, for input of which each unit writes at
-/// most `per_unit` output units: converted chunk by chunk (cut by `chunk_end`), with no length pass
-/// and no zero-filled buffer. With C++23's resize_and_overwrite each chunk goes straight into the
-/// string; before, into a buffer on the stack (16 KiB, in cache) appended to it. Capacity is reserved
-/// once from the first chunk's ratio (the string grows geometrically if the rest writes more). The
-/// status is the one conversion's: `read` and `written` as if in one call; a chunk's end never
-/// changes what is written, only (under strict, at an error right before it) the error code, which
-/// the caller may re-derive from the whole input.
-template <class Str, class In, class Convert, class ChunkEnd>
-Str convert_in_chunks(const In* p, std::size_t n, std::size_t per_unit, Convert convert, ChunkEnd chunk_end,
-                      conversion_result& status) {
-  using Out = typename Str::value_type;
-  constexpr std::size_t buffer_units = 16384 / sizeof(Out);
-  const std::size_t chunk = buffer_units / per_unit;
-  Str out;
-  status = {0, 0, error_code::none};
-#if !defined(__cpp_lib_string_resize_and_overwrite)
-  Out buffer[buffer_units];  // not initialised: the conversion writes what is appended
-#endif
-  for (std::size_t base = 0; base < n;) {
-    const std::size_t end = n - base <= chunk ? n : chunk_end(p, base + chunk);
-    const std::size_t len = end - base;
-    conversion_result r{};
-#if defined(__cpp_lib_string_resize_and_overwrite)
-    const std::size_t old = out.size();
-    out.resize_and_overwrite(old + len * per_unit, [&](Out* o, std::size_t) {
-      r = convert(p + base, len, o + old);
-      return old + r.written;
-    });
-#else
-    r = convert(p + base, len, buffer);
-    if (base == 0 && end == n) return status = r, Str(buffer, r.written);
-    out.append(buffer, r.written);
-#endif
-    if (status.error == error_code::none) status.error = r.error;
-    if (r.read != len) {  // strict: stopped at an error
-      status.read = base + r.read;
-      status.written = out.size();
-      return out;
-    }
-    if (base == 0 && end != n) {  // room for the rest at the first chunk's ratio, plus 1/16
-      const double ratio = static_cast<double>(r.written) / static_cast<double>(len);
-      const double want = ratio * static_cast<double>(n) * 1.0625 + 64.0;
-      const double bound = static_cast<double>(n) * static_cast<double>(per_unit);
-      out.reserve(static_cast<std::size_t>(want < bound ? want : bound) + chunk * per_unit);
-    }
-    base = end;
-  }
-  status.read = n;
-  status.written = out.size();
-  return out;
-}
-
-/// UTF-8 to UTF-16 or UTF-32 (by Str) as a string, `replacement` as the kernels take it.
-template <class Str>
-Str utf8_to_string(const unsigned char* p, std::size_t n, char32_t replacement, conversion_result& status) {
-  using Out = typename Str::value_type;
-  Str out = convert_in_chunks<Str>(
-      p, n, 1,
-      [replacement](const unsigned char* q, std::size_t m, Out* o) {
-        if constexpr (sizeof(Out) == 2)
-          return kernel_fn<&kernel_table::utf8_to_utf16>()(q, m, o, replacement);
-        else
-          return kernel_fn<&kernel_table::utf8_to_utf32>()(q, m, o, replacement);
-      },
-      &utf8_chunk_end, status);
-  // A chunk's end may have cut an incomplete character off from the byte that ends it: its error
-  // code is the whole input's.
-  if (status.error != error_code::none && status.read < n) status.error = decode_at(p, n, status.read).error;
-  return out;
-}
-
-/// UTF-16 or UTF-32 (by In) to UTF-8 as a string.
-template <class In>
-std::string utf_to_utf8_string(const In* p, std::size_t n, char32_t replacement, conversion_result& status) {
-  return convert_in_chunks<std::string>(
-      p, n, sizeof(In) == 2 ? 3 : 4,
-      [replacement](const In* q, std::size_t m, char* o) {
-        if constexpr (sizeof(In) == 2)
-          return kernel_fn<&kernel_table::utf16_to_utf8>()(q, m, as_uchars(o), replacement);
-        else
-          return kernel_fn<&kernel_table::utf32_to_utf8>()(q, m, as_uchars(o), replacement);
-      },
-      [](const In* q, std::size_t cut) {
-        if constexpr (sizeof(In) == 2)
-          return utf16_chunk_end(q, cut);
-        else
-          return utf32_chunk_end(q, cut);
-      },
-      status);
-}
-
-}  // namespace detail
-
-// ---- Non-allocating core: the caller sizes `out` with the length helpers below. -----------------
-
-/// UTF-8 to UTF-32 into `out`; under strict, stops before the first ill-formed subpart.
-template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0>
-conversion_result utf8_to_utf32(const Bytes& bytes, char32_t* out, Policy policy = {}) noexcept {
-  const auto s = detail::as_span(bytes);
-  return detail::kernel_fn<&detail::kernel_table::utf8_to_utf32>()(detail::as_uchars(s.data), s.size, out,
-                                                                   detail::kernel_replacement(policy));
-}
-
-/// UTF-8 to UTF-16 into `out` (supplementary characters as surrogate pairs).
-template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0>
-conversion_result utf8_to_utf16(const Bytes& bytes, char16_t* out, Policy policy = {}) noexcept {
-  const auto s = detail::as_span(bytes);
-  return detail::kernel_fn<&detail::kernel_table::utf8_to_utf16>()(detail::as_uchars(s.data), s.size, out,
-                                                                   detail::kernel_replacement(policy));
-}
-
-/// UTF-16 to UTF-8 into `out`. Each unpaired surrogate is one error (`surrogate`, or `incomplete`
-/// for a high surrogate that ends the input).
-template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0>
-conversion_result utf16_to_utf8(std::u16string_view in, Byte* out, Policy policy = {}) noexcept {
-  return detail::kernel_fn<&detail::kernel_table::utf16_to_utf8>()(in.data(), in.size(), detail::as_uchars(out),
-                                                                   detail::kernel_replacement(policy));
-}
-
-/// UTF-32 to UTF-8 into `out`. Surrogates (`surrogate`) and values above 0x10FFFF (`too_large`) are errors.
-template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0>
-conversion_result utf32_to_utf8(std::u32string_view in, Byte* out, Policy policy = {}) noexcept {
-  return detail::kernel_fn<&detail::kernel_table::utf32_to_utf8>()(in.data(), in.size(), detail::as_uchars(out),
-                                                                   detail::kernel_replacement(policy));
-}
-
-// ---- Exact output sizes. ---------------------------------------------------------------------
-
-/// char32_t units utf8_to_utf32 writes: exact for replace (with `r`'s replacement), assume_valid and
-/// well-formed input; an upper bound for strict.
-template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
-std::size_t utf32_length_from_utf8(const Bytes& bytes, replace r = {}) noexcept {
-  const auto s = detail::as_span(bytes);
-  return detail::kernel_fn<&detail::kernel_table::utf32_length_from_utf8>()(detail::as_uchars(s.data), s.size,
-                                                                            r.replacement_value());
-}
-
-/// char16_t units utf8_to_utf16 writes (same guarantees).
-template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
-std::size_t utf16_length_from_utf8(const Bytes& bytes, replace r = {}) noexcept {
-  const auto s = detail::as_span(bytes);
-  return detail::kernel_fn<&detail::kernel_table::utf16_length_from_utf8>()(detail::as_uchars(s.data), s.size,
-                                                                            r.replacement_value());
-}
-
-/// Bytes utf16_to_utf8 writes (same guarantees).
-inline std::size_t utf8_length_from_utf16(std::u16string_view in, replace r = {}) noexcept {
-  return detail::kernel_fn<&detail::kernel_table::utf8_length_from_utf16>()(in.data(), in.size(),
-                                                                            r.replacement_value());
-}
-
-/// Bytes utf32_to_utf8 writes (same guarantees).
-inline std::size_t utf8_length_from_utf32(std::u32string_view in, replace r = {}) noexcept {
-  return detail::kernel_fn<&detail::kernel_table::utf8_length_from_utf32>()(in.data(), in.size(),
-                                                                            r.replacement_value());
-}
-
-// ---- Allocating helpers. ---------------------------------------------------------------------
-
-/// UTF-8 to UTF-32, strict without exceptions: `status` reports the error; the result holds the
-/// characters before it.
-template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
-std::u32string to_utf32(const Bytes& bytes, conversion_result& status) {
-  const auto s = detail::as_span(bytes);
-  return detail::utf8_to_string<std::u32string>(detail::as_uchars(s.data), s.size, detail::strict_marker, status);
-}
-
-/// UTF-8 to UTF-32, one U+FFFD per maximal ill-formed subpart; never fails.
-template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
-std::u32string to_utf32_lossy(const Bytes& bytes) {
-  const auto s = detail::as_span(bytes);
-  conversion_result status{};
-  return detail::utf8_to_string<std::u32string>(detail::as_uchars(s.data), s.size, replacement_character, status);
-}
-
-/// UTF-8 to UTF-16, strict without exceptions.
-template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
-std::u16string to_utf16(const Bytes& bytes, conversion_result& status) {
-  const auto s = detail::as_span(bytes);
-  return detail::utf8_to_string<std::u16string>(detail::as_uchars(s.data), s.size, detail::strict_marker, status);
-}
-
-/// UTF-8 to UTF-16, one U+FFFD per maximal ill-formed subpart; never fails.
-template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
-std::u16string to_utf16_lossy(const Bytes& bytes) {
-  const auto s = detail::as_span(bytes);
-  conversion_result status{};
-  return detail::utf8_to_string<std::u16string>(detail::as_uchars(s.data), s.size, replacement_character, status);
-}
-
-/// UTF-16 to UTF-8, strict without exceptions.
-inline std::string to_utf8(std::u16string_view in, conversion_result& status) {
-  return detail::utf_to_utf8_string(in.data(), in.size(), detail::strict_marker, status);
-}
-
-/// UTF-32 to UTF-8, strict without exceptions.
-inline std::string to_utf8(std::u32string_view in, conversion_result& status) {
-  return detail::utf_to_utf8_string(in.data(), in.size(), detail::strict_marker, status);
-}
-
-/// UTF-16 to UTF-8, one U+FFFD per unpaired surrogate; never fails.
-inline std::string to_utf8_lossy(std::u16string_view in) {
-  conversion_result status{};
-  return detail::utf_to_utf8_string(in.data(), in.size(), replacement_character, status);
-}
-
-/// UTF-32 to UTF-8, one U+FFFD per surrogate or value above 0x10FFFF; never fails.
-inline std::string to_utf8_lossy(std::u32string_view in) {
-  conversion_result status{};
-  return detail::utf_to_utf8_string(in.data(), in.size(), replacement_character, status);
-}
-
-// ---- The dialects (see dialect.hpp): the same functions with a dialect tag last. -------------
-// dialect::utf8 runs the functions above. For the others: WTF-8 <-> UTF-16 is lossless (unpaired
-// surrogates both ways); UTF-16 cannot hold a legacy value above 0x10FFFF (too_large) or a legacy
-// surrogate (surrogate); UTF-32 output holds every value read, as read (WTF-8 surrogates, legacy
-// values up to 0x7FFFFFFF): check them with is_scalar_value if they are to be Unicode text.
-
-/// Dialect bytes to UTF-32 into `out` (utf8_to_utf32(bytes, out, strict{}, dialect::cesu8{})).
-template <class Policy, class Dialect, class Bytes, detail::enable_if_bytes<Bytes> = 0,
-          detail::enable_if_dialect<Dialect> = 0>
-conversion_result utf8_to_utf32(const Bytes& bytes, char32_t* out, Policy policy, Dialect) noexcept {
-  if constexpr (detail::is_strict_v<Dialect>) {
-    return utf8_to_utf32(bytes, out, policy);
-  } else {
-    const auto s = detail::as_span(bytes);
-    return detail::dialect_to_utf<Dialect>(detail::as_uchars(s.data), s.size, out, policy);
-  }
-}
-
-/// Dialect bytes to UTF-16 into `out`; WTF-8's unpaired surrogates become unpaired units.
-template <class Policy, class Dialect, class Bytes, detail::enable_if_bytes<Bytes> = 0,
-          detail::enable_if_dialect<Dialect> = 0>
-conversion_result utf8_to_utf16(const Bytes& bytes, char16_t* out, Policy policy, Dialect) noexcept {
-  if constexpr (detail::is_strict_v<Dialect>) {
-    return utf8_to_utf16(bytes, out, policy);
-  } else {
-    const auto s = detail::as_span(bytes);
-    return detail::dialect_to_utf<Dialect>(detail::as_uchars(s.data), s.size, out, policy);
-  }
-}
-
-/// UTF-16 to dialect bytes into `out`: WTF-8 (and legacy) write unpaired surrogates as 3 bytes and
-/// never fail; CESU-8 and MUTF-8 write pairs as 6 bytes and refuse unpaired surrogates.
-template <class Policy, class Dialect, class Byte, detail::enable_if_byte<Byte> = 0,
-          detail::enable_if_dialect<Dialect> = 0>
-conversion_result utf16_to_utf8(std::u16string_view in, Byte* out, Policy policy, Dialect) noexcept {
-  if constexpr (detail::is_strict_v<Dialect>)
-    return utf16_to_utf8(in, out, policy);
-  else
-    return detail::utf_to_dialect<Dialect>(in.data(), in.size(), detail::as_uchars(out), policy);
-}
-
-/// UTF-32 to dialect bytes into `out`: a value the dialect cannot encode is an error (surrogate or
-/// too_large). WTF-8 joins a lead surrogate followed by a trail surrogate into one character.
-template <class Policy, class Dialect, class Byte, detail::enable_if_byte<Byte> = 0,
-          detail::enable_if_dialect<Dialect> = 0>
-conversion_result utf32_to_utf8(std::u32string_view in, Byte* out, Policy policy, Dialect) noexcept {
-  if constexpr (detail::is_strict_v<Dialect>)
-    return utf32_to_utf8(in, out, policy);
-  else
-    return detail::utf_to_dialect<Dialect>(in.data(), in.size(), detail::as_uchars(out), policy);
-}
-
-/// Dialect-From bytes to dialect-To bytes into `out` (recode(bytes, out, replace{},
-/// dialect::mutf8{}, dialect::utf8{})): a character To cannot encode is an error at its offset.
-template <class Policy, class From, class To, class Bytes, class Byte, detail::enable_if_bytes<Bytes> = 0,
-          detail::enable_if_byte<Byte> = 0, detail::enable_if_dialect<From> = 0, detail::enable_if_dialect<To> = 0>
-conversion_result recode(const Bytes& bytes, Byte* out, Policy policy, From, To) noexcept {
-  const auto s = detail::as_span(bytes);
-  return detail::recode_scalar<From, To>(detail::as_uchars(s.data), s.size, detail::as_uchars(out), policy);
-}
-
-/// char32_t units utf8_to_utf32 writes in the dialect (the guarantees of utf32_length_from_utf8).
-template <class Dialect, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<Dialect> = 0>
-std::size_t utf32_length_from_utf8(const Bytes& bytes, replace r, Dialect) noexcept {
-  if constexpr (detail::is_strict_v<Dialect>) {
-    return utf32_length_from_utf8(bytes, r);
-  } else {
-    const auto s = detail::as_span(bytes);
-    return detail::dialect_to_utf<Dialect>(detail::as_uchars(s.data), s.size, static_cast<char32_t*>(nullptr), r)
-        .written;
-  }
-}
-
-/// char16_t units utf8_to_utf16 writes in the dialect.
-template <class Dialect, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<Dialect> = 0>
-std::size_t utf16_length_from_utf8(const Bytes& bytes, replace r, Dialect) noexcept {
-  if constexpr (detail::is_strict_v<Dialect>) {
-    return utf16_length_from_utf8(bytes, r);
-  } else {
-    const auto s = detail::as_span(bytes);
-    return detail::dialect_to_utf<Dialect>(detail::as_uchars(s.data), s.size, static_cast<char16_t*>(nullptr), r)
-        .written;
-  }
-}
-
-/// Bytes utf16_to_utf8 writes in the dialect.
-template <class Dialect, detail::enable_if_dialect<Dialect> = 0>
-std::size_t utf8_length_from_utf16(std::u16string_view in, replace r, Dialect) noexcept {
-  if constexpr (detail::is_strict_v<Dialect>)
-    return utf8_length_from_utf16(in, r);
-  else
-    return detail::utf_to_dialect<Dialect>(in.data(), in.size(), nullptr, r).written;
-}
-
-/// Bytes utf32_to_utf8 writes in the dialect.
-template <class Dialect, detail::enable_if_dialect<Dialect> = 0>
-std::size_t utf8_length_from_utf32(std::u32string_view in, replace r, Dialect) noexcept {
-  if constexpr (detail::is_strict_v<Dialect>)
-    return utf8_length_from_utf32(in, r);
-  else
-    return detail::utf_to_dialect<Dialect>(in.data(), in.size(), nullptr, r).written;
-}
-
-/// Bytes recode writes (exact for replace and well-formed input, an upper bound for strict).
-template <class From, class To, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<From> = 0,
-          detail::enable_if_dialect<To> = 0>
-std::size_t recoded_length(const Bytes& bytes, replace r, From, To) noexcept {
-  const auto s = detail::as_span(bytes);
-  return detail::recode_scalar<From, To>(detail::as_uchars(s.data), s.size, nullptr, r).written;
-}
-
-/// Dialect bytes to UTF-32, strict without exceptions.
-template <class Dialect, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<Dialect> = 0>
-std::u32string to_utf32(const Bytes& bytes, conversion_result& status, Dialect d) {
-  return detail::make_string<std::u32string>(
-      utf32_length_from_utf8(bytes, replace{}, d), [&](char32_t* o) { return utf8_to_utf32(bytes, o, strict{}, d); },
-      status);
-}
-
-/// Dialect bytes to UTF-32, one U+FFFD per maximal ill-formed subpart; never fails.
-template <class Dialect, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<Dialect> = 0>
-std::u32string to_utf32_lossy(const Bytes& bytes, Dialect d) {
-  conversion_result status{};
-  return detail::make_string<std::u32string>(
-      utf32_length_from_utf8(bytes, replace{}, d), [&](char32_t* o) { return utf8_to_utf32(bytes, o, replace{}, d); },
-      status);
-}
-
-/// Dialect bytes to UTF-16, strict without exceptions.
-template <class Dialect, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<Dialect> = 0>
-std::u16string to_utf16(const Bytes& bytes, conversion_result& status, Dialect d) {
-  return detail::make_string<std::u16string>(
-      utf16_length_from_utf8(bytes, replace{}, d), [&](char16_t* o) { return utf8_to_utf16(bytes, o, strict{}, d); },
-      status);
-}
-
-/// Dialect bytes to UTF-16, one U+FFFD per maximal ill-formed subpart or unrepresentable character.
-template <class Dialect, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<Dialect> = 0>
-std::u16string to_utf16_lossy(const Bytes& bytes, Dialect d) {
-  conversion_result status{};
-  return detail::make_string<std::u16string>(
-      utf16_length_from_utf8(bytes, replace{}, d), [&](char16_t* o) { return utf8_to_utf16(bytes, o, replace{}, d); },
-      status);
-}
-
-/// UTF-16 to dialect bytes, strict without exceptions.
-template <class Dialect, detail::enable_if_dialect<Dialect> = 0>
-std::string to_utf8(std::u16string_view in, conversion_result& status, Dialect d) {
-  return detail::make_string<std::string>(
-      utf8_length_from_utf16(in, replace{}, d), [&](char* o) { return utf16_to_utf8(in, o, strict{}, d); }, status);
-}
-
-/// UTF-32 to dialect bytes, strict without exceptions.
-template <class Dialect, detail::enable_if_dialect<Dialect> = 0>
-std::string to_utf8(std::u32string_view in, conversion_result& status, Dialect d) {
-  return detail::make_string<std::string>(
-      utf8_length_from_utf32(in, replace{}, d), [&](char* o) { return utf32_to_utf8(in, o, strict{}, d); }, status);
-}
-
-/// UTF-16 to dialect bytes, one U+FFFD per unit the dialect cannot write; never fails.
-template <class Dialect, detail::enable_if_dialect<Dialect> = 0>
-std::string to_utf8_lossy(std::u16string_view in, Dialect d) {
-  conversion_result status{};
-  return detail::make_string<std::string>(
-      utf8_length_from_utf16(in, replace{}, d), [&](char* o) { return utf16_to_utf8(in, o, replace{}, d); }, status);
-}
-
-/// UTF-32 to dialect bytes, one U+FFFD per value the dialect cannot write; never fails.
-template <class Dialect, detail::enable_if_dialect<Dialect> = 0>
-std::string to_utf8_lossy(std::u32string_view in, Dialect d) {
-  conversion_result status{};
-  return detail::make_string<std::string>(
-      utf8_length_from_utf32(in, replace{}, d), [&](char* o) { return utf32_to_utf8(in, o, replace{}, d); }, status);
-}
-
-/// Dialect-From bytes to dialect-To bytes, strict without exceptions (recode(bytes, status,
-/// dialect::cesu8{}, dialect::utf8{})): the result holds the characters before the error.
-template <class From, class To, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<From> = 0,
-          detail::enable_if_dialect<To> = 0>
-std::string recode(const Bytes& bytes, conversion_result& status, From from, To to) {
-  return detail::make_string<std::string>(
-      recoded_length(bytes, replace{}, from, to), [&](char* o) { return recode(bytes, o, strict{}, from, to); },
-      status);
-}
-
-/// Dialect-From bytes to dialect-To bytes, one U+FFFD per maximal ill-formed subpart or character
-/// To cannot write; never fails.
-template <class From, class To, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<From> = 0,
-          detail::enable_if_dialect<To> = 0>
-std::string recode_lossy(const Bytes& bytes, From from, To to) {
-  conversion_result status{};
-  return detail::make_string<std::string>(
-      recoded_length(bytes, replace{}, from, to), [&](char* o) { return recode(bytes, o, replace{}, from, to); },
-      status);
-}
-
-#if UTF8DFA_HAS_EXCEPTIONS
-
-/// Thrown by the strict allocating helpers: where (input code units) and why the input is ill-formed.
-class conversion_error : public std::runtime_error {
- public:
-  conversion_error(const char* encoding, const char* unit, std::size_t offset, error_code code)
-      : std::runtime_error(std::string("invalid ") + encoding + " at " + unit + " " + std::to_string(offset) + ": " +
-                           std::string(error_name(code))),
-        offset_(offset),
-        code_(code) {}
-  /// Offset of the first ill-formed subpart, in input code units (bytes for UTF-8).
-  std::size_t offset() const noexcept { return offset_; }
-  error_code code() const noexcept { return code_; }
-
- private:
-  std::size_t offset_;
-  error_code code_;
-};
-
-namespace detail {
-template <class Str>
-Str or_throw(Str&& s, const conversion_result& status, const char* encoding, const char* unit) {
-  if (status.error != error_code::none) throw conversion_error(encoding, unit, status.read, status.error);
-  return std::move(s);
-}
-}  // namespace detail
-
-/// UTF-8 to UTF-32; throws conversion_error on ill-formed input.
-template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
-std::u32string to_utf32(const Bytes& bytes) {
-  conversion_result status{};
-  return detail::or_throw(to_utf32(bytes, status), status, "UTF-8", "byte");
-}
-
-/// UTF-8 to UTF-16; throws conversion_error on ill-formed input.
-template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
-std::u16string to_utf16(const Bytes& bytes) {
-  conversion_result status{};
-  return detail::or_throw(to_utf16(bytes, status), status, "UTF-8", "byte");
-}
-
-/// UTF-16 to UTF-8; throws conversion_error on an unpaired surrogate.
-inline std::string to_utf8(std::u16string_view in) {
-  conversion_result status{};
-  return detail::or_throw(to_utf8(in, status), status, "UTF-16", "unit");
-}
-
-/// UTF-32 to UTF-8; throws conversion_error on a surrogate or a value above 0x10FFFF.
-inline std::string to_utf8(std::u32string_view in) {
-  conversion_result status{};
-  return detail::or_throw(to_utf8(in, status), status, "UTF-32", "unit");
-}
-
-#endif
-
-}  // namespace UTF8DFA_ABI_NAMESPACE
-}  // namespace utf8dfa
-
-#endif
-// ---- end utf8dfa/transcode.hpp ----
-
-namespace utf8dfa {
-inline namespace UTF8DFA_ABI_NAMESPACE {
-
-namespace detail {
-
-/// UTF-8 (In a byte type, decoded by the DFA), UTF-16 or UTF-32 to Latin-1.
-template <class Policy, class In>
-conversion_result to_latin1(const In* p, std::size_t n, unsigned char* out, Policy pol) noexcept {
-  unsigned char repl = '?';
-  if constexpr (std::is_same_v<Policy, replace>) {
-    const char32_t r = pol.replacement_value();
-    if (r > 0xFF) return {0, 0, error_code::unrepresentable};
-    repl = static_cast<unsigned char>(r);
-  }
-  std::size_t i = 0, o = 0;
-  error_code first = error_code::none;
-  while (i < n) {
-    decoded d{};
-    if constexpr (sizeof(In) == 1) {
-      if (n - i >= 8 && (load64(p + i) & high_bits) == 0) {
-        for (std::size_t k = 0; k < 8; ++k) out[o + k] = p[i + k];
-        i += 8;
-        o += 8;
-        continue;
-      }
-      d = decode_at(p, n, i);
-    } else {
-      d = decode_utf_at(p, n, i);
-    }
-    error_code e = d.error;
-    if (e == error_code::none && d.code_point > 0xFF) e = error_code::unrepresentable;
-    if (UTF8DFA_UNLIKELY(e != error_code::none)) {
-      if constexpr (stops_on_error<Policy>) {
-        return {i, o, e};
-      } else {
-        if (first == error_code::none) first = e;
-        out[o++] = repl;
-      }
-    } else {
-      out[o++] = static_cast<unsigned char>(d.code_point);
-    }
-    i += d.length;
-  }
-  return {n, o, first};
-}
-
-/// Latin-1 bytes to UTF-16 or UTF-32 units (one each).
-template <class Bytes, class Out>
-std::size_t latin1_widen(const Bytes& bytes, Out* out) noexcept {
-  const auto s = as_span(bytes);
-  const unsigned char* p = as_uchars(s.data);
-  for (std::size_t i = 0; i < s.size; ++i) out[i] = static_cast<Out>(p[i]);
-  return s.size;
-}
-
-}  // namespace detail
-
-/// Latin-1 to UTF-8 into `out` (size it with utf8_length_from_latin1); never fails. Returns the bytes written.
-template <class Bytes, class Byte, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_byte<Byte> = 0>
-std::size_t latin1_to_utf8(const Bytes& bytes, Byte* out) noexcept {
-  const auto s = detail::as_span(bytes);
-  const unsigned char* p = detail::as_uchars(s.data);
-  unsigned char* o = detail::as_uchars(out);
-  std::size_t w = 0;
-  for (std::size_t i = 0; i < s.size; ++i) w += detail::put_utf8(o + w, char32_t{p[i]});
-  return w;
-}
-
-/// Bytes latin1_to_utf8 writes: one per byte, two for 80..FF.
-template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
-std::size_t utf8_length_from_latin1(const Bytes& bytes) noexcept {
-  const auto s = detail::as_span(bytes);
-  const unsigned char* p = detail::as_uchars(s.data);
-  std::size_t n = s.size;
-  for (std::size_t i = 0; i < s.size; ++i) n += p[i] >> 7;
-  return n;
-}
-
-/// UTF-8 to Latin-1 into `out`; a character above U+00FF is `unrepresentable` (see the header comment).
-template <class Policy = strict, class Bytes, class Byte, detail::enable_if_bytes<Bytes> = 0,
-          detail::enable_if_byte<Byte> = 0>
-conversion_result utf8_to_latin1(const Bytes& bytes, Byte* out, Policy policy = {}) noexcept {
-  const auto s = detail::as_span(bytes);
-  return detail::to_latin1(detail::as_uchars(s.data), s.size, detail::as_uchars(out), policy);
-}
-
-/// Bytes utf8_to_latin1 writes: one per character or maximal ill-formed subpart. Exact for replace,
-/// assume_valid and well-formed input; an upper bound for strict.
-template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
-std::size_t latin1_length_from_utf8(const Bytes& bytes) noexcept {
-  return utf32_length_from_utf8(bytes);
-}
-
-/// Latin-1 to UTF-16 into `out` (one unit per byte); never fails. Returns the units written.
-template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
-std::size_t latin1_to_utf16(const Bytes& bytes, char16_t* out) noexcept {
-  return detail::latin1_widen(bytes, out);
-}
-
-/// Latin-1 to UTF-32 into `out` (one unit per byte); never fails. Returns the units written.
-template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
-std::size_t latin1_to_utf32(const Bytes& bytes, char32_t* out) noexcept {
-  return detail::latin1_widen(bytes, out);
-}
-
-/// UTF-16 to Latin-1 into `out` (at most in.size() bytes): unpaired surrogates as in
-/// utf16_to_utf8, a character above U+00FF `unrepresentable`.
-template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0>
-conversion_result utf16_to_latin1(std::u16string_view in, Byte* out, Policy policy = {}) noexcept {
-  return detail::to_latin1(in.data(), in.size(), detail::as_uchars(out), policy);
-}
-
-/// UTF-32 to Latin-1 into `out` (at most in.size() bytes): surrogates and values above 0x10FFFF as
-/// in utf32_to_utf8, a value above U+00FF `unrepresentable`.
-template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0>
-conversion_result utf32_to_latin1(std::u32string_view in, Byte* out, Policy policy = {}) noexcept {
-  return detail::to_latin1(in.data(), in.size(), detail::as_uchars(out), policy);
-}
-
-}  // namespace UTF8DFA_ABI_NAMESPACE
-}  // namespace utf8dfa
-
-#endif
-// ---- end utf8dfa/latin1.hpp ----
 // ---- begin utf8dfa/output.hpp ----
 // utf8dfa: output iterators that encode char32_t code points as UTF-8 or UTF-16.
 //
@@ -7639,297 +8362,6 @@ class decoder {
 
 #endif
 // ---- end utf8dfa/stream.hpp ----
-// ---- begin utf8dfa/utf16.hpp ----
-// utf8dfa: UTF-16 and UTF-32 as inputs in their own right (validation, counting, repair, conversion
-// between the two) and UTF-16 stored in a stated byte order (UTF-16LE, UTF-16BE).
-//
-// One definition of an unpaired surrogate serves the whole library (detail::decode_utf16_at, also
-// behind utf16_to_utf8): a surrogate that is not a high one followed by a low one. A high surrogate
-// that ends the input is `incomplete` (a later chunk could pair it), every other one `surrogate`.
-// Offsets and lengths are in code units. Scalar code, no SIMD.
-#ifndef UTF8DFA_UTF16_HPP
-#define UTF8DFA_UTF16_HPP
-
-#if defined(__has_include)
-#if __has_include(<bit>)
-#include <bit>
-#endif
-#endif
-
-
-namespace utf8dfa {
-inline namespace UTF8DFA_ABI_NAMESPACE {
-
-namespace detail {
-
-#if defined(__cpp_lib_endian)
-static_assert(std::endian::native == std::endian::little || std::endian::native == std::endian::big,
-              "utf8dfa supports little- and big-endian hosts");
-inline constexpr bool host_little_endian = std::endian::native == std::endian::little;
-#elif defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && defined(__ORDER_BIG_ENDIAN__)
-static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ || __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__,
-              "utf8dfa supports little- and big-endian hosts");
-inline constexpr bool host_little_endian = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
-#elif defined(_WIN32)
-inline constexpr bool host_little_endian = true;  // every Windows target is little-endian
-#else
-#error "utf8dfa: cannot tell this platform's byte order (no std::endian, no __BYTE_ORDER__)"
-#endif
-
-/// The unit with its two bytes exchanged.
-constexpr char16_t swap_bytes(char16_t u) noexcept {
-  return static_cast<char16_t>(((u & 0xFFu) << 8) | (u >> 8));
-}
-
-/// Validation of UTF-16 or UTF-32 (by In), offsets in units.
-template <class In>
-constexpr validation_result validate_utf(const In* p, std::size_t n) noexcept {
-  for (std::size_t i = 0; i < n;) {
-    if (p[i] < 0xD800) {
-      ++i;
-      continue;
-    }
-    const decoded d = decode_utf_at(p, n, i);
-    if (d.error != error_code::none) return {i, d.error == error_code::incomplete ? 0u : std::size_t{1}, d.error};
-    i += d.length;
-  }
-  return {n, 0, error_code::none};
-}
-
-/// UTF-16 to UTF-32 or UTF-32 to UTF-16 (by In and Out), like the UTF-8 conversions.
-template <class Policy, class In, class Out>
-conversion_result utf_to_utf(const In* p, std::size_t n, Out* out, Policy pol) noexcept {
-  Out* o = out;
-  error_code first = error_code::none;
-  for (std::size_t i = 0; i < n;) {
-    const decoded d = decode_utf_at(p, n, i);
-    char32_t c = d.code_point;
-    if (UTF8DFA_UNLIKELY(d.error != error_code::none)) {
-      if constexpr (stops_on_error<Policy>) {
-        return {i, static_cast<std::size_t>(o - out), d.error};
-      } else {
-        if (first == error_code::none) first = d.error;
-        c = pol.replacement_value();
-      }
-    }
-    o = put_unit(o, c);
-    i += d.length;
-  }
-  return {n, static_cast<std::size_t>(o - out), first};
-}
-
-/// Calls f(units, count, offset) on UTF-16 stored in the other byte order, converted to host order
-/// a chunk at a time in a buffer. A chunk ends on a high surrogate only where the input does, so
-/// surrogate pairs stay whole. f returns false to stop.
-template <class F>
-void for_each_swapped_chunk(const char16_t* p, std::size_t n, F f) {
-  constexpr std::size_t chunk = 256;
-  char16_t buf[chunk];
-  for (std::size_t pos = 0; pos < n;) {
-    std::size_t len = n - pos < chunk ? n - pos : chunk;
-    for (std::size_t k = 0; k < len; ++k) buf[k] = swap_bytes(p[pos + k]);
-    if (pos + len < n && buf[len - 1] >= 0xD800 && buf[len - 1] <= 0xDBFF) --len;
-    if (!f(static_cast<const char16_t*>(buf), len, pos)) return;
-    pos += len;
-  }
-}
-
-/// validate_utf16 on units stored little-endian (Little) or big-endian.
-template <bool Little>
-validation_result validate_utf16_in_order(std::u16string_view in) noexcept {
-  if constexpr (Little == host_little_endian) {
-    return validate_utf(in.data(), in.size());
-  } else {
-    validation_result r{in.size(), 0, error_code::none};
-    for_each_swapped_chunk(in.data(), in.size(), [&](const char16_t* b, std::size_t len, std::size_t base) {
-      const validation_result v = validate_utf(b, len);
-      if (v) return true;
-      r = {base + v.valid_up_to, v.error_length, v.error};
-      return false;
-    });
-    return r;
-  }
-}
-
-/// utf16_to_utf8 on units stored little-endian (Little) or big-endian.
-template <bool Little, class Policy, class Byte>
-conversion_result utf16_in_order_to_utf8(std::u16string_view in, Byte* out, Policy policy) noexcept {
-  if constexpr (Little == host_little_endian) {
-    return utf16_to_utf8(in, out, policy);
-  } else {
-    conversion_result r{in.size(), 0, error_code::none};
-    for_each_swapped_chunk(in.data(), in.size(), [&](const char16_t* b, std::size_t len, std::size_t base) {
-      const conversion_result c = utf16_to_utf8(std::u16string_view(b, len), out + r.written, policy);
-      r.written += c.written;
-      if (c.error != error_code::none) {
-        if (r.error == error_code::none) r.error = c.error;
-        if constexpr (Policy::stops_on_error) {
-          r.read = base + c.read;
-          return false;
-        }
-      }
-      return true;
-    });
-    return r;
-  }
-}
-
-/// utf8_to_utf16 writing units little-endian (Little) or big-endian.
-template <bool Little, class Policy, class Bytes>
-conversion_result utf8_to_utf16_in_order(const Bytes& bytes, char16_t* out, Policy policy) noexcept {
-  const conversion_result r = utf8_to_utf16(bytes, out, policy);
-  if constexpr (Little != host_little_endian) {
-    for (std::size_t i = 0; i < r.written; ++i) out[i] = swap_bytes(out[i]);
-  }
-  return r;
-}
-
-/// utf8_length_from_utf16 on units stored little-endian (Little) or big-endian.
-template <bool Little>
-std::size_t utf8_length_from_utf16_in_order(std::u16string_view in, replace r) noexcept {
-  if constexpr (Little == host_little_endian) {
-    return utf8_length_from_utf16(in, r);
-  } else {
-    std::size_t total = 0;
-    for_each_swapped_chunk(in.data(), in.size(), [&](const char16_t* b, std::size_t len, std::size_t) {
-      total += utf8_length_from_utf16(std::u16string_view(b, len), r);
-      return true;
-    });
-    return total;
-  }
-}
-
-}  // namespace detail
-
-// ---- UTF-16 and UTF-32 input (host byte order). ----------------------------------------------
-
-/// Checks UTF-16: valid_up_to is the units before the first unpaired surrogate (error_length 1,
-/// `surrogate`), or before a high surrogate that ends the input (error_length 0, `incomplete`).
-constexpr validation_result validate_utf16(std::u16string_view in) noexcept {
-  return detail::validate_utf(in.data(), in.size());
-}
-
-/// Checks UTF-32: a surrogate value is `surrogate`, a value above 0x10FFFF `too_large` (length 1).
-constexpr validation_result validate_utf32(std::u32string_view in) noexcept {
-  return detail::validate_utf(in.data(), in.size());
-}
-
-/// Code points in UTF-16: one per surrogate pair or other unit; each unpaired surrogate counts
-/// as one (the U+FFFD a lossy conversion writes for it).
-constexpr std::size_t count_utf16(std::u16string_view in) noexcept {
-  std::size_t count = 0;
-  for (std::size_t i = 0; i < in.size(); ++count) i += detail::decode_utf16_at(in.data(), in.size(), i).length;
-  return count;
-}
-
-/// Copies UTF-16 to `out` (in.size() units) with each unpaired surrogate replaced by U+FFFD;
-/// `out` may be in.data() (in place) but must not otherwise overlap. Returns the units written.
-inline std::size_t to_well_formed_utf16(std::u16string_view in, char16_t* out) noexcept {
-  const char16_t* p = in.data();
-  const std::size_t n = in.size();
-  for (std::size_t i = 0; i < n;) {
-    const decoded d = detail::decode_utf16_at(p, n, i);
-    if (d.error != error_code::none) {
-      out[i] = static_cast<char16_t>(replacement_character);
-    } else {  // the well-formed units as they are (one, or a pair)
-      out[i] = p[i];
-      if (d.length == 2) out[i + 1] = p[i + 1];
-    }
-    i += d.length;
-  }
-  return n;
-}
-
-/// UTF-16 to UTF-32 into `out`; an unpaired surrogate is an error (see validate_utf16). Policies
-/// as for utf8_to_utf32: strict stops before it, replace writes the replacement, assume_valid.
-template <class Policy = strict>
-conversion_result utf16_to_utf32(std::u16string_view in, char32_t* out, Policy policy = {}) noexcept {
-  return detail::utf_to_utf(in.data(), in.size(), out, policy);
-}
-
-/// UTF-32 to UTF-16 into `out`; surrogates (`surrogate`) and values above 0x10FFFF (`too_large`) are errors.
-template <class Policy = strict>
-conversion_result utf32_to_utf16(std::u32string_view in, char16_t* out, Policy policy = {}) noexcept {
-  return detail::utf_to_utf(in.data(), in.size(), out, policy);
-}
-
-/// char32_t units utf16_to_utf32 writes: exact for every policy on well-formed input and for
-/// replace and assume_valid on any input; an upper bound for strict.
-constexpr std::size_t utf32_length_from_utf16(std::u16string_view in, replace = {}) noexcept {
-  return count_utf16(in);
-}
-
-/// char16_t units utf32_to_utf16 writes (same guarantees; replacements counted with `r`'s).
-constexpr std::size_t utf16_length_from_utf32(std::u32string_view in, replace r = {}) noexcept {
-  std::size_t total = 0;
-  for (std::size_t i = 0; i < in.size(); ++i) {
-    const decoded d = detail::decode_utf32_at(in.data(), in.size(), i);
-    total += (d.error == error_code::none ? d.code_point : r.replacement_value()) >= 0x10000 ? 2u : 1u;
-  }
-  return total;
-}
-
-// ---- UTF-16 in a stated byte order. ----------------------------------------------------------
-// A std::u16string_view or char16_t* here holds units whose bytes are stored in the named order
-// (UTF-16LE: low byte first), whatever the host's order; on a host of that order these are the
-// plain UTF-16 functions.
-
-/// Exchanges the two bytes of every unit (UTF-16LE <-> UTF-16BE) into `out` (in.size() units);
-/// `out` may be in.data(). Returns the units written.
-inline std::size_t change_endianness_utf16(std::u16string_view in, char16_t* out) noexcept {
-  for (std::size_t i = 0; i < in.size(); ++i) out[i] = detail::swap_bytes(in[i]);
-  return in.size();
-}
-
-/// validate_utf16 on UTF-16LE.
-inline validation_result validate_utf16le(std::u16string_view in) noexcept {
-  return detail::validate_utf16_in_order<true>(in);
-}
-
-/// validate_utf16 on UTF-16BE.
-inline validation_result validate_utf16be(std::u16string_view in) noexcept {
-  return detail::validate_utf16_in_order<false>(in);
-}
-
-/// utf8_to_utf16 writing UTF-16LE (same policies and result; size `out` with utf16_length_from_utf8).
-template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0>
-conversion_result utf8_to_utf16le(const Bytes& bytes, char16_t* out, Policy policy = {}) noexcept {
-  return detail::utf8_to_utf16_in_order<true>(bytes, out, policy);
-}
-
-/// utf8_to_utf16 writing UTF-16BE.
-template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0>
-conversion_result utf8_to_utf16be(const Bytes& bytes, char16_t* out, Policy policy = {}) noexcept {
-  return detail::utf8_to_utf16_in_order<false>(bytes, out, policy);
-}
-
-/// utf16_to_utf8 reading UTF-16LE (same policies and result; size `out` with utf8_length_from_utf16le).
-template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0>
-conversion_result utf16le_to_utf8(std::u16string_view in, Byte* out, Policy policy = {}) noexcept {
-  return detail::utf16_in_order_to_utf8<true>(in, out, policy);
-}
-
-/// utf16_to_utf8 reading UTF-16BE.
-template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0>
-conversion_result utf16be_to_utf8(std::u16string_view in, Byte* out, Policy policy = {}) noexcept {
-  return detail::utf16_in_order_to_utf8<false>(in, out, policy);
-}
-
-/// Bytes utf16le_to_utf8 writes (the guarantees of utf8_length_from_utf16).
-inline std::size_t utf8_length_from_utf16le(std::u16string_view in, replace r = {}) noexcept {
-  return detail::utf8_length_from_utf16_in_order<true>(in, r);
-}
-
-/// Bytes utf16be_to_utf8 writes.
-inline std::size_t utf8_length_from_utf16be(std::u16string_view in, replace r = {}) noexcept {
-  return detail::utf8_length_from_utf16_in_order<false>(in, r);
-}
-
-}  // namespace UTF8DFA_ABI_NAMESPACE
-}  // namespace utf8dfa
-
-#endif
-// ---- end utf8dfa/utf16.hpp ----
 // ---- begin utf8dfa/utf_views.hpp ----
 // utf8dfa: as_utf8, as_utf16, as_utf32: lazy views that transcode between any two UTF forms.
 //
