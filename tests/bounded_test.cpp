@@ -540,6 +540,26 @@ TEST_CASE("Bounded UTF-16LE and UTF-16BE conversions", "[bounded]") {
   CHECK(tot.calls > 0);
 }
 
+// assume_valid on ill-formed input: the output is unspecified, but stays within the capacity.
+TEST_CASE("Bounded conversions under assume_valid never write past the capacity on ill-formed input", "[bounded]") {
+  std::mt19937 rng(9);
+  for (int k = 0; k < 30; ++k) {
+    const std::string s8 = k < 25 ? random_sequence(utf8_atoms, 8, rng) : long_input(utf8_atoms, 300, rng, false);
+    const std::u16string s16 = random_sequence(utf16_atoms, 8, rng);
+    for (std::size_t cap = 0; cap <= 4 * s8.size() + 4; cap += k < 25 ? 1 : 7) {
+      std::vector<char16_t> o16(cap + 8, u'\x5A');
+      conversion_result r = utf8dfa::utf8_to_utf16(s8, o16.data(), cap, utf8dfa::assume_valid{});
+      REQUIRE((r.written <= cap && r.read <= s8.size()));
+      REQUIRE(
+          std::all_of(o16.begin() + static_cast<std::ptrdiff_t>(cap), o16.end(), [](char16_t u) { return u == 0x5A; }));
+      std::vector<char> o8(cap + 8, '\x5A');
+      r = utf8dfa::utf16_to_utf8(s16, o8.data(), cap, utf8dfa::assume_valid{});
+      REQUIRE((r.written <= cap && r.read <= s16.size()));
+      REQUIRE(std::all_of(o8.begin() + static_cast<std::ptrdiff_t>(cap), o8.end(), [](char c) { return c == 0x5A; }));
+    }
+  }
+}
+
 // ---- Specific cases. -------------------------------------------------------------------------
 
 TEST_CASE("A capacity that fits nothing reads nothing, writes nothing, and is no error", "[bounded]") {
