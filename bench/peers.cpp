@@ -68,6 +68,10 @@ const char* op_name(op o) {
       return "view_utf16_to_utf32";
     case op::view_utf8_to_utf32:
       return "view_utf8_to_utf32";
+    case op::utf8_to_utf16_bounded:
+      return "utf8_to_utf16_bounded";
+    case op::utf16_to_utf8_bounded:
+      return "utf16_to_utf8_bounded";
   }
   return "?";
 }

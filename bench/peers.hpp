@@ -30,6 +30,9 @@ enum class op {
   view_utf16_to_utf8,
   view_utf16_to_utf32,
   view_utf8_to_utf32,
+  // The bounded conversions (bounded.hpp) given exactly the room the output needs (utf8dfa only).
+  utf8_to_utf16_bounded,
+  utf16_to_utf8_bounded,
 };
 const char* op_name(op o);
 

@@ -28,12 +28,15 @@ RELATIVE = [
     ("to_utf32", "utf8_to_utf32", 0.8),
     ("to_utf8_from_utf16", "utf16_to_utf8", 0.8),
     ("to_utf8_from_utf32", "utf32_to_utf8", 0.8),
+    ("utf8_to_utf16_bounded", "utf8_to_utf16", 0.9),
+    ("utf16_to_utf8_bounded", "utf16_to_utf8", 0.9),
 ]
 OPERATIONS += [op for op, _, _ in RELATIVE]
 LIBRARIES = ["utf8dfa", "utf8dfa_scalar", "simdjson", "utfcpp", "icu", "iconv", "memcpy", "read",
              "utf8dfa_avx512", "utf8dfa_avx2", "utf8dfa_sse4", "utf8dfa_neon"]  # the last: --all-kernels
 INPUT_OF = {"utf16_to_utf8": "UTF-16", "utf32_to_utf8": "UTF-32", "utf8_length_from_utf16": "UTF-16",
-            "utf8_length_from_utf32": "UTF-32", "to_utf8_from_utf16": "UTF-16", "to_utf8_from_utf32": "UTF-32"}
+            "utf8_length_from_utf32": "UTF-32", "to_utf8_from_utf16": "UTF-16", "to_utf8_from_utf32": "UTF-32",
+            "utf16_to_utf8_bounded": "UTF-16"}
 
 # Issue 4, section 3: (operation, library, peer, minimum ratio of library over peer).
 TARGETS = [

@@ -84,7 +84,8 @@ void corrupt(op o, const std::string& library, std::size_t& r, buffers& b) {
   } else if ((o == op::utf8_to_utf32 || o == op::view_utf16_to_utf32 || o == op::view_utf8_to_utf32) &&
              library != "memcpy") {
     b.out32[r / 2] ^= 1;
-  } else if ((o == op::utf8_to_utf16 || o == op::view_utf8_to_utf16) && library != "memcpy") {
+  } else if ((o == op::utf8_to_utf16 || o == op::view_utf8_to_utf16 || o == op::utf8_to_utf16_bounded) &&
+             library != "memcpy") {
     b.out16[r / 2] ^= 1;
   } else {
     b.out8[r / 2] ^= 1;
@@ -150,6 +151,15 @@ std::size_t alloc8_32(const input& in, buffers& b) {
   return status ? b.str8.size() : ~std::size_t{0};
 }
 
+/// The bounded conversions with a capacity of exactly the output's length (known from the corpus's
+/// reference forms, as a caller would know it from the length helper): the cost of the bound.
+std::size_t bounded16(const input& in, buffers& b) {
+  return utf8dfa::utf8_to_utf16(in.utf8, b.out16.data(), in.utf16.size()).written;
+}
+std::size_t bounded8_16(const input& in, buffers& b) {
+  return utf8dfa::utf16_to_utf8(std::u16string_view(in.utf16), b.out8.data(), in.utf8.size()).written;
+}
+
 /// The utf8dfa implementations of these operations (UTF-8 input ones also on ill-formed input).
 std::vector<impl> length_impls() {
   std::vector<impl> v;
@@ -164,6 +174,8 @@ std::vector<impl> length_impls() {
     v.push_back({op::utf8_length_from_utf32, lib, false, &len8_32});
     v.push_back({op::to_utf8_from_utf16, lib, false, &alloc8_16});
     v.push_back({op::to_utf8_from_utf32, lib, false, &alloc8_32});
+    v.push_back({op::utf8_to_utf16_bounded, lib, false, &bounded16});
+    v.push_back({op::utf16_to_utf8_bounded, lib, false, &bounded8_16});
   }
   return v;
 }
@@ -305,6 +317,7 @@ bool is_dialect(const impl& im) {
 std::size_t input_bytes(op o, const input& in) {
   switch (o) {
     case op::utf16_to_utf8:
+    case op::utf16_to_utf8_bounded:
     case op::utf8_length_from_utf16:
     case op::to_utf8_from_utf16:
     case op::view_utf16_to_utf8:
@@ -369,9 +382,11 @@ bool check(const bench_case& c, const input& in, std::string& why) {
         ok = same(b.out32, r, in.utf32);
         break;
       case op::utf8_to_utf16:
+      case op::utf8_to_utf16_bounded:
         ok = same(b.out16, r, in.utf16);
         break;
       case op::utf16_to_utf8:
+      case op::utf16_to_utf8_bounded:
       case op::utf32_to_utf8:
         ok = same_bytes(b.out8, r, in.utf8.data(), in.utf8.size());
         break;
@@ -560,12 +575,14 @@ int main(int argc, char** argv) {
         if (std::strcmp(im.library, "utf8dfa") == 0)
           impls.push_back({im.operation, kernel_libraries.back().c_str(), im.on_ill_formed, im.run});
     }
-  constexpr op ops[] = {
-      op::validate, op::utf8_to_utf32, op::utf8_to_utf16, op::utf16_to_utf8, op::utf32_to_utf8, op::count,
-      op::utf16_length_from_utf8, op::utf32_length_from_utf8, op::utf8_length_from_utf16, op::utf8_length_from_utf32,
-      op::to_utf16, op::to_utf32, op::to_utf8_from_utf16, op::to_utf8_from_utf32,
-      // The transcoding views.
-      op::view_utf8_to_utf16, op::view_utf16_to_utf8, op::view_utf16_to_utf32, op::view_utf8_to_utf32};
+  constexpr op ops[] = {op::validate, op::utf8_to_utf32, op::utf8_to_utf16, op::utf16_to_utf8, op::utf32_to_utf8,
+                        op::count, op::utf16_length_from_utf8, op::utf32_length_from_utf8, op::utf8_length_from_utf16,
+                        op::utf8_length_from_utf32, op::to_utf16, op::to_utf32, op::to_utf8_from_utf16,
+                        op::to_utf8_from_utf32,
+                        // The transcoding views.
+                        op::view_utf8_to_utf16, op::view_utf16_to_utf8, op::view_utf16_to_utf32, op::view_utf8_to_utf32,
+                        // The bounded conversions.
+                        op::utf8_to_utf16_bounded, op::utf16_to_utf8_bounded};
   for (source& s : sources)
     for (const op o : ops)
       for (const impl& im : impls) {

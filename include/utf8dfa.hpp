@@ -3,6 +3,7 @@
 #define UTF8DFA_HPP
 
 #include "utf8dfa/boundary.hpp"
+#include "utf8dfa/bounded.hpp"
 #include "utf8dfa/config.hpp"
 #include "utf8dfa/count.hpp"
 #include "utf8dfa/decode.hpp"

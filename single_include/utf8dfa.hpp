@@ -10,7 +10,7 @@
 //   utf8dfa/version.hpp
 //   utf8dfa/detail/dfa.hpp
 //   utf8dfa/error.hpp
-//   utf8dfa/count.hpp
+//   utf8dfa/bounded.hpp
 //   utf8dfa/detail/dispatch.hpp
 //   utf8dfa/detail/kernel_table.hpp
 //   utf8dfa/policy.hpp
@@ -35,17 +35,18 @@
 //   utf8dfa/detail/simd/neon/validate.hpp
 //   utf8dfa/detail/simd/sse4/kernels.hpp
 //   utf8dfa/detail/simd/sse4/validate.hpp
-//   utf8dfa/decode.hpp
-//   utf8dfa/dialect.hpp
-//   utf8dfa/detail/dialect_dfa.hpp
-//   utf8dfa/encode.hpp
-//   utf8dfa/iterator.hpp
 //   utf8dfa/latin1.hpp
 //   utf8dfa/transcode.hpp
+//   utf8dfa/dialect.hpp
+//   utf8dfa/detail/dialect_dfa.hpp
+//   utf8dfa/utf16.hpp
+//   utf8dfa/count.hpp
+//   utf8dfa/decode.hpp
+//   utf8dfa/encode.hpp
+//   utf8dfa/iterator.hpp
 //   utf8dfa/output.hpp
 //   utf8dfa/stream.hpp
 //   utf8dfa/validate.hpp
-//   utf8dfa/utf16.hpp
 //   utf8dfa/utf_views.hpp
 //   utf8dfa/views.hpp
 
@@ -811,11 +812,28 @@ constexpr std::span<T> skip_bom(std::span<T, Extent> bytes) noexcept {
 
 #endif
 // ---- end utf8dfa/boundary.hpp ----
-// ---- begin utf8dfa/count.hpp ----
-// utf8dfa: counting code points.
-#ifndef UTF8DFA_COUNT_HPP
-#define UTF8DFA_COUNT_HPP
+// ---- begin utf8dfa/bounded.hpp ----
+// utf8dfa: output-bounded, resumable conversion. Every bulk conversion also takes a capacity
+// (`utf8_to_utf16(bytes, out, capacity, policy)`): it writes at most `capacity` output units, only
+// whole characters (never half a surrogate pair, nor part of a replacement character), and returns
+// {read, written, error}. When `out` is full, error is none (under strict) and read < the input
+// size: a call on the input from `read`, with fresh space, goes on. The calls' outputs, joined, are
+// exactly what one unbounded call writes, for every capacity, every policy and every kernel; the
+// error is that of the unbounded call over the input each one read (under strict, a call that meets
+// the first error stops there as the unbounded call does, even with no room left).
+//
+// How: chunks of input go through the plain (kernel-dispatched) conversion while their output surely
+// fits (sized by the room left and the widest output a unit can give); a short rest that may fit is
+// converted once into a buffer on the stack and kept if it does; with little room left, a stretch
+// whose output length (the length helpers) fits; the last characters one at a time, each converted
+// alone and kept if it fits. Chunks end only between characters or maximal ill-formed subparts,
+// where the DFA starts afresh, so nothing differs from one call but, at a chunk's end, an error's
+// kind, which is taken from the whole input. A policy may write less than its replacement_value()
+// for an error (or nothing), never more.
+#ifndef UTF8DFA_BOUNDED_HPP
+#define UTF8DFA_BOUNDED_HPP
 
+#include <algorithm>
 
 // ---- begin utf8dfa/detail/dispatch.hpp ----
 // utf8dfa: the run-time kernel table. On x86-64 the best of avx512, avx2, sse4 that cpu.hpp finds
@@ -886,6 +904,16 @@ namespace detail {
 /// True for the policy that writes nothing for an error (skip).
 template <class Policy>
 inline constexpr bool skips_errors_v = std::is_same_v<std::remove_cv_t<Policy>, skip>;
+/// A policy type (a class with a `stops_on_error` constant): what keeps a deduced Policy parameter
+/// from matching a capacity argument.
+template <class T, class = void>
+struct is_policy : std::false_type {};
+template <class T>
+struct is_policy<T, std::void_t<decltype(T::stops_on_error)>> : std::is_class<T> {};
+template <class T>
+inline constexpr bool is_policy_v = is_policy<T>::value;
+template <class T>
+using enable_if_policy = std::enable_if_t<is_policy_v<T>, int>;
 }  // namespace detail
 
 }  // namespace UTF8DFA_ABI_NAMESPACE
@@ -5081,27 +5109,26 @@ inline bool select_kernel(std::string_view name) noexcept {
 
 #endif
 // ---- end utf8dfa/detail/dispatch.hpp ----
+// ---- begin utf8dfa/latin1.hpp ----
+// utf8dfa: ISO-8859-1 (Latin-1), where each byte is the code point of the same value
+// (U+0000..U+00FF), to and from UTF-8, UTF-16 and UTF-32. Scalar code, no SIMD.
+//
+// Into Latin-1, a character above U+00FF is `unrepresentable`: strict stops before it (as before
+// an ill-formed subpart, whose kind is reported as usual), replace writes the policy's replacement
+// for it, which must itself be Latin-1: replace{U'?'}. A replacement above U+00FF (U+FFFD, the
+// default, included) is refused whatever the input: the call writes nothing and returns
+// {0, 0, error_code::unrepresentable}. assume_valid writes '?' for what it cannot convert; skip
+// writes nothing for it (nor for an ill-formed subpart).
+#ifndef UTF8DFA_LATIN1_HPP
+#define UTF8DFA_LATIN1_HPP
 
-namespace utf8dfa {
-inline namespace UTF8DFA_ABI_NAMESPACE {
 
-/// Code points in well-formed UTF-8, at memory speed: the bytes that are not continuation bytes.
-/// It does not validate; on ill-formed input use utf32_length_from_utf8 (the lossy decode's count).
-template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
-std::size_t count_code_points(const Bytes& bytes) noexcept {
-  const auto s = detail::as_span(bytes);
-  return detail::kernel_fn<&detail::kernel_table::count_leads>()(detail::as_uchars(s.data), s.size);
-}
+// ---- begin utf8dfa/transcode.hpp ----
+// utf8dfa: bulk conversion between UTF-8 and UTF-16 / UTF-32, with exact output-length helpers.
+#ifndef UTF8DFA_TRANSCODE_HPP
+#define UTF8DFA_TRANSCODE_HPP
 
-}  // namespace UTF8DFA_ABI_NAMESPACE
-}  // namespace utf8dfa
-
-#endif
-// ---- end utf8dfa/count.hpp ----
-// ---- begin utf8dfa/decode.hpp ----
-// utf8dfa: decoding one character at a time, forwards (Go's DecodeRune) and backwards (DecodeLastRune).
-#ifndef UTF8DFA_DECODE_HPP
-#define UTF8DFA_DECODE_HPP
+#include <string>
 
 // ---- begin utf8dfa/dialect.hpp ----
 // utf8dfa: the dialects of UTF-8 that real systems exchange, each one a grammar and a table.
@@ -5619,526 +5646,6 @@ constexpr typename machine_of<D>::state boundary_before(const T* p, std::size_t 
 #endif
 // ---- end utf8dfa/dialect.hpp ----
 
-namespace utf8dfa {
-inline namespace UTF8DFA_ABI_NAMESPACE {
-
-namespace detail {
-
-/// The last character or maximal ill-formed subpart of [p, p+end): exactly the forward
-/// segmentation read backwards. Every non-continuation byte starts a segment, so the segment that
-/// ends at `end` starts at the last such byte within four bytes if decoding from there reaches
-/// `end`, and is the single byte before `end` otherwise.
-template <class T>
-constexpr decoded decode_before(const T* p, std::size_t end) noexcept {
-  const std::size_t lo = end >= 4 ? end - 4 : 0;
-  for (std::size_t j = end; j-- > lo;) {
-    if (!is_continuation(octet(p[j]))) {
-      const decoded d = decode_at(p, end, j);
-      if (j + d.length == end) return d;
-      break;
-    }
-  }
-  return decode_at(p, end, end - 1);
-}
-
-/// The same segment when [p, p+size) goes on after `end`: if the input continues and its byte at
-/// `end` cuts that segment short, the kind is the one the forward walk reports (too_short,
-/// overlong, ...) rather than incomplete.
-template <class T>
-constexpr decoded decode_before(const T* p, std::size_t end, std::size_t size) noexcept {
-  decoded d = decode_before(p, end);
-  if (d.error == error_code::incomplete && end < size) {
-    const decoded whole = decode_at(p, size, end - d.length);
-    if (whole.length == d.length) d.error = whole.error;
-  }
-  return d;
-}
-
-/// decode_before in a dialect. The window is the dialect's longest character. A lead byte starts
-/// a segment, except (pair dialects) an ED that follows ED A0-AF 80-BF: the walk from that first
-/// ED always takes it as the second half of a pair. The segment found starts where the state
-/// before it is known (boundary_before).
-template <class D, class T>
-constexpr decoded decode_before_in(const T* p, std::size_t end) noexcept {
-  using M = machine_of<D>;
-  constexpr std::size_t window = dialect_traits<D>::max_length;
-  const std::size_t lo = end >= window ? end - window : 0;
-  for (std::size_t j = end; j-- > lo;) {
-    if (!is_continuation(octet(p[j]))) {
-      if constexpr (M::pairs) {
-        if (j >= 3 && octet(p[j]) == 0xED && octet(p[j - 3]) == 0xED && octet(p[j - 2]) >= 0xA0 &&
-            octet(p[j - 2]) <= 0xAF && is_continuation(octet(p[j - 1])))
-          j -= 3;
-      }
-      typename M::state at = boundary_before<D>(p, j);
-      const decoded d = decode_with<M>(p, end, j, at);
-      if (j + d.length == end) return d;
-      break;
-    }
-  }
-  typename M::state at = boundary_before<D>(p, end - 1);
-  return decode_with<M>(p, end, end - 1, at);
-}
-
-/// decode_before in a dialect when the input goes on after `end` (as decode_before above).
-template <class D, class T>
-constexpr decoded decode_before_in(const T* p, std::size_t end, std::size_t size) noexcept {
-  decoded d = decode_before_in<D>(p, end);
-  if (d.error == error_code::incomplete && end < size) {
-    typename machine_of<D>::state at = boundary_before<D>(p, end - d.length);
-    const decoded whole = decode_with<machine_of<D>>(p, size, end - d.length, at);
-    if (whole.length == d.length) d.error = whole.error;
-  }
-  return d;
-}
-
-}  // namespace detail
-
-/// Decodes the character at byte `pos`; on error U+FFFD with the subpart's length and kind.
-/// At or past the end: {U+FFFD, 0, incomplete}.
-template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
-constexpr decoded decode_next(const Bytes& bytes, std::size_t pos) noexcept {
-  const auto s = detail::as_span(bytes);
-  if (pos >= s.size) return {replacement_character, 0, error_code::incomplete};
-  return detail::decode_at(s.data, s.size, pos);
-}
-
-/// Decodes the character that ends just before byte `end`, segmenting [0, end) as decode_next
-/// does, so that walking back from a boundary gives decode_next's segments (kinds included) in
-/// reverse. At the start: {U+FFFD, 0, incomplete}.
-template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
-constexpr decoded decode_prev(const Bytes& bytes, std::size_t end) noexcept {
-  const auto s = detail::as_span(bytes);
-  if (end > s.size) end = s.size;
-  if (end == 0) return {replacement_character, 0, error_code::incomplete};
-  return detail::decode_before(s.data, end, s.size);
-}
-
-/// decode_next in a dialect (decode_next(bytes, pos, dialect::cesu8{})). `pos` must be a character
-/// boundary; in WTF-8 the character before it decides whether a trail surrogate may start there.
-/// Values are those the dialect encodes: surrogates (WTF-8, legacy), up to 0x7FFFFFFF (legacy).
-template <class Bytes, class Dialect, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<Dialect> = 0>
-constexpr decoded decode_next(const Bytes& bytes, std::size_t pos, Dialect) noexcept {
-  if constexpr (detail::is_strict_v<Dialect>) {
-    return decode_next(bytes, pos);
-  } else {
-    const auto s = detail::as_span(bytes);
-    if (pos >= s.size) return {replacement_character, 0, error_code::incomplete};
-    auto at = detail::boundary_before<Dialect>(s.data, pos);
-    return detail::decode_with<detail::machine_of<Dialect>>(s.data, s.size, pos, at);
-  }
-}
-
-/// decode_prev in a dialect: decode_next's segments, walking back from a boundary.
-template <class Bytes, class Dialect, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<Dialect> = 0>
-constexpr decoded decode_prev(const Bytes& bytes, std::size_t end, Dialect) noexcept {
-  if constexpr (detail::is_strict_v<Dialect>) {
-    return decode_prev(bytes, end);
-  } else {
-    const auto s = detail::as_span(bytes);
-    if (end > s.size) end = s.size;
-    if (end == 0) return {replacement_character, 0, error_code::incomplete};
-    return detail::decode_before_in<Dialect>(s.data, end, s.size);
-  }
-}
-
-}  // namespace UTF8DFA_ABI_NAMESPACE
-}  // namespace utf8dfa
-
-#endif
-// ---- end utf8dfa/decode.hpp ----
-// ---- begin utf8dfa/encode.hpp ----
-// utf8dfa: encoding one Unicode scalar value as UTF-8 (RFC 3629 section 3).
-#ifndef UTF8DFA_ENCODE_HPP
-#define UTF8DFA_ENCODE_HPP
-
-
-
-namespace utf8dfa {
-inline namespace UTF8DFA_ABI_NAMESPACE {
-
-/// True for U+0000..U+D7FF and U+E000..U+10FFFF: the values UTF-8 can encode.
-constexpr bool is_scalar_value(char32_t cp) noexcept {
-  return cp < 0xD800 || (cp > 0xDFFF && cp <= 0x10FFFF);
-}
-
-/// Bytes needed to encode `cp` (1..4), or 0 for a surrogate or a value above 0x10FFFF.
-constexpr std::size_t encoded_length(char32_t cp) noexcept {
-  return is_scalar_value(cp) ? detail::utf8_width(cp) : 0;
-}
-
-/// Writes `cp` to out[0..3]; returns the byte count, or 0 (writing nothing) for a surrogate or > 0x10FFFF.
-template <class Byte, detail::enable_if_byte<Byte> = 0>
-constexpr std::size_t encode(char32_t cp, Byte* out4) noexcept {
-  return is_scalar_value(cp) ? detail::put_utf8(out4, cp) : 0;
-}
-
-/// True when the dialect can encode `cp`: scalar values (utf8, cesu8, mutf8), up to 0x10FFFF with
-/// surrogates (wtf8), up to 0x7FFFFFFF (legacy).
-template <class Dialect, detail::enable_if_dialect<Dialect> = 0>
-constexpr bool is_encodable(char32_t cp, Dialect) noexcept {
-  return detail::dialect_traits<Dialect>::encodable(cp);
-}
-
-/// Bytes the dialect's form of `cp` takes (1..6), or 0 when it cannot encode it.
-template <class Dialect, detail::enable_if_dialect<Dialect> = 0>
-constexpr std::size_t encoded_length(char32_t cp, Dialect) noexcept {
-  return detail::dialect_traits<Dialect>::encodable(cp) ? detail::dialect_traits<Dialect>::width(cp) : 0;
-}
-
-/// Writes the dialect's form of `cp` to out[0..5] (encode(cp, out, dialect::mutf8{})); returns the
-/// byte count, or 0 (writing nothing) when the dialect cannot encode it. A WTF-8 caller pairing
-/// surrogates itself must not write a lead surrogate before a trail one (see utf16_to_utf8).
-template <class Byte, class Dialect, detail::enable_if_byte<Byte> = 0, detail::enable_if_dialect<Dialect> = 0>
-constexpr std::size_t encode(char32_t cp, Byte* out6, Dialect) noexcept {
-  if constexpr (detail::is_strict_v<Dialect>)
-    return encode(cp, out6);
-  else
-    return detail::dialect_traits<Dialect>::encodable(cp) ? detail::dialect_traits<Dialect>::put(out6, cp) : 0;
-}
-
-}  // namespace UTF8DFA_ABI_NAMESPACE
-}  // namespace utf8dfa
-
-#endif
-// ---- end utf8dfa/encode.hpp ----
-// ---- begin utf8dfa/iterator.hpp ----
-// utf8dfa: code_point_iterator, a char32_t iterator over UTF-8 bytes.
-//
-// It yields the segmentation of decode_next: one code point per well-formed character and one
-// U+FFFD per maximal ill-formed subpart. Backwards it yields the same sequence in reverse order
-// (decode_prev's segmentation). Over contiguous bytes it runs detail::decode_at / decode_before;
-// over any other iterator it runs the same DFA (detail::step) one byte at a time, never reading
-// a byte before comparing its position with the end, and never consuming the byte that ends an
-// ill-formed subpart (so single-pass iterators such as std::istreambuf_iterator work).
-#ifndef UTF8DFA_ITERATOR_HPP
-#define UTF8DFA_ITERATOR_HPP
-
-
-
-#if UTF8DFA_HAS_RANGES
-#include <memory>  // std::to_address
-#endif
-
-namespace utf8dfa {
-inline namespace UTF8DFA_ABI_NAMESPACE {
-
-namespace detail {
-
-template <class It>
-using iter_category_t = typename std::iterator_traits<It>::iterator_category;
-
-/// At least a forward iterator (multi-pass: positions can be kept and revisited).
-template <class It>
-inline constexpr bool is_forward_iter_v = std::is_base_of_v<std::forward_iterator_tag, iter_category_t<It>>;
-
-/// At least a bidirectional iterator.
-template <class It>
-inline constexpr bool is_bidi_iter_v = std::is_base_of_v<std::bidirectional_iterator_tag, iter_category_t<It>>;
-
-/// Iterators over contiguous memory, read through a pointer: any pointer, and in C++20 every
-/// std::contiguous_iterator.
-template <class It>
-inline constexpr bool is_contiguous_iter_v =
-#if UTF8DFA_HAS_RANGES
-    std::contiguous_iterator<It>;
-#else
-    std::is_pointer_v<It>;
-#endif
-
-template <class It>
-constexpr auto to_pointer(const It& it) noexcept {
-#if UTF8DFA_HAS_RANGES
-  return std::to_address(it);
-#else
-  return it;
-#endif
-}
-
-/// Decodes the character or maximal ill-formed subpart at `it` (it != last) and moves `it` past
-/// it, on machine M entering in boundary state `at`: decode_iter, through a pointer when the input
-/// is contiguous with a known end.
-template <class M, class It, class Sent>
-constexpr decoded decode_advance(It& it, const Sent& last, typename M::state& at) {
-  if constexpr (is_contiguous_iter_v<It> && std::is_same_v<It, Sent>) {
-    const decoded d = decode_with<M>(to_pointer(it), static_cast<std::size_t>(last - it), 0, at);
-    it += d.length;
-    return d;
-  } else {
-    return decode_iter<M>(it, last, at);
-  }
-}
-
-/// The same in strict UTF-8.
-template <class It, class Sent>
-constexpr decoded decode_advance(It& it, const Sent& last) {
-  utf8_machine::state at = utf8_machine::start;
-  return decode_advance<utf8_machine>(it, last, at);
-}
-
-/// The segment that ends at `pos` (first != pos), treating [first, pos) as the whole input, as
-/// decode_before does; moves `pos` to its start.
-template <class It>
-constexpr decoded decode_retreat(const It& first, It& pos) {
-  if constexpr (is_contiguous_iter_v<It>) {
-    const decoded d = decode_before(to_pointer(first), static_cast<std::size_t>(pos - first));
-    pos -= d.length;
-    return d;
-  } else {
-    // The last non-continuation byte within four bytes starts the segment if decoding from it
-    // reaches `pos`; otherwise the segment is the single byte before `pos`.
-    It j = pos;
-    for (int k = 0; k < 4 && j != first; ++k) {
-      --j;
-      if (!is_continuation(octet(*j))) {
-        It t = j;
-        const decoded d = decode_advance(t, pos);
-        if (t == pos) {
-          pos = j;
-          return d;
-        }
-        break;
-      }
-    }
-    It start = pos;
-    --start;
-    It t = start;
-    const decoded d = decode_advance(t, pos);
-    pos = start;
-    return d;
-  }
-}
-
-}  // namespace detail
-
-/// A char32_t iterator over the UTF-8 bytes [first, last): one code point per character, one
-/// U+FFFD per maximal ill-formed subpart. Bidirectional over bidirectional byte iterators (going
-/// back needs the `first` bound), forward over forward ones, single-pass over input iterators.
-/// `Sent` may differ from `It` (e.g. null_sentinel_t for C strings). `Dialect` (dialect.hpp) reads
-/// the bytes in another dialect; those iterators carry the DFA's boundary state from character to
-/// character and are bidirectional only over contiguous bytes (forward over other multi-pass ones).
-template <class It, class Sent = It, class Dialect = dialect::utf8>
-class code_point_iterator {
-  static_assert(detail::is_byte_v<typename std::iterator_traits<It>::value_type>,
-                "code_point_iterator reads 1-byte elements (char, unsigned char, char8_t, std::byte)");
-  static_assert(detail::is_dialect_v<Dialect>, "Dialect is one of the utf8dfa::dialect tags");
-  static constexpr bool strict = detail::is_strict_v<Dialect>;
-  using machine = detail::machine_of<Dialect>;
-  static constexpr bool multipass = detail::is_forward_iter_v<It>;
-  static constexpr bool bidirectional = detail::is_bidi_iter_v<It> && (strict || detail::is_contiguous_iter_v<It>);
-
- public:
-  using value_type = char32_t;
-  using reference = char32_t;
-  using pointer = void;
-  using difference_type = std::ptrdiff_t;
-  using iterator_category =
-      std::conditional_t<bidirectional, std::bidirectional_iterator_tag,
-                         std::conditional_t<multipass, std::forward_iterator_tag, std::input_iterator_tag>>;
-  using iterator_concept = iterator_category;
-
-  constexpr code_point_iterator() = default;
-
-  /// An iterator at the start of [pos, last); it cannot move before `pos`. For input iterators
-  /// this reads the first character.
-  constexpr code_point_iterator(It pos, Sent last) : first_(pos), pos_(pos), last_(last) { load(); }
-
-  /// An iterator at `pos`, a character boundary in [first, last), that can move back to `first`.
-  template <bool M = multipass, std::enable_if_t<M, int> = 0>
-  constexpr code_point_iterator(It first, It pos, Sent last) : first_(first), pos_(pos), last_(last) {
-    if constexpr (!strict) {  // the boundary state at pos: what the character before it left
-      if (pos_ == last_) {    // the end: nothing to decode
-      } else if constexpr (detail::is_contiguous_iter_v<It>) {
-        at_ = detail::boundary_before<Dialect>(detail::to_pointer(first_), static_cast<std::size_t>(pos_ - first_));
-      } else {
-        for (It t = first_; t != pos_;) detail::decode_advance<machine>(t, pos_, at_);
-      }
-    }
-    load();
-  }
-
-  /// The current code point, or U+FFFD for an ill-formed subpart. Not at the end.
-  constexpr char32_t operator*() const noexcept { return cp_; }
-
-  /// Multi-pass iterators: where the current character starts (the end when at the end).
-  /// Input iterators: the position after the current character (the bytes consumed so far).
-  constexpr It base() const { return pos_; }
-
-  /// Bytes of the current character or ill-formed subpart (1..4); 0 at the end.
-  constexpr std::size_t length() const noexcept { return len_; }
-
-  /// Steps to the next character; at the end it stays there.
-  constexpr code_point_iterator& operator++() {
-    if constexpr (!strict) at_ = after_;
-    if constexpr (multipass) {
-      if constexpr (detail::is_contiguous_iter_v<It> ||
-                    std::is_base_of_v<std::random_access_iterator_tag, detail::iter_category_t<It>>)
-        pos_ += static_cast<difference_type>(len_);
-      else
-        for (std::uint8_t k = 0; k < len_; ++k) ++pos_;
-    }
-    load();
-    return *this;
-  }
-
-  constexpr code_point_iterator operator++(int) {
-    code_point_iterator old = *this;
-    ++*this;
-    return old;
-  }
-
-  /// Steps back one character; at the first position it stays there (as ++ stays at the end).
-  template <bool B = bidirectional, std::enable_if_t<B, int> = 0>
-  constexpr code_point_iterator& operator--() {
-    if (pos_ == first_) return *this;
-    if constexpr (strict) {
-      const decoded d = detail::decode_retreat(first_, pos_);
-      cp_ = d.code_point;
-      len_ = d.length;
-    } else {
-      const auto* base = detail::to_pointer(first_);
-      const auto end = static_cast<std::size_t>(pos_ - first_);
-      const decoded d = detail::decode_before_in<Dialect>(base, end);
-      pos_ -= static_cast<difference_type>(d.length);
-      cp_ = d.code_point;
-      len_ = d.length;
-      after_ = at_;
-      at_ = detail::boundary_before<Dialect>(base, end - d.length);
-    }
-    return *this;
-  }
-
-  template <bool B = bidirectional, std::enable_if_t<B, int> = 0>
-  constexpr code_point_iterator operator--(int) {
-    code_point_iterator old = *this;
-    --*this;
-    return old;
-  }
-
-  /// Multi-pass: same position. Single-pass: both at the end or both not (like istreambuf_iterator).
-  friend constexpr bool operator==(const code_point_iterator& a, const code_point_iterator& b) {
-    if constexpr (multipass)
-      return a.pos_ == b.pos_;
-    else
-      return (a.len_ == 0) == (b.len_ == 0);
-  }
-  friend constexpr bool operator!=(const code_point_iterator& a, const code_point_iterator& b) { return !(a == b); }
-
-  // Comparisons with a sentinel of another type.
-  template <class S, std::enable_if_t<std::is_same_v<S, Sent> && !std::is_same_v<S, It>, int> = 0>
-  friend constexpr bool operator==(const code_point_iterator& a, const S& s) {
-    return a.at(s);
-  }
-  template <class S, std::enable_if_t<std::is_same_v<S, Sent> && !std::is_same_v<S, It>, int> = 0>
-  friend constexpr bool operator==(const S& s, const code_point_iterator& a) {
-    return a.at(s);
-  }
-  template <class S, std::enable_if_t<std::is_same_v<S, Sent> && !std::is_same_v<S, It>, int> = 0>
-  friend constexpr bool operator!=(const code_point_iterator& a, const S& s) {
-    return !a.at(s);
-  }
-  template <class S, std::enable_if_t<std::is_same_v<S, Sent> && !std::is_same_v<S, It>, int> = 0>
-  friend constexpr bool operator!=(const S& s, const code_point_iterator& a) {
-    return !a.at(s);
-  }
-
- private:
-  constexpr bool at(const Sent& s) const {
-    if constexpr (multipass)
-      return pos_ == s;
-    else
-      return len_ == 0;
-  }
-
-  // Decodes the character at pos_ (multi-pass: pos_ stays at its start; single-pass: pos_ moves past it).
-  constexpr void load() {
-    if (pos_ == last_) {
-      cp_ = 0;
-      len_ = 0;
-      return;
-    }
-    decoded d{};
-    if constexpr (strict) {
-      if constexpr (multipass) {
-        It t = pos_;
-        d = detail::decode_advance(t, last_);
-      } else {
-        d = detail::decode_advance(pos_, last_);
-      }
-    } else {
-      typename machine::state st = at_;
-      if constexpr (multipass) {
-        It t = pos_;
-        d = detail::decode_advance<machine>(t, last_, st);
-      } else {
-        d = detail::decode_advance<machine>(pos_, last_, st);
-      }
-      after_ = st;
-    }
-    cp_ = d.code_point;
-    len_ = d.length;
-  }
-
-  It first_{};
-  It pos_{};
-  Sent last_{};
-  char32_t cp_ = 0;
-  std::uint8_t len_ = 0;
-  std::uint8_t at_ = 0;     // dialects: the boundary state at pos_ (strict UTF-8 has one)
-  std::uint8_t after_ = 0;  // dialects: the boundary state after the current character
-};
-
-/// A sentinel for null-terminated byte strings: a pointer equals it when it points at a zero byte.
-/// Lets C strings be iterated without a strlen pass.
-struct null_sentinel_t {
-  template <class T, detail::enable_if_byte<T> = 0>
-  friend constexpr bool operator==(const T* p, null_sentinel_t) noexcept {
-    return detail::octet(*p) == 0;
-  }
-  template <class T, detail::enable_if_byte<T> = 0>
-  friend constexpr bool operator==(null_sentinel_t, const T* p) noexcept {
-    return detail::octet(*p) == 0;
-  }
-  template <class T, detail::enable_if_byte<T> = 0>
-  friend constexpr bool operator!=(const T* p, null_sentinel_t) noexcept {
-    return detail::octet(*p) != 0;
-  }
-  template <class T, detail::enable_if_byte<T> = 0>
-  friend constexpr bool operator!=(null_sentinel_t, const T* p) noexcept {
-    return detail::octet(*p) != 0;
-  }
-};
-
-/// The null_sentinel_t value.
-inline constexpr null_sentinel_t null_sentinel{};
-
-}  // namespace UTF8DFA_ABI_NAMESPACE
-}  // namespace utf8dfa
-
-#endif
-// ---- end utf8dfa/iterator.hpp ----
-// ---- begin utf8dfa/latin1.hpp ----
-// utf8dfa: ISO-8859-1 (Latin-1), where each byte is the code point of the same value
-// (U+0000..U+00FF), to and from UTF-8, UTF-16 and UTF-32. Scalar code, no SIMD.
-//
-// Into Latin-1, a character above U+00FF is `unrepresentable`: strict stops before it (as before
-// an ill-formed subpart, whose kind is reported as usual), replace writes the policy's replacement
-// for it, which must itself be Latin-1: replace{U'?'}. A replacement above U+00FF (U+FFFD, the
-// default, included) is refused whatever the input: the call writes nothing and returns
-// {0, 0, error_code::unrepresentable}. assume_valid writes '?' for what it cannot convert; skip
-// writes nothing for it (nor for an ill-formed subpart).
-#ifndef UTF8DFA_LATIN1_HPP
-#define UTF8DFA_LATIN1_HPP
-
-
-// ---- begin utf8dfa/transcode.hpp ----
-// utf8dfa: bulk conversion between UTF-8 and UTF-16 / UTF-32, with exact output-length helpers.
-#ifndef UTF8DFA_TRANSCODE_HPP
-#define UTF8DFA_TRANSCODE_HPP
-
-#include <string>
-
-
 #if UTF8DFA_HAS_EXCEPTIONS
 #include <stdexcept>
 #endif
@@ -6316,12 +5823,14 @@ Str make_string(std::size_t size, Run run, conversion_result& status) {
   return out;
 }
 
-/// Where a chunk of UTF-8 that would end at `cut` (inside the input) ends: not before a continuation
-/// byte, so that no character or maximal ill-formed subpart is split (a run of more than three
-/// continuation bytes holds stray ones, which may be split).
+/// Where a chunk of UTF-8 that would end at `cut` (inside the input, at least 3 bytes in) ends:
+/// before the lead byte of the character or maximal ill-formed subpart that `cut` falls in, so that
+/// none is split. Behind a run of four continuation bytes, the one at `cut` is a stray one (a
+/// subpart of its own): the chunk ends at `cut`.
 inline std::size_t utf8_chunk_end(const unsigned char* p, std::size_t cut) noexcept {
-  for (int k = 0; k < 3 && is_continuation(p[cut]); ++k) --cut;
-  return cut;
+  std::size_t end = cut;
+  for (int k = 0; k < 3 && is_continuation(p[end]); ++k) --end;
+  return is_continuation(p[end]) ? cut : end;
 }
 
 /// Where a chunk of UTF-16 ends: not between a high surrogate and the unit after it.
@@ -6430,7 +5939,7 @@ std::string utf_to_utf8_string(const In* p, std::size_t n, char32_t replacement,
 // ---- Non-allocating core: the caller sizes `out` with the length helpers below. -----------------
 
 /// UTF-8 to UTF-32 into `out`; under strict, stops before the first ill-formed subpart.
-template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0>
+template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_policy<Policy> = 0>
 conversion_result utf8_to_utf32(const Bytes& bytes, char32_t* out, Policy policy = {}) noexcept {
   const auto s = detail::as_span(bytes);
   return detail::kernel_fn<&detail::kernel_table::utf8_to_utf32>()(detail::as_uchars(s.data), s.size, out,
@@ -6438,7 +5947,7 @@ conversion_result utf8_to_utf32(const Bytes& bytes, char32_t* out, Policy policy
 }
 
 /// UTF-8 to UTF-16 into `out` (supplementary characters as surrogate pairs).
-template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0>
+template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_policy<Policy> = 0>
 conversion_result utf8_to_utf16(const Bytes& bytes, char16_t* out, Policy policy = {}) noexcept {
   const auto s = detail::as_span(bytes);
   return detail::kernel_fn<&detail::kernel_table::utf8_to_utf16>()(detail::as_uchars(s.data), s.size, out,
@@ -6447,14 +5956,14 @@ conversion_result utf8_to_utf16(const Bytes& bytes, char16_t* out, Policy policy
 
 /// UTF-16 to UTF-8 into `out`. Each unpaired surrogate is one error (`surrogate`, or `incomplete`
 /// for a high surrogate that ends the input).
-template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0>
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
 conversion_result utf16_to_utf8(std::u16string_view in, Byte* out, Policy policy = {}) noexcept {
   return detail::kernel_fn<&detail::kernel_table::utf16_to_utf8>()(in.data(), in.size(), detail::as_uchars(out),
                                                                    detail::kernel_replacement(policy));
 }
 
 /// UTF-32 to UTF-8 into `out`. Surrogates (`surrogate`) and values above 0x10FFFF (`too_large`) are errors.
-template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0>
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
 conversion_result utf32_to_utf8(std::u32string_view in, Byte* out, Policy policy = {}) noexcept {
   return detail::kernel_fn<&detail::kernel_table::utf32_to_utf8>()(in.data(), in.size(), detail::as_uchars(out),
                                                                    detail::kernel_replacement(policy));
@@ -7038,7 +6547,7 @@ std::size_t utf8_length_from_latin1(const Bytes& bytes) noexcept {
 
 /// UTF-8 to Latin-1 into `out`; a character above U+00FF is `unrepresentable` (see the header comment).
 template <class Policy = strict, class Bytes, class Byte, detail::enable_if_bytes<Bytes> = 0,
-          detail::enable_if_byte<Byte> = 0>
+          detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
 conversion_result utf8_to_latin1(const Bytes& bytes, Byte* out, Policy policy = {}) noexcept {
   const auto s = detail::as_span(bytes);
   return detail::to_latin1(detail::as_uchars(s.data), s.size, detail::as_uchars(out), policy);
@@ -7079,14 +6588,14 @@ std::size_t latin1_to_utf32(const Bytes& bytes, char32_t* out) noexcept {
 
 /// UTF-16 to Latin-1 into `out` (at most in.size() bytes): unpaired surrogates as in
 /// utf16_to_utf8, a character above U+00FF `unrepresentable`.
-template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0>
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
 conversion_result utf16_to_latin1(std::u16string_view in, Byte* out, Policy policy = {}) noexcept {
   return detail::to_latin1(in.data(), in.size(), detail::as_uchars(out), policy);
 }
 
 /// UTF-32 to Latin-1 into `out` (at most in.size() bytes): surrogates and values above 0x10FFFF as
 /// in utf32_to_utf8, a value above U+00FF `unrepresentable`.
-template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0>
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
 conversion_result utf32_to_latin1(std::u32string_view in, Byte* out, Policy policy = {}) noexcept {
   return detail::to_latin1(in.data(), in.size(), detail::as_uchars(out), policy);
 }
@@ -7096,6 +6605,1256 @@ conversion_result utf32_to_latin1(std::u32string_view in, Byte* out, Policy poli
 
 #endif
 // ---- end utf8dfa/latin1.hpp ----
+// ---- begin utf8dfa/utf16.hpp ----
+// utf8dfa: UTF-16 and UTF-32 as inputs in their own right (validation, counting, repair, conversion
+// between the two) and UTF-16 stored in a stated byte order (UTF-16LE, UTF-16BE).
+//
+// One definition of an unpaired surrogate serves the whole library (detail::decode_utf16_at, also
+// behind utf16_to_utf8): a surrogate that is not a high one followed by a low one. A high surrogate
+// that ends the input is `incomplete` (a later chunk could pair it), every other one `surrogate`.
+// Offsets and lengths are in code units. Scalar code, no SIMD.
+#ifndef UTF8DFA_UTF16_HPP
+#define UTF8DFA_UTF16_HPP
+
+#if defined(__has_include)
+#if __has_include(<bit>)
+#include <bit>
+#endif
+#endif
+
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+
+namespace detail {
+
+#if defined(__cpp_lib_endian)
+static_assert(std::endian::native == std::endian::little || std::endian::native == std::endian::big,
+              "utf8dfa supports little- and big-endian hosts");
+inline constexpr bool host_little_endian = std::endian::native == std::endian::little;
+#elif defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && defined(__ORDER_BIG_ENDIAN__)
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ || __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__,
+              "utf8dfa supports little- and big-endian hosts");
+inline constexpr bool host_little_endian = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
+#elif defined(_WIN32)
+inline constexpr bool host_little_endian = true;  // every Windows target is little-endian
+#else
+#error "utf8dfa: cannot tell this platform's byte order (no std::endian, no __BYTE_ORDER__)"
+#endif
+
+/// The unit with its two bytes exchanged.
+constexpr char16_t swap_bytes(char16_t u) noexcept {
+  return static_cast<char16_t>(((u & 0xFFu) << 8) | (u >> 8));
+}
+
+/// Validation of UTF-16 or UTF-32 (by In), offsets in units.
+template <class In>
+constexpr validation_result validate_utf(const In* p, std::size_t n) noexcept {
+  for (std::size_t i = 0; i < n;) {
+    if (p[i] < 0xD800) {
+      ++i;
+      continue;
+    }
+    const decoded d = decode_utf_at(p, n, i);
+    if (d.error != error_code::none) return {i, d.error == error_code::incomplete ? 0u : std::size_t{1}, d.error};
+    i += d.length;
+  }
+  return {n, 0, error_code::none};
+}
+
+/// UTF-16 to UTF-32 or UTF-32 to UTF-16 (by In and Out), like the UTF-8 conversions.
+template <class Policy, class In, class Out>
+conversion_result utf_to_utf(const In* p, std::size_t n, Out* out, [[maybe_unused]] Policy pol) noexcept {
+  Out* o = out;
+  error_code first = error_code::none;
+  for (std::size_t i = 0; i < n;) {
+    const decoded d = decode_utf_at(p, n, i);
+    char32_t c = d.code_point;
+    if (UTF8DFA_UNLIKELY(d.error != error_code::none)) {
+      if constexpr (stops_on_error<Policy>) {
+        return {i, static_cast<std::size_t>(o - out), d.error};
+      } else {
+        if (first == error_code::none) first = d.error;
+        if constexpr (skips_errors_v<Policy>) {
+          i += d.length;
+          continue;
+        } else {
+          c = pol.replacement_value();
+        }
+      }
+    }
+    o = put_unit(o, c);
+    i += d.length;
+  }
+  return {n, static_cast<std::size_t>(o - out), first};
+}
+
+/// Calls f(units, count, offset) on UTF-16 stored in the other byte order, converted to host order
+/// a chunk at a time in a buffer. A chunk ends on a high surrogate only where the input does, so
+/// surrogate pairs stay whole. f returns false to stop.
+template <class F>
+void for_each_swapped_chunk(const char16_t* p, std::size_t n, F f) {
+  constexpr std::size_t chunk = 256;
+  char16_t buf[chunk];
+  for (std::size_t pos = 0; pos < n;) {
+    std::size_t len = n - pos < chunk ? n - pos : chunk;
+    for (std::size_t k = 0; k < len; ++k) buf[k] = swap_bytes(p[pos + k]);
+    if (pos + len < n && buf[len - 1] >= 0xD800 && buf[len - 1] <= 0xDBFF) --len;
+    if (!f(static_cast<const char16_t*>(buf), len, pos)) return;
+    pos += len;
+  }
+}
+
+/// validate_utf16 on units stored little-endian (Little) or big-endian.
+template <bool Little>
+validation_result validate_utf16_in_order(std::u16string_view in) noexcept {
+  if constexpr (Little == host_little_endian) {
+    return validate_utf(in.data(), in.size());
+  } else {
+    validation_result r{in.size(), 0, error_code::none};
+    for_each_swapped_chunk(in.data(), in.size(), [&](const char16_t* b, std::size_t len, std::size_t base) {
+      const validation_result v = validate_utf(b, len);
+      if (v) return true;
+      r = {base + v.valid_up_to, v.error_length, v.error};
+      return false;
+    });
+    return r;
+  }
+}
+
+/// utf16_to_utf8 on units stored little-endian (Little) or big-endian.
+template <bool Little, class Policy, class Byte>
+conversion_result utf16_in_order_to_utf8(std::u16string_view in, Byte* out, Policy policy) noexcept {
+  if constexpr (Little == host_little_endian) {
+    return utf16_to_utf8(in, out, policy);
+  } else {
+    conversion_result r{in.size(), 0, error_code::none};
+    for_each_swapped_chunk(in.data(), in.size(), [&](const char16_t* b, std::size_t len, std::size_t base) {
+      const conversion_result c = utf16_to_utf8(std::u16string_view(b, len), out + r.written, policy);
+      r.written += c.written;
+      if (c.error != error_code::none) {
+        if (r.error == error_code::none) r.error = c.error;
+        if constexpr (Policy::stops_on_error) {
+          r.read = base + c.read;
+          return false;
+        }
+      }
+      return true;
+    });
+    return r;
+  }
+}
+
+/// utf8_to_utf16 writing units little-endian (Little) or big-endian.
+template <bool Little, class Policy, class Bytes>
+conversion_result utf8_to_utf16_in_order(const Bytes& bytes, char16_t* out, Policy policy) noexcept {
+  const conversion_result r = utf8_to_utf16(bytes, out, policy);
+  if constexpr (Little != host_little_endian) {
+    for (std::size_t i = 0; i < r.written; ++i) out[i] = swap_bytes(out[i]);
+  }
+  return r;
+}
+
+/// utf8_length_from_utf16 on units stored little-endian (Little) or big-endian (R: replace or skip).
+template <bool Little, class R>
+std::size_t utf8_length_from_utf16_in_order(std::u16string_view in, R r) noexcept {
+  if constexpr (Little == host_little_endian) {
+    return utf8_length_from_utf16(in, r);
+  } else {
+    std::size_t total = 0;
+    for_each_swapped_chunk(in.data(), in.size(), [&](const char16_t* b, std::size_t len, std::size_t) {
+      total += utf8_length_from_utf16(std::u16string_view(b, len), r);
+      return true;
+    });
+    return total;
+  }
+}
+
+}  // namespace detail
+
+// ---- UTF-16 and UTF-32 input (host byte order). ----------------------------------------------
+
+/// Checks UTF-16: valid_up_to is the units before the first unpaired surrogate (error_length 1,
+/// `surrogate`), or before a high surrogate that ends the input (error_length 0, `incomplete`).
+constexpr validation_result validate_utf16(std::u16string_view in) noexcept {
+  return detail::validate_utf(in.data(), in.size());
+}
+
+/// Checks UTF-32: a surrogate value is `surrogate`, a value above 0x10FFFF `too_large` (length 1).
+constexpr validation_result validate_utf32(std::u32string_view in) noexcept {
+  return detail::validate_utf(in.data(), in.size());
+}
+
+/// Code points in UTF-16: one per surrogate pair or other unit; each unpaired surrogate counts
+/// as one (the U+FFFD a lossy conversion writes for it).
+constexpr std::size_t count_utf16(std::u16string_view in) noexcept {
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < in.size(); ++count) i += detail::decode_utf16_at(in.data(), in.size(), i).length;
+  return count;
+}
+
+/// Copies UTF-16 to `out` (in.size() units) with each unpaired surrogate replaced by U+FFFD;
+/// `out` may be in.data() (in place) but must not otherwise overlap. Returns the units written.
+inline std::size_t to_well_formed_utf16(std::u16string_view in, char16_t* out) noexcept {
+  const char16_t* p = in.data();
+  const std::size_t n = in.size();
+  for (std::size_t i = 0; i < n;) {
+    const decoded d = detail::decode_utf16_at(p, n, i);
+    if (d.error != error_code::none) {
+      out[i] = static_cast<char16_t>(replacement_character);
+    } else {  // the well-formed units as they are (one, or a pair)
+      out[i] = p[i];
+      if (d.length == 2) out[i + 1] = p[i + 1];
+    }
+    i += d.length;
+  }
+  return n;
+}
+
+/// UTF-16 to UTF-32 into `out`; an unpaired surrogate is an error (see validate_utf16). Policies
+/// as for utf8_to_utf32: strict stops before it, replace writes the replacement, assume_valid.
+template <class Policy = strict, detail::enable_if_policy<Policy> = 0>
+conversion_result utf16_to_utf32(std::u16string_view in, char32_t* out, Policy policy = {}) noexcept {
+  return detail::utf_to_utf(in.data(), in.size(), out, policy);
+}
+
+/// UTF-32 to UTF-16 into `out`; surrogates (`surrogate`) and values above 0x10FFFF (`too_large`) are errors.
+template <class Policy = strict, detail::enable_if_policy<Policy> = 0>
+conversion_result utf32_to_utf16(std::u32string_view in, char16_t* out, Policy policy = {}) noexcept {
+  return detail::utf_to_utf(in.data(), in.size(), out, policy);
+}
+
+/// char32_t units utf16_to_utf32 writes: exact for every policy on well-formed input and for
+/// replace and assume_valid on any input; an upper bound for strict.
+constexpr std::size_t utf32_length_from_utf16(std::u16string_view in, replace = {}) noexcept {
+  return count_utf16(in);
+}
+
+/// char16_t units utf32_to_utf16 writes (same guarantees; replacements counted with `r`'s).
+constexpr std::size_t utf16_length_from_utf32(std::u32string_view in, replace r = {}) noexcept {
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const decoded d = detail::decode_utf32_at(in.data(), in.size(), i);
+    total += (d.error == error_code::none ? d.code_point : r.replacement_value()) >= 0x10000 ? 2u : 1u;
+  }
+  return total;
+}
+
+/// char32_t units utf16_to_utf32 writes under skip (exact): utf32_length_from_utf16(in, skip{}).
+template <class Skip, detail::enable_if_skip<Skip> = 0>
+constexpr std::size_t utf32_length_from_utf16(std::u16string_view in, Skip) noexcept {
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < in.size();) {
+    const decoded d = detail::decode_utf16_at(in.data(), in.size(), i);
+    count += d.error == error_code::none;
+    i += d.length;
+  }
+  return count;
+}
+
+/// char16_t units utf32_to_utf16 writes under skip (exact).
+template <class Skip, detail::enable_if_skip<Skip> = 0>
+constexpr std::size_t utf16_length_from_utf32(std::u32string_view in, Skip) noexcept {
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const decoded d = detail::decode_utf32_at(in.data(), in.size(), i);
+    if (d.error == error_code::none) total += d.code_point >= 0x10000 ? 2u : 1u;
+  }
+  return total;
+}
+
+// ---- UTF-16 in a stated byte order. ----------------------------------------------------------
+// A std::u16string_view or char16_t* here holds units whose bytes are stored in the named order
+// (UTF-16LE: low byte first), whatever the host's order; on a host of that order these are the
+// plain UTF-16 functions.
+
+/// Exchanges the two bytes of every unit (UTF-16LE <-> UTF-16BE) into `out` (in.size() units);
+/// `out` may be in.data(). Returns the units written.
+inline std::size_t change_endianness_utf16(std::u16string_view in, char16_t* out) noexcept {
+  for (std::size_t i = 0; i < in.size(); ++i) out[i] = detail::swap_bytes(in[i]);
+  return in.size();
+}
+
+/// validate_utf16 on UTF-16LE.
+inline validation_result validate_utf16le(std::u16string_view in) noexcept {
+  return detail::validate_utf16_in_order<true>(in);
+}
+
+/// validate_utf16 on UTF-16BE.
+inline validation_result validate_utf16be(std::u16string_view in) noexcept {
+  return detail::validate_utf16_in_order<false>(in);
+}
+
+/// utf8_to_utf16 writing UTF-16LE (same policies and result; size `out` with utf16_length_from_utf8).
+template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_policy<Policy> = 0>
+conversion_result utf8_to_utf16le(const Bytes& bytes, char16_t* out, Policy policy = {}) noexcept {
+  return detail::utf8_to_utf16_in_order<true>(bytes, out, policy);
+}
+
+/// utf8_to_utf16 writing UTF-16BE.
+template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_policy<Policy> = 0>
+conversion_result utf8_to_utf16be(const Bytes& bytes, char16_t* out, Policy policy = {}) noexcept {
+  return detail::utf8_to_utf16_in_order<false>(bytes, out, policy);
+}
+
+/// utf16_to_utf8 reading UTF-16LE (same policies and result; size `out` with utf8_length_from_utf16le).
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
+conversion_result utf16le_to_utf8(std::u16string_view in, Byte* out, Policy policy = {}) noexcept {
+  return detail::utf16_in_order_to_utf8<true>(in, out, policy);
+}
+
+/// utf16_to_utf8 reading UTF-16BE.
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
+conversion_result utf16be_to_utf8(std::u16string_view in, Byte* out, Policy policy = {}) noexcept {
+  return detail::utf16_in_order_to_utf8<false>(in, out, policy);
+}
+
+/// Bytes utf16le_to_utf8 writes (the guarantees of utf8_length_from_utf16).
+inline std::size_t utf8_length_from_utf16le(std::u16string_view in, replace r = {}) noexcept {
+  return detail::utf8_length_from_utf16_in_order<true>(in, r);
+}
+
+/// Bytes utf16be_to_utf8 writes.
+inline std::size_t utf8_length_from_utf16be(std::u16string_view in, replace r = {}) noexcept {
+  return detail::utf8_length_from_utf16_in_order<false>(in, r);
+}
+
+/// Bytes utf16le_to_utf8 writes under skip (exact).
+template <class Skip, detail::enable_if_skip<Skip> = 0>
+std::size_t utf8_length_from_utf16le(std::u16string_view in, Skip) noexcept {
+  return detail::utf8_length_from_utf16_in_order<true>(in, skip{});
+}
+
+/// Bytes utf16be_to_utf8 writes under skip (exact).
+template <class Skip, detail::enable_if_skip<Skip> = 0>
+std::size_t utf8_length_from_utf16be(std::u16string_view in, Skip) noexcept {
+  return detail::utf8_length_from_utf16_in_order<false>(in, skip{});
+}
+
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/utf16.hpp ----
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+
+namespace detail {
+
+template <class T, class = void>
+struct has_replacement_value : std::false_type {};
+template <class T>
+struct has_replacement_value<T, std::void_t<decltype(std::declval<const T&>().replacement_value())>> : std::true_type {
+};
+
+/// A scalar value at least as long, in every encoding, as what the policy writes for one error: its
+/// replacement (a policy that writes less, or nothing, is bounded by it too), else the longest.
+template <class Policy>
+constexpr char32_t widest_write(const Policy& pol) noexcept {
+  if constexpr (has_replacement_value<Policy>::value) {
+    const char32_t r = pol.replacement_value();
+    if (r <= 0x10FFFF && (r < 0xD800 || r > 0xDFFF)) return r;
+  }
+  return 0x10FFFF;
+}
+
+constexpr std::size_t utf16_units(char32_t c) noexcept {
+  return c >= 0x10000 ? 2 : 1;
+}
+
+/// How the bounded driver reads an input form: `piece` decodes the character or maximal ill-formed
+/// subpart at i in the whole input; `cut` is a piece boundary at or before c (c < n); `last_piece`
+/// is where the last piece of [begin, end) starts.
+struct utf8_pieces {
+  using unit = unsigned char;
+  static decoded piece(const unit* p, std::size_t n, std::size_t i) noexcept { return decode_at(p, n, i); }
+  static std::size_t cut(const unit* p, std::size_t c) noexcept { return utf8_chunk_end(p, c); }
+  static std::size_t last_piece(const unit* p, std::size_t begin, std::size_t end) noexcept {
+    std::size_t j = end - 1;
+    while (j > begin && end - j < 4 && is_continuation(p[j])) --j;
+    return j;
+  }
+};
+
+struct utf16_pieces {
+  using unit = char16_t;
+  static decoded piece(const unit* p, std::size_t n, std::size_t i) noexcept { return decode_utf16_at(p, n, i); }
+  static std::size_t cut(const unit* p, std::size_t c) noexcept {
+    return (p[c - 1] & 0xFC00) == 0xD800 && (p[c] & 0xFC00) == 0xDC00 ? c - 1 : c;
+  }
+  static std::size_t last_piece(const unit*, std::size_t, std::size_t end) noexcept { return end - 1; }
+};
+
+struct utf32_pieces {
+  using unit = char32_t;
+  static decoded piece(const unit* p, std::size_t n, std::size_t i) noexcept { return decode_utf32_at(p, n, i); }
+  static std::size_t cut(const unit*, std::size_t c) noexcept { return c; }
+  static std::size_t last_piece(const unit*, std::size_t, std::size_t end) noexcept { return end - 1; }
+};
+
+struct latin1_pieces {
+  using unit = unsigned char;
+  static decoded piece(const unit* p, std::size_t, std::size_t i) noexcept { return {p[i], 1, error_code::none}; }
+  static std::size_t cut(const unit*, std::size_t c) noexcept { return c; }
+  static std::size_t last_piece(const unit*, std::size_t, std::size_t end) noexcept { return end - 1; }
+};
+
+/// A capacity: any integer type but bool (a braced `{}` third argument stays the default policy of
+/// the unbounded overload); a negative one is 0.
+template <class T>
+using enable_if_capacity = std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, int>;
+
+template <class T>
+constexpr std::size_t capacity_of(T capacity) noexcept {
+  if constexpr (std::is_signed_v<T>) {
+    if (capacity < 0) return 0;
+  }
+  return static_cast<std::size_t>(capacity);
+}
+
+/// The bounded form of `convert(q, m, o)` (a plain conversion of input [q, q+m) into o) on input
+/// [p, p+n) read by Pieces: each input unit writes at most `max_out` units, each output unit takes at
+/// most `max_in` input units (short of errors a policy drops), `length(q, m)` is at least what
+/// convert writes (exact for replace and well-formed input).
+template <class Pieces, class Out, class Convert, class Length>
+conversion_result convert_bounded(const typename Pieces::unit* p, std::size_t n, Out* out, std::size_t capacity,
+                                  std::size_t max_out, std::size_t max_in, Convert convert, Length length) noexcept {
+  constexpr std::size_t min_chunk = 64;  // a chunk sure to fit, of fewer input units, is not worth a call
+  constexpr std::size_t few = 16;        // pieces converted one at a time before chunks again
+  std::size_t i = 0, o = 0;
+  error_code first = error_code::none;
+  constexpr std::size_t scratch_units = 16384 / sizeof(Out);
+  bool tried = false;
+  // The kind of an error reported at `at` by a conversion of input that ended after it: cut off by
+  // a chunk's end, a piece reads as incomplete; the whole input says what it is.
+  const auto kind = [&](error_code e, std::size_t at) noexcept {
+    if (e != error_code::incomplete) return e;
+    const error_code whole = Pieces::piece(p, n, at).error;
+    return whole != error_code::none ? whole : e;
+  };
+  for (;;) {
+    const std::size_t rest = n - i, room = capacity - o;
+    std::size_t end = n;
+    if (rest > room / max_out) {
+      const std::size_t sure = room / max_out;
+      // Once, when the rest is short and may fit: converted into a buffer, kept if it fits. (Cheaper
+      // than ever smaller chunks sure to fit, or than a length pass, where the conversion is fast.)
+      if (!tried && rest <= scratch_units / max_out && rest / max_in <= room) {
+        tried = true;
+        Out scratch[scratch_units];
+        const conversion_result r = convert(p + i, rest, scratch);
+        if (r.written <= room) {
+          std::copy_n(scratch, r.written, out + o);
+          if (r.read < rest) return {i + r.read, o + r.written, kind(r.error, i + r.read)};
+          return {n, o + r.written, first != error_code::none ? first : r.error};
+        }
+      }
+      if (sure >= min_chunk) {
+        end = Pieces::cut(p, i + sure);
+      } else {  // little room: the input that could fill it, halved until its output fits
+        const std::size_t window = room * max_in + max_in;
+        end = rest <= window ? n : Pieces::cut(p, i + window);
+        while (end > i && length(p + i, end - i) > room) end = end - i <= few ? i : Pieces::cut(p, i + (end - i) / 2);
+      }
+    }
+    if (end > i || rest == 0) {
+      const conversion_result r = convert(p + i, end - i, out + o);
+      if (r.read < end - i) return {i + r.read, o + r.written, kind(r.error, i + r.read)};  // stopped at an error
+      if (first == error_code::none && r.error != error_code::none)
+        first = end < n ? kind(r.error, Pieces::last_piece(p, i, end)) : r.error;
+      o += r.written;
+      i = end;
+      if (i == n) return {n, o, first};
+      continue;
+    }
+    // One piece at a time, each converted alone and kept if it fits.
+    for (std::size_t k = 0; k < few && i < n; ++k) {
+      const decoded d = Pieces::piece(p, n, i);
+      Out piece[8];
+      const conversion_result r = convert(p + i, d.length, piece);
+      if (r.read < d.length) return {i, o, kind(r.error, i)};
+      if (r.written > capacity - o) return {i, o, first};
+      for (std::size_t u = 0; u < r.written; ++u) out[o + u] = piece[u];
+      if (first == error_code::none && r.error != error_code::none) first = kind(r.error, i);
+      o += r.written;
+      i += d.length;
+    }
+    if (i == n) return {n, o, first};
+  }
+}
+
+/// utf16le/be_to_utf8, bounded, for units stored in the other byte order: chunks swapped into a
+/// buffer, each converted bounded, an error's kind taken from the whole input.
+template <class Policy>
+conversion_result swapped_utf16_to_utf8_bounded(const char16_t* p, std::size_t n, unsigned char* out,
+                                                std::size_t capacity, Policy policy) noexcept {
+  const auto kind = [&](error_code e, std::size_t at) noexcept {
+    if (e != error_code::incomplete) return e;
+    const char16_t two[2] = {swap_bytes(p[at]), at + 1 < n ? swap_bytes(p[at + 1]) : char16_t{0}};
+    return decode_utf16_at(two, at + 1 < n ? 2 : 1, 0).error;
+  };
+  constexpr std::size_t chunk = 256;
+  char16_t buf[chunk];
+  std::size_t o = 0;
+  error_code first = error_code::none;
+  for (std::size_t pos = 0; pos < n;) {
+    std::size_t len = n - pos < chunk ? n - pos : chunk;
+    for (std::size_t k = 0; k < len; ++k) buf[k] = swap_bytes(p[pos + k]);
+    if (pos + len < n && (buf[len - 1] & 0xFC00) == 0xD800 && (swap_bytes(p[pos + len]) & 0xFC00) == 0xDC00) --len;
+    const conversion_result r = utf16_to_utf8(std::u16string_view(buf, len), out + o, capacity - o, policy);
+    if (r.error != error_code::none) {
+      if (r.read < len && Policy::stops_on_error) return {pos + r.read, o + r.written, kind(r.error, pos + r.read)};
+      if (first == error_code::none) first = kind(r.error, pos + len - 1);  // incomplete: the chunk's last unit
+    }
+    o += r.written;
+    if (r.read < len) return {pos + r.read, o, first};
+    pos += len;
+  }
+  return {n, o, first};
+}
+
+}  // namespace detail
+
+// ---- UTF-8 <-> UTF-16 / UTF-32 (transcode.hpp). ------------------------------------------------
+
+/// utf8_to_utf32 writing at most `capacity` units into `out`. Output full: read < size, no error
+/// (under strict); call again from `read`.
+template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_policy<Policy> = 0,
+          class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result utf8_to_utf32(const Bytes& bytes, char32_t* out, Size capacity, Policy policy = {}) noexcept {
+  const auto s = detail::as_span(bytes);
+  const char32_t w = detail::widest_write(policy);
+  return detail::convert_bounded<detail::utf8_pieces>(
+      detail::as_uchars(s.data), s.size, out, detail::capacity_of(capacity), 1, 4,
+      [&](const unsigned char* q, std::size_t m, char32_t* o) {
+        return utf8_to_utf32(detail::byte_span_range<unsigned char>{q, m}, o, policy);
+      },
+      [&](const unsigned char* q, std::size_t m) {
+        return detail::kernel_fn<&detail::kernel_table::utf32_length_from_utf8>()(q, m, w);
+      });
+}
+
+/// utf8_to_utf16 writing at most `capacity` units (a surrogate pair whole or not at all).
+template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_policy<Policy> = 0,
+          class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result utf8_to_utf16(const Bytes& bytes, char16_t* out, Size capacity, Policy policy = {}) noexcept {
+  const auto s = detail::as_span(bytes);
+  const char32_t w = detail::widest_write(policy);
+  return detail::convert_bounded<detail::utf8_pieces>(
+      detail::as_uchars(s.data), s.size, out, detail::capacity_of(capacity), detail::utf16_units(w), 3,
+      [&](const unsigned char* q, std::size_t m, char16_t* o) {
+        return utf8_to_utf16(detail::byte_span_range<unsigned char>{q, m}, o, policy);
+      },
+      [&](const unsigned char* q, std::size_t m) {
+        return detail::kernel_fn<&detail::kernel_table::utf16_length_from_utf8>()(q, m, w);
+      });
+}
+
+/// utf16_to_utf8 writing at most `capacity` bytes, whole characters only (WHATWG encodeInto: a
+/// fixed byte buffer filled as far as whole characters go, `read` units and `written` bytes).
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0,
+          class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result utf16_to_utf8(std::u16string_view in, Byte* out, Size capacity, Policy policy = {}) noexcept {
+  const char32_t w = detail::widest_write(policy);
+  const std::size_t widest = detail::utf8_width(w) > 3 ? 4 : 3;
+  return detail::convert_bounded<detail::utf16_pieces>(
+      in.data(), in.size(), detail::as_uchars(out), detail::capacity_of(capacity), widest, 1,
+      [&](const char16_t* q, std::size_t m, unsigned char* o) {
+        return utf16_to_utf8(std::u16string_view(q, m), o, policy);
+      },
+      [&](const char16_t* q, std::size_t m) {
+        return detail::kernel_fn<&detail::kernel_table::utf8_length_from_utf16>()(q, m, w);
+      });
+}
+
+/// utf32_to_utf8 writing at most `capacity` bytes, whole characters only.
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0,
+          class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result utf32_to_utf8(std::u32string_view in, Byte* out, Size capacity, Policy policy = {}) noexcept {
+  const char32_t w = detail::widest_write(policy);
+  return detail::convert_bounded<detail::utf32_pieces>(
+      in.data(), in.size(), detail::as_uchars(out), detail::capacity_of(capacity), 4, 1,
+      [&](const char32_t* q, std::size_t m, unsigned char* o) {
+        return utf32_to_utf8(std::u32string_view(q, m), o, policy);
+      },
+      [&](const char32_t* q, std::size_t m) {
+        return detail::kernel_fn<&detail::kernel_table::utf8_length_from_utf32>()(q, m, w);
+      });
+}
+
+// ---- UTF-16 <-> UTF-32 and UTF-16 in a stated byte order (utf16.hpp). -------------------------
+
+/// utf16_to_utf32 writing at most `capacity` units.
+template <class Policy = strict, detail::enable_if_policy<Policy> = 0, class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result utf16_to_utf32(std::u16string_view in, char32_t* out, Size capacity, Policy policy = {}) noexcept {
+  return detail::convert_bounded<detail::utf16_pieces>(
+      in.data(), in.size(), out, detail::capacity_of(capacity), 1, 2,
+      [&](const char16_t* q, std::size_t m, char32_t* o) {
+        return utf16_to_utf32(std::u16string_view(q, m), o, policy);
+      },
+      [](const char16_t* q, std::size_t m) { return count_utf16(std::u16string_view(q, m)); });
+}
+
+/// utf32_to_utf16 writing at most `capacity` units (a surrogate pair whole or not at all).
+template <class Policy = strict, detail::enable_if_policy<Policy> = 0, class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result utf32_to_utf16(std::u32string_view in, char16_t* out, Size capacity, Policy policy = {}) noexcept {
+  const char32_t w = detail::widest_write(policy);
+  return detail::convert_bounded<detail::utf32_pieces>(
+      in.data(), in.size(), out, detail::capacity_of(capacity), 2, 1,
+      [&](const char32_t* q, std::size_t m, char16_t* o) {
+        return utf32_to_utf16(std::u32string_view(q, m), o, policy);
+      },
+      [&](const char32_t* q, std::size_t m) { return utf16_length_from_utf32(std::u32string_view(q, m), replace{w}); });
+}
+
+/// utf8_to_utf16le writing at most `capacity` units.
+template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_policy<Policy> = 0,
+          class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result utf8_to_utf16le(const Bytes& bytes, char16_t* out, Size capacity, Policy policy = {}) noexcept {
+  const conversion_result r = utf8_to_utf16(bytes, out, detail::capacity_of(capacity), policy);
+  if constexpr (!detail::host_little_endian) change_endianness_utf16(std::u16string_view(out, r.written), out);
+  return r;
+}
+
+/// utf8_to_utf16be writing at most `capacity` units.
+template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_policy<Policy> = 0,
+          class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result utf8_to_utf16be(const Bytes& bytes, char16_t* out, Size capacity, Policy policy = {}) noexcept {
+  const conversion_result r = utf8_to_utf16(bytes, out, detail::capacity_of(capacity), policy);
+  if constexpr (detail::host_little_endian) change_endianness_utf16(std::u16string_view(out, r.written), out);
+  return r;
+}
+
+/// utf16le_to_utf8 writing at most `capacity` bytes.
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0,
+          class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result utf16le_to_utf8(std::u16string_view in, Byte* out, Size capacity, Policy policy = {}) noexcept {
+  if constexpr (detail::host_little_endian)
+    return utf16_to_utf8(in, out, detail::capacity_of(capacity), policy);
+  else
+    return detail::swapped_utf16_to_utf8_bounded(in.data(), in.size(), detail::as_uchars(out),
+                                                 detail::capacity_of(capacity), policy);
+}
+
+/// utf16be_to_utf8 writing at most `capacity` bytes.
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0,
+          class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result utf16be_to_utf8(std::u16string_view in, Byte* out, Size capacity, Policy policy = {}) noexcept {
+  if constexpr (!detail::host_little_endian)
+    return utf16_to_utf8(in, out, detail::capacity_of(capacity), policy);
+  else
+    return detail::swapped_utf16_to_utf8_bounded(in.data(), in.size(), detail::as_uchars(out),
+                                                 detail::capacity_of(capacity), policy);
+}
+
+// ---- Latin-1 (latin1.hpp). -------------------------------------------------------------------
+
+/// latin1_to_utf8 writing at most `capacity` bytes (80..FF take two); never fails.
+template <class Bytes, class Byte, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_byte<Byte> = 0, class Size,
+          detail::enable_if_capacity<Size> = 0>
+conversion_result latin1_to_utf8(const Bytes& bytes, Byte* out, Size capacity) noexcept {
+  const auto s = detail::as_span(bytes);
+  return detail::convert_bounded<detail::latin1_pieces>(
+      detail::as_uchars(s.data), s.size, detail::as_uchars(out), detail::capacity_of(capacity), 2, 1,
+      [](const unsigned char* q, std::size_t m, unsigned char* o) {
+        return conversion_result{m, latin1_to_utf8(detail::byte_span_range<unsigned char>{q, m}, o), error_code::none};
+      },
+      [](const unsigned char* q, std::size_t m) {
+        return utf8_length_from_latin1(detail::byte_span_range<unsigned char>{q, m});
+      });
+}
+
+/// latin1_to_utf16 writing at most `capacity` units; never fails.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0, class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result latin1_to_utf16(const Bytes& bytes, char16_t* out, Size capacity) noexcept {
+  const auto s = detail::as_span(bytes);
+  const std::size_t m = s.size < detail::capacity_of(capacity) ? s.size : detail::capacity_of(capacity);
+  return {m, latin1_to_utf16(detail::byte_span_range<unsigned char>{detail::as_uchars(s.data), m}, out),
+          error_code::none};
+}
+
+/// latin1_to_utf32 writing at most `capacity` units; never fails.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0, class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result latin1_to_utf32(const Bytes& bytes, char32_t* out, Size capacity) noexcept {
+  const auto s = detail::as_span(bytes);
+  const std::size_t m = s.size < detail::capacity_of(capacity) ? s.size : detail::capacity_of(capacity);
+  return {m, latin1_to_utf32(detail::byte_span_range<unsigned char>{detail::as_uchars(s.data), m}, out),
+          error_code::none};
+}
+
+/// utf8_to_latin1 writing at most `capacity` bytes.
+template <class Policy = strict, class Bytes, class Byte, detail::enable_if_bytes<Bytes> = 0,
+          detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0, class Size,
+          detail::enable_if_capacity<Size> = 0>
+conversion_result utf8_to_latin1(const Bytes& bytes, Byte* out, Size capacity, Policy policy = {}) noexcept {
+  const auto s = detail::as_span(bytes);
+  return detail::convert_bounded<detail::utf8_pieces>(
+      detail::as_uchars(s.data), s.size, detail::as_uchars(out), detail::capacity_of(capacity), 1, 4,
+      [&](const unsigned char* q, std::size_t m, unsigned char* o) {
+        return utf8_to_latin1(detail::byte_span_range<unsigned char>{q, m}, o, policy);
+      },
+      [](const unsigned char* q, std::size_t m) {
+        return detail::kernel_fn<&detail::kernel_table::utf32_length_from_utf8>()(q, m, replacement_character);
+      });
+}
+
+/// utf16_to_latin1 writing at most `capacity` bytes.
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0,
+          class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result utf16_to_latin1(std::u16string_view in, Byte* out, Size capacity, Policy policy = {}) noexcept {
+  return detail::convert_bounded<detail::utf16_pieces>(
+      in.data(), in.size(), detail::as_uchars(out), detail::capacity_of(capacity), 1, 2,
+      [&](const char16_t* q, std::size_t m, unsigned char* o) {
+        return utf16_to_latin1(std::u16string_view(q, m), o, policy);
+      },
+      [](const char16_t* q, std::size_t m) { return count_utf16(std::u16string_view(q, m)); });
+}
+
+/// utf32_to_latin1 writing at most `capacity` bytes.
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0,
+          class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result utf32_to_latin1(std::u32string_view in, Byte* out, Size capacity, Policy policy = {}) noexcept {
+  return detail::convert_bounded<detail::utf32_pieces>(
+      in.data(), in.size(), detail::as_uchars(out), detail::capacity_of(capacity), 1, 1,
+      [&](const char32_t* q, std::size_t m, unsigned char* o) {
+        return utf32_to_latin1(std::u32string_view(q, m), o, policy);
+      },
+      [](const char32_t*, std::size_t m) { return m; });
+}
+
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/bounded.hpp ----
+// ---- begin utf8dfa/count.hpp ----
+// utf8dfa: counting code points.
+#ifndef UTF8DFA_COUNT_HPP
+#define UTF8DFA_COUNT_HPP
+
+
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+
+/// Code points in well-formed UTF-8, at memory speed: the bytes that are not continuation bytes.
+/// It does not validate; on ill-formed input use utf32_length_from_utf8 (the lossy decode's count).
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+std::size_t count_code_points(const Bytes& bytes) noexcept {
+  const auto s = detail::as_span(bytes);
+  return detail::kernel_fn<&detail::kernel_table::count_leads>()(detail::as_uchars(s.data), s.size);
+}
+
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/count.hpp ----
+// ---- begin utf8dfa/decode.hpp ----
+// utf8dfa: decoding one character at a time, forwards (Go's DecodeRune) and backwards (DecodeLastRune).
+#ifndef UTF8DFA_DECODE_HPP
+#define UTF8DFA_DECODE_HPP
+
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+
+namespace detail {
+
+/// The last character or maximal ill-formed subpart of [p, p+end): exactly the forward
+/// segmentation read backwards. Every non-continuation byte starts a segment, so the segment that
+/// ends at `end` starts at the last such byte within four bytes if decoding from there reaches
+/// `end`, and is the single byte before `end` otherwise.
+template <class T>
+constexpr decoded decode_before(const T* p, std::size_t end) noexcept {
+  const std::size_t lo = end >= 4 ? end - 4 : 0;
+  for (std::size_t j = end; j-- > lo;) {
+    if (!is_continuation(octet(p[j]))) {
+      const decoded d = decode_at(p, end, j);
+      if (j + d.length == end) return d;
+      break;
+    }
+  }
+  return decode_at(p, end, end - 1);
+}
+
+/// The same segment when [p, p+size) goes on after `end`: if the input continues and its byte at
+/// `end` cuts that segment short, the kind is the one the forward walk reports (too_short,
+/// overlong, ...) rather than incomplete.
+template <class T>
+constexpr decoded decode_before(const T* p, std::size_t end, std::size_t size) noexcept {
+  decoded d = decode_before(p, end);
+  if (d.error == error_code::incomplete && end < size) {
+    const decoded whole = decode_at(p, size, end - d.length);
+    if (whole.length == d.length) d.error = whole.error;
+  }
+  return d;
+}
+
+/// decode_before in a dialect. The window is the dialect's longest character. A lead byte starts
+/// a segment, except (pair dialects) an ED that follows ED A0-AF 80-BF: the walk from that first
+/// ED always takes it as the second half of a pair. The segment found starts where the state
+/// before it is known (boundary_before).
+template <class D, class T>
+constexpr decoded decode_before_in(const T* p, std::size_t end) noexcept {
+  using M = machine_of<D>;
+  constexpr std::size_t window = dialect_traits<D>::max_length;
+  const std::size_t lo = end >= window ? end - window : 0;
+  for (std::size_t j = end; j-- > lo;) {
+    if (!is_continuation(octet(p[j]))) {
+      if constexpr (M::pairs) {
+        if (j >= 3 && octet(p[j]) == 0xED && octet(p[j - 3]) == 0xED && octet(p[j - 2]) >= 0xA0 &&
+            octet(p[j - 2]) <= 0xAF && is_continuation(octet(p[j - 1])))
+          j -= 3;
+      }
+      typename M::state at = boundary_before<D>(p, j);
+      const decoded d = decode_with<M>(p, end, j, at);
+      if (j + d.length == end) return d;
+      break;
+    }
+  }
+  typename M::state at = boundary_before<D>(p, end - 1);
+  return decode_with<M>(p, end, end - 1, at);
+}
+
+/// decode_before in a dialect when the input goes on after `end` (as decode_before above).
+template <class D, class T>
+constexpr decoded decode_before_in(const T* p, std::size_t end, std::size_t size) noexcept {
+  decoded d = decode_before_in<D>(p, end);
+  if (d.error == error_code::incomplete && end < size) {
+    typename machine_of<D>::state at = boundary_before<D>(p, end - d.length);
+    const decoded whole = decode_with<machine_of<D>>(p, size, end - d.length, at);
+    if (whole.length == d.length) d.error = whole.error;
+  }
+  return d;
+}
+
+}  // namespace detail
+
+/// Decodes the character at byte `pos`; on error U+FFFD with the subpart's length and kind.
+/// At or past the end: {U+FFFD, 0, incomplete}.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+constexpr decoded decode_next(const Bytes& bytes, std::size_t pos) noexcept {
+  const auto s = detail::as_span(bytes);
+  if (pos >= s.size) return {replacement_character, 0, error_code::incomplete};
+  return detail::decode_at(s.data, s.size, pos);
+}
+
+/// Decodes the character that ends just before byte `end`, segmenting [0, end) as decode_next
+/// does, so that walking back from a boundary gives decode_next's segments (kinds included) in
+/// reverse. At the start: {U+FFFD, 0, incomplete}.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+constexpr decoded decode_prev(const Bytes& bytes, std::size_t end) noexcept {
+  const auto s = detail::as_span(bytes);
+  if (end > s.size) end = s.size;
+  if (end == 0) return {replacement_character, 0, error_code::incomplete};
+  return detail::decode_before(s.data, end, s.size);
+}
+
+/// decode_next in a dialect (decode_next(bytes, pos, dialect::cesu8{})). `pos` must be a character
+/// boundary; in WTF-8 the character before it decides whether a trail surrogate may start there.
+/// Values are those the dialect encodes: surrogates (WTF-8, legacy), up to 0x7FFFFFFF (legacy).
+template <class Bytes, class Dialect, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<Dialect> = 0>
+constexpr decoded decode_next(const Bytes& bytes, std::size_t pos, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>) {
+    return decode_next(bytes, pos);
+  } else {
+    const auto s = detail::as_span(bytes);
+    if (pos >= s.size) return {replacement_character, 0, error_code::incomplete};
+    auto at = detail::boundary_before<Dialect>(s.data, pos);
+    return detail::decode_with<detail::machine_of<Dialect>>(s.data, s.size, pos, at);
+  }
+}
+
+/// decode_prev in a dialect: decode_next's segments, walking back from a boundary.
+template <class Bytes, class Dialect, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<Dialect> = 0>
+constexpr decoded decode_prev(const Bytes& bytes, std::size_t end, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>) {
+    return decode_prev(bytes, end);
+  } else {
+    const auto s = detail::as_span(bytes);
+    if (end > s.size) end = s.size;
+    if (end == 0) return {replacement_character, 0, error_code::incomplete};
+    return detail::decode_before_in<Dialect>(s.data, end, s.size);
+  }
+}
+
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/decode.hpp ----
+// ---- begin utf8dfa/encode.hpp ----
+// utf8dfa: encoding one Unicode scalar value as UTF-8 (RFC 3629 section 3).
+#ifndef UTF8DFA_ENCODE_HPP
+#define UTF8DFA_ENCODE_HPP
+
+
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+
+/// True for U+0000..U+D7FF and U+E000..U+10FFFF: the values UTF-8 can encode.
+constexpr bool is_scalar_value(char32_t cp) noexcept {
+  return cp < 0xD800 || (cp > 0xDFFF && cp <= 0x10FFFF);
+}
+
+/// Bytes needed to encode `cp` (1..4), or 0 for a surrogate or a value above 0x10FFFF.
+constexpr std::size_t encoded_length(char32_t cp) noexcept {
+  return is_scalar_value(cp) ? detail::utf8_width(cp) : 0;
+}
+
+/// Writes `cp` to out[0..3]; returns the byte count, or 0 (writing nothing) for a surrogate or > 0x10FFFF.
+template <class Byte, detail::enable_if_byte<Byte> = 0>
+constexpr std::size_t encode(char32_t cp, Byte* out4) noexcept {
+  return is_scalar_value(cp) ? detail::put_utf8(out4, cp) : 0;
+}
+
+/// True when the dialect can encode `cp`: scalar values (utf8, cesu8, mutf8), up to 0x10FFFF with
+/// surrogates (wtf8), up to 0x7FFFFFFF (legacy).
+template <class Dialect, detail::enable_if_dialect<Dialect> = 0>
+constexpr bool is_encodable(char32_t cp, Dialect) noexcept {
+  return detail::dialect_traits<Dialect>::encodable(cp);
+}
+
+/// Bytes the dialect's form of `cp` takes (1..6), or 0 when it cannot encode it.
+template <class Dialect, detail::enable_if_dialect<Dialect> = 0>
+constexpr std::size_t encoded_length(char32_t cp, Dialect) noexcept {
+  return detail::dialect_traits<Dialect>::encodable(cp) ? detail::dialect_traits<Dialect>::width(cp) : 0;
+}
+
+/// Writes the dialect's form of `cp` to out[0..5] (encode(cp, out, dialect::mutf8{})); returns the
+/// byte count, or 0 (writing nothing) when the dialect cannot encode it. A WTF-8 caller pairing
+/// surrogates itself must not write a lead surrogate before a trail one (see utf16_to_utf8).
+template <class Byte, class Dialect, detail::enable_if_byte<Byte> = 0, detail::enable_if_dialect<Dialect> = 0>
+constexpr std::size_t encode(char32_t cp, Byte* out6, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>)
+    return encode(cp, out6);
+  else
+    return detail::dialect_traits<Dialect>::encodable(cp) ? detail::dialect_traits<Dialect>::put(out6, cp) : 0;
+}
+
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/encode.hpp ----
+// ---- begin utf8dfa/iterator.hpp ----
+// utf8dfa: code_point_iterator, a char32_t iterator over UTF-8 bytes.
+//
+// It yields the segmentation of decode_next: one code point per well-formed character and one
+// U+FFFD per maximal ill-formed subpart. Backwards it yields the same sequence in reverse order
+// (decode_prev's segmentation). Over contiguous bytes it runs detail::decode_at / decode_before;
+// over any other iterator it runs the same DFA (detail::step) one byte at a time, never reading
+// a byte before comparing its position with the end, and never consuming the byte that ends an
+// ill-formed subpart (so single-pass iterators such as std::istreambuf_iterator work).
+#ifndef UTF8DFA_ITERATOR_HPP
+#define UTF8DFA_ITERATOR_HPP
+
+
+
+#if UTF8DFA_HAS_RANGES
+#include <memory>  // std::to_address
+#endif
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+
+namespace detail {
+
+template <class It>
+using iter_category_t = typename std::iterator_traits<It>::iterator_category;
+
+/// At least a forward iterator (multi-pass: positions can be kept and revisited).
+template <class It>
+inline constexpr bool is_forward_iter_v = std::is_base_of_v<std::forward_iterator_tag, iter_category_t<It>>;
+
+/// At least a bidirectional iterator.
+template <class It>
+inline constexpr bool is_bidi_iter_v = std::is_base_of_v<std::bidirectional_iterator_tag, iter_category_t<It>>;
+
+/// Iterators over contiguous memory, read through a pointer: any pointer, and in C++20 every
+/// std::contiguous_iterator.
+template <class It>
+inline constexpr bool is_contiguous_iter_v =
+#if UTF8DFA_HAS_RANGES
+    std::contiguous_iterator<It>;
+#else
+    std::is_pointer_v<It>;
+#endif
+
+template <class It>
+constexpr auto to_pointer(const It& it) noexcept {
+#if UTF8DFA_HAS_RANGES
+  return std::to_address(it);
+#else
+  return it;
+#endif
+}
+
+/// Decodes the character or maximal ill-formed subpart at `it` (it != last) and moves `it` past
+/// it, on machine M entering in boundary state `at`: decode_iter, through a pointer when the input
+/// is contiguous with a known end.
+template <class M, class It, class Sent>
+constexpr decoded decode_advance(It& it, const Sent& last, typename M::state& at) {
+  if constexpr (is_contiguous_iter_v<It> && std::is_same_v<It, Sent>) {
+    const decoded d = decode_with<M>(to_pointer(it), static_cast<std::size_t>(last - it), 0, at);
+    it += d.length;
+    return d;
+  } else {
+    return decode_iter<M>(it, last, at);
+  }
+}
+
+/// The same in strict UTF-8.
+template <class It, class Sent>
+constexpr decoded decode_advance(It& it, const Sent& last) {
+  utf8_machine::state at = utf8_machine::start;
+  return decode_advance<utf8_machine>(it, last, at);
+}
+
+/// The segment that ends at `pos` (first != pos), treating [first, pos) as the whole input, as
+/// decode_before does; moves `pos` to its start.
+template <class It>
+constexpr decoded decode_retreat(const It& first, It& pos) {
+  if constexpr (is_contiguous_iter_v<It>) {
+    const decoded d = decode_before(to_pointer(first), static_cast<std::size_t>(pos - first));
+    pos -= d.length;
+    return d;
+  } else {
+    // The last non-continuation byte within four bytes starts the segment if decoding from it
+    // reaches `pos`; otherwise the segment is the single byte before `pos`.
+    It j = pos;
+    for (int k = 0; k < 4 && j != first; ++k) {
+      --j;
+      if (!is_continuation(octet(*j))) {
+        It t = j;
+        const decoded d = decode_advance(t, pos);
+        if (t == pos) {
+          pos = j;
+          return d;
+        }
+        break;
+      }
+    }
+    It start = pos;
+    --start;
+    It t = start;
+    const decoded d = decode_advance(t, pos);
+    pos = start;
+    return d;
+  }
+}
+
+}  // namespace detail
+
+/// A char32_t iterator over the UTF-8 bytes [first, last): one code point per character, one
+/// U+FFFD per maximal ill-formed subpart. Bidirectional over bidirectional byte iterators (going
+/// back needs the `first` bound), forward over forward ones, single-pass over input iterators.
+/// `Sent` may differ from `It` (e.g. null_sentinel_t for C strings). `Dialect` (dialect.hpp) reads
+/// the bytes in another dialect; those iterators carry the DFA's boundary state from character to
+/// character and are bidirectional only over contiguous bytes (forward over other multi-pass ones).
+template <class It, class Sent = It, class Dialect = dialect::utf8>
+class code_point_iterator {
+  static_assert(detail::is_byte_v<typename std::iterator_traits<It>::value_type>,
+                "code_point_iterator reads 1-byte elements (char, unsigned char, char8_t, std::byte)");
+  static_assert(detail::is_dialect_v<Dialect>, "Dialect is one of the utf8dfa::dialect tags");
+  static constexpr bool strict = detail::is_strict_v<Dialect>;
+  using machine = detail::machine_of<Dialect>;
+  static constexpr bool multipass = detail::is_forward_iter_v<It>;
+  static constexpr bool bidirectional = detail::is_bidi_iter_v<It> && (strict || detail::is_contiguous_iter_v<It>);
+
+ public:
+  using value_type = char32_t;
+  using reference = char32_t;
+  using pointer = void;
+  using difference_type = std::ptrdiff_t;
+  using iterator_category =
+      std::conditional_t<bidirectional, std::bidirectional_iterator_tag,
+                         std::conditional_t<multipass, std::forward_iterator_tag, std::input_iterator_tag>>;
+  using iterator_concept = iterator_category;
+
+  constexpr code_point_iterator() = default;
+
+  /// An iterator at the start of [pos, last); it cannot move before `pos`. For input iterators
+  /// this reads the first character.
+  constexpr code_point_iterator(It pos, Sent last) : first_(pos), pos_(pos), last_(last) { load(); }
+
+  /// An iterator at `pos`, a character boundary in [first, last), that can move back to `first`.
+  template <bool M = multipass, std::enable_if_t<M, int> = 0>
+  constexpr code_point_iterator(It first, It pos, Sent last) : first_(first), pos_(pos), last_(last) {
+    if constexpr (!strict) {  // the boundary state at pos: what the character before it left
+      if (pos_ == last_) {    // the end: nothing to decode
+      } else if constexpr (detail::is_contiguous_iter_v<It>) {
+        at_ = detail::boundary_before<Dialect>(detail::to_pointer(first_), static_cast<std::size_t>(pos_ - first_));
+      } else {
+        for (It t = first_; t != pos_;) detail::decode_advance<machine>(t, pos_, at_);
+      }
+    }
+    load();
+  }
+
+  /// The current code point, or U+FFFD for an ill-formed subpart. Not at the end.
+  constexpr char32_t operator*() const noexcept { return cp_; }
+
+  /// Multi-pass iterators: where the current character starts (the end when at the end).
+  /// Input iterators: the position after the current character (the bytes consumed so far).
+  constexpr It base() const { return pos_; }
+
+  /// Bytes of the current character or ill-formed subpart (1..4); 0 at the end.
+  constexpr std::size_t length() const noexcept { return len_; }
+
+  /// Steps to the next character; at the end it stays there.
+  constexpr code_point_iterator& operator++() {
+    if constexpr (!strict) at_ = after_;
+    if constexpr (multipass) {
+      if constexpr (detail::is_contiguous_iter_v<It> ||
+                    std::is_base_of_v<std::random_access_iterator_tag, detail::iter_category_t<It>>)
+        pos_ += static_cast<difference_type>(len_);
+      else
+        for (std::uint8_t k = 0; k < len_; ++k) ++pos_;
+    }
+    load();
+    return *this;
+  }
+
+  constexpr code_point_iterator operator++(int) {
+    code_point_iterator old = *this;
+    ++*this;
+    return old;
+  }
+
+  /// Steps back one character; at the first position it stays there (as ++ stays at the end).
+  template <bool B = bidirectional, std::enable_if_t<B, int> = 0>
+  constexpr code_point_iterator& operator--() {
+    if (pos_ == first_) return *this;
+    if constexpr (strict) {
+      const decoded d = detail::decode_retreat(first_, pos_);
+      cp_ = d.code_point;
+      len_ = d.length;
+    } else {
+      const auto* base = detail::to_pointer(first_);
+      const auto end = static_cast<std::size_t>(pos_ - first_);
+      const decoded d = detail::decode_before_in<Dialect>(base, end);
+      pos_ -= static_cast<difference_type>(d.length);
+      cp_ = d.code_point;
+      len_ = d.length;
+      after_ = at_;
+      at_ = detail::boundary_before<Dialect>(base, end - d.length);
+    }
+    return *this;
+  }
+
+  template <bool B = bidirectional, std::enable_if_t<B, int> = 0>
+  constexpr code_point_iterator operator--(int) {
+    code_point_iterator old = *this;
+    --*this;
+    return old;
+  }
+
+  /// Multi-pass: same position. Single-pass: both at the end or both not (like istreambuf_iterator).
+  friend constexpr bool operator==(const code_point_iterator& a, const code_point_iterator& b) {
+    if constexpr (multipass)
+      return a.pos_ == b.pos_;
+    else
+      return (a.len_ == 0) == (b.len_ == 0);
+  }
+  friend constexpr bool operator!=(const code_point_iterator& a, const code_point_iterator& b) { return !(a == b); }
+
+  // Comparisons with a sentinel of another type.
+  template <class S, std::enable_if_t<std::is_same_v<S, Sent> && !std::is_same_v<S, It>, int> = 0>
+  friend constexpr bool operator==(const code_point_iterator& a, const S& s) {
+    return a.at(s);
+  }
+  template <class S, std::enable_if_t<std::is_same_v<S, Sent> && !std::is_same_v<S, It>, int> = 0>
+  friend constexpr bool operator==(const S& s, const code_point_iterator& a) {
+    return a.at(s);
+  }
+  template <class S, std::enable_if_t<std::is_same_v<S, Sent> && !std::is_same_v<S, It>, int> = 0>
+  friend constexpr bool operator!=(const code_point_iterator& a, const S& s) {
+    return !a.at(s);
+  }
+  template <class S, std::enable_if_t<std::is_same_v<S, Sent> && !std::is_same_v<S, It>, int> = 0>
+  friend constexpr bool operator!=(const S& s, const code_point_iterator& a) {
+    return !a.at(s);
+  }
+
+ private:
+  constexpr bool at(const Sent& s) const {
+    if constexpr (multipass)
+      return pos_ == s;
+    else
+      return len_ == 0;
+  }
+
+  // Decodes the character at pos_ (multi-pass: pos_ stays at its start; single-pass: pos_ moves past it).
+  constexpr void load() {
+    if (pos_ == last_) {
+      cp_ = 0;
+      len_ = 0;
+      return;
+    }
+    decoded d{};
+    if constexpr (strict) {
+      if constexpr (multipass) {
+        It t = pos_;
+        d = detail::decode_advance(t, last_);
+      } else {
+        d = detail::decode_advance(pos_, last_);
+      }
+    } else {
+      typename machine::state st = at_;
+      if constexpr (multipass) {
+        It t = pos_;
+        d = detail::decode_advance<machine>(t, last_, st);
+      } else {
+        d = detail::decode_advance<machine>(pos_, last_, st);
+      }
+      after_ = st;
+    }
+    cp_ = d.code_point;
+    len_ = d.length;
+  }
+
+  It first_{};
+  It pos_{};
+  Sent last_{};
+  char32_t cp_ = 0;
+  std::uint8_t len_ = 0;
+  std::uint8_t at_ = 0;     // dialects: the boundary state at pos_ (strict UTF-8 has one)
+  std::uint8_t after_ = 0;  // dialects: the boundary state after the current character
+};
+
+/// A sentinel for null-terminated byte strings: a pointer equals it when it points at a zero byte.
+/// Lets C strings be iterated without a strlen pass.
+struct null_sentinel_t {
+  template <class T, detail::enable_if_byte<T> = 0>
+  friend constexpr bool operator==(const T* p, null_sentinel_t) noexcept {
+    return detail::octet(*p) == 0;
+  }
+  template <class T, detail::enable_if_byte<T> = 0>
+  friend constexpr bool operator==(null_sentinel_t, const T* p) noexcept {
+    return detail::octet(*p) == 0;
+  }
+  template <class T, detail::enable_if_byte<T> = 0>
+  friend constexpr bool operator!=(const T* p, null_sentinel_t) noexcept {
+    return detail::octet(*p) != 0;
+  }
+  template <class T, detail::enable_if_byte<T> = 0>
+  friend constexpr bool operator!=(null_sentinel_t, const T* p) noexcept {
+    return detail::octet(*p) != 0;
+  }
+};
+
+/// The null_sentinel_t value.
+inline constexpr null_sentinel_t null_sentinel{};
+
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/iterator.hpp ----
 // ---- begin utf8dfa/output.hpp ----
 // utf8dfa: output iterators that encode char32_t code points as UTF-8 or UTF-16.
 //
@@ -7936,337 +8695,6 @@ class decoder {
 
 #endif
 // ---- end utf8dfa/stream.hpp ----
-// ---- begin utf8dfa/utf16.hpp ----
-// utf8dfa: UTF-16 and UTF-32 as inputs in their own right (validation, counting, repair, conversion
-// between the two) and UTF-16 stored in a stated byte order (UTF-16LE, UTF-16BE).
-//
-// One definition of an unpaired surrogate serves the whole library (detail::decode_utf16_at, also
-// behind utf16_to_utf8): a surrogate that is not a high one followed by a low one. A high surrogate
-// that ends the input is `incomplete` (a later chunk could pair it), every other one `surrogate`.
-// Offsets and lengths are in code units. Scalar code, no SIMD.
-#ifndef UTF8DFA_UTF16_HPP
-#define UTF8DFA_UTF16_HPP
-
-#if defined(__has_include)
-#if __has_include(<bit>)
-#include <bit>
-#endif
-#endif
-
-
-namespace utf8dfa {
-inline namespace UTF8DFA_ABI_NAMESPACE {
-
-namespace detail {
-
-#if defined(__cpp_lib_endian)
-static_assert(std::endian::native == std::endian::little || std::endian::native == std::endian::big,
-              "utf8dfa supports little- and big-endian hosts");
-inline constexpr bool host_little_endian = std::endian::native == std::endian::little;
-#elif defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && defined(__ORDER_BIG_ENDIAN__)
-static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ || __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__,
-              "utf8dfa supports little- and big-endian hosts");
-inline constexpr bool host_little_endian = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
-#elif defined(_WIN32)
-inline constexpr bool host_little_endian = true;  // every Windows target is little-endian
-#else
-#error "utf8dfa: cannot tell this platform's byte order (no std::endian, no __BYTE_ORDER__)"
-#endif
-
-/// The unit with its two bytes exchanged.
-constexpr char16_t swap_bytes(char16_t u) noexcept {
-  return static_cast<char16_t>(((u & 0xFFu) << 8) | (u >> 8));
-}
-
-/// Validation of UTF-16 or UTF-32 (by In), offsets in units.
-template <class In>
-constexpr validation_result validate_utf(const In* p, std::size_t n) noexcept {
-  for (std::size_t i = 0; i < n;) {
-    if (p[i] < 0xD800) {
-      ++i;
-      continue;
-    }
-    const decoded d = decode_utf_at(p, n, i);
-    if (d.error != error_code::none) return {i, d.error == error_code::incomplete ? 0u : std::size_t{1}, d.error};
-    i += d.length;
-  }
-  return {n, 0, error_code::none};
-}
-
-/// UTF-16 to UTF-32 or UTF-32 to UTF-16 (by In and Out), like the UTF-8 conversions.
-template <class Policy, class In, class Out>
-conversion_result utf_to_utf(const In* p, std::size_t n, Out* out, [[maybe_unused]] Policy pol) noexcept {
-  Out* o = out;
-  error_code first = error_code::none;
-  for (std::size_t i = 0; i < n;) {
-    const decoded d = decode_utf_at(p, n, i);
-    char32_t c = d.code_point;
-    if (UTF8DFA_UNLIKELY(d.error != error_code::none)) {
-      if constexpr (stops_on_error<Policy>) {
-        return {i, static_cast<std::size_t>(o - out), d.error};
-      } else {
-        if (first == error_code::none) first = d.error;
-        if constexpr (skips_errors_v<Policy>) {
-          i += d.length;
-          continue;
-        } else {
-          c = pol.replacement_value();
-        }
-      }
-    }
-    o = put_unit(o, c);
-    i += d.length;
-  }
-  return {n, static_cast<std::size_t>(o - out), first};
-}
-
-/// Calls f(units, count, offset) on UTF-16 stored in the other byte order, converted to host order
-/// a chunk at a time in a buffer. A chunk ends on a high surrogate only where the input does, so
-/// surrogate pairs stay whole. f returns false to stop.
-template <class F>
-void for_each_swapped_chunk(const char16_t* p, std::size_t n, F f) {
-  constexpr std::size_t chunk = 256;
-  char16_t buf[chunk];
-  for (std::size_t pos = 0; pos < n;) {
-    std::size_t len = n - pos < chunk ? n - pos : chunk;
-    for (std::size_t k = 0; k < len; ++k) buf[k] = swap_bytes(p[pos + k]);
-    if (pos + len < n && buf[len - 1] >= 0xD800 && buf[len - 1] <= 0xDBFF) --len;
-    if (!f(static_cast<const char16_t*>(buf), len, pos)) return;
-    pos += len;
-  }
-}
-
-/// validate_utf16 on units stored little-endian (Little) or big-endian.
-template <bool Little>
-validation_result validate_utf16_in_order(std::u16string_view in) noexcept {
-  if constexpr (Little == host_little_endian) {
-    return validate_utf(in.data(), in.size());
-  } else {
-    validation_result r{in.size(), 0, error_code::none};
-    for_each_swapped_chunk(in.data(), in.size(), [&](const char16_t* b, std::size_t len, std::size_t base) {
-      const validation_result v = validate_utf(b, len);
-      if (v) return true;
-      r = {base + v.valid_up_to, v.error_length, v.error};
-      return false;
-    });
-    return r;
-  }
-}
-
-/// utf16_to_utf8 on units stored little-endian (Little) or big-endian.
-template <bool Little, class Policy, class Byte>
-conversion_result utf16_in_order_to_utf8(std::u16string_view in, Byte* out, Policy policy) noexcept {
-  if constexpr (Little == host_little_endian) {
-    return utf16_to_utf8(in, out, policy);
-  } else {
-    conversion_result r{in.size(), 0, error_code::none};
-    for_each_swapped_chunk(in.data(), in.size(), [&](const char16_t* b, std::size_t len, std::size_t base) {
-      const conversion_result c = utf16_to_utf8(std::u16string_view(b, len), out + r.written, policy);
-      r.written += c.written;
-      if (c.error != error_code::none) {
-        if (r.error == error_code::none) r.error = c.error;
-        if constexpr (Policy::stops_on_error) {
-          r.read = base + c.read;
-          return false;
-        }
-      }
-      return true;
-    });
-    return r;
-  }
-}
-
-/// utf8_to_utf16 writing units little-endian (Little) or big-endian.
-template <bool Little, class Policy, class Bytes>
-conversion_result utf8_to_utf16_in_order(const Bytes& bytes, char16_t* out, Policy policy) noexcept {
-  const conversion_result r = utf8_to_utf16(bytes, out, policy);
-  if constexpr (Little != host_little_endian) {
-    for (std::size_t i = 0; i < r.written; ++i) out[i] = swap_bytes(out[i]);
-  }
-  return r;
-}
-
-/// utf8_length_from_utf16 on units stored little-endian (Little) or big-endian (R: replace or skip).
-template <bool Little, class R>
-std::size_t utf8_length_from_utf16_in_order(std::u16string_view in, R r) noexcept {
-  if constexpr (Little == host_little_endian) {
-    return utf8_length_from_utf16(in, r);
-  } else {
-    std::size_t total = 0;
-    for_each_swapped_chunk(in.data(), in.size(), [&](const char16_t* b, std::size_t len, std::size_t) {
-      total += utf8_length_from_utf16(std::u16string_view(b, len), r);
-      return true;
-    });
-    return total;
-  }
-}
-
-}  // namespace detail
-
-// ---- UTF-16 and UTF-32 input (host byte order). ----------------------------------------------
-
-/// Checks UTF-16: valid_up_to is the units before the first unpaired surrogate (error_length 1,
-/// `surrogate`), or before a high surrogate that ends the input (error_length 0, `incomplete`).
-constexpr validation_result validate_utf16(std::u16string_view in) noexcept {
-  return detail::validate_utf(in.data(), in.size());
-}
-
-/// Checks UTF-32: a surrogate value is `surrogate`, a value above 0x10FFFF `too_large` (length 1).
-constexpr validation_result validate_utf32(std::u32string_view in) noexcept {
-  return detail::validate_utf(in.data(), in.size());
-}
-
-/// Code points in UTF-16: one per surrogate pair or other unit; each unpaired surrogate counts
-/// as one (the U+FFFD a lossy conversion writes for it).
-constexpr std::size_t count_utf16(std::u16string_view in) noexcept {
-  std::size_t count = 0;
-  for (std::size_t i = 0; i < in.size(); ++count) i += detail::decode_utf16_at(in.data(), in.size(), i).length;
-  return count;
-}
-
-/// Copies UTF-16 to `out` (in.size() units) with each unpaired surrogate replaced by U+FFFD;
-/// `out` may be in.data() (in place) but must not otherwise overlap. Returns the units written.
-inline std::size_t to_well_formed_utf16(std::u16string_view in, char16_t* out) noexcept {
-  const char16_t* p = in.data();
-  const std::size_t n = in.size();
-  for (std::size_t i = 0; i < n;) {
-    const decoded d = detail::decode_utf16_at(p, n, i);
-    if (d.error != error_code::none) {
-      out[i] = static_cast<char16_t>(replacement_character);
-    } else {  // the well-formed units as they are (one, or a pair)
-      out[i] = p[i];
-      if (d.length == 2) out[i + 1] = p[i + 1];
-    }
-    i += d.length;
-  }
-  return n;
-}
-
-/// UTF-16 to UTF-32 into `out`; an unpaired surrogate is an error (see validate_utf16). Policies
-/// as for utf8_to_utf32: strict stops before it, replace writes the replacement, assume_valid.
-template <class Policy = strict>
-conversion_result utf16_to_utf32(std::u16string_view in, char32_t* out, Policy policy = {}) noexcept {
-  return detail::utf_to_utf(in.data(), in.size(), out, policy);
-}
-
-/// UTF-32 to UTF-16 into `out`; surrogates (`surrogate`) and values above 0x10FFFF (`too_large`) are errors.
-template <class Policy = strict>
-conversion_result utf32_to_utf16(std::u32string_view in, char16_t* out, Policy policy = {}) noexcept {
-  return detail::utf_to_utf(in.data(), in.size(), out, policy);
-}
-
-/// char32_t units utf16_to_utf32 writes: exact for every policy on well-formed input and for
-/// replace and assume_valid on any input; an upper bound for strict.
-constexpr std::size_t utf32_length_from_utf16(std::u16string_view in, replace = {}) noexcept {
-  return count_utf16(in);
-}
-
-/// char16_t units utf32_to_utf16 writes (same guarantees; replacements counted with `r`'s).
-constexpr std::size_t utf16_length_from_utf32(std::u32string_view in, replace r = {}) noexcept {
-  std::size_t total = 0;
-  for (std::size_t i = 0; i < in.size(); ++i) {
-    const decoded d = detail::decode_utf32_at(in.data(), in.size(), i);
-    total += (d.error == error_code::none ? d.code_point : r.replacement_value()) >= 0x10000 ? 2u : 1u;
-  }
-  return total;
-}
-
-/// char32_t units utf16_to_utf32 writes under skip (exact): utf32_length_from_utf16(in, skip{}).
-template <class Skip, detail::enable_if_skip<Skip> = 0>
-constexpr std::size_t utf32_length_from_utf16(std::u16string_view in, Skip) noexcept {
-  std::size_t count = 0;
-  for (std::size_t i = 0; i < in.size();) {
-    const decoded d = detail::decode_utf16_at(in.data(), in.size(), i);
-    count += d.error == error_code::none;
-    i += d.length;
-  }
-  return count;
-}
-
-/// char16_t units utf32_to_utf16 writes under skip (exact).
-template <class Skip, detail::enable_if_skip<Skip> = 0>
-constexpr std::size_t utf16_length_from_utf32(std::u32string_view in, Skip) noexcept {
-  std::size_t total = 0;
-  for (std::size_t i = 0; i < in.size(); ++i) {
-    const decoded d = detail::decode_utf32_at(in.data(), in.size(), i);
-    if (d.error == error_code::none) total += d.code_point >= 0x10000 ? 2u : 1u;
-  }
-  return total;
-}
-
-// ---- UTF-16 in a stated byte order. ----------------------------------------------------------
-// A std::u16string_view or char16_t* here holds units whose bytes are stored in the named order
-// (UTF-16LE: low byte first), whatever the host's order; on a host of that order these are the
-// plain UTF-16 functions.
-
-/// Exchanges the two bytes of every unit (UTF-16LE <-> UTF-16BE) into `out` (in.size() units);
-/// `out` may be in.data(). Returns the units written.
-inline std::size_t change_endianness_utf16(std::u16string_view in, char16_t* out) noexcept {
-  for (std::size_t i = 0; i < in.size(); ++i) out[i] = detail::swap_bytes(in[i]);
-  return in.size();
-}
-
-/// validate_utf16 on UTF-16LE.
-inline validation_result validate_utf16le(std::u16string_view in) noexcept {
-  return detail::validate_utf16_in_order<true>(in);
-}
-
-/// validate_utf16 on UTF-16BE.
-inline validation_result validate_utf16be(std::u16string_view in) noexcept {
-  return detail::validate_utf16_in_order<false>(in);
-}
-
-/// utf8_to_utf16 writing UTF-16LE (same policies and result; size `out` with utf16_length_from_utf8).
-template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0>
-conversion_result utf8_to_utf16le(const Bytes& bytes, char16_t* out, Policy policy = {}) noexcept {
-  return detail::utf8_to_utf16_in_order<true>(bytes, out, policy);
-}
-
-/// utf8_to_utf16 writing UTF-16BE.
-template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0>
-conversion_result utf8_to_utf16be(const Bytes& bytes, char16_t* out, Policy policy = {}) noexcept {
-  return detail::utf8_to_utf16_in_order<false>(bytes, out, policy);
-}
-
-/// utf16_to_utf8 reading UTF-16LE (same policies and result; size `out` with utf8_length_from_utf16le).
-template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0>
-conversion_result utf16le_to_utf8(std::u16string_view in, Byte* out, Policy policy = {}) noexcept {
-  return detail::utf16_in_order_to_utf8<true>(in, out, policy);
-}
-
-/// utf16_to_utf8 reading UTF-16BE.
-template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0>
-conversion_result utf16be_to_utf8(std::u16string_view in, Byte* out, Policy policy = {}) noexcept {
-  return detail::utf16_in_order_to_utf8<false>(in, out, policy);
-}
-
-/// Bytes utf16le_to_utf8 writes (the guarantees of utf8_length_from_utf16).
-inline std::size_t utf8_length_from_utf16le(std::u16string_view in, replace r = {}) noexcept {
-  return detail::utf8_length_from_utf16_in_order<true>(in, r);
-}
-
-/// Bytes utf16be_to_utf8 writes.
-inline std::size_t utf8_length_from_utf16be(std::u16string_view in, replace r = {}) noexcept {
-  return detail::utf8_length_from_utf16_in_order<false>(in, r);
-}
-
-/// Bytes utf16le_to_utf8 writes under skip (exact).
-template <class Skip, detail::enable_if_skip<Skip> = 0>
-std::size_t utf8_length_from_utf16le(std::u16string_view in, Skip) noexcept {
-  return detail::utf8_length_from_utf16_in_order<true>(in, skip{});
-}
-
-/// Bytes utf16be_to_utf8 writes under skip (exact).
-template <class Skip, detail::enable_if_skip<Skip> = 0>
-std::size_t utf8_length_from_utf16be(std::u16string_view in, Skip) noexcept {
-  return detail::utf8_length_from_utf16_in_order<false>(in, skip{});
-}
-
-}  // namespace UTF8DFA_ABI_NAMESPACE
-}  // namespace utf8dfa
-
-#endif
-// ---- end utf8dfa/utf16.hpp ----
 // ---- begin utf8dfa/utf_views.hpp ----
 // utf8dfa: as_utf8, as_utf16, as_utf32: lazy views that transcode between any two UTF forms.
 //

@@ -101,7 +101,7 @@ std::size_t utf8_length_from_latin1(const Bytes& bytes) noexcept {
 
 /// UTF-8 to Latin-1 into `out`; a character above U+00FF is `unrepresentable` (see the header comment).
 template <class Policy = strict, class Bytes, class Byte, detail::enable_if_bytes<Bytes> = 0,
-          detail::enable_if_byte<Byte> = 0>
+          detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
 conversion_result utf8_to_latin1(const Bytes& bytes, Byte* out, Policy policy = {}) noexcept {
   const auto s = detail::as_span(bytes);
   return detail::to_latin1(detail::as_uchars(s.data), s.size, detail::as_uchars(out), policy);
@@ -142,14 +142,14 @@ std::size_t latin1_to_utf32(const Bytes& bytes, char32_t* out) noexcept {
 
 /// UTF-16 to Latin-1 into `out` (at most in.size() bytes): unpaired surrogates as in
 /// utf16_to_utf8, a character above U+00FF `unrepresentable`.
-template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0>
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
 conversion_result utf16_to_latin1(std::u16string_view in, Byte* out, Policy policy = {}) noexcept {
   return detail::to_latin1(in.data(), in.size(), detail::as_uchars(out), policy);
 }
 
 /// UTF-32 to Latin-1 into `out` (at most in.size() bytes): surrogates and values above 0x10FFFF as
 /// in utf32_to_utf8, a value above U+00FF `unrepresentable`.
-template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0>
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
 conversion_result utf32_to_latin1(std::u32string_view in, Byte* out, Policy policy = {}) noexcept {
   return detail::to_latin1(in.data(), in.size(), detail::as_uchars(out), policy);
 }

@@ -44,6 +44,16 @@ namespace detail {
 /// True for the policy that writes nothing for an error (skip).
 template <class Policy>
 inline constexpr bool skips_errors_v = std::is_same_v<std::remove_cv_t<Policy>, skip>;
+/// A policy type (a class with a `stops_on_error` constant): what keeps a deduced Policy parameter
+/// from matching a capacity argument.
+template <class T, class = void>
+struct is_policy : std::false_type {};
+template <class T>
+struct is_policy<T, std::void_t<decltype(T::stops_on_error)>> : std::is_class<T> {};
+template <class T>
+inline constexpr bool is_policy_v = is_policy<T>::value;
+template <class T>
+using enable_if_policy = std::enable_if_t<is_policy_v<T>, int>;
 }  // namespace detail
 
 }  // namespace UTF8DFA_ABI_NAMESPACE

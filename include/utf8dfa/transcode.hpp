@@ -191,12 +191,14 @@ Str make_string(std::size_t size, Run run, conversion_result& status) {
   return out;
 }
 
-/// Where a chunk of UTF-8 that would end at `cut` (inside the input) ends: not before a continuation
-/// byte, so that no character or maximal ill-formed subpart is split (a run of more than three
-/// continuation bytes holds stray ones, which may be split).
+/// Where a chunk of UTF-8 that would end at `cut` (inside the input, at least 3 bytes in) ends:
+/// before the lead byte of the character or maximal ill-formed subpart that `cut` falls in, so that
+/// none is split. Behind a run of four continuation bytes, the one at `cut` is a stray one (a
+/// subpart of its own): the chunk ends at `cut`.
 inline std::size_t utf8_chunk_end(const unsigned char* p, std::size_t cut) noexcept {
-  for (int k = 0; k < 3 && is_continuation(p[cut]); ++k) --cut;
-  return cut;
+  std::size_t end = cut;
+  for (int k = 0; k < 3 && is_continuation(p[end]); ++k) --end;
+  return is_continuation(p[end]) ? cut : end;
 }
 
 /// Where a chunk of UTF-16 ends: not between a high surrogate and the unit after it.
@@ -305,7 +307,7 @@ std::string utf_to_utf8_string(const In* p, std::size_t n, char32_t replacement,
 // ---- Non-allocating core: the caller sizes `out` with the length helpers below. -----------------
 
 /// UTF-8 to UTF-32 into `out`; under strict, stops before the first ill-formed subpart.
-template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0>
+template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_policy<Policy> = 0>
 conversion_result utf8_to_utf32(const Bytes& bytes, char32_t* out, Policy policy = {}) noexcept {
   const auto s = detail::as_span(bytes);
   return detail::kernel_fn<&detail::kernel_table::utf8_to_utf32>()(detail::as_uchars(s.data), s.size, out,
@@ -313,7 +315,7 @@ conversion_result utf8_to_utf32(const Bytes& bytes, char32_t* out, Policy policy
 }
 
 /// UTF-8 to UTF-16 into `out` (supplementary characters as surrogate pairs).
-template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0>
+template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_policy<Policy> = 0>
 conversion_result utf8_to_utf16(const Bytes& bytes, char16_t* out, Policy policy = {}) noexcept {
   const auto s = detail::as_span(bytes);
   return detail::kernel_fn<&detail::kernel_table::utf8_to_utf16>()(detail::as_uchars(s.data), s.size, out,
@@ -322,14 +324,14 @@ conversion_result utf8_to_utf16(const Bytes& bytes, char16_t* out, Policy policy
 
 /// UTF-16 to UTF-8 into `out`. Each unpaired surrogate is one error (`surrogate`, or `incomplete`
 /// for a high surrogate that ends the input).
-template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0>
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
 conversion_result utf16_to_utf8(std::u16string_view in, Byte* out, Policy policy = {}) noexcept {
   return detail::kernel_fn<&detail::kernel_table::utf16_to_utf8>()(in.data(), in.size(), detail::as_uchars(out),
                                                                    detail::kernel_replacement(policy));
 }
 
 /// UTF-32 to UTF-8 into `out`. Surrogates (`surrogate`) and values above 0x10FFFF (`too_large`) are errors.
-template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0>
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
 conversion_result utf32_to_utf8(std::u32string_view in, Byte* out, Policy policy = {}) noexcept {
   return detail::kernel_fn<&detail::kernel_table::utf32_to_utf8>()(in.data(), in.size(), detail::as_uchars(out),
                                                                    detail::kernel_replacement(policy));

@@ -212,13 +212,13 @@ inline std::size_t to_well_formed_utf16(std::u16string_view in, char16_t* out) n
 
 /// UTF-16 to UTF-32 into `out`; an unpaired surrogate is an error (see validate_utf16). Policies
 /// as for utf8_to_utf32: strict stops before it, replace writes the replacement, assume_valid.
-template <class Policy = strict>
+template <class Policy = strict, detail::enable_if_policy<Policy> = 0>
 conversion_result utf16_to_utf32(std::u16string_view in, char32_t* out, Policy policy = {}) noexcept {
   return detail::utf_to_utf(in.data(), in.size(), out, policy);
 }
 
 /// UTF-32 to UTF-16 into `out`; surrogates (`surrogate`) and values above 0x10FFFF (`too_large`) are errors.
-template <class Policy = strict>
+template <class Policy = strict, detail::enable_if_policy<Policy> = 0>
 conversion_result utf32_to_utf16(std::u32string_view in, char16_t* out, Policy policy = {}) noexcept {
   return detail::utf_to_utf(in.data(), in.size(), out, policy);
 }
@@ -285,25 +285,25 @@ inline validation_result validate_utf16be(std::u16string_view in) noexcept {
 }
 
 /// utf8_to_utf16 writing UTF-16LE (same policies and result; size `out` with utf16_length_from_utf8).
-template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0>
+template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_policy<Policy> = 0>
 conversion_result utf8_to_utf16le(const Bytes& bytes, char16_t* out, Policy policy = {}) noexcept {
   return detail::utf8_to_utf16_in_order<true>(bytes, out, policy);
 }
 
 /// utf8_to_utf16 writing UTF-16BE.
-template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0>
+template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_policy<Policy> = 0>
 conversion_result utf8_to_utf16be(const Bytes& bytes, char16_t* out, Policy policy = {}) noexcept {
   return detail::utf8_to_utf16_in_order<false>(bytes, out, policy);
 }
 
 /// utf16_to_utf8 reading UTF-16LE (same policies and result; size `out` with utf8_length_from_utf16le).
-template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0>
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
 conversion_result utf16le_to_utf8(std::u16string_view in, Byte* out, Policy policy = {}) noexcept {
   return detail::utf16_in_order_to_utf8<true>(in, out, policy);
 }
 
 /// utf16_to_utf8 reading UTF-16BE.
-template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0>
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
 conversion_result utf16be_to_utf8(std::u16string_view in, Byte* out, Policy policy = {}) noexcept {
   return detail::utf16_in_order_to_utf8<false>(in, out, policy);
 }
