@@ -4,11 +4,12 @@
 // One definition of an unpaired surrogate serves the whole library (detail::decode_utf16_at, also
 // behind utf16_to_utf8): a surrogate that is not a high one followed by a low one. A high surrogate
 // that ends the input is `incomplete` (a later chunk could pair it), every other one `surrogate`.
-// Offsets and lengths are in code units. Scalar code, no SIMD.
+// Offsets and lengths are in code units. Scalar code (validation in blocks that compilers vectorise).
 #ifndef UTF8DFA_UTF16_HPP
 #define UTF8DFA_UTF16_HPP
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <string_view>
 #if defined(__has_include)
@@ -50,17 +51,37 @@ constexpr char32_t swap_bytes(char32_t u) noexcept {
   return ((u & 0xFFu) << 24) | ((u & 0xFF00u) << 8) | ((u >> 8) & 0xFF00u) | (u >> 24);
 }
 
-/// Validation of UTF-16 or UTF-32 (by In), offsets in units.
+/// True when none of the 32 units at p is a surrogate (or, in UTF-32, above 0x10FFFF): one test for
+/// the block, a loop without branches that compilers vectorise.
+template <class In>
+constexpr bool plain_block(const In* p) noexcept {
+  unsigned bad = 0;
+  for (std::size_t k = 0; k < 32; ++k) {
+    const std::uint32_t u = p[k];
+    bad |= static_cast<unsigned>(u - 0xD800u < 0x800u) | static_cast<unsigned>(sizeof(In) == 4 && u > 0x10FFFFu);
+  }
+  return bad == 0;
+}
+
+/// Validation of UTF-16 or UTF-32 (by In), offsets in units: blocks of 32 plain units at a time,
+/// the others unit by unit.
 template <class In>
 constexpr validation_result validate_utf(const In* p, std::size_t n) noexcept {
   for (std::size_t i = 0; i < n;) {
-    if (p[i] < 0xD800) {
-      ++i;
+    if (n - i >= 32 && plain_block(p + i)) {
+      i += 32;
       continue;
     }
-    const decoded d = decode_utf_at(p, n, i);
-    if (d.error != error_code::none) return {i, d.error == error_code::incomplete ? 0u : std::size_t{1}, d.error};
-    i += d.length;
+    const std::size_t end = n - i < 32 ? n : i + 32;
+    while (i < end) {  // a pair may end one unit past `end`
+      if (p[i] < 0xD800) {
+        ++i;
+        continue;
+      }
+      const decoded d = decode_utf_at(p, n, i);
+      if (d.error != error_code::none) return {i, d.error == error_code::incomplete ? 0u : std::size_t{1}, d.error};
+      i += d.length;
+    }
   }
   return {n, 0, error_code::none};
 }
@@ -94,13 +115,17 @@ conversion_result utf_to_utf(const In* p, std::size_t n, Out* out, Policy pol) n
 /// returns false to stop.
 template <bool Little, class Unit, class F>
 void for_each_host_chunk(const unsigned char* p, std::size_t n, F f) {
-  constexpr std::size_t chunk = 256;
+  constexpr std::size_t chunk = 4096 / sizeof(Unit);
   Unit buf[chunk];
   for (std::size_t pos = 0; pos < n;) {
     std::size_t len = n - pos < chunk ? n - pos : chunk;
     std::memcpy(buf, p + pos * sizeof(Unit), len * sizeof(Unit));
     if constexpr (Little != host_little_endian) {
-      for (std::size_t k = 0; k < len; ++k) buf[k] = swap_bytes(buf[k]);
+      if (len == chunk) {  // a constant count: a loop compilers vectorise at -O2
+        for (std::size_t k = 0; k < chunk; ++k) buf[k] = swap_bytes(buf[k]);
+      } else {
+        for (std::size_t k = 0; k < len; ++k) buf[k] = swap_bytes(buf[k]);
+      }
     }
     if (pos + len < n && buf[len - 1] >= 0xD800 && buf[len - 1] <= 0xDBFF) --len;
     if (!f(static_cast<const Unit*>(buf), len, pos)) return;
