@@ -461,6 +461,25 @@ TEST_CASE("utf16: constant expressions") {
   STATIC_REQUIRE(utf8dfa::utf16_length_from_utf32(U"a\U0001F600") == 3);
 }
 
+TEST_CASE("utf16: an error or a pair at every position of long plain runs (the 32-unit blocks)") {
+  for (std::size_t i = 0; i < 100; ++i) {
+    for (char16_t u : {u'\xD800', u'\xDBFF', u'\xDC00', u'\xDFFF'}) {
+      std::u16string s(100, u'a');
+      s[i] = u;
+      check_utf16(s);
+      if (i + 1 < s.size()) {  // a pair, or a reversed one, across every block edge
+        s[i + 1] = is_high(u) ? u'\xDC00' : u'\xD800';
+        check_utf16(s);
+      }
+    }
+    for (char32_t c : {U'\xD800', U'\xDFFF', char32_t{0x110000}, char32_t{0xFFFFFFFF}}) {
+      std::u32string s(100, U'\U0010FFFF');
+      s[i] = c;
+      check_utf32(s);
+    }
+  }
+}
+
 TEST_CASE("utf16: UTF-32LE and UTF-32BE round trips on every plane") {
   std::u32string values;
   for (char32_t plane = 0; plane <= 0x10; ++plane) {
