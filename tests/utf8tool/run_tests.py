@@ -687,10 +687,10 @@ def group_encodings(d):
            "latin1 -> MUTF-8 (U+0000 as C0 80)")
     expect(run(["convert", "--from", "latin1", "--dialect", "cesu8"], every), 0, text.encode(), b"", "latin1 -> CESU-8")
     # --to latin1: text up to U+00FF round-trips; above it, strict stops with its offset, --replace writes '?'.
-    for i in range(24):
-        if i < 6:
+    for i in range(16):
+        if i < 4:
             data = "".join(chr(rng.randrange(0x100)) for _ in range(rng.randrange(0, 50))).encode()
-        elif i < 16:
+        elif i < 10:
             data = random_text(rng, rng.randrange(0, 40))
         else:
             data = corrupt(rng, random_text(rng, rng.randrange(1, 40)))
@@ -723,7 +723,7 @@ def group_encodings(d):
     # --from auto: the BOM decides (and is dropped), else UTF-8.
     boms = {"utf-8": b"\xef\xbb\xbf", "utf-16-le": b"\xff\xfe", "utf-16-be": b"\xfe\xff",
             "utf-32-le": b"\xff\xfe\x00\x00", "utf-32-be": b"\x00\x00\xfe\xff"}
-    samples = [random_text(rng, rng.randrange(0, 30)).decode() for _ in range(4)] + ["", "\x00", "\ufeffx"]
+    samples = [random_text(rng, rng.randrange(0, 30)).decode() for _ in range(2)] + ["", "\x00", "\ufeffx"]
     for codec, bom in boms.items():
         for text in samples:
             data = bom + text.encode(codec)
@@ -736,7 +736,7 @@ def group_encodings(d):
         want = text.encode()[3:] if text.startswith("\ufeff") else text.encode()
         expect(run(["convert", "--from", "auto"], text.encode()), 0, want, b"", f"auto UTF-8 {text!r}")
     # Errors: offsets count the BOM's bytes, COLUMN does not count it.
-    for i in range(10):
+    for i in range(6):
         rest = corrupt(rng, random_text(rng, rng.randrange(1, 30)))
         if rest.startswith(b"\xef\xbb\xbf") or rest.startswith(b"\xff\xfe") or rest.startswith(b"\xfe\xff"):
             continue
