@@ -6,8 +6,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <iterator>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <utf8dfa/stream.hpp>
@@ -313,4 +315,28 @@ TEST_CASE("detect: the decoder's BOM state: pending bytes, reset, byte-wise feed
   std::string kept;
   keep.feed(b({0xEF, 0xBB, 0xBF, 0x41}), std::back_inserter(kept));
   REQUIRE(kept == b({0xEF, 0xBB, 0xBF, 0x41}));
+}
+
+TEST_CASE("detect: the decoder strips a BOM in every dialect") {
+  using utf8dfa::bom_handling;
+  const auto check = [](auto dialect) {
+    using D = decltype(dialect);
+    for (const std::string& in : {b({0xEF, 0xBB, 0xBF, 0x41}), b({0xEF, 0xBB, 0x41}), b({0xEF, 0xBB})}) {
+      const auto decode = [&in](std::size_t cut, bom_handling bom) {
+        utf8dfa::decoder<utf8dfa::replace, char32_t, D> d({}, bom);
+        std::u32string out;
+        d.feed(in.substr(0, cut), std::back_inserter(out));
+        d.feed(in.substr(cut), std::back_inserter(out));
+        d.finish(std::back_inserter(out));
+        return out;
+      };
+      const std::u32string kept = decode(0, bom_handling::keep);
+      const std::u32string want = kept.size() == 2 && kept[0] == U'\uFEFF' ? kept.substr(1) : kept;
+      for (std::size_t cut = 0; cut <= in.size(); ++cut) REQUIRE(decode(cut, bom_handling::strip) == want);
+    }
+  };
+  check(utf8dfa::dialect::wtf8{});
+  check(utf8dfa::dialect::cesu8{});
+  check(utf8dfa::dialect::mutf8{});
+  check(utf8dfa::dialect::legacy{});
 }

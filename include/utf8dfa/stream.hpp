@@ -515,8 +515,7 @@ class decoder {
     };
   }
 
-  // The whole algorithm: finish or break off the pending character byte by byte, hand the rest up
-  // to its unfinished tail to the bulk functions, keep the tail.
+  // One chunk: the start of the stream matched against a BOM first (bom_handling::strip), then run.
   std::size_t feed_units(const unsigned char* p, std::size_t n, Unit* out) noexcept {
     if (bom_ != bom_done) {
       const std::size_t m = match_bom(p, n);
@@ -526,6 +525,8 @@ class decoder {
     return run(p, n, out);
   }
 
+  // The whole algorithm: finish or break off the pending character byte by byte, hand the rest up
+  // to its unfinished tail to the bulk functions, keep the tail.
   std::size_t run(const unsigned char* p, std::size_t n, Unit* out) noexcept {
     if (stopped()) return 0;
     if constexpr (!detail::is_strict_v<Dialect>) {
