@@ -32,8 +32,10 @@ namespace utf8tool {
 constexpr const char* usage_text =
     "usage: utf8tool validate [--dialect D] [FILE...] | sanitize [--dialect D] [--skip] [FILE]\n"
     "       utf8tool count [--dialect D] [FILE]\n"
-    "       utf8tool convert [--from utf8] --to utf16le|utf16be|utf32le|utf32be [--dialect D] [--replace] [FILE]\n"
-    "       utf8tool convert --from utf16le|utf16be|utf32le|utf32be [--to utf8] [--dialect D] [--replace] [FILE]\n"
+    "       utf8tool convert [--from utf8] --to utf16le|utf16be|utf32le|utf32be|latin1 [--dialect D] [--replace]\n"
+    "                        [FILE]\n"
+    "       utf8tool convert --from utf16le|utf16be|utf32le|utf32be|latin1|auto [--to utf8] [--dialect D] [--replace]\n"
+    "                        [FILE]\n"
     "       D: utf8 (default) | wtf8 | cesu8 | mutf8 | legacy\n";
 
 constexpr const char* help_text =
@@ -43,15 +45,24 @@ constexpr const char* help_text =
     "                        FILE:LINE:COLUMN: invalid UTF-8 at byte N: KIND\n"
     "  sanitize [FILE]     copy to stdout, each maximal ill-formed subpart replaced by U+FFFD\n"
     "                      (with --skip: dropped, nothing written for it)\n"
-    "  convert ...         UTF-8 to UTF-16/UTF-32 or back, little or big endian, no BOM added.\n"
+    "  convert ...         UTF-8 to UTF-16/UTF-32 or back, little or big endian, no BOM added; UTF-8\n"
+    "                      to Latin-1 (ISO-8859-1: latin1 or iso-8859-1) or back.\n"
     "                      Strict by default: stops at the first error (the output has everything\n"
     "                      before it) and exits 1. With --replace: one U+FFFD per maximal\n"
     "                      ill-formed UTF-8 subpart, per unpaired UTF-16 surrogate, per UTF-32 unit\n"
     "                      that is a surrogate or above 0x10FFFF; at the end of the input, leftover\n"
     "                      bytes (an odd UTF-16 byte, 1-3 UTF-32 bytes) together with a high\n"
     "                      surrogate still waiting for its pair give ONE U+FFFD.\n"
+    "                      To Latin-1, a character above U+00FF is an error (KIND unrepresentable)\n"
+    "                      or, with --replace, '?' (as is each maximal ill-formed subpart). From\n"
+    "                      Latin-1, every byte is the character of the same value: nothing fails.\n"
+    "  --from auto         the input's byte order mark decides: EF BB BF UTF-8, FF FE UTF-16LE, FE FF\n"
+    "                      UTF-16BE, FF FE 00 00 UTF-32LE, 00 00 FE FF UTF-32BE; without one, UTF-8\n"
+    "                      (copied as checked UTF-8 or, with --replace, sanitized). The output is\n"
+    "                      UTF-8; the BOM is not copied and not counted in COLUMN; N, a byte offset\n"
+    "                      in the input, counts it.\n"
     "  count [FILE]        print the number of code points of well-formed UTF-8\n"
-    "  --dialect D         read (or, converting from UTF-16/UTF-32, write) the UTF-8 side in dialect D:\n"
+    "  --dialect D         read (or, converting from UTF-16/UTF-32/Latin-1, write) the UTF-8 side in D:\n"
     "                      wtf8 (unpaired surrogates allowed, WTF-8), cesu8 (supplementary characters\n"
     "                      as surrogate pairs, CESU-8), mutf8 (cesu8 with U+0000 as C0 80, Java),\n"
     "                      legacy (RFC 2279: up to 6 bytes, values up to 0x7FFFFFFF). Messages then\n"
@@ -61,11 +72,12 @@ constexpr const char* help_text =
     "\n"
     "  FILE '-' or no FILE reads stdin (named <stdin> in messages). Encoding names ignore case,\n"
     "  '-' and '_' (UTF-16LE works). A byte order mark is data: it is kept, counted and converted\n"
-    "  like any U+FEFF.\n"
+    "  like any U+FEFF (except by --from auto).\n"
     "  N is the 0-based byte offset of the first byte of the first ill-formed subpart; LINE is 1 +\n"
     "  the number of LF bytes before it; COLUMN is 1 + the number of code points between the line\n"
     "  start and it (only well-formed characters can precede the first error). KIND is one of\n"
-    "  invalid_byte, unexpected_continuation, too_short, incomplete, overlong, surrogate, too_large.\n"
+    "  invalid_byte, unexpected_continuation, too_short, incomplete, overlong, surrogate, too_large\n"
+    "  (and unrepresentable, converting to Latin-1).\n"
     "  UTF-16/UTF-32 input errors read: FILE: invalid UTF-16LE at byte N: KIND.\n"
     "\n"
     "  Exit status: 0 success; 1 ill-formed input, an input that cannot be read (validate goes on\n"
@@ -90,7 +102,8 @@ struct input {
   std::string name;  // as printed in messages
   std::FILE* file = nullptr;
   bool owned = false;
-  std::uint64_t offset = 0;  // bytes read so far
+  std::uint64_t offset = 0;           // bytes read so far
+  std::vector<unsigned char> unread;  // bytes looked at (--from auto) and given back, read first
 
   ~input() {
     if (owned) std::fclose(file);
@@ -117,6 +130,13 @@ bool open_input(const std::string& path, input& in) {
 // Reads the next chunk: whatever is available, up to `size` bytes (so that a pipe is processed as
 // data arrives); returns its size, 0 at the end. A read error is reported and sets `failed`.
 std::size_t read_chunk(input& in, unsigned char* buf, std::size_t size, bool& failed) {
+  if (!in.unread.empty()) {
+    const std::size_t n = std::min(size, in.unread.size());
+    std::memcpy(buf, in.unread.data(), n);
+    in.unread.erase(in.unread.begin(), in.unread.begin() + static_cast<std::ptrdiff_t>(n));
+    in.offset += n;
+    return n;
+  }
 #if UTF8TOOL_POSIX
   for (;;) {
     const ssize_t n = ::read(fileno(in.file), buf, size);
@@ -237,9 +257,17 @@ struct line_counter {
   std::uint64_t lines = 0;   // LF bytes seen
   std::uint64_t column = 0;  // code points since the last LF
   std::uint64_t seen = 0;    // bytes counted
+  std::uint64_t skip = 0;    // bytes still to pass over uncounted (a BOM --from auto drops)
   char_counter<D> chars;
 
   void add(const unsigned char* p, std::size_t n) {
+    if (skip != 0) {
+      const std::size_t k = n < skip ? n : static_cast<std::size_t>(skip);
+      p += k;
+      n -= k;
+      skip -= k;
+      seen += k;
+    }
     const unsigned char* end = p + n;
     const unsigned char* last = end;
     for (const unsigned char* q = end; q != p;)
@@ -327,18 +355,17 @@ int cmd_count(const std::string& file) {
 
 // ---- UTF-8 to UTF-8 (sanitize), UTF-16, UTF-32 ------------------------------------------------------
 
-enum class encoding { utf8, utf16le, utf16be, utf32le, utf32be };
+enum class encoding { utf8, utf16le, utf16be, utf32le, utf32be, latin1, automatic };
 
 // Encoding names as the usage shows them; case and '-'/'_' do not matter (UTF-16LE, utf_16le).
 bool parse_encoding(std::string_view given, encoding& e) {
   std::string s;
   for (char c : given)
     if (c != '-' && c != '_') s += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  const std::pair<std::string_view, encoding> names[] = {{"utf8", encoding::utf8},
-                                                         {"utf16le", encoding::utf16le},
-                                                         {"utf16be", encoding::utf16be},
-                                                         {"utf32le", encoding::utf32le},
-                                                         {"utf32be", encoding::utf32be}};
+  const std::pair<std::string_view, encoding> names[] = {{"utf8", encoding::utf8},       {"utf16le", encoding::utf16le},
+                                                         {"utf16be", encoding::utf16be}, {"utf32le", encoding::utf32le},
+                                                         {"utf32be", encoding::utf32be}, {"latin1", encoding::latin1},
+                                                         {"iso88591", encoding::latin1}, {"auto", encoding::automatic}};
   for (const auto& n : names)
     if (s == n.first) {
       e = n.second;
@@ -361,38 +388,40 @@ const char* display_name(encoding e) {
       return "UTF-32LE";
     case encoding::utf32be:
       return "UTF-32BE";
+    case encoding::latin1:
+      return "Latin-1";
     default:
       return "UTF-8";
   }
 }
 
-// Writes code units as bytes: UTF-8 (sanitize) as is, UTF-16/32 in the byte order.
+// Writes code units as bytes: UTF-8 (sanitize) as is; UTF-16/32 units, which the decoder writes in
+// the host's byte order, in the order of `to` (the library exchanges their bytes where they differ).
 template <class Unit>
-bool emit_units(output& out, const Unit* u, std::size_t n, encoding to, std::vector<unsigned char>& bytes) {
+bool emit_units(output& out, Unit* u, std::size_t n, encoding to) {
   if constexpr (sizeof(Unit) == 1) {
     return out.write(u, n);
   } else {
-    bytes.resize(sizeof(Unit) * n);
-    unsigned char* b = bytes.data();
-    for (std::size_t i = 0; i < n; ++i) {
-      const auto v = static_cast<std::uint32_t>(u[i]);
-      for (std::size_t k = 0; k < sizeof(Unit); ++k) {
-        const std::size_t shift = 8 * (big_endian(to) ? sizeof(Unit) - 1 - k : k);
-        *b++ = static_cast<unsigned char>(v >> shift);
-      }
+    if (big_endian(to) == utf8dfa::host_is_little_endian) {
+      if constexpr (sizeof(Unit) == 2)
+        utf8dfa::change_endianness_utf16(std::u16string_view(u, n), u);
+      else
+        utf8dfa::change_endianness_utf32(std::u32string_view(u, n), u);
     }
-    return out.write(bytes.data(), bytes.size());
+    return out.write(u, n * sizeof(Unit));
   }
 }
 
 // Streams UTF-8 from `in` through the decoder to `to`. Strict: reports the first error and exits 1.
+// `bom`: the length of a UTF-8 BOM the input starts with that the decoder is to drop (--from auto).
 template <class Policy, class Unit, class D = utf8dfa::dialect::utf8>
-int decode_utf8(input& in, encoding to, Policy policy) {
+int decode_utf8(input& in, encoding to, Policy policy, std::size_t bom = 0) {
   using decoder = utf8dfa::decoder<Policy, Unit, D>;
-  std::vector<unsigned char> buf(chunk_size), bytes;
+  std::vector<unsigned char> buf(chunk_size);
   std::vector<Unit> units(decoder::max_output(chunk_size));
-  decoder d(policy);
+  decoder d(policy, bom != 0 ? utf8dfa::bom_handling::strip : utf8dfa::bom_handling::keep);
   line_counter<D> lines;
+  lines.skip = bom;
   output out;
   bool read_failed = false;
   for (;;) {
@@ -400,7 +429,7 @@ int decode_utf8(input& in, encoding to, Policy policy) {
     const std::size_t n = read_chunk(in, buf.data(), buf.size(), read_failed);
     if (read_failed) return exit_bad;
     const auto r = n != 0 ? d.feed(buf.data(), n, units.data()) : d.finish(units.data());
-    if (!emit_units(out, units.data(), r.written, to, bytes)) return exit_bad;
+    if (!emit_units(out, units.data(), r.written, to)) return exit_bad;
     if (Policy::stops_on_error && !r) {
       if (!out.flush()) return exit_bad;
       lines.report(in, d.result().valid_up_to, buf.data(), start, r.error);
@@ -423,10 +452,12 @@ int cmd_sanitize(const std::string& file, bool skip) {
 // ---- UTF-16 / UTF-32 to UTF-8 -------------------------------------------------------------------------
 
 // Streams UTF-16 or UTF-32 (by Unit) from `in` to UTF-8 in dialect D. Units are assembled across
-// chunk ends; a high surrogate ending a batch waits for the next one, so that the library sees it
-// paired or not (in UTF-32 too for WTF-8, which joins a lead and a trail surrogate).
+// chunk ends and brought to the host's byte order by the library; a high surrogate ending a batch
+// waits for the next one, so that the library sees it paired or not (in UTF-32 too for WTF-8, which
+// joins a lead and a trail surrogate). `base`: input bytes before the first unit (a BOM --from auto
+// dropped), counted in the offsets of messages.
 template <class Policy, class Unit, class D = utf8dfa::dialect::utf8>
-int encode_utf8(input& in, encoding from, Policy policy) {
+int encode_utf8(input& in, encoding from, Policy policy, std::uint64_t base = 0) {
   constexpr bool writes_surrogates = utf8dfa::is_encodable(0xD800, D{});
   constexpr std::size_t width = sizeof(Unit);
   std::vector<unsigned char> buf(chunk_size), bytes;
@@ -440,28 +471,37 @@ int encode_utf8(input& in, encoding from, Policy policy) {
   auto fail = [&](std::uint64_t unit, utf8dfa::error_code kind) {
     if (!out.flush()) return exit_bad;
     std::fprintf(stderr, "%s: invalid %s at byte %llu: %s\n", in.name.c_str(), display_name(from),
-                 static_cast<unsigned long long>(unit * width), std::string(utf8dfa::error_name(kind)).c_str());
+                 static_cast<unsigned long long>(base + unit * width), std::string(utf8dfa::error_name(kind)).c_str());
     return exit_bad;
   };
-  auto unit_of = [&](const unsigned char* b) {
-    std::uint32_t v = 0;
-    for (std::size_t k = 0; k < width; ++k)
-      v |= static_cast<std::uint32_t>(b[k]) << (8 * (big_endian(from) ? width - 1 - k : k));
-    return static_cast<Unit>(v);
-  };
+  const bool swap = big_endian(from) == utf8dfa::host_is_little_endian;  // `from` is not the host's order
   for (;;) {
     const std::size_t n = read_chunk(in, buf.data(), buf.size(), read_failed);
     if (read_failed) return exit_bad;
     if (n == 0) break;
     // units holds at most a held-back high surrogate here.
+    // The units of this chunk, as stored (a unit begun in the last chunk first), then in host order.
+    const std::size_t first_new = units.size();
     std::size_t i = 0;
     while (ncarry != 0 && ncarry < width && i < n) carry[ncarry++] = buf[i++];
     if (ncarry == width) {
-      units.push_back(unit_of(carry));
+      units.emplace_back();
+      std::memcpy(&units.back(), carry, width);
       ncarry = 0;
     }
-    for (; n - i >= width; i += width) units.push_back(unit_of(buf.data() + i));
+    const std::size_t whole = (n - i) / width;
+    units.resize(units.size() + whole);
+    std::memcpy(units.data() + units.size() - whole, buf.data() + i, whole * width);
+    i += whole * width;
     while (i < n) carry[ncarry++] = buf[i++];
+    if (swap) {
+      using view = std::basic_string_view<Unit>;
+      const view fresh(units.data() + first_new, units.size() - first_new);
+      if constexpr (width == 2)
+        utf8dfa::change_endianness_utf16(fresh, units.data() + first_new);
+      else
+        utf8dfa::change_endianness_utf32(fresh, units.data() + first_new);
+    }
     bool held = false;  // a high surrogate ends the batch: it waits for the next one
     Unit high{};
     if ((width == 2 || std::is_same_v<D, utf8dfa::dialect::wtf8>)&&!units.empty() && units.back() >= 0xD800 &&
@@ -504,13 +544,131 @@ int encode_utf8(input& in, encoding from, Policy policy) {
   return out.flush() ? exit_ok : exit_bad;
 }
 
+// ---- Latin-1 -------------------------------------------------------------------------------------
+
+// Streams Latin-1 from `in` to UTF-8 in dialect D: each byte is the character of its value, so
+// nothing fails (MUTF-8 writes U+0000 as C0 80; the other dialects as UTF-8).
+template <class D>
+int latin1_to_utf8(input& in) {
+  std::vector<unsigned char> buf(chunk_size), bytes(2 * chunk_size);
+  std::vector<char32_t> wide;
+  output out;
+  bool read_failed = false;
+  for (;;) {
+    const std::size_t n = read_chunk(in, buf.data(), buf.size(), read_failed);
+    if (read_failed) return exit_bad;
+    if (n == 0) break;
+    const std::string_view chunk(reinterpret_cast<const char*>(buf.data()), n);
+    std::size_t w = 0;
+    if constexpr (std::is_same_v<D, utf8dfa::dialect::utf8>) {
+      w = utf8dfa::latin1_to_utf8(chunk, bytes.data());
+    } else {
+      wide.resize(n);
+      utf8dfa::latin1_to_utf32(chunk, wide.data());
+      w = utf8dfa::utf32_to_utf8(std::u32string_view(wide.data(), n), bytes.data(), utf8dfa::strict{}, D{}).written;
+    }
+    if (!out.write(bytes.data(), w)) return exit_bad;
+  }
+  return out.flush() ? exit_ok : exit_bad;
+}
+
+// Streams UTF-8 in dialect D from `in` to Latin-1: the decoder (to UTF-32), then utf32_to_latin1.
+// Strict: the first ill-formed subpart, or character above U+00FF (unrepresentable), is reported at
+// its byte offset and ends the output; with replace{U'?'} each becomes '?'.
+template <class Policy, class D>
+int utf8_to_latin1(input& in, Policy policy) {
+  using decoder = utf8dfa::decoder<Policy, char32_t, D>;
+  std::vector<unsigned char> buf(chunk_size), bytes(decoder::max_output(chunk_size));
+  std::vector<char32_t> units(decoder::max_output(chunk_size));
+  decoder d(policy);
+  line_counter<D> lines;
+  output out;
+  bool read_failed = false;
+  std::uint64_t decoded = 0;  // strict: input bytes of the characters decoded before this chunk
+  for (;;) {
+    const std::uint64_t start = in.offset;
+    const std::size_t n = read_chunk(in, buf.data(), buf.size(), read_failed);
+    if (read_failed) return exit_bad;
+    const auto r = n != 0 ? d.feed(buf.data(), n, units.data()) : d.finish(units.data());
+    const utf8dfa::conversion_result c =
+        utf8dfa::utf32_to_latin1(std::u32string_view(units.data(), r.written), bytes.data(), policy);
+    if (!out.write(bytes.data(), c.written)) return exit_bad;
+    if constexpr (Policy::stops_on_error) {
+      if (!c || !r) {
+        if (!out.flush()) return exit_bad;
+        std::uint64_t at = d.result().valid_up_to;
+        if (!c) {  // a character the decoder wrote: its offset is the bytes of those before it
+          at = decoded;
+          for (std::size_t k = 0; k < c.read; ++k) at += utf8dfa::encoded_length(units[k], D{});
+        }
+        lines.report(in, at, buf.data(), start, !c ? c.error : r.error);
+        return exit_bad;
+      }
+      decoded = d.result().valid_up_to;
+      lines.add(buf.data(), n);
+    }
+    if (n == 0) break;
+  }
+  return out.flush() ? exit_ok : exit_bad;
+}
+
 // ---- Command line ------------------------------------------------------------------------------
+
+// --from auto: reads the input's first bytes (at most 4) and returns the encoding its byte order mark
+// names (UTF-8 without one) and the mark's length; the bytes are given back to be read again.
+bool detect_input(input& in, encoding& from, std::size_t& bom) {
+  unsigned char head[4];
+  std::size_t have = 0;
+  bool read_failed = false;
+  while (have < sizeof head) {
+    const std::size_t n = read_chunk(in, head + have, std::min(sizeof head - have, chunk_size), read_failed);
+    if (read_failed) return false;
+    if (n == 0) break;
+    have += n;
+  }
+  const utf8dfa::bom_result b = utf8dfa::detect_bom(head, have);
+  switch (b.encoding) {
+    case utf8dfa::encoding::utf16le:
+      from = encoding::utf16le;
+      break;
+    case utf8dfa::encoding::utf16be:
+      from = encoding::utf16be;
+      break;
+    case utf8dfa::encoding::utf32le:
+      from = encoding::utf32le;
+      break;
+    case utf8dfa::encoding::utf32be:
+      from = encoding::utf32be;
+      break;
+    default:
+      from = encoding::utf8;
+  }
+  bom = b.length;
+  in.unread.assign(head, head + have);
+  in.offset = 0;
+  return true;
+}
 
 template <class D>
 int convert(input& in, encoding from, encoding to, bool replace) {
+  std::size_t bom = 0;
+  if (from == encoding::automatic) {
+    if (!detect_input(in, from, bom)) return exit_bad;
+    if (from != encoding::utf8) {  // UTF-16/32: the BOM is passed over here, UTF-8's by the decoder
+      in.unread.erase(in.unread.begin(), in.unread.begin() + static_cast<std::ptrdiff_t>(bom));
+      in.offset = bom;
+    }
+  }
+  if (to == encoding::latin1)
+    return replace ? utf8_to_latin1<utf8dfa::replace, D>(in, utf8dfa::replace{U'?'})
+                   : utf8_to_latin1<utf8dfa::strict, D>(in, utf8dfa::strict{});
+  if (from == encoding::latin1) return latin1_to_utf8<D>(in);
   const bool wide =
       to == encoding::utf32le || to == encoding::utf32be || from == encoding::utf32le || from == encoding::utf32be;
   if (from == encoding::utf8) {
+    if (to == encoding::utf8)  // --from auto: checked UTF-8 (or sanitized, with --replace)
+      return replace ? decode_utf8<utf8dfa::replace, unsigned char, D>(in, to, utf8dfa::replace{}, bom)
+                     : decode_utf8<utf8dfa::strict, unsigned char, D>(in, to, utf8dfa::strict{}, bom);
     if (wide)
       return replace ? decode_utf8<utf8dfa::replace, char32_t, D>(in, to, utf8dfa::replace{})
                      : decode_utf8<utf8dfa::strict, char32_t, D>(in, to, utf8dfa::strict{});
@@ -518,10 +676,10 @@ int convert(input& in, encoding from, encoding to, bool replace) {
                    : decode_utf8<utf8dfa::strict, char16_t, D>(in, to, utf8dfa::strict{});
   }
   if (wide)
-    return replace ? encode_utf8<utf8dfa::replace, char32_t, D>(in, from, utf8dfa::replace{})
-                   : encode_utf8<utf8dfa::strict, char32_t, D>(in, from, utf8dfa::strict{});
-  return replace ? encode_utf8<utf8dfa::replace, char16_t, D>(in, from, utf8dfa::replace{})
-                 : encode_utf8<utf8dfa::strict, char16_t, D>(in, from, utf8dfa::strict{});
+    return replace ? encode_utf8<utf8dfa::replace, char32_t, D>(in, from, utf8dfa::replace{}, bom)
+                   : encode_utf8<utf8dfa::strict, char32_t, D>(in, from, utf8dfa::strict{}, bom);
+  return replace ? encode_utf8<utf8dfa::replace, char16_t, D>(in, from, utf8dfa::replace{}, bom)
+                 : encode_utf8<utf8dfa::strict, char16_t, D>(in, from, utf8dfa::strict{}, bom);
 }
 
 // --dialect D or --dialect=D at args[i] (advancing i past a separate value); false with `error` set
@@ -581,8 +739,10 @@ int cmd_convert(const std::vector<std::string>& args) {
   }
   if (files.size() > 1) return usage_error("convert reads one FILE");
   if (!have_to && !have_from) return usage_error("convert needs --to or --from");
-  if ((from == encoding::utf8) == (to == encoding::utf8))
-    return usage_error("convert needs utf8 on exactly one side (--from or --to)");
+  if (from == encoding::automatic ? to != encoding::utf8 : (from == encoding::utf8) == (to == encoding::utf8))
+    return usage_error(from == encoding::automatic ? "--from auto converts to utf8"
+                                                   : "convert needs utf8 on exactly one side (--from or --to)");
+  if (to == encoding::automatic) return usage_error("auto is an input encoding (--from auto)");
   input in;
   if (!open_input(files.empty() ? "-" : files[0], in)) return exit_bad;
   return with_dialect(dialect, [&](auto d) { return convert<decltype(d)>(in, from, to, replace); });

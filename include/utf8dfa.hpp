@@ -7,6 +7,7 @@
 #include "utf8dfa/config.hpp"
 #include "utf8dfa/count.hpp"
 #include "utf8dfa/decode.hpp"
+#include "utf8dfa/detect.hpp"
 #include "utf8dfa/dialect.hpp"
 #include "utf8dfa/encode.hpp"
 #include "utf8dfa/error.hpp"

@@ -42,11 +42,12 @@
 //   utf8dfa/utf16.hpp
 //   utf8dfa/count.hpp
 //   utf8dfa/decode.hpp
+//   utf8dfa/detect.hpp
+//   utf8dfa/validate.hpp
 //   utf8dfa/encode.hpp
 //   utf8dfa/iterator.hpp
 //   utf8dfa/output.hpp
 //   utf8dfa/stream.hpp
-//   utf8dfa/validate.hpp
 //   utf8dfa/utf_views.hpp
 //   utf8dfa/views.hpp
 
@@ -6607,12 +6608,12 @@ conversion_result utf32_to_latin1(std::u32string_view in, Byte* out, Policy poli
 // ---- end utf8dfa/latin1.hpp ----
 // ---- begin utf8dfa/utf16.hpp ----
 // utf8dfa: UTF-16 and UTF-32 as inputs in their own right (validation, counting, repair, conversion
-// between the two) and UTF-16 stored in a stated byte order (UTF-16LE, UTF-16BE).
+// between the two) and UTF-16 and UTF-32 stored in a stated byte order (UTF-16LE/BE, UTF-32LE/BE).
 //
 // One definition of an unpaired surrogate serves the whole library (detail::decode_utf16_at, also
 // behind utf16_to_utf8): a surrogate that is not a high one followed by a low one. A high surrogate
 // that ends the input is `incomplete` (a later chunk could pair it), every other one `surrogate`.
-// Offsets and lengths are in code units. Scalar code, no SIMD.
+// Offsets and lengths are in code units. Scalar code (validation in blocks that compilers vectorise).
 #ifndef UTF8DFA_UTF16_HPP
 #define UTF8DFA_UTF16_HPP
 
@@ -6642,22 +6643,45 @@ inline constexpr bool host_little_endian = true;  // every Windows target is lit
 #error "utf8dfa: cannot tell this platform's byte order (no std::endian, no __BYTE_ORDER__)"
 #endif
 
-/// The unit with its two bytes exchanged.
+/// The unit with its bytes in the opposite order.
 constexpr char16_t swap_bytes(char16_t u) noexcept {
   return static_cast<char16_t>(((u & 0xFFu) << 8) | (u >> 8));
 }
+constexpr char32_t swap_bytes(char32_t u) noexcept {
+  return ((u & 0xFFu) << 24) | ((u & 0xFF00u) << 8) | ((u >> 8) & 0xFF00u) | (u >> 24);
+}
 
-/// Validation of UTF-16 or UTF-32 (by In), offsets in units.
+/// True when none of the 32 units at p is a surrogate (or, in UTF-32, above 0x10FFFF): one test for
+/// the block, a loop without branches that compilers vectorise.
+template <class In>
+constexpr bool plain_block(const In* p) noexcept {
+  unsigned bad = 0;
+  for (std::size_t k = 0; k < 32; ++k) {
+    const std::uint32_t u = p[k];
+    bad |= static_cast<unsigned>(u - 0xD800u < 0x800u) | static_cast<unsigned>(sizeof(In) == 4 && u > 0x10FFFFu);
+  }
+  return bad == 0;
+}
+
+/// Validation of UTF-16 or UTF-32 (by In), offsets in units: blocks of 32 plain units at a time,
+/// the others unit by unit.
 template <class In>
 constexpr validation_result validate_utf(const In* p, std::size_t n) noexcept {
   for (std::size_t i = 0; i < n;) {
-    if (p[i] < 0xD800) {
-      ++i;
+    if (n - i >= 32 && plain_block(p + i)) {
+      i += 32;
       continue;
     }
-    const decoded d = decode_utf_at(p, n, i);
-    if (d.error != error_code::none) return {i, d.error == error_code::incomplete ? 0u : std::size_t{1}, d.error};
-    i += d.length;
+    const std::size_t end = n - i < 32 ? n : i + 32;
+    while (i < end) {  // a pair may end one unit past `end`
+      if (p[i] < 0xD800) {
+        ++i;
+        continue;
+      }
+      const decoded d = decode_utf_at(p, n, i);
+      if (d.error != error_code::none) return {i, d.error == error_code::incomplete ? 0u : std::size_t{1}, d.error};
+      i += d.length;
+    }
   }
   return {n, 0, error_code::none};
 }
@@ -6689,48 +6713,77 @@ conversion_result utf_to_utf(const In* p, std::size_t n, Out* out, [[maybe_unuse
   return {n, static_cast<std::size_t>(o - out), first};
 }
 
-/// Calls f(units, count, offset) on UTF-16 stored in the other byte order, converted to host order
-/// a chunk at a time in a buffer. A chunk ends on a high surrogate only where the input does, so
-/// surrogate pairs stay whole. f returns false to stop.
-template <class F>
-void for_each_swapped_chunk(const char16_t* p, std::size_t n, F f) {
-  constexpr std::size_t chunk = 256;
-  char16_t buf[chunk];
+/// Calls f(units, count, offset) on the `n` UTF-16 or UTF-32 units (by Unit) whose bytes start at
+/// `p`, stored little-endian (Little) or big-endian: copied into host order a chunk at a time in a
+/// buffer (so `p` needs no alignment). A chunk ends on a value D800..DBFF only where the input does,
+/// so surrogate pairs (and, in UTF-32, a lead surrogate and what follows it) stay together. f
+/// returns false to stop.
+template <bool Little, class Unit, class F>
+void for_each_host_chunk(const unsigned char* p, std::size_t n, F f) {
+  constexpr std::size_t chunk = 4096 / sizeof(Unit);
+  Unit buf[chunk];
   for (std::size_t pos = 0; pos < n;) {
     std::size_t len = n - pos < chunk ? n - pos : chunk;
-    for (std::size_t k = 0; k < len; ++k) buf[k] = swap_bytes(p[pos + k]);
+    std::memcpy(buf, p + pos * sizeof(Unit), len * sizeof(Unit));
+    if constexpr (Little != host_little_endian) {
+      if (len == chunk) {  // a constant count: a loop compilers vectorise at -O2
+        for (std::size_t k = 0; k < chunk; ++k) buf[k] = swap_bytes(buf[k]);
+      } else {
+        for (std::size_t k = 0; k < len; ++k) buf[k] = swap_bytes(buf[k]);
+      }
+    }
     if (pos + len < n && buf[len - 1] >= 0xD800 && buf[len - 1] <= 0xDBFF) --len;
-    if (!f(static_cast<const char16_t*>(buf), len, pos)) return;
+    if (!f(static_cast<const Unit*>(buf), len, pos)) return;
     pos += len;
   }
 }
 
-/// validate_utf16 on units stored little-endian (Little) or big-endian.
-template <bool Little>
-validation_result validate_utf16_in_order(std::u16string_view in) noexcept {
-  if constexpr (Little == host_little_endian) {
-    return validate_utf(in.data(), in.size());
-  } else {
-    validation_result r{in.size(), 0, error_code::none};
-    for_each_swapped_chunk(in.data(), in.size(), [&](const char16_t* b, std::size_t len, std::size_t base) {
-      const validation_result v = validate_utf(b, len);
-      if (v) return true;
-      r = {base + v.valid_up_to, v.error_length, v.error};
-      return false;
-    });
-    return r;
-  }
+/// Bytes of the units of `in` (read as their object representation).
+template <class Unit>
+const unsigned char* unit_bytes(std::basic_string_view<Unit> in) noexcept {
+  return reinterpret_cast<const unsigned char*>(in.data());
 }
 
-/// utf16_to_utf8 on units stored little-endian (Little) or big-endian.
-template <bool Little, class Policy, class Byte>
-conversion_result utf16_in_order_to_utf8(std::u16string_view in, Byte* out, Policy policy) noexcept {
-  if constexpr (Little == host_little_endian) {
+/// validate_utf on the `n` units whose bytes start at `p`, stored little-endian (Little) or big-endian.
+template <bool Little, class Unit>
+validation_result validate_stored(const unsigned char* p, std::size_t n) noexcept {
+  validation_result r{n, 0, error_code::none};
+  for_each_host_chunk<Little, Unit>(p, n, [&](const Unit* b, std::size_t len, std::size_t base) {
+    const validation_result v = validate_utf(b, len);
+    if (v) return true;
+    r = {base + v.valid_up_to, v.error_length, v.error};
+    return false;
+  });
+  return r;
+}
+
+/// validate_utf16 / validate_utf32 (by Unit) on units stored little-endian (Little) or big-endian.
+template <bool Little, class Unit>
+validation_result validate_utf_in_order(std::basic_string_view<Unit> in) noexcept {
+  if constexpr (Little == host_little_endian)
+    return validate_utf(in.data(), in.size());
+  else
+    return validate_stored<Little, Unit>(unit_bytes(in), in.size());
+}
+
+/// The host-order UTF-16 or UTF-32 (by Unit) to UTF-8 conversion.
+template <class Policy, class Unit, class Byte>
+conversion_result utf_to_utf8(std::basic_string_view<Unit> in, Byte* out, Policy policy) noexcept {
+  if constexpr (sizeof(Unit) == 2)
     return utf16_to_utf8(in, out, policy);
+  else
+    return utf32_to_utf8(in, out, policy);
+}
+
+/// utf16_to_utf8 / utf32_to_utf8 (by Unit) on units stored little-endian (Little) or big-endian.
+template <bool Little, class Policy, class Unit, class Byte>
+conversion_result utf_in_order_to_utf8(std::basic_string_view<Unit> in, Byte* out, Policy policy) noexcept {
+  if constexpr (Little == host_little_endian) {
+    return utf_to_utf8(in, out, policy);
   } else {
     conversion_result r{in.size(), 0, error_code::none};
-    for_each_swapped_chunk(in.data(), in.size(), [&](const char16_t* b, std::size_t len, std::size_t base) {
-      const conversion_result c = utf16_to_utf8(std::u16string_view(b, len), out + r.written, policy);
+    for_each_host_chunk<Little, Unit>(unit_bytes(in), in.size(), [&](const Unit* b, std::size_t len, std::size_t base) {
+      const conversion_result c = utf_to_utf8(std::basic_string_view<Unit>(b, len), out + r.written, policy);
       r.written += c.written;
       if (c.error != error_code::none) {
         if (r.error == error_code::none) r.error = c.error;
@@ -6745,25 +6798,36 @@ conversion_result utf16_in_order_to_utf8(std::u16string_view in, Byte* out, Poli
   }
 }
 
-/// utf8_to_utf16 writing units little-endian (Little) or big-endian.
-template <bool Little, class Policy, class Bytes>
-conversion_result utf8_to_utf16_in_order(const Bytes& bytes, char16_t* out, Policy policy) noexcept {
-  const conversion_result r = utf8_to_utf16(bytes, out, policy);
+/// utf8_to_utf16 / utf8_to_utf32 (by Unit) writing units little-endian (Little) or big-endian.
+template <bool Little, class Policy, class Unit, class Bytes>
+conversion_result utf8_to_utf_in_order(const Bytes& bytes, Unit* out, Policy policy) noexcept {
+  conversion_result r{};
+  if constexpr (sizeof(Unit) == 2)
+    r = utf8_to_utf16(bytes, out, policy);
+  else
+    r = utf8_to_utf32(bytes, out, policy);
   if constexpr (Little != host_little_endian) {
     for (std::size_t i = 0; i < r.written; ++i) out[i] = swap_bytes(out[i]);
   }
   return r;
 }
 
-/// utf8_length_from_utf16 on units stored little-endian (Little) or big-endian (R: replace or skip).
-template <bool Little, class R>
-std::size_t utf8_length_from_utf16_in_order(std::u16string_view in, R r) noexcept {
+/// utf8_length_from_utf16 / utf8_length_from_utf32 (by Unit) on units stored little-endian (Little)
+/// or big-endian (R: replace or skip).
+template <bool Little, class Unit, class R>
+std::size_t utf8_length_from_utf_in_order(std::basic_string_view<Unit> in, R r) noexcept {
+  const auto length = [r](std::basic_string_view<Unit> units) {
+    if constexpr (sizeof(Unit) == 2)
+      return utf8_length_from_utf16(units, r);
+    else
+      return utf8_length_from_utf32(units, r);
+  };
   if constexpr (Little == host_little_endian) {
-    return utf8_length_from_utf16(in, r);
+    return length(in);
   } else {
     std::size_t total = 0;
-    for_each_swapped_chunk(in.data(), in.size(), [&](const char16_t* b, std::size_t len, std::size_t) {
-      total += utf8_length_from_utf16(std::u16string_view(b, len), r);
+    for_each_host_chunk<Little, Unit>(unit_bytes(in), in.size(), [&](const Unit* b, std::size_t len, std::size_t) {
+      total += length(std::basic_string_view<Unit>(b, len));
       return true;
     });
     return total;
@@ -6863,10 +6927,14 @@ constexpr std::size_t utf16_length_from_utf32(std::u32string_view in, Skip) noex
   return total;
 }
 
-// ---- UTF-16 in a stated byte order. ----------------------------------------------------------
-// A std::u16string_view or char16_t* here holds units whose bytes are stored in the named order
-// (UTF-16LE: low byte first), whatever the host's order; on a host of that order these are the
-// plain UTF-16 functions.
+// ---- UTF-16 and UTF-32 in a stated byte order. ----------------------------------------------
+// A std::u16string_view / std::u32string_view or char16_t* / char32_t* here holds units whose bytes
+// are stored in the named order (UTF-16LE, UTF-32LE: lowest byte first), whatever the host's order;
+// on a host of that order these are the plain UTF-16 / UTF-32 functions.
+
+/// True when the host stores units little-endian: host-order UTF-16 and UTF-32 (what the plain
+/// functions read and write) are then UTF-16LE and UTF-32LE, else UTF-16BE and UTF-32BE.
+inline constexpr bool host_is_little_endian = detail::host_little_endian;
 
 /// Exchanges the two bytes of every unit (UTF-16LE <-> UTF-16BE) into `out` (in.size() units);
 /// `out` may be in.data(). Returns the units written.
@@ -6875,60 +6943,123 @@ inline std::size_t change_endianness_utf16(std::u16string_view in, char16_t* out
   return in.size();
 }
 
+/// Reverses the four bytes of every unit (UTF-32LE <-> UTF-32BE) into `out` (in.size() units);
+/// `out` may be in.data(). Returns the units written.
+inline std::size_t change_endianness_utf32(std::u32string_view in, char32_t* out) noexcept {
+  for (std::size_t i = 0; i < in.size(); ++i) out[i] = detail::swap_bytes(in[i]);
+  return in.size();
+}
+
 /// validate_utf16 on UTF-16LE.
 inline validation_result validate_utf16le(std::u16string_view in) noexcept {
-  return detail::validate_utf16_in_order<true>(in);
+  return detail::validate_utf_in_order<true>(in);
 }
 
 /// validate_utf16 on UTF-16BE.
 inline validation_result validate_utf16be(std::u16string_view in) noexcept {
-  return detail::validate_utf16_in_order<false>(in);
+  return detail::validate_utf_in_order<false>(in);
+}
+
+/// validate_utf32 on UTF-32LE.
+inline validation_result validate_utf32le(std::u32string_view in) noexcept {
+  return detail::validate_utf_in_order<true>(in);
+}
+
+/// validate_utf32 on UTF-32BE.
+inline validation_result validate_utf32be(std::u32string_view in) noexcept {
+  return detail::validate_utf_in_order<false>(in);
 }
 
 /// utf8_to_utf16 writing UTF-16LE (same policies and result; size `out` with utf16_length_from_utf8).
 template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_policy<Policy> = 0>
 conversion_result utf8_to_utf16le(const Bytes& bytes, char16_t* out, Policy policy = {}) noexcept {
-  return detail::utf8_to_utf16_in_order<true>(bytes, out, policy);
+  return detail::utf8_to_utf_in_order<true>(bytes, out, policy);
 }
 
 /// utf8_to_utf16 writing UTF-16BE.
 template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_policy<Policy> = 0>
 conversion_result utf8_to_utf16be(const Bytes& bytes, char16_t* out, Policy policy = {}) noexcept {
-  return detail::utf8_to_utf16_in_order<false>(bytes, out, policy);
+  return detail::utf8_to_utf_in_order<false>(bytes, out, policy);
+}
+
+/// utf8_to_utf32 writing UTF-32LE (same policies and result; size `out` with utf32_length_from_utf8).
+template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_policy<Policy> = 0>
+conversion_result utf8_to_utf32le(const Bytes& bytes, char32_t* out, Policy policy = {}) noexcept {
+  return detail::utf8_to_utf_in_order<true>(bytes, out, policy);
+}
+
+/// utf8_to_utf32 writing UTF-32BE.
+template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_policy<Policy> = 0>
+conversion_result utf8_to_utf32be(const Bytes& bytes, char32_t* out, Policy policy = {}) noexcept {
+  return detail::utf8_to_utf_in_order<false>(bytes, out, policy);
 }
 
 /// utf16_to_utf8 reading UTF-16LE (same policies and result; size `out` with utf8_length_from_utf16le).
 template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
 conversion_result utf16le_to_utf8(std::u16string_view in, Byte* out, Policy policy = {}) noexcept {
-  return detail::utf16_in_order_to_utf8<true>(in, out, policy);
+  return detail::utf_in_order_to_utf8<true>(in, out, policy);
 }
 
 /// utf16_to_utf8 reading UTF-16BE.
 template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
 conversion_result utf16be_to_utf8(std::u16string_view in, Byte* out, Policy policy = {}) noexcept {
-  return detail::utf16_in_order_to_utf8<false>(in, out, policy);
+  return detail::utf_in_order_to_utf8<false>(in, out, policy);
+}
+
+/// utf32_to_utf8 reading UTF-32LE (same policies and result; size `out` with utf8_length_from_utf32le).
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
+conversion_result utf32le_to_utf8(std::u32string_view in, Byte* out, Policy policy = {}) noexcept {
+  return detail::utf_in_order_to_utf8<true>(in, out, policy);
+}
+
+/// utf32_to_utf8 reading UTF-32BE.
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
+conversion_result utf32be_to_utf8(std::u32string_view in, Byte* out, Policy policy = {}) noexcept {
+  return detail::utf_in_order_to_utf8<false>(in, out, policy);
 }
 
 /// Bytes utf16le_to_utf8 writes (the guarantees of utf8_length_from_utf16).
 inline std::size_t utf8_length_from_utf16le(std::u16string_view in, replace r = {}) noexcept {
-  return detail::utf8_length_from_utf16_in_order<true>(in, r);
+  return detail::utf8_length_from_utf_in_order<true>(in, r);
 }
 
 /// Bytes utf16be_to_utf8 writes.
 inline std::size_t utf8_length_from_utf16be(std::u16string_view in, replace r = {}) noexcept {
-  return detail::utf8_length_from_utf16_in_order<false>(in, r);
+  return detail::utf8_length_from_utf_in_order<false>(in, r);
+}
+
+/// Bytes utf32le_to_utf8 writes (the guarantees of utf8_length_from_utf32).
+inline std::size_t utf8_length_from_utf32le(std::u32string_view in, replace r = {}) noexcept {
+  return detail::utf8_length_from_utf_in_order<true>(in, r);
+}
+
+/// Bytes utf32be_to_utf8 writes.
+inline std::size_t utf8_length_from_utf32be(std::u32string_view in, replace r = {}) noexcept {
+  return detail::utf8_length_from_utf_in_order<false>(in, r);
 }
 
 /// Bytes utf16le_to_utf8 writes under skip (exact).
 template <class Skip, detail::enable_if_skip<Skip> = 0>
 std::size_t utf8_length_from_utf16le(std::u16string_view in, Skip) noexcept {
-  return detail::utf8_length_from_utf16_in_order<true>(in, skip{});
+  return detail::utf8_length_from_utf_in_order<true>(in, skip{});
 }
 
 /// Bytes utf16be_to_utf8 writes under skip (exact).
 template <class Skip, detail::enable_if_skip<Skip> = 0>
 std::size_t utf8_length_from_utf16be(std::u16string_view in, Skip) noexcept {
-  return detail::utf8_length_from_utf16_in_order<false>(in, skip{});
+  return detail::utf8_length_from_utf_in_order<false>(in, skip{});
+}
+
+/// Bytes utf32le_to_utf8 writes under skip (exact).
+template <class Skip, detail::enable_if_skip<Skip> = 0>
+std::size_t utf8_length_from_utf32le(std::u32string_view in, Skip) noexcept {
+  return detail::utf8_length_from_utf_in_order<true>(in, skip{});
+}
+
+/// Bytes utf32be_to_utf8 writes under skip (exact).
+template <class Skip, detail::enable_if_skip<Skip> = 0>
+std::size_t utf8_length_from_utf32be(std::u32string_view in, Skip) noexcept {
+  return detail::utf8_length_from_utf_in_order<false>(in, skip{});
 }
 
 }  // namespace UTF8DFA_ABI_NAMESPACE
@@ -7485,6 +7616,230 @@ constexpr decoded decode_prev(const Bytes& bytes, std::size_t end, Dialect) noex
 
 #endif
 // ---- end utf8dfa/decode.hpp ----
+// ---- begin utf8dfa/detect.hpp ----
+// utf8dfa: byte order marks and encoding detection. detect_bom reads the mark that starts some bytes;
+// detect_encodings says which of the encodings the library reads the bytes are well-formed in, with
+// the library's own validators (UTF-8 through the run-time dispatched kernels). Neither guesses: bytes
+// valid in several encodings are reported valid in each, and the caller (or a BOM) decides.
+#ifndef UTF8DFA_DETECT_HPP
+#define UTF8DFA_DETECT_HPP
+
+
+// ---- begin utf8dfa/validate.hpp ----
+// utf8dfa: validation of UTF-8 against RFC 3629, with where and why it fails.
+#ifndef UTF8DFA_VALIDATE_HPP
+#define UTF8DFA_VALIDATE_HPP
+
+
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+
+namespace detail {
+
+/// True when the 16 bytes at p hold no 00 (p holds only ASCII there: x + 7F sets bit 7 unless x is 0).
+UTF8DFA_ALWAYS_INLINE bool no_nul16(const unsigned char* p) noexcept {
+  const std::uint64_t a = load64(p), b = load64(p + 8);
+  return (((a + 0x7F7F7F7F7F7F7F7Full) & (b + 0x7F7F7F7F7F7F7F7Full)) & high_bits) == high_bits;
+}
+
+/// Run-time validation in a dialect other than utf8: ASCII skipped 16 bytes at a time at the plain
+/// boundary (where 00 is not a character, only blocks without it), the rest through the shift form
+/// of the dialect's table in blocks of 64 bytes (reject absorbs, so one test per block). Only when
+/// that fails, or ends inside a character, does the character-by-character walk run, from the last
+/// block that began at a boundary, to say where and why.
+template <class D>
+validation_result validate_dialect(const unsigned char* p, std::size_t n) noexcept {
+  using M = machine_of<D>;
+  std::uint64_t s4 = 4 * std::uint64_t{M::start};  // the state, shift form
+  typename M::state safe_state = M::start;
+  std::size_t i = 0, safe = 0;  // a block start at a boundary, and the state there
+  for (;;) {
+    auto st = static_cast<typename M::state>(s4 >> 2);
+    if (st == M::start)
+      while (n - i >= 16 && ascii16(p + i) && (dialect_traits<D>::nul_byte || no_nul16(p + i))) i += 16;
+    if (M::boundary(st)) {
+      safe = i;
+      safe_state = st;
+    }
+    const std::size_t end = n - i < 64 ? n : i + 64;
+    for (; i < end; ++i) s4 = M::shift_step(s4, p[i]);
+    st = static_cast<typename M::state>(s4 >> 2);
+    if (UTF8DFA_UNLIKELY(M::rejected(st) || (i == n && !M::boundary(st)))) break;
+    if (i == n) return {n, 0, error_code::none};
+  }
+  for (std::size_t pos = safe; pos < n;) {  // the exact first error
+    const decoded d = decode_with<M>(p, n, pos, safe_state);
+    if (d.error != error_code::none)
+      return {pos, d.error == error_code::incomplete ? 0u : std::size_t{d.length}, d.error};
+    pos += d.length;
+  }
+  return {n, 0, error_code::none};  // not reached: the walk meets the error the table met
+}
+
+}  // namespace detail
+
+/// Checks `bytes`; on failure says where the first maximal ill-formed subpart starts, its length and kind.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+constexpr validation_result validate(const Bytes& bytes) noexcept {
+  const auto s = detail::as_span(bytes);
+  if (UTF8DFA_IS_CONSTANT_EVALUATED()) return detail::validate_from(s.data, s.size, 0);
+  return detail::kernel_fn<&detail::kernel_table::validate>()(detail::as_uchars(s.data), s.size);
+}
+
+/// Same, for a pointer and a length.
+template <class T, detail::enable_if_byte<T> = 0>
+constexpr validation_result validate(const T* data, std::size_t size) noexcept {
+  return validate(detail::byte_span_range<T>{data, size});
+}
+
+/// True when `bytes` is well-formed UTF-8.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+constexpr bool is_valid(const Bytes& bytes) noexcept {
+  return validate(bytes).error == error_code::none;
+}
+
+/// Same, for a pointer and a length.
+template <class T, detail::enable_if_byte<T> = 0>
+constexpr bool is_valid(const T* data, std::size_t size) noexcept {
+  return validate(data, size).error == error_code::none;
+}
+
+/// Checks `bytes` in a dialect (validate(bytes, dialect::wtf8{})); dialect::utf8 is validate(bytes).
+/// Error lengths reach 5 in CESU-8/MUTF-8 (a broken surrogate pair) and 5 in legacy.
+template <class Bytes, class Dialect, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<Dialect> = 0>
+constexpr validation_result validate(const Bytes& bytes, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>) {
+    return validate(bytes);
+  } else {
+    const auto s = detail::as_span(bytes);
+    if (UTF8DFA_IS_CONSTANT_EVALUATED()) return detail::validate_with<detail::machine_of<Dialect>>(s.data, s.size);
+    return detail::validate_dialect<Dialect>(detail::as_uchars(s.data), s.size);
+  }
+}
+
+/// Same, for a pointer and a length.
+template <class T, class Dialect, detail::enable_if_byte<T> = 0, detail::enable_if_dialect<Dialect> = 0>
+constexpr validation_result validate(const T* data, std::size_t size, Dialect d) noexcept {
+  return validate(detail::byte_span_range<T>{data, size}, d);
+}
+
+/// True when `bytes` is well-formed in the dialect.
+template <class Bytes, class Dialect, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<Dialect> = 0>
+constexpr bool is_valid(const Bytes& bytes, Dialect d) noexcept {
+  return validate(bytes, d).error == error_code::none;
+}
+
+/// Same, for a pointer and a length.
+template <class T, class Dialect, detail::enable_if_byte<T> = 0, detail::enable_if_dialect<Dialect> = 0>
+constexpr bool is_valid(const T* data, std::size_t size, Dialect d) noexcept {
+  return validate(data, size, d).error == error_code::none;
+}
+
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/validate.hpp ----
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+
+/// The encodings detect_bom and detect_encodings name (`none`: no BOM).
+enum class encoding : std::uint8_t { none, utf8, utf16le, utf16be, utf32le, utf32be, latin1 };
+
+/// A byte order mark: which encoding it announces and its length in bytes ({none, 0} when there is none).
+struct bom_result {
+  utf8dfa::encoding encoding;
+  std::size_t length;
+};
+
+/// The byte order mark `bytes` starts with: EF BB BF (UTF-8, 3 bytes), FF FE 00 00 (UTF-32LE, 4),
+/// 00 00 FE FF (UTF-32BE, 4), FF FE (UTF-16LE, 2), FE FF (UTF-16BE, 2). FF FE 00 00 is read as
+/// UTF-32LE, not as UTF-16LE's mark followed by U+0000; a mark cut short is no mark ({none, 0}).
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+constexpr bom_result detect_bom(const Bytes& bytes) noexcept {
+  const auto s = detail::as_span(bytes);
+  const auto starts = [&s](unsigned b0, unsigned b1, unsigned b2, unsigned b3, std::size_t len) {
+    const unsigned b[4] = {b0, b1, b2, b3};
+    for (std::size_t i = 0; i < len; ++i)
+      if (i >= s.size || detail::octet(s.data[i]) != b[i]) return false;
+    return true;
+  };
+  if (starts(0xEF, 0xBB, 0xBF, 0, 3)) return {encoding::utf8, 3};
+  if (starts(0xFF, 0xFE, 0x00, 0x00, 4)) return {encoding::utf32le, 4};
+  if (starts(0x00, 0x00, 0xFE, 0xFF, 4)) return {encoding::utf32be, 4};
+  if (starts(0xFF, 0xFE, 0, 0, 2)) return {encoding::utf16le, 2};
+  if (starts(0xFE, 0xFF, 0, 0, 2)) return {encoding::utf16be, 2};
+  return {encoding::none, 0};
+}
+
+/// Same, for a pointer and a length.
+template <class T, detail::enable_if_byte<T> = 0>
+constexpr bom_result detect_bom(const T* data, std::size_t size) noexcept {
+  return detect_bom(detail::byte_span_range<T>{data, size});
+}
+
+/// A set of encodings (a bitmask): what detect_encodings returns.
+class encoding_set {
+ public:
+  /// The empty set.
+  constexpr encoding_set() noexcept = default;
+  /// True when `e` is in the set (never for encoding::none).
+  constexpr bool contains(encoding e) const noexcept { return (bits_ & bit(e)) != 0; }
+  /// Adds `e` (encoding::none adds nothing).
+  constexpr encoding_set& insert(encoding e) noexcept {
+    bits_ = static_cast<std::uint8_t>(bits_ | bit(e));
+    return *this;
+  }
+  constexpr bool empty() const noexcept { return bits_ == 0; }
+  /// Number of encodings in the set.
+  constexpr std::size_t size() const noexcept { return detail::popcount64(bits_); }
+  /// The set as bits: bit k stands for the encoding of value k.
+  constexpr std::uint8_t bits() const noexcept { return bits_; }
+  friend constexpr bool operator==(encoding_set a, encoding_set b) noexcept { return a.bits_ == b.bits_; }
+  friend constexpr bool operator!=(encoding_set a, encoding_set b) noexcept { return a.bits_ != b.bits_; }
+
+ private:
+  static constexpr std::uint8_t bit(encoding e) noexcept {
+    return e == encoding::none ? std::uint8_t{0} : static_cast<std::uint8_t>(1u << static_cast<unsigned>(e));
+  }
+  std::uint8_t bits_ = 0;
+};
+
+/// The encodings `bytes` is well-formed in: utf8 (validate), utf16le / utf16be (an even length, no
+/// unpaired surrogate), utf32le / utf32be (a length that is a multiple of 4, every unit a scalar
+/// value), and latin1 always. A BOM is data here (U+FEFF is valid in each); empty input is in all six.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+encoding_set detect_encodings(const Bytes& bytes) noexcept {
+  const auto s = detail::as_span(bytes);
+  const unsigned char* p = detail::as_uchars(s.data);
+  const std::size_t n = s.size;
+  encoding_set set;
+  set.insert(encoding::latin1);
+  if (is_valid(bytes)) set.insert(encoding::utf8);
+  if (n % 2 == 0) {
+    if (detail::validate_stored<true, char16_t>(p, n / 2)) set.insert(encoding::utf16le);
+    if (detail::validate_stored<false, char16_t>(p, n / 2)) set.insert(encoding::utf16be);
+  }
+  if (n % 4 == 0) {
+    if (detail::validate_stored<true, char32_t>(p, n / 4)) set.insert(encoding::utf32le);
+    if (detail::validate_stored<false, char32_t>(p, n / 4)) set.insert(encoding::utf32be);
+  }
+  return set;
+}
+
+/// Same, for a pointer and a length.
+template <class T, detail::enable_if_byte<T> = 0>
+encoding_set detect_encodings(const T* data, std::size_t size) noexcept {
+  return detect_encodings(detail::byte_span_range<T>{data, size});
+}
+
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/detect.hpp ----
 // ---- begin utf8dfa/encode.hpp ----
 // utf8dfa: encoding one Unicode scalar value as UTF-8 (RFC 3629 section 3).
 #ifndef UTF8DFA_ENCODE_HPP
@@ -8060,122 +8415,6 @@ constexpr utf16_output_iterator<OutIt, Policy> utf16_output(OutIt out, Policy po
 #define UTF8DFA_STREAM_HPP
 
 
-// ---- begin utf8dfa/validate.hpp ----
-// utf8dfa: validation of UTF-8 against RFC 3629, with where and why it fails.
-#ifndef UTF8DFA_VALIDATE_HPP
-#define UTF8DFA_VALIDATE_HPP
-
-
-
-namespace utf8dfa {
-inline namespace UTF8DFA_ABI_NAMESPACE {
-
-namespace detail {
-
-/// True when the 16 bytes at p hold no 00 (p holds only ASCII there: x + 7F sets bit 7 unless x is 0).
-UTF8DFA_ALWAYS_INLINE bool no_nul16(const unsigned char* p) noexcept {
-  const std::uint64_t a = load64(p), b = load64(p + 8);
-  return (((a + 0x7F7F7F7F7F7F7F7Full) & (b + 0x7F7F7F7F7F7F7F7Full)) & high_bits) == high_bits;
-}
-
-/// Run-time validation in a dialect other than utf8: ASCII skipped 16 bytes at a time at the plain
-/// boundary (where 00 is not a character, only blocks without it), the rest through the shift form
-/// of the dialect's table in blocks of 64 bytes (reject absorbs, so one test per block). Only when
-/// that fails, or ends inside a character, does the character-by-character walk run, from the last
-/// block that began at a boundary, to say where and why.
-template <class D>
-validation_result validate_dialect(const unsigned char* p, std::size_t n) noexcept {
-  using M = machine_of<D>;
-  std::uint64_t s4 = 4 * std::uint64_t{M::start};  // the state, shift form
-  typename M::state safe_state = M::start;
-  std::size_t i = 0, safe = 0;  // a block start at a boundary, and the state there
-  for (;;) {
-    auto st = static_cast<typename M::state>(s4 >> 2);
-    if (st == M::start)
-      while (n - i >= 16 && ascii16(p + i) && (dialect_traits<D>::nul_byte || no_nul16(p + i))) i += 16;
-    if (M::boundary(st)) {
-      safe = i;
-      safe_state = st;
-    }
-    const std::size_t end = n - i < 64 ? n : i + 64;
-    for (; i < end; ++i) s4 = M::shift_step(s4, p[i]);
-    st = static_cast<typename M::state>(s4 >> 2);
-    if (UTF8DFA_UNLIKELY(M::rejected(st) || (i == n && !M::boundary(st)))) break;
-    if (i == n) return {n, 0, error_code::none};
-  }
-  for (std::size_t pos = safe; pos < n;) {  // the exact first error
-    const decoded d = decode_with<M>(p, n, pos, safe_state);
-    if (d.error != error_code::none)
-      return {pos, d.error == error_code::incomplete ? 0u : std::size_t{d.length}, d.error};
-    pos += d.length;
-  }
-  return {n, 0, error_code::none};  // not reached: the walk meets the error the table met
-}
-
-}  // namespace detail
-
-/// Checks `bytes`; on failure says where the first maximal ill-formed subpart starts, its length and kind.
-template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
-constexpr validation_result validate(const Bytes& bytes) noexcept {
-  const auto s = detail::as_span(bytes);
-  if (UTF8DFA_IS_CONSTANT_EVALUATED()) return detail::validate_from(s.data, s.size, 0);
-  return detail::kernel_fn<&detail::kernel_table::validate>()(detail::as_uchars(s.data), s.size);
-}
-
-/// Same, for a pointer and a length.
-template <class T, detail::enable_if_byte<T> = 0>
-constexpr validation_result validate(const T* data, std::size_t size) noexcept {
-  return validate(detail::byte_span_range<T>{data, size});
-}
-
-/// True when `bytes` is well-formed UTF-8.
-template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
-constexpr bool is_valid(const Bytes& bytes) noexcept {
-  return validate(bytes).error == error_code::none;
-}
-
-/// Same, for a pointer and a length.
-template <class T, detail::enable_if_byte<T> = 0>
-constexpr bool is_valid(const T* data, std::size_t size) noexcept {
-  return validate(data, size).error == error_code::none;
-}
-
-/// Checks `bytes` in a dialect (validate(bytes, dialect::wtf8{})); dialect::utf8 is validate(bytes).
-/// Error lengths reach 5 in CESU-8/MUTF-8 (a broken surrogate pair) and 5 in legacy.
-template <class Bytes, class Dialect, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<Dialect> = 0>
-constexpr validation_result validate(const Bytes& bytes, Dialect) noexcept {
-  if constexpr (detail::is_strict_v<Dialect>) {
-    return validate(bytes);
-  } else {
-    const auto s = detail::as_span(bytes);
-    if (UTF8DFA_IS_CONSTANT_EVALUATED()) return detail::validate_with<detail::machine_of<Dialect>>(s.data, s.size);
-    return detail::validate_dialect<Dialect>(detail::as_uchars(s.data), s.size);
-  }
-}
-
-/// Same, for a pointer and a length.
-template <class T, class Dialect, detail::enable_if_byte<T> = 0, detail::enable_if_dialect<Dialect> = 0>
-constexpr validation_result validate(const T* data, std::size_t size, Dialect d) noexcept {
-  return validate(detail::byte_span_range<T>{data, size}, d);
-}
-
-/// True when `bytes` is well-formed in the dialect.
-template <class Bytes, class Dialect, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_dialect<Dialect> = 0>
-constexpr bool is_valid(const Bytes& bytes, Dialect d) noexcept {
-  return validate(bytes, d).error == error_code::none;
-}
-
-/// Same, for a pointer and a length.
-template <class T, class Dialect, detail::enable_if_byte<T> = 0, detail::enable_if_dialect<Dialect> = 0>
-constexpr bool is_valid(const T* data, std::size_t size, Dialect d) noexcept {
-  return validate(data, size, d).error == error_code::none;
-}
-
-}  // namespace UTF8DFA_ABI_NAMESPACE
-}  // namespace utf8dfa
-
-#endif
-// ---- end utf8dfa/validate.hpp ----
 
 namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
@@ -8455,6 +8694,12 @@ struct feed_result {
   constexpr explicit operator bool() const noexcept { return error == error_code::none; }
 };
 
+/// What a decoder does with a byte order mark (EF BB BF) that starts the stream.
+enum class bom_handling : std::uint8_t {
+  keep,  ///< U+FEFF like any other character (the default; RFC 3629 section 6)
+  strip  ///< dropped, also when split across chunks (WHATWG TextDecoder with ignoreBOM false)
+};
+
 /// Streaming UTF-8 decoder to UTF-32 (Unit = char32_t), UTF-16 (Unit = char16_t) or checked UTF-8
 /// (a byte type such as char: well-formed input is copied, which makes decoder<replace, char> a
 /// streaming sanitizer). Feed it consecutive chunks, then call finish(). Under `strict` it stops
@@ -8474,8 +8719,11 @@ class decoder {
  public:
   using unit_type = Unit;
 
-  /// A decoder at the start of a stream.
-  constexpr explicit decoder(Policy policy = {}) noexcept : policy_(policy) {}
+  /// A decoder at the start of a stream. With bom_handling::strip a leading EF BB BF writes nothing
+  /// (offsets still count its bytes); a prefix of it followed by anything else, or by the end of the
+  /// input, is decoded as without the option.
+  constexpr explicit decoder(Policy policy = {}, bom_handling bom = bom_handling::keep) noexcept
+      : policy_(policy), bom_(bom == bom_handling::strip ? 0 : bom_done) {}
 
   /// Most units one feed() of `size` bytes writes through a pointer (finish(): max_output(0)).
   /// Byte output in a dialect other than utf8 allows 6 bytes per input byte (a supplementary
@@ -8525,6 +8773,7 @@ class decoder {
   /// replacement (replace). Writes at most max_output(0) units. Call reset() to start a new stream.
   template <class OutputIt>
   feed_result<OutputIt> finish(OutputIt out) {
+    release_bom();
     std::size_t w = 0;
     if constexpr (!detail::is_strict_v<Dialect>) {
       if (!stopped()) {
@@ -8552,14 +8801,50 @@ class decoder {
   /// stream, length, kind), or none with `valid_up_to` counting the complete characters' bytes.
   validation_result result() const noexcept { return s_.status(); }
   /// Bytes fed so far; under strict, once an error is found, its offset (where decoding stopped).
-  std::size_t position() const noexcept { return s_.position; }
-  /// Bytes of an unfinished character waiting for the next chunk (0..3; 0..5 in CESU-8, MUTF-8, legacy).
-  std::size_t pending() const noexcept { return s_.npending; }
-  /// Forgets everything: a new stream starts at offset 0.
-  void reset() noexcept { s_ = {}; }
+  std::size_t position() const noexcept { return s_.position + held(); }
+  /// Bytes of an unfinished character waiting for the next chunk (0..3; 0..5 in CESU-8, MUTF-8, legacy;
+  /// with bom_handling::strip, also the 1 or 2 bytes of a BOM that may still be completed).
+  std::size_t pending() const noexcept { return s_.npending + held(); }
+  /// Forgets everything: a new stream starts at offset 0 (with the same bom_handling).
+  void reset() noexcept {
+    s_ = {};
+    if (bom_ != bom_done) bom_ = 0;
+  }
 
  private:
   static constexpr std::size_t piece = 256;
+  static constexpr std::uint8_t bom_done = 0xFF;  // bom_: the start of the stream is decided
+
+  // BOM bytes matched and held back (0..2) while the start of the stream is undecided.
+  std::size_t held() const noexcept { return bom_ == bom_done ? 0 : bom_; }
+
+  // Hands the held BOM prefix (EF or EF BB) to the decoder: an unfinished character in every
+  // dialect, so it writes nothing.
+  void release_bom() noexcept {
+    if (bom_ == bom_done) return;
+    const std::size_t n = bom_;
+    bom_ = bom_done;
+    Unit none[max_output(2)];
+    run(detail::bom, n, none);
+  }
+
+  // Matches the start of the stream against EF BB BF (bom_handling::strip): consumes and returns the
+  // bytes of p[0..n) that belong to the BOM, or releases the held prefix when the stream turns out
+  // not to start with one.
+  std::size_t match_bom(const unsigned char* p, std::size_t n) noexcept {
+    std::size_t i = 0;
+    while (i < n && bom_ < 3 && p[i] == detail::bom[bom_]) {
+      ++bom_;
+      ++i;
+    }
+    if (bom_ == 3) {  // the whole BOM: dropped, counted in the offsets
+      bom_ = bom_done;
+      s_.position += 3;
+    } else if (i < n) {  // a byte that is not the BOM's next one
+      release_bom();
+    }
+    return i;
+  }
 
   bool stopped() const noexcept { return Policy::stops_on_error && s_.first.error != error_code::none; }
 
@@ -8630,9 +8915,19 @@ class decoder {
     };
   }
 
+  // One chunk: the start of the stream matched against a BOM first (bom_handling::strip), then run.
+  std::size_t feed_units(const unsigned char* p, std::size_t n, Unit* out) noexcept {
+    if (bom_ != bom_done) {
+      const std::size_t m = match_bom(p, n);
+      p += m;
+      n -= m;
+    }
+    return run(p, n, out);
+  }
+
   // The whole algorithm: finish or break off the pending character byte by byte, hand the rest up
   // to its unfinished tail to the bulk functions, keep the tail.
-  std::size_t feed_units(const unsigned char* p, std::size_t n, Unit* out) noexcept {
+  std::size_t run(const unsigned char* p, std::size_t n, Unit* out) noexcept {
     if (stopped()) return 0;
     if constexpr (!detail::is_strict_v<Dialect>) {
       Unit* o = out;
@@ -8688,6 +8983,7 @@ class decoder {
 
   detail::stream_of<Dialect> s_;
   Policy policy_;
+  std::uint8_t bom_;  // BOM bytes matched so far, or bom_done
 };
 
 }  // namespace UTF8DFA_ABI_NAMESPACE

@@ -205,6 +205,27 @@ std::vector<unsigned char> to_bytes(const char16_t* p, std::size_t n) {
   return b;
 }
 
+// The bytes of UTF-32 units as stored, and units from stored bytes.
+std::vector<unsigned char> to_bytes32(const char32_t* p, std::size_t n) {
+  std::vector<unsigned char> b(4 * n);
+  std::memcpy(b.data(), p, 4 * n);
+  return b;
+}
+
+std::u32string from_bytes32(const std::vector<unsigned char>& b) {
+  std::u32string s(b.size() / 4, U'\0');
+  std::memcpy(&s[0], b.data(), b.size());
+  return s;
+}
+
+// The bytes of `values` written in the given order, spelled out byte by byte (host-independent).
+std::vector<unsigned char> ordered_bytes32(const std::u32string& values, bool little) {
+  std::vector<unsigned char> b;
+  for (const char32_t v : values)
+    for (int k = 0; k < 4; ++k) b.push_back(static_cast<unsigned char>(v >> (8 * (little ? k : 3 - k))));
+  return b;
+}
+
 }  // namespace utf16_test
 
 using namespace utf16_test;
@@ -438,4 +459,173 @@ TEST_CASE("utf16: constant expressions") {
   STATIC_REQUIRE(utf8dfa::validate_utf32(U"a\x110000").error == error_code::too_large);
   STATIC_REQUIRE(utf8dfa::count_utf16(u"a\U0001F600") == 2);
   STATIC_REQUIRE(utf8dfa::utf16_length_from_utf32(U"a\U0001F600") == 3);
+}
+
+TEST_CASE("utf16: an error or a pair at every position of long plain runs (the 32-unit blocks)") {
+  for (std::size_t i = 0; i < 100; ++i) {
+    for (char16_t u : {u'\xD800', u'\xDBFF', u'\xDC00', u'\xDFFF'}) {
+      std::u16string s(100, u'a');
+      s[i] = u;
+      check_utf16(s);
+      if (i + 1 < s.size()) {  // a pair, or a reversed one, across every block edge
+        s[i + 1] = is_high(u) ? u'\xDC00' : u'\xD800';
+        check_utf16(s);
+      }
+    }
+    for (char32_t c : {U'\xD800', U'\xDFFF', char32_t{0x110000}, char32_t{0xFFFFFFFF}}) {
+      std::u32string s(100, U'\U0010FFFF');
+      s[i] = c;
+      check_utf32(s);
+    }
+  }
+}
+
+TEST_CASE("utf16: UTF-32LE and UTF-32BE round trips on every plane") {
+  std::u32string values;
+  for (char32_t plane = 0; plane <= 0x10; ++plane) {
+    const char32_t base = plane << 16;
+    for (char32_t off : {0x0u, 0x1u, 0x7Fu, 0x80u, 0x7FFu, 0x800u, 0xD7FFu, 0xE000u, 0xFFFDu, 0xFFFEu, 0xFFFFu})
+      if (utf8dfa::is_scalar_value(base + off)) values.push_back(base + off);
+    for (char32_t c = base; c <= base + 0xFFFF; c += 251)
+      if (utf8dfa::is_scalar_value(c)) values.push_back(c);
+  }
+  REQUIRE(values.size() > 4000);  // several chunks of the byte-order machinery
+  const std::string utf8 = utf8dfa::to_utf8_lossy(values);
+  REQUIRE(utf8dfa::utf32_length_from_utf8(utf8) == values.size());
+  for (bool little : {true, false}) {
+    const std::vector<unsigned char> want = ordered_bytes32(values, little);
+    std::u32string ordered(values.size(), U'\0');
+    auto r = little ? utf8dfa::utf8_to_utf32le(utf8, ordered.data()) : utf8dfa::utf8_to_utf32be(utf8, ordered.data());
+    REQUIRE(r);
+    REQUIRE(r.read == utf8.size());
+    REQUIRE(r.written == values.size());
+    REQUIRE(to_bytes32(ordered.data(), ordered.size()) == want);
+    REQUIRE((little ? utf8dfa::validate_utf32le(ordered) : utf8dfa::validate_utf32be(ordered)));
+    const std::size_t n8 =
+        little ? utf8dfa::utf8_length_from_utf32le(ordered) : utf8dfa::utf8_length_from_utf32be(ordered);
+    REQUIRE(n8 == utf8.size());
+    std::string again(n8, '\0');
+    r = little ? utf8dfa::utf32le_to_utf8(ordered, again.data()) : utf8dfa::utf32be_to_utf8(ordered, again.data());
+    REQUIRE(r);
+    REQUIRE(r.written == n8);
+    REQUIRE(again == utf8);
+    // The other order's bytes, by exchanging them (into a copy, then in place back).
+    std::u32string other(values.size(), U'\0');
+    REQUIRE(utf8dfa::change_endianness_utf32(ordered, other.data()) == values.size());
+    REQUIRE(to_bytes32(other.data(), other.size()) == ordered_bytes32(values, !little));
+    utf8dfa::change_endianness_utf32(other, other.data());
+    REQUIRE(other == ordered);
+  }
+  // Host order is one of the two.
+  std::u32string host_le(values.size(), U'\0');
+  utf8dfa::utf8_to_utf32le(utf8, host_le.data());
+  REQUIRE((host_le == values) == utf8dfa::host_is_little_endian);
+}
+
+TEST_CASE("utf16: UTF-32LE and UTF-32BE errors on explicit byte sequences") {
+  // LE: U+0041, D800 (a surrogate), U+0042. Read as BE, the first unit is 0x41000000 (too large).
+  const std::u32string s = from_bytes32({0x41, 0, 0, 0, 0x00, 0xD8, 0, 0, 0x42, 0, 0, 0});
+  auto v = utf8dfa::validate_utf32le(s);
+  REQUIRE(v.error == error_code::surrogate);
+  REQUIRE(v.valid_up_to == 1);
+  REQUIRE(v.error_length == 1);
+  v = utf8dfa::validate_utf32be(s);
+  REQUIRE(v.error == error_code::too_large);
+  REQUIRE(v.valid_up_to == 0);
+  char out[16] = {};
+  auto r = utf8dfa::utf32le_to_utf8(s, out);
+  REQUIRE(r.error == error_code::surrogate);
+  REQUIRE(r.read == 1);
+  REQUIRE(std::string(out, r.written) == "A");
+  r = utf8dfa::utf32le_to_utf8(s, out, utf8dfa::replace{});
+  REQUIRE(r.read == 3);
+  REQUIRE(r.error == error_code::surrogate);
+  REQUIRE(std::string(out, r.written) ==
+          "A\xEF\xBF\xBD"
+          "B");
+  REQUIRE(utf8dfa::utf8_length_from_utf32le(s) == 5);
+  r = utf8dfa::utf32be_to_utf8(s, out, utf8dfa::replace{U'?'});
+  REQUIRE(r.error == error_code::too_large);
+  REQUIRE(std::string(out, r.written) == "???");
+  REQUIRE(utf8dfa::utf8_length_from_utf32be(s, utf8dfa::replace{U'?'}) == 3);
+
+  // 0x110000 stored LE (00 00 11 00) is too large; the same bytes as BE are U+1100.
+  const std::u32string big = from_bytes32({0x00, 0x00, 0x11, 0x00});
+  REQUIRE(utf8dfa::validate_utf32le(big).error == error_code::too_large);
+  REQUIRE(utf8dfa::validate_utf32be(big));
+  r = utf8dfa::utf32be_to_utf8(big, out);
+  REQUIRE(std::string(out, r.written) == "\xE1\x84\x80");
+  // Each surrogate edge, a lone high one at the end included (UTF-32 has no pairs: not `incomplete`).
+  for (char32_t bad : {0xD800u, 0xDBFFu, 0xDC00u, 0xDFFFu}) {
+    for (bool little : {true, false}) {
+      const std::u32string in = from_bytes32(ordered_bytes32(std::u32string{U'x', bad}, little));
+      v = little ? utf8dfa::validate_utf32le(in) : utf8dfa::validate_utf32be(in);
+      REQUIRE(v.error == error_code::surrogate);
+      REQUIRE(v.valid_up_to == 1);
+      REQUIRE(v.error_length == 1);
+    }
+  }
+  // An error past the first chunks: offsets count from the start of the input.
+  std::u32string values(700, U'\u00E9');
+  values[613] = 0xDFFF;
+  for (bool little : {true, false}) {
+    const std::u32string in = from_bytes32(ordered_bytes32(values, little));
+    v = little ? utf8dfa::validate_utf32le(in) : utf8dfa::validate_utf32be(in);
+    REQUIRE(v.valid_up_to == 613);
+    std::string o(4 * 700, '\0');
+    r = little ? utf8dfa::utf32le_to_utf8(in, o.data()) : utf8dfa::utf32be_to_utf8(in, o.data());
+    REQUIRE(r.read == 613);
+    REQUIRE(r.written == 2 * 613);
+    REQUIRE(r.error == error_code::surrogate);
+  }
+  // Ill-formed UTF-8 in: the policies as in utf8_to_utf32, the output in order.
+  char32_t units[2] = {};
+  r = utf8dfa::utf8_to_utf32be("a\xFF", units, utf8dfa::replace{});
+  REQUIRE(r.written == 2);
+  REQUIRE(to_bytes32(units, 2) == std::vector<unsigned char>{0, 0, 0, 0x61, 0, 0, 0xFF, 0xFD});
+  r = utf8dfa::utf8_to_utf32le("a\xED\xA0\x80", units);
+  REQUIRE(r.error == error_code::surrogate);
+  REQUIRE(r.read == 1);
+  REQUIRE(to_bytes32(units, 1) == std::vector<unsigned char>{0x61, 0, 0, 0});
+}
+
+TEST_CASE("utf16: UTF-32LE and UTF-32BE agree with host-order UTF-32 on random input") {
+  std::mt19937 rng(3232);
+  const std::vector<char32_t> pool = {0x41, 0x20AC, 0x1F600, 0x10FFFF, 0xD800, 0xDFFF, 0x110000, 0xFFFFFFFF, 0xFFFD};
+  std::uniform_int_distribution<std::size_t> pick(0, pool.size() - 1);
+  for (int round = 0; round < 100; ++round) {
+    std::u32string s(std::uniform_int_distribution<std::size_t>(200, 1100)(rng), U'\0');
+    for (char32_t& u : s) u = pool[pick(rng)];
+    if (round % 4 == 0)
+      for (char32_t& u : s) u = utf8dfa::is_scalar_value(u) ? u : U'\u00E9';  // some well-formed ones
+    std::u32string other(s.size(), U'\0');
+    utf8dfa::change_endianness_utf32(s, other.data());
+    const std::u32string& le = utf8dfa::host_is_little_endian ? s : other;
+    const std::u32string& be = utf8dfa::host_is_little_endian ? other : s;
+    const auto v = utf8dfa::validate_utf32(s);
+    for (const auto& w : {utf8dfa::validate_utf32le(le), utf8dfa::validate_utf32be(be)}) {
+      REQUIRE(w.valid_up_to == v.valid_up_to);
+      REQUIRE(w.error == v.error);
+      REQUIRE(w.error_length == v.error_length);
+    }
+    const std::size_t n8 = utf8dfa::utf8_length_from_utf32(s);
+    REQUIRE(utf8dfa::utf8_length_from_utf32le(le) == n8);
+    REQUIRE(utf8dfa::utf8_length_from_utf32be(be) == n8);
+    std::string a(n8, '\0'), b(n8, '\0'), c(n8, '\0');
+    for (bool lossy : {false, true}) {
+      const auto ra =
+          lossy ? utf8dfa::utf32_to_utf8(s, a.data(), utf8dfa::replace{}) : utf8dfa::utf32_to_utf8(s, a.data());
+      const auto rb =
+          lossy ? utf8dfa::utf32le_to_utf8(le, b.data(), utf8dfa::replace{}) : utf8dfa::utf32le_to_utf8(le, b.data());
+      const auto rc =
+          lossy ? utf8dfa::utf32be_to_utf8(be, c.data(), utf8dfa::replace{}) : utf8dfa::utf32be_to_utf8(be, c.data());
+      for (const auto& r : {rb, rc}) {
+        REQUIRE(r.read == ra.read);
+        REQUIRE(r.written == ra.written);
+        REQUIRE(r.error == ra.error);
+      }
+      REQUIRE(a.substr(0, ra.written) == b.substr(0, ra.written));
+      REQUIRE(a.substr(0, ra.written) == c.substr(0, ra.written));
+    }
+  }
 }

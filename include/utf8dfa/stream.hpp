@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "boundary.hpp"
 #include "detail/bytes.hpp"
 #include "detail/dfa.hpp"
 #include "detail/scalar.hpp"
@@ -300,6 +301,12 @@ struct feed_result {
   constexpr explicit operator bool() const noexcept { return error == error_code::none; }
 };
 
+/// What a decoder does with a byte order mark (EF BB BF) that starts the stream.
+enum class bom_handling : std::uint8_t {
+  keep,  ///< U+FEFF like any other character (the default; RFC 3629 section 6)
+  strip  ///< dropped, also when split across chunks (WHATWG TextDecoder with ignoreBOM false)
+};
+
 /// Streaming UTF-8 decoder to UTF-32 (Unit = char32_t), UTF-16 (Unit = char16_t) or checked UTF-8
 /// (a byte type such as char: well-formed input is copied, which makes decoder<replace, char> a
 /// streaming sanitizer). Feed it consecutive chunks, then call finish(). Under `strict` it stops
@@ -319,8 +326,11 @@ class decoder {
  public:
   using unit_type = Unit;
 
-  /// A decoder at the start of a stream.
-  constexpr explicit decoder(Policy policy = {}) noexcept : policy_(policy) {}
+  /// A decoder at the start of a stream. With bom_handling::strip a leading EF BB BF writes nothing
+  /// (offsets still count its bytes); a prefix of it followed by anything else, or by the end of the
+  /// input, is decoded as without the option.
+  constexpr explicit decoder(Policy policy = {}, bom_handling bom = bom_handling::keep) noexcept
+      : policy_(policy), bom_(bom == bom_handling::strip ? 0 : bom_done) {}
 
   /// Most units one feed() of `size` bytes writes through a pointer (finish(): max_output(0)).
   /// Byte output in a dialect other than utf8 allows 6 bytes per input byte (a supplementary
@@ -370,6 +380,7 @@ class decoder {
   /// replacement (replace). Writes at most max_output(0) units. Call reset() to start a new stream.
   template <class OutputIt>
   feed_result<OutputIt> finish(OutputIt out) {
+    release_bom();
     std::size_t w = 0;
     if constexpr (!detail::is_strict_v<Dialect>) {
       if (!stopped()) {
@@ -397,14 +408,50 @@ class decoder {
   /// stream, length, kind), or none with `valid_up_to` counting the complete characters' bytes.
   validation_result result() const noexcept { return s_.status(); }
   /// Bytes fed so far; under strict, once an error is found, its offset (where decoding stopped).
-  std::size_t position() const noexcept { return s_.position; }
-  /// Bytes of an unfinished character waiting for the next chunk (0..3; 0..5 in CESU-8, MUTF-8, legacy).
-  std::size_t pending() const noexcept { return s_.npending; }
-  /// Forgets everything: a new stream starts at offset 0.
-  void reset() noexcept { s_ = {}; }
+  std::size_t position() const noexcept { return s_.position + held(); }
+  /// Bytes of an unfinished character waiting for the next chunk (0..3; 0..5 in CESU-8, MUTF-8, legacy;
+  /// with bom_handling::strip, also the 1 or 2 bytes of a BOM that may still be completed).
+  std::size_t pending() const noexcept { return s_.npending + held(); }
+  /// Forgets everything: a new stream starts at offset 0 (with the same bom_handling).
+  void reset() noexcept {
+    s_ = {};
+    if (bom_ != bom_done) bom_ = 0;
+  }
 
  private:
   static constexpr std::size_t piece = 256;
+  static constexpr std::uint8_t bom_done = 0xFF;  // bom_: the start of the stream is decided
+
+  // BOM bytes matched and held back (0..2) while the start of the stream is undecided.
+  std::size_t held() const noexcept { return bom_ == bom_done ? 0 : bom_; }
+
+  // Hands the held BOM prefix (EF or EF BB) to the decoder: an unfinished character in every
+  // dialect, so it writes nothing.
+  void release_bom() noexcept {
+    if (bom_ == bom_done) return;
+    const std::size_t n = bom_;
+    bom_ = bom_done;
+    Unit none[max_output(2)];
+    run(detail::bom, n, none);
+  }
+
+  // Matches the start of the stream against EF BB BF (bom_handling::strip): consumes and returns the
+  // bytes of p[0..n) that belong to the BOM, or releases the held prefix when the stream turns out
+  // not to start with one.
+  std::size_t match_bom(const unsigned char* p, std::size_t n) noexcept {
+    std::size_t i = 0;
+    while (i < n && bom_ < 3 && p[i] == detail::bom[bom_]) {
+      ++bom_;
+      ++i;
+    }
+    if (bom_ == 3) {  // the whole BOM: dropped, counted in the offsets
+      bom_ = bom_done;
+      s_.position += 3;
+    } else if (i < n) {  // a byte that is not the BOM's next one
+      release_bom();
+    }
+    return i;
+  }
 
   bool stopped() const noexcept { return Policy::stops_on_error && s_.first.error != error_code::none; }
 
@@ -475,9 +522,19 @@ class decoder {
     };
   }
 
+  // One chunk: the start of the stream matched against a BOM first (bom_handling::strip), then run.
+  std::size_t feed_units(const unsigned char* p, std::size_t n, Unit* out) noexcept {
+    if (bom_ != bom_done) {
+      const std::size_t m = match_bom(p, n);
+      p += m;
+      n -= m;
+    }
+    return run(p, n, out);
+  }
+
   // The whole algorithm: finish or break off the pending character byte by byte, hand the rest up
   // to its unfinished tail to the bulk functions, keep the tail.
-  std::size_t feed_units(const unsigned char* p, std::size_t n, Unit* out) noexcept {
+  std::size_t run(const unsigned char* p, std::size_t n, Unit* out) noexcept {
     if (stopped()) return 0;
     if constexpr (!detail::is_strict_v<Dialect>) {
       Unit* o = out;
@@ -533,6 +590,7 @@ class decoder {
 
   detail::stream_of<Dialect> s_;
   Policy policy_;
+  std::uint8_t bom_;  // BOM bytes matched so far, or bom_done
 };
 
 }  // namespace UTF8DFA_ABI_NAMESPACE

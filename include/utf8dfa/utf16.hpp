@@ -1,14 +1,16 @@
 // utf8dfa: UTF-16 and UTF-32 as inputs in their own right (validation, counting, repair, conversion
-// between the two) and UTF-16 stored in a stated byte order (UTF-16LE, UTF-16BE).
+// between the two) and UTF-16 and UTF-32 stored in a stated byte order (UTF-16LE/BE, UTF-32LE/BE).
 //
 // One definition of an unpaired surrogate serves the whole library (detail::decode_utf16_at, also
 // behind utf16_to_utf8): a surrogate that is not a high one followed by a low one. A high surrogate
 // that ends the input is `incomplete` (a later chunk could pair it), every other one `surrogate`.
-// Offsets and lengths are in code units. Scalar code, no SIMD.
+// Offsets and lengths are in code units. Scalar code (validation in blocks that compilers vectorise).
 #ifndef UTF8DFA_UTF16_HPP
 #define UTF8DFA_UTF16_HPP
 
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <string_view>
 #if defined(__has_include)
 #if __has_include(<bit>)
@@ -41,22 +43,45 @@ inline constexpr bool host_little_endian = true;  // every Windows target is lit
 #error "utf8dfa: cannot tell this platform's byte order (no std::endian, no __BYTE_ORDER__)"
 #endif
 
-/// The unit with its two bytes exchanged.
+/// The unit with its bytes in the opposite order.
 constexpr char16_t swap_bytes(char16_t u) noexcept {
   return static_cast<char16_t>(((u & 0xFFu) << 8) | (u >> 8));
 }
+constexpr char32_t swap_bytes(char32_t u) noexcept {
+  return ((u & 0xFFu) << 24) | ((u & 0xFF00u) << 8) | ((u >> 8) & 0xFF00u) | (u >> 24);
+}
 
-/// Validation of UTF-16 or UTF-32 (by In), offsets in units.
+/// True when none of the 32 units at p is a surrogate (or, in UTF-32, above 0x10FFFF): one test for
+/// the block, a loop without branches that compilers vectorise.
+template <class In>
+constexpr bool plain_block(const In* p) noexcept {
+  unsigned bad = 0;
+  for (std::size_t k = 0; k < 32; ++k) {
+    const std::uint32_t u = p[k];
+    bad |= static_cast<unsigned>(u - 0xD800u < 0x800u) | static_cast<unsigned>(sizeof(In) == 4 && u > 0x10FFFFu);
+  }
+  return bad == 0;
+}
+
+/// Validation of UTF-16 or UTF-32 (by In), offsets in units: blocks of 32 plain units at a time,
+/// the others unit by unit.
 template <class In>
 constexpr validation_result validate_utf(const In* p, std::size_t n) noexcept {
   for (std::size_t i = 0; i < n;) {
-    if (p[i] < 0xD800) {
-      ++i;
+    if (n - i >= 32 && plain_block(p + i)) {
+      i += 32;
       continue;
     }
-    const decoded d = decode_utf_at(p, n, i);
-    if (d.error != error_code::none) return {i, d.error == error_code::incomplete ? 0u : std::size_t{1}, d.error};
-    i += d.length;
+    const std::size_t end = n - i < 32 ? n : i + 32;
+    while (i < end) {  // a pair may end one unit past `end`
+      if (p[i] < 0xD800) {
+        ++i;
+        continue;
+      }
+      const decoded d = decode_utf_at(p, n, i);
+      if (d.error != error_code::none) return {i, d.error == error_code::incomplete ? 0u : std::size_t{1}, d.error};
+      i += d.length;
+    }
   }
   return {n, 0, error_code::none};
 }
@@ -88,48 +113,77 @@ conversion_result utf_to_utf(const In* p, std::size_t n, Out* out, [[maybe_unuse
   return {n, static_cast<std::size_t>(o - out), first};
 }
 
-/// Calls f(units, count, offset) on UTF-16 stored in the other byte order, converted to host order
-/// a chunk at a time in a buffer. A chunk ends on a high surrogate only where the input does, so
-/// surrogate pairs stay whole. f returns false to stop.
-template <class F>
-void for_each_swapped_chunk(const char16_t* p, std::size_t n, F f) {
-  constexpr std::size_t chunk = 256;
-  char16_t buf[chunk];
+/// Calls f(units, count, offset) on the `n` UTF-16 or UTF-32 units (by Unit) whose bytes start at
+/// `p`, stored little-endian (Little) or big-endian: copied into host order a chunk at a time in a
+/// buffer (so `p` needs no alignment). A chunk ends on a value D800..DBFF only where the input does,
+/// so surrogate pairs (and, in UTF-32, a lead surrogate and what follows it) stay together. f
+/// returns false to stop.
+template <bool Little, class Unit, class F>
+void for_each_host_chunk(const unsigned char* p, std::size_t n, F f) {
+  constexpr std::size_t chunk = 4096 / sizeof(Unit);
+  Unit buf[chunk];
   for (std::size_t pos = 0; pos < n;) {
     std::size_t len = n - pos < chunk ? n - pos : chunk;
-    for (std::size_t k = 0; k < len; ++k) buf[k] = swap_bytes(p[pos + k]);
+    std::memcpy(buf, p + pos * sizeof(Unit), len * sizeof(Unit));
+    if constexpr (Little != host_little_endian) {
+      if (len == chunk) {  // a constant count: a loop compilers vectorise at -O2
+        for (std::size_t k = 0; k < chunk; ++k) buf[k] = swap_bytes(buf[k]);
+      } else {
+        for (std::size_t k = 0; k < len; ++k) buf[k] = swap_bytes(buf[k]);
+      }
+    }
     if (pos + len < n && buf[len - 1] >= 0xD800 && buf[len - 1] <= 0xDBFF) --len;
-    if (!f(static_cast<const char16_t*>(buf), len, pos)) return;
+    if (!f(static_cast<const Unit*>(buf), len, pos)) return;
     pos += len;
   }
 }
 
-/// validate_utf16 on units stored little-endian (Little) or big-endian.
-template <bool Little>
-validation_result validate_utf16_in_order(std::u16string_view in) noexcept {
-  if constexpr (Little == host_little_endian) {
-    return validate_utf(in.data(), in.size());
-  } else {
-    validation_result r{in.size(), 0, error_code::none};
-    for_each_swapped_chunk(in.data(), in.size(), [&](const char16_t* b, std::size_t len, std::size_t base) {
-      const validation_result v = validate_utf(b, len);
-      if (v) return true;
-      r = {base + v.valid_up_to, v.error_length, v.error};
-      return false;
-    });
-    return r;
-  }
+/// Bytes of the units of `in` (read as their object representation).
+template <class Unit>
+const unsigned char* unit_bytes(std::basic_string_view<Unit> in) noexcept {
+  return reinterpret_cast<const unsigned char*>(in.data());
 }
 
-/// utf16_to_utf8 on units stored little-endian (Little) or big-endian.
-template <bool Little, class Policy, class Byte>
-conversion_result utf16_in_order_to_utf8(std::u16string_view in, Byte* out, Policy policy) noexcept {
-  if constexpr (Little == host_little_endian) {
+/// validate_utf on the `n` units whose bytes start at `p`, stored little-endian (Little) or big-endian.
+template <bool Little, class Unit>
+validation_result validate_stored(const unsigned char* p, std::size_t n) noexcept {
+  validation_result r{n, 0, error_code::none};
+  for_each_host_chunk<Little, Unit>(p, n, [&](const Unit* b, std::size_t len, std::size_t base) {
+    const validation_result v = validate_utf(b, len);
+    if (v) return true;
+    r = {base + v.valid_up_to, v.error_length, v.error};
+    return false;
+  });
+  return r;
+}
+
+/// validate_utf16 / validate_utf32 (by Unit) on units stored little-endian (Little) or big-endian.
+template <bool Little, class Unit>
+validation_result validate_utf_in_order(std::basic_string_view<Unit> in) noexcept {
+  if constexpr (Little == host_little_endian)
+    return validate_utf(in.data(), in.size());
+  else
+    return validate_stored<Little, Unit>(unit_bytes(in), in.size());
+}
+
+/// The host-order UTF-16 or UTF-32 (by Unit) to UTF-8 conversion.
+template <class Policy, class Unit, class Byte>
+conversion_result utf_to_utf8(std::basic_string_view<Unit> in, Byte* out, Policy policy) noexcept {
+  if constexpr (sizeof(Unit) == 2)
     return utf16_to_utf8(in, out, policy);
+  else
+    return utf32_to_utf8(in, out, policy);
+}
+
+/// utf16_to_utf8 / utf32_to_utf8 (by Unit) on units stored little-endian (Little) or big-endian.
+template <bool Little, class Policy, class Unit, class Byte>
+conversion_result utf_in_order_to_utf8(std::basic_string_view<Unit> in, Byte* out, Policy policy) noexcept {
+  if constexpr (Little == host_little_endian) {
+    return utf_to_utf8(in, out, policy);
   } else {
     conversion_result r{in.size(), 0, error_code::none};
-    for_each_swapped_chunk(in.data(), in.size(), [&](const char16_t* b, std::size_t len, std::size_t base) {
-      const conversion_result c = utf16_to_utf8(std::u16string_view(b, len), out + r.written, policy);
+    for_each_host_chunk<Little, Unit>(unit_bytes(in), in.size(), [&](const Unit* b, std::size_t len, std::size_t base) {
+      const conversion_result c = utf_to_utf8(std::basic_string_view<Unit>(b, len), out + r.written, policy);
       r.written += c.written;
       if (c.error != error_code::none) {
         if (r.error == error_code::none) r.error = c.error;
@@ -144,25 +198,36 @@ conversion_result utf16_in_order_to_utf8(std::u16string_view in, Byte* out, Poli
   }
 }
 
-/// utf8_to_utf16 writing units little-endian (Little) or big-endian.
-template <bool Little, class Policy, class Bytes>
-conversion_result utf8_to_utf16_in_order(const Bytes& bytes, char16_t* out, Policy policy) noexcept {
-  const conversion_result r = utf8_to_utf16(bytes, out, policy);
+/// utf8_to_utf16 / utf8_to_utf32 (by Unit) writing units little-endian (Little) or big-endian.
+template <bool Little, class Policy, class Unit, class Bytes>
+conversion_result utf8_to_utf_in_order(const Bytes& bytes, Unit* out, Policy policy) noexcept {
+  conversion_result r{};
+  if constexpr (sizeof(Unit) == 2)
+    r = utf8_to_utf16(bytes, out, policy);
+  else
+    r = utf8_to_utf32(bytes, out, policy);
   if constexpr (Little != host_little_endian) {
     for (std::size_t i = 0; i < r.written; ++i) out[i] = swap_bytes(out[i]);
   }
   return r;
 }
 
-/// utf8_length_from_utf16 on units stored little-endian (Little) or big-endian (R: replace or skip).
-template <bool Little, class R>
-std::size_t utf8_length_from_utf16_in_order(std::u16string_view in, R r) noexcept {
+/// utf8_length_from_utf16 / utf8_length_from_utf32 (by Unit) on units stored little-endian (Little)
+/// or big-endian (R: replace or skip).
+template <bool Little, class Unit, class R>
+std::size_t utf8_length_from_utf_in_order(std::basic_string_view<Unit> in, R r) noexcept {
+  const auto length = [r](std::basic_string_view<Unit> units) {
+    if constexpr (sizeof(Unit) == 2)
+      return utf8_length_from_utf16(units, r);
+    else
+      return utf8_length_from_utf32(units, r);
+  };
   if constexpr (Little == host_little_endian) {
-    return utf8_length_from_utf16(in, r);
+    return length(in);
   } else {
     std::size_t total = 0;
-    for_each_swapped_chunk(in.data(), in.size(), [&](const char16_t* b, std::size_t len, std::size_t) {
-      total += utf8_length_from_utf16(std::u16string_view(b, len), r);
+    for_each_host_chunk<Little, Unit>(unit_bytes(in), in.size(), [&](const Unit* b, std::size_t len, std::size_t) {
+      total += length(std::basic_string_view<Unit>(b, len));
       return true;
     });
     return total;
@@ -262,10 +327,14 @@ constexpr std::size_t utf16_length_from_utf32(std::u32string_view in, Skip) noex
   return total;
 }
 
-// ---- UTF-16 in a stated byte order. ----------------------------------------------------------
-// A std::u16string_view or char16_t* here holds units whose bytes are stored in the named order
-// (UTF-16LE: low byte first), whatever the host's order; on a host of that order these are the
-// plain UTF-16 functions.
+// ---- UTF-16 and UTF-32 in a stated byte order. ----------------------------------------------
+// A std::u16string_view / std::u32string_view or char16_t* / char32_t* here holds units whose bytes
+// are stored in the named order (UTF-16LE, UTF-32LE: lowest byte first), whatever the host's order;
+// on a host of that order these are the plain UTF-16 / UTF-32 functions.
+
+/// True when the host stores units little-endian: host-order UTF-16 and UTF-32 (what the plain
+/// functions read and write) are then UTF-16LE and UTF-32LE, else UTF-16BE and UTF-32BE.
+inline constexpr bool host_is_little_endian = detail::host_little_endian;
 
 /// Exchanges the two bytes of every unit (UTF-16LE <-> UTF-16BE) into `out` (in.size() units);
 /// `out` may be in.data(). Returns the units written.
@@ -274,60 +343,123 @@ inline std::size_t change_endianness_utf16(std::u16string_view in, char16_t* out
   return in.size();
 }
 
+/// Reverses the four bytes of every unit (UTF-32LE <-> UTF-32BE) into `out` (in.size() units);
+/// `out` may be in.data(). Returns the units written.
+inline std::size_t change_endianness_utf32(std::u32string_view in, char32_t* out) noexcept {
+  for (std::size_t i = 0; i < in.size(); ++i) out[i] = detail::swap_bytes(in[i]);
+  return in.size();
+}
+
 /// validate_utf16 on UTF-16LE.
 inline validation_result validate_utf16le(std::u16string_view in) noexcept {
-  return detail::validate_utf16_in_order<true>(in);
+  return detail::validate_utf_in_order<true>(in);
 }
 
 /// validate_utf16 on UTF-16BE.
 inline validation_result validate_utf16be(std::u16string_view in) noexcept {
-  return detail::validate_utf16_in_order<false>(in);
+  return detail::validate_utf_in_order<false>(in);
+}
+
+/// validate_utf32 on UTF-32LE.
+inline validation_result validate_utf32le(std::u32string_view in) noexcept {
+  return detail::validate_utf_in_order<true>(in);
+}
+
+/// validate_utf32 on UTF-32BE.
+inline validation_result validate_utf32be(std::u32string_view in) noexcept {
+  return detail::validate_utf_in_order<false>(in);
 }
 
 /// utf8_to_utf16 writing UTF-16LE (same policies and result; size `out` with utf16_length_from_utf8).
 template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_policy<Policy> = 0>
 conversion_result utf8_to_utf16le(const Bytes& bytes, char16_t* out, Policy policy = {}) noexcept {
-  return detail::utf8_to_utf16_in_order<true>(bytes, out, policy);
+  return detail::utf8_to_utf_in_order<true>(bytes, out, policy);
 }
 
 /// utf8_to_utf16 writing UTF-16BE.
 template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_policy<Policy> = 0>
 conversion_result utf8_to_utf16be(const Bytes& bytes, char16_t* out, Policy policy = {}) noexcept {
-  return detail::utf8_to_utf16_in_order<false>(bytes, out, policy);
+  return detail::utf8_to_utf_in_order<false>(bytes, out, policy);
+}
+
+/// utf8_to_utf32 writing UTF-32LE (same policies and result; size `out` with utf32_length_from_utf8).
+template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_policy<Policy> = 0>
+conversion_result utf8_to_utf32le(const Bytes& bytes, char32_t* out, Policy policy = {}) noexcept {
+  return detail::utf8_to_utf_in_order<true>(bytes, out, policy);
+}
+
+/// utf8_to_utf32 writing UTF-32BE.
+template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_policy<Policy> = 0>
+conversion_result utf8_to_utf32be(const Bytes& bytes, char32_t* out, Policy policy = {}) noexcept {
+  return detail::utf8_to_utf_in_order<false>(bytes, out, policy);
 }
 
 /// utf16_to_utf8 reading UTF-16LE (same policies and result; size `out` with utf8_length_from_utf16le).
 template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
 conversion_result utf16le_to_utf8(std::u16string_view in, Byte* out, Policy policy = {}) noexcept {
-  return detail::utf16_in_order_to_utf8<true>(in, out, policy);
+  return detail::utf_in_order_to_utf8<true>(in, out, policy);
 }
 
 /// utf16_to_utf8 reading UTF-16BE.
 template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
 conversion_result utf16be_to_utf8(std::u16string_view in, Byte* out, Policy policy = {}) noexcept {
-  return detail::utf16_in_order_to_utf8<false>(in, out, policy);
+  return detail::utf_in_order_to_utf8<false>(in, out, policy);
+}
+
+/// utf32_to_utf8 reading UTF-32LE (same policies and result; size `out` with utf8_length_from_utf32le).
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
+conversion_result utf32le_to_utf8(std::u32string_view in, Byte* out, Policy policy = {}) noexcept {
+  return detail::utf_in_order_to_utf8<true>(in, out, policy);
+}
+
+/// utf32_to_utf8 reading UTF-32BE.
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
+conversion_result utf32be_to_utf8(std::u32string_view in, Byte* out, Policy policy = {}) noexcept {
+  return detail::utf_in_order_to_utf8<false>(in, out, policy);
 }
 
 /// Bytes utf16le_to_utf8 writes (the guarantees of utf8_length_from_utf16).
 inline std::size_t utf8_length_from_utf16le(std::u16string_view in, replace r = {}) noexcept {
-  return detail::utf8_length_from_utf16_in_order<true>(in, r);
+  return detail::utf8_length_from_utf_in_order<true>(in, r);
 }
 
 /// Bytes utf16be_to_utf8 writes.
 inline std::size_t utf8_length_from_utf16be(std::u16string_view in, replace r = {}) noexcept {
-  return detail::utf8_length_from_utf16_in_order<false>(in, r);
+  return detail::utf8_length_from_utf_in_order<false>(in, r);
+}
+
+/// Bytes utf32le_to_utf8 writes (the guarantees of utf8_length_from_utf32).
+inline std::size_t utf8_length_from_utf32le(std::u32string_view in, replace r = {}) noexcept {
+  return detail::utf8_length_from_utf_in_order<true>(in, r);
+}
+
+/// Bytes utf32be_to_utf8 writes.
+inline std::size_t utf8_length_from_utf32be(std::u32string_view in, replace r = {}) noexcept {
+  return detail::utf8_length_from_utf_in_order<false>(in, r);
 }
 
 /// Bytes utf16le_to_utf8 writes under skip (exact).
 template <class Skip, detail::enable_if_skip<Skip> = 0>
 std::size_t utf8_length_from_utf16le(std::u16string_view in, Skip) noexcept {
-  return detail::utf8_length_from_utf16_in_order<true>(in, skip{});
+  return detail::utf8_length_from_utf_in_order<true>(in, skip{});
 }
 
 /// Bytes utf16be_to_utf8 writes under skip (exact).
 template <class Skip, detail::enable_if_skip<Skip> = 0>
 std::size_t utf8_length_from_utf16be(std::u16string_view in, Skip) noexcept {
-  return detail::utf8_length_from_utf16_in_order<false>(in, skip{});
+  return detail::utf8_length_from_utf_in_order<false>(in, skip{});
+}
+
+/// Bytes utf32le_to_utf8 writes under skip (exact).
+template <class Skip, detail::enable_if_skip<Skip> = 0>
+std::size_t utf8_length_from_utf32le(std::u32string_view in, Skip) noexcept {
+  return detail::utf8_length_from_utf_in_order<true>(in, skip{});
+}
+
+/// Bytes utf32be_to_utf8 writes under skip (exact).
+template <class Skip, detail::enable_if_skip<Skip> = 0>
+std::size_t utf8_length_from_utf32be(std::u32string_view in, Skip) noexcept {
+  return detail::utf8_length_from_utf_in_order<false>(in, skip{});
 }
 
 }  // namespace UTF8DFA_ABI_NAMESPACE

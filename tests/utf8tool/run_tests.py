@@ -368,10 +368,12 @@ def group_convert(d):
 
 def group_usage(d):
     usage_errors = [[], ["frobnicate"], ["validate", "--bogus"], ["sanitize", "a", "b"], ["count", "a", "b"],
-                    ["convert"], ["convert", "--to"], ["convert", "--to", "latin1"], ["convert", "--to", "utf8"],
+                    ["convert"], ["convert", "--to"], ["convert", "--to", "ebcdic"], ["convert", "--to", "utf8"],
                     ["convert", "--from", "utf16le", "--to", "utf32le"], ["convert", "--to", "utf16le", "a", "b"],
                     ["convert", "--to", "utf16le", "--strange"], ["sanitize", "-x"], ["validate", "--skip"],
-                    ["count", "--skip"]]
+                    ["count", "--skip"],
+                    ["convert", "--from", "auto", "--to", "utf16le"], ["convert", "--from", "latin1", "--to", "utf16be"],
+                    ["convert", "--from", "utf32le", "--to", "latin1"], ["convert", "--to", "auto"]]
     for args in usage_errors:
         rc, out, err = run(args, chunks=())
         expect((rc, out, b""), 2, b"", b"", f"usage error {args}")
@@ -668,6 +670,132 @@ def group_dialect(d):
     assert err.startswith(b"utf8tool: unknown dialect 'latin1'"), err
     rc, out, err = run(["count", "--dialect"], b"")
     expect((rc, out, b""), 2, b"", b"", "--dialect without a value")
+
+
+# ---- Latin-1 and --from auto -------------------------------------------------------------------
+
+def latin1_strict(data):
+    """(exit code, stdout, offset and kind of the error or None) of strict UTF-8 -> Latin-1 on data."""
+    e = checked_first_error(data)
+    text = data[:e[0] if e else len(data)].decode("utf-8")
+    for k, c in enumerate(text):
+        if ord(c) > 0xFF:
+            return 1, text[:k].encode("latin-1"), (len(text[:k].encode()), "unrepresentable")
+    return (1, text.encode("latin-1"), (e[0], e[2])) if e else (0, text.encode("latin-1"), None)
+
+
+def group_encodings(d):
+    rng = random.Random(18)
+    # --from latin1: every byte value is the character of that value; nothing fails.
+    every = bytes(range(256))
+    for args in (["--from", "latin1"], ["--from", "ISO-8859-1", "--to", "utf8"], ["--from=latin1", "--replace"]):
+        expect(run(["convert"] + args, every), 0, every.decode("latin-1").encode(), b"", f"latin1 -> utf8 {args}")
+    expect(run(["convert", "--from", "latin1", write(d, "l1.txt", every)], cwd=d), 0, every.decode("latin-1").encode(),
+           b"", "latin1 file -> utf8")
+    expect(run(["convert", "--from", "latin1"], b""), 0, b"", b"", "latin1 empty")
+    text = every.decode("latin-1")
+    expect(run(["convert", "--from", "latin1", "--dialect", "mutf8"], every), 0, cesu8_encode(text, True), b"",
+           "latin1 -> MUTF-8 (U+0000 as C0 80)")
+    expect(run(["convert", "--from", "latin1", "--dialect", "cesu8"], every), 0, text.encode(), b"", "latin1 -> CESU-8")
+    # --to latin1: text up to U+00FF round-trips; above it, strict stops with its offset, --replace writes '?'.
+    for i in range(16):
+        if i < 4:
+            data = "".join(chr(rng.randrange(0x100)) for _ in range(rng.randrange(0, 50))).encode()
+        elif i < 10:
+            data = random_text(rng, rng.randrange(0, 40))
+        else:
+            data = corrupt(rng, random_text(rng, rng.randrange(1, 40)))
+        code, out, err = latin1_strict(data)
+        msg = b""
+        if err:
+            line, col = position(data, err[0])
+            msg = f"<stdin>:{line}:{col}: invalid UTF-8 at byte {err[0]}: {err[1]}\n".encode()
+        name = write(d, "to_l1.txt", data)
+        expect(run(["convert", "--to", "latin1", name], cwd=d), code, out, msg.replace(b"<stdin>", name.encode()),
+               f"utf8 -> latin1 {data!r}")
+        lossy = "".join(c if ord(c) <= 0xFF else "?" for c in data.decode("utf-8", "replace")).encode("latin-1")
+        expect(run(["convert", "--to", "Latin1", "--replace"], data), 0, lossy, b"", f"utf8 -> latin1 lossy {data!r}")
+    expect(run(["convert", "--to", "latin1"], "l1\n\u00e9\u20ac".encode()), 1, "l1\n\u00e9".encode("latin-1"),
+           b"<stdin>:2:2: invalid UTF-8 at byte 5: unrepresentable\n", "a character above U+00FF")
+    # In a dialect: its characters above U+00FF, and what UTF-32 holds but no Unicode text does.
+    for dialect, data, out, off, kind in (
+            ("cesu8", b"x\n\xed\xa0\xbd\xed\xb8\x80", b"x\n", 2, "unrepresentable"),  # U+1F600 as a pair
+            ("mutf8", b"\xc0\x80\xc3\xbf\xc4\x80", b"\x00\xff", 4, "unrepresentable"),
+            ("wtf8", b"ab\xed\xa0\x80", b"ab", 2, "surrogate"),
+            ("legacy", b"\xc3\xa9\xf8\x88\x80\x80\x80", b"\xe9", 2, "too_large")):
+        head = data[:off]
+        col = dialect_chars(dialect, head[head.rfind(b"\n") + 1:]) + 1
+        line = head.count(b"\n") + 1
+        msg = f"<stdin>:{line}:{col}: invalid {DIALECT_NAMES[dialect]} at byte {off}: {kind}\n"
+        expect(run(["convert", "--to", "latin1", "--dialect", dialect], data), 1, out, msg.encode(),
+               f"{dialect} -> latin1")
+        rc, lossy, _ = run(["convert", "--to", "latin1", "--dialect", dialect, "--replace"], data)
+        expect((rc, lossy, b""), 0, out + b"?", b"", f"{dialect} -> latin1 lossy")
+    # --from auto: the BOM decides (and is dropped), else UTF-8.
+    boms = {"utf-8": b"\xef\xbb\xbf", "utf-16-le": b"\xff\xfe", "utf-16-be": b"\xfe\xff",
+            "utf-32-le": b"\xff\xfe\x00\x00", "utf-32-be": b"\x00\x00\xfe\xff"}
+    samples = [random_text(rng, rng.randrange(0, 30)).decode() for _ in range(2)] + ["", "\x00", "\ufeffx"]
+    for codec, bom in boms.items():
+        for text in samples:
+            data = bom + text.encode(codec)
+            if data.startswith(boms["utf-32-le"]) and codec == "utf-16-le":
+                continue  # UTF-16LE's mark and U+0000 are UTF-32LE's mark (below)
+            expect(run(["convert", "--from", "auto"], data), 0, text.encode(), b"", f"auto {codec} {text!r}")
+            expect(run(["convert", "--from=auto", "--to", "utf8", "--replace"], data), 0, text.encode(), b"",
+                   f"auto {codec} --replace")
+    for text in samples:  # no BOM: UTF-8, copied (a sample may start with U+FEFF: its BOM)
+        want = text.encode()[3:] if text.startswith("\ufeff") else text.encode()
+        expect(run(["convert", "--from", "auto"], text.encode()), 0, want, b"", f"auto UTF-8 {text!r}")
+    # Errors: offsets count the BOM's bytes, COLUMN does not count it.
+    for i in range(6):
+        rest = corrupt(rng, random_text(rng, rng.randrange(1, 30)))
+        if rest.startswith(b"\xef\xbb\xbf") or rest.startswith(b"\xff\xfe") or rest.startswith(b"\xfe\xff"):
+            continue
+        for bom in (b"", b"\xef\xbb\xbf"):
+            e = checked_first_error(rest)
+            msg = b""
+            if e:
+                line, col = position(rest, e[0])
+                msg = f"<stdin>:{line}:{col}: invalid UTF-8 at byte {len(bom) + e[0]}: {e[2]}\n".encode()
+            expect(run(["convert", "--from", "auto"], bom + rest), 1 if e else 0, rest[:e[0] if e else len(rest)], msg,
+                   f"auto UTF-8 strict {bom + rest!r}")
+            expect(run(["convert", "--from", "auto", "--replace"], bom + rest), 0,
+                   rest.decode("utf-8", "replace").encode(), b"", f"auto UTF-8 lossy {bom + rest!r}")
+    for enc, (codec, width, big) in WIDE.items():
+        bom = boms[codec]
+        # a lone surrogate after a pair and before 'A'; an odd byte at the end
+        for raw in ("ok\U0001F600".encode(codec) + (0xD800).to_bytes(width, "big" if big else "little") +
+                    "A".encode(codec), "a".encode(codec) + b"\x00"):
+            lossy, prefix, err = decode_wide(raw, width, big)
+            msg = f"<stdin>: invalid {display(enc)} at byte {len(bom) + err[0]}: {err[1]}\n".encode() if err else b""
+            expect(run(["convert", "--from", "auto"], bom + raw), 1 if err else 0, prefix.encode(), msg,
+                   f"auto {enc} strict {raw!r}")
+            expect(run(["convert", "--from", "auto", "--replace"], bom + raw), 0, lossy.encode(), b"",
+                   f"auto {enc} lossy {raw!r}")
+    # Marks cut short are UTF-8 (EF BB then 41: one ill-formed subpart, then 'A'); FF FE 00 is UTF-16LE
+    # with an odd byte left; a mark alone is empty text.
+    expect(run(["convert", "--from", "auto"], b"\xef\xbbA"), 1, b"",
+           b"<stdin>:1:1: invalid UTF-8 at byte 0: too_short\n", "EF BB 41")
+    expect(run(["convert", "--from", "auto", "--replace"], b"\xef\xbbA"), 0, "\ufffdA".encode(), b"", "EF BB 41 lossy")
+    expect(run(["convert", "--from", "auto", "--replace"], b"\xef\xbb"), 0, "\ufffd".encode(), b"", "EF BB")
+    expect(run(["convert", "--from", "auto"], b"\xff\xfe\x00"), 1, b"",
+           b"<stdin>: invalid UTF-16LE at byte 2: incomplete\n", "FF FE 00")
+    expect(run(["convert", "--from", "auto", "--replace"], b"\xff\xfeA"), 0, "\ufffd".encode(), b"", "FF FE 41")
+    for bom in boms.values():
+        expect(run(["convert", "--from", "auto"], bom), 0, b"", b"", f"only a BOM {bom!r}")
+    expect(run(["convert", "--from", "auto"], b"\xff\xfe\x00\x00A\x00\x00\x00"), 0, b"A", b"", "FF FE 00 00 is UTF-32LE")
+    expect(run(["convert", "--from", "auto"], b"\xff\xfe\x00\x00A\x00"), 1, b"",
+           b"<stdin>: invalid UTF-32LE at byte 4: incomplete\n", "FF FE 00 00 then 2 bytes")
+    # In a dialect: UTF-16 with an unpaired surrogate to WTF-8; CESU-8 after its BOM.
+    expect(run(["convert", "--from", "auto", "--dialect", "wtf8"], b"\xfe\xff\xd8\x00\x00A"), 0, b"\xed\xa0\x80A",
+           b"", "auto UTF-16BE -> WTF-8")
+    cesu = cesu8_encode("\U0001F600x")
+    expect(run(["convert", "--from", "auto", "--dialect", "cesu8"], b"\xef\xbb\xbf" + cesu), 0, cesu, b"",
+           "auto CESU-8")
+
+
+def display(enc):
+    return f"{enc[:3].upper()}-{enc[3:5]}{enc[5:].upper()}"
 
 
 GROUPS = {n[len("group_"):]: f for n, f in globals().items() if n.startswith("group_")}
