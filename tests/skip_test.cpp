@@ -7,6 +7,7 @@
 // them, which is what skip must write.
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <iterator>
 #include <random>
@@ -94,7 +95,14 @@ struct report {
 template <class T>
 str<T> swapped(const str<T>& s) {
   str<T> t = s;
-  for (T& u : t) u = static_cast<T>(((u & 0xFF) << 8) | (u >> 8));
+  for (T& u : t) {
+    if constexpr (sizeof(T) == 2) {
+      u = static_cast<T>(((u & 0xFF) << 8) | (u >> 8));
+    } else {
+      const auto v = static_cast<std::uint32_t>(u);
+      u = static_cast<T>((v >> 24) | ((v >> 8) & 0xFF00u) | ((v << 8) & 0xFF0000u) | (v << 24));
+    }
+  }
   return t;
 }
 
@@ -287,6 +295,20 @@ std::string check_utf32(const str<char32_t>& u) {
       rep, u.size(), [&](char16_t* o, auto pol) { return utf8dfa::utf32_to_utf16(v, o, pol); },
       [&](auto pol) { return utf8dfa::utf16_length_from_utf32(v, pol); }, "utf32_to_utf16");
   rep.check(utf8dfa::to_utf8_lossy(v, skip{}) == w8, "to_utf8_lossy(u32, skip)");
+  {
+    const str<char32_t> other = swapped(u);  // the units in the other byte order
+    conversion_result r{};
+    const std::u32string_view ov = other;
+    const std::size_t ol =
+        little_host() ? utf8dfa::utf8_length_from_utf32be(ov, skip{}) : utf8dfa::utf8_length_from_utf32le(ov, skip{});
+    const str<char> o8 = convert_exact<char>(
+        ol,
+        [&](char* o) {
+          return little_host() ? utf8dfa::utf32be_to_utf8(ov, o, skip{}) : utf8dfa::utf32le_to_utf8(ov, o, skip{});
+        },
+        r);
+    rep.check(o8 == w8 && ol == w8.size(), "utf32 (other byte order) to utf8 (skip)");
+  }
   check_conversion<char>(
       rep, u.size(), [&](char* o, auto pol) { return utf8dfa::utf32_to_latin1(v, o, pol); },
       [&](auto) { return u.size(); }, "utf32_to_latin1", false);
