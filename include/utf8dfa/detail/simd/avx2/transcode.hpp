@@ -473,6 +473,19 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16(unsigned char*
     return put_bytes(o, _mm256_extracti128_si256(hi, 1), 12, spill);
   }
   __m256i twos = _mm256_andnot_si256(ascii, short2);
+  if (!Pairs && _mm256_testz_si256(twos, twos)) {
+    // Forms of 1 and 3 bytes only (most CJK, Korean and Indic text with its spaces and digits): the
+    // pack_utf8 index of 4 units is their 3-byte mask shifted up by 4 (length - 1 = 2 sets bit c + 4).
+    const __m256i quads_lo = _mm256_unpacklo_epi16(_mm256_blendv_epi8(three, w, ascii), tail);  // 0-3 | 8-11
+    const __m256i quads_hi = _mm256_unpackhi_epi16(_mm256_blendv_epi8(three, w, ascii), tail);  // 4-7 | 12-15
+    // Bits 0-7: 3-byte units 0-7, 16-23: units 8-15 (bits 8-15 and 24-31 repeat them).
+    const unsigned m = ~static_cast<unsigned>(_mm256_movemask_epi8(_mm256_packs_epi16(ascii, ascii)));
+    const unsigned i0 = (m << 4) & 0xF0u, i1 = m & 0xF0u, i2 = (m >> 12) & 0xF0u, i3 = (m >> 16) & 0xF0u;
+    o = put_bytes(o, pack_utf8_forms(_mm256_castsi256_si128(quads_lo), i0), tables.packed_length[i0], spill);
+    o = put_bytes(o, pack_utf8_forms(_mm256_castsi256_si128(quads_hi), i1), tables.packed_length[i1], spill);
+    o = put_bytes(o, pack_utf8_forms(_mm256_extracti128_si256(quads_lo, 1), i2), tables.packed_length[i2], spill);
+    return put_bytes(o, pack_utf8_forms(_mm256_extracti128_si256(quads_hi, 1), i3), tables.packed_length[i3], spill);
+  }
   // Blocks without 2-byte forms (ASCII and 3-byte ones, as in most CJK and Indic text) skip them.
   const __m256i wide = _mm256_testz_si256(twos, twos) ? three : _mm256_blendv_epi8(three, two_byte_forms(w), short2);
   __m256i head = _mm256_blendv_epi8(wide, w, ascii);
