@@ -248,6 +248,16 @@ TEST_CASE("SIMD transcoding: blocks of 1- and 3-byte forms, every pattern of eac
         bad32[16 + rng() % 16] = static_cast<char32_t>(0xD800 + rng() % 0x800);
         check_utf32(k, bad32);
       }
+    // UTF-32 blocks of supplementary characters only (written in place), with a value above
+    // U+10FFFF, a surrogate or a BMP character at each unit.
+    for (std::size_t at = 0; at < 40; ++at)
+      for (char32_t odd : {char32_t{0x110000}, char32_t{0xDFFF}, char32_t{0xFFFF}, char32_t{0x41}}) {
+        std::u32string s;
+        for (int u = 0; u < 40; ++u) s.push_back(random_scalar(rng, 4));
+        s[at] = odd;
+        check_utf32(k, s);
+        check_utf32(k, s.substr(0, 16 + at % 8));
+      }
   }
   INFO(stats().failure);
   CHECK(stats().failure.empty());

@@ -340,21 +340,29 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m128i pack_utf8_forms(__m128i v, uns
   return _mm_shuffle_epi8(v, _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_utf8[index])));
 }
 
+/// The payload fields of the 4-byte forms of the 8 values of cp, first byte lowest (shorter forms
+/// drop the leading ones).
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i utf8_spread(__m256i cp) noexcept {
+  return _mm256_or_si256(_mm256_or_si256(_mm256_and_si256(_mm256_slli_epi32(cp, 24), _mm256_set1_epi32(0x3F000000)),
+                                         _mm256_and_si256(_mm256_slli_epi32(cp, 10), _mm256_set1_epi32(0x003F0000))),
+                         _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(cp, 4), _mm256_set1_epi32(0x00003F00)),
+                                         _mm256_srli_epi32(cp, 18)));
+}
+
+/// The 4-byte forms of the 8 supplementary scalar values of cp, in place.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i four_byte_forms(__m256i cp) noexcept {
+  return _mm256_or_si256(utf8_spread(cp), _mm256_set1_epi32(static_cast<int>(0x808080F0u)));
+}
+
 /// Writes the UTF-8 forms of the 8 scalar values of cp; returns the new output position. With
 /// `spill`, full 16-byte stores may write up to 12 bytes past the result.
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode8(unsigned char* o, __m256i cp, bool spill) noexcept {
   const __m256i ge80 = _mm256_cmpgt_epi32(cp, _mm256_set1_epi32(0x7F));
   const __m256i ge800 = _mm256_cmpgt_epi32(cp, _mm256_set1_epi32(0x7FF));
   const __m256i ge10000 = _mm256_cmpgt_epi32(cp, _mm256_set1_epi32(0xFFFF));
-  // The 4-byte payload fields, first byte lowest; shorter forms drop the leading ones.
-  const __m256i spread =
-      _mm256_or_si256(_mm256_or_si256(_mm256_and_si256(_mm256_slli_epi32(cp, 24), _mm256_set1_epi32(0x3F000000)),
-                                      _mm256_and_si256(_mm256_slli_epi32(cp, 10), _mm256_set1_epi32(0x003F0000))),
-                      _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(cp, 4), _mm256_set1_epi32(0x00003F00)),
-                                      _mm256_srli_epi32(cp, 18)));
+  const __m256i spread = utf8_spread(cp);
   if (_mm256_movemask_ps(_mm256_castsi256_ps(ge10000)) == 0xFF) {  // 4-byte forms only: the bytes are in place
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(o),
-                        _mm256_or_si256(spread, _mm256_set1_epi32(static_cast<int>(0x808080F0u))));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), four_byte_forms(cp));
     return o + 32;
   }
   const __m256i shift = _mm256_add_epi32(
@@ -655,6 +663,19 @@ UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std:
         c.o = spill ? encode16_bmp(c.o, w, true) : encode16_bmp(c.o, w, false);
         c.i += 16;
         below = next_below;
+        continue;
+      }
+      // Supplementary characters only (emoji): 64 bytes, in place, nothing written past them.
+      const __m256i lowest = _mm256_min_epu32(a, b), highest = _mm256_max_epu32(a, b);
+      const __m256i supplementary =
+          _mm256_and_si256(_mm256_cmpeq_epi32(_mm256_max_epu32(lowest, _mm256_set1_epi32(0x10000)), lowest),
+                           _mm256_cmpeq_epi32(_mm256_min_epu32(highest, _mm256_set1_epi32(0x10FFFF)), highest));
+      if (_mm256_movemask_epi8(supplementary) == -1) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o), four_byte_forms(a));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 32), four_byte_forms(b));
+        c.i += 16;
+        c.o += 64;
+        below = false;
         continue;
       }
     }
