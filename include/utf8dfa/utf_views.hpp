@@ -297,9 +297,17 @@ class utf_iterator {
   constexpr utf_iterator& operator++() {
     // The next unit of the same character: rare in UTF-16 (the low half of a pair), common in UTF-8.
     if constexpr (out_form == 16) {
-      if (UTF8DFA_UNLIKELY(rem_ != 0)) return next_unit();
+      if (UTF8DFA_UNLIKELY(rem_ != 0)) {
+        --rem_;
+        units_ >>= bits;
+        return *this;
+      }
     } else if constexpr (out_form == 8) {
-      if (rem_ != 0) return next_unit();
+      if (rem_ != 0) {
+        --rem_;
+        units_ >>= bits;
+        return *this;
+      }
     }
     if constexpr (!multipass || stops)
       if (n_ == 0) return *this;  // the end, or stopped at an error: stay
@@ -375,12 +383,6 @@ class utf_iterator {
   }
 
  private:
-  constexpr utf_iterator& next_unit() noexcept {
-    --rem_;
-    units_ >>= bits;
-    return *this;
-  }
-
   // Holds one character with its input length and error: its units, or its replacement's.
   UTF8DFA_ALWAYS_INLINE constexpr void hold(const decoded& d) {
     const char32_t c = d.error == error_code::none ? d.code_point : repl_;

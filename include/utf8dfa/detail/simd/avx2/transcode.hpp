@@ -494,7 +494,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16(unsigned char*
     o = put_bytes(o, pack_utf8_forms(_mm256_extracti128_si256(quads_lo, 1), i2), tables.packed_length[i2], spill);
     return put_bytes(o, pack_utf8_forms(_mm256_extracti128_si256(quads_hi, 1), i3), tables.packed_length[i3], spill);
   }
-  // Blocks without 2-byte forms (ASCII and 3-byte ones, as in most CJK and Indic text) skip them.
+  // Blocks of pairs without 2-byte forms skip them (those without pairs returned above).
   const __m256i wide = _mm256_testz_si256(twos, twos) ? three : _mm256_blendv_epi8(three, two_byte_forms(w), short2);
   __m256i head = _mm256_blendv_epi8(wide, w, ascii);
   __m256i threes = _mm256_cmpeq_epi16(short2, _mm256_setzero_si256());
