@@ -221,6 +221,48 @@ TEST_CASE("SIMD transcoding: valid multilingual text, all widths and mixes") {
   CHECK(stats().failure.empty());
 }
 
+TEST_CASE("SIMD transcoding: blocks of 1- and 3-byte forms, every pattern of each 4 units, at every end") {
+  // The UTF-16 and UTF-32 encoders pack 4 units at a time by which of them are 3-byte forms: every
+  // such pattern at each quarter of a 16-unit block, the rest random, the input cut after the
+  // block at each unit (the last stores exact), or followed by an unpaired surrogate.
+  std::mt19937 rng(12);
+  for (const simd_kernel& k : kernels_under_test()) {
+    if (!k.supported) continue;
+    for (unsigned quarter = 0; quarter < 4; ++quarter)
+      for (unsigned pattern = 0; pattern < 16; ++pattern) {
+        std::u32string s;
+        for (unsigned u = 0; u < 32; ++u) {
+          const bool three = u / 4 == quarter ? ((pattern >> (u % 4)) & 1u) != 0 : rng() % 2 == 0;
+          s.push_back(random_scalar(rng, three ? 3 : 1));
+        }
+        for (std::size_t n = 16; n <= s.size(); n += 1 + rng() % 3) {
+          const std::u32string t = s.substr(0, n);
+          check_utf16(k, to_utf16(t));
+          check_utf32(k, t);
+          check_utf8(k, to_utf8(t));
+        }
+        std::u16string bad = to_utf16(s);
+        bad[16 + rng() % 16] = static_cast<char16_t>(0xD800 + rng() % 0x800);
+        check_utf16(k, bad);
+        std::u32string bad32 = s;
+        bad32[16 + rng() % 16] = static_cast<char32_t>(0xD800 + rng() % 0x800);
+        check_utf32(k, bad32);
+      }
+    // UTF-32 blocks of supplementary characters only (written in place), with a value above
+    // U+10FFFF, a surrogate or a BMP character at each unit.
+    for (std::size_t at = 0; at < 40; ++at)
+      for (char32_t odd : {char32_t{0x110000}, char32_t{0xDFFF}, char32_t{0xFFFF}, char32_t{0x41}}) {
+        std::u32string s;
+        for (int u = 0; u < 40; ++u) s.push_back(random_scalar(rng, 4));
+        s[at] = odd;
+        check_utf32(k, s);
+        check_utf32(k, s.substr(0, 16 + at % 8));
+      }
+  }
+  INFO(stats().failure);
+  CHECK(stats().failure.empty());
+}
+
 TEST_CASE("SIMD transcoding: random bytes and units") {
   std::mt19937 rng(2);
   for (const simd_kernel& k : kernels_under_test()) {

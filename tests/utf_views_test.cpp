@@ -407,6 +407,30 @@ TEST_CASE("as_utf*: UTF-8 strings of 4 and 5 bytes over every byte class's edges
   REQUIRE(failures == 0);
 }
 
+// Contiguous UTF-8 is read by a fast path while 4 bytes are left and by the DFA after that: every
+// first byte, with the edges of the second byte's ranges and tails, at each distance from the end.
+TEST_CASE("as_utf*: every first byte at each distance from the end of the input") {
+  failures = 0;
+  const unsigned char seconds[] = {0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xF4};
+  const unsigned char tails[] = {0x80, 0xBF, 0x41, 0xC2};
+  unsigned char buf[12]{};
+  for (unsigned lead = 0; lead < 256; ++lead)
+    for (const unsigned char second : seconds)
+      for (const unsigned char tail : tails)
+        for (std::size_t after = 0; after <= 4; ++after) {
+          // "x" lead second tail tail, then `after` more bytes of "yz\xC3\xA9", then the end.
+          const unsigned char head[] = {'x', static_cast<unsigned char>(lead), second, tail, tail};
+          std::size_t n = 0;
+          for (const unsigned char b : head) buf[n++] = b;
+          const unsigned char rest[] = {'y', 'z', 0xC3, 0xA9};
+          for (std::size_t k = 0; k < after; ++k) buf[n++] = rest[k];
+          check_all(buf, n, false);
+          // The character cut short by the end of the input, as far as it goes.
+          check_all(buf, 1 + std::min<std::size_t>(after, 4), false);
+        }
+  REQUIRE(failures == 0);
+}
+
 TEST_CASE("as_utf*: UTF-16 units, every surrogate combination, against the bulk lossy conversions") {
   failures = 0;
   // Every single unit.

@@ -7,14 +7,14 @@
 // wchar_t where it is 2 bytes) or UTF-32 (char32_t, wchar_t where it is 4 bytes) code units, an
 // iterator pair, or a null-terminated string (read up to its terminator, without a length pass).
 // Each ill-formed subpart becomes one replacement character, exactly as the bulk `_lossy`
-// functions do: a maximal ill-formed subpart of UTF-8 (decoded by the one DFA: the well-formed
-// characters of contiguous input inline on its tables, everything else through code_point_iterator's
-// decode_advance / decode_retreat), an unpaired UTF-16 surrogate, a UTF-32 surrogate or value above
-// 0x10FFFF. Under `skip` each ill-formed subpart is dropped (nothing is produced for it). Under
-// `strict` the iteration ends at the first error, and the iterator that reached the end says where
-// and why. Views over bidirectional input are bidirectional (replace policies), over
-// forward input forward, over input iterators single-pass. This header also lets null_sentinel end
-// UTF-16 and UTF-32 strings.
+// functions do: a maximal ill-formed subpart of UTF-8 (the well-formed characters of contiguous
+// input inline, by the byte ranges of the DFA's grammar; everything else by the one DFA, through
+// code_point_iterator's decode_advance / decode_retreat), an unpaired UTF-16 surrogate, a UTF-32
+// surrogate or value above 0x10FFFF. Under `skip` each ill-formed subpart is dropped (nothing is
+// produced for it). Under `strict` the iteration ends at the first error, and the
+// iterator that reached the end says where and why. Views over bidirectional input are
+// bidirectional (replace policies), over forward input forward, over input iterators single-pass.
+// This header also lets null_sentinel end UTF-16 and UTF-32 strings.
 #ifndef UTF8DFA_UTF_VIEWS_HPP
 #define UTF8DFA_UTF_VIEWS_HPP
 
@@ -157,42 +157,44 @@ constexpr decoded utf_retreat(const It& first, It& pos, const Sent& last) {
   }
 }
 
-/// Bytes of the character each lead byte starts, read off the grammar (1 for bytes that start none).
-struct lead_length_table {
-  std::uint8_t of[256]{};
+/// The range of the second byte of UTF8-3 and UTF8-4 by their lead byte (E0..F4), read off the
+/// grammar: the views' fast path checks a character by these ranges (the third and fourth bytes
+/// are UTF8-tail) and leaves anything else to the DFA.
+struct second_byte_ranges {
+  static constexpr unsigned first_lead = 0xE0, leads = 0x15;  // E0..F4
+  std::uint8_t lo[leads]{}, hi[leads]{};
+  std::uint8_t tails[leads]{};
 };
 
-constexpr lead_length_table build_lead_lengths() {
-  lead_length_table t{};
-  for (unsigned b = 0; b < 256; ++b) t.of[b] = 1;
+constexpr second_byte_ranges build_second_byte_ranges() {
+  second_byte_ranges t{};
   for (const sequence_rule& r : grammar)
-    for (unsigned b = r.lead.lo; b <= r.lead.hi; ++b) t.of[b] = static_cast<std::uint8_t>(r.tails + 1);
+    if (r.tails >= 2)
+      for (unsigned b = r.lead.lo; b <= r.lead.hi; ++b) {
+        t.lo[b - second_byte_ranges::first_lead] = r.tail[0].lo;
+        t.hi[b - second_byte_ranges::first_lead] = r.tail[0].hi;
+        t.tails[b - second_byte_ranges::first_lead] = r.tails;
+      }
   return t;
 }
 
-inline constexpr lead_length_table lead_length = build_lead_lengths();
+inline constexpr second_byte_ranges second_byte = build_second_byte_ranges();
 
-/// The fast path of the views over contiguous UTF-8: true when the `n`-byte character (n = 3 or 4,
-/// from lead_length) at p, with n bytes readable, is well-formed, on the DFA's plain transition
-/// table (table loads only: the shift form's variable shifts all want one register); its value in `c`.
-template <class T>
-UTF8DFA_ALWAYS_INLINE constexpr bool well_formed_long(const T* p, unsigned n, char32_t& c) noexcept {
-  // (Full-width temporaries: a byte-wide spill reloaded as a word would stall the store forwarding.)
-  const unsigned b0 = octet(p[0]), b1 = octet(p[1]), b2 = octet(p[2]);
-  unsigned st = dfa.next[dfa.next[dfa.next[accept_state][b0]][b1]][b2];
-  unsigned v = ((b0 & dfa.lead_mask[b0]) << 12) | ((b1 & 0x3Fu) << 6) | (b2 & 0x3Fu);
-  if (n == 4) {
-    const unsigned b3 = octet(p[3]);
-    st = dfa.next[st][b3];
-    v = (v << 6) | (b3 & 0x3Fu);
-  }
-  c = v;
-  return st == accept_state;
+/// What the fast path assumes of the grammar: UTF8-2 is C2..DF then UTF8-tail, UTF8-3 has the leads
+/// E0..EF and UTF8-4 F0..F4 (one rule each covers every one of them), and only the second byte's
+/// range varies.
+constexpr bool fast_path_fits_grammar() {
+  if (!(grammar[1].lead.lo == 0xC2 && grammar[1].lead.hi == 0xDF && grammar[1].tails == 1 &&
+        grammar[1].tail[0].lo == utf8_tail.lo && grammar[1].tail[0].hi == utf8_tail.hi))
+    return false;
+  for (unsigned k = 0; k < second_byte_ranges::leads; ++k)
+    if (second_byte.tails[k] != (k < 0x10 ? 2 : 3)) return false;
+  for (const sequence_rule& r : grammar)
+    for (unsigned k = 1; k < r.tails; ++k)
+      if (r.tail[k].lo != utf8_tail.lo || r.tail[k].hi != utf8_tail.hi) return false;
+  return utf8_tail.lo == 0x80 && utf8_tail.hi == 0xBF;
 }
-
-static_assert(grammar[1].lead.lo == 0xC2 && grammar[1].lead.hi == 0xDF && grammar[1].tails == 1 &&
-                  grammar[1].tail[0].lo == utf8_tail.lo && grammar[1].tail[0].hi == utf8_tail.hi,
-              "UTF8-2 is C2..DF followed by any UTF8-tail: the views' fast path checks it by the tail range");
+static_assert(fast_path_fits_grammar(), "the views' fast path reads the grammar's byte ranges as laid out in RFC 3629");
 
 template <class P>
 inline constexpr bool is_view_policy_v = std::is_same_v<P, strict> || std::is_same_v<P, replace> ||
@@ -215,7 +217,8 @@ constexpr char32_t view_replacement([[maybe_unused]] const P& policy) noexcept {
 /// iterator never stands on one), or strict (the iteration ends at the first error).
 /// Bidirectional over bidirectional input unless strict, forward over forward input, single-pass
 /// over input iterators. Besides the values: base(), length(), error(), offset().
-/// It holds the current character (its output units, input length and error), never more.
+/// It holds the current character (its output units, input length and error), never more (over
+/// contiguous UTF-8, also where the input's last 3 bytes start).
 template <class Out, class It, class Sent = It, class Policy = replace>
 class utf_iterator {
   using in_unit = std::remove_cv_t<typename std::iterator_traits<It>::value_type>;
@@ -235,6 +238,10 @@ class utf_iterator {
   // The current character's units, packed: unit k at bits [k * bits, (k + 1) * bits).
   static constexpr unsigned bits = out_form == 32 ? 0 : static_cast<unsigned>(out_form);
   using packed = std::conditional_t<out_form == 32, char32_t, std::uint32_t>;
+  // Contiguous UTF-8 whose end is a pointer too: the fast path of fill() applies.
+  static constexpr bool fast_utf8 = in_form == 8 && detail::is_contiguous_iter_v<It> && std::is_same_v<It, Sent>;
+  struct no_limit {};
+  using limit = std::conditional_t<fast_utf8, It, no_limit>;
 
  public:
   using value_type = Out;
@@ -252,7 +259,7 @@ class utf_iterator {
   /// reads the first character.
   constexpr utf_iterator(It pos, Sent last, Policy policy = {})
       : first_(pos), pos_(pos), last_(last), repl_(detail::view_replacement(policy)) {
-    fill();
+    start();
   }
 
   /// An iterator at `pos`, a character boundary in [first, last) (or last), that can move back to
@@ -260,7 +267,7 @@ class utf_iterator {
   template <bool M = multipass, std::enable_if_t<M, int> = 0>
   constexpr utf_iterator(It first, It pos, Sent last, Policy policy = {})
       : first_(first), pos_(pos), last_(last), repl_(detail::view_replacement(policy)) {
-    fill();
+    start();
   }
 
   /// The current code unit. Not at the end.
@@ -300,10 +307,19 @@ class utf_iterator {
 
   /// Steps to the next code unit; at the end it stays there.
   constexpr utf_iterator& operator++() {
-    if (rem_ != 0) {
-      --rem_;
-      units_ >>= bits;
-      return *this;
+    // The next unit of the same character: rare in UTF-16 (the low half of a pair), common in UTF-8.
+    if constexpr (out_form == 16) {
+      if (UTF8DFA_UNLIKELY(rem_ != 0)) {
+        --rem_;
+        units_ >>= bits;
+        return *this;
+      }
+    } else if constexpr (out_form == 8) {
+      if (rem_ != 0) {
+        --rem_;
+        units_ >>= bits;
+        return *this;
+      }
     }
     if constexpr (!multipass || stops)
       if (n_ == 0) return *this;  // the end, or stopped at an error: stay
@@ -460,6 +476,16 @@ class utf_iterator {
     }
   }
 
+  // fast_utf8: the positions before lim_ have 4 bytes readable (none when the input is shorter).
+  // (The test of the end first: the compiler then sees that a view's end() holds no character.)
+  UTF8DFA_ALWAYS_INLINE constexpr void start() {
+    if constexpr (fast_utf8) {
+      lim_ = last_ - first_ >= 4 ? last_ - 3 : first_;
+      if (pos_ == last_) return stop(0, error_code::none);
+    }
+    fill();
+  }
+
   // The end, or (strict) stopped at an ill-formed subpart of `length` units at pos_.
   constexpr void stop(std::uint8_t length, error_code e) {
     n_ = 0;
@@ -472,29 +498,58 @@ class utf_iterator {
   // skip, moves past the ill-formed subparts there first.
   UTF8DFA_ALWAYS_INLINE constexpr void fill() {
     for (;;) {
-      if (pos_ == last_) return stop(0, error_code::none);
       // The common characters of contiguous input inline; the rest through the general decoders.
-      if constexpr (in_form == 8 && detail::is_contiguous_iter_v<It>) {
+      if constexpr (fast_utf8) {
+        // While the longest character fits, one test of the bound covers the end too, and the bytes
+        // are read without bound checks. Each form is told by compares (its length a predicted
+        // branch, not a table load that the next character's position would wait for); anything
+        // that is not a well-formed character goes to the DFA below.
+        if (UTF8DFA_LIKELY(pos_ < lim_)) {
+          const auto* p = detail::to_pointer(pos_);
+          // (Read through unsigned char at run time: a sign-extending load of a plain char would merge
+          // into the previous character's register.)
+          std::uint8_t b0 = 0;
+          if (UTF8DFA_IS_CONSTANT_EVALUATED())
+            b0 = detail::octet(*p);
+          else
+            b0 = *detail::as_uchars(p);
+          if (UTF8DFA_LIKELY(b0 < 0x80)) return hold_valid<1>(b0);
+          const std::uint8_t b1 = detail::octet(p[1]);
+          // UTF8-2, both bytes tested at once (one branch).
+          const bool lead2 = detail::grammar[1].lead.contains(b0), tail = detail::is_continuation(b1);
+          if (UTF8DFA_LIKELY(static_cast<unsigned>(lead2) & static_cast<unsigned>(tail)))
+            return hold_valid<2>(((b0 & 0x1Fu) << 6) | (b1 & 0x3Fu));
+          // UTF8-3 and UTF8-4: the second byte by its lead's range, the others as UTF8-tail.
+          if (const unsigned k = b0 - detail::second_byte_ranges::first_lead; k < detail::second_byte_ranges::leads) {
+            const std::uint8_t b2 = detail::octet(p[2]);
+            const bool second = detail::second_byte.lo[k] <= b1 && b1 <= detail::second_byte.hi[k];
+            const bool third = detail::is_continuation(b2);
+            const unsigned v = ((b1 & 0x3Fu) << 6) | (b2 & 0x3Fu);
+            if (k < 0x10) {
+              if (UTF8DFA_LIKELY(static_cast<unsigned>(second) & static_cast<unsigned>(third)))
+                return hold_valid<3>(((b0 & 0x0Fu) << 12) | v);
+            } else {
+              const std::uint8_t b3 = detail::octet(p[3]);
+              const bool fourth = detail::is_continuation(b3);
+              if (UTF8DFA_LIKELY(static_cast<unsigned>(second) & static_cast<unsigned>(third) &
+                                 static_cast<unsigned>(fourth)))
+                return hold_valid<4>(((b0 & 0x07u) << 18) | (v << 6) | (b3 & 0x3Fu));
+            }
+          }
+        } else if (pos_ == last_) {
+          return stop(0, error_code::none);
+        }
+      } else {
+        if (pos_ == last_) return stop(0, error_code::none);
+      }
+      if constexpr (in_form == 8 && detail::is_contiguous_iter_v<It> && !std::is_same_v<It, Sent>) {
         const auto* p = detail::to_pointer(pos_);
-        // (Read through unsigned char at run time: a sign-extending load of a plain char would merge
-        // into the previous character's register.)
         std::uint8_t b0 = 0;
         if (UTF8DFA_IS_CONSTANT_EVALUATED())
           b0 = detail::octet(*p);
         else
           b0 = *detail::as_uchars(p);
         if (b0 < 0x80) return hold_valid<1>(b0);
-        if constexpr (std::is_same_v<It, Sent>) {
-          if (last_ - pos_ >= 4) {  // the longest character fits: no bound checks below
-            const std::uint8_t b1 = detail::octet(p[1]);
-            if (detail::grammar[1].lead.contains(b0)) {  // UTF8-2 (by compares: no table load to wait for)
-              if (detail::is_continuation(b1)) return hold_valid<2>(((b0 & 0x1Fu) << 6) | (b1 & 0x3Fu));
-            } else if (const unsigned n = detail::lead_length.of[b0]; n >= 3) {
-              char32_t c = 0;
-              if (detail::well_formed_long(p, n, c)) return n == 3 ? hold_valid<3>(c) : hold_valid<4>(c);
-            }
-          }
-        }
       } else if constexpr (in_form != 8 && detail::is_contiguous_iter_v<It>) {
         const char32_t c = detail::wide_unit(*detail::to_pointer(pos_));
         if (in_form == 32 ? c < 0xD800 : !detail::is_surrogate(c)) return hold({c, 1, error_code::none});
@@ -536,6 +591,7 @@ class utf_iterator {
   std::uint8_t rem_ = 0;  // units of it after the current one
   std::uint8_t len_ = 0;  // input units of the current character (stopped: of the ill-formed subpart)
   error_code err_ = error_code::none;
+  limit lim_{};  // fast_utf8: see set_limit
 };
 
 /// The code units [first, last) transcoded to Out (see utf_iterator), as a range: as_utf8,

@@ -342,21 +342,29 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m128i pack_utf8_forms(__m128i v, uns
   return _mm_shuffle_epi8(v, _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_utf8[index])));
 }
 
+/// The payload fields of the 4-byte forms of the 8 values of cp, first byte lowest (shorter forms
+/// drop the leading ones).
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i utf8_spread(__m256i cp) noexcept {
+  return _mm256_or_si256(_mm256_or_si256(_mm256_and_si256(_mm256_slli_epi32(cp, 24), _mm256_set1_epi32(0x3F000000)),
+                                         _mm256_and_si256(_mm256_slli_epi32(cp, 10), _mm256_set1_epi32(0x003F0000))),
+                         _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(cp, 4), _mm256_set1_epi32(0x00003F00)),
+                                         _mm256_srli_epi32(cp, 18)));
+}
+
+/// The 4-byte forms of the 8 supplementary scalar values of cp, in place.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i four_byte_forms(__m256i cp) noexcept {
+  return _mm256_or_si256(utf8_spread(cp), _mm256_set1_epi32(static_cast<int>(0x808080F0u)));
+}
+
 /// Writes the UTF-8 forms of the 8 scalar values of cp; returns the new output position. With
 /// `spill`, full 16-byte stores may write up to 12 bytes past the result.
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode8(unsigned char* o, __m256i cp, bool spill) noexcept {
   const __m256i ge80 = _mm256_cmpgt_epi32(cp, _mm256_set1_epi32(0x7F));
   const __m256i ge800 = _mm256_cmpgt_epi32(cp, _mm256_set1_epi32(0x7FF));
   const __m256i ge10000 = _mm256_cmpgt_epi32(cp, _mm256_set1_epi32(0xFFFF));
-  // The 4-byte payload fields, first byte lowest; shorter forms drop the leading ones.
-  const __m256i spread =
-      _mm256_or_si256(_mm256_or_si256(_mm256_and_si256(_mm256_slli_epi32(cp, 24), _mm256_set1_epi32(0x3F000000)),
-                                      _mm256_and_si256(_mm256_slli_epi32(cp, 10), _mm256_set1_epi32(0x003F0000))),
-                      _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(cp, 4), _mm256_set1_epi32(0x00003F00)),
-                                      _mm256_srli_epi32(cp, 18)));
+  const __m256i spread = utf8_spread(cp);
   if (_mm256_movemask_ps(_mm256_castsi256_ps(ge10000)) == 0xFF) {  // 4-byte forms only: the bytes are in place
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(o),
-                        _mm256_or_si256(spread, _mm256_set1_epi32(static_cast<int>(0x808080F0u))));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), four_byte_forms(cp));
     return o + 32;
   }
   const __m256i shift = _mm256_add_epi32(
@@ -475,7 +483,20 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16(unsigned char*
     return put_bytes(o, _mm256_extracti128_si256(hi, 1), 12, spill);
   }
   __m256i twos = _mm256_andnot_si256(ascii, short2);
-  // Blocks without 2-byte forms (ASCII and 3-byte ones, as in most CJK and Indic text) skip them.
+  if (!Pairs && _mm256_testz_si256(twos, twos)) {
+    // Forms of 1 and 3 bytes only (most CJK, Korean and Indic text with its spaces and digits): the
+    // pack_utf8 index of 4 units is their 3-byte mask shifted up by 4 (length - 1 = 2 sets bit c + 4).
+    const __m256i quads_lo = _mm256_unpacklo_epi16(_mm256_blendv_epi8(three, w, ascii), tail);  // 0-3 | 8-11
+    const __m256i quads_hi = _mm256_unpackhi_epi16(_mm256_blendv_epi8(three, w, ascii), tail);  // 4-7 | 12-15
+    // Bits 0-7: 3-byte units 0-7, 16-23: units 8-15 (bits 8-15 and 24-31 repeat them).
+    const unsigned m = ~static_cast<unsigned>(_mm256_movemask_epi8(_mm256_packs_epi16(ascii, ascii)));
+    const unsigned i0 = (m << 4) & 0xF0u, i1 = m & 0xF0u, i2 = (m >> 12) & 0xF0u, i3 = (m >> 16) & 0xF0u;
+    o = put_bytes(o, pack_utf8_forms(_mm256_castsi256_si128(quads_lo), i0), tables.packed_length[i0], spill);
+    o = put_bytes(o, pack_utf8_forms(_mm256_castsi256_si128(quads_hi), i1), tables.packed_length[i1], spill);
+    o = put_bytes(o, pack_utf8_forms(_mm256_extracti128_si256(quads_lo, 1), i2), tables.packed_length[i2], spill);
+    return put_bytes(o, pack_utf8_forms(_mm256_extracti128_si256(quads_hi, 1), i3), tables.packed_length[i3], spill);
+  }
+  // Blocks of pairs without 2-byte forms skip them (those without pairs returned above).
   const __m256i wide = _mm256_testz_si256(twos, twos) ? three : _mm256_blendv_epi8(three, two_byte_forms(w), short2);
   __m256i head = _mm256_blendv_epi8(wide, w, ascii);
   __m256i threes = _mm256_cmpeq_epi16(short2, _mm256_setzero_si256());
@@ -644,6 +665,19 @@ UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std:
         c.o = spill ? encode16_bmp(c.o, w, true) : encode16_bmp(c.o, w, false);
         c.i += 16;
         below = next_below;
+        continue;
+      }
+      // Supplementary characters only (emoji): 64 bytes, in place, nothing written past them.
+      const __m256i lowest = _mm256_min_epu32(a, b), highest = _mm256_max_epu32(a, b);
+      const __m256i supplementary =
+          _mm256_and_si256(_mm256_cmpeq_epi32(_mm256_max_epu32(lowest, _mm256_set1_epi32(0x10000)), lowest),
+                           _mm256_cmpeq_epi32(_mm256_min_epu32(highest, _mm256_set1_epi32(0x10FFFF)), highest));
+      if (_mm256_movemask_epi8(supplementary) == -1) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o), four_byte_forms(a));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 32), four_byte_forms(b));
+        c.i += 16;
+        c.o += 64;
+        below = false;
         continue;
       }
     }
