@@ -247,21 +247,22 @@ bool convert_pieces(const In* p, std::size_t n, std::size_t per_unit, const Conv
 }
 
 /// The string a kernel conversion `convert(p, n, out)` writes, for input of which each unit writes at
-/// most `per_unit` output units (`length(p, n)`: at least what it writes). Chosen by measurement (27
-/// real corpora, in cache, AVX-512 and AVX2, C++17 and C++23) against the previous 16 KiB chunks
-/// appended to the string, a length pass then one conversion (the length helpers cost a third of a
-/// conversion, too much on the fast, mostly-ASCII inputs) and one allocation of the upper bound (up to
-/// 4 times the output):
+/// most `per_unit` output units (`length(p, n)`: at least what it writes), with no length pass:
 /// - output bound within 16 KiB: one conversion into the string (C++23) or into a buffer on the stack;
-/// - longer: the first 16 KiB of output on the stack give the ratio; the string is sized once to the
-///   rest at that ratio plus 1/8 and one more piece (at most the bound), and the rest converted straight
-///   into it in pieces that surely fit (a few calls). When the room left surely holds too little of
-///   the rest, the rest's length is counted and the string grows (once) only if it does not fit.
-/// C++17 has no way to leave a string's characters uninitialised: the string is zero-filled once
-/// (a memset), which on ASCII costs about half the conversion's time. A string more than 1/4 too big
-/// is shrunk. The status is the one conversion's: `read` and `written` as if in one call; a piece's
-/// end never changes what is written, only (under strict, at an error right before it) the error
-/// code, which the caller may re-derive from the whole input.
+/// - longer: the first 16 KiB of output, on the stack, give the ratio; the string is sized once to
+///   the rest at that ratio plus 1/8 and one more piece (at most the bound), and the rest converted
+///   straight into it in pieces that surely fit (a few calls). When the room left surely holds too
+///   little of the rest, the rest's length is counted and the string grows only if it must.
+/// Chosen by measurement (real text in cache, AVX-512 and AVX2) against the previous 16 KiB chunks
+/// appended to the string (C++17) or grown into it (C++23), a length pass then one conversion (the
+/// length helpers cost a third of a conversion or more: too much on the fast, mostly-ASCII text) and
+/// one allocation of the upper bound (in C++17 all zero-filled; up to 4 times the output). C++17 has
+/// no way to leave a string's characters uninitialised: the string is filled once before the
+/// conversion (by memcpy appends: faster than resize's fill; filling and converting 64 KiB at a
+/// time was no faster), which on ASCII costs about half a conversion. A string more than 1/4 too big is
+/// shrunk. The status is the one conversion's: `read` and `written` as if in one call; a piece's end
+/// never changes what is written, only (under strict, at an error right before it) the error code,
+/// which the caller may re-derive from the whole input.
 template <class Str, class In, class Convert, class ChunkEnd, class Length>
 Str convert_in_chunks(const In* p, std::size_t n, std::size_t per_unit, Convert convert, ChunkEnd chunk_end,
                       Length length, conversion_result& status) {
