@@ -463,6 +463,22 @@ TEST_CASE("length helpers: the allocating conversions where they switch strategy
       check16(t, at);
       check32(w, at);
     }
+  // Strings past 256 KiB (C++17: converted in chunks on the stack and appended): errors around the
+  // chunks' edges.
+  for (const std::size_t at : {none, std::size_t{40959}, std::size_t{40960}, std::size_t{43687}, std::size_t{43688}}) {
+    std::string s(9000, 'a');
+    while (s.size() < 100000) s += "\xD0\x96";
+    std::u16string t(100000, u'\x4E2D');
+    std::u32string w(100000, U'\x1F600');
+    if (at != none) {
+      s[at] = '\xC3';
+      t[at] = u'\xD800';
+      w[at] = U'\xDFFF';
+    }
+    check8(s, at);
+    check16(t, at);
+    check32(w, at);
+  }
   INFO(utf8dfa::active_kernel() << ": " << first);
   CHECK(bad == 0);
 }
