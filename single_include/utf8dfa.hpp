@@ -6381,9 +6381,11 @@ bool convert_pieces(const In* p, std::size_t n, std::size_t per_unit, const Conv
 /// appended to the string (C++17) or grown into it (C++23), a length pass then one conversion (the
 /// length helpers cost a third of a conversion or more: too much on the fast, mostly-ASCII text) and
 /// one allocation of the upper bound (in C++17 all zero-filled; up to 4 times the output). C++17 has
-/// no way to leave a string's characters uninitialised: the string is filled once before the
-/// conversion (by memcpy appends: faster than resize's fill; filling and converting 64 KiB at a
-/// time was no faster), which on ASCII costs about half a conversion. A string more than 1/4 too big is
+/// no way to leave a string's characters uninitialised: up to 256 KiB of string, it is filled once
+/// before the conversion (by memcpy appends: faster than resize's fill), which on ASCII costs about
+/// half a conversion; a longer one (out of cache: a fill then a conversion would pass over it twice,
+/// and filling and converting 64 KiB at a time was no faster) is reserved once and the rest
+/// converted in 16 KiB chunks on the stack, each appended to it. A string more than 1/4 too big is
 /// shrunk. The status is the one conversion's: `read` and `written` as if in one call; a piece's end
 /// never changes what is written, only (under strict, at an error right before it) the error code,
 /// which the caller may re-derive from the whole input.
@@ -6432,11 +6434,25 @@ Str convert_in_chunks(const In* p, std::size_t n, std::size_t per_unit, Convert 
     status.written = w;
     return Str(buffer, w);
   }
-  // Sized by appends (each a memcpy) of the first piece, then of a zeroed buffer: the fill that
-  // resize and the (size, value) constructor do goes one char16_t/char32_t at a time.
   Str out;
   out.reserve(cap);
   out.append(buffer, w);
+  if (cap > (256 << 10) / sizeof(Out)) {  // out of cache: the rest converted on the stack and appended
+    const std::size_t chunk = buffer_units / per_unit;
+    while (base < n) {
+      std::size_t chunk_written = 0;
+      const bool stop = convert_piece(p, n - base <= chunk ? n : chunk_end(p, base + chunk), convert, buffer, base,
+                                      chunk_written, status);
+      out.append(buffer, chunk_written);
+      w += chunk_written;
+      if (stop) break;
+    }
+    if (out.capacity() - w > w / 4 + 4096) out.shrink_to_fit();
+    status.written = w;
+    return out;
+  }
+  // In cache: sized by appends (each a memcpy) of a zeroed buffer (the fill of resize and of the
+  // (size, value) constructor goes one char16_t/char32_t at a time), then converted into.
   std::memset(buffer, 0, sizeof buffer);
   while (out.size() < cap) out.append(buffer, cap - out.size() < buffer_units ? cap - out.size() : buffer_units);
   if (!convert_pieces(p, n, per_unit, convert, chunk_end, &out[0], cap, base, w, status)) {
