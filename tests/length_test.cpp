@@ -365,6 +365,124 @@ TEST_CASE("length helpers: the allocating conversions at their chunk edges") {
   CHECK(bad == 0);
 }
 
+TEST_CASE("length helpers: the allocating conversions where they switch strategy, and when they grow or shrink") {
+  // Input whose output bound fits 16 KiB (8192 bytes to UTF-16, 4096 to UTF-32, 5461 UTF-16 units,
+  // 4096 UTF-32 units) is converted in one go; longer input is sized from its first chunk and the rest
+  // converted in pieces that fit. A first chunk that writes less per unit than the rest makes the
+  // string grow, more makes it shrink. At the sizes around the switch, with an error at its end, and
+  // through those texts with an error every so often: the same string and status as the pointer form,
+  // under strict, replace and skip, and no more than a quarter of spare capacity.
+  namespace u = utf8dfa;
+  std::size_t bad = 0;
+  std::string first;
+  const auto expect = [&](bool ok, const char* what, std::size_t size, std::size_t at) {
+    if (!ok && bad++ == 0)
+      first = std::string(what) + ", size " + std::to_string(size) + ", error at " + std::to_string(at);
+  };
+  const auto same = [](const u::conversion_result& a, const u::conversion_result& b) {
+    return a.read == b.read && a.written == b.written && a.error == b.error;
+  };
+  const auto tight = [](const auto& str) { return str.capacity() <= str.size() + str.size() / 4 + 4096 + 32; };
+  const auto check8 = [&](const std::string& s, std::size_t at) {
+    std::vector<char16_t> o16(s.size() + 1);
+    std::vector<char32_t> o32(s.size() + 1);
+    u::conversion_result st{};
+    const std::u16string a16 = u::to_utf16(s, st);
+    const u::conversion_result p16 = u::utf8_to_utf16(s, o16.data());
+    expect(same(st, p16) && a16 == std::u16string(o16.data(), p16.written) && tight(a16), "to_utf16", s.size(), at);
+    const std::u32string a32 = u::to_utf32(s, st);
+    const u::conversion_result p32 = u::utf8_to_utf32(s, o32.data());
+    expect(same(st, p32) && a32 == std::u32string(o32.data(), p32.written) && tight(a32), "to_utf32", s.size(), at);
+    const std::u16string l16 = u::to_utf16_lossy(s);
+    expect(l16 == std::u16string(o16.data(), u::utf8_to_utf16(s, o16.data(), u::replace{}).written) && tight(l16),
+           "to_utf16_lossy", s.size(), at);
+    const std::u32string l32 = u::to_utf32_lossy(s, u::skip{});
+    expect(l32 == std::u32string(o32.data(), u::utf8_to_utf32(s, o32.data(), u::skip{}).written) && tight(l32),
+           "to_utf32_lossy (skip)", s.size(), at);
+  };
+  const auto check16 = [&](const std::u16string& t, std::size_t at) {
+    std::vector<char> o8(3 * t.size() + 1);
+    u::conversion_result st{};
+    const std::string a8 = u::to_utf8(std::u16string_view(t), st);
+    const u::conversion_result p8 = u::utf16_to_utf8(t, o8.data());
+    expect(same(st, p8) && a8 == std::string(o8.data(), p8.written) && tight(a8), "to_utf8 (UTF-16)", t.size(), at);
+    const std::string l8 = u::to_utf8_lossy(std::u16string_view(t), u::skip{});
+    expect(l8 == std::string(o8.data(), u::utf16_to_utf8(t, o8.data(), u::skip{}).written) && tight(l8),
+           "to_utf8_lossy (UTF-16, skip)", t.size(), at);
+  };
+  const auto check32 = [&](const std::u32string& t, std::size_t at) {
+    std::vector<char> o8(4 * t.size() + 1);
+    u::conversion_result st{};
+    const std::string a8 = u::to_utf8(std::u32string_view(t), st);
+    const u::conversion_result p8 = u::utf32_to_utf8(t, o8.data());
+    expect(same(st, p8) && a8 == std::string(o8.data(), p8.written) && tight(a8), "to_utf8 (UTF-32)", t.size(), at);
+    const std::string l8 = u::to_utf8_lossy(std::u32string_view(t));
+    expect(l8 == std::string(o8.data(), u::utf32_to_utf8(t, o8.data(), u::replace{}).written) && tight(l8),
+           "to_utf8_lossy (UTF-32)", t.size(), at);
+  };
+  const std::size_t none = ~std::size_t{0};
+  // Around the switch: well-formed, an error as the last unit, a character cut by the end.
+  for (const std::size_t edge : {std::size_t{4096}, std::size_t{5461}, std::size_t{8192}})
+    for (std::size_t size = edge - 2; size <= edge + 2; ++size) {
+      std::string s(size, 'a');
+      check8(s, none);
+      s[size - 1] = '\x80';
+      check8(s, size - 1);
+      s[size - 2] = '\xE2';
+      s[size - 1] = '\x82';
+      check8(s, size - 2);
+      std::u16string t(size, u'a');
+      check16(t, none);
+      t[size - 1] = u'\xD83D';
+      check16(t, size - 1);
+      t[size - 1] = u'\xDE00';
+      check16(t, size - 1);
+      std::u32string w(size, U'a');
+      check32(w, none);
+      w[size - 1] = U'\xD800';
+      check32(w, size - 1);
+    }
+  // A first chunk that misjudges the rest: CJK then ASCII (to UTF-16/32: grows), ASCII then CJK
+  // (shrinks); to UTF-8 the other way round; an error every 2999 units.
+  for (const bool grow : {false, true})
+    for (std::size_t at = 0; at < 60000; at += 2999) {
+      std::string s;
+      while (s.size() < 60000) s += (s.size() < 9000) == grow ? "\xE4\xB8\xAD" : "a";
+      if (at != 0) s[at] = '\xFF';
+      check8(s, at);
+      std::u16string t(30000, u'a');
+      std::u32string w(30000, U'a');
+      for (std::size_t i = grow ? 6000 : 0; i < (grow ? t.size() : 6000); ++i) {
+        t[i] = u'\x4E2D';
+        w[i] = U'\x1F600';
+      }
+      if (at != 0 && at < t.size()) {
+        t[at] = u'\xDC00';
+        w[at] = U'\x110000';
+      }
+      check16(t, at);
+      check32(w, at);
+    }
+  // Strings past 256 KiB (C++17: converted in chunks on the stack and appended): errors around the
+  // chunks' edges.
+  for (const std::size_t at : {none, std::size_t{40959}, std::size_t{40960}, std::size_t{43687}, std::size_t{43688}}) {
+    std::string s(9000, 'a');
+    while (s.size() < 100000) s += "\xD0\x96";
+    std::u16string t(100000, u'\x4E2D');
+    std::u32string w(100000, U'\x1F600');
+    if (at != none) {
+      s[at] = '\xC3';
+      t[at] = u'\xD800';
+      w[at] = U'\xDFFF';
+    }
+    check8(s, at);
+    check16(t, at);
+    check32(w, at);
+  }
+  INFO(utf8dfa::active_kernel() << ": " << first);
+  CHECK(bad == 0);
+}
+
 TEST_CASE("length helpers: every kernel agrees with the scalar one") {
   // The kernel table's length functions called directly, for every kernel this CPU runs.
   using namespace length_test;
