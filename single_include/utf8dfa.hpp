@@ -5933,6 +5933,14 @@ bool convert_pieces(const In* p, std::size_t n, std::size_t per_unit, const Conv
 /// shrunk. The status is the one conversion's: `read` and `written` as if in one call; a piece's end
 /// never changes what is written, only (under strict, at an error right before it) the error code,
 /// which the caller may re-derive from the whole input.
+/// A string more than 1/4 (and 4096 units) bigger than its contents gets a copy of just its contents
+/// (shrink_to_fit is only a request: libstdc++ ignores it without exceptions).
+template <class Str>
+void shrink_if_far_too_big(Str& out) {
+  const std::size_t w = out.size();
+  if (out.capacity() - w > w / 4 + 4096) out = Str(out.data(), w);
+}
+
 template <class Str, class In, class Convert, class ChunkEnd, class Length>
 Str convert_in_chunks(const In* p, std::size_t n, std::size_t per_unit, Convert convert, ChunkEnd chunk_end,
                       Length length, conversion_result& status) {
@@ -5991,7 +5999,7 @@ Str convert_in_chunks(const In* p, std::size_t n, std::size_t per_unit, Convert 
       w += chunk_written;
       if (stop) break;
     }
-    if (out.capacity() - w > w / 4 + 4096) out.shrink_to_fit();
+    shrink_if_far_too_big(out);
     status.written = w;
     return out;
   }
@@ -6006,7 +6014,7 @@ Str convert_in_chunks(const In* p, std::size_t n, std::size_t per_unit, Convert 
   }
   out.resize(w);
 #endif
-  if (out.capacity() - w > w / 4 + 4096) out.shrink_to_fit();  // far too big: the rest wrote less
+  shrink_if_far_too_big(out);  // the rest wrote less than its room
   status.written = w;
   return out;
 }
@@ -9031,7 +9039,8 @@ class decoder {
   // Dialects: what the stream core reports, written as units (errors and characters the output
   // cannot hold replaced, or noted and stopping under strict).
   auto emitter(Unit*& o) noexcept {
-    return [this, &o](char32_t c, const std::uint8_t* bytes, std::size_t length, std::size_t offset, error_code e) {
+    // ([&]: `this` is used by some instantiations only, and an unused explicit capture is a warning.)
+    return [&](char32_t c, const std::uint8_t* bytes, std::size_t length, std::size_t offset, error_code e) {
       if (e == error_code::none) {
         if constexpr (sizeof(Unit) == 1) {
           for (std::size_t k = 0; k < length; ++k) *o++ = static_cast<Unit>(bytes[k]);

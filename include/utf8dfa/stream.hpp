@@ -504,7 +504,8 @@ class decoder {
   // Dialects: what the stream core reports, written as units (errors and characters the output
   // cannot hold replaced, or noted and stopping under strict).
   auto emitter(Unit*& o) noexcept {
-    return [this, &o](char32_t c, const std::uint8_t* bytes, std::size_t length, std::size_t offset, error_code e) {
+    // ([&]: `this` is used by some instantiations only, and an unused explicit capture is a warning.)
+    return [&](char32_t c, const std::uint8_t* bytes, std::size_t length, std::size_t offset, error_code e) {
       if (e == error_code::none) {
         if constexpr (sizeof(Unit) == 1) {
           for (std::size_t k = 0; k < length; ++k) *o++ = static_cast<Unit>(bytes[k]);

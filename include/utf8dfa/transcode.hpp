@@ -267,6 +267,14 @@ bool convert_pieces(const In* p, std::size_t n, std::size_t per_unit, const Conv
 /// shrunk. The status is the one conversion's: `read` and `written` as if in one call; a piece's end
 /// never changes what is written, only (under strict, at an error right before it) the error code,
 /// which the caller may re-derive from the whole input.
+/// A string more than 1/4 (and 4096 units) bigger than its contents gets a copy of just its contents
+/// (shrink_to_fit is only a request: libstdc++ ignores it without exceptions).
+template <class Str>
+void shrink_if_far_too_big(Str& out) {
+  const std::size_t w = out.size();
+  if (out.capacity() - w > w / 4 + 4096) out = Str(out.data(), w);
+}
+
 template <class Str, class In, class Convert, class ChunkEnd, class Length>
 Str convert_in_chunks(const In* p, std::size_t n, std::size_t per_unit, Convert convert, ChunkEnd chunk_end,
                       Length length, conversion_result& status) {
@@ -325,7 +333,7 @@ Str convert_in_chunks(const In* p, std::size_t n, std::size_t per_unit, Convert 
       w += chunk_written;
       if (stop) break;
     }
-    if (out.capacity() - w > w / 4 + 4096) out.shrink_to_fit();
+    shrink_if_far_too_big(out);
     status.written = w;
     return out;
   }
@@ -340,7 +348,7 @@ Str convert_in_chunks(const In* p, std::size_t n, std::size_t per_unit, Convert 
   }
   out.resize(w);
 #endif
-  if (out.capacity() - w > w / 4 + 4096) out.shrink_to_fit();  // far too big: the rest wrote less
+  shrink_if_far_too_big(out);  // the rest wrote less than its room
   status.written = w;
   return out;
 }
