@@ -3656,7 +3656,9 @@ UTF8DFA_TARGET_AVX512 inline std::size_t utf32_bytes_segment(const char32_t* p, 
     if (UTF8DFA_UNLIKELY((k.bad(a) | k.bad(b) | k.bad(c) | k.bad(d)) != 0)) break;
     acc = _mm512_add_epi32(
         acc, _mm512_add_epi32(_mm512_add_epi32(k.more(a), k.more(b)), _mm512_add_epi32(k.more(c), k.more(d))));
-    if (++steps == (std::size_t{1} << 26)) {  // before the 32-bit lanes (12 a step at most) could overflow
+    // Before the 32-bit sum of the lanes (16 lanes, 12 a step at most: _mm512_reduce_add_epi32 adds
+    // them as int) could overflow.
+    if (++steps == (std::size_t{1} << 22)) {
       extra += static_cast<std::size_t>(_mm512_reduce_add_epi32(acc));
       acc = _mm512_setzero_si512();
       steps = 0;
@@ -8865,7 +8867,7 @@ class decoder {
   /// (offsets still count its bytes); a prefix of it followed by anything else, or by the end of the
   /// input, is decoded as without the option.
   constexpr explicit decoder(Policy policy = {}, bom_handling bom = bom_handling::keep) noexcept
-      : policy_(policy), bom_(bom == bom_handling::strip ? 0 : bom_done) {}
+      : policy_(policy), strip_bom_(bom == bom_handling::strip), bom_(strip_bom_ ? 0 : bom_done) {}
 
   /// Most units one feed() of `size` bytes writes through a pointer (finish(): max_output(0)).
   /// Byte output in a dialect other than utf8 allows 6 bytes per input byte (a supplementary
@@ -8950,7 +8952,7 @@ class decoder {
   /// Forgets everything: a new stream starts at offset 0 (with the same bom_handling).
   void reset() noexcept {
     s_ = {};
-    if (bom_ != bom_done) bom_ = 0;
+    bom_ = strip_bom_ ? 0 : bom_done;
   }
 
  private:
@@ -9126,6 +9128,7 @@ class decoder {
 
   detail::stream_of<Dialect> s_;
   Policy policy_;
+  bool strip_bom_;    // bom_handling::strip
   std::uint8_t bom_;  // BOM bytes matched so far, or bom_done
 };
 

@@ -310,6 +310,18 @@ TEST_CASE("detect: the decoder's BOM state: pending bytes, reset, byte-wise feed
   d.finish(std::back_inserter(out));
   REQUIRE(out == u"\uFFFD");
   REQUIRE(d.result().error == utf8dfa::error_code::incomplete);
+  // After a stream whose BOM was stripped (its start decided), reset() strips again.
+  d.reset();
+  out.clear();
+  d.feed(b({0xEF, 0xBB, 0xBF, 0x61}), std::back_inserter(out));
+  d.finish(std::back_inserter(out));
+  REQUIRE(out == u"a");
+  d.reset();
+  out.clear();
+  d.feed(b({0xEF, 0xBB, 0xBF, 0x62}), std::back_inserter(out));
+  d.finish(std::back_inserter(out));
+  REQUIRE(out == u"b");
+  REQUIRE(d.position() == 4);
   // The default keeps it.
   utf8dfa::decoder<utf8dfa::strict, char> keep;
   std::string kept;

@@ -330,7 +330,7 @@ class decoder {
   /// (offsets still count its bytes); a prefix of it followed by anything else, or by the end of the
   /// input, is decoded as without the option.
   constexpr explicit decoder(Policy policy = {}, bom_handling bom = bom_handling::keep) noexcept
-      : policy_(policy), bom_(bom == bom_handling::strip ? 0 : bom_done) {}
+      : policy_(policy), strip_bom_(bom == bom_handling::strip), bom_(strip_bom_ ? 0 : bom_done) {}
 
   /// Most units one feed() of `size` bytes writes through a pointer (finish(): max_output(0)).
   /// Byte output in a dialect other than utf8 allows 6 bytes per input byte (a supplementary
@@ -415,7 +415,7 @@ class decoder {
   /// Forgets everything: a new stream starts at offset 0 (with the same bom_handling).
   void reset() noexcept {
     s_ = {};
-    if (bom_ != bom_done) bom_ = 0;
+    bom_ = strip_bom_ ? 0 : bom_done;
   }
 
  private:
@@ -591,6 +591,7 @@ class decoder {
 
   detail::stream_of<Dialect> s_;
   Policy policy_;
+  bool strip_bom_;    // bom_handling::strip
   std::uint8_t bom_;  // BOM bytes matched so far, or bom_done
 };
 

@@ -235,7 +235,9 @@ UTF8DFA_TARGET_AVX512 inline std::size_t utf32_bytes_segment(const char32_t* p, 
     if (UTF8DFA_UNLIKELY((k.bad(a) | k.bad(b) | k.bad(c) | k.bad(d)) != 0)) break;
     acc = _mm512_add_epi32(
         acc, _mm512_add_epi32(_mm512_add_epi32(k.more(a), k.more(b)), _mm512_add_epi32(k.more(c), k.more(d))));
-    if (++steps == (std::size_t{1} << 26)) {  // before the 32-bit lanes (12 a step at most) could overflow
+    // Before the 32-bit sum of the lanes (16 lanes, 12 a step at most: _mm512_reduce_add_epi32 adds
+    // them as int) could overflow.
+    if (++steps == (std::size_t{1} << 22)) {
       extra += static_cast<std::size_t>(_mm512_reduce_add_epi32(acc));
       acc = _mm512_setzero_si512();
       steps = 0;
