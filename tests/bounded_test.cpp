@@ -432,7 +432,7 @@ TEST_CASE("Bounded conversions: every sequence of three atoms, long input at eve
 TEST_CASE("Bounded conversions: one error at every position of a long input", "[bounded][exhaustive]") {
   totals tot;
   std::mt19937 rng(6);
-  const std::string base = long_input(utf8_atoms, 200, rng, true);
+  const std::string base = long_input(utf8_atoms, 96, rng, true);
   const auto starts = pieces_of(base);
   for (const piece& at : starts) {
     for (const char* bad : {"\xE2\x82", "\xF0\x9F\x98", "\x80", "\xED\xA0\x80"}) {
@@ -442,7 +442,7 @@ TEST_CASE("Bounded conversions: one error at every position of a long input", "[
       utf8_conversions(s, utf8dfa::skip{}, tot);
     }
   }
-  const std::u16string base16 = long_input(utf16_atoms, 120, rng, true);
+  const std::u16string base16 = long_input(utf16_atoms, 64, rng, true);
   for (std::size_t i = 0; i <= base16.size(); ++i) {
     if (i > 0 && i < base16.size() && base16[i] >= 0xDC00 && base16[i] <= 0xDFFF) continue;
     for (const char16_t bad : {char16_t{0xD800}, char16_t{0xDFFF}}) {

@@ -152,6 +152,8 @@ def run(args, stdin=b"", cwd=None, chunks=(1, 2, 3, 4, 5, 6, 7)):
     which is there for the architecture and not for the chunking, one small chunk size stands for all."""
     if EMULATOR and chunks:
         chunks = (3,)
+    elif chunks and os.environ.get("UTF8DFA_TOOL_CHUNKS"):  # e.g. "1,5" under the sanitizers
+        chunks = tuple(int(c) for c in os.environ["UTF8DFA_TOOL_CHUNKS"].split(","))
     r = run1(args, stdin, None, cwd)
     for c in chunks:
         rc = run1(args, stdin, c, cwd)
