@@ -494,6 +494,14 @@ class utf_iterator {
     err_ = e;
   }
 
+  // The byte at p of contiguous UTF-8. (Read through unsigned char at run time: a sign-extending
+  // load of a plain char would merge into the previous character's register.)
+  template <class T>
+  UTF8DFA_ALWAYS_INLINE static constexpr std::uint8_t first_byte(const T* p) noexcept {
+    if (UTF8DFA_IS_CONSTANT_EVALUATED()) return detail::octet(*p);
+    return *detail::as_uchars(p);
+  }
+
   // Reads from pos_ (multi-pass: pos_ stays; single-pass: pos_ moves past what is read). Under
   // skip, moves past the ill-formed subparts there first.
   UTF8DFA_ALWAYS_INLINE constexpr void fill() {
@@ -506,13 +514,7 @@ class utf_iterator {
         // that is not a well-formed character goes to the DFA below.
         if (UTF8DFA_LIKELY(pos_ < lim_)) {
           const auto* p = detail::to_pointer(pos_);
-          // (Read through unsigned char at run time: a sign-extending load of a plain char would merge
-          // into the previous character's register.)
-          std::uint8_t b0 = 0;
-          if (UTF8DFA_IS_CONSTANT_EVALUATED())
-            b0 = detail::octet(*p);
-          else
-            b0 = *detail::as_uchars(p);
+          const std::uint8_t b0 = first_byte(p);
           if (UTF8DFA_LIKELY(b0 < 0x80)) return hold_valid<1>(b0);
           const std::uint8_t b1 = detail::octet(p[1]);
           // UTF8-2, both bytes tested at once (one branch).
@@ -543,12 +545,7 @@ class utf_iterator {
         if (pos_ == last_) return stop(0, error_code::none);
       }
       if constexpr (in_form == 8 && detail::is_contiguous_iter_v<It> && !std::is_same_v<It, Sent>) {
-        const auto* p = detail::to_pointer(pos_);
-        std::uint8_t b0 = 0;
-        if (UTF8DFA_IS_CONSTANT_EVALUATED())
-          b0 = detail::octet(*p);
-        else
-          b0 = *detail::as_uchars(p);
+        const std::uint8_t b0 = first_byte(detail::to_pointer(pos_));
         if (b0 < 0x80) return hold_valid<1>(b0);
       } else if constexpr (in_form != 8 && detail::is_contiguous_iter_v<It>) {
         const char32_t c = detail::wide_unit(*detail::to_pointer(pos_));
