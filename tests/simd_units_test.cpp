@@ -192,11 +192,11 @@ TEST_CASE("utf8_to_latin1: random text") {
     std::string s;
     const std::size_t chars = rng() % 200;
     for (std::size_t k = 0; k < chars; ++k) {
-      const unsigned r = rng() % 16;
+      const auto r = static_cast<unsigned>(rng() % 16);
       if (r < 9) {
         s += static_cast<char>(rng() % 0x80);
       } else if (r < 14) {
-        const unsigned c = 0x80 + rng() % 0x80;
+        const auto c = static_cast<unsigned>(0x80 + rng() % 0x80);
         s += static_cast<char>(0xC0 | (c >> 6));
         s += static_cast<char>(0x80 | (c & 0x3F));
       } else if (r == 14) {
@@ -245,7 +245,7 @@ TEST_CASE("UTF-16 and UTF-32 kernels: random units") {
     const std::size_t n = rng() % 160;
     std::u16string s(n, u'a');
     for (auto& c : s) {
-      const unsigned r = rng() % 24;
+      const auto r = static_cast<unsigned>(rng() % 24);
       c = static_cast<char16_t>(r == 0 ? 0xD800 + rng() % 0x800 : r < 3 ? 0xE000 + rng() % 0x2000 : rng() % 0xD800);
     }
     for (std::size_t k = 0; k + 1 < n; ++k)
@@ -256,7 +256,7 @@ TEST_CASE("UTF-16 and UTF-32 kernels: random units") {
     check_utf16(s);
     std::u32string t(n, U'a');
     for (auto& c : t) {
-      const unsigned r = rng() % 40;
+      const auto r = static_cast<unsigned>(rng() % 40);
       c = static_cast<char32_t>(r == 0   ? 0xD800 + rng() % 0x800
                                 : r == 1 ? 0x110000 + rng() % 0x1000
                                 : r < 8  ? 0x10000 + rng() % 0x100000

@@ -65,16 +65,52 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t latin1_to_utf8(const uns
 
 // ---- UTF-8 to Latin-1 -----------------------------------------------------------------------
 
+/// Stores the first `count` (< 8) bytes of v at o, and nothing else (in pieces of 4, 2 and 1 bytes:
+/// masked stores are slow on some CPUs).
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void store_bytes(unsigned char* o, __m128i v, unsigned count) noexcept {
+  std::uint64_t bytes = static_cast<std::uint64_t>(_mm_cvtsi128_si64(v));
+  if ((count & 4u) != 0) {
+    const auto four = static_cast<std::uint32_t>(bytes);
+    std::memcpy(o, &four, 4);
+    o += 4;
+    bytes >>= 32;
+  }
+  if ((count & 2u) != 0) {
+    const auto two = static_cast<std::uint16_t>(bytes);
+    std::memcpy(o, &two, 2);
+    o += 2;
+    bytes >>= 16;
+  }
+  if ((count & 1u) != 0) *o = static_cast<unsigned char>(bytes);
+}
+
+/// Stores the first `count` (<= 8) dwords of v at o, and nothing else (in pieces, as store_bytes).
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void store_dwords(char32_t* o, __m256i v, unsigned count) noexcept {
+  if (count == 8) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), v);
+    return;
+  }
+  __m128i part = _mm256_castsi256_si128(v);
+  if ((count & 4u) != 0) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(o), part);
+    o += 4;
+    part = _mm256_extracti128_si256(v, 1);
+  }
+  if ((count & 2u) != 0) {
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(o), part);
+    o += 2;
+    part = _mm_srli_si128(part, 8);
+  }
+  if ((count & 1u) != 0) *o = static_cast<char32_t>(static_cast<std::uint32_t>(_mm_cvtsi128_si32(part)));
+}
+
 /// Writes the `count` bytes of the low 8 of v at o, ending no later than `end`.
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* put_packed8(unsigned char* o, const unsigned char* end,
                                                                      __m128i v, unsigned count) noexcept {
-  if (end - o >= 8) {
+  if (end - o >= 8)
     _mm_storel_epi64(reinterpret_cast<__m128i*>(o), v);
-  } else {
-    alignas(16) unsigned char bytes[16];
-    _mm_store_si128(reinterpret_cast<__m128i*>(bytes), v);
-    std::memcpy(o, bytes, count);
-  }
+  else
+    store_bytes(o, v, count);
   return o + count;
 }
 
@@ -151,13 +187,14 @@ inline conversion_result utf8_to_latin1(const unsigned char* p, std::size_t n, u
 struct unit_block {
   std::size_t take;
   bool plain, clean;
+  std::uint32_t lows;  // the low surrogates
 };
 
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unit_block check_utf16(__m256i u, std::size_t i, std::size_t n) noexcept {
   const __m256i top = _mm256_and_si256(u, _mm256_set1_epi16(static_cast<short>(0xF800)));
   const __m256i any = _mm256_cmpeq_epi16(top, _mm256_set1_epi16(static_cast<short>(0xD800)));
   const auto any_bits = static_cast<std::uint32_t>(_mm256_movemask_epi8(any));
-  if (any_bits == 0) return {16, true, true};
+  if (any_bits == 0) return {16, true, true, 0};
   const __m256i low = _mm256_and_si256(any, _mm256_slli_epi16(u, 5));  // bit 10 (DC00..DFFF) to the sign bit
   const std::uint32_t lows = _pext_u32(static_cast<std::uint32_t>(_mm256_movemask_epi8(low)), 0xAAAAAAAAu);
   std::uint32_t highs = _pext_u32(any_bits, 0x55555555u) & ~lows;
@@ -166,7 +203,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unit_block check_utf16(__m256i u, std:
     take = 15;
     highs &= 0x7FFFu;
   }
-  return {take, false, (highs << 1) == lows};
+  return {take, false, (highs << 1) == lows, lows};
 }
 
 /// True when none of the 64 units at p is a surrogate.
@@ -219,6 +256,10 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t to_well_formed_utf16(con
 template <bool Strict>
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf16_to_utf32_by(const char16_t* p, std::size_t n,
                                                                          char32_t* out, char32_t repl) noexcept {
+  // (hi << 10) + lo + this: the code point of the pair (hi, lo) (modulo 2^32).
+  const __m256i pair_offset = _mm256_set1_epi32(static_cast<int>(0x10000u - (0xD800u << 10) - 0xDC00u));
+  const __m256i fc00 = _mm256_set1_epi32(0xFC00);
+  const __m256i d800 = _mm256_set1_epi32(0xD800);
   transcode_cursor<char32_t> c{0, out, error_code::none};
   while (n - c.i >= 16) {
     const __m256i u = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
@@ -228,6 +269,24 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf16_to_utf32_by(const c
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 8), _mm256_cvtepu16_epi32(_mm256_extracti128_si256(u, 1)));
       c.o += 16;
       c.i += 16;
+    } else if (b.clean && n - c.i >= 17) {
+      // Pairs: at a high surrogate the code point of it and the unit after it; the lows dropped.
+      const __m256i next = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 1));
+      const std::uint32_t keep = ~b.lows & (b.take == 16 ? 0xFFFFu : 0x7FFFu);
+      for (unsigned h = 0; h < 2; ++h) {
+        const __m256i a = _mm256_cvtepu16_epi32(h == 0 ? _mm256_castsi256_si128(u) : _mm256_extracti128_si256(u, 1));
+        const __m256i d =
+            _mm256_cvtepu16_epi32(h == 0 ? _mm256_castsi256_si128(next) : _mm256_extracti128_si256(next, 1));
+        const __m256i high = _mm256_cmpeq_epi32(_mm256_and_si256(a, fc00), d800);
+        const __m256i pair = _mm256_add_epi32(_mm256_add_epi32(_mm256_slli_epi32(a, 10), d), pair_offset);
+        const __m256i cp = _mm256_blendv_epi8(a, pair, high);
+        const unsigned sel = (keep >> (8 * h)) & 0xFFu;
+        const __m256i order = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<long long>(tables.pack_dwords[sel])));
+        const auto count = static_cast<unsigned>(_mm_popcnt_u32(sel));
+        store_dwords(c.o, _mm256_permutevar8x32_epi32(cp, order), count);
+        c.o += count;
+      }
+      c.i += b.take;
     } else if (!scalar_region<Strict>(p, n, c.i + b.take, c, repl)) {
       return {c.i, static_cast<std::size_t>(c.o - out), c.first};
     }

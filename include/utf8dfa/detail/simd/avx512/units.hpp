@@ -191,7 +191,17 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16(c
 
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t to_well_formed_utf16(const char16_t* p, std::size_t n,
                                                                                char16_t* out) noexcept {
+  const __m512i shift = _mm512_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
+  const __m512i limit = _mm512_set1_epi16(0x0800);
   for (std::size_t i = 0; i < n;) {
+    if (n - i >= 32) {  // 32 units without a surrogate
+      const __m512i u = _mm512_loadu_si512(p + i);
+      if (_mm512_cmplt_epu16_mask(_mm512_add_epi16(u, shift), limit) == 0) {
+        _mm512_storeu_si512(out + i, u);
+        i += 32;
+        continue;
+      }
+    }
     const std::size_t k = n - i < 32 ? n - i : 32;
     const auto live = static_cast<__mmask32>(low_bits(k));
     const __m512i u = _mm512_maskz_loadu_epi16(live, p + i);
@@ -212,9 +222,21 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf16_to_utf32_by(const
                                                                            char32_t* out, char32_t repl) noexcept {
   // (hi << 10) + lo + this: the code point of the pair (hi, lo) (modulo 2^32).
   const __m512i pair_offset = _mm512_set1_epi32(static_cast<int>(0x10000u - (0xD800u << 10) - 0xDC00u));
+  const __m512i shift = _mm512_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
+  const __m512i limit = _mm512_set1_epi16(0x0800);
   transcode_cursor<char32_t> c{0, out, error_code::none};
   while (c.i < n) {
     const std::size_t i = c.i;
+    if (n - i >= 32) {  // 32 units without a surrogate
+      const __m512i u = _mm512_loadu_si512(p + i);
+      if (_mm512_cmplt_epu16_mask(_mm512_add_epi16(u, shift), limit) == 0) {
+        _mm512_storeu_si512(c.o, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(u)));
+        _mm512_storeu_si512(c.o + 16, _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(u, 1)));
+        c.o += 32;
+        c.i += 32;
+        continue;
+      }
+    }
     const std::size_t k = n - i < 32 ? n - i : 32;
     const __m512i u = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(k)), p + i);
     const unit_block b = check_utf16(u, i, n, k);
