@@ -216,7 +216,7 @@ def ratio_line(op, lib, peer, target, ratio, n):
     if ratio is None:
         return f"- {op}: {lib} vs {peer}: no data (peer missing?) (target >= {target}x)"
     verdict = "met" if ratio >= target else f"missed by a factor {target / ratio:.2f}"
-    what = "within 10% of" if peer == "read" else "vs"
+    what = "within 10% of" if peer == "read" and target >= 0.9 else "vs"
     return f"- {op}: {lib} {what} {peer}: **{ratio:.2f}x** (target >= {target}x, {verdict}; {n} corpora)"
 
 
