@@ -3481,15 +3481,15 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const u
   const __m256i c0 = _mm256_set1_epi8(static_cast<char>(0xC0));
   const __m256i low6 = _mm256_set1_epi8(0x3F);
   latin1_progress s;
+  std::size_t i = 0, w = 0;  // s.read and s.written, in registers
   // The byte after each block is read (the continuation of a pair that ends it).
-  while (n - s.read >= 33) {
-    const std::size_t i = s.read;
+  while (n - i >= 33) {
     const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
     const auto high = static_cast<std::uint32_t>(_mm256_movemask_epi8(x));
     if (high == 0) {
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + s.written), x);
-      s.read += 32;
-      s.written += 32;
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + w), x);
+      i += 32;
+      w += 32;
       continue;
     }
     const __m256i leads = _mm256_cmpeq_epi8(_mm256_and_si256(x, fe), c2);
@@ -3503,7 +3503,11 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const u
       live = 0x7FFFFFFFu;
     }
     if (UTF8DFA_UNLIKELY((high & live & ~lead & ~cont) != 0 || (std::uint64_t{lead} << 1) != (cont & live))) {
+      s.read = i;
+      s.written = w;
       if (!to_latin1_until<Policy>(p, n, i + take, out, s, repl)) return latin1_result(s, n, true);
+      i = s.read;
+      w = s.written;
       continue;
     }
     // At each lead: (lead & 3) << 6 | (next & 3F); the continuations are dropped.
@@ -3511,7 +3515,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const u
     const __m256i value = _mm256_or_si256(_mm256_and_si256(_mm256_slli_epi16(x, 6), c0), _mm256_and_si256(next, low6));
     const __m256i bytes = _mm256_blendv_epi8(x, value, leads);
     const std::uint32_t keep = live & ~cont;
-    unsigned char* o = out + s.written;
+    unsigned char* o = out + w;
     unsigned char* const end = o + _mm_popcnt_u32(keep);
     for (unsigned h = 0; h < 2; ++h) {
       const unsigned k16 = (keep >> (16 * h)) & 0xFFFFu;
@@ -3523,9 +3527,11 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const u
       o = put_packed8(o, end, packed, static_cast<unsigned>(_mm_popcnt_u32(k16 & 0xFFu)));
       o = put_packed8(o, end, _mm_unpackhi_epi64(packed, packed), static_cast<unsigned>(_mm_popcnt_u32(k16 >> 8)));
     }
-    s.read += take;
-    s.written = static_cast<std::size_t>(end - out);
+    i += take;
+    w = static_cast<std::size_t>(end - out);
   }
+  s.read = i;
+  s.written = w;
   const bool done = to_latin1_until<Policy>(p, n, n, out, s, repl);
   return latin1_result(s, n, !done);
 }
@@ -5143,16 +5149,16 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const
   const __m512i low6 = _mm512_set1_epi8(0x3F);
   const __m512i before = _mm512_sub_epi8(byte_iota(), _mm512_set1_epi8(1));  // byte j takes byte j - 1
   latin1_progress s;
-  while (s.read < n) {
-    const std::size_t i = s.read;
+  std::size_t i = 0, w = 0;  // s.read and s.written, in registers
+  while (i < n) {
     const std::size_t k = n - i < 64 ? n - i : 64;
     std::uint64_t live = low_bits(k);
     const __m512i x = _mm512_maskz_loadu_epi8(static_cast<__mmask64>(live), p + i);
     const std::uint64_t high = _mm512_movepi8_mask(x);
     if (high == 0) {
-      _mm512_mask_storeu_epi8(out + s.written, static_cast<__mmask64>(live), x);
-      s.read += k;
-      s.written += k;
+      _mm512_mask_storeu_epi8(out + w, static_cast<__mmask64>(live), x);
+      i += k;
+      w += k;
       continue;
     }
     std::uint64_t lead = _mm512_cmpeq_epi8_mask(_mm512_and_si512(x, fe), c2);
@@ -5165,7 +5171,11 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const
     }
     // A lead still at byte 63 ends the input: an error (lead << 1 would drop it).
     if (UTF8DFA_UNLIKELY((high & live & ~lead & ~cont) != 0 || (lead << 1) != (cont & live) || (lead >> 63) != 0)) {
+      s.read = i;
+      s.written = w;
       if (!to_latin1_until<Policy>(p, n, i + take, out, s, repl)) return latin1_result(s, n, true);
+      i = s.read;
+      w = s.written;
       continue;
     }
     const __m512i prev = _mm512_permutexvar_epi8(before, x);
@@ -5174,10 +5184,11 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const
     const std::uint64_t keep = live & ~lead;
     const __m512i packed = _mm512_maskz_compress_epi8(static_cast<__mmask64>(keep), bytes);
     const auto count = static_cast<std::size_t>(_mm_popcnt_u64(keep));
-    _mm512_mask_storeu_epi8(out + s.written, static_cast<__mmask64>(low_bits(count)), packed);
-    s.read += take;
-    s.written += count;
+    _mm512_mask_storeu_epi8(out + w, static_cast<__mmask64>(low_bits(count)), packed);
+    i += take;
+    w += count;
   }
+  s.written = w;
   return latin1_result(s, n, false);
 }
 

@@ -124,15 +124,15 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const u
   const __m256i c0 = _mm256_set1_epi8(static_cast<char>(0xC0));
   const __m256i low6 = _mm256_set1_epi8(0x3F);
   latin1_progress s;
+  std::size_t i = 0, w = 0;  // s.read and s.written, in registers
   // The byte after each block is read (the continuation of a pair that ends it).
-  while (n - s.read >= 33) {
-    const std::size_t i = s.read;
+  while (n - i >= 33) {
     const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
     const auto high = static_cast<std::uint32_t>(_mm256_movemask_epi8(x));
     if (high == 0) {
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + s.written), x);
-      s.read += 32;
-      s.written += 32;
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + w), x);
+      i += 32;
+      w += 32;
       continue;
     }
     const __m256i leads = _mm256_cmpeq_epi8(_mm256_and_si256(x, fe), c2);
@@ -146,7 +146,11 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const u
       live = 0x7FFFFFFFu;
     }
     if (UTF8DFA_UNLIKELY((high & live & ~lead & ~cont) != 0 || (std::uint64_t{lead} << 1) != (cont & live))) {
+      s.read = i;
+      s.written = w;
       if (!to_latin1_until<Policy>(p, n, i + take, out, s, repl)) return latin1_result(s, n, true);
+      i = s.read;
+      w = s.written;
       continue;
     }
     // At each lead: (lead & 3) << 6 | (next & 3F); the continuations are dropped.
@@ -154,7 +158,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const u
     const __m256i value = _mm256_or_si256(_mm256_and_si256(_mm256_slli_epi16(x, 6), c0), _mm256_and_si256(next, low6));
     const __m256i bytes = _mm256_blendv_epi8(x, value, leads);
     const std::uint32_t keep = live & ~cont;
-    unsigned char* o = out + s.written;
+    unsigned char* o = out + w;
     unsigned char* const end = o + _mm_popcnt_u32(keep);
     for (unsigned h = 0; h < 2; ++h) {
       const unsigned k16 = (keep >> (16 * h)) & 0xFFFFu;
@@ -166,9 +170,11 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const u
       o = put_packed8(o, end, packed, static_cast<unsigned>(_mm_popcnt_u32(k16 & 0xFFu)));
       o = put_packed8(o, end, _mm_unpackhi_epi64(packed, packed), static_cast<unsigned>(_mm_popcnt_u32(k16 >> 8)));
     }
-    s.read += take;
-    s.written = static_cast<std::size_t>(end - out);
+    i += take;
+    w = static_cast<std::size_t>(end - out);
   }
+  s.read = i;
+  s.written = w;
   const bool done = to_latin1_until<Policy>(p, n, n, out, s, repl);
   return latin1_result(s, n, !done);
 }

@@ -78,16 +78,16 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const
   const __m512i low6 = _mm512_set1_epi8(0x3F);
   const __m512i before = _mm512_sub_epi8(byte_iota(), _mm512_set1_epi8(1));  // byte j takes byte j - 1
   latin1_progress s;
-  while (s.read < n) {
-    const std::size_t i = s.read;
+  std::size_t i = 0, w = 0;  // s.read and s.written, in registers
+  while (i < n) {
     const std::size_t k = n - i < 64 ? n - i : 64;
     std::uint64_t live = low_bits(k);
     const __m512i x = _mm512_maskz_loadu_epi8(static_cast<__mmask64>(live), p + i);
     const std::uint64_t high = _mm512_movepi8_mask(x);
     if (high == 0) {
-      _mm512_mask_storeu_epi8(out + s.written, static_cast<__mmask64>(live), x);
-      s.read += k;
-      s.written += k;
+      _mm512_mask_storeu_epi8(out + w, static_cast<__mmask64>(live), x);
+      i += k;
+      w += k;
       continue;
     }
     std::uint64_t lead = _mm512_cmpeq_epi8_mask(_mm512_and_si512(x, fe), c2);
@@ -100,7 +100,11 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const
     }
     // A lead still at byte 63 ends the input: an error (lead << 1 would drop it).
     if (UTF8DFA_UNLIKELY((high & live & ~lead & ~cont) != 0 || (lead << 1) != (cont & live) || (lead >> 63) != 0)) {
+      s.read = i;
+      s.written = w;
       if (!to_latin1_until<Policy>(p, n, i + take, out, s, repl)) return latin1_result(s, n, true);
+      i = s.read;
+      w = s.written;
       continue;
     }
     const __m512i prev = _mm512_permutexvar_epi8(before, x);
@@ -109,10 +113,11 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const
     const std::uint64_t keep = live & ~lead;
     const __m512i packed = _mm512_maskz_compress_epi8(static_cast<__mmask64>(keep), bytes);
     const auto count = static_cast<std::size_t>(_mm_popcnt_u64(keep));
-    _mm512_mask_storeu_epi8(out + s.written, static_cast<__mmask64>(low_bits(count)), packed);
-    s.read += take;
-    s.written += count;
+    _mm512_mask_storeu_epi8(out + w, static_cast<__mmask64>(low_bits(count)), packed);
+    i += take;
+    w += count;
   }
+  s.written = w;
   return latin1_result(s, n, false);
 }
 
