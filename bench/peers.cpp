@@ -19,6 +19,7 @@
 #endif
 #if UTF8DFA_BENCH_ICU
 #include <unicode/uchar.h>
+#include <unicode/ucnv.h>
 #include <unicode/ustring.h>
 #include <unicode/utf16.h>
 #include <unicode/utf8.h>
@@ -72,6 +73,18 @@ const char* op_name(op o) {
       return "utf8_to_utf16_bounded";
     case op::utf16_to_utf8_bounded:
       return "utf16_to_utf8_bounded";
+    case op::latin1_to_utf8:
+      return "latin1_to_utf8";
+    case op::utf8_to_latin1:
+      return "utf8_to_latin1";
+    case op::validate_utf16:
+      return "validate_utf16";
+    case op::utf16_to_utf32:
+      return "utf16_to_utf32";
+    case op::utf32_to_utf16:
+      return "utf32_to_utf16";
+    case op::to_well_formed_utf16:
+      return "to_well_formed_utf16";
   }
   return "?";
 }
@@ -138,6 +151,24 @@ std::size_t dfa_from32(const input& in, buffers& b) {
 std::size_t dfa_count(const input& in, buffers&) {
   return utf8dfa::count_code_points(in.utf8);
 }
+std::size_t dfa_latin1_to_utf8(const input& in, buffers& b) {
+  return utf8dfa::latin1_to_utf8(in.latin1, b.out8.data());
+}
+std::size_t dfa_utf8_to_latin1(const input& in, buffers& b) {
+  return utf8dfa::utf8_to_latin1(in.latin1_utf8, b.out8.data()).written;
+}
+std::size_t dfa_validate_utf16(const input& in, buffers&) {
+  return utf8dfa::validate_utf16(in.utf16).error == utf8dfa::error_code::none;
+}
+std::size_t dfa_utf16_to_utf32(const input& in, buffers& b) {
+  return utf8dfa::utf16_to_utf32(in.utf16, b.out32.data()).written;
+}
+std::size_t dfa_utf32_to_utf16(const input& in, buffers& b) {
+  return utf8dfa::utf32_to_utf16(in.utf32, b.out16.data()).written;
+}
+std::size_t dfa_to_well_formed_utf16(const input& in, buffers& b) {
+  return utf8dfa::to_well_formed_utf16(in.utf16, b.out16.data());
+}
 
 // ---- the bandwidth ceiling ----------------------------------------------------------------------
 
@@ -163,9 +194,7 @@ std::size_t copy_utf32(const input& in, buffers& b) {
 #endif
 
 /// A plain read of the buffer: a wrapping sum of its 8-byte words (and of the tail bytes).
-UTF8DFA_BENCH_WIDEST std::size_t read_sum(const input& in, buffers&) {
-  const char* p = in.utf8.data();
-  const std::size_t n = in.utf8.size();
+UTF8DFA_BENCH_WIDEST std::size_t read_bytes(const char* p, std::size_t n) {
   std::uint64_t sum = 0;
   std::size_t i = 0;
   for (; n - i >= 8; i += 8) {
@@ -175,6 +204,13 @@ UTF8DFA_BENCH_WIDEST std::size_t read_sum(const input& in, buffers&) {
   }
   for (; i < n; ++i) sum += static_cast<unsigned char>(p[i]);
   return static_cast<std::size_t>(sum);
+}
+
+/// read_bytes on the input of operation O.
+template <op O>
+std::size_t read_sum(const input& in, buffers&) {
+  const std::string_view s = input_of(O, in);
+  return read_bytes(s.data(), s.size());
 }
 
 #if UTF8DFA_BENCH_UTFCPP
@@ -280,6 +316,77 @@ std::size_t icu_from16(const input& in, buffers& b) {
   u_strToUTF8(reinterpret_cast<char*>(b.out8.data()), len32(b.out8.size()), &len, in.utf16.data(),
               len32(in.utf16.size()), &err);
   return U_FAILURE(err) ? static_cast<std::size_t>(-1) : static_cast<std::size_t>(len);
+}
+// Latin-1: ucnv_convertEx between the "ISO-8859-1" and "UTF-8" converters (opened once, reset by
+// each call); ICU converts UTF-8 to Latin-1 directly, the other way through its UTF-16 pivot.
+UConverter* icu_converter(const char* name) {
+  UErrorCode err = U_ZERO_ERROR;
+  UConverter* c = ucnv_open(name, &err);
+  if (U_FAILURE(err)) return nullptr;
+  ucnv_setFromUCallBack(c, UCNV_FROM_U_CALLBACK_STOP, nullptr, nullptr, nullptr, &err);
+  ucnv_setToUCallBack(c, UCNV_TO_U_CALLBACK_STOP, nullptr, nullptr, nullptr, &err);
+  return U_FAILURE(err) ? nullptr : c;
+}
+std::size_t icu_convert(UConverter* to, UConverter* from, const char* in, std::size_t n, unsigned char* out,
+                        std::size_t cap) {
+  if (to == nullptr || from == nullptr) return static_cast<std::size_t>(-1);
+  UChar pivot[1024];
+  UChar* ps = pivot;
+  UChar* pt = pivot;
+  char* t = reinterpret_cast<char*>(out);
+  const char* s = in;
+  UErrorCode err = U_ZERO_ERROR;
+  ucnv_convertEx(to, from, &t, t + cap, &s, in + n, pivot, &ps, &pt, pivot + 1024, true, true, &err);
+  return U_FAILURE(err) ? static_cast<std::size_t>(-1) : static_cast<std::size_t>(t - reinterpret_cast<char*>(out));
+}
+std::size_t icu_latin1_to_utf8(const input& in, buffers& b) {
+  static UConverter* const utf8 = icu_converter("UTF-8");
+  static UConverter* const latin1 = icu_converter("ISO-8859-1");
+  return icu_convert(utf8, latin1, in.latin1.data(), in.latin1.size(), b.out8.data(), b.out8.size());
+}
+std::size_t icu_utf8_to_latin1(const input& in, buffers& b) {
+  static UConverter* const utf8 = icu_converter("UTF-8");
+  static UConverter* const latin1 = icu_converter("ISO-8859-1");
+  return icu_convert(latin1, utf8, in.latin1_utf8.data(), in.latin1_utf8.size(), b.out8.data(), b.out8.size());
+}
+/// ICU has no bulk UTF-16 check: U16_NEXT, as its own code walks UTF-16.
+std::size_t icu_validate_utf16(const input& in, buffers&) {
+  const char16_t* s = in.utf16.data();
+  const std::int32_t n = len32(in.utf16.size());
+  for (std::int32_t i = 0; i < n;) {
+    UChar32 c;
+    U16_NEXT(s, i, n, c);
+    if (U_IS_SURROGATE(c)) return 0;
+  }
+  return 1;
+}
+std::size_t icu_utf16_to_utf32(const input& in, buffers& b) {
+  UErrorCode err = U_ZERO_ERROR;
+  std::int32_t len = 0;
+  u_strToUTF32(reinterpret_cast<UChar32*>(b.out32.data()), len32(b.out32.size()), &len, in.utf16.data(),
+               len32(in.utf16.size()), &err);
+  return U_FAILURE(err) ? static_cast<std::size_t>(-1) : static_cast<std::size_t>(len);
+}
+std::size_t icu_utf32_to_utf16(const input& in, buffers& b) {
+  UErrorCode err = U_ZERO_ERROR;
+  std::int32_t len = 0;
+  u_strFromUTF32(b.out16.data(), len32(b.out16.size()), &len, reinterpret_cast<const UChar32*>(in.utf32.data()),
+                 len32(in.utf32.size()), &err);
+  return U_FAILURE(err) ? static_cast<std::size_t>(-1) : static_cast<std::size_t>(len);
+}
+/// ICU has no UTF-16 repair function: U16_NEXT and U16_APPEND_UNSAFE, U+FFFD for a lone surrogate.
+std::size_t icu_to_well_formed_utf16(const input& in, buffers& b) {
+  const char16_t* s = in.utf16.data();
+  const std::int32_t n = len32(in.utf16.size());
+  char16_t* o = b.out16.data();
+  std::int32_t j = 0;
+  for (std::int32_t i = 0; i < n;) {
+    UChar32 c;
+    U16_NEXT(s, i, n, c);
+    if (U_IS_SURROGATE(c)) c = 0xFFFD;
+    U16_APPEND_UNSAFE(o, j, c);
+  }
+  return static_cast<std::size_t>(j);
 }
 std::size_t icu_from32(const input& in, buffers& b) {
   std::uint8_t* o = b.out8.data();
@@ -413,6 +520,22 @@ std::size_t iconv_from32(const input& in, buffers& b) {
   static const iconv_t cd = converter("UTF-8", "UTF-32" UTF8DFA_BENCH_ENDIAN);
   return convert(cd, in.utf32.data(), in.utf32.size() * 4, b.out8.data(), b.out8.size());
 }
+std::size_t iconv_latin1_to_utf8(const input& in, buffers& b) {
+  static const iconv_t cd = converter("UTF-8", "ISO-8859-1");
+  return convert(cd, in.latin1.data(), in.latin1.size(), b.out8.data(), b.out8.size());
+}
+std::size_t iconv_utf8_to_latin1(const input& in, buffers& b) {
+  static const iconv_t cd = converter("ISO-8859-1", "UTF-8");
+  return convert(cd, in.latin1_utf8.data(), in.latin1_utf8.size(), b.out8.data(), b.out8.size());
+}
+std::size_t iconv_16to32(const input& in, buffers& b) {
+  static const iconv_t cd = converter("UTF-32" UTF8DFA_BENCH_ENDIAN, "UTF-16" UTF8DFA_BENCH_ENDIAN);
+  return convert(cd, in.utf16.data(), in.utf16.size() * 2, b.out32.data(), b.out32.size() * 4) / 4;
+}
+std::size_t iconv_32to16(const input& in, buffers& b) {
+  static const iconv_t cd = converter("UTF-16" UTF8DFA_BENCH_ENDIAN, "UTF-32" UTF8DFA_BENCH_ENDIAN);
+  return convert(cd, in.utf32.data(), in.utf32.size() * 4, b.out16.data(), b.out16.size() * 2) / 2;
+}
 #endif
 
 }  // namespace impls
@@ -430,6 +553,12 @@ const std::vector<impl>& implementations() {
       v.push_back({op::utf16_to_utf8, lib, false, &dfa_from16});
       v.push_back({op::utf32_to_utf8, lib, false, &dfa_from32});
       v.push_back({op::count, lib, false, &dfa_count});
+      v.push_back({op::latin1_to_utf8, lib, false, &dfa_latin1_to_utf8});
+      v.push_back({op::utf8_to_latin1, lib, false, &dfa_utf8_to_latin1});
+      v.push_back({op::validate_utf16, lib, false, &dfa_validate_utf16});
+      v.push_back({op::utf16_to_utf32, lib, false, &dfa_utf16_to_utf32});
+      v.push_back({op::utf32_to_utf16, lib, false, &dfa_utf32_to_utf16});
+      v.push_back({op::to_well_formed_utf16, lib, false, &dfa_to_well_formed_utf16});
     }
     // The dialects: the same DFA engine on their own tables, scalar only (no kernel dispatch).
     v.push_back({op::validate, "utf8dfa_wtf8", false, &dfa_validate_dialect<utf8dfa::dialect::wtf8>});
@@ -452,6 +581,12 @@ const std::vector<impl>& implementations() {
     v.push_back({op::utf8_to_utf16, "icu", false, &icu_to16});
     v.push_back({op::utf16_to_utf8, "icu", false, &icu_from16});
     v.push_back({op::utf32_to_utf8, "icu", false, &icu_from32});
+    v.push_back({op::latin1_to_utf8, "icu", false, &icu_latin1_to_utf8});
+    v.push_back({op::utf8_to_latin1, "icu", false, &icu_utf8_to_latin1});
+    v.push_back({op::validate_utf16, "icu", false, &icu_validate_utf16});
+    v.push_back({op::utf16_to_utf32, "icu", false, &icu_utf16_to_utf32});
+    v.push_back({op::utf32_to_utf16, "icu", false, &icu_utf32_to_utf16});
+    v.push_back({op::to_well_formed_utf16, "icu", false, &icu_to_well_formed_utf16});
 #endif
 #if UTF8DFA_BENCH_SIMDJSON
     v.push_back({op::validate, "simdjson", false, &simdjson_validate});
@@ -464,6 +599,10 @@ const std::vector<impl>& implementations() {
     v.push_back({op::utf8_to_utf16, "iconv", false, &iconv_to16});
     v.push_back({op::utf16_to_utf8, "iconv", false, &iconv_from16});
     v.push_back({op::utf32_to_utf8, "iconv", false, &iconv_from32});
+    v.push_back({op::latin1_to_utf8, "iconv", false, &iconv_latin1_to_utf8});
+    v.push_back({op::utf8_to_latin1, "iconv", false, &iconv_utf8_to_latin1});
+    v.push_back({op::utf16_to_utf32, "iconv", false, &iconv_16to32});
+    v.push_back({op::utf32_to_utf16, "iconv", false, &iconv_32to16});
 #endif
     // Lazy transcoding views (well-formed corpora).
     v.push_back({op::view_utf8_to_utf16, "utf8dfa", false, &view_8to16});
@@ -490,7 +629,14 @@ const std::vector<impl>& implementations() {
     v.push_back({op::utf8_to_utf16, "memcpy", false, &copy_utf8});
     v.push_back({op::utf16_to_utf8, "memcpy", false, &copy_utf16});
     v.push_back({op::utf32_to_utf8, "memcpy", false, &copy_utf32});
-    v.push_back({op::count, "read", false, &read_sum});
+    v.push_back({op::count, "read", false, &read_sum<op::count>});
+    for (const op o : {op::latin1_to_utf8, op::utf8_to_latin1, op::validate_utf16, op::utf16_to_utf32,
+                       op::utf32_to_utf16, op::to_well_formed_utf16})
+      v.push_back({o, "read", false,
+                   o == op::latin1_to_utf8   ? &read_sum<op::latin1_to_utf8>
+                   : o == op::utf8_to_latin1 ? &read_sum<op::utf8_to_latin1>
+                   : o == op::utf32_to_utf16 ? &read_sum<op::utf32_to_utf16>
+                                             : &read_sum<op::validate_utf16>});
     return v;
   }();
   return all;
@@ -514,6 +660,35 @@ std::string peer_versions() {
 #endif
   if (!s.empty()) s.resize(s.size() - 2);
   return s;
+}
+
+std::string_view input_of(op o, const input& in) {
+  const auto bytes = [](const auto& s) {
+    return std::string_view(reinterpret_cast<const char*>(s.data()), s.size() * sizeof(s[0]));
+  };
+  switch (o) {
+    case op::utf16_to_utf8:
+    case op::utf16_to_utf8_bounded:
+    case op::utf8_length_from_utf16:
+    case op::to_utf8_from_utf16:
+    case op::view_utf16_to_utf8:
+    case op::view_utf16_to_utf32:
+    case op::validate_utf16:
+    case op::utf16_to_utf32:
+    case op::to_well_formed_utf16:
+      return bytes(in.utf16);
+    case op::utf32_to_utf8:
+    case op::utf8_length_from_utf32:
+    case op::to_utf8_from_utf32:
+    case op::utf32_to_utf16:
+      return bytes(in.utf32);
+    case op::latin1_to_utf8:
+      return in.latin1;
+    case op::utf8_to_latin1:
+      return in.latin1_utf8;
+    default:
+      return in.utf8;
+  }
 }
 
 std::size_t reference_checksum(const std::string& bytes) {

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace utf8dfa_bench {
@@ -33,6 +34,13 @@ enum class op {
   // The bounded conversions (bounded.hpp) given exactly the room the output needs (utf8dfa only).
   utf8_to_utf16_bounded,
   utf16_to_utf8_bounded,
+  // Latin-1 and UTF-16/UTF-32 input in its own right (well-formed corpora).
+  latin1_to_utf8,
+  utf8_to_latin1,
+  validate_utf16,
+  utf16_to_utf32,
+  utf32_to_utf16,
+  to_well_formed_utf16,
 };
 const char* op_name(op o);
 
@@ -45,6 +53,10 @@ struct input {
   std::size_t code_points = 0;
   bool ill_formed = false;  ///< a "+errors" corpus: validate scans for every error, decoding replaces
   std::size_t errors = 0;   ///< maximal ill-formed subparts in utf8
+  /// The Latin-1 form of a well-formed corpus (characters up to U+00FF as they are, each other one
+  /// mapped to the byte 80..FF with its low 7 bits), and that text as UTF-8; empty when `ill_formed`.
+  std::string latin1;
+  std::string latin1_utf8;
 };
 
 /// Output space, grown once and reused, so that the timed loops never allocate.
@@ -78,6 +90,9 @@ std::string peer_versions();
 
 /// The checksum the `read` implementation computes, by a plain byte loop (for its check).
 std::size_t reference_checksum(const std::string& bytes);
+
+/// The bytes operation `o` reads from `in` (UTF-8, Latin-1, UTF-16 or UTF-32), for `read` and the rates.
+std::string_view input_of(op o, const input& in);
 
 }  // namespace utf8dfa_bench
 

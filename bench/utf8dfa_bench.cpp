@@ -71,7 +71,8 @@ bool is_allocating_op(op o) {
 
 /// Changes one unit of the output (conversions, memcpy) or the result (validate, count, read).
 void corrupt(op o, const std::string& library, std::size_t& r, buffers& b) {
-  const bool writes = library == "memcpy" || (library != "read" && o != op::validate && o != op::count);
+  const bool writes =
+      library == "memcpy" || (library != "read" && o != op::validate && o != op::count && o != op::validate_utf16);
   if (is_length_op(o)) {
     r += 1;
   } else if (is_allocating_op(o)) {
@@ -81,10 +82,12 @@ void corrupt(op o, const std::string& library, std::size_t& r, buffers& b) {
     if (b.str16.empty() && b.str32.empty() && b.str8.empty()) r += 1;
   } else if (!writes || r == 0) {
     r += 1;
-  } else if ((o == op::utf8_to_utf32 || o == op::view_utf16_to_utf32 || o == op::view_utf8_to_utf32) &&
+  } else if ((o == op::utf8_to_utf32 || o == op::view_utf16_to_utf32 || o == op::view_utf8_to_utf32 ||
+              o == op::utf16_to_utf32) &&
              library != "memcpy") {
     b.out32[r / 2] ^= 1;
-  } else if ((o == op::utf8_to_utf16 || o == op::view_utf8_to_utf16 || o == op::utf8_to_utf16_bounded) &&
+  } else if ((o == op::utf8_to_utf16 || o == op::view_utf8_to_utf16 || o == op::utf8_to_utf16_bounded ||
+              o == op::utf32_to_utf16 || o == op::to_well_formed_utf16) &&
              library != "memcpy") {
     b.out16[r / 2] ^= 1;
   } else {
@@ -238,7 +241,11 @@ std::unique_ptr<input> prepare(std::string text, bool ill_formed) {
   in->utf16 = utf8dfa::to_utf16(in->utf8, s16);
   in->utf32 = utf8dfa::to_utf32(in->utf8, s32);
   in->code_points = utf8dfa::count_code_points(in->utf8);
-  if (!s16 || !s32 || in->code_points != in->utf32.size()) {
+  in->latin1.reserve(in->utf32.size());
+  for (const char32_t c : in->utf32) in->latin1.push_back(static_cast<char>(c <= 0xFF ? c : 0x80 | (c & 0x7F)));
+  in->latin1_utf8.resize(utf8dfa::utf8_length_from_latin1(in->latin1));
+  const std::size_t latin1_utf8 = utf8dfa::latin1_to_utf8(in->latin1, in->latin1_utf8.data());
+  if (!s16 || !s32 || in->code_points != in->utf32.size() || latin1_utf8 != in->latin1_utf8.size()) {
     std::fprintf(stderr, "utf8dfa_bench: reference conversion failed\n");
     std::exit(1);
   }
@@ -315,21 +322,7 @@ bool is_dialect(const impl& im) {
 }
 
 std::size_t input_bytes(op o, const input& in) {
-  switch (o) {
-    case op::utf16_to_utf8:
-    case op::utf16_to_utf8_bounded:
-    case op::utf8_length_from_utf16:
-    case op::to_utf8_from_utf16:
-    case op::view_utf16_to_utf8:
-    case op::view_utf16_to_utf32:
-      return in.utf16.size() * 2;
-    case op::utf32_to_utf8:
-    case op::utf8_length_from_utf32:
-    case op::to_utf8_from_utf32:
-      return in.utf32.size() * 4;
-    default:
-      return in.utf8.size();
-  }
+  return input_of(o, in).size();
 }
 
 /// Room for any output of any operation on `in` (UTF-32 and UTF-16 output never has more units than
@@ -372,7 +365,7 @@ bool check(const bench_case& c, const input& in, std::string& why) {
                                                : static_cast<const void*>(in.utf8.data());
     ok = same_bytes(b.out8, r, src, input_bytes(o, in));
   } else if (std::strcmp(c.im->library, "read") == 0) {
-    ok = r == reference_checksum(in.utf8);
+    ok = r == reference_checksum(std::string(input_of(o, in)));
   } else {
     switch (o) {
       case op::validate:
@@ -392,6 +385,22 @@ bool check(const bench_case& c, const input& in, std::string& why) {
         break;
       case op::count:
         ok = r == in.code_points;
+        break;
+      case op::latin1_to_utf8:
+        ok = same_bytes(b.out8, r, in.latin1_utf8.data(), in.latin1_utf8.size());
+        break;
+      case op::utf8_to_latin1:
+        ok = same_bytes(b.out8, r, in.latin1.data(), in.latin1.size());
+        break;
+      case op::validate_utf16:
+        ok = r == 1;
+        break;
+      case op::utf16_to_utf32:
+        ok = same(b.out32, r, in.utf32);
+        break;
+      case op::utf32_to_utf16:
+      case op::to_well_formed_utf16:
+        ok = same(b.out16, r, in.utf16);
         break;
       // The transcoding views.
       case op::view_utf8_to_utf16:
@@ -582,7 +591,10 @@ int main(int argc, char** argv) {
                         // The transcoding views.
                         op::view_utf8_to_utf16, op::view_utf16_to_utf8, op::view_utf16_to_utf32, op::view_utf8_to_utf32,
                         // The bounded conversions.
-                        op::utf8_to_utf16_bounded, op::utf16_to_utf8_bounded};
+                        op::utf8_to_utf16_bounded, op::utf16_to_utf8_bounded,
+                        // Latin-1, and UTF-16 / UTF-32 input in its own right.
+                        op::latin1_to_utf8, op::utf8_to_latin1, op::validate_utf16, op::utf16_to_utf32,
+                        op::utf32_to_utf16, op::to_well_formed_utf16};
   for (source& s : sources)
     for (const op o : ops)
       for (const impl& im : impls) {

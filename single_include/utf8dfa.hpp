@@ -15,6 +15,7 @@
 //   utf8dfa/detail/kernel_table.hpp
 //   utf8dfa/policy.hpp
 //   utf8dfa/detail/scalar.hpp
+//   utf8dfa/detail/units.hpp
 //   utf8dfa/detail/kernel_list.hpp
 //   utf8dfa/detail/cpu.hpp
 //   utf8dfa/detail/simd/avx2/kernels.hpp
@@ -26,11 +27,13 @@
 //   utf8dfa/detail/simd/avx2/transcode.hpp
 //   utf8dfa/detail/simd/transcode_common.hpp
 //   utf8dfa/detail/simd/avx2/utf8_block.hpp
+//   utf8dfa/detail/simd/avx2/units.hpp
 //   utf8dfa/detail/simd/avx512/kernels.hpp
 //   utf8dfa/detail/simd/avx512/length.hpp
 //   utf8dfa/detail/simd/avx512/utf8_block.hpp
 //   utf8dfa/detail/simd/avx512/validate.hpp
 //   utf8dfa/detail/simd/avx512/transcode.hpp
+//   utf8dfa/detail/simd/avx512/units.hpp
 //   utf8dfa/detail/simd/neon/kernels.hpp
 //   utf8dfa/detail/simd/neon/validate.hpp
 //   utf8dfa/detail/simd/sse4/kernels.hpp
@@ -1321,6 +1324,211 @@ std::size_t utf8_length_scalar(const In* p, std::size_t n, char32_t repl) noexce
 
 #endif
 // ---- end utf8dfa/detail/scalar.hpp ----
+// ---- begin utf8dfa/detail/units.hpp ----
+// utf8dfa: the scalar forms of the Latin-1 and UTF-16 / UTF-32 bulk operations (latin1.hpp,
+// utf16.hpp): the kernel table's portable entries, and what a vector kernel hands a block to when
+// it meets an error or a character it does not take.
+#ifndef UTF8DFA_DETAIL_UNITS_HPP
+#define UTF8DFA_DETAIL_UNITS_HPP
+
+
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+
+// ---- Latin-1 --------------------------------------------------------------------------------
+
+/// Latin-1 to UTF-8: one byte for 00..7F, two for 80..FF. Returns the bytes written.
+inline std::size_t latin1_to_utf8_scalar(const unsigned char* p, std::size_t n, unsigned char* out) noexcept {
+  std::size_t w = 0, i = 0;
+  while (n - i >= 8) {
+    if ((load64(p + i) & high_bits) == 0) {
+      for (std::size_t k = 0; k < 8; ++k) out[w + k] = p[i + k];
+      i += 8;
+      w += 8;
+      continue;
+    }
+    const std::size_t end = i + 8;
+    for (; i < end; ++i) w += put_utf8(out + w, char32_t{p[i]});
+  }
+  for (; i < n; ++i) w += put_utf8(out + w, char32_t{p[i]});
+  return w;
+}
+
+/// Where a conversion into Latin-1 stands: input read, output written, the first error met.
+struct latin1_progress {
+  std::size_t read = 0;
+  std::size_t written = 0;
+  error_code first = error_code::none;
+};
+
+/// UTF-8 (In a byte type, decoded by the DFA), UTF-16 or UTF-32 to Latin-1, the characters that
+/// start before `stop` (the last may end after it), from and into `s`; `repl` is what replace
+/// writes. False when strict stopped at an error (s.read is where, s.first what).
+template <class Policy, class In>
+bool to_latin1_until(const In* p, std::size_t n, std::size_t stop, unsigned char* out, latin1_progress& s,
+                     [[maybe_unused]] unsigned char repl) noexcept {
+  std::size_t i = s.read, o = s.written;
+  bool go_on = true;
+  while (i < stop) {
+    decoded d{};
+    if constexpr (sizeof(In) == 1) {
+      if (stop - i >= 8 && (load64(p + i) & high_bits) == 0) {
+        for (std::size_t k = 0; k < 8; ++k) out[o + k] = p[i + k];
+        i += 8;
+        o += 8;
+        continue;
+      }
+      d = decode_at(p, n, i);
+    } else {
+      d = decode_utf_at(p, n, i);
+    }
+    error_code e = d.error;
+    if (e == error_code::none && d.code_point > 0xFF) e = error_code::unrepresentable;
+    if (UTF8DFA_UNLIKELY(e != error_code::none)) {
+      if (s.first == error_code::none) s.first = e;
+      if constexpr (stops_on_error<Policy>) {
+        go_on = false;
+        break;
+      } else if constexpr (!skips_errors_v<Policy>) {
+        out[o++] = repl;
+      }
+    } else {
+      out[o++] = static_cast<unsigned char>(d.code_point);
+    }
+    i += d.length;
+  }
+  s.read = i;
+  s.written = o;
+  return go_on;
+}
+
+/// The result of a conversion into Latin-1 that stands at `s` after the whole input of `n` units.
+inline conversion_result latin1_result(const latin1_progress& s, std::size_t n, bool stopped) noexcept {
+  return {stopped ? s.read : n, s.written, s.first};
+}
+
+/// The replacement byte of a policy into Latin-1 (assume_valid: '?'); false for one above U+00FF.
+template <class Policy>
+constexpr bool latin1_replacement([[maybe_unused]] const Policy& pol, unsigned char& repl) noexcept {
+  repl = '?';
+  if constexpr (std::is_same_v<Policy, replace>) {
+    const char32_t r = pol.replacement_value();
+    if (r > 0xFF) return false;
+    repl = static_cast<unsigned char>(r);
+  }
+  return true;
+}
+
+/// UTF-8, UTF-16 or UTF-32 to Latin-1 (latin1.hpp's header comment says what each policy does).
+template <class Policy, class In>
+conversion_result to_latin1(const In* p, std::size_t n, unsigned char* out, Policy pol) noexcept {
+  unsigned char repl = '?';
+  if (!latin1_replacement(pol, repl)) return {0, 0, error_code::unrepresentable};
+  latin1_progress s;
+  const bool done = to_latin1_until<Policy>(p, n, n, out, s, repl);
+  return latin1_result(s, n, !done);
+}
+
+// ---- UTF-16 and UTF-32 ----------------------------------------------------------------------
+
+/// True when none of the 32 units at p is a surrogate (or, in UTF-32, above 0x10FFFF): one test for
+/// the block, a loop without branches that compilers vectorise.
+template <class In>
+constexpr bool plain_block(const In* p) noexcept {
+  unsigned bad = 0;
+  for (std::size_t k = 0; k < 32; ++k) {
+    const std::uint32_t u = p[k];
+    bad |= static_cast<unsigned>(u - 0xD800u < 0x800u) | static_cast<unsigned>(sizeof(In) == 4 && u > 0x10FFFFu);
+  }
+  return bad == 0;
+}
+
+/// Validation of UTF-16 or UTF-32 (by In), offsets in units: blocks of 32 plain units at a time,
+/// the others unit by unit.
+template <class In>
+constexpr validation_result validate_utf(const In* p, std::size_t n) noexcept {
+  for (std::size_t i = 0; i < n;) {
+    if (n - i >= 32 && plain_block(p + i)) {
+      i += 32;
+      continue;
+    }
+    const std::size_t end = n - i < 32 ? n : i + 32;
+    while (i < end) {  // a pair may end one unit past `end`
+      if (p[i] < 0xD800) {
+        ++i;
+        continue;
+      }
+      const decoded d = decode_utf_at(p, n, i);
+      if (d.error != error_code::none) return {i, d.error == error_code::incomplete ? 0u : std::size_t{1}, d.error};
+      i += d.length;
+    }
+  }
+  return {n, 0, error_code::none};
+}
+
+/// The kernel entry for UTF-16 validation.
+inline validation_result validate_utf16_scalar(const char16_t* p, std::size_t n) noexcept {
+  return validate_utf(p, n);
+}
+
+/// UTF-16 to UTF-32 or UTF-32 to UTF-16 (by In and Out), like the UTF-8 conversions.
+template <class Policy, class In, class Out>
+conversion_result utf_to_utf(const In* p, std::size_t n, Out* out, [[maybe_unused]] Policy pol) noexcept {
+  Out* o = out;
+  error_code first = error_code::none;
+  for (std::size_t i = 0; i < n;) {
+    const decoded d = decode_utf_at(p, n, i);
+    char32_t c = d.code_point;
+    if (UTF8DFA_UNLIKELY(d.error != error_code::none)) {
+      if constexpr (stops_on_error<Policy>) {
+        return {i, static_cast<std::size_t>(o - out), d.error};
+      } else {
+        if (first == error_code::none) first = d.error;
+        if constexpr (skips_errors_v<Policy>) {
+          i += d.length;
+          continue;
+        } else {
+          c = pol.replacement_value();
+        }
+      }
+    }
+    o = put_unit(o, c);
+    i += d.length;
+  }
+  return {n, static_cast<std::size_t>(o - out), first};
+}
+
+/// to_well_formed_utf16 on the characters of the `n` units at p that start in [i, stop) (the last
+/// may end after it); returns where it stopped.
+inline std::size_t to_well_formed_until(const char16_t* p, std::size_t n, std::size_t i, std::size_t stop,
+                                        char16_t* out) noexcept {
+  while (i < stop) {
+    const decoded d = decode_utf16_at(p, n, i);
+    if (d.error != error_code::none) {
+      out[i] = static_cast<char16_t>(replacement_character);
+    } else {  // the well-formed units as they are (one, or a pair)
+      out[i] = p[i];
+      if (d.length == 2) out[i + 1] = p[i + 1];
+    }
+    i += d.length;
+  }
+  return i;
+}
+
+/// UTF-16 with each unpaired surrogate replaced by U+FFFD into `out` (which may be `p`). Returns n.
+inline std::size_t to_well_formed_utf16_scalar(const char16_t* p, std::size_t n, char16_t* out) noexcept {
+  to_well_formed_until(p, n, 0, n, out);
+  return n;
+}
+
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/detail/units.hpp ----
 
 namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
@@ -1354,6 +1562,14 @@ struct kernel_table {
   std::size_t (*utf32_length_from_utf8)(const unsigned char*, std::size_t, char32_t repl) noexcept;
   std::size_t (*utf8_length_from_utf16)(const char16_t*, std::size_t, char32_t repl) noexcept;
   std::size_t (*utf8_length_from_utf32)(const char32_t*, std::size_t, char32_t repl) noexcept;
+  // Latin-1 and UTF-16 / UTF-32 input (latin1.hpp, utf16.hpp). utf8_to_latin1's replacement is
+  // strict_marker, skip_marker or a value up to 0xFF.
+  std::size_t (*latin1_to_utf8)(const unsigned char*, std::size_t, unsigned char*) noexcept;
+  conversion_result (*utf8_to_latin1)(const unsigned char*, std::size_t, unsigned char*, char32_t) noexcept;
+  validation_result (*validate_utf16)(const char16_t*, std::size_t) noexcept;
+  conversion_result (*utf16_to_utf32)(const char16_t*, std::size_t, char32_t*, char32_t) noexcept;
+  conversion_result (*utf32_to_utf16)(const char32_t*, std::size_t, char16_t*, char32_t) noexcept;
+  std::size_t (*to_well_formed_utf16)(const char16_t*, std::size_t, char16_t*) noexcept;
 };
 
 /// Runs a policy-templated kernel with the policy encoded as a replacement value.
@@ -1380,6 +1596,16 @@ inline constexpr auto scalar_utf32_to_utf8 =
     &by_policy<char32_t, unsigned char, &utf_to_utf8_scalar<strict, char32_t>, &utf_to_utf8_scalar<replace, char32_t>,
                &utf_to_utf8_scalar<skip, char32_t>>;
 
+inline constexpr auto scalar_utf8_to_latin1 =
+    &by_policy<unsigned char, unsigned char, &to_latin1<strict, unsigned char>, &to_latin1<replace, unsigned char>,
+               &to_latin1<skip, unsigned char>>;
+inline constexpr auto scalar_utf16_to_utf32 =
+    &by_policy<char16_t, char32_t, &utf_to_utf<strict, char16_t, char32_t>, &utf_to_utf<replace, char16_t, char32_t>,
+               &utf_to_utf<skip, char16_t, char32_t>>;
+inline constexpr auto scalar_utf32_to_utf16 =
+    &by_policy<char32_t, char16_t, &utf_to_utf<strict, char32_t, char16_t>, &utf_to_utf<replace, char32_t, char16_t>,
+               &utf_to_utf<skip, char32_t, char16_t>>;
+
 inline constexpr kernel_table scalar_kernels{
     "scalar",
     &validate_scalar,
@@ -1393,6 +1619,12 @@ inline constexpr kernel_table scalar_kernels{
     &utf8_units_by<false, &validate_scalar, &count_leads_scalar>,
     &utf8_length_scalar<char16_t>,
     &utf8_length_scalar<char32_t>,
+    &latin1_to_utf8_scalar,
+    scalar_utf8_to_latin1,
+    &validate_utf16_scalar,
+    scalar_utf16_to_utf32,
+    scalar_utf32_to_utf16,
+    &to_well_formed_utf16_scalar,
 };
 
 /// A vector conversion for inputs of at least `MinUnits` code units, the scalar one below: a vector
@@ -3130,6 +3362,345 @@ UTF8DFA_TARGET_AVX2 inline conversion_result utf32_to_utf8(const char32_t* p, st
 #endif
 #endif
 // ---- end utf8dfa/detail/simd/avx2/transcode.hpp ----
+// ---- begin utf8dfa/detail/simd/avx2/units.hpp ----
+// utf8dfa: AVX2 kernels for Latin-1 and UTF-16 / UTF-32 input. Same results as the scalar functions
+// of units.hpp: a block that holds an error (or, into Latin-1, a character above U+00FF) is run
+// through the scalar code up to its end and the vector loop resumes behind it. Tails are scalar;
+// full-width stores go past the result only where later output of the same call overwrites them.
+#ifndef UTF8DFA_DETAIL_SIMD_AVX2_UNITS_HPP
+#define UTF8DFA_DETAIL_SIMD_AVX2_UNITS_HPP
+
+
+#if UTF8DFA_X86_KERNELS
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+namespace avx2 {
+
+// ---- Latin-1 to UTF-8 -----------------------------------------------------------------------
+
+/// Writes the UTF-8 of 8 Latin-1 bytes, widened to words in `words` (two-byte forms where `high`
+/// has a bit), with a 16-byte store: up to 8 bytes past the result are overwritten.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* spill_latin1_8(unsigned char* o, __m128i words,
+                                                                        unsigned high) noexcept {
+  const __m128i packed =
+      _mm_shuffle_epi8(words, _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_short_utf8[high])));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(o), packed);
+  return o + 8 + _mm_popcnt_u32(high);
+}
+
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t latin1_to_utf8(const unsigned char* p, std::size_t n,
+                                                                       unsigned char* out) noexcept {
+  const __m256i low6 = _mm256_set1_epi16(0x3F);
+  const __m256i tags = _mm256_set1_epi16(static_cast<short>(0x80C0));
+  const __m256i ascii_max = _mm256_set1_epi16(0x7F);
+  unsigned char* o = out;
+  std::size_t i = 0;
+  // At least 8 bytes follow each block, so at least 8 more output bytes cover the overwrite.
+  for (; n - i >= 40; i += 32) {
+    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
+    const auto high = static_cast<std::uint32_t>(_mm256_movemask_epi8(x));
+    if (high == 0) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), x);
+      o += 32;
+      continue;
+    }
+    for (unsigned h = 0; h < 2; ++h) {
+      const __m256i w = _mm256_cvtepu8_epi16(h == 0 ? _mm256_castsi256_si128(x) : _mm256_extracti128_si256(x, 1));
+      // The two-byte form as a little-endian word: lead C0 | c >> 6, then 80 | (c & 3F).
+      const __m256i two = _mm256_or_si256(
+          _mm256_or_si256(_mm256_srli_epi16(w, 6), _mm256_slli_epi16(_mm256_and_si256(w, low6), 8)), tags);
+      const __m256i words = _mm256_blendv_epi8(w, two, _mm256_cmpgt_epi16(w, ascii_max));
+      const unsigned bits = high >> (16 * h);
+      o = spill_latin1_8(o, _mm256_castsi256_si128(words), bits & 0xFFu);
+      o = spill_latin1_8(o, _mm256_extracti128_si256(words, 1), (bits >> 8) & 0xFFu);
+    }
+  }
+  return static_cast<std::size_t>(o - out) + latin1_to_utf8_scalar(p + i, n - i, o);
+}
+
+// ---- UTF-8 to Latin-1 -----------------------------------------------------------------------
+
+/// Stores the first `count` (< 8) bytes of v at o, and nothing else (in pieces of 4, 2 and 1 bytes:
+/// masked stores are slow on some CPUs).
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void store_bytes(unsigned char* o, __m128i v, unsigned count) noexcept {
+  std::uint64_t bytes = static_cast<std::uint64_t>(_mm_cvtsi128_si64(v));
+  if ((count & 4u) != 0) {
+    const auto four = static_cast<std::uint32_t>(bytes);
+    std::memcpy(o, &four, 4);
+    o += 4;
+    bytes >>= 32;
+  }
+  if ((count & 2u) != 0) {
+    const auto two = static_cast<std::uint16_t>(bytes);
+    std::memcpy(o, &two, 2);
+    o += 2;
+    bytes >>= 16;
+  }
+  if ((count & 1u) != 0) *o = static_cast<unsigned char>(bytes);
+}
+
+/// Stores the first `count` (<= 8) dwords of v at o, and nothing else (in pieces, as store_bytes).
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void store_dwords(char32_t* o, __m256i v, unsigned count) noexcept {
+  if (count == 8) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), v);
+    return;
+  }
+  __m128i part = _mm256_castsi256_si128(v);
+  if ((count & 4u) != 0) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(o), part);
+    o += 4;
+    part = _mm256_extracti128_si256(v, 1);
+  }
+  if ((count & 2u) != 0) {
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(o), part);
+    o += 2;
+    part = _mm_srli_si128(part, 8);
+  }
+  if ((count & 1u) != 0) *o = static_cast<char32_t>(static_cast<std::uint32_t>(_mm_cvtsi128_si32(part)));
+}
+
+/// Writes the `count` bytes of the low 8 of v at o, ending no later than `end`.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* put_packed8(unsigned char* o, const unsigned char* end,
+                                                                     __m128i v, unsigned count) noexcept {
+  if (end - o >= 8)
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(o), v);
+  else
+    store_bytes(o, v, count);
+  return o + count;
+}
+
+/// UTF-8 to Latin-1 under Policy: blocks of ASCII and C2/C3 pairs in vectors, the others scalar.
+template <class Policy>
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const unsigned char* p, std::size_t n,
+                                                                         unsigned char* out,
+                                                                         unsigned char repl) noexcept {
+  const __m256i fe = _mm256_set1_epi8(static_cast<char>(0xFE));
+  const __m256i c2 = _mm256_set1_epi8(static_cast<char>(0xC2));
+  const __m256i c0 = _mm256_set1_epi8(static_cast<char>(0xC0));
+  const __m256i low6 = _mm256_set1_epi8(0x3F);
+  latin1_progress s;
+  std::size_t i = 0, w = 0;  // s.read and s.written, in registers
+  // The byte after each block is read (the continuation of a pair that ends it).
+  while (n - i >= 33) {
+    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
+    const auto high = static_cast<std::uint32_t>(_mm256_movemask_epi8(x));
+    if (high == 0) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + w), x);
+      i += 32;
+      w += 32;
+      continue;
+    }
+    const __m256i leads = _mm256_cmpeq_epi8(_mm256_and_si256(x, fe), c2);
+    auto lead = static_cast<std::uint32_t>(_mm256_movemask_epi8(leads));
+    const auto cont = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(c0, x)));  // 80..BF
+    std::uint32_t live = 0xFFFFFFFFu;
+    std::size_t take = 32;
+    if ((lead >> 31) != 0) {  // a pair cut by the block end: the next block takes it
+      take = 31;
+      lead &= 0x7FFFFFFFu;
+      live = 0x7FFFFFFFu;
+    }
+    if (UTF8DFA_UNLIKELY((high & live & ~lead & ~cont) != 0 || (std::uint64_t{lead} << 1) != (cont & live))) {
+      s.read = i;
+      s.written = w;
+      if (!to_latin1_until<Policy>(p, n, i + take, out, s, repl)) return latin1_result(s, n, true);
+      i = s.read;
+      w = s.written;
+      continue;
+    }
+    // At each lead: (lead & 3) << 6 | (next & 3F); the continuations are dropped.
+    const __m256i next = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 1));
+    const __m256i value = _mm256_or_si256(_mm256_and_si256(_mm256_slli_epi16(x, 6), c0), _mm256_and_si256(next, low6));
+    const __m256i bytes = _mm256_blendv_epi8(x, value, leads);
+    const std::uint32_t keep = live & ~cont;
+    unsigned char* o = out + w;
+    unsigned char* const end = o + _mm_popcnt_u32(keep);
+    for (unsigned h = 0; h < 2; ++h) {
+      const unsigned k16 = (keep >> (16 * h)) & 0xFFFFu;
+      const __m128i lane = h == 0 ? _mm256_castsi256_si128(bytes) : _mm256_extracti128_si256(bytes, 1);
+      const __m128i control =
+          _mm_set_epi64x(static_cast<long long>(tables.pack_dwords[k16 >> 8] + 0x0808080808080808ull),
+                         static_cast<long long>(tables.pack_dwords[k16 & 0xFFu]));
+      const __m128i packed = _mm_shuffle_epi8(lane, control);
+      o = put_packed8(o, end, packed, static_cast<unsigned>(_mm_popcnt_u32(k16 & 0xFFu)));
+      o = put_packed8(o, end, _mm_unpackhi_epi64(packed, packed), static_cast<unsigned>(_mm_popcnt_u32(k16 >> 8)));
+    }
+    i += take;
+    w = static_cast<std::size_t>(end - out);
+  }
+  s.read = i;
+  s.written = w;
+  const bool done = to_latin1_until<Policy>(p, n, n, out, s, repl);
+  return latin1_result(s, n, !done);
+}
+
+inline conversion_result utf8_to_latin1(const unsigned char* p, std::size_t n, unsigned char* out,
+                                        char32_t replacement) noexcept {
+  if (replacement == strict_marker) return utf8_to_latin1_by<strict>(p, n, out, 0);
+  if (replacement == skip_marker) return utf8_to_latin1_by<skip>(p, n, out, 0);
+  return utf8_to_latin1_by<replace>(p, n, out, static_cast<unsigned char>(replacement));
+}
+
+// ---- UTF-16 -----------------------------------------------------------------------------------
+
+/// A block of 16 UTF-16 units: how many of them a vector loop takes (a high surrogate at its end
+/// is left to the next block), whether it has surrogates, and whether they pair up.
+struct unit_block {
+  std::size_t take;
+  bool plain, clean;
+  std::uint32_t lows;  // the low surrogates
+};
+
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unit_block check_utf16(__m256i u, std::size_t i, std::size_t n) noexcept {
+  const __m256i top = _mm256_and_si256(u, _mm256_set1_epi16(static_cast<short>(0xF800)));
+  const __m256i any = _mm256_cmpeq_epi16(top, _mm256_set1_epi16(static_cast<short>(0xD800)));
+  const auto any_bits = static_cast<std::uint32_t>(_mm256_movemask_epi8(any));
+  if (any_bits == 0) return {16, true, true, 0};
+  const __m256i low = _mm256_and_si256(any, _mm256_slli_epi16(u, 5));  // bit 10 (DC00..DFFF) to the sign bit
+  const std::uint32_t lows = _pext_u32(static_cast<std::uint32_t>(_mm256_movemask_epi8(low)), 0xAAAAAAAAu);
+  std::uint32_t highs = _pext_u32(any_bits, 0x55555555u) & ~lows;
+  std::size_t take = 16;
+  if (n - i > 16 && (highs >> 15) != 0) {
+    take = 15;
+    highs &= 0x7FFFu;
+  }
+  return {take, false, (highs << 1) == lows, lows};
+}
+
+/// True when none of the 64 units at p is a surrogate.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool plain64(const char16_t* p, __m256i shift, __m256i top) noexcept {
+  const __m256i* v = reinterpret_cast<const __m256i*>(p);
+  const __m256i a = _mm256_add_epi16(_mm256_loadu_si256(v), shift);
+  const __m256i b = _mm256_add_epi16(_mm256_loadu_si256(v + 1), shift);
+  const __m256i c = _mm256_add_epi16(_mm256_loadu_si256(v + 2), shift);
+  const __m256i d = _mm256_add_epi16(_mm256_loadu_si256(v + 3), shift);
+  const __m256i m = _mm256_min_epu16(_mm256_min_epu16(a, b), _mm256_min_epu16(c, d));
+  return _mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_min_epu16(m, top), m)) == 0;
+}
+
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_utf16(const char16_t* p,
+                                                                             std::size_t n) noexcept {
+  const __m256i shift = _mm256_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
+  const __m256i top = _mm256_set1_epi16(0x07FF);
+  std::size_t i = 0;
+  while (n - i >= 16) {
+    if (n - i >= 64 && plain64(p + i, shift, top)) {
+      i += 64;
+      continue;
+    }
+    const unit_block b = check_utf16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i)), i, n);
+    if (UTF8DFA_UNLIKELY(!b.clean)) break;  // the scalar code finds the error
+    i += b.take;
+  }
+  const validation_result r = validate_utf(p + i, n - i);
+  return {i + r.valid_up_to, r.error_length, r.error};
+}
+
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t to_well_formed_utf16(const char16_t* p, std::size_t n,
+                                                                             char16_t* out) noexcept {
+  std::size_t i = 0;
+  while (n - i >= 16) {
+    const __m256i u = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
+    const unit_block b = check_utf16(u, i, n);
+    if (UTF8DFA_LIKELY(b.clean)) {  // (a high surrogate left to the next block is copied as it is)
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), u);
+      i += b.take;
+    } else {
+      i = to_well_formed_until(p, n, i, i + b.take, out);
+    }
+  }
+  to_well_formed_until(p, n, i, n, out);
+  return n;
+}
+
+/// UTF-16 to UTF-32: blocks of 16 units without surrogates in vectors, the others scalar.
+template <bool Strict>
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf16_to_utf32_by(const char16_t* p, std::size_t n,
+                                                                         char32_t* out, char32_t repl) noexcept {
+  // (hi << 10) + lo + this: the code point of the pair (hi, lo) (modulo 2^32).
+  const __m256i pair_offset = _mm256_set1_epi32(static_cast<int>(0x10000u - (0xD800u << 10) - 0xDC00u));
+  const __m256i fc00 = _mm256_set1_epi32(0xFC00);
+  const __m256i d800 = _mm256_set1_epi32(0xD800);
+  transcode_cursor<char32_t> c{0, out, error_code::none};
+  while (n - c.i >= 16) {
+    const __m256i u = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
+    const unit_block b = check_utf16(u, c.i, n);
+    if (UTF8DFA_LIKELY(b.plain)) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o), _mm256_cvtepu16_epi32(_mm256_castsi256_si128(u)));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 8), _mm256_cvtepu16_epi32(_mm256_extracti128_si256(u, 1)));
+      c.o += 16;
+      c.i += 16;
+    } else if (b.clean && n - c.i >= 17) {
+      // Pairs: at a high surrogate the code point of it and the unit after it; the lows dropped.
+      const __m256i next = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 1));
+      const std::uint32_t keep = ~b.lows & (b.take == 16 ? 0xFFFFu : 0x7FFFu);
+      for (unsigned h = 0; h < 2; ++h) {
+        const __m256i a = _mm256_cvtepu16_epi32(h == 0 ? _mm256_castsi256_si128(u) : _mm256_extracti128_si256(u, 1));
+        const __m256i d =
+            _mm256_cvtepu16_epi32(h == 0 ? _mm256_castsi256_si128(next) : _mm256_extracti128_si256(next, 1));
+        const __m256i high = _mm256_cmpeq_epi32(_mm256_and_si256(a, fc00), d800);
+        const __m256i pair = _mm256_add_epi32(_mm256_add_epi32(_mm256_slli_epi32(a, 10), d), pair_offset);
+        const __m256i cp = _mm256_blendv_epi8(a, pair, high);
+        const unsigned sel = (keep >> (8 * h)) & 0xFFu;
+        const __m256i order = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<long long>(tables.pack_dwords[sel])));
+        const auto count = static_cast<unsigned>(_mm_popcnt_u32(sel));
+        store_dwords(c.o, _mm256_permutevar8x32_epi32(cp, order), count);
+        c.o += count;
+      }
+      c.i += b.take;
+    } else if (!scalar_region<Strict>(p, n, c.i + b.take, c, repl)) {
+      return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+    }
+  }
+  if (!scalar_region<Strict>(p, n, n, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+  return {n, static_cast<std::size_t>(c.o - out), c.first};
+}
+
+inline conversion_result utf16_to_utf32(const char16_t* p, std::size_t n, char32_t* out, char32_t repl) noexcept {
+  return repl == strict_marker ? utf16_to_utf32_by<true>(p, n, out, repl) : utf16_to_utf32_by<false>(p, n, out, repl);
+}
+
+/// UTF-32 to UTF-16: blocks of 8 values in the BMP (no surrogate) in vectors, the others scalar.
+template <bool Strict>
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf32_to_utf16_by(const char32_t* p, std::size_t n,
+                                                                         char16_t* out, char32_t repl) noexcept {
+  const __m256i d800 = _mm256_set1_epi32(0xD800);
+  const __m256i top = _mm256_set1_epi32(0x07FF);
+  transcode_cursor<char16_t> c{0, out, error_code::none};
+  while (n - c.i >= 8) {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
+    // Taken as they are when no value is above FFFF or a surrogate (v - D800 below 800).
+    const __m256i t = _mm256_sub_epi32(v, d800);
+    const __m256i bad = _mm256_or_si256(_mm256_srli_epi32(v, 16), _mm256_cmpeq_epi32(_mm256_min_epu32(t, top), t));
+    if (UTF8DFA_LIKELY(_mm256_testz_si256(bad, bad))) {
+      // Lanes 0..3 and 4..7 packed to words (the values are at most FFFF), then put in order.
+      const __m256i words = _mm256_packus_epi32(v, v);
+      const __m128i ordered = _mm256_castsi256_si128(_mm256_permute4x64_epi64(words, 0x08));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o), ordered);
+      c.o += 8;
+      c.i += 8;
+    } else if (!scalar_region<Strict>(p, n, c.i + 8, c, repl)) {
+      return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+    }
+  }
+  if (!scalar_region<Strict>(p, n, n, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+  return {n, static_cast<std::size_t>(c.o - out), c.first};
+}
+
+inline conversion_result utf32_to_utf16(const char32_t* p, std::size_t n, char16_t* out, char32_t repl) noexcept {
+  return repl == strict_marker ? utf32_to_utf16_by<true>(p, n, out, repl) : utf32_to_utf16_by<false>(p, n, out, repl);
+}
+
+}  // namespace avx2
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+#endif
+
+#endif
+// ---- end utf8dfa/detail/simd/avx2/units.hpp ----
 
 #if UTF8DFA_X86_KERNELS
 namespace utf8dfa {
@@ -3150,7 +3721,13 @@ inline constexpr kernel_table table{
     &utf16_length_from_utf8,
     &utf32_length_from_utf8,
     &utf8_length_from_utf16,
-    &utf8_length_from_utf32,
+    &utf8_length_from_utf32,  // Latin-1 and UTF-16 / UTF-32 input (the tails scalar in the kernels).
+    &latin1_to_utf8,
+    &utf8_to_latin1,
+    &validate_utf16,
+    &utf16_to_utf32,
+    &utf32_to_utf16,
+    &to_well_formed_utf16,
 };
 
 }  // namespace avx2
@@ -4498,6 +5075,324 @@ UTF8DFA_TARGET_AVX512 inline conversion_result utf32_to_utf8(const char32_t* p, 
 #endif
 #endif
 // ---- end utf8dfa/detail/simd/avx512/transcode.hpp ----
+// ---- begin utf8dfa/detail/simd/avx512/units.hpp ----
+// utf8dfa: AVX-512 kernels for Latin-1 and UTF-16 / UTF-32 input (F/BW/VL/VBMI/VBMI2). Same results
+// as the scalar functions of units.hpp: a block that holds an error (or, into Latin-1, a character
+// above U+00FF) is run through the scalar code up to its end and the vector loop resumes behind it.
+// Tails use masked loads and stores: nothing is read past the input nor written past the output.
+#ifndef UTF8DFA_DETAIL_SIMD_AVX512_UNITS_HPP
+#define UTF8DFA_DETAIL_SIMD_AVX512_UNITS_HPP
+
+
+#if UTF8DFA_X86_KERNELS
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+namespace avx512 {
+
+// ---- Latin-1 to UTF-8 -----------------------------------------------------------------------
+
+/// Writes the UTF-8 of the `k` (<= 32) Latin-1 bytes in `y` (zero past k; `high` their bytes 80..FF).
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE unsigned char* widen_latin1_32(unsigned char* o, __m256i y,
+                                                                           std::uint32_t high, std::size_t k) noexcept {
+  const __m512i w = _mm512_cvtepu8_epi16(y);
+  // The two-byte form as a little-endian word: lead C0 | c >> 6, then 80 | (c & 3F).
+  const __m512i two = _mm512_or_si512(
+      _mm512_or_si512(_mm512_srli_epi16(w, 6), _mm512_slli_epi16(_mm512_and_si512(w, _mm512_set1_epi16(0x3F)), 8)),
+      _mm512_set1_epi16(static_cast<short>(0x80C0)));
+  const __m512i words = _mm512_mask_blend_epi16(static_cast<__mmask32>(high), w, two);
+  const std::uint64_t keep = (0x5555555555555555ull | _pdep_u64(high, 0xAAAAAAAAAAAAAAAAull)) & low_bits(2 * k);
+  const __m512i packed = _mm512_maskz_compress_epi8(static_cast<__mmask64>(keep), words);
+  const auto count = static_cast<std::size_t>(_mm_popcnt_u64(keep));
+  _mm512_mask_storeu_epi8(o, static_cast<__mmask64>(low_bits(count)), packed);
+  return o + count;
+}
+
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t latin1_to_utf8(const unsigned char* p, std::size_t n,
+                                                                         unsigned char* out) noexcept {
+  unsigned char* o = out;
+  for (std::size_t i = 0; i < n;) {
+    const std::size_t k = n - i < 64 ? n - i : 64;
+    const auto live = static_cast<__mmask64>(low_bits(k));
+    const __m512i x = _mm512_maskz_loadu_epi8(live, p + i);
+    const std::uint64_t high = _mm512_movepi8_mask(x);
+    if (high == 0) {
+      _mm512_mask_storeu_epi8(o, live, x);
+      o += k;
+    } else {
+      o = widen_latin1_32(o, _mm512_castsi512_si256(x), static_cast<std::uint32_t>(high), k < 32 ? k : 32);
+      if (k > 32)
+        o = widen_latin1_32(o, _mm512_extracti64x4_epi64(x, 1), static_cast<std::uint32_t>(high >> 32), k - 32);
+    }
+    i += k;
+  }
+  return static_cast<std::size_t>(o - out);
+}
+
+// ---- UTF-8 to Latin-1 -----------------------------------------------------------------------
+
+/// UTF-8 to Latin-1 under Policy: blocks of ASCII and C2/C3 pairs in vectors, the others scalar.
+template <class Policy>
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const unsigned char* p, std::size_t n,
+                                                                           unsigned char* out,
+                                                                           unsigned char repl) noexcept {
+  const __m512i fe = _mm512_set1_epi8(static_cast<char>(0xFE));
+  const __m512i c2 = _mm512_set1_epi8(static_cast<char>(0xC2));
+  const __m512i c0 = _mm512_set1_epi8(static_cast<char>(0xC0));
+  const __m512i low6 = _mm512_set1_epi8(0x3F);
+  const __m512i before = _mm512_sub_epi8(byte_iota(), _mm512_set1_epi8(1));  // byte j takes byte j - 1
+  latin1_progress s;
+  std::size_t i = 0, w = 0;  // s.read and s.written, in registers
+  while (i < n) {
+    const std::size_t k = n - i < 64 ? n - i : 64;
+    std::uint64_t live = low_bits(k);
+    const __m512i x = _mm512_maskz_loadu_epi8(static_cast<__mmask64>(live), p + i);
+    const std::uint64_t high = _mm512_movepi8_mask(x);
+    if (high == 0) {
+      _mm512_mask_storeu_epi8(out + w, static_cast<__mmask64>(live), x);
+      i += k;
+      w += k;
+      continue;
+    }
+    std::uint64_t lead = _mm512_cmpeq_epi8_mask(_mm512_and_si512(x, fe), c2);
+    const std::uint64_t cont = _mm512_cmplt_epi8_mask(x, c0) & high;  // 80..BF
+    std::size_t take = k;
+    if (n - i > 64 && (lead >> 63) != 0) {  // a pair cut by the block end: the next block takes it
+      take = 63;
+      lead &= ~(std::uint64_t{1} << 63);
+      live >>= 1;
+    }
+    // A lead still at byte 63 ends the input: an error (lead << 1 would drop it).
+    if (UTF8DFA_UNLIKELY((high & live & ~lead & ~cont) != 0 || (lead << 1) != (cont & live) || (lead >> 63) != 0)) {
+      s.read = i;
+      s.written = w;
+      if (!to_latin1_until<Policy>(p, n, i + take, out, s, repl)) return latin1_result(s, n, true);
+      i = s.read;
+      w = s.written;
+      continue;
+    }
+    const __m512i prev = _mm512_permutexvar_epi8(before, x);
+    const __m512i value = _mm512_or_si512(_mm512_and_si512(x, low6), _mm512_and_si512(_mm512_slli_epi16(prev, 6), c0));
+    const __m512i bytes = _mm512_mask_blend_epi8(static_cast<__mmask64>(cont), x, value);
+    const std::uint64_t keep = live & ~lead;
+    const __m512i packed = _mm512_maskz_compress_epi8(static_cast<__mmask64>(keep), bytes);
+    const auto count = static_cast<std::size_t>(_mm_popcnt_u64(keep));
+    _mm512_mask_storeu_epi8(out + w, static_cast<__mmask64>(low_bits(count)), packed);
+    i += take;
+    w += count;
+  }
+  s.written = w;
+  return latin1_result(s, n, false);
+}
+
+inline conversion_result utf8_to_latin1(const unsigned char* p, std::size_t n, unsigned char* out,
+                                        char32_t replacement) noexcept {
+  if (replacement == strict_marker) return utf8_to_latin1_by<strict>(p, n, out, 0);
+  if (replacement == skip_marker) return utf8_to_latin1_by<skip>(p, n, out, 0);
+  return utf8_to_latin1_by<replace>(p, n, out, static_cast<unsigned char>(replacement));
+}
+
+// ---- UTF-16 -----------------------------------------------------------------------------------
+
+/// The surrogates of a block of UTF-16: every one (`any`), the high ones, the low ones.
+struct surrogates {
+  std::uint32_t any, high, low;
+};
+
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE surrogates find_surrogates(__m512i u) noexcept {
+  const __m512i top = _mm512_and_si512(u, _mm512_set1_epi16(static_cast<short>(0xF800)));
+  const __mmask32 any = _mm512_cmpeq_epi16_mask(top, _mm512_set1_epi16(static_cast<short>(0xD800)));
+  const __mmask32 low =
+      _mm512_mask_cmpeq_epi16_mask(any, _mm512_and_si512(u, _mm512_set1_epi16(0x0400)), _mm512_set1_epi16(0x0400));
+  return {any, static_cast<std::uint32_t>(any & ~low), low};
+}
+
+/// The block of (at most 32) units at p + i: how many of them a vector loop takes (`take`; a high
+/// surrogate at the end of a full block is left to the next one when the input goes on), and
+/// whether they pair up (`clean`).
+struct unit_block {
+  std::size_t take;
+  std::uint32_t high, low;
+  bool clean;
+};
+
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE unit_block check_utf16(__m512i u, std::size_t i, std::size_t n,
+                                                                   std::size_t k) noexcept {
+  surrogates s = find_surrogates(u);
+  std::size_t take = k;
+  if (n - i > 32 && (s.high >> 31) != 0) {
+    take = 31;
+    s.high &= 0x7FFFFFFFu;
+  }
+  return {take, s.high, s.low, (std::uint64_t{s.high} << 1) == s.low};
+}
+
+/// True when none of the 128 units at p is a surrogate.
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool plain128(const char16_t* p, __m512i shift, __m512i limit) noexcept {
+  const __m512i a = _mm512_add_epi16(_mm512_loadu_si512(p), shift);
+  const __m512i b = _mm512_add_epi16(_mm512_loadu_si512(p + 32), shift);
+  const __m512i c = _mm512_add_epi16(_mm512_loadu_si512(p + 64), shift);
+  const __m512i d = _mm512_add_epi16(_mm512_loadu_si512(p + 96), shift);
+  const __m512i m = _mm512_min_epu16(_mm512_min_epu16(a, b), _mm512_min_epu16(c, d));
+  return _mm512_cmplt_epu16_mask(m, limit) == 0;
+}
+
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16(const char16_t* p,
+                                                                               std::size_t n) noexcept {
+  const __m512i shift = _mm512_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
+  const __m512i limit = _mm512_set1_epi16(0x0800);
+  for (std::size_t i = 0; i < n;) {
+    if (n - i >= 128 && plain128(p + i, shift, limit)) {
+      i += 128;
+      continue;
+    }
+    const std::size_t k = n - i < 32 ? n - i : 32;
+    const __m512i u = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(k)), p + i);
+    const unit_block b = check_utf16(u, i, n, k);
+    if (UTF8DFA_UNLIKELY(!b.clean)) {
+      const validation_result r = validate_utf(p + i, n - i);
+      return {i + r.valid_up_to, r.error_length, r.error};
+    }
+    i += b.take;
+  }
+  return {n, 0, error_code::none};
+}
+
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t to_well_formed_utf16(const char16_t* p, std::size_t n,
+                                                                               char16_t* out) noexcept {
+  const __m512i shift = _mm512_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
+  const __m512i limit = _mm512_set1_epi16(0x0800);
+  for (std::size_t i = 0; i < n;) {
+    if (n - i >= 32) {  // 32 units without a surrogate
+      const __m512i u = _mm512_loadu_si512(p + i);
+      if (_mm512_cmplt_epu16_mask(_mm512_add_epi16(u, shift), limit) == 0) {
+        _mm512_storeu_si512(out + i, u);
+        i += 32;
+        continue;
+      }
+    }
+    const std::size_t k = n - i < 32 ? n - i : 32;
+    const auto live = static_cast<__mmask32>(low_bits(k));
+    const __m512i u = _mm512_maskz_loadu_epi16(live, p + i);
+    const unit_block b = check_utf16(u, i, n, k);
+    if (UTF8DFA_LIKELY(b.clean)) {
+      _mm512_mask_storeu_epi16(out + i, static_cast<__mmask32>(low_bits(b.take)), u);
+      i += b.take;
+    } else {
+      i = to_well_formed_until(p, n, i, i + b.take, out);
+    }
+  }
+  return n;
+}
+
+/// UTF-16 to UTF-32: blocks of 32 units whose surrogates pair up in vectors, the others scalar.
+template <bool Strict>
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf16_to_utf32_by(const char16_t* p, std::size_t n,
+                                                                           char32_t* out, char32_t repl) noexcept {
+  // (hi << 10) + lo + this: the code point of the pair (hi, lo) (modulo 2^32).
+  const __m512i pair_offset = _mm512_set1_epi32(static_cast<int>(0x10000u - (0xD800u << 10) - 0xDC00u));
+  const __m512i shift = _mm512_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
+  const __m512i limit = _mm512_set1_epi16(0x0800);
+  transcode_cursor<char32_t> c{0, out, error_code::none};
+  while (c.i < n) {
+    const std::size_t i = c.i;
+    if (n - i >= 32) {  // 32 units without a surrogate
+      const __m512i u = _mm512_loadu_si512(p + i);
+      if (_mm512_cmplt_epu16_mask(_mm512_add_epi16(u, shift), limit) == 0) {
+        _mm512_storeu_si512(c.o, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(u)));
+        _mm512_storeu_si512(c.o + 16, _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(u, 1)));
+        c.o += 32;
+        c.i += 32;
+        continue;
+      }
+    }
+    const std::size_t k = n - i < 32 ? n - i : 32;
+    const __m512i u = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(k)), p + i);
+    const unit_block b = check_utf16(u, i, n, k);
+    if (UTF8DFA_UNLIKELY(!b.clean)) {
+      if (!scalar_region<Strict>(p, n, i + b.take, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+      continue;
+    }
+    if ((b.high | b.low) == 0) {
+      _mm512_mask_storeu_epi32(c.o, static_cast<__mmask16>(low_bits(b.take)),
+                               _mm512_cvtepu16_epi32(_mm512_castsi512_si256(u)));
+      if (b.take > 16)
+        _mm512_mask_storeu_epi32(c.o + 16, static_cast<__mmask16>(low_bits(b.take - 16)),
+                                 _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(u, 1)));
+      c.o += b.take;
+      c.i += b.take;
+      continue;
+    }
+    // The unit after each one (what follows a high surrogate is its low one).
+    const std::size_t k1 = n - i - 1 < 32 ? n - i - 1 : 32;
+    const __m512i next = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(k1)), p + i + 1);
+    const std::uint32_t keep = static_cast<std::uint32_t>(low_bits(b.take)) & ~b.low;
+    for (unsigned h = 0; h < 2; ++h) {
+      const __m512i a = _mm512_cvtepu16_epi32(h == 0 ? _mm512_castsi512_si256(u) : _mm512_extracti64x4_epi64(u, 1));
+      const __m512i d =
+          _mm512_cvtepu16_epi32(h == 0 ? _mm512_castsi512_si256(next) : _mm512_extracti64x4_epi64(next, 1));
+      const auto hi = static_cast<__mmask16>(b.high >> (16 * h));
+      const __m512i cp = _mm512_mask_add_epi32(a, hi, _mm512_add_epi32(_mm512_slli_epi32(a, 10), d), pair_offset);
+      const auto sel = static_cast<__mmask16>(keep >> (16 * h));
+      const auto count = static_cast<unsigned>(_mm_popcnt_u32(sel));
+      _mm512_mask_storeu_epi32(c.o, static_cast<__mmask16>(low_bits(count)), _mm512_maskz_compress_epi32(sel, cp));
+      c.o += count;
+    }
+    c.i += b.take;
+  }
+  return {n, static_cast<std::size_t>(c.o - out), c.first};
+}
+
+inline conversion_result utf16_to_utf32(const char16_t* p, std::size_t n, char32_t* out, char32_t repl) noexcept {
+  return repl == strict_marker ? utf16_to_utf32_by<true>(p, n, out, repl) : utf16_to_utf32_by<false>(p, n, out, repl);
+}
+
+/// UTF-32 to UTF-16: blocks of 16 scalar values in vectors, blocks with an error scalar.
+template <bool Strict>
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf32_to_utf16_by(const char32_t* p, std::size_t n,
+                                                                           char16_t* out, char32_t repl) noexcept {
+  const cp_constants kc;
+  transcode_cursor<char16_t> c{0, out, error_code::none};
+  while (c.i < n) {
+    const std::size_t i = c.i;
+    const std::size_t k = n - i < 16 ? n - i : 16;
+    const __m512i v = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(low_bits(k)), p + i);
+    const __mmask16 sur =
+        _mm512_cmplt_epu32_mask(_mm512_sub_epi32(v, _mm512_set1_epi32(0xD800)), _mm512_set1_epi32(0x800));
+    const __mmask16 big = _mm512_cmpgt_epu32_mask(v, _mm512_set1_epi32(0x10FFFF));
+    if (UTF8DFA_UNLIKELY((sur | big) != 0)) {
+      if (!scalar_region<Strict>(p, n, i + k, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+      continue;
+    }
+    c.o = store_code_points(kc, c.o, v, static_cast<unsigned>(k));
+    c.i += k;
+  }
+  return {n, static_cast<std::size_t>(c.o - out), c.first};
+}
+
+inline conversion_result utf32_to_utf16(const char32_t* p, std::size_t n, char16_t* out, char32_t repl) noexcept {
+  return repl == strict_marker ? utf32_to_utf16_by<true>(p, n, out, repl) : utf32_to_utf16_by<false>(p, n, out, repl);
+}
+
+}  // namespace avx512
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+#endif
+
+#endif
+// ---- end utf8dfa/detail/simd/avx512/units.hpp ----
 
 #if UTF8DFA_X86_KERNELS
 namespace utf8dfa {
@@ -4518,7 +5413,14 @@ inline constexpr kernel_table table{
     &utf16_length_from_utf8,
     &utf32_length_from_utf8,
     &utf8_length_from_utf16,
-    &utf8_length_from_utf32,
+    &utf8_length_from_utf32,  // Latin-1 and UTF-16 / UTF-32 input (masked loads and stores: no size too small); the
+    // conversions with a policy take the scalar code under 16 units.
+    &latin1_to_utf8,
+    &vector_from<unsigned char, unsigned char, &utf8_to_latin1, scalar_utf8_to_latin1, 16>,
+    &validate_utf16,
+    &vector_from<char16_t, char32_t, &utf16_to_utf32, scalar_utf16_to_utf32, 16>,
+    &vector_from<char32_t, char16_t, &utf32_to_utf16, scalar_utf32_to_utf16, 16>,
+    &to_well_formed_utf16,
 };
 
 }  // namespace avx512
@@ -4713,6 +5615,12 @@ inline constexpr kernel_table table{
     &utf8_units_by<false, &validate, &count_leads>,
     scalar_kernels.utf8_length_from_utf16,
     scalar_kernels.utf8_length_from_utf32,
+    scalar_kernels.latin1_to_utf8,
+    scalar_kernels.utf8_to_latin1,
+    scalar_kernels.validate_utf16,
+    scalar_kernels.utf16_to_utf32,
+    scalar_kernels.utf32_to_utf16,
+    scalar_kernels.to_well_formed_utf16,
 };
 
 }  // namespace neon
@@ -4900,6 +5808,12 @@ inline constexpr kernel_table table{
     &utf8_units_by<false, &validate, &count_leads>,
     scalar_kernels.utf8_length_from_utf16,
     scalar_kernels.utf8_length_from_utf32,
+    scalar_kernels.latin1_to_utf8,
+    scalar_kernels.utf8_to_latin1,
+    scalar_kernels.validate_utf16,
+    scalar_kernels.utf16_to_utf32,
+    scalar_kernels.utf32_to_utf16,
+    scalar_kernels.to_well_formed_utf16,
 };
 
 }  // namespace sse4
@@ -5148,7 +6062,8 @@ inline bool select_kernel(std::string_view name) noexcept {
 // ---- end utf8dfa/detail/dispatch.hpp ----
 // ---- begin utf8dfa/latin1.hpp ----
 // utf8dfa: ISO-8859-1 (Latin-1), where each byte is the code point of the same value
-// (U+0000..U+00FF), to and from UTF-8, UTF-16 and UTF-32. Scalar code, no SIMD.
+// (U+0000..U+00FF), to and from UTF-8, UTF-16 and UTF-32. Latin-1 to UTF-8 and UTF-8 to Latin-1 are
+// kernel operations (vector code where the kernel has it); the others are scalar.
 //
 // Into Latin-1, a character above U+00FF is `unrepresentable`: strict stops before it (as before
 // an ill-formed subpart, whose kind is reported as usual), replace writes the policy's replacement
@@ -6617,47 +7532,6 @@ inline namespace UTF8DFA_ABI_NAMESPACE {
 
 namespace detail {
 
-/// UTF-8 (In a byte type, decoded by the DFA), UTF-16 or UTF-32 to Latin-1.
-template <class Policy, class In>
-conversion_result to_latin1(const In* p, std::size_t n, unsigned char* out, [[maybe_unused]] Policy pol) noexcept {
-  unsigned char repl = '?';
-  if constexpr (std::is_same_v<Policy, replace>) {
-    const char32_t r = pol.replacement_value();
-    if (r > 0xFF) return {0, 0, error_code::unrepresentable};
-    repl = static_cast<unsigned char>(r);
-  }
-  std::size_t i = 0, o = 0;
-  error_code first = error_code::none;
-  while (i < n) {
-    decoded d{};
-    if constexpr (sizeof(In) == 1) {
-      if (n - i >= 8 && (load64(p + i) & high_bits) == 0) {
-        for (std::size_t k = 0; k < 8; ++k) out[o + k] = p[i + k];
-        i += 8;
-        o += 8;
-        continue;
-      }
-      d = decode_at(p, n, i);
-    } else {
-      d = decode_utf_at(p, n, i);
-    }
-    error_code e = d.error;
-    if (e == error_code::none && d.code_point > 0xFF) e = error_code::unrepresentable;
-    if (UTF8DFA_UNLIKELY(e != error_code::none)) {
-      if constexpr (stops_on_error<Policy>) {
-        return {i, o, e};
-      } else {
-        if (first == error_code::none) first = e;
-        if constexpr (!skips_errors_v<Policy>) out[o++] = repl;
-      }
-    } else {
-      out[o++] = static_cast<unsigned char>(d.code_point);
-    }
-    i += d.length;
-  }
-  return {n, o, first};
-}
-
 /// Latin-1 bytes to UTF-16 or UTF-32 units (one each).
 template <class Bytes, class Out>
 std::size_t latin1_widen(const Bytes& bytes, Out* out) noexcept {
@@ -6673,11 +7547,8 @@ std::size_t latin1_widen(const Bytes& bytes, Out* out) noexcept {
 template <class Bytes, class Byte, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_byte<Byte> = 0>
 std::size_t latin1_to_utf8(const Bytes& bytes, Byte* out) noexcept {
   const auto s = detail::as_span(bytes);
-  const unsigned char* p = detail::as_uchars(s.data);
-  unsigned char* o = detail::as_uchars(out);
-  std::size_t w = 0;
-  for (std::size_t i = 0; i < s.size; ++i) w += detail::put_utf8(o + w, char32_t{p[i]});
-  return w;
+  return detail::kernel_fn<&detail::kernel_table::latin1_to_utf8>()(detail::as_uchars(s.data), s.size,
+                                                                    detail::as_uchars(out));
 }
 
 /// Bytes latin1_to_utf8 writes: one per byte, two for 80..FF.
@@ -6695,7 +7566,15 @@ template <class Policy = strict, class Bytes, class Byte, detail::enable_if_byte
           detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
 conversion_result utf8_to_latin1(const Bytes& bytes, Byte* out, Policy policy = {}) noexcept {
   const auto s = detail::as_span(bytes);
-  return detail::to_latin1(detail::as_uchars(s.data), s.size, detail::as_uchars(out), policy);
+  unsigned char repl = '?';
+  if (!detail::latin1_replacement(policy, repl)) return {0, 0, error_code::unrepresentable};
+  char32_t kernel_repl = repl;
+  if constexpr (Policy::stops_on_error)
+    kernel_repl = detail::strict_marker;
+  else if constexpr (detail::skips_errors_v<Policy>)
+    kernel_repl = detail::skip_marker;
+  return detail::kernel_fn<&detail::kernel_table::utf8_to_latin1>()(detail::as_uchars(s.data), s.size,
+                                                                    detail::as_uchars(out), kernel_repl);
 }
 
 /// Bytes utf8_to_latin1 writes: one per character or maximal ill-formed subpart. Exact for replace,
@@ -6757,7 +7636,8 @@ conversion_result utf32_to_latin1(std::u32string_view in, Byte* out, Policy poli
 // One definition of an unpaired surrogate serves the whole library (detail::decode_utf16_at, also
 // behind utf16_to_utf8): a surrogate that is not a high one followed by a low one. A high surrogate
 // that ends the input is `incomplete` (a later chunk could pair it), every other one `surrogate`.
-// Offsets and lengths are in code units. Scalar code (validation in blocks that compilers vectorise).
+// Offsets and lengths are in code units. UTF-16 validation, UTF-16 <-> UTF-32 and to_well_formed_utf16
+// are kernel operations (vector code where the kernel has it); the rest is scalar.
 #ifndef UTF8DFA_UTF16_HPP
 #define UTF8DFA_UTF16_HPP
 
@@ -6795,68 +7675,6 @@ constexpr char32_t swap_bytes(char32_t u) noexcept {
   return ((u & 0xFFu) << 24) | ((u & 0xFF00u) << 8) | ((u >> 8) & 0xFF00u) | (u >> 24);
 }
 
-/// True when none of the 32 units at p is a surrogate (or, in UTF-32, above 0x10FFFF): one test for
-/// the block, a loop without branches that compilers vectorise.
-template <class In>
-constexpr bool plain_block(const In* p) noexcept {
-  unsigned bad = 0;
-  for (std::size_t k = 0; k < 32; ++k) {
-    const std::uint32_t u = p[k];
-    bad |= static_cast<unsigned>(u - 0xD800u < 0x800u) | static_cast<unsigned>(sizeof(In) == 4 && u > 0x10FFFFu);
-  }
-  return bad == 0;
-}
-
-/// Validation of UTF-16 or UTF-32 (by In), offsets in units: blocks of 32 plain units at a time,
-/// the others unit by unit.
-template <class In>
-constexpr validation_result validate_utf(const In* p, std::size_t n) noexcept {
-  for (std::size_t i = 0; i < n;) {
-    if (n - i >= 32 && plain_block(p + i)) {
-      i += 32;
-      continue;
-    }
-    const std::size_t end = n - i < 32 ? n : i + 32;
-    while (i < end) {  // a pair may end one unit past `end`
-      if (p[i] < 0xD800) {
-        ++i;
-        continue;
-      }
-      const decoded d = decode_utf_at(p, n, i);
-      if (d.error != error_code::none) return {i, d.error == error_code::incomplete ? 0u : std::size_t{1}, d.error};
-      i += d.length;
-    }
-  }
-  return {n, 0, error_code::none};
-}
-
-/// UTF-16 to UTF-32 or UTF-32 to UTF-16 (by In and Out), like the UTF-8 conversions.
-template <class Policy, class In, class Out>
-conversion_result utf_to_utf(const In* p, std::size_t n, Out* out, [[maybe_unused]] Policy pol) noexcept {
-  Out* o = out;
-  error_code first = error_code::none;
-  for (std::size_t i = 0; i < n;) {
-    const decoded d = decode_utf_at(p, n, i);
-    char32_t c = d.code_point;
-    if (UTF8DFA_UNLIKELY(d.error != error_code::none)) {
-      if constexpr (stops_on_error<Policy>) {
-        return {i, static_cast<std::size_t>(o - out), d.error};
-      } else {
-        if (first == error_code::none) first = d.error;
-        if constexpr (skips_errors_v<Policy>) {
-          i += d.length;
-          continue;
-        } else {
-          c = pol.replacement_value();
-        }
-      }
-    }
-    o = put_unit(o, c);
-    i += d.length;
-  }
-  return {n, static_cast<std::size_t>(o - out), first};
-}
-
 /// Calls f(units, count, offset) on the `n` UTF-16 or UTF-32 units (by Unit) whose bytes start at
 /// `p`, stored little-endian (Little) or big-endian: copied into host order a chunk at a time in a
 /// buffer (so `p` needs no alignment). A chunk ends on a value D800..DBFF only where the input does,
@@ -6888,12 +7706,21 @@ const unsigned char* unit_bytes(std::basic_string_view<Unit> in) noexcept {
   return reinterpret_cast<const unsigned char*>(in.data());
 }
 
-/// validate_utf on the `n` units whose bytes start at `p`, stored little-endian (Little) or big-endian.
+/// validate_utf16 (the kernel's) or validate_utf32 (by Unit) on host-order units.
+template <class Unit>
+validation_result validate_units(const Unit* p, std::size_t n) noexcept {
+  if constexpr (sizeof(Unit) == 2)
+    return kernel_fn<&kernel_table::validate_utf16>()(p, n);
+  else
+    return validate_utf(p, n);
+}
+
+/// validate_units on the `n` units whose bytes start at `p`, stored little-endian (Little) or big-endian.
 template <bool Little, class Unit>
 validation_result validate_stored(const unsigned char* p, std::size_t n) noexcept {
   validation_result r{n, 0, error_code::none};
   for_each_host_chunk<Little, Unit>(p, n, [&](const Unit* b, std::size_t len, std::size_t base) {
-    const validation_result v = validate_utf(b, len);
+    const validation_result v = validate_units(b, len);
     if (v) return true;
     r = {base + v.valid_up_to, v.error_length, v.error};
     return false;
@@ -6905,7 +7732,7 @@ validation_result validate_stored(const unsigned char* p, std::size_t n) noexcep
 template <bool Little, class Unit>
 validation_result validate_utf_in_order(std::basic_string_view<Unit> in) noexcept {
   if constexpr (Little == host_little_endian)
-    return validate_utf(in.data(), in.size());
+    return validate_units(in.data(), in.size());
   else
     return validate_stored<Little, Unit>(unit_bytes(in), in.size());
 }
@@ -6985,7 +7812,8 @@ std::size_t utf8_length_from_utf_in_order(std::basic_string_view<Unit> in, R r) 
 /// Checks UTF-16: valid_up_to is the units before the first unpaired surrogate (error_length 1,
 /// `surrogate`), or before a high surrogate that ends the input (error_length 0, `incomplete`).
 constexpr validation_result validate_utf16(std::u16string_view in) noexcept {
-  return detail::validate_utf(in.data(), in.size());
+  if (UTF8DFA_IS_CONSTANT_EVALUATED()) return detail::validate_utf(in.data(), in.size());
+  return detail::kernel_fn<&detail::kernel_table::validate_utf16>()(in.data(), in.size());
 }
 
 /// Checks UTF-32: a surrogate value is `surrogate`, a value above 0x10FFFF `too_large` (length 1).
@@ -7004,32 +7832,22 @@ constexpr std::size_t count_utf16(std::u16string_view in) noexcept {
 /// Copies UTF-16 to `out` (in.size() units) with each unpaired surrogate replaced by U+FFFD;
 /// `out` may be in.data() (in place) but must not otherwise overlap. Returns the units written.
 inline std::size_t to_well_formed_utf16(std::u16string_view in, char16_t* out) noexcept {
-  const char16_t* p = in.data();
-  const std::size_t n = in.size();
-  for (std::size_t i = 0; i < n;) {
-    const decoded d = detail::decode_utf16_at(p, n, i);
-    if (d.error != error_code::none) {
-      out[i] = static_cast<char16_t>(replacement_character);
-    } else {  // the well-formed units as they are (one, or a pair)
-      out[i] = p[i];
-      if (d.length == 2) out[i + 1] = p[i + 1];
-    }
-    i += d.length;
-  }
-  return n;
+  return detail::kernel_fn<&detail::kernel_table::to_well_formed_utf16>()(in.data(), in.size(), out);
 }
 
 /// UTF-16 to UTF-32 into `out`; an unpaired surrogate is an error (see validate_utf16). Policies
 /// as for utf8_to_utf32: strict stops before it, replace writes the replacement, assume_valid.
 template <class Policy = strict, detail::enable_if_policy<Policy> = 0>
 conversion_result utf16_to_utf32(std::u16string_view in, char32_t* out, Policy policy = {}) noexcept {
-  return detail::utf_to_utf(in.data(), in.size(), out, policy);
+  return detail::kernel_fn<&detail::kernel_table::utf16_to_utf32>()(in.data(), in.size(), out,
+                                                                    detail::kernel_replacement(policy));
 }
 
 /// UTF-32 to UTF-16 into `out`; surrogates (`surrogate`) and values above 0x10FFFF (`too_large`) are errors.
 template <class Policy = strict, detail::enable_if_policy<Policy> = 0>
 conversion_result utf32_to_utf16(std::u32string_view in, char16_t* out, Policy policy = {}) noexcept {
-  return detail::utf_to_utf(in.data(), in.size(), out, policy);
+  return detail::kernel_fn<&detail::kernel_table::utf32_to_utf16>()(in.data(), in.size(), out,
+                                                                    detail::kernel_replacement(policy));
 }
 
 /// char32_t units utf16_to_utf32 writes: exact for every policy on well-formed input and for

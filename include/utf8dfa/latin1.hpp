@@ -1,5 +1,6 @@
 // utf8dfa: ISO-8859-1 (Latin-1), where each byte is the code point of the same value
-// (U+0000..U+00FF), to and from UTF-8, UTF-16 and UTF-32. Scalar code, no SIMD.
+// (U+0000..U+00FF), to and from UTF-8, UTF-16 and UTF-32. Latin-1 to UTF-8 and UTF-8 to Latin-1 are
+// kernel operations (vector code where the kernel has it); the others are scalar.
 //
 // Into Latin-1, a character above U+00FF is `unrepresentable`: strict stops before it (as before
 // an ill-formed subpart, whose kind is reported as usual), replace writes the policy's replacement
@@ -16,7 +17,9 @@
 
 #include "detail/bytes.hpp"
 #include "detail/dfa.hpp"
+#include "detail/dispatch.hpp"
 #include "detail/scalar.hpp"
+#include "detail/units.hpp"
 #include "error.hpp"
 #include "policy.hpp"
 #include "transcode.hpp"
@@ -25,47 +28,6 @@ namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
 
 namespace detail {
-
-/// UTF-8 (In a byte type, decoded by the DFA), UTF-16 or UTF-32 to Latin-1.
-template <class Policy, class In>
-conversion_result to_latin1(const In* p, std::size_t n, unsigned char* out, [[maybe_unused]] Policy pol) noexcept {
-  unsigned char repl = '?';
-  if constexpr (std::is_same_v<Policy, replace>) {
-    const char32_t r = pol.replacement_value();
-    if (r > 0xFF) return {0, 0, error_code::unrepresentable};
-    repl = static_cast<unsigned char>(r);
-  }
-  std::size_t i = 0, o = 0;
-  error_code first = error_code::none;
-  while (i < n) {
-    decoded d{};
-    if constexpr (sizeof(In) == 1) {
-      if (n - i >= 8 && (load64(p + i) & high_bits) == 0) {
-        for (std::size_t k = 0; k < 8; ++k) out[o + k] = p[i + k];
-        i += 8;
-        o += 8;
-        continue;
-      }
-      d = decode_at(p, n, i);
-    } else {
-      d = decode_utf_at(p, n, i);
-    }
-    error_code e = d.error;
-    if (e == error_code::none && d.code_point > 0xFF) e = error_code::unrepresentable;
-    if (UTF8DFA_UNLIKELY(e != error_code::none)) {
-      if constexpr (stops_on_error<Policy>) {
-        return {i, o, e};
-      } else {
-        if (first == error_code::none) first = e;
-        if constexpr (!skips_errors_v<Policy>) out[o++] = repl;
-      }
-    } else {
-      out[o++] = static_cast<unsigned char>(d.code_point);
-    }
-    i += d.length;
-  }
-  return {n, o, first};
-}
 
 /// Latin-1 bytes to UTF-16 or UTF-32 units (one each).
 template <class Bytes, class Out>
@@ -82,11 +44,8 @@ std::size_t latin1_widen(const Bytes& bytes, Out* out) noexcept {
 template <class Bytes, class Byte, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_byte<Byte> = 0>
 std::size_t latin1_to_utf8(const Bytes& bytes, Byte* out) noexcept {
   const auto s = detail::as_span(bytes);
-  const unsigned char* p = detail::as_uchars(s.data);
-  unsigned char* o = detail::as_uchars(out);
-  std::size_t w = 0;
-  for (std::size_t i = 0; i < s.size; ++i) w += detail::put_utf8(o + w, char32_t{p[i]});
-  return w;
+  return detail::kernel_fn<&detail::kernel_table::latin1_to_utf8>()(detail::as_uchars(s.data), s.size,
+                                                                    detail::as_uchars(out));
 }
 
 /// Bytes latin1_to_utf8 writes: one per byte, two for 80..FF.
@@ -104,7 +63,15 @@ template <class Policy = strict, class Bytes, class Byte, detail::enable_if_byte
           detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
 conversion_result utf8_to_latin1(const Bytes& bytes, Byte* out, Policy policy = {}) noexcept {
   const auto s = detail::as_span(bytes);
-  return detail::to_latin1(detail::as_uchars(s.data), s.size, detail::as_uchars(out), policy);
+  unsigned char repl = '?';
+  if (!detail::latin1_replacement(policy, repl)) return {0, 0, error_code::unrepresentable};
+  char32_t kernel_repl = repl;
+  if constexpr (Policy::stops_on_error)
+    kernel_repl = detail::strict_marker;
+  else if constexpr (detail::skips_errors_v<Policy>)
+    kernel_repl = detail::skip_marker;
+  return detail::kernel_fn<&detail::kernel_table::utf8_to_latin1>()(detail::as_uchars(s.data), s.size,
+                                                                    detail::as_uchars(out), kernel_repl);
 }
 
 /// Bytes utf8_to_latin1 writes: one per character or maximal ill-formed subpart. Exact for replace,

@@ -4,7 +4,8 @@
 // One definition of an unpaired surrogate serves the whole library (detail::decode_utf16_at, also
 // behind utf16_to_utf8): a surrogate that is not a high one followed by a low one. A high surrogate
 // that ends the input is `incomplete` (a later chunk could pair it), every other one `surrogate`.
-// Offsets and lengths are in code units. Scalar code (validation in blocks that compilers vectorise).
+// Offsets and lengths are in code units. UTF-16 validation, UTF-16 <-> UTF-32 and to_well_formed_utf16
+// are kernel operations (vector code where the kernel has it); the rest is scalar.
 #ifndef UTF8DFA_UTF16_HPP
 #define UTF8DFA_UTF16_HPP
 
@@ -19,7 +20,9 @@
 #endif
 
 #include "detail/bytes.hpp"
+#include "detail/dispatch.hpp"
 #include "detail/scalar.hpp"
+#include "detail/units.hpp"
 #include "error.hpp"
 #include "policy.hpp"
 #include "transcode.hpp"
@@ -49,68 +52,6 @@ constexpr char16_t swap_bytes(char16_t u) noexcept {
 }
 constexpr char32_t swap_bytes(char32_t u) noexcept {
   return ((u & 0xFFu) << 24) | ((u & 0xFF00u) << 8) | ((u >> 8) & 0xFF00u) | (u >> 24);
-}
-
-/// True when none of the 32 units at p is a surrogate (or, in UTF-32, above 0x10FFFF): one test for
-/// the block, a loop without branches that compilers vectorise.
-template <class In>
-constexpr bool plain_block(const In* p) noexcept {
-  unsigned bad = 0;
-  for (std::size_t k = 0; k < 32; ++k) {
-    const std::uint32_t u = p[k];
-    bad |= static_cast<unsigned>(u - 0xD800u < 0x800u) | static_cast<unsigned>(sizeof(In) == 4 && u > 0x10FFFFu);
-  }
-  return bad == 0;
-}
-
-/// Validation of UTF-16 or UTF-32 (by In), offsets in units: blocks of 32 plain units at a time,
-/// the others unit by unit.
-template <class In>
-constexpr validation_result validate_utf(const In* p, std::size_t n) noexcept {
-  for (std::size_t i = 0; i < n;) {
-    if (n - i >= 32 && plain_block(p + i)) {
-      i += 32;
-      continue;
-    }
-    const std::size_t end = n - i < 32 ? n : i + 32;
-    while (i < end) {  // a pair may end one unit past `end`
-      if (p[i] < 0xD800) {
-        ++i;
-        continue;
-      }
-      const decoded d = decode_utf_at(p, n, i);
-      if (d.error != error_code::none) return {i, d.error == error_code::incomplete ? 0u : std::size_t{1}, d.error};
-      i += d.length;
-    }
-  }
-  return {n, 0, error_code::none};
-}
-
-/// UTF-16 to UTF-32 or UTF-32 to UTF-16 (by In and Out), like the UTF-8 conversions.
-template <class Policy, class In, class Out>
-conversion_result utf_to_utf(const In* p, std::size_t n, Out* out, [[maybe_unused]] Policy pol) noexcept {
-  Out* o = out;
-  error_code first = error_code::none;
-  for (std::size_t i = 0; i < n;) {
-    const decoded d = decode_utf_at(p, n, i);
-    char32_t c = d.code_point;
-    if (UTF8DFA_UNLIKELY(d.error != error_code::none)) {
-      if constexpr (stops_on_error<Policy>) {
-        return {i, static_cast<std::size_t>(o - out), d.error};
-      } else {
-        if (first == error_code::none) first = d.error;
-        if constexpr (skips_errors_v<Policy>) {
-          i += d.length;
-          continue;
-        } else {
-          c = pol.replacement_value();
-        }
-      }
-    }
-    o = put_unit(o, c);
-    i += d.length;
-  }
-  return {n, static_cast<std::size_t>(o - out), first};
 }
 
 /// Calls f(units, count, offset) on the `n` UTF-16 or UTF-32 units (by Unit) whose bytes start at
@@ -144,12 +85,21 @@ const unsigned char* unit_bytes(std::basic_string_view<Unit> in) noexcept {
   return reinterpret_cast<const unsigned char*>(in.data());
 }
 
-/// validate_utf on the `n` units whose bytes start at `p`, stored little-endian (Little) or big-endian.
+/// validate_utf16 (the kernel's) or validate_utf32 (by Unit) on host-order units.
+template <class Unit>
+validation_result validate_units(const Unit* p, std::size_t n) noexcept {
+  if constexpr (sizeof(Unit) == 2)
+    return kernel_fn<&kernel_table::validate_utf16>()(p, n);
+  else
+    return validate_utf(p, n);
+}
+
+/// validate_units on the `n` units whose bytes start at `p`, stored little-endian (Little) or big-endian.
 template <bool Little, class Unit>
 validation_result validate_stored(const unsigned char* p, std::size_t n) noexcept {
   validation_result r{n, 0, error_code::none};
   for_each_host_chunk<Little, Unit>(p, n, [&](const Unit* b, std::size_t len, std::size_t base) {
-    const validation_result v = validate_utf(b, len);
+    const validation_result v = validate_units(b, len);
     if (v) return true;
     r = {base + v.valid_up_to, v.error_length, v.error};
     return false;
@@ -161,7 +111,7 @@ validation_result validate_stored(const unsigned char* p, std::size_t n) noexcep
 template <bool Little, class Unit>
 validation_result validate_utf_in_order(std::basic_string_view<Unit> in) noexcept {
   if constexpr (Little == host_little_endian)
-    return validate_utf(in.data(), in.size());
+    return validate_units(in.data(), in.size());
   else
     return validate_stored<Little, Unit>(unit_bytes(in), in.size());
 }
@@ -241,7 +191,8 @@ std::size_t utf8_length_from_utf_in_order(std::basic_string_view<Unit> in, R r) 
 /// Checks UTF-16: valid_up_to is the units before the first unpaired surrogate (error_length 1,
 /// `surrogate`), or before a high surrogate that ends the input (error_length 0, `incomplete`).
 constexpr validation_result validate_utf16(std::u16string_view in) noexcept {
-  return detail::validate_utf(in.data(), in.size());
+  if (UTF8DFA_IS_CONSTANT_EVALUATED()) return detail::validate_utf(in.data(), in.size());
+  return detail::kernel_fn<&detail::kernel_table::validate_utf16>()(in.data(), in.size());
 }
 
 /// Checks UTF-32: a surrogate value is `surrogate`, a value above 0x10FFFF `too_large` (length 1).
@@ -260,32 +211,22 @@ constexpr std::size_t count_utf16(std::u16string_view in) noexcept {
 /// Copies UTF-16 to `out` (in.size() units) with each unpaired surrogate replaced by U+FFFD;
 /// `out` may be in.data() (in place) but must not otherwise overlap. Returns the units written.
 inline std::size_t to_well_formed_utf16(std::u16string_view in, char16_t* out) noexcept {
-  const char16_t* p = in.data();
-  const std::size_t n = in.size();
-  for (std::size_t i = 0; i < n;) {
-    const decoded d = detail::decode_utf16_at(p, n, i);
-    if (d.error != error_code::none) {
-      out[i] = static_cast<char16_t>(replacement_character);
-    } else {  // the well-formed units as they are (one, or a pair)
-      out[i] = p[i];
-      if (d.length == 2) out[i + 1] = p[i + 1];
-    }
-    i += d.length;
-  }
-  return n;
+  return detail::kernel_fn<&detail::kernel_table::to_well_formed_utf16>()(in.data(), in.size(), out);
 }
 
 /// UTF-16 to UTF-32 into `out`; an unpaired surrogate is an error (see validate_utf16). Policies
 /// as for utf8_to_utf32: strict stops before it, replace writes the replacement, assume_valid.
 template <class Policy = strict, detail::enable_if_policy<Policy> = 0>
 conversion_result utf16_to_utf32(std::u16string_view in, char32_t* out, Policy policy = {}) noexcept {
-  return detail::utf_to_utf(in.data(), in.size(), out, policy);
+  return detail::kernel_fn<&detail::kernel_table::utf16_to_utf32>()(in.data(), in.size(), out,
+                                                                    detail::kernel_replacement(policy));
 }
 
 /// UTF-32 to UTF-16 into `out`; surrogates (`surrogate`) and values above 0x10FFFF (`too_large`) are errors.
 template <class Policy = strict, detail::enable_if_policy<Policy> = 0>
 conversion_result utf32_to_utf16(std::u32string_view in, char16_t* out, Policy policy = {}) noexcept {
-  return detail::utf_to_utf(in.data(), in.size(), out, policy);
+  return detail::kernel_fn<&detail::kernel_table::utf32_to_utf16>()(in.data(), in.size(), out,
+                                                                    detail::kernel_replacement(policy));
 }
 
 /// char32_t units utf16_to_utf32 writes: exact for every policy on well-formed input and for

@@ -6,6 +6,7 @@
 
 #include "../policy.hpp"
 #include "scalar.hpp"
+#include "units.hpp"
 
 namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
@@ -39,6 +40,14 @@ struct kernel_table {
   std::size_t (*utf32_length_from_utf8)(const unsigned char*, std::size_t, char32_t repl) noexcept;
   std::size_t (*utf8_length_from_utf16)(const char16_t*, std::size_t, char32_t repl) noexcept;
   std::size_t (*utf8_length_from_utf32)(const char32_t*, std::size_t, char32_t repl) noexcept;
+  // Latin-1 and UTF-16 / UTF-32 input (latin1.hpp, utf16.hpp). utf8_to_latin1's replacement is
+  // strict_marker, skip_marker or a value up to 0xFF.
+  std::size_t (*latin1_to_utf8)(const unsigned char*, std::size_t, unsigned char*) noexcept;
+  conversion_result (*utf8_to_latin1)(const unsigned char*, std::size_t, unsigned char*, char32_t) noexcept;
+  validation_result (*validate_utf16)(const char16_t*, std::size_t) noexcept;
+  conversion_result (*utf16_to_utf32)(const char16_t*, std::size_t, char32_t*, char32_t) noexcept;
+  conversion_result (*utf32_to_utf16)(const char32_t*, std::size_t, char16_t*, char32_t) noexcept;
+  std::size_t (*to_well_formed_utf16)(const char16_t*, std::size_t, char16_t*) noexcept;
 };
 
 /// Runs a policy-templated kernel with the policy encoded as a replacement value.
@@ -65,6 +74,16 @@ inline constexpr auto scalar_utf32_to_utf8 =
     &by_policy<char32_t, unsigned char, &utf_to_utf8_scalar<strict, char32_t>, &utf_to_utf8_scalar<replace, char32_t>,
                &utf_to_utf8_scalar<skip, char32_t>>;
 
+inline constexpr auto scalar_utf8_to_latin1 =
+    &by_policy<unsigned char, unsigned char, &to_latin1<strict, unsigned char>, &to_latin1<replace, unsigned char>,
+               &to_latin1<skip, unsigned char>>;
+inline constexpr auto scalar_utf16_to_utf32 =
+    &by_policy<char16_t, char32_t, &utf_to_utf<strict, char16_t, char32_t>, &utf_to_utf<replace, char16_t, char32_t>,
+               &utf_to_utf<skip, char16_t, char32_t>>;
+inline constexpr auto scalar_utf32_to_utf16 =
+    &by_policy<char32_t, char16_t, &utf_to_utf<strict, char32_t, char16_t>, &utf_to_utf<replace, char32_t, char16_t>,
+               &utf_to_utf<skip, char32_t, char16_t>>;
+
 inline constexpr kernel_table scalar_kernels{
     "scalar",
     &validate_scalar,
@@ -78,6 +97,12 @@ inline constexpr kernel_table scalar_kernels{
     &utf8_units_by<false, &validate_scalar, &count_leads_scalar>,
     &utf8_length_scalar<char16_t>,
     &utf8_length_scalar<char32_t>,
+    &latin1_to_utf8_scalar,
+    scalar_utf8_to_latin1,
+    &validate_utf16_scalar,
+    scalar_utf16_to_utf32,
+    scalar_utf32_to_utf16,
+    &to_well_formed_utf16_scalar,
 };
 
 /// A vector conversion for inputs of at least `MinUnits` code units, the scalar one below: a vector

@@ -5,6 +5,7 @@
 #include "../../kernel_table.hpp"
 #include "length.hpp"
 #include "transcode.hpp"
+#include "units.hpp"
 #include "validate.hpp"
 
 #if UTF8DFA_X86_KERNELS
@@ -26,7 +27,13 @@ inline constexpr kernel_table table{
     &utf16_length_from_utf8,
     &utf32_length_from_utf8,
     &utf8_length_from_utf16,
-    &utf8_length_from_utf32,
+    &utf8_length_from_utf32,  // Latin-1 and UTF-16 / UTF-32 input (the tails scalar in the kernels).
+    &latin1_to_utf8,
+    &utf8_to_latin1,
+    &validate_utf16,
+    &utf16_to_utf32,
+    &utf32_to_utf16,
+    &to_well_formed_utf16,
 };
 
 }  // namespace avx2

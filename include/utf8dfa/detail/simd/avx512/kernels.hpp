@@ -5,6 +5,7 @@
 #include "../../kernel_table.hpp"
 #include "length.hpp"
 #include "transcode.hpp"
+#include "units.hpp"
 #include "validate.hpp"
 
 #if UTF8DFA_X86_KERNELS
@@ -26,7 +27,14 @@ inline constexpr kernel_table table{
     &utf16_length_from_utf8,
     &utf32_length_from_utf8,
     &utf8_length_from_utf16,
-    &utf8_length_from_utf32,
+    &utf8_length_from_utf32,  // Latin-1 and UTF-16 / UTF-32 input (masked loads and stores: no size too small); the
+    // conversions with a policy take the scalar code under 16 units.
+    &latin1_to_utf8,
+    &vector_from<unsigned char, unsigned char, &utf8_to_latin1, scalar_utf8_to_latin1, 16>,
+    &validate_utf16,
+    &vector_from<char16_t, char32_t, &utf16_to_utf32, scalar_utf16_to_utf32, 16>,
+    &vector_from<char32_t, char16_t, &utf32_to_utf16, scalar_utf32_to_utf16, 16>,
+    &to_well_formed_utf16,
 };
 
 }  // namespace avx512

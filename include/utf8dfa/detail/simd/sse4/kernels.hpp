@@ -24,6 +24,12 @@ inline constexpr kernel_table table{
     &utf8_units_by<false, &validate, &count_leads>,
     scalar_kernels.utf8_length_from_utf16,
     scalar_kernels.utf8_length_from_utf32,
+    scalar_kernels.latin1_to_utf8,
+    scalar_kernels.utf8_to_latin1,
+    scalar_kernels.validate_utf16,
+    scalar_kernels.utf16_to_utf32,
+    scalar_kernels.utf32_to_utf16,
+    scalar_kernels.to_well_formed_utf16,
 };
 
 }  // namespace sse4

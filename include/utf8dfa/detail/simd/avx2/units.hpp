@@ -1,0 +1,345 @@
+// utf8dfa: AVX2 kernels for Latin-1 and UTF-16 / UTF-32 input. Same results as the scalar functions
+// of units.hpp: a block that holds an error (or, into Latin-1, a character above U+00FF) is run
+// through the scalar code up to its end and the vector loop resumes behind it. Tails are scalar;
+// full-width stores go past the result only where later output of the same call overwrites them.
+#ifndef UTF8DFA_DETAIL_SIMD_AVX2_UNITS_HPP
+#define UTF8DFA_DETAIL_SIMD_AVX2_UNITS_HPP
+
+#include "../../kernel_table.hpp"
+#include "../../units.hpp"
+#include "../target.hpp"
+#include "../transcode_common.hpp"
+#include "transcode.hpp"
+
+#if UTF8DFA_X86_KERNELS
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+namespace avx2 {
+
+// ---- Latin-1 to UTF-8 -----------------------------------------------------------------------
+
+/// Writes the UTF-8 of 8 Latin-1 bytes, widened to words in `words` (two-byte forms where `high`
+/// has a bit), with a 16-byte store: up to 8 bytes past the result are overwritten.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* spill_latin1_8(unsigned char* o, __m128i words,
+                                                                        unsigned high) noexcept {
+  const __m128i packed =
+      _mm_shuffle_epi8(words, _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_short_utf8[high])));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(o), packed);
+  return o + 8 + _mm_popcnt_u32(high);
+}
+
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t latin1_to_utf8(const unsigned char* p, std::size_t n,
+                                                                       unsigned char* out) noexcept {
+  const __m256i low6 = _mm256_set1_epi16(0x3F);
+  const __m256i tags = _mm256_set1_epi16(static_cast<short>(0x80C0));
+  const __m256i ascii_max = _mm256_set1_epi16(0x7F);
+  unsigned char* o = out;
+  std::size_t i = 0;
+  // At least 8 bytes follow each block, so at least 8 more output bytes cover the overwrite.
+  for (; n - i >= 40; i += 32) {
+    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
+    const auto high = static_cast<std::uint32_t>(_mm256_movemask_epi8(x));
+    if (high == 0) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), x);
+      o += 32;
+      continue;
+    }
+    for (unsigned h = 0; h < 2; ++h) {
+      const __m256i w = _mm256_cvtepu8_epi16(h == 0 ? _mm256_castsi256_si128(x) : _mm256_extracti128_si256(x, 1));
+      // The two-byte form as a little-endian word: lead C0 | c >> 6, then 80 | (c & 3F).
+      const __m256i two = _mm256_or_si256(
+          _mm256_or_si256(_mm256_srli_epi16(w, 6), _mm256_slli_epi16(_mm256_and_si256(w, low6), 8)), tags);
+      const __m256i words = _mm256_blendv_epi8(w, two, _mm256_cmpgt_epi16(w, ascii_max));
+      const unsigned bits = high >> (16 * h);
+      o = spill_latin1_8(o, _mm256_castsi256_si128(words), bits & 0xFFu);
+      o = spill_latin1_8(o, _mm256_extracti128_si256(words, 1), (bits >> 8) & 0xFFu);
+    }
+  }
+  return static_cast<std::size_t>(o - out) + latin1_to_utf8_scalar(p + i, n - i, o);
+}
+
+// ---- UTF-8 to Latin-1 -----------------------------------------------------------------------
+
+/// Stores the first `count` (< 8) bytes of v at o, and nothing else (in pieces of 4, 2 and 1 bytes:
+/// masked stores are slow on some CPUs).
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void store_bytes(unsigned char* o, __m128i v, unsigned count) noexcept {
+  std::uint64_t bytes = static_cast<std::uint64_t>(_mm_cvtsi128_si64(v));
+  if ((count & 4u) != 0) {
+    const auto four = static_cast<std::uint32_t>(bytes);
+    std::memcpy(o, &four, 4);
+    o += 4;
+    bytes >>= 32;
+  }
+  if ((count & 2u) != 0) {
+    const auto two = static_cast<std::uint16_t>(bytes);
+    std::memcpy(o, &two, 2);
+    o += 2;
+    bytes >>= 16;
+  }
+  if ((count & 1u) != 0) *o = static_cast<unsigned char>(bytes);
+}
+
+/// Stores the first `count` (<= 8) dwords of v at o, and nothing else (in pieces, as store_bytes).
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void store_dwords(char32_t* o, __m256i v, unsigned count) noexcept {
+  if (count == 8) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), v);
+    return;
+  }
+  __m128i part = _mm256_castsi256_si128(v);
+  if ((count & 4u) != 0) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(o), part);
+    o += 4;
+    part = _mm256_extracti128_si256(v, 1);
+  }
+  if ((count & 2u) != 0) {
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(o), part);
+    o += 2;
+    part = _mm_srli_si128(part, 8);
+  }
+  if ((count & 1u) != 0) *o = static_cast<char32_t>(static_cast<std::uint32_t>(_mm_cvtsi128_si32(part)));
+}
+
+/// Writes the `count` bytes of the low 8 of v at o, ending no later than `end`.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* put_packed8(unsigned char* o, const unsigned char* end,
+                                                                     __m128i v, unsigned count) noexcept {
+  if (end - o >= 8)
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(o), v);
+  else
+    store_bytes(o, v, count);
+  return o + count;
+}
+
+/// UTF-8 to Latin-1 under Policy: blocks of ASCII and C2/C3 pairs in vectors, the others scalar.
+template <class Policy>
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const unsigned char* p, std::size_t n,
+                                                                         unsigned char* out,
+                                                                         unsigned char repl) noexcept {
+  const __m256i fe = _mm256_set1_epi8(static_cast<char>(0xFE));
+  const __m256i c2 = _mm256_set1_epi8(static_cast<char>(0xC2));
+  const __m256i c0 = _mm256_set1_epi8(static_cast<char>(0xC0));
+  const __m256i low6 = _mm256_set1_epi8(0x3F);
+  latin1_progress s;
+  std::size_t i = 0, w = 0;  // s.read and s.written, in registers
+  // The byte after each block is read (the continuation of a pair that ends it).
+  while (n - i >= 33) {
+    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
+    const auto high = static_cast<std::uint32_t>(_mm256_movemask_epi8(x));
+    if (high == 0) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + w), x);
+      i += 32;
+      w += 32;
+      continue;
+    }
+    const __m256i leads = _mm256_cmpeq_epi8(_mm256_and_si256(x, fe), c2);
+    auto lead = static_cast<std::uint32_t>(_mm256_movemask_epi8(leads));
+    const auto cont = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(c0, x)));  // 80..BF
+    std::uint32_t live = 0xFFFFFFFFu;
+    std::size_t take = 32;
+    if ((lead >> 31) != 0) {  // a pair cut by the block end: the next block takes it
+      take = 31;
+      lead &= 0x7FFFFFFFu;
+      live = 0x7FFFFFFFu;
+    }
+    if (UTF8DFA_UNLIKELY((high & live & ~lead & ~cont) != 0 || (std::uint64_t{lead} << 1) != (cont & live))) {
+      s.read = i;
+      s.written = w;
+      if (!to_latin1_until<Policy>(p, n, i + take, out, s, repl)) return latin1_result(s, n, true);
+      i = s.read;
+      w = s.written;
+      continue;
+    }
+    // At each lead: (lead & 3) << 6 | (next & 3F); the continuations are dropped.
+    const __m256i next = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 1));
+    const __m256i value = _mm256_or_si256(_mm256_and_si256(_mm256_slli_epi16(x, 6), c0), _mm256_and_si256(next, low6));
+    const __m256i bytes = _mm256_blendv_epi8(x, value, leads);
+    const std::uint32_t keep = live & ~cont;
+    unsigned char* o = out + w;
+    unsigned char* const end = o + _mm_popcnt_u32(keep);
+    for (unsigned h = 0; h < 2; ++h) {
+      const unsigned k16 = (keep >> (16 * h)) & 0xFFFFu;
+      const __m128i lane = h == 0 ? _mm256_castsi256_si128(bytes) : _mm256_extracti128_si256(bytes, 1);
+      const __m128i control =
+          _mm_set_epi64x(static_cast<long long>(tables.pack_dwords[k16 >> 8] + 0x0808080808080808ull),
+                         static_cast<long long>(tables.pack_dwords[k16 & 0xFFu]));
+      const __m128i packed = _mm_shuffle_epi8(lane, control);
+      o = put_packed8(o, end, packed, static_cast<unsigned>(_mm_popcnt_u32(k16 & 0xFFu)));
+      o = put_packed8(o, end, _mm_unpackhi_epi64(packed, packed), static_cast<unsigned>(_mm_popcnt_u32(k16 >> 8)));
+    }
+    i += take;
+    w = static_cast<std::size_t>(end - out);
+  }
+  s.read = i;
+  s.written = w;
+  const bool done = to_latin1_until<Policy>(p, n, n, out, s, repl);
+  return latin1_result(s, n, !done);
+}
+
+inline conversion_result utf8_to_latin1(const unsigned char* p, std::size_t n, unsigned char* out,
+                                        char32_t replacement) noexcept {
+  if (replacement == strict_marker) return utf8_to_latin1_by<strict>(p, n, out, 0);
+  if (replacement == skip_marker) return utf8_to_latin1_by<skip>(p, n, out, 0);
+  return utf8_to_latin1_by<replace>(p, n, out, static_cast<unsigned char>(replacement));
+}
+
+// ---- UTF-16 -----------------------------------------------------------------------------------
+
+/// A block of 16 UTF-16 units: how many of them a vector loop takes (a high surrogate at its end
+/// is left to the next block), whether it has surrogates, and whether they pair up.
+struct unit_block {
+  std::size_t take;
+  bool plain, clean;
+  std::uint32_t lows;  // the low surrogates
+};
+
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unit_block check_utf16(__m256i u, std::size_t i, std::size_t n) noexcept {
+  const __m256i top = _mm256_and_si256(u, _mm256_set1_epi16(static_cast<short>(0xF800)));
+  const __m256i any = _mm256_cmpeq_epi16(top, _mm256_set1_epi16(static_cast<short>(0xD800)));
+  const auto any_bits = static_cast<std::uint32_t>(_mm256_movemask_epi8(any));
+  if (any_bits == 0) return {16, true, true, 0};
+  const __m256i low = _mm256_and_si256(any, _mm256_slli_epi16(u, 5));  // bit 10 (DC00..DFFF) to the sign bit
+  const std::uint32_t lows = _pext_u32(static_cast<std::uint32_t>(_mm256_movemask_epi8(low)), 0xAAAAAAAAu);
+  std::uint32_t highs = _pext_u32(any_bits, 0x55555555u) & ~lows;
+  std::size_t take = 16;
+  if (n - i > 16 && (highs >> 15) != 0) {
+    take = 15;
+    highs &= 0x7FFFu;
+  }
+  return {take, false, (highs << 1) == lows, lows};
+}
+
+/// True when none of the 64 units at p is a surrogate.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool plain64(const char16_t* p, __m256i shift, __m256i top) noexcept {
+  const __m256i* v = reinterpret_cast<const __m256i*>(p);
+  const __m256i a = _mm256_add_epi16(_mm256_loadu_si256(v), shift);
+  const __m256i b = _mm256_add_epi16(_mm256_loadu_si256(v + 1), shift);
+  const __m256i c = _mm256_add_epi16(_mm256_loadu_si256(v + 2), shift);
+  const __m256i d = _mm256_add_epi16(_mm256_loadu_si256(v + 3), shift);
+  const __m256i m = _mm256_min_epu16(_mm256_min_epu16(a, b), _mm256_min_epu16(c, d));
+  return _mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_min_epu16(m, top), m)) == 0;
+}
+
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_utf16(const char16_t* p,
+                                                                             std::size_t n) noexcept {
+  const __m256i shift = _mm256_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
+  const __m256i top = _mm256_set1_epi16(0x07FF);
+  std::size_t i = 0;
+  while (n - i >= 16) {
+    if (n - i >= 64 && plain64(p + i, shift, top)) {
+      i += 64;
+      continue;
+    }
+    const unit_block b = check_utf16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i)), i, n);
+    if (UTF8DFA_UNLIKELY(!b.clean)) break;  // the scalar code finds the error
+    i += b.take;
+  }
+  const validation_result r = validate_utf(p + i, n - i);
+  return {i + r.valid_up_to, r.error_length, r.error};
+}
+
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t to_well_formed_utf16(const char16_t* p, std::size_t n,
+                                                                             char16_t* out) noexcept {
+  std::size_t i = 0;
+  while (n - i >= 16) {
+    const __m256i u = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
+    const unit_block b = check_utf16(u, i, n);
+    if (UTF8DFA_LIKELY(b.clean)) {  // (a high surrogate left to the next block is copied as it is)
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), u);
+      i += b.take;
+    } else {
+      i = to_well_formed_until(p, n, i, i + b.take, out);
+    }
+  }
+  to_well_formed_until(p, n, i, n, out);
+  return n;
+}
+
+/// UTF-16 to UTF-32: blocks of 16 units without surrogates in vectors, the others scalar.
+template <bool Strict>
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf16_to_utf32_by(const char16_t* p, std::size_t n,
+                                                                         char32_t* out, char32_t repl) noexcept {
+  // (hi << 10) + lo + this: the code point of the pair (hi, lo) (modulo 2^32).
+  const __m256i pair_offset = _mm256_set1_epi32(static_cast<int>(0x10000u - (0xD800u << 10) - 0xDC00u));
+  const __m256i fc00 = _mm256_set1_epi32(0xFC00);
+  const __m256i d800 = _mm256_set1_epi32(0xD800);
+  transcode_cursor<char32_t> c{0, out, error_code::none};
+  while (n - c.i >= 16) {
+    const __m256i u = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
+    const unit_block b = check_utf16(u, c.i, n);
+    if (UTF8DFA_LIKELY(b.plain)) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o), _mm256_cvtepu16_epi32(_mm256_castsi256_si128(u)));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 8), _mm256_cvtepu16_epi32(_mm256_extracti128_si256(u, 1)));
+      c.o += 16;
+      c.i += 16;
+    } else if (b.clean && n - c.i >= 17) {
+      // Pairs: at a high surrogate the code point of it and the unit after it; the lows dropped.
+      const __m256i next = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 1));
+      const std::uint32_t keep = ~b.lows & (b.take == 16 ? 0xFFFFu : 0x7FFFu);
+      for (unsigned h = 0; h < 2; ++h) {
+        const __m256i a = _mm256_cvtepu16_epi32(h == 0 ? _mm256_castsi256_si128(u) : _mm256_extracti128_si256(u, 1));
+        const __m256i d =
+            _mm256_cvtepu16_epi32(h == 0 ? _mm256_castsi256_si128(next) : _mm256_extracti128_si256(next, 1));
+        const __m256i high = _mm256_cmpeq_epi32(_mm256_and_si256(a, fc00), d800);
+        const __m256i pair = _mm256_add_epi32(_mm256_add_epi32(_mm256_slli_epi32(a, 10), d), pair_offset);
+        const __m256i cp = _mm256_blendv_epi8(a, pair, high);
+        const unsigned sel = (keep >> (8 * h)) & 0xFFu;
+        const __m256i order = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<long long>(tables.pack_dwords[sel])));
+        const auto count = static_cast<unsigned>(_mm_popcnt_u32(sel));
+        store_dwords(c.o, _mm256_permutevar8x32_epi32(cp, order), count);
+        c.o += count;
+      }
+      c.i += b.take;
+    } else if (!scalar_region<Strict>(p, n, c.i + b.take, c, repl)) {
+      return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+    }
+  }
+  if (!scalar_region<Strict>(p, n, n, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+  return {n, static_cast<std::size_t>(c.o - out), c.first};
+}
+
+inline conversion_result utf16_to_utf32(const char16_t* p, std::size_t n, char32_t* out, char32_t repl) noexcept {
+  return repl == strict_marker ? utf16_to_utf32_by<true>(p, n, out, repl) : utf16_to_utf32_by<false>(p, n, out, repl);
+}
+
+/// UTF-32 to UTF-16: blocks of 8 values in the BMP (no surrogate) in vectors, the others scalar.
+template <bool Strict>
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf32_to_utf16_by(const char32_t* p, std::size_t n,
+                                                                         char16_t* out, char32_t repl) noexcept {
+  const __m256i d800 = _mm256_set1_epi32(0xD800);
+  const __m256i top = _mm256_set1_epi32(0x07FF);
+  transcode_cursor<char16_t> c{0, out, error_code::none};
+  while (n - c.i >= 8) {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
+    // Taken as they are when no value is above FFFF or a surrogate (v - D800 below 800).
+    const __m256i t = _mm256_sub_epi32(v, d800);
+    const __m256i bad = _mm256_or_si256(_mm256_srli_epi32(v, 16), _mm256_cmpeq_epi32(_mm256_min_epu32(t, top), t));
+    if (UTF8DFA_LIKELY(_mm256_testz_si256(bad, bad))) {
+      // Lanes 0..3 and 4..7 packed to words (the values are at most FFFF), then put in order.
+      const __m256i words = _mm256_packus_epi32(v, v);
+      const __m128i ordered = _mm256_castsi256_si128(_mm256_permute4x64_epi64(words, 0x08));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o), ordered);
+      c.o += 8;
+      c.i += 8;
+    } else if (!scalar_region<Strict>(p, n, c.i + 8, c, repl)) {
+      return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+    }
+  }
+  if (!scalar_region<Strict>(p, n, n, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+  return {n, static_cast<std::size_t>(c.o - out), c.first};
+}
+
+inline conversion_result utf32_to_utf16(const char32_t* p, std::size_t n, char16_t* out, char32_t repl) noexcept {
+  return repl == strict_marker ? utf32_to_utf16_by<true>(p, n, out, repl) : utf32_to_utf16_by<false>(p, n, out, repl);
+}
+
+}  // namespace avx2
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+#endif
+
+#endif

@@ -1,0 +1,323 @@
+// utf8dfa: AVX-512 kernels for Latin-1 and UTF-16 / UTF-32 input (F/BW/VL/VBMI/VBMI2). Same results
+// as the scalar functions of units.hpp: a block that holds an error (or, into Latin-1, a character
+// above U+00FF) is run through the scalar code up to its end and the vector loop resumes behind it.
+// Tails use masked loads and stores: nothing is read past the input nor written past the output.
+#ifndef UTF8DFA_DETAIL_SIMD_AVX512_UNITS_HPP
+#define UTF8DFA_DETAIL_SIMD_AVX512_UNITS_HPP
+
+#include "../../kernel_table.hpp"
+#include "../../units.hpp"
+#include "../target.hpp"
+#include "../transcode_common.hpp"
+#include "transcode.hpp"
+
+#if UTF8DFA_X86_KERNELS
+#include <cstddef>
+#include <cstdint>
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+namespace avx512 {
+
+// ---- Latin-1 to UTF-8 -----------------------------------------------------------------------
+
+/// Writes the UTF-8 of the `k` (<= 32) Latin-1 bytes in `y` (zero past k; `high` their bytes 80..FF).
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE unsigned char* widen_latin1_32(unsigned char* o, __m256i y,
+                                                                           std::uint32_t high, std::size_t k) noexcept {
+  const __m512i w = _mm512_cvtepu8_epi16(y);
+  // The two-byte form as a little-endian word: lead C0 | c >> 6, then 80 | (c & 3F).
+  const __m512i two = _mm512_or_si512(
+      _mm512_or_si512(_mm512_srli_epi16(w, 6), _mm512_slli_epi16(_mm512_and_si512(w, _mm512_set1_epi16(0x3F)), 8)),
+      _mm512_set1_epi16(static_cast<short>(0x80C0)));
+  const __m512i words = _mm512_mask_blend_epi16(static_cast<__mmask32>(high), w, two);
+  const std::uint64_t keep = (0x5555555555555555ull | _pdep_u64(high, 0xAAAAAAAAAAAAAAAAull)) & low_bits(2 * k);
+  const __m512i packed = _mm512_maskz_compress_epi8(static_cast<__mmask64>(keep), words);
+  const auto count = static_cast<std::size_t>(_mm_popcnt_u64(keep));
+  _mm512_mask_storeu_epi8(o, static_cast<__mmask64>(low_bits(count)), packed);
+  return o + count;
+}
+
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t latin1_to_utf8(const unsigned char* p, std::size_t n,
+                                                                         unsigned char* out) noexcept {
+  unsigned char* o = out;
+  for (std::size_t i = 0; i < n;) {
+    const std::size_t k = n - i < 64 ? n - i : 64;
+    const auto live = static_cast<__mmask64>(low_bits(k));
+    const __m512i x = _mm512_maskz_loadu_epi8(live, p + i);
+    const std::uint64_t high = _mm512_movepi8_mask(x);
+    if (high == 0) {
+      _mm512_mask_storeu_epi8(o, live, x);
+      o += k;
+    } else {
+      o = widen_latin1_32(o, _mm512_castsi512_si256(x), static_cast<std::uint32_t>(high), k < 32 ? k : 32);
+      if (k > 32)
+        o = widen_latin1_32(o, _mm512_extracti64x4_epi64(x, 1), static_cast<std::uint32_t>(high >> 32), k - 32);
+    }
+    i += k;
+  }
+  return static_cast<std::size_t>(o - out);
+}
+
+// ---- UTF-8 to Latin-1 -----------------------------------------------------------------------
+
+/// UTF-8 to Latin-1 under Policy: blocks of ASCII and C2/C3 pairs in vectors, the others scalar.
+template <class Policy>
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const unsigned char* p, std::size_t n,
+                                                                           unsigned char* out,
+                                                                           unsigned char repl) noexcept {
+  const __m512i fe = _mm512_set1_epi8(static_cast<char>(0xFE));
+  const __m512i c2 = _mm512_set1_epi8(static_cast<char>(0xC2));
+  const __m512i c0 = _mm512_set1_epi8(static_cast<char>(0xC0));
+  const __m512i low6 = _mm512_set1_epi8(0x3F);
+  const __m512i before = _mm512_sub_epi8(byte_iota(), _mm512_set1_epi8(1));  // byte j takes byte j - 1
+  latin1_progress s;
+  std::size_t i = 0, w = 0;  // s.read and s.written, in registers
+  while (i < n) {
+    const std::size_t k = n - i < 64 ? n - i : 64;
+    std::uint64_t live = low_bits(k);
+    const __m512i x = _mm512_maskz_loadu_epi8(static_cast<__mmask64>(live), p + i);
+    const std::uint64_t high = _mm512_movepi8_mask(x);
+    if (high == 0) {
+      _mm512_mask_storeu_epi8(out + w, static_cast<__mmask64>(live), x);
+      i += k;
+      w += k;
+      continue;
+    }
+    std::uint64_t lead = _mm512_cmpeq_epi8_mask(_mm512_and_si512(x, fe), c2);
+    const std::uint64_t cont = _mm512_cmplt_epi8_mask(x, c0) & high;  // 80..BF
+    std::size_t take = k;
+    if (n - i > 64 && (lead >> 63) != 0) {  // a pair cut by the block end: the next block takes it
+      take = 63;
+      lead &= ~(std::uint64_t{1} << 63);
+      live >>= 1;
+    }
+    // A lead still at byte 63 ends the input: an error (lead << 1 would drop it).
+    if (UTF8DFA_UNLIKELY((high & live & ~lead & ~cont) != 0 || (lead << 1) != (cont & live) || (lead >> 63) != 0)) {
+      s.read = i;
+      s.written = w;
+      if (!to_latin1_until<Policy>(p, n, i + take, out, s, repl)) return latin1_result(s, n, true);
+      i = s.read;
+      w = s.written;
+      continue;
+    }
+    const __m512i prev = _mm512_permutexvar_epi8(before, x);
+    const __m512i value = _mm512_or_si512(_mm512_and_si512(x, low6), _mm512_and_si512(_mm512_slli_epi16(prev, 6), c0));
+    const __m512i bytes = _mm512_mask_blend_epi8(static_cast<__mmask64>(cont), x, value);
+    const std::uint64_t keep = live & ~lead;
+    const __m512i packed = _mm512_maskz_compress_epi8(static_cast<__mmask64>(keep), bytes);
+    const auto count = static_cast<std::size_t>(_mm_popcnt_u64(keep));
+    _mm512_mask_storeu_epi8(out + w, static_cast<__mmask64>(low_bits(count)), packed);
+    i += take;
+    w += count;
+  }
+  s.written = w;
+  return latin1_result(s, n, false);
+}
+
+inline conversion_result utf8_to_latin1(const unsigned char* p, std::size_t n, unsigned char* out,
+                                        char32_t replacement) noexcept {
+  if (replacement == strict_marker) return utf8_to_latin1_by<strict>(p, n, out, 0);
+  if (replacement == skip_marker) return utf8_to_latin1_by<skip>(p, n, out, 0);
+  return utf8_to_latin1_by<replace>(p, n, out, static_cast<unsigned char>(replacement));
+}
+
+// ---- UTF-16 -----------------------------------------------------------------------------------
+
+/// The surrogates of a block of UTF-16: every one (`any`), the high ones, the low ones.
+struct surrogates {
+  std::uint32_t any, high, low;
+};
+
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE surrogates find_surrogates(__m512i u) noexcept {
+  const __m512i top = _mm512_and_si512(u, _mm512_set1_epi16(static_cast<short>(0xF800)));
+  const __mmask32 any = _mm512_cmpeq_epi16_mask(top, _mm512_set1_epi16(static_cast<short>(0xD800)));
+  const __mmask32 low =
+      _mm512_mask_cmpeq_epi16_mask(any, _mm512_and_si512(u, _mm512_set1_epi16(0x0400)), _mm512_set1_epi16(0x0400));
+  return {any, static_cast<std::uint32_t>(any & ~low), low};
+}
+
+/// The block of (at most 32) units at p + i: how many of them a vector loop takes (`take`; a high
+/// surrogate at the end of a full block is left to the next one when the input goes on), and
+/// whether they pair up (`clean`).
+struct unit_block {
+  std::size_t take;
+  std::uint32_t high, low;
+  bool clean;
+};
+
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE unit_block check_utf16(__m512i u, std::size_t i, std::size_t n,
+                                                                   std::size_t k) noexcept {
+  surrogates s = find_surrogates(u);
+  std::size_t take = k;
+  if (n - i > 32 && (s.high >> 31) != 0) {
+    take = 31;
+    s.high &= 0x7FFFFFFFu;
+  }
+  return {take, s.high, s.low, (std::uint64_t{s.high} << 1) == s.low};
+}
+
+/// True when none of the 128 units at p is a surrogate.
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool plain128(const char16_t* p, __m512i shift, __m512i limit) noexcept {
+  const __m512i a = _mm512_add_epi16(_mm512_loadu_si512(p), shift);
+  const __m512i b = _mm512_add_epi16(_mm512_loadu_si512(p + 32), shift);
+  const __m512i c = _mm512_add_epi16(_mm512_loadu_si512(p + 64), shift);
+  const __m512i d = _mm512_add_epi16(_mm512_loadu_si512(p + 96), shift);
+  const __m512i m = _mm512_min_epu16(_mm512_min_epu16(a, b), _mm512_min_epu16(c, d));
+  return _mm512_cmplt_epu16_mask(m, limit) == 0;
+}
+
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16(const char16_t* p,
+                                                                               std::size_t n) noexcept {
+  const __m512i shift = _mm512_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
+  const __m512i limit = _mm512_set1_epi16(0x0800);
+  for (std::size_t i = 0; i < n;) {
+    if (n - i >= 128 && plain128(p + i, shift, limit)) {
+      i += 128;
+      continue;
+    }
+    const std::size_t k = n - i < 32 ? n - i : 32;
+    const __m512i u = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(k)), p + i);
+    const unit_block b = check_utf16(u, i, n, k);
+    if (UTF8DFA_UNLIKELY(!b.clean)) {
+      const validation_result r = validate_utf(p + i, n - i);
+      return {i + r.valid_up_to, r.error_length, r.error};
+    }
+    i += b.take;
+  }
+  return {n, 0, error_code::none};
+}
+
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t to_well_formed_utf16(const char16_t* p, std::size_t n,
+                                                                               char16_t* out) noexcept {
+  const __m512i shift = _mm512_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
+  const __m512i limit = _mm512_set1_epi16(0x0800);
+  for (std::size_t i = 0; i < n;) {
+    if (n - i >= 32) {  // 32 units without a surrogate
+      const __m512i u = _mm512_loadu_si512(p + i);
+      if (_mm512_cmplt_epu16_mask(_mm512_add_epi16(u, shift), limit) == 0) {
+        _mm512_storeu_si512(out + i, u);
+        i += 32;
+        continue;
+      }
+    }
+    const std::size_t k = n - i < 32 ? n - i : 32;
+    const auto live = static_cast<__mmask32>(low_bits(k));
+    const __m512i u = _mm512_maskz_loadu_epi16(live, p + i);
+    const unit_block b = check_utf16(u, i, n, k);
+    if (UTF8DFA_LIKELY(b.clean)) {
+      _mm512_mask_storeu_epi16(out + i, static_cast<__mmask32>(low_bits(b.take)), u);
+      i += b.take;
+    } else {
+      i = to_well_formed_until(p, n, i, i + b.take, out);
+    }
+  }
+  return n;
+}
+
+/// UTF-16 to UTF-32: blocks of 32 units whose surrogates pair up in vectors, the others scalar.
+template <bool Strict>
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf16_to_utf32_by(const char16_t* p, std::size_t n,
+                                                                           char32_t* out, char32_t repl) noexcept {
+  // (hi << 10) + lo + this: the code point of the pair (hi, lo) (modulo 2^32).
+  const __m512i pair_offset = _mm512_set1_epi32(static_cast<int>(0x10000u - (0xD800u << 10) - 0xDC00u));
+  const __m512i shift = _mm512_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
+  const __m512i limit = _mm512_set1_epi16(0x0800);
+  transcode_cursor<char32_t> c{0, out, error_code::none};
+  while (c.i < n) {
+    const std::size_t i = c.i;
+    if (n - i >= 32) {  // 32 units without a surrogate
+      const __m512i u = _mm512_loadu_si512(p + i);
+      if (_mm512_cmplt_epu16_mask(_mm512_add_epi16(u, shift), limit) == 0) {
+        _mm512_storeu_si512(c.o, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(u)));
+        _mm512_storeu_si512(c.o + 16, _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(u, 1)));
+        c.o += 32;
+        c.i += 32;
+        continue;
+      }
+    }
+    const std::size_t k = n - i < 32 ? n - i : 32;
+    const __m512i u = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(k)), p + i);
+    const unit_block b = check_utf16(u, i, n, k);
+    if (UTF8DFA_UNLIKELY(!b.clean)) {
+      if (!scalar_region<Strict>(p, n, i + b.take, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+      continue;
+    }
+    if ((b.high | b.low) == 0) {
+      _mm512_mask_storeu_epi32(c.o, static_cast<__mmask16>(low_bits(b.take)),
+                               _mm512_cvtepu16_epi32(_mm512_castsi512_si256(u)));
+      if (b.take > 16)
+        _mm512_mask_storeu_epi32(c.o + 16, static_cast<__mmask16>(low_bits(b.take - 16)),
+                                 _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(u, 1)));
+      c.o += b.take;
+      c.i += b.take;
+      continue;
+    }
+    // The unit after each one (what follows a high surrogate is its low one).
+    const std::size_t k1 = n - i - 1 < 32 ? n - i - 1 : 32;
+    const __m512i next = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(k1)), p + i + 1);
+    const std::uint32_t keep = static_cast<std::uint32_t>(low_bits(b.take)) & ~b.low;
+    for (unsigned h = 0; h < 2; ++h) {
+      const __m512i a = _mm512_cvtepu16_epi32(h == 0 ? _mm512_castsi512_si256(u) : _mm512_extracti64x4_epi64(u, 1));
+      const __m512i d =
+          _mm512_cvtepu16_epi32(h == 0 ? _mm512_castsi512_si256(next) : _mm512_extracti64x4_epi64(next, 1));
+      const auto hi = static_cast<__mmask16>(b.high >> (16 * h));
+      const __m512i cp = _mm512_mask_add_epi32(a, hi, _mm512_add_epi32(_mm512_slli_epi32(a, 10), d), pair_offset);
+      const auto sel = static_cast<__mmask16>(keep >> (16 * h));
+      const auto count = static_cast<unsigned>(_mm_popcnt_u32(sel));
+      _mm512_mask_storeu_epi32(c.o, static_cast<__mmask16>(low_bits(count)), _mm512_maskz_compress_epi32(sel, cp));
+      c.o += count;
+    }
+    c.i += b.take;
+  }
+  return {n, static_cast<std::size_t>(c.o - out), c.first};
+}
+
+inline conversion_result utf16_to_utf32(const char16_t* p, std::size_t n, char32_t* out, char32_t repl) noexcept {
+  return repl == strict_marker ? utf16_to_utf32_by<true>(p, n, out, repl) : utf16_to_utf32_by<false>(p, n, out, repl);
+}
+
+/// UTF-32 to UTF-16: blocks of 16 scalar values in vectors, blocks with an error scalar.
+template <bool Strict>
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf32_to_utf16_by(const char32_t* p, std::size_t n,
+                                                                           char16_t* out, char32_t repl) noexcept {
+  const cp_constants kc;
+  transcode_cursor<char16_t> c{0, out, error_code::none};
+  while (c.i < n) {
+    const std::size_t i = c.i;
+    const std::size_t k = n - i < 16 ? n - i : 16;
+    const __m512i v = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(low_bits(k)), p + i);
+    const __mmask16 sur =
+        _mm512_cmplt_epu32_mask(_mm512_sub_epi32(v, _mm512_set1_epi32(0xD800)), _mm512_set1_epi32(0x800));
+    const __mmask16 big = _mm512_cmpgt_epu32_mask(v, _mm512_set1_epi32(0x10FFFF));
+    if (UTF8DFA_UNLIKELY((sur | big) != 0)) {
+      if (!scalar_region<Strict>(p, n, i + k, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+      continue;
+    }
+    c.o = store_code_points(kc, c.o, v, static_cast<unsigned>(k));
+    c.i += k;
+  }
+  return {n, static_cast<std::size_t>(c.o - out), c.first};
+}
+
+inline conversion_result utf32_to_utf16(const char32_t* p, std::size_t n, char16_t* out, char32_t repl) noexcept {
+  return repl == strict_marker ? utf32_to_utf16_by<true>(p, n, out, repl) : utf32_to_utf16_by<false>(p, n, out, repl);
+}
+
+}  // namespace avx512
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+#endif
+
+#endif

@@ -1,0 +1,211 @@
+// utf8dfa: the scalar forms of the Latin-1 and UTF-16 / UTF-32 bulk operations (latin1.hpp,
+// utf16.hpp): the kernel table's portable entries, and what a vector kernel hands a block to when
+// it meets an error or a character it does not take.
+#ifndef UTF8DFA_DETAIL_UNITS_HPP
+#define UTF8DFA_DETAIL_UNITS_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "../error.hpp"
+#include "../policy.hpp"
+#include "bytes.hpp"
+#include "dfa.hpp"
+#include "scalar.hpp"
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+
+// ---- Latin-1 --------------------------------------------------------------------------------
+
+/// Latin-1 to UTF-8: one byte for 00..7F, two for 80..FF. Returns the bytes written.
+inline std::size_t latin1_to_utf8_scalar(const unsigned char* p, std::size_t n, unsigned char* out) noexcept {
+  std::size_t w = 0, i = 0;
+  while (n - i >= 8) {
+    if ((load64(p + i) & high_bits) == 0) {
+      for (std::size_t k = 0; k < 8; ++k) out[w + k] = p[i + k];
+      i += 8;
+      w += 8;
+      continue;
+    }
+    const std::size_t end = i + 8;
+    for (; i < end; ++i) w += put_utf8(out + w, char32_t{p[i]});
+  }
+  for (; i < n; ++i) w += put_utf8(out + w, char32_t{p[i]});
+  return w;
+}
+
+/// Where a conversion into Latin-1 stands: input read, output written, the first error met.
+struct latin1_progress {
+  std::size_t read = 0;
+  std::size_t written = 0;
+  error_code first = error_code::none;
+};
+
+/// UTF-8 (In a byte type, decoded by the DFA), UTF-16 or UTF-32 to Latin-1, the characters that
+/// start before `stop` (the last may end after it), from and into `s`; `repl` is what replace
+/// writes. False when strict stopped at an error (s.read is where, s.first what).
+template <class Policy, class In>
+bool to_latin1_until(const In* p, std::size_t n, std::size_t stop, unsigned char* out, latin1_progress& s,
+                     [[maybe_unused]] unsigned char repl) noexcept {
+  std::size_t i = s.read, o = s.written;
+  bool go_on = true;
+  while (i < stop) {
+    decoded d{};
+    if constexpr (sizeof(In) == 1) {
+      if (stop - i >= 8 && (load64(p + i) & high_bits) == 0) {
+        for (std::size_t k = 0; k < 8; ++k) out[o + k] = p[i + k];
+        i += 8;
+        o += 8;
+        continue;
+      }
+      d = decode_at(p, n, i);
+    } else {
+      d = decode_utf_at(p, n, i);
+    }
+    error_code e = d.error;
+    if (e == error_code::none && d.code_point > 0xFF) e = error_code::unrepresentable;
+    if (UTF8DFA_UNLIKELY(e != error_code::none)) {
+      if (s.first == error_code::none) s.first = e;
+      if constexpr (stops_on_error<Policy>) {
+        go_on = false;
+        break;
+      } else if constexpr (!skips_errors_v<Policy>) {
+        out[o++] = repl;
+      }
+    } else {
+      out[o++] = static_cast<unsigned char>(d.code_point);
+    }
+    i += d.length;
+  }
+  s.read = i;
+  s.written = o;
+  return go_on;
+}
+
+/// The result of a conversion into Latin-1 that stands at `s` after the whole input of `n` units.
+inline conversion_result latin1_result(const latin1_progress& s, std::size_t n, bool stopped) noexcept {
+  return {stopped ? s.read : n, s.written, s.first};
+}
+
+/// The replacement byte of a policy into Latin-1 (assume_valid: '?'); false for one above U+00FF.
+template <class Policy>
+constexpr bool latin1_replacement([[maybe_unused]] const Policy& pol, unsigned char& repl) noexcept {
+  repl = '?';
+  if constexpr (std::is_same_v<Policy, replace>) {
+    const char32_t r = pol.replacement_value();
+    if (r > 0xFF) return false;
+    repl = static_cast<unsigned char>(r);
+  }
+  return true;
+}
+
+/// UTF-8, UTF-16 or UTF-32 to Latin-1 (latin1.hpp's header comment says what each policy does).
+template <class Policy, class In>
+conversion_result to_latin1(const In* p, std::size_t n, unsigned char* out, Policy pol) noexcept {
+  unsigned char repl = '?';
+  if (!latin1_replacement(pol, repl)) return {0, 0, error_code::unrepresentable};
+  latin1_progress s;
+  const bool done = to_latin1_until<Policy>(p, n, n, out, s, repl);
+  return latin1_result(s, n, !done);
+}
+
+// ---- UTF-16 and UTF-32 ----------------------------------------------------------------------
+
+/// True when none of the 32 units at p is a surrogate (or, in UTF-32, above 0x10FFFF): one test for
+/// the block, a loop without branches that compilers vectorise.
+template <class In>
+constexpr bool plain_block(const In* p) noexcept {
+  unsigned bad = 0;
+  for (std::size_t k = 0; k < 32; ++k) {
+    const std::uint32_t u = p[k];
+    bad |= static_cast<unsigned>(u - 0xD800u < 0x800u) | static_cast<unsigned>(sizeof(In) == 4 && u > 0x10FFFFu);
+  }
+  return bad == 0;
+}
+
+/// Validation of UTF-16 or UTF-32 (by In), offsets in units: blocks of 32 plain units at a time,
+/// the others unit by unit.
+template <class In>
+constexpr validation_result validate_utf(const In* p, std::size_t n) noexcept {
+  for (std::size_t i = 0; i < n;) {
+    if (n - i >= 32 && plain_block(p + i)) {
+      i += 32;
+      continue;
+    }
+    const std::size_t end = n - i < 32 ? n : i + 32;
+    while (i < end) {  // a pair may end one unit past `end`
+      if (p[i] < 0xD800) {
+        ++i;
+        continue;
+      }
+      const decoded d = decode_utf_at(p, n, i);
+      if (d.error != error_code::none) return {i, d.error == error_code::incomplete ? 0u : std::size_t{1}, d.error};
+      i += d.length;
+    }
+  }
+  return {n, 0, error_code::none};
+}
+
+/// The kernel entry for UTF-16 validation.
+inline validation_result validate_utf16_scalar(const char16_t* p, std::size_t n) noexcept {
+  return validate_utf(p, n);
+}
+
+/// UTF-16 to UTF-32 or UTF-32 to UTF-16 (by In and Out), like the UTF-8 conversions.
+template <class Policy, class In, class Out>
+conversion_result utf_to_utf(const In* p, std::size_t n, Out* out, [[maybe_unused]] Policy pol) noexcept {
+  Out* o = out;
+  error_code first = error_code::none;
+  for (std::size_t i = 0; i < n;) {
+    const decoded d = decode_utf_at(p, n, i);
+    char32_t c = d.code_point;
+    if (UTF8DFA_UNLIKELY(d.error != error_code::none)) {
+      if constexpr (stops_on_error<Policy>) {
+        return {i, static_cast<std::size_t>(o - out), d.error};
+      } else {
+        if (first == error_code::none) first = d.error;
+        if constexpr (skips_errors_v<Policy>) {
+          i += d.length;
+          continue;
+        } else {
+          c = pol.replacement_value();
+        }
+      }
+    }
+    o = put_unit(o, c);
+    i += d.length;
+  }
+  return {n, static_cast<std::size_t>(o - out), first};
+}
+
+/// to_well_formed_utf16 on the characters of the `n` units at p that start in [i, stop) (the last
+/// may end after it); returns where it stopped.
+inline std::size_t to_well_formed_until(const char16_t* p, std::size_t n, std::size_t i, std::size_t stop,
+                                        char16_t* out) noexcept {
+  while (i < stop) {
+    const decoded d = decode_utf16_at(p, n, i);
+    if (d.error != error_code::none) {
+      out[i] = static_cast<char16_t>(replacement_character);
+    } else {  // the well-formed units as they are (one, or a pair)
+      out[i] = p[i];
+      if (d.length == 2) out[i + 1] = p[i + 1];
+    }
+    i += d.length;
+  }
+  return i;
+}
+
+/// UTF-16 with each unpaired surrogate replaced by U+FFFD into `out` (which may be `p`). Returns n.
+inline std::size_t to_well_formed_utf16_scalar(const char16_t* p, std::size_t n, char16_t* out) noexcept {
+  to_well_formed_until(p, n, 0, n, out);
+  return n;
+}
+
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
