@@ -85,51 +85,90 @@ UTF8DFA_TARGET_AVX2 std::size_t utf8_units_segment(const unsigned char* p, std::
   return stop;
 }
 
-/// The length_segment of UTF-16, 16 units per step (the tail, 1..16 units, left to the scalar
-/// decoder): the units at and after each position say whether every surrogate is paired. Bytes
-/// are 3, minus 1 below 0x800, minus 1 more below 0x80, minus 2 for a high surrogate (a pair is
-/// 1 + 3), counted as the negative compare results.
+/// The constants of the UTF-16 count, built once per call.
+struct utf16_count_constants {
+  __m256i tag, high, low, x_f800, x_d800, x_ff80, zero, one;
+
+  UTF8DFA_TARGET_AVX2 utf16_count_constants() noexcept
+      : tag(_mm256_set1_epi16(static_cast<short>(0xFC00))),
+        high(_mm256_set1_epi16(static_cast<short>(0xD800))),
+        low(_mm256_set1_epi16(static_cast<short>(0xDC00))),
+        x_f800(_mm256_set1_epi16(static_cast<short>(0xF800))),
+        x_d800(_mm256_set1_epi16(static_cast<short>(0xD800))),
+        x_ff80(_mm256_set1_epi16(static_cast<short>(0xFF80))),
+        zero(_mm256_setzero_si256()),
+        one(_mm256_set1_epi16(1)) {}
+
+  /// Minus the units of w below 0x80 and below 0x800 (compares give -1), `top` being w & 0xF800.
+  UTF8DFA_TARGET_AVX2 __m256i minus_short(__m256i w, __m256i top) const noexcept {
+    return _mm256_add_epi16(_mm256_cmpeq_epi16(_mm256_and_si256(w, x_ff80), zero), _mm256_cmpeq_epi16(top, zero));
+  }
+};
+
+/// The length_segment of UTF-16: 64 units per step while they hold no surrogate, else 16 with the
+/// pair checks (the units at and after each position say whether every surrogate is paired); the
+/// tail, 1..16 units, is left to the scalar decoder. Bytes are 3, minus 1 below 0x800, minus 1
+/// more below 0x80, minus 2 for a high surrogate (a pair is 1 + 3), counted as the negative compare
+/// results in 16-bit lanes (at most 2 a lane per 16 units), widened before they could overflow.
 UTF8DFA_TARGET_AVX2 inline std::size_t utf16_bytes_segment(const char16_t* p, std::size_t n,
                                                            std::size_t& count) noexcept {
   count = 0;
   if (n == 0) return blocks_pass;
-  if ((p[0] & 0xFC00) == 0xDC00) return 0;  // a low surrogate that no high one precedes
-  const __m256i tag = _mm256_set1_epi16(static_cast<short>(0xFC00));
-  const __m256i high = _mm256_set1_epi16(static_cast<short>(0xD800));
-  const __m256i low = _mm256_set1_epi16(static_cast<short>(0xDC00));
-  const __m256i above7f = _mm256_set1_epi16(static_cast<short>(0xFF80));
-  const __m256i above7ff = _mm256_set1_epi16(static_cast<short>(0xF800));
-  const __m256i zero = _mm256_setzero_si256(), one = _mm256_set1_epi16(1);
-  __m256i acc = zero;
-  std::size_t i = 0, steps = 0, ascii = 0;
+  const utf16_count_constants k;
+  __m256i acc = k.zero;
+  std::size_t i = 0, flushed = 0, ascii = 0;
   std::ptrdiff_t less = 0;
-  bool was_ascii = false;
-  for (; n - i > 16; i += 16) {
-    // ASCII, 32 units a step (the unit after them not a low surrogate: one would be unpaired).
-    while (was_ascii && n - i > 32 && _mm256_testz_si256(_mm256_or_si256(load(p + i), load(p + i + 16)), above7f) &&
-           (p[i + 32] & 0xFC00) != 0xDC00) {
-      i += 32;
-      ascii += 32;
+  bool paired = true;
+  while (paired) {
+    // Blocks of 64 units without a surrogate: nothing to pair (a high surrogate before them was
+    // checked against their first unit by the step that counted it).
+    while (n - i >= 64) {
+      const __m256i w0 = load(p + i), w1 = load(p + i + 16), w2 = load(p + i + 32), w3 = load(p + i + 48);
+      if (_mm256_testz_si256(_mm256_or_si256(_mm256_or_si256(w0, w1), _mm256_or_si256(w2, w3)), k.x_ff80)) {
+        ascii += 64;  // one byte each
+        i += 64;
+        continue;
+      }
+      const __m256i t0 = _mm256_and_si256(w0, k.x_f800), t1 = _mm256_and_si256(w1, k.x_f800);
+      const __m256i t2 = _mm256_and_si256(w2, k.x_f800), t3 = _mm256_and_si256(w3, k.x_f800);
+      const __m256i sur =
+          _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi16(t0, k.x_d800), _mm256_cmpeq_epi16(t1, k.x_d800)),
+                          _mm256_or_si256(_mm256_cmpeq_epi16(t2, k.x_d800), _mm256_cmpeq_epi16(t3, k.x_d800)));
+      if (!_mm256_testz_si256(sur, sur)) break;
+      acc = _mm256_add_epi16(acc, _mm256_add_epi16(_mm256_add_epi16(k.minus_short(w0, t0), k.minus_short(w1, t1)),
+                                                   _mm256_add_epi16(k.minus_short(w2, t2), k.minus_short(w3, t3))));
+      i += 64;
+      if (i - flushed >= 16 * 16000) {  // a lane then holds at least -32000
+        less += sum_epi32(_mm256_madd_epi16(acc, k.one));
+        acc = k.zero;
+        flushed = i;
+      }
     }
     if (n - i <= 16) break;
-    const __m256i w = load(p + i), next = load(p + i + 1);
-    const __m256i hi = _mm256_cmpeq_epi16(_mm256_and_si256(w, tag), high);
-    const __m256i lo_next = _mm256_cmpeq_epi16(_mm256_and_si256(next, tag), low);
-    const __m256i unpaired = _mm256_xor_si256(hi, lo_next);
-    if (UTF8DFA_UNLIKELY(!_mm256_testz_si256(unpaired, unpaired))) break;
-    was_ascii = _mm256_testz_si256(w, above7f);
-    const __m256i below = _mm256_add_epi16(_mm256_cmpeq_epi16(_mm256_and_si256(w, above7f), zero),
-                                           _mm256_cmpeq_epi16(_mm256_and_si256(w, above7ff), zero));
-    acc = _mm256_add_epi16(acc, _mm256_add_epi16(below, _mm256_add_epi16(hi, hi)));
-    if (++steps == 4096) {  // before the 16-bit lanes could overflow
-      less += sum_epi32(_mm256_madd_epi16(acc, one));
-      acc = zero;
-      steps = 0;
+    // A low surrogate first must follow a high one (only the steps below check pairs).
+    if ((p[i] & 0xFC00) == 0xDC00 && (i == 0 || (p[i - 1] & 0xFC00) != 0xD800)) break;
+    // Up to 64 units, 16 per step, with the pair checks.
+    for (const std::size_t end = i + 64; i < end && n - i > 16; i += 16) {
+      const __m256i w = load(p + i), next = load(p + i + 1);
+      const __m256i hi = _mm256_cmpeq_epi16(_mm256_and_si256(w, k.tag), k.high);
+      const __m256i lo_next = _mm256_cmpeq_epi16(_mm256_and_si256(next, k.tag), k.low);
+      const __m256i unpaired = _mm256_xor_si256(hi, lo_next);
+      if (UTF8DFA_UNLIKELY(!_mm256_testz_si256(unpaired, unpaired))) {
+        paired = false;
+        break;
+      }
+      acc = _mm256_add_epi16(
+          acc, _mm256_add_epi16(k.minus_short(w, _mm256_and_si256(w, k.x_f800)), _mm256_add_epi16(hi, hi)));
+    }
+    if (i - flushed >= 16 * 16000) {
+      less += sum_epi32(_mm256_madd_epi16(acc, k.one));
+      acc = k.zero;
+      flushed = i;
     }
   }
-  less += sum_epi32(_mm256_madd_epi16(acc, one));
-  count = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(3 * i) + less - 2 * static_cast<std::ptrdiff_t>(ascii));
-  return i;  // the tail is never empty here
+  less += sum_epi32(_mm256_madd_epi16(acc, k.one));
+  count = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(3 * i - 2 * ascii) + less);
+  return i == n ? blocks_pass : i;
 }
 
 /// The constants of the UTF-32 count, built once per call.

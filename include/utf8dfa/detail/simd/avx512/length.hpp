@@ -115,7 +115,7 @@ UTF8DFA_TARGET_AVX512 std::size_t utf8_units_segment(const unsigned char* p, std
 
 /// The constants of the UTF-16 count.
 struct utf16_count_constants {
-  __m512i tag, high, low, x80, x800, one, two;
+  __m512i tag, high, low, x80, x800, one, two, f800, sixteen, more_table;
 
   UTF8DFA_TARGET_AVX512 utf16_count_constants() noexcept
       : tag(opaque(_mm512_set1_epi16(static_cast<short>(0xFC00)))),
@@ -124,61 +124,96 @@ struct utf16_count_constants {
         x80(opaque(_mm512_set1_epi16(0x80))),
         x800(opaque(_mm512_set1_epi16(0x800))),
         one(opaque(_mm512_set1_epi16(1))),
-        two(opaque(_mm512_set1_epi16(2))) {}
+        two(opaque(_mm512_set1_epi16(2))),
+        f800(opaque(_mm512_set1_epi16(static_cast<short>(0xF800)))),
+        sixteen(opaque(_mm512_set1_epi16(16))),
+        more_table(opaque(_mm512_set_epi16(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                                           1, 1, 1, 1, 1, 0))) {}
+
+  /// The UTF-8 bytes less one of each unit of w, a scalar value: (>= 0x80) + (>= 0x800), looked up
+  /// by min(w >> 7, 16) (no compares: their masks would wait on the mask ports).
+  UTF8DFA_TARGET_AVX512 __m512i more(__m512i w) const noexcept {
+    return _mm512_permutexvar_epi16(_mm512_min_epu16(_mm512_srli_epi16(w, 7), sixteen), more_table);
+  }
+  /// Zero in the lanes of w that hold a surrogate.
+  UTF8DFA_TARGET_AVX512 __m512i not_surrogate(__m512i w) const noexcept {
+    return _mm512_ternarylogic_epi32(w, f800, high, 0x6A);  // (w & f800) ^ high
+  }
 };
 
 /// Adds the UTF-8 bytes of the 32 units w, less one each, to the 16-bit lanes of acc, unless a
 /// surrogate is unpaired (`next`: the units one position later; lanes past the input are zero, so
 /// they add nothing and a high surrogate before them is unpaired): then returns false.
 UTF8DFA_TARGET_AVX512 inline bool count_utf16_block(const utf16_count_constants& k, __m512i w, __m512i next,
-                                                    __m512i& acc, bool& ascii) noexcept {
+                                                    __m512i& acc) noexcept {
   const __mmask32 hi = _mm512_cmpeq_epi16_mask(_mm512_and_si512(w, k.tag), k.high);
   const __mmask32 lo_next = _mm512_cmpeq_epi16_mask(_mm512_and_si512(next, k.tag), k.low);
   if (UTF8DFA_UNLIKELY(hi != lo_next)) return false;
-  const __mmask32 two = _mm512_cmpge_epu16_mask(w, k.x80);
-  ascii = two == 0;
-  __m512i t = _mm512_maskz_mov_epi16(two, k.one);
+  __m512i t = _mm512_maskz_mov_epi16(_mm512_cmpge_epu16_mask(w, k.x80), k.one);
   t = _mm512_mask_add_epi16(t, _mm512_cmpge_epu16_mask(w, k.x800), t, k.one);
   acc = _mm512_add_epi16(acc, _mm512_mask_sub_epi16(t, hi, t, k.two));
   return true;
 }
 
-/// The length_segment of UTF-16, 32 units per step: bytes are 1 + (>= 0x80) + (>= 0x800), minus 2
-/// for a high surrogate (a pair is 1 + 3).
+/// The length_segment of UTF-16: 128 units per step while they hold no surrogate (ASCII steps only
+/// checked), else 32 with the pair checks, then the masked tail. Bytes are 1 + (>= 0x80) +
+/// (>= 0x800), minus 2 for a high surrogate (a pair is 1 + 3); the 16-bit lanes (at most 2 a lane
+/// per 32 units) are widened before they could overflow.
 UTF8DFA_TARGET_AVX512 inline std::size_t utf16_bytes_segment(const char16_t* p, std::size_t n,
                                                              std::size_t& count) noexcept {
   count = 0;
   if (n == 0) return blocks_pass;
-  if ((p[0] & 0xFC00) == 0xDC00) return 0;  // a low surrogate that no high one precedes
   const utf16_count_constants k;
   __m512i acc = _mm512_setzero_si512();
-  std::size_t i = 0, steps = 0, extra = 0;
-  bool ascii = false;
-  for (; n - i > 32; i += 32) {
-    // After an ASCII block, ASCII 64 units a step (the unit after them not a low surrogate: one
-    // would be unpaired).
-    while (ascii && n - i > 64) {
+  std::size_t i = 0, flushed = 0, extra = 0, stop = blocks_pass;
+  for (;;) {
+    // Blocks of 128 units without a surrogate: nothing to pair (a high surrogate before them was
+    // checked against their first unit by the step that counted it).
+    while (n - i >= 128) {
       const __m512i w0 = _mm512_loadu_si512(p + i), w1 = _mm512_loadu_si512(p + i + 32);
-      if (_mm512_cmpge_epu16_mask(_mm512_or_si512(w0, w1), k.x80) != 0 || (p[i + 64] & 0xFC00) == 0xDC00) break;
-      i += 64;
+      const __m512i w2 = _mm512_loadu_si512(p + i + 64), w3 = _mm512_loadu_si512(p + i + 96);
+      if (_mm512_cmpge_epu16_mask(_mm512_or_si512(_mm512_or_si512(w0, w1), _mm512_or_si512(w2, w3)), k.x80) != 0) {
+        // Zero in the lanes of a surrogate.
+        const __m512i sur = _mm512_min_epu16(_mm512_min_epu16(k.not_surrogate(w0), k.not_surrogate(w1)),
+                                             _mm512_min_epu16(k.not_surrogate(w2), k.not_surrogate(w3)));
+        if (_mm512_testn_epi16_mask(sur, sur) != 0) break;
+        acc = _mm512_add_epi16(
+            acc, _mm512_add_epi16(_mm512_add_epi16(k.more(w0), k.more(w1)), _mm512_add_epi16(k.more(w2), k.more(w3))));
+      }
+      i += 128;
+      if (i - flushed >= 32 * 16000) {  // a lane then holds at most 32000
+        extra += static_cast<std::size_t>(_mm512_reduce_add_epi32(_mm512_madd_epi16(acc, k.one)));
+        acc = _mm512_setzero_si512();
+        flushed = i;
+      }
     }
-    if (n - i <= 32) break;
-    if (UTF8DFA_UNLIKELY(!count_utf16_block(k, _mm512_loadu_si512(p + i), _mm512_loadu_si512(p + i + 1), acc, ascii)))
+    if (n == i) break;
+    // A low surrogate first must follow a high one (only the steps below check pairs).
+    if ((p[i] & 0xFC00) == 0xDC00 && (i == 0 || (p[i - 1] & 0xFC00) != 0xD800)) {
+      stop = i;
       break;
-    if (++steps == 8192) {  // before the 16-bit lanes could overflow
+    }
+    if (n - i <= 32) {  // the tail, masked
+      const std::size_t avail = n - i;
+      const __m512i w = _mm512_maskz_loadu_epi16(_bzhi_u32(~0u, static_cast<unsigned>(avail)), p + i);
+      const __m512i next = _mm512_maskz_loadu_epi16(_bzhi_u32(~0u, static_cast<unsigned>(avail - 1)), p + i + 1);
+      if (count_utf16_block(k, w, next, acc))
+        i = n;
+      else
+        stop = i;
+      break;
+    }
+    // Up to 128 units, 32 per step, with the pair checks.
+    for (const std::size_t end = i + 128; i < end && n - i > 32; i += 32)
+      if (UTF8DFA_UNLIKELY(!count_utf16_block(k, _mm512_loadu_si512(p + i), _mm512_loadu_si512(p + i + 1), acc))) {
+        stop = i;
+        break;
+      }
+    if (stop != blocks_pass) break;
+    if (i - flushed >= 32 * 16000) {
       extra += static_cast<std::size_t>(_mm512_reduce_add_epi32(_mm512_madd_epi16(acc, k.one)));
       acc = _mm512_setzero_si512();
-      steps = 0;
-    }
-  }
-  std::size_t stop = i;
-  if (n - i <= 32) {
-    const std::size_t avail = n - i;
-    const __m512i w = _mm512_maskz_loadu_epi16(_bzhi_u32(~0u, static_cast<unsigned>(avail)), p + i);
-    const __m512i next = _mm512_maskz_loadu_epi16(_bzhi_u32(~0u, static_cast<unsigned>(avail - 1)), p + i + 1);
-    if (count_utf16_block(k, w, next, acc, ascii)) {
-      stop = blocks_pass;
-      i = n;
+      flushed = i;
     }
   }
   count = i + extra + static_cast<std::size_t>(_mm512_reduce_add_epi32(_mm512_madd_epi16(acc, k.one)));
