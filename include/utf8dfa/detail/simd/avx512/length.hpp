@@ -113,9 +113,14 @@ UTF8DFA_TARGET_AVX512 std::size_t utf8_units_segment(const unsigned char* p, std
   return stop;
 }
 
+/// UTF-8 bytes less one of a UTF-16 unit w (not a surrogate), by w >> 7 below 64 (2 from 64 on).
+inline constexpr std::uint8_t utf16_more_by_x[64] = {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2,
+                                                     2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+                                                     2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
+
 /// The constants of the UTF-16 count.
 struct utf16_count_constants {
-  __m512i tag, high, low, x80, x800, one, two, f800, sixteen, more_table;
+  __m512i tag, high, low, x80, x800, one, two, f800, more_low, more_high;
 
   UTF8DFA_TARGET_AVX512 utf16_count_constants() noexcept
       : tag(opaque(_mm512_set1_epi16(static_cast<short>(0xFC00)))),
@@ -126,14 +131,15 @@ struct utf16_count_constants {
         one(opaque(_mm512_set1_epi16(1))),
         two(opaque(_mm512_set1_epi16(2))),
         f800(opaque(_mm512_set1_epi16(static_cast<short>(0xF800)))),
-        sixteen(opaque(_mm512_set1_epi16(16))),
-        more_table(opaque(_mm512_set_epi16(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-                                           1, 1, 1, 1, 1, 0))) {}
+        more_low(opaque(_mm512_loadu_si512(utf16_more_by_x))),
+        more_high(opaque(_mm512_set1_epi8(2))) {}
 
-  /// The UTF-8 bytes less one of each unit of w, a scalar value: (>= 0x80) + (>= 0x800), looked up
-  /// by min(w >> 7, 16) (no compares: their masks would wait on the mask ports).
-  UTF8DFA_TARGET_AVX512 __m512i more(__m512i w) const noexcept {
-    return _mm512_permutexvar_epi16(_mm512_min_epu16(_mm512_srli_epi16(w, 7), sixteen), more_table);
+  /// The UTF-8 bytes less one of each unit of a and b, scalar values, one per byte (in some
+  /// order): (>= 0x80) + (>= 0x800), looked up by w >> 7 narrowed to a byte with signed saturation
+  /// (no compares: their masks would wait on the mask ports).
+  UTF8DFA_TARGET_AVX512 __m512i more(__m512i a, __m512i b) const noexcept {
+    const __m512i x = _mm512_packs_epi16(_mm512_srli_epi16(a, 7), _mm512_srli_epi16(b, 7));
+    return _mm512_permutex2var_epi8(more_low, x, more_high);
   }
   /// Zero in the lanes of w that hold a surrogate.
   UTF8DFA_TARGET_AVX512 __m512i not_surrogate(__m512i w) const noexcept {
@@ -164,8 +170,9 @@ UTF8DFA_TARGET_AVX512 inline std::size_t utf16_bytes_segment(const char16_t* p, 
   count = 0;
   if (n == 0) return blocks_pass;
   const utf16_count_constants k;
-  __m512i acc = _mm512_setzero_si512();
-  std::size_t i = 0, flushed = 0, extra = 0, stop = blocks_pass;
+  const __m512i zero = _mm512_setzero_si512();
+  __m512i acc = zero, bytes = zero, sums = zero;
+  std::size_t i = 0, flushed = 0, extra = 0, steps = 0, stop = blocks_pass;
   for (;;) {
     // Blocks of 128 units without a surrogate: nothing to pair (a high surrogate before them was
     // checked against their first unit by the step that counted it).
@@ -177,15 +184,14 @@ UTF8DFA_TARGET_AVX512 inline std::size_t utf16_bytes_segment(const char16_t* p, 
         const __m512i sur = _mm512_min_epu16(_mm512_min_epu16(k.not_surrogate(w0), k.not_surrogate(w1)),
                                              _mm512_min_epu16(k.not_surrogate(w2), k.not_surrogate(w3)));
         if (_mm512_testn_epi16_mask(sur, sur) != 0) break;
-        acc = _mm512_add_epi16(
-            acc, _mm512_add_epi16(_mm512_add_epi16(k.more(w0), k.more(w1)), _mm512_add_epi16(k.more(w2), k.more(w3))));
+        bytes = _mm512_add_epi8(bytes, _mm512_add_epi8(k.more(w0, w1), k.more(w2, w3)));
+        if (++steps == 60) {  // at most 4 a lane per step
+          sums = _mm512_add_epi64(sums, _mm512_sad_epu8(bytes, zero));
+          bytes = zero;
+          steps = 0;
+        }
       }
       i += 128;
-      if (i - flushed >= 32 * 16000) {  // a lane then holds at most 32000
-        extra += static_cast<std::size_t>(_mm512_reduce_add_epi32(_mm512_madd_epi16(acc, k.one)));
-        acc = _mm512_setzero_si512();
-        flushed = i;
-      }
     }
     if (n == i) break;
     // A low surrogate first must follow a high one (only the steps below check pairs).
@@ -216,7 +222,9 @@ UTF8DFA_TARGET_AVX512 inline std::size_t utf16_bytes_segment(const char16_t* p, 
       flushed = i;
     }
   }
-  count = i + extra + static_cast<std::size_t>(_mm512_reduce_add_epi32(_mm512_madd_epi16(acc, k.one)));
+  sums = _mm512_add_epi64(sums, _mm512_sad_epu8(bytes, zero));
+  count = i + extra + static_cast<std::size_t>(_mm512_reduce_add_epi64(sums)) +
+          static_cast<std::size_t>(_mm512_reduce_add_epi32(_mm512_madd_epi16(acc, k.one)));
   return stop;
 }
 
