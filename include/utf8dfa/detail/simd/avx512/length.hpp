@@ -38,12 +38,15 @@ UTF8DFA_TARGET_AVX512 inline __m512i units_of(__m512i table, __m512i nibble, __m
 }
 
 /// checker's error vector for the 64 bytes `in` at q, the bytes before them read from memory (q - 3
-/// lies inside the input): three loads instead of the four lane shuffles that build them.
+/// lies inside the input): three loads instead of the four lane shuffles that build them, and
+/// vpermb lookups, which need no masking of the nibbles.
 UTF8DFA_TARGET_AVX512 inline __m512i check_at(const checker& c, const unsigned char* q, __m512i in) noexcept {
   const __m512i prev1 = load(q - 1);
-  const __m512i a = _mm512_shuffle_epi8(c.first_high, _mm512_and_si512(_mm512_srli_epi16(prev1, 4), c.nibble));
-  const __m512i b = _mm512_shuffle_epi8(c.first_low, _mm512_and_si512(prev1, c.nibble));
-  const __m512i d = _mm512_shuffle_epi8(c.second_high, _mm512_and_si512(_mm512_srli_epi16(in, 4), c.nibble));
+  // vpermb reads 6 index bits and the tables repeat every 16 bytes: the bits above a nibble
+  // select the same entry.
+  const __m512i a = _mm512_permutexvar_epi8(_mm512_srli_epi16(prev1, 4), c.first_high);
+  const __m512i b = _mm512_permutexvar_epi8(prev1, c.first_low);
+  const __m512i d = _mm512_permutexvar_epi8(_mm512_srli_epi16(in, 4), c.second_high);
   const __m512i is3 = _mm512_subs_epu8(load(q - 2), c.lead3);
   const __m512i is4 = _mm512_subs_epu8(load(q - 3), c.lead4);
   const __m512i flags = _mm512_ternarylogic_epi32(a, b, d, 0x80);
@@ -52,12 +55,14 @@ UTF8DFA_TARGET_AVX512 inline __m512i check_at(const checker& c, const unsigned c
 }
 
 /// The length_segment of UTF-8 (see length_common.hpp): the block checks of validate.hpp, each block
-/// that passes also counted (a nibble lookup per byte, summed by vpsadbw).
+/// that passes also counted (by popcnt of compare masks in the 128-byte steps, else a nibble lookup
+/// per byte summed by vpsadbw).
 template <bool Utf16>
 UTF8DFA_TARGET_AVX512 std::size_t utf8_units_segment(const unsigned char* p, std::size_t n,
                                                      std::size_t& count) noexcept {
   const checker check;
   const __m512i table = lanes(Utf16 ? utf16_units_per_nibble : utf32_units_per_nibble);
+  const __m512i cont_max = opaque(splat(0xBF)), four_min = opaque(splat(lead4_min));
   const __m512i zero = _mm512_setzero_si512();
   __m512i prev = zero, incomplete = zero, sums = zero;
   std::size_t ascii = 0, i = 0, stop = blocks_pass;
@@ -80,8 +85,13 @@ UTF8DFA_TARGET_AVX512 std::size_t utf8_units_segment(const unsigned char* p, std
       const __m512i err = _mm512_or_si512(check_at(check, p + i, in0), check_at(check, p + i + 64, in1));
       incomplete = ends_incomplete(in1);
       if (UTF8DFA_UNLIKELY(any(err))) break;
-      const __m512i both = _mm512_add_epi8(units_of(table, check.nibble, in0), units_of(table, check.nibble, in1));
-      sums = _mm512_add_epi64(sums, _mm512_sad_epu8(both, zero));
+      // Leads (bytes above BF as signed: not 80..BF), and for UTF-16 4-byte leads once more, counted
+      // by popcnt on the mask registers (the vector ports are busy with the checks).
+      ascii += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(in0, cont_max)) +
+                                        _mm_popcnt_u64(_mm512_cmpgt_epi8_mask(in1, cont_max)));
+      if (Utf16)
+        ascii += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpge_epu8_mask(in0, four_min)) +
+                                          _mm_popcnt_u64(_mm512_cmpge_epu8_mask(in1, four_min)));
     }
     prev = in1;
   }
