@@ -238,15 +238,9 @@ UTF8DFA_TARGET_AVX512 inline std::size_t utf16_bytes_segment(const char16_t* p, 
   return stop;
 }
 
-/// UTF-8 bytes past the first of a scalar value, by the exponent field e of its float (0 for 0,
-/// else 127 + the index of the highest set bit; exact below 2^24) modulo 64.
-inline constexpr std::uint8_t utf32_extra_by_exponent[64] = {
-    0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-
 /// The constants of the UTF-32 count.
 struct utf32_count_constants {
-  __m512i sur, sur_len, top, x80, x10000, one, f800, high16, extra_table;
+  __m512i sur, sur_len, top, x80, x10000, xffff, one, f800, high16, more_low, more_high;
 
   UTF8DFA_TARGET_AVX512 utf32_count_constants() noexcept
       : sur(opaque(_mm512_set1_epi32(0xD800))),
@@ -254,32 +248,32 @@ struct utf32_count_constants {
         top(opaque(_mm512_set1_epi32(0x10FFFF))),
         x80(opaque(_mm512_set1_epi32(0x80))),
         x10000(opaque(_mm512_set1_epi32(0x10000))),
+        xffff(opaque(_mm512_set1_epi32(0xFFFF))),
         one(opaque(_mm512_set1_epi32(1))),
         f800(opaque(_mm512_set1_epi16(static_cast<short>(0xF800)))),
         high16(opaque(_mm512_set1_epi16(static_cast<short>(0xD800)))),
-        extra_table(opaque(_mm512_loadu_si512(utf32_extra_by_exponent))) {}
+        more_low(opaque(_mm512_loadu_si512(utf16_more_by_x))),
+        more_high(opaque(_mm512_set1_epi8(2))) {}
 
-  /// Whether the 64 units of a, b, c, d (`highest` the greatest) are scalar values: at most
-  /// 0x10FFFF, and not surrogates, checked on their values narrowed to 16 bits with unsigned
-  /// saturation (exact below 0x10000).
-  UTF8DFA_TARGET_AVX512 bool scalar_values64(__m512i a, __m512i b, __m512i c, __m512i d,
-                                             __m512i highest) const noexcept {
+  /// Whether the units narrowed to 16 bits with unsigned saturation (exact below 0x10000), ab and
+  /// cd, and their greatest `highest`, say scalar values: at most 0x10FFFF, not surrogates.
+  UTF8DFA_TARGET_AVX512 bool scalar_values64(__m512i ab, __m512i cd, __m512i highest) const noexcept {
     // (u & 0xF800) ^ 0xD800: zero in the lanes of a surrogate.
-    const __m512i ab = _mm512_ternarylogic_epi32(_mm512_packus_epi32(a, b), f800, high16, 0x6A);
-    const __m512i cd = _mm512_ternarylogic_epi32(_mm512_packus_epi32(c, d), f800, high16, 0x6A);
-    const __m512i least = _mm512_min_epu16(ab, cd);
+    const __m512i least = _mm512_min_epu16(_mm512_ternarylogic_epi32(ab, f800, high16, 0x6A),
+                                           _mm512_ternarylogic_epi32(cd, f800, high16, 0x6A));
     return (_mm512_testn_epi16_mask(least, least) | _mm512_cmpgt_epu32_mask(highest, top)) == 0;
   }
-  /// The exponent fields of the floats of the 16 values of cp (above 255 for values from 2^31).
-  UTF8DFA_TARGET_AVX512 static __m512i exponents(__m512i cp) noexcept {
-    return _mm512_srli_epi32(_mm512_castps_si512(_mm512_cvtepi32_ps(cp)), 23);
+  /// (>= 0x80) + (>= 0x800) for each of the units narrowed to 16 bits ab and cd, one per byte (in
+  /// some order), looked up by u >> 7 narrowed to a byte with signed saturation (as for UTF-16).
+  UTF8DFA_TARGET_AVX512 __m512i more64(__m512i ab, __m512i cd) const noexcept {
+    const __m512i x = _mm512_packs_epi16(_mm512_srli_epi16(ab, 7), _mm512_srli_epi16(cd, 7));
+    return _mm512_permutex2var_epi8(more_low, x, more_high);
   }
-  /// The UTF-8 bytes past the first of each of the 64 scalar values of a, b, c, d, one per byte
-  /// (in some order): their exponents narrowed to bytes and looked up.
-  UTF8DFA_TARGET_AVX512 __m512i extra64(__m512i a, __m512i b, __m512i c, __m512i d) const noexcept {
-    const __m512i e = _mm512_packus_epi16(_mm512_packus_epi32(exponents(a), exponents(b)),
-                                          _mm512_packus_epi32(exponents(c), exponents(d)));
-    return _mm512_permutexvar_epi8(e, extra_table);
+  /// The supplementary values among the 64 units of a, b, c, d.
+  UTF8DFA_TARGET_AVX512 std::size_t supplementary64(__m512i a, __m512i b, __m512i c, __m512i d) const noexcept {
+    return static_cast<std::size_t>(
+        _mm_popcnt_u32(_mm512_cmpgt_epu32_mask(a, xffff)) + _mm_popcnt_u32(_mm512_cmpgt_epu32_mask(b, xffff)) +
+        _mm_popcnt_u32(_mm512_cmpgt_epu32_mask(c, xffff)) + _mm_popcnt_u32(_mm512_cmpgt_epu32_mask(d, xffff)));
   }
 
   /// The lanes holding a surrogate or a value above 0x10FFFF.
@@ -304,23 +298,25 @@ UTF8DFA_TARGET_AVX512 inline bool count_utf32_block(const utf32_count_constants&
 }
 
 /// The length_segment of UTF-32, 64 units per step while the input lasts (ASCII steps only checked),
-/// then 16, then the masked tail: bytes are 1 + (>= 0x80) + (>= 0x800) + (>= 0x10000), summed in
-/// bytes in the big steps (at most 3 a lane per step, widened every 64 steps); a block holding a
-/// surrogate or a value above 0x10FFFF stops it.
+/// then 16, then the masked tail: bytes are 1 + (>= 0x80) + (>= 0x800) + (>= 0x10000); in the big
+/// steps the first two are summed in bytes (at most 2 a lane per step, widened every 64 steps) and
+/// the third by popcnt; a block holding a surrogate or a value above 0x10FFFF stops it.
 UTF8DFA_TARGET_AVX512 inline std::size_t utf32_bytes_segment(const char32_t* p, std::size_t n,
                                                              std::size_t& count) noexcept {
   const utf32_count_constants k;
   const __m512i zero = _mm512_setzero_si512();
   __m512i acc = zero, bytes = zero, sums = zero;
-  std::size_t i = 0, steps = 0, stop = blocks_pass;
+  std::size_t i = 0, steps = 0, supplementary = 0, stop = blocks_pass;
   for (; n - i >= 64; i += 64) {
     const __m512i a = _mm512_loadu_si512(p + i), b = _mm512_loadu_si512(p + i + 16);
     const __m512i c = _mm512_loadu_si512(p + i + 32), d = _mm512_loadu_si512(p + i + 48);
     const __m512i highest = _mm512_max_epu32(_mm512_max_epu32(a, b), _mm512_max_epu32(c, d));
     if (_mm512_cmpge_epu32_mask(highest, k.x80) == 0) continue;  // ASCII: one byte each, nothing to add
+    const __m512i ab = _mm512_packus_epi32(a, b), cd = _mm512_packus_epi32(c, d);
     // A surrogate or a value above 0x10FFFF anywhere: the 16-unit steps find the block.
-    if (UTF8DFA_UNLIKELY(!k.scalar_values64(a, b, c, d, highest))) break;
-    bytes = _mm512_add_epi8(bytes, k.extra64(a, b, c, d));
+    if (UTF8DFA_UNLIKELY(!k.scalar_values64(ab, cd, highest))) break;
+    bytes = _mm512_add_epi8(bytes, k.more64(ab, cd));
+    if (_mm512_cmpgt_epu32_mask(highest, k.xffff) != 0) supplementary += k.supplementary64(a, b, c, d);
     if (++steps == 64) {
       sums = _mm512_add_epi64(sums, _mm512_sad_epu8(bytes, zero));
       bytes = zero;
@@ -340,7 +336,7 @@ UTF8DFA_TARGET_AVX512 inline std::size_t utf32_bytes_segment(const char32_t* p, 
       stop = i;
   }
   // At most 4 16-unit steps (within the 64-unit block that failed, or the tail) added to acc.
-  count = i + static_cast<std::size_t>(_mm512_reduce_add_epi64(sums)) +
+  count = i + supplementary + static_cast<std::size_t>(_mm512_reduce_add_epi64(sums)) +
           static_cast<std::size_t>(_mm512_reduce_add_epi32(acc));
   return stop;
 }
