@@ -171,13 +171,9 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf16_bytes_segment(const char16_t* p, st
   return i == n ? blocks_pass : i;
 }
 
-/// UTF-8 bytes past the first of a scalar value, by the exponent field e of its float less 132
-/// (saturated at 0): e is 0 for 0, else 127 + the index of the highest set bit (exact below 2^24).
-inline constexpr std::uint8_t utf32_extra_by_exponent[16] = {0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3};
-
 /// The constants of the UTF-32 count, built once per call.
 struct utf32_count_constants {
-  __m256i sur, sur_len, top, not7f, x7f, x7ff, xffff, ones, extra_table, e132, x_f800, x_d800;
+  __m256i sur, sur_len, top, not7f, x7f, x7ff, xffff, ones, x_f800, x_d800, not_ffff, one8, fifteen8;
 
   UTF8DFA_TARGET_AVX2 utf32_count_constants() noexcept
       : sur(_mm256_set1_epi32(0xD800)),
@@ -188,10 +184,11 @@ struct utf32_count_constants {
         x7ff(_mm256_set1_epi32(0x7FF)),
         xffff(_mm256_set1_epi32(0xFFFF)),
         ones(_mm256_set1_epi32(-1)),
-        extra_table(lanes(utf32_extra_by_exponent)),
-        e132(_mm256_set1_epi8(static_cast<char>(132))),
         x_f800(_mm256_set1_epi16(static_cast<short>(0xF800))),
-        x_d800(_mm256_set1_epi16(static_cast<short>(0xD800))) {}
+        x_d800(_mm256_set1_epi16(static_cast<short>(0xD800))),
+        not_ffff(_mm256_set1_epi32(static_cast<int>(0xFFFF0000u))),
+        one8(_mm256_set1_epi8(1)),
+        fifteen8(_mm256_set1_epi8(15)) {}
 
   /// Whether every lane of lowest (the least of some units, each less 0xD800) and highest (their
   /// greatest) says scalar value: not a surrogate (unsigned cp - 0xD800 >= 0x800), at most 0x10FFFF.
@@ -200,26 +197,24 @@ struct utf32_count_constants {
                                         _mm256_cmpeq_epi32(_mm256_max_epu32(highest, top), top));
     return _mm256_testc_si256(ok, ones) != 0;
   }
-  /// Whether the 32 units of a, b, c, d (`highest` the greatest) are scalar values: at most
-  /// 0x10FFFF, and not surrogates, checked on their values narrowed to 16 bits with unsigned
-  /// saturation (exact below 0x10000).
-  UTF8DFA_TARGET_AVX2 bool scalar_values32(__m256i a, __m256i b, __m256i c, __m256i d, __m256i highest) const noexcept {
-    const __m256i ab = _mm256_and_si256(_mm256_packus_epi32(a, b), x_f800);
-    const __m256i cd = _mm256_and_si256(_mm256_packus_epi32(c, d), x_f800);
-    const __m256i sur16 = _mm256_or_si256(_mm256_cmpeq_epi16(ab, x_d800), _mm256_cmpeq_epi16(cd, x_d800));
+  /// Whether the units narrowed to 16 bits with unsigned saturation (exact below 0x10000), ab and
+  /// cd, and their greatest `highest`, say scalar values: at most 0x10FFFF, not surrogates.
+  UTF8DFA_TARGET_AVX2 bool scalar_values32(__m256i ab, __m256i cd, __m256i highest) const noexcept {
+    const __m256i sur16 = _mm256_or_si256(_mm256_cmpeq_epi16(_mm256_and_si256(ab, x_f800), x_d800),
+                                          _mm256_cmpeq_epi16(_mm256_and_si256(cd, x_f800), x_d800));
     const __m256i in_range = _mm256_cmpeq_epi32(_mm256_max_epu32(highest, top), top);
     return _mm256_testc_si256(_mm256_andnot_si256(sur16, in_range), ones) != 0;
   }
-  /// The exponent fields of the floats of the 8 values of cp (above 255 for values from 2^31).
-  UTF8DFA_TARGET_AVX2 static __m256i exponents(__m256i cp) noexcept {
-    return _mm256_srli_epi32(_mm256_castps_si256(_mm256_cvtepi32_ps(cp)), 23);
+  /// (>= 0x80) + (>= 0x800) for each of the units narrowed to 16 bits ab and cd, one per byte (in
+  /// some order), from x = u >> 7 narrowed to a byte with signed saturation: (x >= 1) + (x >= 16).
+  UTF8DFA_TARGET_AVX2 __m256i more32(__m256i ab, __m256i cd) const noexcept {
+    const __m256i x = _mm256_packs_epi16(_mm256_srli_epi16(ab, 7), _mm256_srli_epi16(cd, 7));
+    return _mm256_sub_epi8(_mm256_min_epu8(x, one8), _mm256_cmpgt_epi8(x, fifteen8));
   }
-  /// The UTF-8 bytes past the first of each of the 32 scalar values of a, b, c, d, one per byte
-  /// (in some order): their exponents narrowed to bytes and looked up.
-  UTF8DFA_TARGET_AVX2 __m256i extra32(__m256i a, __m256i b, __m256i c, __m256i d) const noexcept {
-    const __m256i e = _mm256_packus_epi16(_mm256_packus_epi32(exponents(a), exponents(b)),
-                                          _mm256_packus_epi32(exponents(c), exponents(d)));
-    return _mm256_shuffle_epi8(extra_table, _mm256_subs_epu8(e, e132));
+  /// The supplementary values among the 8 scalar values of cp.
+  UTF8DFA_TARGET_AVX2 unsigned supplementary8(__m256i cp) const noexcept {
+    return static_cast<unsigned>(
+        _mm_popcnt_u32(static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(cp, xffff))))));
   }
   /// Minus the UTF-8 bytes past the first of each scalar value (compares give -1; signed compares
   /// are exact up to 0x10FFFF).
@@ -231,21 +226,25 @@ struct utf32_count_constants {
 
 /// The length_segment of UTF-32, 32 units per step while the input lasts (ASCII steps only
 /// checked), then 8 (the tail left to the scalar decoder): bytes are 1 + (> 0x7F) + (> 0x7FF) +
-/// (> 0xFFFF), summed in bytes (at most 3 a lane per step, widened every 64 steps) in the big
-/// steps; a block holding a surrogate or a value above 0x10FFFF stops it.
+/// (> 0xFFFF); in the big steps the first two are summed in bytes (at most 2 a lane per step,
+/// widened every 64 steps) and the third by popcnt; a block holding a surrogate or a value above
+/// 0x10FFFF stops it.
 UTF8DFA_TARGET_AVX2 inline std::size_t utf32_bytes_segment(const char32_t* p, std::size_t n,
                                                            std::size_t& count) noexcept {
   const utf32_count_constants k;
   const __m256i zero = _mm256_setzero_si256();
   __m256i acc = zero, bytes = zero, sums = zero;
-  std::size_t i = 0, steps = 0;
+  std::size_t i = 0, steps = 0, supplementary = 0;
   std::ptrdiff_t less = 0;
   for (; n - i >= 32; i += 32) {
     const __m256i a = load(p + i), b = load(p + i + 8), c = load(p + i + 16), d = load(p + i + 24);
     const __m256i highest = _mm256_max_epu32(_mm256_max_epu32(a, b), _mm256_max_epu32(c, d));
-    if (_mm256_testz_si256(highest, k.not7f)) continue;                    // ASCII: one byte each
-    if (UTF8DFA_UNLIKELY(!k.scalar_values32(a, b, c, d, highest))) break;  // the 8-unit steps find the block
-    bytes = _mm256_add_epi8(bytes, k.extra32(a, b, c, d));
+    if (_mm256_testz_si256(highest, k.not7f)) continue;  // ASCII: one byte each
+    const __m256i ab = _mm256_packus_epi32(a, b), cd = _mm256_packus_epi32(c, d);
+    if (UTF8DFA_UNLIKELY(!k.scalar_values32(ab, cd, highest))) break;  // the 8-unit steps find the block
+    bytes = _mm256_add_epi8(bytes, k.more32(ab, cd));
+    if (!_mm256_testz_si256(highest, k.not_ffff))
+      supplementary += k.supplementary8(a) + k.supplementary8(b) + k.supplementary8(c) + k.supplementary8(d);
     if (++steps == 64) {
       sums = _mm256_add_epi64(sums, _mm256_sad_epu8(bytes, zero));
       bytes = zero;
@@ -259,7 +258,7 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf32_bytes_segment(const char32_t* p, st
     acc = _mm256_add_epi32(acc, k.minus_extra(cp));
   }
   less += sum_epi32(acc);
-  count = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(i) - less) + sum_epi64(sums);
+  count = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(i) - less) + supplementary + sum_epi64(sums);
   return i == n ? blocks_pass : i;
 }
 
