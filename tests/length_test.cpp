@@ -256,6 +256,43 @@ TEST_CASE("length helpers: ill-formed input at block edges") {
   CHECK(f.count == 0);
 }
 
+TEST_CASE("length helpers: long runs without surrogates between pairs and lone surrogates") {
+  // The vector counts take runs of units free of surrogates (UTF-16) or of BMP values (UTF-32) in
+  // big steps and check pairs and values in smaller ones: runs of every length around those steps,
+  // ASCII or not, then a pair, a lone surrogate or an out-of-range value.
+  using namespace length_test;
+  failures f;
+  rng r{0x16B10C};
+  for (int round = 0; round < 24; ++round) {
+    std::u16string s16;
+    std::u32string s32;
+    while (s16.size() < 1500) {
+      const std::size_t run = 1 + r.below(300);
+      const char16_t base = r.below(3) == 0 ? u'a' : (r.below(2) ? u'\x4E2D' : u'\x00E9');
+      s16.append(run, base);
+      s32.append(run, static_cast<char32_t>(base));
+      switch (r.below(4)) {
+        case 0:
+          s16 += u"\xD83D\xDE00";
+          s32 += U'\x1F600';
+          break;
+        case 1:
+          s16 += static_cast<char16_t>(r.below(2) ? 0xD800 + r.below(0x400) : 0xDC00 + r.below(0x400));
+          s32 += static_cast<char32_t>(r.below(2) ? 0xD800 + r.below(0x800) : 0x110000 + r.below(0x1000));
+          break;
+        default:
+          break;
+      }
+    }
+    for (const std::size_t len : {s16.size(), s16.size() - 1 - r.below(200)}) {
+      check_utf(s16.data(), len, f, static_cast<std::size_t>(round));
+      check_utf(s32.data(), std::min(len, s32.size()), f, static_cast<std::size_t>(round));
+    }
+  }
+  INFO(utf8dfa::active_kernel() << ": " << f.first);
+  CHECK(f.count == 0);
+}
+
 TEST_CASE("length helpers: the allocating conversions hold exactly what the pointer forms write") {
   using namespace length_test;
   namespace u = utf8dfa;

@@ -85,56 +85,95 @@ UTF8DFA_TARGET_AVX2 std::size_t utf8_units_segment(const unsigned char* p, std::
   return stop;
 }
 
-/// The length_segment of UTF-16, 16 units per step (the tail, 1..16 units, left to the scalar
-/// decoder): the units at and after each position say whether every surrogate is paired. Bytes
-/// are 3, minus 1 below 0x800, minus 1 more below 0x80, minus 2 for a high surrogate (a pair is
-/// 1 + 3), counted as the negative compare results.
+/// The constants of the UTF-16 count, built once per call.
+struct utf16_count_constants {
+  __m256i tag, high, low, x_f800, x_d800, x_ff80, zero, one;
+
+  UTF8DFA_TARGET_AVX2 utf16_count_constants() noexcept
+      : tag(_mm256_set1_epi16(static_cast<short>(0xFC00))),
+        high(_mm256_set1_epi16(static_cast<short>(0xD800))),
+        low(_mm256_set1_epi16(static_cast<short>(0xDC00))),
+        x_f800(_mm256_set1_epi16(static_cast<short>(0xF800))),
+        x_d800(_mm256_set1_epi16(static_cast<short>(0xD800))),
+        x_ff80(_mm256_set1_epi16(static_cast<short>(0xFF80))),
+        zero(_mm256_setzero_si256()),
+        one(_mm256_set1_epi16(1)) {}
+
+  /// Minus the units of w below 0x80 and below 0x800 (compares give -1), `top` being w & 0xF800.
+  UTF8DFA_TARGET_AVX2 __m256i minus_short(__m256i w, __m256i top) const noexcept {
+    return _mm256_add_epi16(_mm256_cmpeq_epi16(_mm256_and_si256(w, x_ff80), zero), _mm256_cmpeq_epi16(top, zero));
+  }
+};
+
+/// The length_segment of UTF-16: 64 units per step while they hold no surrogate, else 16 with the
+/// pair checks (the units at and after each position say whether every surrogate is paired); the
+/// tail, 1..16 units, is left to the scalar decoder. Bytes are 3, minus 1 below 0x800, minus 1
+/// more below 0x80, minus 2 for a high surrogate (a pair is 1 + 3), counted as the negative compare
+/// results in 16-bit lanes (at most 2 a lane per 16 units), widened before they could overflow.
 UTF8DFA_TARGET_AVX2 inline std::size_t utf16_bytes_segment(const char16_t* p, std::size_t n,
                                                            std::size_t& count) noexcept {
   count = 0;
   if (n == 0) return blocks_pass;
-  if ((p[0] & 0xFC00) == 0xDC00) return 0;  // a low surrogate that no high one precedes
-  const __m256i tag = _mm256_set1_epi16(static_cast<short>(0xFC00));
-  const __m256i high = _mm256_set1_epi16(static_cast<short>(0xD800));
-  const __m256i low = _mm256_set1_epi16(static_cast<short>(0xDC00));
-  const __m256i above7f = _mm256_set1_epi16(static_cast<short>(0xFF80));
-  const __m256i above7ff = _mm256_set1_epi16(static_cast<short>(0xF800));
-  const __m256i zero = _mm256_setzero_si256(), one = _mm256_set1_epi16(1);
-  __m256i acc = zero;
-  std::size_t i = 0, steps = 0, ascii = 0;
+  const utf16_count_constants k;
+  __m256i acc = k.zero;
+  std::size_t i = 0, flushed = 0, ascii = 0;
   std::ptrdiff_t less = 0;
-  bool was_ascii = false;
-  for (; n - i > 16; i += 16) {
-    // ASCII, 32 units a step (the unit after them not a low surrogate: one would be unpaired).
-    while (was_ascii && n - i > 32 && _mm256_testz_si256(_mm256_or_si256(load(p + i), load(p + i + 16)), above7f) &&
-           (p[i + 32] & 0xFC00) != 0xDC00) {
-      i += 32;
-      ascii += 32;
+  bool paired = true;
+  while (paired) {
+    // Blocks of 64 units without a surrogate: nothing to pair (a high surrogate before them was
+    // checked against their first unit by the step that counted it).
+    while (n - i >= 64) {
+      const __m256i w0 = load(p + i), w1 = load(p + i + 16), w2 = load(p + i + 32), w3 = load(p + i + 48);
+      if (_mm256_testz_si256(_mm256_or_si256(_mm256_or_si256(w0, w1), _mm256_or_si256(w2, w3)), k.x_ff80)) {
+        ascii += 64;  // one byte each
+        i += 64;
+        continue;
+      }
+      const __m256i t0 = _mm256_and_si256(w0, k.x_f800), t1 = _mm256_and_si256(w1, k.x_f800);
+      const __m256i t2 = _mm256_and_si256(w2, k.x_f800), t3 = _mm256_and_si256(w3, k.x_f800);
+      const __m256i sur =
+          _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi16(t0, k.x_d800), _mm256_cmpeq_epi16(t1, k.x_d800)),
+                          _mm256_or_si256(_mm256_cmpeq_epi16(t2, k.x_d800), _mm256_cmpeq_epi16(t3, k.x_d800)));
+      if (!_mm256_testz_si256(sur, sur)) break;
+      acc = _mm256_add_epi16(acc, _mm256_add_epi16(_mm256_add_epi16(k.minus_short(w0, t0), k.minus_short(w1, t1)),
+                                                   _mm256_add_epi16(k.minus_short(w2, t2), k.minus_short(w3, t3))));
+      i += 64;
+      if (i - flushed >= 16 * 16000) {  // a lane then holds at least -32000
+        less += sum_epi32(_mm256_madd_epi16(acc, k.one));
+        acc = k.zero;
+        flushed = i;
+      }
     }
     if (n - i <= 16) break;
-    const __m256i w = load(p + i), next = load(p + i + 1);
-    const __m256i hi = _mm256_cmpeq_epi16(_mm256_and_si256(w, tag), high);
-    const __m256i lo_next = _mm256_cmpeq_epi16(_mm256_and_si256(next, tag), low);
-    const __m256i unpaired = _mm256_xor_si256(hi, lo_next);
-    if (UTF8DFA_UNLIKELY(!_mm256_testz_si256(unpaired, unpaired))) break;
-    was_ascii = _mm256_testz_si256(w, above7f);
-    const __m256i below = _mm256_add_epi16(_mm256_cmpeq_epi16(_mm256_and_si256(w, above7f), zero),
-                                           _mm256_cmpeq_epi16(_mm256_and_si256(w, above7ff), zero));
-    acc = _mm256_add_epi16(acc, _mm256_add_epi16(below, _mm256_add_epi16(hi, hi)));
-    if (++steps == 4096) {  // before the 16-bit lanes could overflow
-      less += sum_epi32(_mm256_madd_epi16(acc, one));
-      acc = zero;
-      steps = 0;
+    // A low surrogate first must follow a high one (only the steps below check pairs).
+    if ((p[i] & 0xFC00) == 0xDC00 && (i == 0 || (p[i - 1] & 0xFC00) != 0xD800)) break;
+    // Up to 64 units, 16 per step, with the pair checks.
+    for (const std::size_t end = i + 64; i < end && n - i > 16; i += 16) {
+      const __m256i w = load(p + i), next = load(p + i + 1);
+      const __m256i hi = _mm256_cmpeq_epi16(_mm256_and_si256(w, k.tag), k.high);
+      const __m256i lo_next = _mm256_cmpeq_epi16(_mm256_and_si256(next, k.tag), k.low);
+      const __m256i unpaired = _mm256_xor_si256(hi, lo_next);
+      if (UTF8DFA_UNLIKELY(!_mm256_testz_si256(unpaired, unpaired))) {
+        paired = false;
+        break;
+      }
+      acc = _mm256_add_epi16(
+          acc, _mm256_add_epi16(k.minus_short(w, _mm256_and_si256(w, k.x_f800)), _mm256_add_epi16(hi, hi)));
+    }
+    if (i - flushed >= 16 * 16000) {
+      less += sum_epi32(_mm256_madd_epi16(acc, k.one));
+      acc = k.zero;
+      flushed = i;
     }
   }
-  less += sum_epi32(_mm256_madd_epi16(acc, one));
-  count = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(3 * i) + less - 2 * static_cast<std::ptrdiff_t>(ascii));
-  return i;  // the tail is never empty here
+  less += sum_epi32(_mm256_madd_epi16(acc, k.one));
+  count = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(3 * i - 2 * ascii) + less);
+  return i == n ? blocks_pass : i;
 }
 
 /// The constants of the UTF-32 count, built once per call.
 struct utf32_count_constants {
-  __m256i sur, sur_len, top, not7f, x7f, x7ff, xffff, ones;
+  __m256i sur, sur_len, top, not7f, x7f, x7ff, xffff, ones, x_f800, x_d800, not_ffff, one8, fifteen8;
 
   UTF8DFA_TARGET_AVX2 utf32_count_constants() noexcept
       : sur(_mm256_set1_epi32(0xD800)),
@@ -144,7 +183,12 @@ struct utf32_count_constants {
         x7f(_mm256_set1_epi32(0x7F)),
         x7ff(_mm256_set1_epi32(0x7FF)),
         xffff(_mm256_set1_epi32(0xFFFF)),
-        ones(_mm256_set1_epi32(-1)) {}
+        ones(_mm256_set1_epi32(-1)),
+        x_f800(_mm256_set1_epi16(static_cast<short>(0xF800))),
+        x_d800(_mm256_set1_epi16(static_cast<short>(0xD800))),
+        not_ffff(_mm256_set1_epi32(static_cast<int>(0xFFFF0000u))),
+        one8(_mm256_set1_epi8(1)),
+        fifteen8(_mm256_set1_epi8(15)) {}
 
   /// Whether every lane of lowest (the least of some units, each less 0xD800) and highest (their
   /// greatest) says scalar value: not a surrogate (unsigned cp - 0xD800 >= 0x800), at most 0x10FFFF.
@@ -152,6 +196,25 @@ struct utf32_count_constants {
     const __m256i ok = _mm256_and_si256(_mm256_cmpeq_epi32(_mm256_max_epu32(lowest, sur_len), lowest),
                                         _mm256_cmpeq_epi32(_mm256_max_epu32(highest, top), top));
     return _mm256_testc_si256(ok, ones) != 0;
+  }
+  /// Whether the units narrowed to 16 bits with unsigned saturation (exact below 0x10000), ab and
+  /// cd, and their greatest `highest`, say scalar values: at most 0x10FFFF, not surrogates.
+  UTF8DFA_TARGET_AVX2 bool scalar_values32(__m256i ab, __m256i cd, __m256i highest) const noexcept {
+    const __m256i sur16 = _mm256_or_si256(_mm256_cmpeq_epi16(_mm256_and_si256(ab, x_f800), x_d800),
+                                          _mm256_cmpeq_epi16(_mm256_and_si256(cd, x_f800), x_d800));
+    const __m256i in_range = _mm256_cmpeq_epi32(_mm256_max_epu32(highest, top), top);
+    return _mm256_testc_si256(_mm256_andnot_si256(sur16, in_range), ones) != 0;
+  }
+  /// (>= 0x80) + (>= 0x800) for each of the units narrowed to 16 bits ab and cd, one per byte (in
+  /// some order), from x = u >> 7 narrowed to a byte with signed saturation: (x >= 1) + (x >= 16).
+  UTF8DFA_TARGET_AVX2 __m256i more32(__m256i ab, __m256i cd) const noexcept {
+    const __m256i x = _mm256_packs_epi16(_mm256_srli_epi16(ab, 7), _mm256_srli_epi16(cd, 7));
+    return _mm256_sub_epi8(_mm256_min_epu8(x, one8), _mm256_cmpgt_epi8(x, fifteen8));
+  }
+  /// The supplementary values among the 8 scalar values of cp.
+  UTF8DFA_TARGET_AVX2 unsigned supplementary8(__m256i cp) const noexcept {
+    return static_cast<unsigned>(
+        _mm_popcnt_u32(static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(cp, xffff))))));
   }
   /// Minus the UTF-8 bytes past the first of each scalar value (compares give -1; signed compares
   /// are exact up to 0x10FFFF).
@@ -163,35 +226,39 @@ struct utf32_count_constants {
 
 /// The length_segment of UTF-32, 32 units per step while the input lasts (ASCII steps only
 /// checked), then 8 (the tail left to the scalar decoder): bytes are 1 + (> 0x7F) + (> 0x7FF) +
-/// (> 0xFFFF); a block holding a surrogate or a value above 0x10FFFF stops it.
+/// (> 0xFFFF); in the big steps the first two are summed in bytes (at most 2 a lane per step,
+/// widened every 64 steps) and the third by popcnt; a block holding a surrogate or a value above
+/// 0x10FFFF stops it.
 UTF8DFA_TARGET_AVX2 inline std::size_t utf32_bytes_segment(const char32_t* p, std::size_t n,
                                                            std::size_t& count) noexcept {
   const utf32_count_constants k;
-  __m256i acc = _mm256_setzero_si256();
-  std::size_t i = 0, steps = 0;
+  const __m256i zero = _mm256_setzero_si256();
+  __m256i acc = zero, bytes = zero, sums = zero;
+  std::size_t i = 0, steps = 0, supplementary = 0;
   std::ptrdiff_t less = 0;
   for (; n - i >= 32; i += 32) {
     const __m256i a = load(p + i), b = load(p + i + 8), c = load(p + i + 16), d = load(p + i + 24);
-    if (_mm256_testz_si256(_mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, d)), k.not7f)) continue;
-    const __m256i lowest = _mm256_min_epu32(_mm256_min_epu32(_mm256_sub_epi32(a, k.sur), _mm256_sub_epi32(b, k.sur)),
-                                            _mm256_min_epu32(_mm256_sub_epi32(c, k.sur), _mm256_sub_epi32(d, k.sur)));
     const __m256i highest = _mm256_max_epu32(_mm256_max_epu32(a, b), _mm256_max_epu32(c, d));
-    if (UTF8DFA_UNLIKELY(!k.scalar_values(lowest, highest))) break;  // the 8-unit steps find the block
-    acc = _mm256_add_epi32(acc, _mm256_add_epi32(_mm256_add_epi32(k.minus_extra(a), k.minus_extra(b)),
-                                                 _mm256_add_epi32(k.minus_extra(c), k.minus_extra(d))));
-    if (++steps == (std::size_t{1} << 26)) {  // before the 32-bit lanes (12 a step at most) could overflow
-      less += sum_epi32(acc);
-      acc = _mm256_setzero_si256();
+    if (_mm256_testz_si256(highest, k.not7f)) continue;  // ASCII: one byte each
+    const __m256i ab = _mm256_packus_epi32(a, b), cd = _mm256_packus_epi32(c, d);
+    if (UTF8DFA_UNLIKELY(!k.scalar_values32(ab, cd, highest))) break;  // the 8-unit steps find the block
+    bytes = _mm256_add_epi8(bytes, k.more32(ab, cd));
+    if (!_mm256_testz_si256(highest, k.not_ffff))
+      supplementary += k.supplementary8(a) + k.supplementary8(b) + k.supplementary8(c) + k.supplementary8(d);
+    if (++steps == 64) {
+      sums = _mm256_add_epi64(sums, _mm256_sad_epu8(bytes, zero));
+      bytes = zero;
       steps = 0;
     }
   }
+  sums = _mm256_add_epi64(sums, _mm256_sad_epu8(bytes, zero));
   for (; n - i >= 8; i += 8) {
     const __m256i cp = load(p + i);
     if (UTF8DFA_UNLIKELY(!k.scalar_values(_mm256_sub_epi32(cp, k.sur), cp))) break;
     acc = _mm256_add_epi32(acc, k.minus_extra(cp));
   }
   less += sum_epi32(acc);
-  count = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(i) - less);
+  count = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(i) - less) + supplementary + sum_epi64(sums);
   return i == n ? blocks_pass : i;
 }
 

@@ -38,12 +38,15 @@ UTF8DFA_TARGET_AVX512 inline __m512i units_of(__m512i table, __m512i nibble, __m
 }
 
 /// checker's error vector for the 64 bytes `in` at q, the bytes before them read from memory (q - 3
-/// lies inside the input): three loads instead of the four lane shuffles that build them.
+/// lies inside the input): three loads instead of the four lane shuffles that build them, and
+/// vpermb lookups, which need no masking of the nibbles.
 UTF8DFA_TARGET_AVX512 inline __m512i check_at(const checker& c, const unsigned char* q, __m512i in) noexcept {
   const __m512i prev1 = load(q - 1);
-  const __m512i a = _mm512_shuffle_epi8(c.first_high, _mm512_and_si512(_mm512_srli_epi16(prev1, 4), c.nibble));
-  const __m512i b = _mm512_shuffle_epi8(c.first_low, _mm512_and_si512(prev1, c.nibble));
-  const __m512i d = _mm512_shuffle_epi8(c.second_high, _mm512_and_si512(_mm512_srli_epi16(in, 4), c.nibble));
+  // vpermb reads 6 index bits and the tables repeat every 16 bytes: the bits above a nibble
+  // select the same entry.
+  const __m512i a = _mm512_permutexvar_epi8(_mm512_srli_epi16(prev1, 4), c.first_high);
+  const __m512i b = _mm512_permutexvar_epi8(prev1, c.first_low);
+  const __m512i d = _mm512_permutexvar_epi8(_mm512_srli_epi16(in, 4), c.second_high);
   const __m512i is3 = _mm512_subs_epu8(load(q - 2), c.lead3);
   const __m512i is4 = _mm512_subs_epu8(load(q - 3), c.lead4);
   const __m512i flags = _mm512_ternarylogic_epi32(a, b, d, 0x80);
@@ -52,12 +55,14 @@ UTF8DFA_TARGET_AVX512 inline __m512i check_at(const checker& c, const unsigned c
 }
 
 /// The length_segment of UTF-8 (see length_common.hpp): the block checks of validate.hpp, each block
-/// that passes also counted (a nibble lookup per byte, summed by vpsadbw).
+/// that passes also counted (by popcnt of compare masks in the 128-byte steps, else a nibble lookup
+/// per byte summed by vpsadbw).
 template <bool Utf16>
 UTF8DFA_TARGET_AVX512 std::size_t utf8_units_segment(const unsigned char* p, std::size_t n,
                                                      std::size_t& count) noexcept {
   const checker check;
   const __m512i table = lanes(Utf16 ? utf16_units_per_nibble : utf32_units_per_nibble);
+  const __m512i cont_max = opaque(splat(0xBF)), four_min = opaque(splat(lead4_min));
   const __m512i zero = _mm512_setzero_si512();
   __m512i prev = zero, incomplete = zero, sums = zero;
   std::size_t ascii = 0, i = 0, stop = blocks_pass;
@@ -80,8 +85,13 @@ UTF8DFA_TARGET_AVX512 std::size_t utf8_units_segment(const unsigned char* p, std
       const __m512i err = _mm512_or_si512(check_at(check, p + i, in0), check_at(check, p + i + 64, in1));
       incomplete = ends_incomplete(in1);
       if (UTF8DFA_UNLIKELY(any(err))) break;
-      const __m512i both = _mm512_add_epi8(units_of(table, check.nibble, in0), units_of(table, check.nibble, in1));
-      sums = _mm512_add_epi64(sums, _mm512_sad_epu8(both, zero));
+      // Leads (bytes above BF as signed: not 80..BF), and for UTF-16 4-byte leads once more, counted
+      // by popcnt on the mask registers (the vector ports are busy with the checks).
+      ascii += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(in0, cont_max)) +
+                                        _mm_popcnt_u64(_mm512_cmpgt_epi8_mask(in1, cont_max)));
+      if (Utf16)
+        ascii += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpge_epu8_mask(in0, four_min)) +
+                                          _mm_popcnt_u64(_mm512_cmpge_epu8_mask(in1, four_min)));
     }
     prev = in1;
   }
@@ -113,9 +123,14 @@ UTF8DFA_TARGET_AVX512 std::size_t utf8_units_segment(const unsigned char* p, std
   return stop;
 }
 
+/// UTF-8 bytes less one of a UTF-16 unit w (not a surrogate), by w >> 7 below 64 (2 from 64 on).
+inline constexpr std::uint8_t utf16_more_by_x[64] = {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2,
+                                                     2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+                                                     2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
+
 /// The constants of the UTF-16 count.
 struct utf16_count_constants {
-  __m512i tag, high, low, x80, x800, one, two;
+  __m512i tag, high, low, x80, x800, one, two, f800, more_low, more_high;
 
   UTF8DFA_TARGET_AVX512 utf16_count_constants() noexcept
       : tag(opaque(_mm512_set1_epi16(static_cast<short>(0xFC00)))),
@@ -124,70 +139,108 @@ struct utf16_count_constants {
         x80(opaque(_mm512_set1_epi16(0x80))),
         x800(opaque(_mm512_set1_epi16(0x800))),
         one(opaque(_mm512_set1_epi16(1))),
-        two(opaque(_mm512_set1_epi16(2))) {}
+        two(opaque(_mm512_set1_epi16(2))),
+        f800(opaque(_mm512_set1_epi16(static_cast<short>(0xF800)))),
+        more_low(opaque(_mm512_loadu_si512(utf16_more_by_x))),
+        more_high(opaque(_mm512_set1_epi8(2))) {}
+
+  /// The UTF-8 bytes less one of each unit of a and b, scalar values, one per byte (in some
+  /// order): (>= 0x80) + (>= 0x800), looked up by w >> 7 narrowed to a byte with signed saturation
+  /// (no compares: their masks would wait on the mask ports).
+  UTF8DFA_TARGET_AVX512 __m512i more(__m512i a, __m512i b) const noexcept {
+    const __m512i x = _mm512_packs_epi16(_mm512_srli_epi16(a, 7), _mm512_srli_epi16(b, 7));
+    return _mm512_permutex2var_epi8(more_low, x, more_high);
+  }
+  /// Zero in the lanes of w that hold a surrogate.
+  UTF8DFA_TARGET_AVX512 __m512i not_surrogate(__m512i w) const noexcept {
+    return _mm512_ternarylogic_epi32(w, f800, high, 0x6A);  // (w & f800) ^ high
+  }
 };
 
 /// Adds the UTF-8 bytes of the 32 units w, less one each, to the 16-bit lanes of acc, unless a
 /// surrogate is unpaired (`next`: the units one position later; lanes past the input are zero, so
 /// they add nothing and a high surrogate before them is unpaired): then returns false.
 UTF8DFA_TARGET_AVX512 inline bool count_utf16_block(const utf16_count_constants& k, __m512i w, __m512i next,
-                                                    __m512i& acc, bool& ascii) noexcept {
+                                                    __m512i& acc) noexcept {
   const __mmask32 hi = _mm512_cmpeq_epi16_mask(_mm512_and_si512(w, k.tag), k.high);
   const __mmask32 lo_next = _mm512_cmpeq_epi16_mask(_mm512_and_si512(next, k.tag), k.low);
   if (UTF8DFA_UNLIKELY(hi != lo_next)) return false;
-  const __mmask32 two = _mm512_cmpge_epu16_mask(w, k.x80);
-  ascii = two == 0;
-  __m512i t = _mm512_maskz_mov_epi16(two, k.one);
+  __m512i t = _mm512_maskz_mov_epi16(_mm512_cmpge_epu16_mask(w, k.x80), k.one);
   t = _mm512_mask_add_epi16(t, _mm512_cmpge_epu16_mask(w, k.x800), t, k.one);
   acc = _mm512_add_epi16(acc, _mm512_mask_sub_epi16(t, hi, t, k.two));
   return true;
 }
 
-/// The length_segment of UTF-16, 32 units per step: bytes are 1 + (>= 0x80) + (>= 0x800), minus 2
-/// for a high surrogate (a pair is 1 + 3).
+/// The length_segment of UTF-16: 128 units per step while they hold no surrogate (ASCII steps only
+/// checked), else 32 with the pair checks, then the masked tail. Bytes are 1 + (>= 0x80) +
+/// (>= 0x800), minus 2 for a high surrogate (a pair is 1 + 3); the 16-bit lanes (at most 2 a lane
+/// per 32 units) are widened before they could overflow.
 UTF8DFA_TARGET_AVX512 inline std::size_t utf16_bytes_segment(const char16_t* p, std::size_t n,
                                                              std::size_t& count) noexcept {
   count = 0;
   if (n == 0) return blocks_pass;
-  if ((p[0] & 0xFC00) == 0xDC00) return 0;  // a low surrogate that no high one precedes
   const utf16_count_constants k;
-  __m512i acc = _mm512_setzero_si512();
-  std::size_t i = 0, steps = 0, extra = 0;
-  bool ascii = false;
-  for (; n - i > 32; i += 32) {
-    // After an ASCII block, ASCII 64 units a step (the unit after them not a low surrogate: one
-    // would be unpaired).
-    while (ascii && n - i > 64) {
+  const __m512i zero = _mm512_setzero_si512();
+  __m512i acc = zero, bytes = zero, sums = zero;
+  std::size_t i = 0, flushed = 0, extra = 0, steps = 0, stop = blocks_pass;
+  for (;;) {
+    // Blocks of 128 units without a surrogate: nothing to pair (a high surrogate before them was
+    // checked against their first unit by the step that counted it).
+    while (n - i >= 128) {
       const __m512i w0 = _mm512_loadu_si512(p + i), w1 = _mm512_loadu_si512(p + i + 32);
-      if (_mm512_cmpge_epu16_mask(_mm512_or_si512(w0, w1), k.x80) != 0 || (p[i + 64] & 0xFC00) == 0xDC00) break;
-      i += 64;
+      const __m512i w2 = _mm512_loadu_si512(p + i + 64), w3 = _mm512_loadu_si512(p + i + 96);
+      if (_mm512_cmpge_epu16_mask(_mm512_or_si512(_mm512_or_si512(w0, w1), _mm512_or_si512(w2, w3)), k.x80) != 0) {
+        // Zero in the lanes of a surrogate.
+        const __m512i sur = _mm512_min_epu16(_mm512_min_epu16(k.not_surrogate(w0), k.not_surrogate(w1)),
+                                             _mm512_min_epu16(k.not_surrogate(w2), k.not_surrogate(w3)));
+        if (_mm512_testn_epi16_mask(sur, sur) != 0) break;
+        bytes = _mm512_add_epi8(bytes, _mm512_add_epi8(k.more(w0, w1), k.more(w2, w3)));
+        if (++steps == 60) {  // at most 4 a lane per step
+          sums = _mm512_add_epi64(sums, _mm512_sad_epu8(bytes, zero));
+          bytes = zero;
+          steps = 0;
+        }
+      }
+      i += 128;
     }
-    if (n - i <= 32) break;
-    if (UTF8DFA_UNLIKELY(!count_utf16_block(k, _mm512_loadu_si512(p + i), _mm512_loadu_si512(p + i + 1), acc, ascii)))
+    if (n == i) break;
+    // A low surrogate first must follow a high one (only the steps below check pairs).
+    if ((p[i] & 0xFC00) == 0xDC00 && (i == 0 || (p[i - 1] & 0xFC00) != 0xD800)) {
+      stop = i;
       break;
-    if (++steps == 8192) {  // before the 16-bit lanes could overflow
+    }
+    if (n - i <= 32) {  // the tail, masked
+      const std::size_t avail = n - i;
+      const __m512i w = _mm512_maskz_loadu_epi16(_bzhi_u32(~0u, static_cast<unsigned>(avail)), p + i);
+      const __m512i next = _mm512_maskz_loadu_epi16(_bzhi_u32(~0u, static_cast<unsigned>(avail - 1)), p + i + 1);
+      if (count_utf16_block(k, w, next, acc))
+        i = n;
+      else
+        stop = i;
+      break;
+    }
+    // Up to 128 units, 32 per step, with the pair checks.
+    for (const std::size_t end = i + 128; i < end && n - i > 32; i += 32)
+      if (UTF8DFA_UNLIKELY(!count_utf16_block(k, _mm512_loadu_si512(p + i), _mm512_loadu_si512(p + i + 1), acc))) {
+        stop = i;
+        break;
+      }
+    if (stop != blocks_pass) break;
+    if (i - flushed >= 32 * 16000) {
       extra += static_cast<std::size_t>(_mm512_reduce_add_epi32(_mm512_madd_epi16(acc, k.one)));
       acc = _mm512_setzero_si512();
-      steps = 0;
+      flushed = i;
     }
   }
-  std::size_t stop = i;
-  if (n - i <= 32) {
-    const std::size_t avail = n - i;
-    const __m512i w = _mm512_maskz_loadu_epi16(_bzhi_u32(~0u, static_cast<unsigned>(avail)), p + i);
-    const __m512i next = _mm512_maskz_loadu_epi16(_bzhi_u32(~0u, static_cast<unsigned>(avail - 1)), p + i + 1);
-    if (count_utf16_block(k, w, next, acc, ascii)) {
-      stop = blocks_pass;
-      i = n;
-    }
-  }
-  count = i + extra + static_cast<std::size_t>(_mm512_reduce_add_epi32(_mm512_madd_epi16(acc, k.one)));
+  sums = _mm512_add_epi64(sums, _mm512_sad_epu8(bytes, zero));
+  count = i + extra + static_cast<std::size_t>(_mm512_reduce_add_epi64(sums)) +
+          static_cast<std::size_t>(_mm512_reduce_add_epi32(_mm512_madd_epi16(acc, k.one)));
   return stop;
 }
 
 /// The constants of the UTF-32 count.
 struct utf32_count_constants {
-  __m512i sur, sur_len, top, x80, x10000, one;
+  __m512i sur, sur_len, top, x80, x10000, xffff, one, f800, high16, more_low, more_high;
 
   UTF8DFA_TARGET_AVX512 utf32_count_constants() noexcept
       : sur(opaque(_mm512_set1_epi32(0xD800))),
@@ -195,7 +248,33 @@ struct utf32_count_constants {
         top(opaque(_mm512_set1_epi32(0x10FFFF))),
         x80(opaque(_mm512_set1_epi32(0x80))),
         x10000(opaque(_mm512_set1_epi32(0x10000))),
-        one(opaque(_mm512_set1_epi32(1))) {}
+        xffff(opaque(_mm512_set1_epi32(0xFFFF))),
+        one(opaque(_mm512_set1_epi32(1))),
+        f800(opaque(_mm512_set1_epi16(static_cast<short>(0xF800)))),
+        high16(opaque(_mm512_set1_epi16(static_cast<short>(0xD800)))),
+        more_low(opaque(_mm512_loadu_si512(utf16_more_by_x))),
+        more_high(opaque(_mm512_set1_epi8(2))) {}
+
+  /// Whether the units narrowed to 16 bits with unsigned saturation (exact below 0x10000), ab and
+  /// cd, and their greatest `highest`, say scalar values: at most 0x10FFFF, not surrogates.
+  UTF8DFA_TARGET_AVX512 bool scalar_values64(__m512i ab, __m512i cd, __m512i highest) const noexcept {
+    // (u & 0xF800) ^ 0xD800: zero in the lanes of a surrogate.
+    const __m512i least = _mm512_min_epu16(_mm512_ternarylogic_epi32(ab, f800, high16, 0x6A),
+                                           _mm512_ternarylogic_epi32(cd, f800, high16, 0x6A));
+    return (_mm512_testn_epi16_mask(least, least) | _mm512_cmpgt_epu32_mask(highest, top)) == 0;
+  }
+  /// (>= 0x80) + (>= 0x800) for each of the units narrowed to 16 bits ab and cd, one per byte (in
+  /// some order), looked up by u >> 7 narrowed to a byte with signed saturation (as for UTF-16).
+  UTF8DFA_TARGET_AVX512 __m512i more64(__m512i ab, __m512i cd) const noexcept {
+    const __m512i x = _mm512_packs_epi16(_mm512_srli_epi16(ab, 7), _mm512_srli_epi16(cd, 7));
+    return _mm512_permutex2var_epi8(more_low, x, more_high);
+  }
+  /// The supplementary values among the 64 units of a, b, c, d.
+  UTF8DFA_TARGET_AVX512 std::size_t supplementary64(__m512i a, __m512i b, __m512i c, __m512i d) const noexcept {
+    return static_cast<std::size_t>(
+        _mm_popcnt_u32(_mm512_cmpgt_epu32_mask(a, xffff)) + _mm_popcnt_u32(_mm512_cmpgt_epu32_mask(b, xffff)) +
+        _mm_popcnt_u32(_mm512_cmpgt_epu32_mask(c, xffff)) + _mm_popcnt_u32(_mm512_cmpgt_epu32_mask(d, xffff)));
+  }
 
   /// The lanes holding a surrogate or a value above 0x10FFFF.
   UTF8DFA_TARGET_AVX512 __mmask16 bad(__m512i cp) const noexcept {
@@ -219,30 +298,32 @@ UTF8DFA_TARGET_AVX512 inline bool count_utf32_block(const utf32_count_constants&
 }
 
 /// The length_segment of UTF-32, 64 units per step while the input lasts (ASCII steps only checked),
-/// then 16, then the masked tail: bytes are 1 + (>= 0x80) + (>= 0x800) + (>= 0x10000); a block
-/// holding a surrogate or a value above 0x10FFFF stops it.
+/// then 16, then the masked tail: bytes are 1 + (>= 0x80) + (>= 0x800) + (>= 0x10000); in the big
+/// steps the first two are summed in bytes (at most 2 a lane per step, widened every 64 steps) and
+/// the third by popcnt; a block holding a surrogate or a value above 0x10FFFF stops it.
 UTF8DFA_TARGET_AVX512 inline std::size_t utf32_bytes_segment(const char32_t* p, std::size_t n,
                                                              std::size_t& count) noexcept {
   const utf32_count_constants k;
-  __m512i acc = _mm512_setzero_si512();
-  std::size_t i = 0, steps = 0, extra = 0, stop = blocks_pass;
+  const __m512i zero = _mm512_setzero_si512();
+  __m512i acc = zero, bytes = zero, sums = zero;
+  std::size_t i = 0, steps = 0, supplementary = 0, stop = blocks_pass;
   for (; n - i >= 64; i += 64) {
     const __m512i a = _mm512_loadu_si512(p + i), b = _mm512_loadu_si512(p + i + 16);
     const __m512i c = _mm512_loadu_si512(p + i + 32), d = _mm512_loadu_si512(p + i + 48);
-    if (_mm512_cmpge_epu32_mask(_mm512_or_si512(_mm512_or_si512(a, b), _mm512_or_si512(c, d)), k.x80) == 0)
-      continue;  // ASCII: one byte each, nothing to add
+    const __m512i highest = _mm512_max_epu32(_mm512_max_epu32(a, b), _mm512_max_epu32(c, d));
+    if (_mm512_cmpge_epu32_mask(highest, k.x80) == 0) continue;  // ASCII: one byte each, nothing to add
+    const __m512i ab = _mm512_packus_epi32(a, b), cd = _mm512_packus_epi32(c, d);
     // A surrogate or a value above 0x10FFFF anywhere: the 16-unit steps find the block.
-    if (UTF8DFA_UNLIKELY((k.bad(a) | k.bad(b) | k.bad(c) | k.bad(d)) != 0)) break;
-    acc = _mm512_add_epi32(
-        acc, _mm512_add_epi32(_mm512_add_epi32(k.more(a), k.more(b)), _mm512_add_epi32(k.more(c), k.more(d))));
-    // Before the 32-bit sum of the lanes (16 lanes, 12 a step at most: _mm512_reduce_add_epi32 adds
-    // them as int) could overflow.
-    if (++steps == (std::size_t{1} << 22)) {
-      extra += static_cast<std::size_t>(_mm512_reduce_add_epi32(acc));
-      acc = _mm512_setzero_si512();
+    if (UTF8DFA_UNLIKELY(!k.scalar_values64(ab, cd, highest))) break;
+    bytes = _mm512_add_epi8(bytes, k.more64(ab, cd));
+    if (_mm512_cmpgt_epu32_mask(highest, k.xffff) != 0) supplementary += k.supplementary64(a, b, c, d);
+    if (++steps == 64) {
+      sums = _mm512_add_epi64(sums, _mm512_sad_epu8(bytes, zero));
+      bytes = zero;
       steps = 0;
     }
   }
+  sums = _mm512_add_epi64(sums, _mm512_sad_epu8(bytes, zero));
   for (; n - i >= 16; i += 16)
     if (UTF8DFA_UNLIKELY(!count_utf32_block(k, _mm512_loadu_si512(p + i), acc))) break;
   if (n - i >= 16) {
@@ -254,7 +335,9 @@ UTF8DFA_TARGET_AVX512 inline std::size_t utf32_bytes_segment(const char32_t* p, 
     else
       stop = i;
   }
-  count = i + extra + static_cast<std::size_t>(_mm512_reduce_add_epi32(acc));
+  // At most 4 16-unit steps (within the 64-unit block that failed, or the tail) added to acc.
+  count = i + supplementary + static_cast<std::size_t>(_mm512_reduce_add_epi64(sums)) +
+          static_cast<std::size_t>(_mm512_reduce_add_epi32(acc));
   return stop;
 }
 
