@@ -8,7 +8,8 @@
 # run them under every kernel; emulated they would take most of the CI budget) and without the
 # memory group (it measures the process, here the emulator). Built in the separate-compilation mode
 # (the kernels compiled once, in utf8dfa_compiled): the legs are about the target, not the mode, and
-# the suite builds in about half the time.
+# the suite builds in about half the time. The test files are built at -O1 (g++ builds them about
+# 40% faster than at -O2; they run as fast under the emulator), the kernels at -O2.
 packages+=(qemu-user g++-aarch64-linux-gnu g++-s390x-linux-gnu)
 legs+=(aarch64 big-endian)
 
@@ -25,7 +26,7 @@ cross_leg() {
   cmake_leg "$name" -DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchains/$triple.cmake" -DCMAKE_CXX_STANDARD=17 \
     -DUTF8DFA_CATCH2_INCLUDE_DIR="$catch2" "-DUTF8DFA_TEST_KERNELS=$kernels" -DUTF8DFA_TEST_EXHAUSTIVE=NONE \
     -DUTF8DFA_BUILD_BENCHMARKS=OFF -DUTF8DFA_BUILD_PACKAGE_TESTS=OFF -DUTF8DFA_BUILD_HEADER_CHECKS=OFF \
-    -DUTF8DFA_TEST_SEPARATE_COMPILATION=ON
+    -DUTF8DFA_TEST_SEPARATE_COMPILATION=ON -DUTF8DFA_COMPILED_OPTIONS=-O2 "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG"
 }
 leg_aarch64() { cross_leg aarch64 aarch64-linux-gnu neon; }
 leg_big_endian() { cross_leg big-endian s390x-linux-gnu scalar; }
