@@ -99,23 +99,14 @@ conversion_result dialect_to_utf(const unsigned char* p, std::size_t n, Out* out
     char32_t c = d.code_point;
     error_code e = d.error;
     if (e == error_code::none) e = unrepresentable<D, Out>(c);
-    if (UTF8DFA_UNLIKELY(e != error_code::none)) {
-      if constexpr (stops_on_error<Policy>) {
-        return {i, o, e};
-      } else {
-        if (first == error_code::none) first = e;
-        if constexpr (skips_errors_v<Policy>) {
-          i += d.length;
-          continue;
-        } else {
-          c = pol.replacement_value();
-        }
-      }
+    const piece_action a = act_on(e, first, c, pol);
+    if (a == piece_action::stop) return {i, o, e};
+    if (a == piece_action::write) {
+      if (out != nullptr)
+        o += static_cast<std::size_t>(put_unit(out + o, c) - (out + o));
+      else
+        o += sizeof(Out) == 2 && c >= 0x10000 ? 2 : 1;
     }
-    if (out != nullptr)
-      o += static_cast<std::size_t>(put_unit(out + o, c) - (out + o));
-    else
-      o += sizeof(Out) == 2 && c >= 0x10000 ? 2 : 1;
     i += d.length;
   }
   return {n, o, first};
@@ -133,20 +124,9 @@ conversion_result utf_to_dialect(const In* p, std::size_t n, unsigned char* out,
       d = {static_cast<char32_t>(p[i]), 1, error_code::none};
     char32_t c = d.code_point;
     if (d.error == error_code::none && !dialect_traits<D>::encodable(c)) d.error = unrepresentable<dialect::utf8, D>(c);
-    if (UTF8DFA_UNLIKELY(d.error != error_code::none)) {
-      if constexpr (stops_on_error<Policy>) {
-        return {i, w.written, d.error};
-      } else {
-        if (first == error_code::none) first = d.error;
-        if constexpr (skips_errors_v<Policy>) {
-          i += d.length;
-          continue;
-        } else {
-          c = pol.replacement_value();
-        }
-      }
-    }
-    w.put(c);
+    const piece_action a = act_on(d.error, first, c, pol);
+    if (a == piece_action::stop) return {i, w.written, d.error};
+    if (a == piece_action::write) w.put(c);
     i += d.length;
   }
   return {n, w.written, first};
@@ -165,20 +145,9 @@ conversion_result recode_scalar(const unsigned char* p, std::size_t n, unsigned 
     char32_t c = d.code_point;
     error_code e = d.error;
     if (e == error_code::none) e = unrepresentable<From, To>(c);
-    if (UTF8DFA_UNLIKELY(e != error_code::none)) {
-      if constexpr (stops_on_error<Policy>) {
-        return {i, w.written, e};
-      } else {
-        if (first == error_code::none) first = e;
-        if constexpr (skips_errors_v<Policy>) {
-          i += d.length;
-          continue;
-        } else {
-          c = pol.replacement_value();
-        }
-      }
-    }
-    w.put(c);
+    const piece_action a = act_on(e, first, c, pol);
+    if (a == piece_action::stop) return {i, w.written, e};
+    if (a == piece_action::write) w.put(c);
     i += d.length;
   }
   return {n, w.written, first};

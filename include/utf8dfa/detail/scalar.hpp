@@ -177,6 +177,28 @@ inline constexpr bool stops_on_error = Policy::stops_on_error;
 /// A replacement value that no policy can produce: the kernels' encoding of `skip` (kernel_table.hpp).
 inline constexpr char32_t skip_marker = 0xFFFFFFFEu;
 
+/// What a conversion does with a piece whose error is `e` (none: a character) under Policy: write
+/// it (a character, or the policy's replacement, put in `c`), drop it (skip) or stop (strict).
+/// The first error of a conversion that goes on is kept in `first`.
+enum class piece_action { write, drop, stop };
+
+template <class Policy>
+constexpr piece_action act_on(error_code e, error_code& first, char32_t& c,
+                              [[maybe_unused]] const Policy& pol) noexcept {
+  if (UTF8DFA_LIKELY(e == error_code::none)) return piece_action::write;
+  if constexpr (stops_on_error<Policy>) {
+    return piece_action::stop;
+  } else {
+    if (first == error_code::none) first = e;
+    if constexpr (skips_errors_v<Policy>) {
+      return piece_action::drop;
+    } else {
+      c = pol.replacement_value();
+      return piece_action::write;
+    }
+  }
+}
+
 /// Writes one scalar value as UTF-32 or UTF-16; returns the new output position.
 template <class Out>
 UTF8DFA_ALWAYS_INLINE Out* put_unit(Out* o, char32_t c) noexcept {
@@ -209,20 +231,9 @@ conversion_result utf8_to_utf_scalar(const unsigned char* p, std::size_t n, Out*
     }
     const decoded d = decode_at(p, n, i);
     char32_t c = d.code_point;
-    if (UTF8DFA_UNLIKELY(d.error != error_code::none)) {
-      if constexpr (stops_on_error<Policy>) {
-        return {i, static_cast<std::size_t>(o - out), d.error};
-      } else {
-        if (first == error_code::none) first = d.error;
-        if constexpr (skips_errors_v<Policy>) {
-          i += d.length;
-          continue;
-        } else {
-          c = pol.replacement_value();
-        }
-      }
-    }
-    o = put_unit(o, c);
+    const piece_action a = act_on(d.error, first, c, pol);
+    if (a == piece_action::stop) return {i, static_cast<std::size_t>(o - out), d.error};
+    if (a == piece_action::write) o = put_unit(o, c);
     i += d.length;
   }
   return {n, static_cast<std::size_t>(o - out), first};
@@ -301,20 +312,9 @@ conversion_result utf_to_utf8_scalar(const In* p, std::size_t n, unsigned char* 
     }
     const decoded d = decode_utf_at(p, n, i);
     char32_t c = d.code_point;
-    if (UTF8DFA_UNLIKELY(d.error != error_code::none)) {
-      if constexpr (stops_on_error<Policy>) {
-        return {i, static_cast<std::size_t>(o - out), d.error};
-      } else {
-        if (first == error_code::none) first = d.error;
-        if constexpr (skips_errors_v<Policy>) {
-          i += d.length;
-          continue;
-        } else {
-          c = pol.replacement_value();
-        }
-      }
-    }
-    o += put_utf8(o, c);
+    const piece_action a = act_on(d.error, first, c, pol);
+    if (a == piece_action::stop) return {i, static_cast<std::size_t>(o - out), d.error};
+    if (a == piece_action::write) o += put_utf8(o, c);
     i += d.length;
   }
   return {n, static_cast<std::size_t>(o - out), first};

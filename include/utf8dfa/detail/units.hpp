@@ -162,20 +162,9 @@ conversion_result utf_to_utf(const In* p, std::size_t n, Out* out, [[maybe_unuse
   for (std::size_t i = 0; i < n;) {
     const decoded d = decode_utf_at(p, n, i);
     char32_t c = d.code_point;
-    if (UTF8DFA_UNLIKELY(d.error != error_code::none)) {
-      if constexpr (stops_on_error<Policy>) {
-        return {i, static_cast<std::size_t>(o - out), d.error};
-      } else {
-        if (first == error_code::none) first = d.error;
-        if constexpr (skips_errors_v<Policy>) {
-          i += d.length;
-          continue;
-        } else {
-          c = pol.replacement_value();
-        }
-      }
-    }
-    o = put_unit(o, c);
+    const piece_action a = act_on(d.error, first, c, pol);
+    if (a == piece_action::stop) return {i, static_cast<std::size_t>(o - out), d.error};
+    if (a == piece_action::write) o = put_unit(o, c);
     i += d.length;
   }
   return {n, static_cast<std::size_t>(o - out), first};
