@@ -19,6 +19,8 @@
 
 #include "catch.hpp"
 
+namespace utf8dfa_test_boundary {  // the file's own names (the suite also builds as unity sources)
+
 namespace boundary_test {
 
 struct checker {
@@ -196,3 +198,5 @@ constexpr bool constexpr_boundaries() {
 }
 static_assert(constexpr_boundaries(), "the boundary functions work in constant expressions");
 }  // namespace boundary_test
+
+}  // namespace utf8dfa_test_boundary

@@ -23,6 +23,8 @@
 
 #include "catch.hpp"
 
+namespace utf8dfa_test_bounded {  // the file's own names (the suite also builds as unity sources)
+
 namespace bounded_test {
 
 using utf8dfa::conversion_result;
@@ -717,3 +719,5 @@ TEST_CASE("Chunked UTF-8 conversion does not split a character before a stray co
 }
 
 }  // namespace bounded_test
+
+}  // namespace utf8dfa_test_bounded

@@ -6,6 +6,8 @@
 
 #include "catch.hpp"
 
+namespace utf8dfa_test_constexpr {  // the file's own names (the suite also builds as unity sources)
+
 namespace constexpr_test {
 
 using utf8dfa::error_code;
@@ -98,3 +100,5 @@ TEST_CASE("the constexpr API also runs at run time with the same answers", "[con
   constexpr utf8dfa::decoded d = utf8dfa::decode_prev("\xE2\x82x"sv, 2);
   CHECK(d.error == utf8dfa::decode_next("\xE2\x82x"sv, 0).error);
 }
+
+}  // namespace utf8dfa_test_constexpr

@@ -9,6 +9,8 @@
 #include "catch.hpp"
 #include "reference/check.hpp"
 
+namespace utf8dfa_test_count {  // the file's own names (the suite also builds as unity sources)
+
 using namespace utf8dfa_check;
 
 TEST_CASE("count_code_points on well-formed input is the number of characters", "[count]") {
@@ -39,3 +41,5 @@ TEST_CASE("count_code_points on any input counts the bytes that are not 80..BF",
   CHECK(bad == 0);
   CHECK(lossy_bad == 0);
 }
+
+}  // namespace utf8dfa_test_count

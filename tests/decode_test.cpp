@@ -15,6 +15,8 @@
 #include "catch.hpp"
 #include "reference/check.hpp"
 
+namespace utf8dfa_test_decode {  // the file's own names (the suite also builds as unity sources)
+
 using namespace utf8dfa_check;
 using utf8dfa::error_code;
 
@@ -244,3 +246,5 @@ TEST_CASE("decode_next and decode_prev at and past the ends", "[decode]") {
   CHECK(utf8dfa::decode_prev(t, 1).error == error_code::too_short);
   CHECK(utf8dfa::decode_prev(t, 1).length == 1);
 }
+
+}  // namespace utf8dfa_test_decode

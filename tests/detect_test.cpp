@@ -17,6 +17,8 @@
 
 #include "catch.hpp"
 
+namespace utf8dfa_test_detect {  // the file's own names (the suite also builds as unity sources)
+
 namespace detect_test {
 
 using utf8dfa::encoding;
@@ -352,3 +354,5 @@ TEST_CASE("detect: the decoder strips a BOM in every dialect") {
   check(utf8dfa::dialect::mutf8{});
   check(utf8dfa::dialect::legacy{});
 }
+
+}  // namespace utf8dfa_test_detect

@@ -10,6 +10,8 @@
 #include "catch.hpp"
 #include "reference/dialect_check.hpp"
 
+namespace utf8dfa_test_dialect_exhaustive {  // the file's own names (the suite also builds as unity sources)
+
 namespace {
 
 using namespace utf8dfa_dialect_check;
@@ -48,3 +50,5 @@ TEST_CASE("dialects: validate and decode agree with the reference on every input
   exhaustive_short<dialect::mutf8>();
   exhaustive_short<dialect::legacy>();
 }
+
+}  // namespace utf8dfa_test_dialect_exhaustive

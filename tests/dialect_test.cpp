@@ -26,6 +26,8 @@
 #include "catch.hpp"
 #include "reference/dialect_check.hpp"
 
+namespace utf8dfa_test_dialect {  // the file's own names (the suite also builds as unity sources)
+
 namespace {
 
 using namespace utf8dfa_dialect_check;
@@ -538,3 +540,5 @@ TEST_CASE("dialects: byte output fits max_output with a supplementary replacemen
   run(cesu8{});
   run(mutf8{});
 }
+
+}  // namespace utf8dfa_test_dialect

@@ -12,6 +12,8 @@
 #include "reference/check.hpp"
 #include "strict_alloc.hpp"
 
+namespace utf8dfa_test_encode {  // the file's own names (the suite also builds as unity sources)
+
 using namespace utf8dfa_check;
 using utf8dfa::error_code;
 
@@ -176,3 +178,5 @@ TEST_CASE("encode writes any byte type", "[encode][types]") {
   CHECK(e[0] == static_cast<char8_t>(0xF0));
 #endif
 }
+
+}  // namespace utf8dfa_test_encode

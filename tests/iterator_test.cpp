@@ -21,6 +21,8 @@
 
 #include "catch.hpp"
 
+namespace utf8dfa_test_iterator {  // the file's own names (the suite also builds as unity sources)
+
 namespace iterator_test {
 
 using utf8dfa::code_point_iterator;
@@ -541,3 +543,5 @@ TEST_CASE("code_point_iterator: ++ at the end and -- at the start stay put") {
   REQUIRE(*p == utf8dfa::replacement_character);
   REQUIRE(*q == utf8dfa::replacement_character);
 }
+
+}  // namespace utf8dfa_test_iterator

@@ -16,6 +16,8 @@
 
 #include "catch.hpp"
 
+namespace utf8dfa_test_latin1 {  // the file's own names (the suite also builds as unity sources)
+
 namespace latin1_test {
 
 using utf8dfa::error_code;
@@ -275,3 +277,5 @@ TEST_CASE("latin1: random ill-formed UTF-8, UTF-16 and UTF-32 against the refere
     check_utf32(s);
   }
 }
+
+}  // namespace utf8dfa_test_latin1

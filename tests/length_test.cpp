@@ -14,6 +14,8 @@
 
 #include "catch.hpp"
 
+namespace utf8dfa_test_length {  // the file's own names (the suite also builds as unity sources)
+
 namespace length_test {
 
 /// A small deterministic generator (the same text on every platform).
@@ -551,3 +553,5 @@ TEST_CASE("length helpers: every kernel agrees with the scalar one") {
   INFO(first);
   CHECK(bad_results == 0);
 }
+
+}  // namespace utf8dfa_test_length

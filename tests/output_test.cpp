@@ -21,6 +21,8 @@
 
 #include "catch.hpp"
 
+namespace utf8dfa_test_output {  // the file's own names (the suite also builds as unity sources)
+
 namespace output_test {
 
 // Values that are not scalar values: every surrogate, and values above U+10FFFF up to 2^32 - 1.
@@ -309,3 +311,5 @@ TEST_CASE("output iterators: an output whose code unit cannot hold the encoding'
   REQUIRE(static_cast<unsigned char>(sc[1]) == 0xE2);
   REQUIRE(static_cast<unsigned char>(sc[4]) == 0xF0);
 }
+
+}  // namespace utf8dfa_test_output

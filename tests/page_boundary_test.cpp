@@ -33,6 +33,8 @@
 
 #if UTF8DFA_TEST_HAVE_MMAP
 
+namespace utf8dfa_test_page_boundary {  // the file's own names (the suite also builds as unity sources)
+
 namespace page_boundary {
 
 /// Three pages: inaccessible | usable | inaccessible.
@@ -387,3 +389,5 @@ TEST_CASE("page boundary: skipped (needs mmap and mprotect)") {
 }
 
 #endif
+
+}  // namespace utf8dfa_test_page_boundary

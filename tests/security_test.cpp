@@ -10,8 +10,13 @@
 #include <string>
 #include <vector>
 
+#include <list>
+#include <utf8dfa/stream.hpp>
+#include <utf8dfa/views.hpp>
 #include "catch.hpp"
 #include "strict_alloc.hpp"
+
+namespace utf8dfa_test_security {  // the file's own names (the suite also builds as unity sources)
 
 namespace security {
 
@@ -308,9 +313,6 @@ TEST_CASE("size arithmetic: the worst expansions are exact and bounded by twice 
 }
 
 #if __has_include(<utf8dfa/views.hpp>)
-#include <list>
-
-#include <utf8dfa/views.hpp>
 
 TEST_CASE("security: code_points never yields a decoded hostile sequence, forwards or backwards") {
   for (const security::attack& a : security::attacks) {
@@ -330,7 +332,6 @@ TEST_CASE("security: code_points never yields a decoded hostile sequence, forwar
 #endif
 
 #if __has_include(<utf8dfa/stream.hpp>)
-#include <utf8dfa/stream.hpp>
 
 TEST_CASE("security: streaming one byte at a time never decodes a hostile sequence") {
   for (const security::attack& a : security::attacks) {
@@ -356,3 +357,5 @@ TEST_CASE("security: streaming one byte at a time never decodes a hostile sequen
   }
 }
 #endif
+
+}  // namespace utf8dfa_test_security

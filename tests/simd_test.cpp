@@ -30,6 +30,8 @@
 #define UTF8DFA_TEST_MMAP 0
 #endif
 
+namespace utf8dfa_test_simd {  // the file's own names (the suite also builds as unity sources)
+
 namespace {
 
 namespace d = utf8dfa::detail;
@@ -489,3 +491,5 @@ TEST_CASE("buffers that end at a page boundary before an inaccessible page") {
   check.report("page-boundary buffers", start);
 }
 #endif
+
+}  // namespace utf8dfa_test_simd

@@ -21,6 +21,8 @@
 #include "utf8dfa/detail/simd/avx2/validate.hpp"
 #include "utf8dfa/detail/simd/avx512/transcode.hpp"
 
+namespace utf8dfa_test_simd_transcode {  // the file's own names (the suite also builds as unity sources)
+
 namespace {
 
 using utf8dfa::conversion_result;
@@ -563,3 +565,5 @@ TEST_CASE("SIMD counting: long inputs, across the byte counters' flush every 127
   }
 #endif
 }
+
+}  // namespace utf8dfa_test_simd_transcode

@@ -22,6 +22,8 @@
 #define UTF8DFA_UNITS_TEST_MMAP 0
 #endif
 
+namespace utf8dfa_test_simd_units {  // the file's own names (the suite also builds as unity sources)
+
 namespace simd_units {
 
 namespace d = utf8dfa::detail;
@@ -342,3 +344,5 @@ TEST_CASE("Latin-1 and UTF-16 / UTF-32 kernels: input and output ending at an in
 #endif
 
 }  // namespace simd_units
+
+}  // namespace utf8dfa_test_simd_units

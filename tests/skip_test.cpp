@@ -22,6 +22,8 @@
 #include "reference/abnf.hpp"
 #include "reference/check.hpp"
 
+namespace utf8dfa_test_skip {  // the file's own names (the suite also builds as unity sources)
+
 namespace {
 
 using namespace utf8dfa_check;
@@ -547,3 +549,5 @@ TEST_CASE("skip: WTF-8 joins a lead and a trail surrogate that only a dropped va
   CHECK(utf8dfa::to_utf8_lossy(in, skip{}, dialect::wtf8{}) == "\xF0\x90\x80\x80");
   CHECK(utf8dfa::utf8_length_from_utf32(in, skip{}, dialect::wtf8{}) == 4);
 }
+
+}  // namespace utf8dfa_test_skip

@@ -16,6 +16,8 @@
 
 #include "catch.hpp"
 
+namespace utf8dfa_test_stream {  // the file's own names (the suite also builds as unity sources)
+
 namespace stream_test {
 
 using bytes = std::string;
@@ -478,3 +480,5 @@ TEST_CASE("stream: every kind of byte input") {
   CHECK(v8.finish());
 #endif
 }
+
+}  // namespace utf8dfa_test_stream

@@ -11,6 +11,8 @@
 
 #include "catch.hpp"
 
+namespace utf8dfa_test_tables {  // the file's own names (the suite also builds as unity sources)
+
 namespace tables_test {
 
 namespace d = utf8dfa::detail;
@@ -76,3 +78,5 @@ TEST_CASE("the table proofs hold at run time too", "[tables]") {
 }
 
 }  // namespace tables_test
+
+}  // namespace utf8dfa_test_tables

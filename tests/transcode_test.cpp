@@ -20,6 +20,8 @@
 #endif
 #include "reference/check.hpp"
 
+namespace utf8dfa_test_transcode {  // the file's own names (the suite also builds as unity sources)
+
 using namespace utf8dfa_check;
 using utf8dfa::error_code;
 
@@ -518,3 +520,5 @@ TEST_CASE("empty input through every function, with null pointers", "[transcode]
   CHECK(utf8dfa::decode_next(e8, 0).length == 0);
   CHECK(utf8dfa::decode_prev(e8, 0).length == 0);
 }
+
+}  // namespace utf8dfa_test_transcode

@@ -15,6 +15,8 @@
 
 #include "catch.hpp"
 
+namespace utf8dfa_test_utf16 {  // the file's own names (the suite also builds as unity sources)
+
 namespace utf16_test {
 
 using utf8dfa::error_code;
@@ -629,3 +631,5 @@ TEST_CASE("utf16: UTF-32LE and UTF-32BE agree with host-order UTF-32 on random i
     }
   }
 }
+
+}  // namespace utf8dfa_test_utf16

@@ -33,6 +33,8 @@
 
 #include "catch.hpp"
 
+namespace utf8dfa_test_utf_views {  // the file's own names (the suite also builds as unity sources)
+
 namespace utf_views_test {
 
 using utf8dfa::error_code;
@@ -911,3 +913,5 @@ TEST_CASE("as_utf*: composes with std::views") {
 #endif
 }
 #endif
+
+}  // namespace utf8dfa_test_utf_views

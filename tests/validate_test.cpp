@@ -17,6 +17,8 @@
 #endif
 #include "reference/check.hpp"
 
+namespace utf8dfa_test_validate {  // the file's own names (the suite also builds as unity sources)
+
 using namespace utf8dfa_check;
 using utf8dfa::error_code;
 
@@ -269,3 +271,5 @@ TEST_CASE("string literals and char arrays are C strings; sized inputs keep embe
   CHECK(utf8dfa::validate(std::string_view(bad, 4)).valid_up_to == 3);
   CHECK(utf8dfa::is_valid(std::string(5, '\0')));  // NUL is UTF8-1
 }
+
+}  // namespace utf8dfa_test_validate

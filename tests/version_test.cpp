@@ -14,6 +14,8 @@
 #define VERSION_TEST_STR2(x) #x
 #define VERSION_TEST_STR(x) VERSION_TEST_STR2(x)
 
+namespace utf8dfa_test_version {  // the file's own names (the suite also builds as unity sources)
+
 namespace version_test {
 
 constexpr std::string_view abi_namespace = VERSION_TEST_STR(UTF8DFA_ABI_NAMESPACE);
@@ -74,3 +76,5 @@ TEST_CASE("CMake read the version from version.hpp") {
             UTF8DFA_VERSION_PATCH));
 }
 #endif
+
+}  // namespace utf8dfa_test_version

@@ -27,6 +27,8 @@
 
 #include "catch.hpp"
 
+namespace utf8dfa_test_views {  // the file's own names (the suite also builds as unity sources)
+
 namespace views_test {
 
 // Well-formed text from every UTF-8 length, then some ill-formed subparts.
@@ -273,3 +275,5 @@ constexpr bool constexpr_view() {
 static_assert(constexpr_view(), "code_points works in constant expressions");
 
 }  // namespace views_test
+
+}  // namespace utf8dfa_test_views
