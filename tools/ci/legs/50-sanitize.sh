@@ -9,7 +9,7 @@ legs+=(asan-gcc asan-clang)
 # the test files at -O0, about five times faster than at -O1; clang++ keeps -O1 for them, since its
 # -O0 code runs the [exhaustive] cases several times slower than the build saves.
 utf8dfa_sanitize_flags="-g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
-utf8dfa_sanitize_mode=(-DUTF8DFA_TEST_SEPARATE_COMPILATION=ON -DUTF8DFA_COMPILED_OPTIONS=-O1)
+utf8dfa_sanitize_mode=(-DUTF8DFA_TEST_SEPARATE_COMPILATION=ON -DUTF8DFA_COMPILED_OPTIONS=-O1 -DUTF8DFA_TEST_UNITY=ON)
 # GCC 12 reports false -Wmaybe-uninitialized in libstdc++ (std::regex, via Catch2) under the sanitizers.
 utf8dfa_sanitize_gcc_flags="-O0 $utf8dfa_sanitize_flags -Wno-maybe-uninitialized"
 leg_asan_gcc() {
