@@ -1099,6 +1099,28 @@ inline constexpr bool stops_on_error = Policy::stops_on_error;
 /// A replacement value that no policy can produce: the kernels' encoding of `skip` (kernel_table.hpp).
 inline constexpr char32_t skip_marker = 0xFFFFFFFEu;
 
+/// What a conversion does with a piece whose error is `e` (none: a character) under Policy: write
+/// it (a character, or the policy's replacement, put in `c`), drop it (skip) or stop (strict).
+/// The first error of a conversion that goes on is kept in `first`.
+enum class piece_action { write, drop, stop };
+
+template <class Policy>
+constexpr piece_action act_on(error_code e, error_code& first, char32_t& c,
+                              [[maybe_unused]] const Policy& pol) noexcept {
+  if (UTF8DFA_LIKELY(e == error_code::none)) return piece_action::write;
+  if constexpr (stops_on_error<Policy>) {
+    return piece_action::stop;
+  } else {
+    if (first == error_code::none) first = e;
+    if constexpr (skips_errors_v<Policy>) {
+      return piece_action::drop;
+    } else {
+      c = pol.replacement_value();
+      return piece_action::write;
+    }
+  }
+}
+
 /// Writes one scalar value as UTF-32 or UTF-16; returns the new output position.
 template <class Out>
 UTF8DFA_ALWAYS_INLINE Out* put_unit(Out* o, char32_t c) noexcept {
@@ -1131,20 +1153,9 @@ conversion_result utf8_to_utf_scalar(const unsigned char* p, std::size_t n, Out*
     }
     const decoded d = decode_at(p, n, i);
     char32_t c = d.code_point;
-    if (UTF8DFA_UNLIKELY(d.error != error_code::none)) {
-      if constexpr (stops_on_error<Policy>) {
-        return {i, static_cast<std::size_t>(o - out), d.error};
-      } else {
-        if (first == error_code::none) first = d.error;
-        if constexpr (skips_errors_v<Policy>) {
-          i += d.length;
-          continue;
-        } else {
-          c = pol.replacement_value();
-        }
-      }
-    }
-    o = put_unit(o, c);
+    const piece_action a = act_on(d.error, first, c, pol);
+    if (a == piece_action::stop) return {i, static_cast<std::size_t>(o - out), d.error};
+    if (a == piece_action::write) o = put_unit(o, c);
     i += d.length;
   }
   return {n, static_cast<std::size_t>(o - out), first};
@@ -1223,20 +1234,9 @@ conversion_result utf_to_utf8_scalar(const In* p, std::size_t n, unsigned char* 
     }
     const decoded d = decode_utf_at(p, n, i);
     char32_t c = d.code_point;
-    if (UTF8DFA_UNLIKELY(d.error != error_code::none)) {
-      if constexpr (stops_on_error<Policy>) {
-        return {i, static_cast<std::size_t>(o - out), d.error};
-      } else {
-        if (first == error_code::none) first = d.error;
-        if constexpr (skips_errors_v<Policy>) {
-          i += d.length;
-          continue;
-        } else {
-          c = pol.replacement_value();
-        }
-      }
-    }
-    o += put_utf8(o, c);
+    const piece_action a = act_on(d.error, first, c, pol);
+    if (a == piece_action::stop) return {i, static_cast<std::size_t>(o - out), d.error};
+    if (a == piece_action::write) o += put_utf8(o, c);
     i += d.length;
   }
   return {n, static_cast<std::size_t>(o - out), first};
@@ -1481,20 +1481,9 @@ conversion_result utf_to_utf(const In* p, std::size_t n, Out* out, [[maybe_unuse
   for (std::size_t i = 0; i < n;) {
     const decoded d = decode_utf_at(p, n, i);
     char32_t c = d.code_point;
-    if (UTF8DFA_UNLIKELY(d.error != error_code::none)) {
-      if constexpr (stops_on_error<Policy>) {
-        return {i, static_cast<std::size_t>(o - out), d.error};
-      } else {
-        if (first == error_code::none) first = d.error;
-        if constexpr (skips_errors_v<Policy>) {
-          i += d.length;
-          continue;
-        } else {
-          c = pol.replacement_value();
-        }
-      }
-    }
-    o = put_unit(o, c);
+    const piece_action a = act_on(d.error, first, c, pol);
+    if (a == piece_action::stop) return {i, static_cast<std::size_t>(o - out), d.error};
+    if (a == piece_action::write) o = put_unit(o, c);
     i += d.length;
   }
   return {n, static_cast<std::size_t>(o - out), first};
@@ -6832,23 +6821,14 @@ conversion_result dialect_to_utf(const unsigned char* p, std::size_t n, Out* out
     char32_t c = d.code_point;
     error_code e = d.error;
     if (e == error_code::none) e = unrepresentable<D, Out>(c);
-    if (UTF8DFA_UNLIKELY(e != error_code::none)) {
-      if constexpr (stops_on_error<Policy>) {
-        return {i, o, e};
-      } else {
-        if (first == error_code::none) first = e;
-        if constexpr (skips_errors_v<Policy>) {
-          i += d.length;
-          continue;
-        } else {
-          c = pol.replacement_value();
-        }
-      }
+    const piece_action a = act_on(e, first, c, pol);
+    if (a == piece_action::stop) return {i, o, e};
+    if (a == piece_action::write) {
+      if (out != nullptr)
+        o += static_cast<std::size_t>(put_unit(out + o, c) - (out + o));
+      else
+        o += sizeof(Out) == 2 && c >= 0x10000 ? 2 : 1;
     }
-    if (out != nullptr)
-      o += static_cast<std::size_t>(put_unit(out + o, c) - (out + o));
-    else
-      o += sizeof(Out) == 2 && c >= 0x10000 ? 2 : 1;
     i += d.length;
   }
   return {n, o, first};
@@ -6866,20 +6846,9 @@ conversion_result utf_to_dialect(const In* p, std::size_t n, unsigned char* out,
       d = {static_cast<char32_t>(p[i]), 1, error_code::none};
     char32_t c = d.code_point;
     if (d.error == error_code::none && !dialect_traits<D>::encodable(c)) d.error = unrepresentable<dialect::utf8, D>(c);
-    if (UTF8DFA_UNLIKELY(d.error != error_code::none)) {
-      if constexpr (stops_on_error<Policy>) {
-        return {i, w.written, d.error};
-      } else {
-        if (first == error_code::none) first = d.error;
-        if constexpr (skips_errors_v<Policy>) {
-          i += d.length;
-          continue;
-        } else {
-          c = pol.replacement_value();
-        }
-      }
-    }
-    w.put(c);
+    const piece_action a = act_on(d.error, first, c, pol);
+    if (a == piece_action::stop) return {i, w.written, d.error};
+    if (a == piece_action::write) w.put(c);
     i += d.length;
   }
   return {n, w.written, first};
@@ -6898,20 +6867,9 @@ conversion_result recode_scalar(const unsigned char* p, std::size_t n, unsigned 
     char32_t c = d.code_point;
     error_code e = d.error;
     if (e == error_code::none) e = unrepresentable<From, To>(c);
-    if (UTF8DFA_UNLIKELY(e != error_code::none)) {
-      if constexpr (stops_on_error<Policy>) {
-        return {i, w.written, e};
-      } else {
-        if (first == error_code::none) first = e;
-        if constexpr (skips_errors_v<Policy>) {
-          i += d.length;
-          continue;
-        } else {
-          c = pol.replacement_value();
-        }
-      }
-    }
-    w.put(c);
+    const piece_action a = act_on(e, first, c, pol);
+    if (a == piece_action::stop) return {i, w.written, e};
+    if (a == piece_action::write) w.put(c);
     i += d.length;
   }
   return {n, w.written, first};
