@@ -753,7 +753,7 @@ const std::vector<std::u32string> utf32_dialect_atoms = {U"a",
                                                          std::u32string(1, char32_t{0x7FFFFFFF}),
                                                          std::u32string(1, char32_t{0x80000000})};
 
-// Dialect-D input to UTF-32, UTF-16 and every dialect.
+// Dialect-D input to UTF-32, UTF-16 and other dialects.
 template <class D, class Policy>
 void dialect_conversions(const std::string& s, D d, Policy pol, totals& tot,
                          const std::vector<std::size_t>* caps = nullptr) {
@@ -767,13 +767,24 @@ void dialect_conversions(const std::string& s, D d, Policy pol, totals& tot,
       [&](std::string_view in, char16_t* o) { return utf8dfa::utf8_to_utf16(in, o, pol, d); },
       [&](std::string_view in, char16_t* o, std::size_t c) { return utf8dfa::utf8_to_utf16(in, o, c, pol, d); }, tot,
       caps);
-  for_each_dialect([&](auto to) {
+  const auto recode_to = [&](auto to) {
     constexpr target t = target_of<decltype(to)>();
     check_resumed<char>(
         s, dialect_pieces_of(s, d, t, facts(pol)), t, facts(pol),
         [&](std::string_view in, char* o) { return utf8dfa::recode(in, o, pol, d, to); },
         [&](std::string_view in, char* o, std::size_t c) { return utf8dfa::recode(in, o, c, pol, d, to); }, tot, caps);
-  });
+  };
+  // Into the writers with something of their own (fewer pairs than all 25, to keep the build short):
+  // WTF-8 joins surrogates, CESU-8 writes 6-byte pairs, MUTF-8 writes U+0000 as 2 bytes, legacy
+  // holds every value read.
+  recode_to(dialect::wtf8{});
+  recode_to(dialect::cesu8{});
+  if constexpr (std::is_same_v<D, dialect::mutf8> || std::is_same_v<D, dialect::wtf8>)
+    recode_to(dialect::utf8{});
+  else if constexpr (std::is_same_v<D, dialect::legacy>)
+    recode_to(dialect::legacy{});
+  else
+    recode_to(dialect::mutf8{});
 }
 
 // UTF-16 and UTF-32 input to dialect D.
