@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <random>
 #include <string>
 #include <string_view>
@@ -35,6 +36,10 @@ struct piece {
   std::size_t start, length;
   char32_t code_point;
   error_code kind;  // none for a character the target holds
+  // Ill-formed subparts joined after it (a WTF-8 lead surrogate and the ED B0 refused after it):
+  // how many, each written as a replacement, and the first one's kind.
+  std::size_t tail_errors = 0;
+  error_code tail_kind = error_code::none;
 };
 
 std::vector<piece> pieces_of(const std::string& s) {
@@ -84,12 +89,20 @@ std::vector<piece> latin1_pieces(const std::string& s) {
   return v;
 }
 
-enum class target { utf8, utf16, utf32, latin1 };
+enum class target { utf8, utf16, utf32, latin1, wtf8, cesu8, mutf8, legacy };
 
 std::size_t units(target t, char32_t c) {
   switch (t) {
     case target::utf8:
+    case target::wtf8:
       return c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+    case target::mutf8:
+      if (c == 0) return 2;
+      [[fallthrough]];
+    case target::cesu8:
+      return c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 6;
+    case target::legacy:
+      return c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : c < 0x200000 ? 4 : c < 0x4000000 ? 5 : 6;
     case target::utf16:
       return c >= 0x10000 ? 2 : 1;
     default:
@@ -123,9 +136,14 @@ struct totals {
 // Checks `bounded(in-from-pos, out, capacity)` resumed until done against `plain(in, out)`, for
 // every capacity from 0 to the whole output plus one (or `caps`, when given), on input whose
 // pieces are `pcs` (positions in `in`'s units).
-template <class Out, class Str, class Plain, class Bounded>
-void check_resumed(const Str& in, const std::vector<piece>& pcs_in, target t, policy_facts pol, Plain plain,
-                   Bounded bounded, totals& tot, const std::vector<std::size_t>* caps = nullptr) {
+// (The conversions are passed as std::function: one instance of this per pair of unit types.)
+template <class Out, class Str>
+void check_resumed(
+    const Str& in, const std::vector<piece>& pcs_in, target t, policy_facts pol,
+    const std::function<conversion_result(std::basic_string_view<typename Str::value_type>, Out*)>& plain,
+    const std::function<conversion_result(std::basic_string_view<typename Str::value_type>, Out*, std::size_t)>&
+        bounded,
+    totals& tot, const std::vector<std::size_t>* caps = nullptr) {
   using view = std::basic_string_view<typename Str::value_type>;
   const std::size_t n = in.size();
   std::vector<piece> pcs = pcs_in;
@@ -140,12 +158,12 @@ void check_resumed(const Str& in, const std::vector<piece>& pcs_in, target t, po
       stop = k;
       break;
     }
-    cum.push_back(cum.back() + (pcs[k].kind != error_code::none && pol.drops
-                                    ? 0
-                                    : units(t, pcs[k].kind != error_code::none ? pol.replacement : pcs[k].code_point)));
+    const std::size_t replaced = pol.drops ? 0 : units(t, pol.replacement);
+    cum.push_back(cum.back() + (pcs[k].kind != error_code::none ? replaced : units(t, pcs[k].code_point)) +
+                  pcs[k].tail_errors * replaced);
   }
   const auto out_of = [&](std::size_t k) { return cum[k + 1] - cum[k]; };
-  std::vector<Out> ref(4 * n + 8);
+  std::vector<Out> ref(6 * n + 8);
   const conversion_result whole = plain(view(in), ref.data());
   INFO("input units " << n << ", pieces " << pcs.size());
   REQUIRE(whole.written == cum.back());
@@ -172,7 +190,7 @@ void check_resumed(const Str& in, const std::vector<piece>& pcs_in, target t, po
         // Nothing fits: the next piece needs more room. Fresh space for it.
         REQUIRE(k < stop);
         REQUIRE(out_of(k) > room);
-        room = cap + 4;
+        room = cap + 24;
         buf.assign(room + guard, fill);
         r = bounded(view(in).substr(pos), buf.data(), room);
         ++tot.calls;
@@ -196,7 +214,8 @@ void check_resumed(const Str& in, const std::vector<piece>& pcs_in, target t, po
       if (pol.stops) {
         if (k2 == stop && stop < pcs.size()) expect = pcs[stop].kind;
       } else {
-        for (std::size_t j = k; j < k2 && expect == error_code::none; ++j) expect = pcs[j].kind;
+        for (std::size_t j = k; j < k2 && expect == error_code::none; ++j)
+          expect = pcs[j].kind != error_code::none ? pcs[j].kind : pcs[j].tail_kind;
       }
       REQUIRE(r.error == expect);
       pos = end;
@@ -572,6 +591,374 @@ TEST_CASE("Bounded conversions under assume_valid never write past the capacity 
   }
 }
 
+// ---- The dialects, UTF-32LE/BE. -------------------------------------------------------------
+
+namespace dialect = utf8dfa::dialect;
+
+bool is_lead(char32_t c) {
+  return c >= 0xD800 && c <= 0xDBFF;
+}
+bool is_trail(char32_t c) {
+  return c >= 0xDC00 && c <= 0xDFFF;
+}
+char32_t joined(char32_t lead, char32_t trail) {
+  return 0x10000 + ((lead - 0xD800) << 10) + (trail - 0xDC00);
+}
+
+// Why a value read can't be written to `t` (dialect.hpp, transcode.hpp): UTF-16 holds WTF-8's
+// surrogates, UTF-32 and legacy every value read, WTF-8 every code point, the rest scalar values.
+error_code refused(target t, char32_t c, bool surrogates_read) {
+  const bool surrogate = c >= 0xD800 && c <= 0xDFFF;
+  switch (t) {
+    case target::utf32:
+      return error_code::none;
+    case target::utf16:
+      return c > 0x10FFFF                    ? error_code::too_large
+             : surrogate && !surrogates_read ? error_code::surrogate
+                                             : error_code::none;
+    case target::wtf8:
+      return c > 0x10FFFF ? error_code::too_large : error_code::none;
+    case target::legacy:
+      return c > 0x7FFFFFFF ? error_code::too_large : error_code::none;
+    default:
+      return surrogate ? error_code::surrogate : c > 0x10FFFF ? error_code::too_large : error_code::none;
+  }
+}
+
+// Joins a lead surrogate and the trail surrogate after it, both written (WTF-8 writes them as one
+// character), and under skip (`drops`: nothing written for an error) the errors between them (a
+// replacement between them keeps them apart).
+std::vector<piece> join_surrogates(const std::vector<piece>& v, bool drops) {
+  std::vector<piece> out;
+  for (std::size_t j = 0; j < v.size(); ++j) {
+    piece p = v[j];
+    if (p.kind == error_code::none && is_lead(p.code_point) && (drops || p.tail_errors == 0)) {
+      std::size_t m = j + 1;
+      while (drops && m < v.size() && v[m].kind != error_code::none) ++m;
+      if (m < v.size() && v[m].kind == error_code::none && is_trail(v[m].code_point)) {
+        for (std::size_t e = j + 1; e < m; ++e) {
+          if (p.tail_kind == error_code::none) p.tail_kind = v[e].kind;
+          ++p.tail_errors;
+        }
+        p.code_point = joined(p.code_point, v[m].code_point);
+        p.length = v[m].start + v[m].length - p.start;
+        j = m;
+      }
+    }
+    out.push_back(p);
+  }
+  return out;
+}
+
+// Dialect-D bytes written to `t`, as decode_next reads them; unless the policy stops, a WTF-8 lead
+// surrogate and the ED B0 refused after it (read alone, ED B0 could begin a trail surrogate) are one piece.
+template <class D>
+std::vector<piece> dialect_pieces_of(const std::string& s, D d, target t, policy_facts pol) {
+  constexpr bool wtf8_in = std::is_same_v<D, dialect::wtf8>;
+  std::vector<utf8dfa::decoded> xs;
+  std::vector<std::size_t> at;
+  for (std::size_t i = 0; i < s.size();) {
+    xs.push_back(utf8dfa::decode_next(s, i, d));
+    at.push_back(i);
+    i += xs.back().length;
+  }
+  std::vector<piece> v;
+  for (std::size_t j = 0; j < xs.size(); ++j) {
+    const utf8dfa::decoded& x = xs[j];
+    piece p{at[j], x.length, x.code_point, x.error != error_code::none ? x.error : refused(t, x.code_point, wtf8_in)};
+    if (wtf8_in && !pol.stops && x.error == error_code::none && is_lead(x.code_point) && j + 1 < xs.size() &&
+        s[at[j + 1]] == '\xED' && at[j + 1] + 1 < s.size() && (s[at[j + 1] + 1] & 0xF0) == 0xB0) {
+      REQUIRE(j + 2 < xs.size());
+      REQUIRE((xs[j + 1].length == 1 && xs[j + 1].error == error_code::surrogate));
+      REQUIRE((xs[j + 2].length == 1 && xs[j + 2].error != error_code::none));
+      p.length += 2;
+      p.tail_errors = 2;
+      p.tail_kind = xs[j + 1].error;
+      j += 2;
+    }
+    v.push_back(p);
+  }
+  return t == target::wtf8 ? join_surrogates(v, pol.drops) : v;
+}
+
+// UTF-16 or UTF-32 written to dialect `t`: WTF-8 and legacy write unpaired surrogates.
+std::vector<piece> to_dialect_pieces(const std::u16string& s, target t) {
+  std::vector<piece> v = pieces_of(s);
+  if (t == target::wtf8 || t == target::legacy)
+    for (piece& p : v) p.kind = error_code::none;
+  return v;
+}
+std::vector<piece> to_dialect_pieces(const std::u32string& s, target t, policy_facts pol) {
+  std::vector<piece> v = pieces_of(s);
+  for (piece& p : v) p.kind = refused(t, p.code_point, false);
+  return t == target::wtf8 ? join_surrogates(v, pol.drops) : v;
+}
+
+template <class D>
+constexpr target target_of() {
+  if constexpr (std::is_same_v<D, dialect::utf8>)
+    return target::utf8;
+  else if constexpr (std::is_same_v<D, dialect::wtf8>)
+    return target::wtf8;
+  else if constexpr (std::is_same_v<D, dialect::cesu8>)
+    return target::cesu8;
+  else if constexpr (std::is_same_v<D, dialect::mutf8>)
+    return target::mutf8;
+  else
+    return target::legacy;
+}
+
+template <class F>
+void for_each_dialect(F f) {
+  f(dialect::utf8{});
+  f(dialect::wtf8{});
+  f(dialect::cesu8{});
+  f(dialect::mutf8{});
+  f(dialect::legacy{});
+}
+
+// Characters of every dialect and the pieces that break them.
+const std::vector<std::string> dialect_atoms = {
+    "a",
+    "\xC3\xA9",
+    "\xE2\x82\xAC",
+    "\xED\xA0\x80\xED\xB0\x80",  // CESU-8 U+10000; in WTF-8 a lead surrogate then a refused ED B0
+    "\xF0\x9F\x98\x80",
+    std::string(1, '\0'),
+    "\xC0\x80",          // MUTF-8 U+0000
+    "\xED\xA0\x80",      // a lead surrogate
+    "\xED\xB0\x80",      // a trail surrogate
+    "\xED\xB0",          //
+    "\xED\xA0\x80\xED",  // a pair cut short
+    "\xF4\x90\x80\x80",  // legacy 0x110000
+    "\xF8\x88\x80\x80\x80",
+    "\xFD\xBF\xBF\xBF\xBF\xBF",  // legacy 0x7FFFFFFF
+    "\x80",
+    "\xE2\x82",
+    "\xFF",
+};
+const std::vector<std::u16string> utf16_dialect_atoms = {u"a",
+                                                         u"\u00E9",
+                                                         u"\u20AC",
+                                                         u"\U0001F600",
+                                                         std::u16string(1, u'\0'),
+                                                         std::u16string(1, char16_t{0xD800}),
+                                                         std::u16string(1, char16_t{0xDC00})};
+const std::vector<std::u32string> utf32_dialect_atoms = {U"a",
+                                                         U"\u00E9",
+                                                         U"\u20AC",
+                                                         U"\U0001F600",
+                                                         std::u32string(1, U'\0'),
+                                                         std::u32string(1, char32_t{0xD800}),
+                                                         std::u32string(1, char32_t{0xDC00}),
+                                                         std::u32string(1, char32_t{0x110000}),
+                                                         std::u32string(1, char32_t{0x7FFFFFFF}),
+                                                         std::u32string(1, char32_t{0x80000000})};
+
+// Dialect-D input to UTF-32, UTF-16 and other dialects.
+template <class D, class Policy>
+void dialect_conversions(const std::string& s, D d, Policy pol, totals& tot,
+                         const std::vector<std::size_t>* caps = nullptr) {
+  check_resumed<char32_t>(
+      s, dialect_pieces_of(s, d, target::utf32, facts(pol)), target::utf32, facts(pol),
+      [&](std::string_view in, char32_t* o) { return utf8dfa::utf8_to_utf32(in, o, pol, d); },
+      [&](std::string_view in, char32_t* o, std::size_t c) { return utf8dfa::utf8_to_utf32(in, o, c, pol, d); }, tot,
+      caps);
+  check_resumed<char16_t>(
+      s, dialect_pieces_of(s, d, target::utf16, facts(pol)), target::utf16, facts(pol),
+      [&](std::string_view in, char16_t* o) { return utf8dfa::utf8_to_utf16(in, o, pol, d); },
+      [&](std::string_view in, char16_t* o, std::size_t c) { return utf8dfa::utf8_to_utf16(in, o, c, pol, d); }, tot,
+      caps);
+  const auto recode_to = [&](auto to) {
+    constexpr target t = target_of<decltype(to)>();
+    check_resumed<char>(
+        s, dialect_pieces_of(s, d, t, facts(pol)), t, facts(pol),
+        [&](std::string_view in, char* o) { return utf8dfa::recode(in, o, pol, d, to); },
+        [&](std::string_view in, char* o, std::size_t c) { return utf8dfa::recode(in, o, c, pol, d, to); }, tot, caps);
+  };
+  // Into the writers with something of their own (fewer pairs than all 25, to keep the build short):
+  // WTF-8 joins surrogates, CESU-8 writes 6-byte pairs, MUTF-8 writes U+0000 as 2 bytes, legacy
+  // holds every value read.
+  recode_to(dialect::wtf8{});
+  recode_to(dialect::cesu8{});
+  if constexpr (std::is_same_v<D, dialect::mutf8> || std::is_same_v<D, dialect::wtf8>)
+    recode_to(dialect::utf8{});
+  else if constexpr (std::is_same_v<D, dialect::legacy>)
+    recode_to(dialect::legacy{});
+  else
+    recode_to(dialect::mutf8{});
+}
+
+// UTF-16 and UTF-32 input to dialect D.
+template <class D, class Policy>
+void to_dialect_conversions(const std::u16string& s16, const std::u32string& s32, D d, Policy pol, totals& tot) {
+  constexpr target t = target_of<D>();
+  check_resumed<char>(
+      s16, to_dialect_pieces(s16, t), t, facts(pol),
+      [&](std::u16string_view in, char* o) { return utf8dfa::utf16_to_utf8(in, o, pol, d); },
+      [&](std::u16string_view in, char* o, std::size_t c) { return utf8dfa::utf16_to_utf8(in, o, c, pol, d); }, tot);
+  check_resumed<char>(
+      s32, to_dialect_pieces(s32, t, facts(pol)), t, facts(pol),
+      [&](std::u32string_view in, char* o) { return utf8dfa::utf32_to_utf8(in, o, pol, d); },
+      [&](std::u32string_view in, char* o, std::size_t c) { return utf8dfa::utf32_to_utf8(in, o, c, pol, d); }, tot);
+}
+
+template <class F>
+void for_each_dialect_policy(F f) {
+  f(utf8dfa::strict{});
+  f(utf8dfa::replace{});
+  f(utf8dfa::replace{U'\U0001F600'});  // 6 bytes in CESU-8
+  f(utf8dfa::skip{});
+}
+
+TEST_CASE("Bounded dialect conversions, resumed at every capacity, equal one call", "[bounded]") {
+  totals tot;
+  std::mt19937 rng(10);
+  for_each_dialect([&](auto d) {
+    for_each_dialect_policy([&](auto pol) {
+      for (int k = 0; k < 3; ++k) dialect_conversions(random_sequence(dialect_atoms, 5, rng), d, pol, tot);
+      for (int k = 0; k < 2; ++k)
+        to_dialect_conversions(random_sequence(utf16_dialect_atoms, 5, rng),
+                               random_sequence(utf32_dialect_atoms, 5, rng), d, pol, tot);
+    });
+  });
+  // A lead surrogate and what follows it, each way, in WTF-8.
+  for (const char* after : {"\xED\xB0\x80", "\xED\xB0", "\xED\xA0\x80", "\xED", "a"}) {
+    const std::string s = std::string("x\xED\xA0\x80") + after + "\xED\xA0\x80" + after;
+    for_each_dialect_policy([&](auto pol) { dialect_conversions(s, dialect::wtf8{}, pol, tot); });
+    dialect_conversions(s, dialect::legacy{}, utf8dfa::skip{}, tot);
+  }
+  CHECK(tot.calls > 0);
+}
+
+TEST_CASE("Bounded dialect conversions of long input", "[bounded]") {
+  totals tot;
+  std::mt19937 rng(11);
+  for_each_dialect([&](auto d) {
+    // Room for chunks of 64 bytes and more (the chunk path), and errors in them.
+    const std::string s = long_input(dialect_atoms, 400, rng, false);
+    std::vector<std::size_t> caps = {0, 1, 5};
+    for (std::size_t c = 130; c < 2 * s.size(); c += 101) caps.push_back(c);
+    caps.push_back(2 * s.size());
+    dialect_conversions(s, d, utf8dfa::strict{}, tot, &caps);
+    dialect_conversions(s, d, utf8dfa::skip{}, tot, &caps);
+  });
+  CHECK(tot.calls > 0);
+}
+
+TEST_CASE("Bounded dialect conversions: every sequence of two atoms", "[bounded][exhaustive]") {
+  totals tot;
+  std::mt19937 rng(12);
+  std::vector<std::u16string> pairs16;
+  for_each_sequence(utf16_dialect_atoms, 2, [&](const std::u16string& s) { pairs16.push_back(s); });
+  for_each_dialect([&](auto d) {
+    const auto each_policy = [&](auto f) {
+      f(utf8dfa::strict{});
+      f(utf8dfa::replace{U'\U0001F600'});
+      f(utf8dfa::skip{});
+    };
+    each_policy([&](auto pol) {
+      for_each_sequence(dialect_atoms, 2, [&](const std::string& s) { dialect_conversions(s, d, pol, tot); });
+      for (int k = 0; k < 10; ++k) dialect_conversions(random_sequence(dialect_atoms, 10, rng), d, pol, tot);
+      std::size_t k = 0;
+      for_each_sequence(utf32_dialect_atoms, 2, [&](const std::u32string& s) {
+        to_dialect_conversions(pairs16[k++ % pairs16.size()], s, d, pol, tot);
+      });
+      const std::string s = long_input(dialect_atoms, 300, rng, false);
+      const auto caps = sampled_caps(2 * s.size());
+      dialect_conversions(s, d, pol, tot, &caps);
+    });
+  });
+  CHECK(tot.calls > 0);
+}
+
+TEST_CASE("Bounded UTF-32LE and UTF-32BE conversions", "[bounded]") {
+  totals tot;
+  std::mt19937 rng(13);
+  const bool little = utf8dfa::detail::host_little_endian;
+  for (int k = 0; k < 7; ++k) {
+    const std::u32string host = k < 6 ? random_sequence(utf32_atoms, 8, rng) : long_input(utf32_atoms, 300, rng, false);
+    std::u32string swapped(host.size(), U'\0');
+    utf8dfa::change_endianness_utf32(host, swapped.data());
+    const std::u32string& le = little ? host : swapped;
+    const std::u32string& be = little ? swapped : host;
+    const auto pcs = pieces_of(host);
+    const auto caps = sampled_caps(host.size() * 4);
+    const auto* cp = host.size() > 100 ? &caps : nullptr;
+    for_each_dialect_policy([&](auto pol) {
+      check_resumed<char>(
+          le, pcs, target::utf8, facts(pol),
+          [&](std::u32string_view in, char* o) { return utf8dfa::utf32le_to_utf8(in, o, pol); },
+          [&](std::u32string_view in, char* o, std::size_t c) { return utf8dfa::utf32le_to_utf8(in, o, c, pol); }, tot,
+          cp);
+      check_resumed<char>(
+          be, pcs, target::utf8, facts(pol),
+          [&](std::u32string_view in, char* o) { return utf8dfa::utf32be_to_utf8(in, o, pol); },
+          [&](std::u32string_view in, char* o, std::size_t c) { return utf8dfa::utf32be_to_utf8(in, o, c, pol); }, tot,
+          cp);
+    });
+  }
+  for (int k = 0; k < 4; ++k) {
+    const std::string s = random_sequence(utf8_atoms, 8, rng);
+    const auto pcs = pieces_of(s);
+    for_each_dialect_policy([&](auto pol) {
+      check_resumed<char32_t>(
+          s, pcs, target::utf32, facts(pol),
+          [&](std::string_view in, char32_t* o) { return utf8dfa::utf8_to_utf32le(in, o, pol); },
+          [&](std::string_view in, char32_t* o, std::size_t c) { return utf8dfa::utf8_to_utf32le(in, o, c, pol); },
+          tot);
+      check_resumed<char32_t>(
+          s, pcs, target::utf32, facts(pol),
+          [&](std::string_view in, char32_t* o) { return utf8dfa::utf8_to_utf32be(in, o, pol); },
+          [&](std::string_view in, char32_t* o, std::size_t c) { return utf8dfa::utf8_to_utf32be(in, o, c, pol); },
+          tot);
+    });
+  }
+  CHECK(tot.calls > 0);
+}
+
+TEST_CASE("Bounded dialect conversions: the pieces never split", "[bounded]") {
+  char out[16];
+  char16_t u16[4];
+  // A CESU-8 pair is 6 bytes, its UTF-16 is 2 units: nothing with less room.
+  const std::string pair = "\xED\xA0\x80\xED\xB0\x80";
+  conversion_result r = utf8dfa::recode(pair, out, 5, utf8dfa::strict{}, dialect::cesu8{}, dialect::cesu8{});
+  CHECK((r.read == 0 && r.written == 0 && r.error == error_code::none));
+  r = utf8dfa::recode(pair, out, 6, utf8dfa::strict{}, dialect::cesu8{}, dialect::cesu8{});
+  CHECK((r.read == 6 && r.written == 6 && r.error == error_code::none));
+  r = utf8dfa::utf8_to_utf16(pair, u16, 1, utf8dfa::strict{}, dialect::cesu8{});
+  CHECK((r.read == 0 && r.written == 0));
+  r = utf8dfa::utf8_to_utf16(pair, u16, 2, utf8dfa::strict{}, dialect::cesu8{});
+  CHECK((r.read == 6 && r.written == 2 && u16[0] == 0xD800 && u16[1] == 0xDC00));
+  // WTF-8: a lead surrogate before a refused ED B0 is not left alone (from the ED, ED B0 80 would
+  // read as a trail surrogate, and the calls joined would write U+10000).
+  const std::string lead_trail = "\xED\xA0\x80\xED\xB0\x80";
+  std::u16string joined16;
+  for (std::size_t pos = 0; pos < lead_trail.size();) {
+    r = utf8dfa::utf8_to_utf16(std::string_view(lead_trail).substr(pos), u16, 1, utf8dfa::replace{}, dialect::wtf8{});
+    if (r.read == 0)
+      r = utf8dfa::utf8_to_utf16(std::string_view(lead_trail).substr(pos), u16, 4, utf8dfa::replace{}, dialect::wtf8{});
+    REQUIRE(r.read > 0);
+    joined16.append(u16, r.written);
+    pos += r.read;
+  }
+  CHECK(joined16 == std::u16string({char16_t{0xD800}, u'\uFFFD', u'\uFFFD', u'\uFFFD'}));
+  // Under strict the lead surrogate is written and the call stops at the ED, as the unbounded one does.
+  r = utf8dfa::utf8_to_utf16(lead_trail, u16, 1, utf8dfa::strict{}, dialect::wtf8{});
+  CHECK((r.read == 3 && r.written == 1 && r.error == error_code::surrogate));
+  // UTF-32 D800 DC00 written as WTF-8 is one 4-byte character.
+  const std::u32string lt = {char32_t{0xD800}, char32_t{0xDC00}};
+  r = utf8dfa::utf32_to_utf8(lt, out, 3, utf8dfa::strict{}, dialect::wtf8{});
+  CHECK((r.read == 0 && r.written == 0 && r.error == error_code::none));
+  r = utf8dfa::utf32_to_utf8(lt, out, 4, utf8dfa::strict{}, dialect::wtf8{});
+  CHECK((r.read == 2 && r.written == 4 && std::string(out, 4) == "\xF0\x90\x80\x80"));
+  // Legacy surrogates recoded to WTF-8 likewise.
+  r = utf8dfa::recode(lead_trail, out, 3, utf8dfa::strict{}, dialect::legacy{}, dialect::wtf8{});
+  CHECK((r.read == 0 && r.written == 0 && r.error == error_code::none));
+  r = utf8dfa::recode(lead_trail, out, 4, utf8dfa::strict{}, dialect::legacy{}, dialect::wtf8{});
+  CHECK((r.read == 6 && r.written == 4));
+}
+
 // ---- Specific cases. -------------------------------------------------------------------------
 
 TEST_CASE("A capacity that fits nothing reads nothing, writes nothing, and is no error", "[bounded]") {
@@ -617,6 +1004,18 @@ TEST_CASE("A capacity argument picks the bounded overload", "[bounded]") {
   // Any integer type is a capacity; a negative one is none.
   CHECK(utf8dfa::utf8_to_utf16(s, out, std::uint16_t{2}).written == 2);
   CHECK(utf8dfa::utf16_to_utf8(u"abc", reinterpret_cast<char*>(out), -1).written == 0);
+  // The dialect forms: a capacity before the policy; without one, unbounded as before.
+  CHECK(utf8dfa::utf8_to_utf16(s, out, 3, utf8dfa::strict{}, utf8dfa::dialect::wtf8{}).written == 3);
+  CHECK(utf8dfa::utf8_to_utf16(s, out, utf8dfa::strict{}, utf8dfa::dialect::wtf8{}).written == 6);
+  char bytes[8] = {};
+  CHECK(utf8dfa::recode(s, bytes, 2, utf8dfa::replace{}, utf8dfa::dialect::cesu8{}, utf8dfa::dialect::utf8{}).written ==
+        2);
+  CHECK(utf8dfa::recode(s, bytes, utf8dfa::replace{}, utf8dfa::dialect::cesu8{}, utf8dfa::dialect::utf8{}).written ==
+        6);
+  char32_t out32[8] = {};
+  CHECK(utf8dfa::utf8_to_utf32le(s, out32, 5).written == 5);
+  CHECK(utf8dfa::utf8_to_utf32be(s, out32, {}).written == 6);
+  CHECK(utf8dfa::utf32le_to_utf8(U"abc", bytes, 1u).written == 1);
 }
 
 // WHATWG Encoding, TextEncoder.encodeInto(source, destination): UTF-16 (lone surrogates as U+FFFD)

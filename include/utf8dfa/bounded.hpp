@@ -1,20 +1,21 @@
 // utf8dfa: output-bounded, resumable conversion. Every bulk conversion also takes a capacity
-// (`utf8_to_utf16(bytes, out, capacity, policy)`): it writes at most `capacity` output units, only
-// whole characters (never half a surrogate pair, nor part of a replacement character), and returns
-// {read, written, error}. When `out` is full, error is none (under strict) and read < the input
-// size: a call on the input from `read`, with fresh space, goes on. The calls' outputs, joined, are
-// exactly what one unbounded call writes, for every capacity, every policy and every kernel; the
-// error is that of the unbounded call over the input each one read (under strict, a call that meets
-// the first error stops there as the unbounded call does, even with no room left).
+// (`utf8_to_utf16(bytes, out, capacity, policy)`, `recode(bytes, out, capacity, policy, From{},
+// To{})`): it writes at most `capacity` output units, only whole characters (never half a surrogate
+// pair, nor part of a replacement character), and returns {read, written, error}. When `out` is
+// full, error is none (under strict) and read < the input size: a call on the input from `read`,
+// with fresh space, goes on. The calls' outputs, joined, are exactly what one unbounded call writes,
+// for every capacity, every policy and every kernel; the error is that of the unbounded call over
+// the input each one read (under strict, a call that meets the first error stops there as the
+// unbounded call does, even with no room left).
 //
 // How: chunks of input go through the plain (kernel-dispatched) conversion while their output surely
 // fits (sized by the room left and the widest output a unit can give); a short rest that may fit is
 // converted once into a buffer on the stack and kept if it does; with little room left, a stretch
 // whose output length (the length helpers) fits; the last characters one at a time, each converted
 // alone and kept if it fits. Chunks end only between characters or maximal ill-formed subparts,
-// where the DFA starts afresh, so nothing differs from one call but, at a chunk's end, an error's
-// kind, which is taken from the whole input. A policy may write less than its replacement_value()
-// for an error (or nothing), never more.
+// where the DFA starts afresh (the pieces below; a few are more than one character), so nothing
+// differs from one call but, at a chunk's end, an error's kind, which is taken from the whole input.
+// A policy may write less than its replacement_value() for an error (or nothing), never more.
 #ifndef UTF8DFA_BOUNDED_HPP
 #define UTF8DFA_BOUNDED_HPP
 
@@ -61,13 +62,16 @@ constexpr std::size_t utf16_units(char32_t c) noexcept {
 }
 
 /// How the bounded driver reads an input form: `piece` decodes the character or maximal ill-formed
-/// subpart at i in the whole input; `cut` is a piece boundary at or before c (c < n); `last_piece`
-/// is where the last piece of [begin, end) starts.
+/// subpart at i in the whole input (a piece is never split: the calls from there on, each reading
+/// from a piece's start, write what one call writes); `cut` is a piece boundary at or before c, given
+/// one at `from` (from < c < n); `last_piece` is where the last piece of [begin, end) starts.
 struct utf8_pieces {
   using unit = unsigned char;
   static decoded piece(const unit* p, std::size_t n, std::size_t i) noexcept { return decode_at(p, n, i); }
-  static std::size_t cut(const unit* p, std::size_t c) noexcept { return utf8_chunk_end(p, c); }
-  static std::size_t last_piece(const unit* p, std::size_t begin, std::size_t end) noexcept {
+  static std::size_t cut(const unit* p, std::size_t, std::size_t, std::size_t c) noexcept {
+    return utf8_chunk_end(p, c);
+  }
+  static std::size_t last_piece(const unit* p, std::size_t, std::size_t begin, std::size_t end) noexcept {
     std::size_t j = end - 1;
     while (j > begin && end - j < 4 && is_continuation(p[j])) --j;
     return j;
@@ -77,24 +81,131 @@ struct utf8_pieces {
 struct utf16_pieces {
   using unit = char16_t;
   static decoded piece(const unit* p, std::size_t n, std::size_t i) noexcept { return decode_utf16_at(p, n, i); }
-  static std::size_t cut(const unit* p, std::size_t c) noexcept {
+  static std::size_t cut(const unit* p, std::size_t, std::size_t, std::size_t c) noexcept {
     return (p[c - 1] & 0xFC00) == 0xD800 && (p[c] & 0xFC00) == 0xDC00 ? c - 1 : c;
   }
-  static std::size_t last_piece(const unit*, std::size_t, std::size_t end) noexcept { return end - 1; }
+  static std::size_t last_piece(const unit*, std::size_t, std::size_t, std::size_t end) noexcept { return end - 1; }
 };
 
 struct utf32_pieces {
   using unit = char32_t;
   static decoded piece(const unit* p, std::size_t n, std::size_t i) noexcept { return decode_utf32_at(p, n, i); }
-  static std::size_t cut(const unit*, std::size_t c) noexcept { return c; }
-  static std::size_t last_piece(const unit*, std::size_t, std::size_t end) noexcept { return end - 1; }
+  static std::size_t cut(const unit*, std::size_t, std::size_t, std::size_t c) noexcept { return c; }
+  static std::size_t last_piece(const unit*, std::size_t, std::size_t, std::size_t end) noexcept { return end - 1; }
 };
 
 struct latin1_pieces {
   using unit = unsigned char;
   static decoded piece(const unit* p, std::size_t, std::size_t i) noexcept { return {p[i], 1, error_code::none}; }
-  static std::size_t cut(const unit*, std::size_t c) noexcept { return c; }
-  static std::size_t last_piece(const unit*, std::size_t, std::size_t end) noexcept { return end - 1; }
+  static std::size_t cut(const unit*, std::size_t, std::size_t, std::size_t c) noexcept { return c; }
+  static std::size_t last_piece(const unit*, std::size_t, std::size_t, std::size_t end) noexcept { return end - 1; }
+};
+
+constexpr bool is_lead_surrogate(char32_t c) noexcept {
+  return c >= 0xD800 && c <= 0xDBFF;
+}
+constexpr bool is_trail_surrogate(char32_t c) noexcept {
+  return c >= 0xDC00 && c <= 0xDFFF;
+}
+
+/// A piece that may be longer than a character (decoded's length is at most 6).
+struct piece_span {
+  std::size_t length;
+  error_code error;
+};
+
+/// UTF-32 written as WTF-8, which joins a lead surrogate and the trail surrogate after it into one
+/// character: the two values are one piece, with (Skip: skip writes nothing for them, so the writer
+/// still joins) the values above 0x10FFFF between them.
+template <bool Skip>
+struct utf32_joined_pieces : utf32_pieces {
+  static bool skipped(char32_t u) noexcept { return Skip && u > 0x10FFFF; }
+  static piece_span piece(const unit* p, std::size_t n, std::size_t i) noexcept {
+    if (is_lead_surrogate(p[i])) {
+      std::size_t k = i + 1;
+      while (k < n && skipped(p[k])) ++k;
+      if (k < n && is_trail_surrogate(p[k])) return {k + 1 - i, error_code::none};
+    }
+    return {1, decode_utf32_at(p, n, i).error};
+  }
+  /// The lead surrogate whose piece ends with a trail surrogate at or after c, else c.
+  static std::size_t cut(const unit* p, std::size_t n, std::size_t from, std::size_t c) noexcept {
+    std::size_t k = c;
+    while (k < n && skipped(p[k])) ++k;
+    if (k == n || !is_trail_surrogate(p[k])) return c;
+    std::size_t j = c;
+    while (j > from && skipped(p[j - 1])) --j;
+    return j > from && is_lead_surrogate(p[j - 1]) ? j - 1 : c;
+  }
+  static std::size_t last_piece(const unit* p, std::size_t n, std::size_t begin, std::size_t end) noexcept {
+    return end - 1 > begin ? cut(p, n, begin, end - 1) : begin;
+  }
+};
+
+/// UTF-32 stored in the other byte order than the host's.
+struct swapped_utf32_pieces : utf32_pieces {
+  static decoded piece(const unit* p, std::size_t, std::size_t i) noexcept {
+    const char32_t u = swap_bytes(p[i]);
+    return decode_utf32_at(&u, 1, 0);
+  }
+};
+
+/// Dialect-D bytes, read by D's automaton from the boundary state where each piece starts. More
+/// than one character or subpart is one piece where a call from the second would read or write
+/// otherwise than one call:
+///  - WTF-8: a lead surrogate before ED B0-BF. There the ED is refused (no trail surrogate right
+///    after a lead one); read from the ED, ED B0 would begin a trail surrogate. The piece takes the
+///    ED and the byte after it (a stray continuation byte either way).
+///  - Written as WTF-8 (Join): a lead surrogate character, and a trail surrogate character after it
+///    (legacy input), which the writer joins into one 4-byte character; under skip (Skip), which
+///    writes nothing for an error, with the errors between them.
+template <class D, bool Join, bool Skip>
+struct dialect_pieces {
+  using unit = unsigned char;
+  static decoded read(const unit* p, std::size_t n, std::size_t i) noexcept {
+    auto at = boundary_before<D>(p, i);
+    return decode_with<machine_of<D>>(p, n, i, at);
+  }
+  static piece_span piece(const unit* p, std::size_t n, std::size_t i) noexcept {
+    const decoded d = read(p, n, i);
+    if (d.error != error_code::none || !is_lead_surrogate(d.code_point)) return {d.length, d.error};
+    if constexpr (Join) {
+      for (std::size_t k = i + d.length; k < n;) {
+        const decoded t = read(p, n, k);
+        if (t.error == error_code::none && is_trail_surrogate(t.code_point))
+          return {k + t.length - i, error_code::none};
+        if (!Skip || (t.error == error_code::none && t.code_point <= 0x10FFFF)) break;
+        k += t.length;
+      }
+    }
+    if constexpr (std::is_same_v<D, dialect::wtf8>) {
+      const std::size_t next = i + d.length;
+      if (next + 1 < n && p[next] == 0xED && (p[next + 1] & 0xF0) == 0xB0) return {d.length + 2u, error_code::none};
+    }
+    return {d.length, d.error};
+  }
+  /// Where a piece surely starts: at a byte that is neither a continuation byte nor ED (a pair or
+  /// a prefix of one, in any dialect, holds only those), or after ED B0-BF and a continuation byte
+  /// (a trail surrogate, the end of a pair, or stray bytes). Not so under Skip.
+  static bool starts_piece(const unit* p, std::size_t j) noexcept {
+    if (!is_continuation(p[j]) && p[j] != 0xED) return true;
+    return j >= 3 && p[j - 3] == 0xED && (p[j - 2] & 0xF0) == 0xB0 && is_continuation(p[j - 1]);
+  }
+  static std::size_t cut(const unit* p, std::size_t n, std::size_t from, std::size_t c) noexcept {
+    std::size_t at = from;  // pieces read forward from a nearby start, else from `from`
+    if constexpr (!(Join && Skip)) {
+      for (std::size_t j = c; j > from && c - j < 16; --j)
+        if (starts_piece(p, j)) {
+          at = j;
+          break;
+        }
+    }
+    for (std::size_t k = at; k <= c; k += piece(p, n, k).length) at = k;
+    return at;
+  }
+  static std::size_t last_piece(const unit* p, std::size_t n, std::size_t begin, std::size_t end) noexcept {
+    return end - 1 > begin ? cut(p, n, begin, end - 1) : begin;
+  }
 };
 
 /// A capacity: any integer type but bool (a braced `{}` third argument stays the default policy of
@@ -148,18 +259,19 @@ conversion_result convert_bounded(const typename Pieces::unit* p, std::size_t n,
         }
       }
       if (sure >= min_chunk) {
-        end = Pieces::cut(p, i + sure);
+        end = Pieces::cut(p, n, i, i + sure);
       } else {  // little room: the input that could fill it, halved until its output fits
         const std::size_t window = room * max_in + max_in;
-        end = rest <= window ? n : Pieces::cut(p, i + window);
-        while (end > i && length(p + i, end - i) > room) end = end - i <= few ? i : Pieces::cut(p, i + (end - i) / 2);
+        end = rest <= window ? n : Pieces::cut(p, n, i, i + window);
+        while (end > i && length(p + i, end - i) > room)
+          end = end - i <= few ? i : Pieces::cut(p, n, i, i + (end - i) / 2);
       }
     }
     if (end > i || rest == 0) {
       const conversion_result r = convert(p + i, end - i, out + o);
       if (r.read < end - i) return {i + r.read, o + r.written, kind(r.error, i + r.read)};  // stopped at an error
       if (first == error_code::none && r.error != error_code::none)
-        first = end < n ? kind(r.error, Pieces::last_piece(p, i, end)) : r.error;
+        first = end < n ? kind(r.error, Pieces::last_piece(p, n, i, end)) : r.error;
       o += r.written;
       i = end;
       if (i == n) return {n, o, first};
@@ -167,12 +279,13 @@ conversion_result convert_bounded(const typename Pieces::unit* p, std::size_t n,
     }
     // One piece at a time, each converted alone and kept if it fits.
     for (std::size_t k = 0; k < few && i < n; ++k) {
-      const decoded d = Pieces::piece(p, n, i);
-      Out piece[8];
+      const auto d = Pieces::piece(p, n, i);
+      Out piece[24];  // the most a piece writes: three subparts (WTF-8), 6 units each
       const conversion_result r = convert(p + i, d.length, piece);
-      if (r.read < d.length) return {i, o, kind(r.error, i)};
       if (r.written > capacity - o) return {i, o, first};
       for (std::size_t u = 0; u < r.written; ++u) out[o + u] = piece[u];
+      // Stopped at an error: at the piece's start, or after the character a joined piece begins with.
+      if (r.read < d.length) return {i + r.read, o + r.written, kind(r.error, i + r.read)};
       if (first == error_code::none && r.error != error_code::none) first = kind(r.error, i);
       o += r.written;
       i += d.length;
@@ -343,6 +456,170 @@ conversion_result utf16be_to_utf8(std::u16string_view in, Byte* out, Size capaci
   else
     return detail::swapped_utf16_to_utf8_bounded(in.data(), in.size(), detail::as_uchars(out),
                                                  detail::capacity_of(capacity), policy);
+}
+
+/// utf8_to_utf32le writing at most `capacity` units.
+template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_policy<Policy> = 0,
+          class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result utf8_to_utf32le(const Bytes& bytes, char32_t* out, Size capacity, Policy policy = {}) noexcept {
+  const conversion_result r = utf8_to_utf32(bytes, out, detail::capacity_of(capacity), policy);
+  if constexpr (!detail::host_little_endian) change_endianness_utf32(std::u32string_view(out, r.written), out);
+  return r;
+}
+
+/// utf8_to_utf32be writing at most `capacity` units.
+template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_policy<Policy> = 0,
+          class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result utf8_to_utf32be(const Bytes& bytes, char32_t* out, Size capacity, Policy policy = {}) noexcept {
+  const conversion_result r = utf8_to_utf32(bytes, out, detail::capacity_of(capacity), policy);
+  if constexpr (detail::host_little_endian) change_endianness_utf32(std::u32string_view(out, r.written), out);
+  return r;
+}
+
+namespace detail {
+/// utf32le/be_to_utf8 (Little), bounded.
+template <bool Little, class Policy>
+conversion_result utf32_in_order_to_utf8_bounded(std::u32string_view in, unsigned char* out, std::size_t capacity,
+                                                 Policy policy) noexcept {
+  if constexpr (Little == host_little_endian) {
+    return utf32_to_utf8(in, out, capacity, policy);
+  } else {
+    const char32_t w = widest_write(policy);
+    return convert_bounded<swapped_utf32_pieces>(
+        in.data(), in.size(), out, capacity, 4, 1,
+        [&](const char32_t* q, std::size_t m, unsigned char* o) {
+          return utf_in_order_to_utf8<Little>(std::u32string_view(q, m), o, policy);
+        },
+        [&](const char32_t* q, std::size_t m) {
+          return utf8_length_from_utf_in_order<Little>(std::u32string_view(q, m), replace{w});
+        });
+  }
+}
+}  // namespace detail
+
+/// utf32le_to_utf8 writing at most `capacity` bytes.
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0,
+          class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result utf32le_to_utf8(std::u32string_view in, Byte* out, Size capacity, Policy policy = {}) noexcept {
+  return detail::utf32_in_order_to_utf8_bounded<true>(in, detail::as_uchars(out), detail::capacity_of(capacity),
+                                                      policy);
+}
+
+/// utf32be_to_utf8 writing at most `capacity` bytes.
+template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0,
+          class Size, detail::enable_if_capacity<Size> = 0>
+conversion_result utf32be_to_utf8(std::u32string_view in, Byte* out, Size capacity, Policy policy = {}) noexcept {
+  return detail::utf32_in_order_to_utf8_bounded<false>(in, detail::as_uchars(out), detail::capacity_of(capacity),
+                                                       policy);
+}
+
+// ---- The dialects (transcode.hpp), the capacity after `out` and the dialect tags last. --------
+// A dialect's character (a CESU-8 pair, a WTF-8 surrogate, a legacy 6-byte form) is never split,
+// nor a WTF-8 lead surrogate from a refused ED B0-BF after it (read alone, ED B0 could be a trail
+// surrogate), nor, in WTF-8 output, a lead surrogate from the trail surrogate it joins.
+
+/// Dialect bytes to UTF-32, at most `capacity` units (utf8_to_utf32(bytes, out, 64, replace{},
+/// dialect::cesu8{})).
+template <class Policy, class Dialect, class Bytes, class Size, detail::enable_if_bytes<Bytes> = 0,
+          detail::enable_if_capacity<Size> = 0, detail::enable_if_policy<Policy> = 0,
+          detail::enable_if_dialect<Dialect> = 0>
+conversion_result utf8_to_utf32(const Bytes& bytes, char32_t* out, Size capacity, Policy policy, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>) {
+    return utf8_to_utf32(bytes, out, detail::capacity_of(capacity), policy);
+  } else {
+    const auto s = detail::as_span(bytes);
+    const replace w{detail::widest_write(policy)};
+    return detail::convert_bounded<detail::dialect_pieces<Dialect, false, false>>(
+        detail::as_uchars(s.data), s.size, out, detail::capacity_of(capacity), 1, 6,
+        [&](const unsigned char* q, std::size_t m, char32_t* o) {
+          return detail::dialect_to_utf<Dialect>(q, m, o, policy);
+        },
+        [&](const unsigned char* q, std::size_t m) {
+          return detail::dialect_to_utf<Dialect>(q, m, static_cast<char32_t*>(nullptr), w).written;
+        });
+  }
+}
+
+/// Dialect bytes to UTF-16, at most `capacity` units (a surrogate pair whole or not at all).
+template <class Policy, class Dialect, class Bytes, class Size, detail::enable_if_bytes<Bytes> = 0,
+          detail::enable_if_capacity<Size> = 0, detail::enable_if_policy<Policy> = 0,
+          detail::enable_if_dialect<Dialect> = 0>
+conversion_result utf8_to_utf16(const Bytes& bytes, char16_t* out, Size capacity, Policy policy, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>) {
+    return utf8_to_utf16(bytes, out, detail::capacity_of(capacity), policy);
+  } else {
+    const auto s = detail::as_span(bytes);
+    const replace w{detail::widest_write(policy)};
+    return detail::convert_bounded<detail::dialect_pieces<Dialect, false, false>>(
+        detail::as_uchars(s.data), s.size, out, detail::capacity_of(capacity),
+        detail::utf16_units(w.replacement_value()), 6,
+        [&](const unsigned char* q, std::size_t m, char16_t* o) {
+          return detail::dialect_to_utf<Dialect>(q, m, o, policy);
+        },
+        [&](const unsigned char* q, std::size_t m) {
+          return detail::dialect_to_utf<Dialect>(q, m, static_cast<char16_t*>(nullptr), w).written;
+        });
+  }
+}
+
+/// UTF-16 to dialect bytes, at most `capacity` bytes.
+template <class Policy, class Dialect, class Byte, class Size, detail::enable_if_byte<Byte> = 0,
+          detail::enable_if_capacity<Size> = 0, detail::enable_if_policy<Policy> = 0,
+          detail::enable_if_dialect<Dialect> = 0>
+conversion_result utf16_to_utf8(std::u16string_view in, Byte* out, Size capacity, Policy policy, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>) {
+    return utf16_to_utf8(in, out, detail::capacity_of(capacity), policy);
+  } else {
+    const replace w{detail::widest_write(policy)};
+    const std::size_t widest = std::max<std::size_t>(3, detail::dialect_traits<Dialect>::width(w.replacement_value()));
+    return detail::convert_bounded<detail::utf16_pieces>(
+        in.data(), in.size(), detail::as_uchars(out), detail::capacity_of(capacity), widest, 1,
+        [&](const char16_t* q, std::size_t m, unsigned char* o) {
+          return detail::utf_to_dialect<Dialect>(q, m, o, policy);
+        },
+        [&](const char16_t* q, std::size_t m) { return detail::utf_to_dialect<Dialect>(q, m, nullptr, w).written; });
+  }
+}
+
+/// UTF-32 to dialect bytes, at most `capacity` bytes.
+template <class Policy, class Dialect, class Byte, class Size, detail::enable_if_byte<Byte> = 0,
+          detail::enable_if_capacity<Size> = 0, detail::enable_if_policy<Policy> = 0,
+          detail::enable_if_dialect<Dialect> = 0>
+conversion_result utf32_to_utf8(std::u32string_view in, Byte* out, Size capacity, Policy policy, Dialect) noexcept {
+  if constexpr (detail::is_strict_v<Dialect>) {
+    return utf32_to_utf8(in, out, detail::capacity_of(capacity), policy);
+  } else {
+    using pieces =
+        std::conditional_t<std::is_same_v<Dialect, dialect::wtf8>,
+                           detail::utf32_joined_pieces<detail::skips_errors_v<Policy>>, detail::utf32_pieces>;
+    const replace w{detail::widest_write(policy)};
+    return detail::convert_bounded<pieces>(
+        in.data(), in.size(), detail::as_uchars(out), detail::capacity_of(capacity),
+        detail::dialect_traits<Dialect>::max_length, 1,
+        [&](const char32_t* q, std::size_t m, unsigned char* o) {
+          return detail::utf_to_dialect<Dialect>(q, m, o, policy);
+        },
+        [&](const char32_t* q, std::size_t m) { return detail::utf_to_dialect<Dialect>(q, m, nullptr, w).written; });
+  }
+}
+
+/// Dialect-From bytes to dialect-To bytes, at most `capacity` bytes (recode(bytes, out, 64,
+/// replace{}, dialect::mutf8{}, dialect::utf8{})).
+template <class Policy, class From, class To, class Bytes, class Byte, class Size, detail::enable_if_bytes<Bytes> = 0,
+          detail::enable_if_byte<Byte> = 0, detail::enable_if_capacity<Size> = 0, detail::enable_if_policy<Policy> = 0,
+          detail::enable_if_dialect<From> = 0, detail::enable_if_dialect<To> = 0>
+conversion_result recode(const Bytes& bytes, Byte* out, Size capacity, Policy policy, From, To) noexcept {
+  const auto s = detail::as_span(bytes);
+  const replace w{detail::widest_write(policy)};
+  // Per input byte: 00 may become C0 80 (MUTF-8), a 4-byte character a 6-byte pair, one byte a replacement.
+  const std::size_t widest = std::max<std::size_t>(2, detail::dialect_traits<To>::width(w.replacement_value()));
+  return detail::convert_bounded<
+      detail::dialect_pieces<From, std::is_same_v<To, dialect::wtf8>, detail::skips_errors_v<Policy>>>(
+      detail::as_uchars(s.data), s.size, detail::as_uchars(out), detail::capacity_of(capacity), widest, 6,
+      [&](const unsigned char* q, std::size_t m, unsigned char* o) {
+        return detail::recode_scalar<From, To>(q, m, o, policy);
+      },
+      [&](const unsigned char* q, std::size_t m) { return detail::recode_scalar<From, To>(q, m, nullptr, w).written; });
 }
 
 // ---- Latin-1 (latin1.hpp). -------------------------------------------------------------------
