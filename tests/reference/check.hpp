@@ -14,6 +14,7 @@
 
 #include <utf8dfa.hpp>
 
+#include "../sample.hpp"
 #include "abnf.hpp"
 
 namespace utf8dfa_check {
@@ -416,7 +417,8 @@ inline std::vector<unsigned char> representatives() {
   return reps;
 }
 
-/// Calls f(p, n) for every byte sequence of length n (256^n of them).
+/// Calls f(p, n) for every byte sequence of length n (256^n of them; from 3 bytes on, those that
+/// utf8dfa_sample::keep: all of them unless the run samples).
 template <class F>
 std::size_t for_each_sequence(std::size_t n, F&& f) {
   unsigned char buf[4] = {};
@@ -424,6 +426,7 @@ std::size_t for_each_sequence(std::size_t n, F&& f) {
   const std::size_t total = std::size_t{1} << (8 * n);
   for (std::size_t v = 0; v < total; ++v) {
     for (std::size_t i = 0; i < n; ++i) buf[i] = static_cast<unsigned char>(v >> (8 * (n - 1 - i)));
+    if (n >= 3 && !utf8dfa_sample::keep(buf[0], buf[1])) continue;
     f(static_cast<const unsigned char*>(buf), n);
     ++count;
   }
@@ -455,7 +458,8 @@ inline bool inside_first_char(const unsigned char* p, std::size_t k) {
 /// tell apart (`byte_runs`: all bytes of a run go through the same transitions), alternately its
 /// first and its last byte so that both ends of every range meet every position. So every live state
 /// is entered with every byte and every state after the first segment with every run. About 11.2
-/// million inputs instead of 2^32 (and tests add random 4-byte inputs drawn from all 2^32).
+/// million inputs instead of 2^32 (and tests add random 4-byte inputs drawn from all 2^32). A sampling
+/// run (tests/sample.hpp) keeps the first two bytes that utf8dfa_sample::keep.
 template <class F>
 std::size_t for_each_pruned4(F&& f) {
   static const std::vector<std::pair<unsigned char, unsigned char>> runs = byte_runs();
@@ -472,6 +476,7 @@ std::size_t for_each_pruned4(F&& f) {
     s[0] = b0;
     values(1, [&](unsigned char b1) {
       s[1] = b1;
+      if (!utf8dfa_sample::keep(b0, b1)) return;
       values(2, [&](unsigned char b2) {
         s[2] = b2;
         values(3, [&](unsigned char b3) {

@@ -1,8 +1,9 @@
 # The whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer, with g++ and clang++
 # (every report fatal), through cmake_leg: g++ under the dispatcher's kernel without
 # the [exhaustive] cases, utf8tool and the examples; clang once per other kernel the CPU has (the big
-# [exhaustive] enumerations under the first of them; utf8tool once). Every kernel runs the
-# suite under a sanitizer once; valgrind runs utf8tool too.
+# [exhaustive] enumerations under the first of them, sampled: UTF8DFA_TEST_SAMPLE=4 checks the
+# inputs of 3 and more bytes that start with about a quarter of the byte pairs, tests/sample.hpp;
+# utf8tool once). Every kernel runs the suite under a sanitizer once; valgrind runs utf8tool too.
 legs+=(asan-gcc asan-clang)
 # Both legs build the suite in the separate-compilation mode (the kernels compiled once, in
 # utf8dfa_compiled, at -O1), so that each test file does not compile the kernels again. g++ builds
@@ -22,7 +23,7 @@ leg_asan_gcc() {
 }
 leg_asan_clang() {
   # utf8tool's runs under two chunk sizes (1 and 5) instead of seven: the native legs run all seven.
-  UTF8DFA_TOOL_CHUNKS=${UTF8DFA_TOOL_CHUNKS:-1,5} \
+  UTF8DFA_TOOL_CHUNKS=${UTF8DFA_TOOL_CHUNKS:-1,5} UTF8DFA_TEST_SAMPLE=${UTF8DFA_TEST_SAMPLE:-4} \
     ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1} \
     UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
     cmake_leg asan-clang -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_CXX_STANDARD=17 \
