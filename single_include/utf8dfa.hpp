@@ -16,6 +16,7 @@
 //   utf8dfa/policy.hpp
 //   utf8dfa/detail/scalar.hpp
 //   utf8dfa/detail/units.hpp
+//   utf8dfa/detail/slot.hpp
 //   utf8dfa/detail/kernel_list.hpp
 //   utf8dfa/detail/cpu.hpp
 //   utf8dfa/detail/simd/avx2/kernels.hpp
@@ -838,7 +839,6 @@ constexpr std::span<T> skip_bom(std::span<T, Extent> bytes) noexcept {
 #ifndef UTF8DFA_BOUNDED_HPP
 #define UTF8DFA_BOUNDED_HPP
 
-#include <algorithm>
 
 // ---- begin utf8dfa/detail/dispatch.hpp ----
 // utf8dfa: the run-time kernel table. On x86-64 the best of avx512, avx2, sse4 that cpu.hpp finds
@@ -856,7 +856,6 @@ constexpr std::span<T> skip_bom(std::span<T, Extent> bytes) noexcept {
 #ifndef UTF8DFA_DETAIL_DISPATCH_HPP
 #define UTF8DFA_DETAIL_DISPATCH_HPP
 
-#include <atomic>
 
 // ---- begin utf8dfa/detail/kernel_table.hpp ----
 // utf8dfa: the shape of a kernel (one implementation of every bulk operation) and the portable one.
@@ -1631,6 +1630,60 @@ conversion_result vector_from(const In* p, std::size_t n, Out* out, char32_t rep
 
 #endif
 // ---- end utf8dfa/detail/kernel_table.hpp ----
+// ---- begin utf8dfa/detail/slot.hpp ----
+// utf8dfa: a constant-initialised value that threads load and store atomically (the kernel in use,
+// the CPU features). GCC and Clang: a plain object read and written with the compiler's __atomic
+// built-ins, so that no header needs <atomic> (a few thousand lines in every including unit);
+// other compilers: std::atomic.
+#ifndef UTF8DFA_DETAIL_SLOT_HPP
+#define UTF8DFA_DETAIL_SLOT_HPP
+
+#if !(defined(__GNUC__) || defined(__clang__))
+#include <atomic>
+#endif
+
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+
+/// A T (a pointer or an integer) with acquire loads and release stores.
+template <class T>
+class atomic_slot {
+ public:
+  constexpr atomic_slot() noexcept = default;
+  atomic_slot(const atomic_slot&) = delete;
+  atomic_slot& operator=(const atomic_slot&) = delete;
+
+#if defined(__GNUC__) || defined(__clang__)
+  T load() const noexcept {
+    return __atomic_load_n(&value_, __ATOMIC_ACQUIRE);
+  }
+  void store(T v) noexcept {
+    __atomic_store_n(&value_, v, __ATOMIC_RELEASE);
+  }
+
+ private:
+  T value_{};
+#else
+  T load() const noexcept {
+    return value_.load(std::memory_order_acquire);
+  }
+  void store(T v) noexcept {
+    value_.store(v, std::memory_order_release);
+  }
+
+ private:
+  std::atomic<T> value_{};
+#endif
+};
+
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif  // UTF8DFA_DETAIL_SLOT_HPP
+// ---- end utf8dfa/detail/slot.hpp ----
 
 // The definitions: here when header-only, in the one UTF8DFA_IMPLEMENTATION translation unit
 // (<utf8dfa/src.hpp>) with UTF8DFA_SEPARATE_COMPILATION.
@@ -1649,7 +1702,7 @@ conversion_result vector_from(const In* p, std::size_t n, Out* out, char32_t rep
 
 // ---- begin utf8dfa/detail/cpu.hpp ----
 // utf8dfa: what the x86-64 CPU and the operating system let the kernels use (cpuid + xgetbv).
-// Detected once, on first use; the cache is a constant-initialised atomic, so there is no
+// Detected once, on first use; the cache is a constant-initialised atomic slot, so there is no
 // static-initialisation order issue and concurrent first calls merely detect twice.
 #ifndef UTF8DFA_DETAIL_CPU_HPP
 #define UTF8DFA_DETAIL_CPU_HPP
@@ -1743,11 +1796,11 @@ inline std::uint32_t detect_cpu_features() noexcept {
 
 /// The features of this CPU (cpu_feature bits), detected on the first call.
 inline std::uint32_t cpu_features() noexcept {
-  static std::atomic<std::uint32_t> cache{0};  // constant-initialised
-  std::uint32_t f = cache.load(std::memory_order_relaxed);
+  static atomic_slot<std::uint32_t> cache;  // constant-initialised
+  std::uint32_t f = cache.load();
   if (f == 0) {
     f = detect_cpu_features();
-    cache.store(f, std::memory_order_relaxed);
+    cache.store(f);
   }
   return f;
 }
@@ -6106,17 +6159,17 @@ inline const kernel_table* find_kernel(std::string_view name) noexcept {
 
 #if defined(UTF8DFA_SEPARATE_COMPILATION)
 
-inline std::atomic<const kernel_table*>& active_kernel_slot() noexcept {
-  static std::atomic<const kernel_table*> slot{nullptr};
+inline atomic_slot<const kernel_table*>& active_kernel_slot() noexcept {
+  static atomic_slot<const kernel_table*> slot;
   return slot;
 }
 
 /// The kernel in use.
 inline const kernel_table& kernels() noexcept {
-  const kernel_table* k = active_kernel_slot().load(std::memory_order_acquire);
+  const kernel_table* k = active_kernel_slot().load();
   if (UTF8DFA_LIKELY(k != nullptr)) return *k;
   k = default_kernel();
-  active_kernel_slot().store(k, std::memory_order_release);
+  active_kernel_slot().store(k);
   return *k;
 }
 
@@ -6133,24 +6186,24 @@ inline const char* active_kernel_name() noexcept {
 inline bool select_kernel_named(std::string_view name) noexcept {
   const kernel_table* k = find_kernel(name);
   if (k == nullptr) return false;
-  active_kernel_slot().store(k, std::memory_order_release);
+  active_kernel_slot().store(k);
   return true;
 }
 
 #else
 
 /// The kernel in use as its index in compiled_kernels plus one; 0 until chosen.
-inline std::atomic<std::size_t>& active_kernel_slot() noexcept {
-  static std::atomic<std::size_t> slot{0};
+inline atomic_slot<std::size_t>& active_kernel_slot() noexcept {
+  static atomic_slot<std::size_t> slot;
   return slot;
 }
 
 /// The index in compiled_kernels of the kernel in use.
 inline std::size_t active_kernel_index() noexcept {
-  std::size_t k = active_kernel_slot().load(std::memory_order_acquire);
+  std::size_t k = active_kernel_slot().load();
   if (UTF8DFA_LIKELY(k != 0)) return k - 1;
   k = default_kernel_index();
-  active_kernel_slot().store(k + 1, std::memory_order_release);
+  active_kernel_slot().store(k + 1);
   return k;
 }
 
@@ -6172,7 +6225,7 @@ inline const char* active_kernel_name() noexcept {
 inline bool select_kernel_named(std::string_view name) noexcept {
   const std::size_t k = kernel_index(name);
   if (k == compiled_kernel_count) return false;
-  active_kernel_slot().store(k + 1, std::memory_order_release);
+  active_kernel_slot().store(k + 1);
   return true;
 }
 
@@ -7750,7 +7803,7 @@ conversion_result utf32_to_latin1(std::u32string_view in, Byte* out, Policy poli
 #ifndef UTF8DFA_UTF16_HPP
 #define UTF8DFA_UTF16_HPP
 
-#if defined(__has_include)
+#if !defined(__BYTE_ORDER__) && !defined(_WIN32) && defined(__has_include)
 #if __has_include(<bit>)
 #include <bit>
 #endif
@@ -7762,16 +7815,16 @@ inline namespace UTF8DFA_ABI_NAMESPACE {
 
 namespace detail {
 
-#if defined(__cpp_lib_endian)
-static_assert(std::endian::native == std::endian::little || std::endian::native == std::endian::big,
-              "utf8dfa supports little- and big-endian hosts");
-inline constexpr bool host_little_endian = std::endian::native == std::endian::little;
-#elif defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && defined(__ORDER_BIG_ENDIAN__)
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && defined(__ORDER_BIG_ENDIAN__)
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ || __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__,
               "utf8dfa supports little- and big-endian hosts");
 inline constexpr bool host_little_endian = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
 #elif defined(_WIN32)
 inline constexpr bool host_little_endian = true;  // every Windows target is little-endian
+#elif defined(__cpp_lib_endian)
+static_assert(std::endian::native == std::endian::little || std::endian::native == std::endian::big,
+              "utf8dfa supports little- and big-endian hosts");
+inline constexpr bool host_little_endian = std::endian::native == std::endian::little;
 #else
 #error "utf8dfa: cannot tell this platform's byte order (no std::endian, no __BYTE_ORDER__)"
 #endif
@@ -8357,7 +8410,7 @@ conversion_result convert_bounded(const typename Pieces::unit* p, std::size_t n,
         Out scratch[scratch_units];
         const conversion_result r = convert(p + i, rest, scratch);
         if (r.written <= room) {
-          std::copy_n(scratch, r.written, out + o);
+          for (std::size_t k = 0; k < r.written; ++k) out[o + k] = scratch[k];
           if (r.read < rest) return {i + r.read, o + r.written, kind(r.error, i + r.read)};
           return {n, o + r.written, first != error_code::none ? first : r.error};
         }
@@ -8675,7 +8728,8 @@ conversion_result utf16_to_utf8(std::u16string_view in, Byte* out, Size capacity
     return utf16_to_utf8(in, out, detail::capacity_of(capacity), policy);
   } else {
     const replace w{detail::widest_write(policy)};
-    const std::size_t widest = std::max<std::size_t>(3, detail::dialect_traits<Dialect>::width(w.replacement_value()));
+    const std::size_t width = detail::dialect_traits<Dialect>::width(w.replacement_value());
+    const std::size_t widest = width > 3 ? width : 3;
     return detail::convert_bounded<detail::utf16_pieces>(
         in.data(), in.size(), detail::as_uchars(out), detail::capacity_of(capacity), widest, 1,
         [&](const char16_t* q, std::size_t m, unsigned char* o) {
@@ -8716,7 +8770,8 @@ conversion_result recode(const Bytes& bytes, Byte* out, Size capacity, Policy po
   const auto s = detail::as_span(bytes);
   const replace w{detail::widest_write(policy)};
   // Per input byte: 00 may become C0 80 (MUTF-8), a 4-byte character a 6-byte pair, one byte a replacement.
-  const std::size_t widest = std::max<std::size_t>(2, detail::dialect_traits<To>::width(w.replacement_value()));
+  const std::size_t width = detail::dialect_traits<To>::width(w.replacement_value());
+  const std::size_t widest = width > 2 ? width : 2;
   return detail::convert_bounded<
       detail::dialect_pieces<From, std::is_same_v<To, dialect::wtf8>, detail::skips_errors_v<Policy>>>(
       detail::as_uchars(s.data), s.size, detail::as_uchars(out), detail::capacity_of(capacity), widest, 6,
@@ -9577,7 +9632,6 @@ inline constexpr null_sentinel_t null_sentinel{};
 #ifndef UTF8DFA_OUTPUT_HPP
 #define UTF8DFA_OUTPUT_HPP
 
-#include <limits>
 
 
 namespace utf8dfa {
@@ -9637,7 +9691,8 @@ inline constexpr bool is_utf8_output_unit_v = is_byte_v<Unit>;
 /// std::uint16_t, char32_t, int, ...). Bytes and std::int16_t would truncate or wrap units.
 template <class Unit>
 inline constexpr bool is_utf16_output_unit_v =
-    std::is_integral_v<Unit> && !std::is_same_v<Unit, bool> && std::numeric_limits<Unit>::digits >= 16;
+    std::is_integral_v<Unit> && !std::is_same_v<Unit, bool> &&
+    (sizeof(Unit) > 2 || (sizeof(Unit) == 2 && std::is_unsigned_v<Unit>));  // 16 value bits or more
 
 template <class Policy>
 inline constexpr bool is_output_policy_v =

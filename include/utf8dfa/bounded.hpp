@@ -19,7 +19,6 @@
 #ifndef UTF8DFA_BOUNDED_HPP
 #define UTF8DFA_BOUNDED_HPP
 
-#include <algorithm>
 #include <cstddef>
 #include <string_view>
 #include <type_traits>
@@ -253,7 +252,7 @@ conversion_result convert_bounded(const typename Pieces::unit* p, std::size_t n,
         Out scratch[scratch_units];
         const conversion_result r = convert(p + i, rest, scratch);
         if (r.written <= room) {
-          std::copy_n(scratch, r.written, out + o);
+          for (std::size_t k = 0; k < r.written; ++k) out[o + k] = scratch[k];
           if (r.read < rest) return {i + r.read, o + r.written, kind(r.error, i + r.read)};
           return {n, o + r.written, first != error_code::none ? first : r.error};
         }
@@ -571,7 +570,8 @@ conversion_result utf16_to_utf8(std::u16string_view in, Byte* out, Size capacity
     return utf16_to_utf8(in, out, detail::capacity_of(capacity), policy);
   } else {
     const replace w{detail::widest_write(policy)};
-    const std::size_t widest = std::max<std::size_t>(3, detail::dialect_traits<Dialect>::width(w.replacement_value()));
+    const std::size_t width = detail::dialect_traits<Dialect>::width(w.replacement_value());
+    const std::size_t widest = width > 3 ? width : 3;
     return detail::convert_bounded<detail::utf16_pieces>(
         in.data(), in.size(), detail::as_uchars(out), detail::capacity_of(capacity), widest, 1,
         [&](const char16_t* q, std::size_t m, unsigned char* o) {
@@ -612,7 +612,8 @@ conversion_result recode(const Bytes& bytes, Byte* out, Size capacity, Policy po
   const auto s = detail::as_span(bytes);
   const replace w{detail::widest_write(policy)};
   // Per input byte: 00 may become C0 80 (MUTF-8), a 4-byte character a 6-byte pair, one byte a replacement.
-  const std::size_t widest = std::max<std::size_t>(2, detail::dialect_traits<To>::width(w.replacement_value()));
+  const std::size_t width = detail::dialect_traits<To>::width(w.replacement_value());
+  const std::size_t widest = width > 2 ? width : 2;
   return detail::convert_bounded<
       detail::dialect_pieces<From, std::is_same_v<To, dialect::wtf8>, detail::skips_errors_v<Policy>>>(
       detail::as_uchars(s.data), s.size, detail::as_uchars(out), detail::capacity_of(capacity), widest, 6,

@@ -20,7 +20,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
-#include <limits>
 #include <type_traits>
 #include <utility>
 
@@ -86,7 +85,8 @@ inline constexpr bool is_utf8_output_unit_v = is_byte_v<Unit>;
 /// std::uint16_t, char32_t, int, ...). Bytes and std::int16_t would truncate or wrap units.
 template <class Unit>
 inline constexpr bool is_utf16_output_unit_v =
-    std::is_integral_v<Unit> && !std::is_same_v<Unit, bool> && std::numeric_limits<Unit>::digits >= 16;
+    std::is_integral_v<Unit> && !std::is_same_v<Unit, bool> &&
+    (sizeof(Unit) > 2 || (sizeof(Unit) == 2 && std::is_unsigned_v<Unit>));  // 16 value bits or more
 
 template <class Policy>
 inline constexpr bool is_output_policy_v =

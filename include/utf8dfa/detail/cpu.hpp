@@ -1,13 +1,13 @@
 // utf8dfa: what the x86-64 CPU and the operating system let the kernels use (cpuid + xgetbv).
-// Detected once, on first use; the cache is a constant-initialised atomic, so there is no
+// Detected once, on first use; the cache is a constant-initialised atomic slot, so there is no
 // static-initialisation order issue and concurrent first calls merely detect twice.
 #ifndef UTF8DFA_DETAIL_CPU_HPP
 #define UTF8DFA_DETAIL_CPU_HPP
 
-#include <atomic>
 #include <cstdint>
 
 #include "../config.hpp"
+#include "slot.hpp"
 
 #if UTF8DFA_X86_KERNELS
 #include <cpuid.h>
@@ -96,11 +96,11 @@ inline std::uint32_t detect_cpu_features() noexcept {
 
 /// The features of this CPU (cpu_feature bits), detected on the first call.
 inline std::uint32_t cpu_features() noexcept {
-  static std::atomic<std::uint32_t> cache{0};  // constant-initialised
-  std::uint32_t f = cache.load(std::memory_order_relaxed);
+  static atomic_slot<std::uint32_t> cache;  // constant-initialised
+  std::uint32_t f = cache.load();
   if (f == 0) {
     f = detect_cpu_features();
-    cache.store(f, std::memory_order_relaxed);
+    cache.store(f);
   }
   return f;
 }

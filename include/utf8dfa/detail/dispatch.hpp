@@ -13,12 +13,12 @@
 #ifndef UTF8DFA_DETAIL_DISPATCH_HPP
 #define UTF8DFA_DETAIL_DISPATCH_HPP
 
-#include <atomic>
 #include <cstddef>
 #include <string_view>
 
 #include "../config.hpp"
 #include "kernel_table.hpp"
+#include "slot.hpp"
 
 // The definitions: here when header-only, in the one UTF8DFA_IMPLEMENTATION translation unit
 // (<utf8dfa/src.hpp>) with UTF8DFA_SEPARATE_COMPILATION.
@@ -46,17 +46,17 @@ inline const kernel_table* find_kernel(std::string_view name) noexcept {
 
 #if defined(UTF8DFA_SEPARATE_COMPILATION)
 
-inline std::atomic<const kernel_table*>& active_kernel_slot() noexcept {
-  static std::atomic<const kernel_table*> slot{nullptr};
+inline atomic_slot<const kernel_table*>& active_kernel_slot() noexcept {
+  static atomic_slot<const kernel_table*> slot;
   return slot;
 }
 
 /// The kernel in use.
 inline const kernel_table& kernels() noexcept {
-  const kernel_table* k = active_kernel_slot().load(std::memory_order_acquire);
+  const kernel_table* k = active_kernel_slot().load();
   if (UTF8DFA_LIKELY(k != nullptr)) return *k;
   k = default_kernel();
-  active_kernel_slot().store(k, std::memory_order_release);
+  active_kernel_slot().store(k);
   return *k;
 }
 
@@ -73,24 +73,24 @@ inline const char* active_kernel_name() noexcept {
 inline bool select_kernel_named(std::string_view name) noexcept {
   const kernel_table* k = find_kernel(name);
   if (k == nullptr) return false;
-  active_kernel_slot().store(k, std::memory_order_release);
+  active_kernel_slot().store(k);
   return true;
 }
 
 #else
 
 /// The kernel in use as its index in compiled_kernels plus one; 0 until chosen.
-inline std::atomic<std::size_t>& active_kernel_slot() noexcept {
-  static std::atomic<std::size_t> slot{0};
+inline atomic_slot<std::size_t>& active_kernel_slot() noexcept {
+  static atomic_slot<std::size_t> slot;
   return slot;
 }
 
 /// The index in compiled_kernels of the kernel in use.
 inline std::size_t active_kernel_index() noexcept {
-  std::size_t k = active_kernel_slot().load(std::memory_order_acquire);
+  std::size_t k = active_kernel_slot().load();
   if (UTF8DFA_LIKELY(k != 0)) return k - 1;
   k = default_kernel_index();
-  active_kernel_slot().store(k + 1, std::memory_order_release);
+  active_kernel_slot().store(k + 1);
   return k;
 }
 
@@ -112,7 +112,7 @@ inline const char* active_kernel_name() noexcept {
 inline bool select_kernel_named(std::string_view name) noexcept {
   const std::size_t k = kernel_index(name);
   if (k == compiled_kernel_count) return false;
-  active_kernel_slot().store(k + 1, std::memory_order_release);
+  active_kernel_slot().store(k + 1);
   return true;
 }
 
