@@ -81,7 +81,6 @@
 
 #include <cstdint>
 #include <cstring>
-#include <iterator>
 #include <type_traits>
 #include <utility>
 
@@ -9309,6 +9308,7 @@ constexpr std::size_t encode(char32_t cp, Byte* out6, Dialect) noexcept {
 #ifndef UTF8DFA_ITERATOR_HPP
 #define UTF8DFA_ITERATOR_HPP
 
+#include <iterator>
 
 
 #if UTF8DFA_HAS_RANGES

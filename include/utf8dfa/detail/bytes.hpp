@@ -5,8 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <iterator>
-#include <string_view>
+#include <string_view>  // also declares std::data and std::size
 #include <type_traits>
 #include <utility>
 
