@@ -4092,67 +4092,108 @@ UTF8DFA_TARGET_AVX512 inline __m512i units_of(__m512i table, __m512i nibble, __m
   return _mm512_shuffle_epi8(table, _mm512_and_si512(_mm512_srli_epi16(in, 4), nibble));
 }
 
-/// checker's error vector for the 64 bytes `in` at q, the bytes before them read from memory (q - 3
-/// lies inside the input): three loads instead of the four lane shuffles that build them, and
-/// vpermb lookups, which need no masking of the nibbles.
-UTF8DFA_TARGET_AVX512 inline __m512i check_at(const checker& c, const unsigned char* q, __m512i in) noexcept {
-  const __m512i prev1 = load(q - 1);
-  // vpermb reads 6 index bits and the tables repeat every 16 bytes: the bits above a nibble
-  // select the same entry.
-  const __m512i a = _mm512_permutexvar_epi8(_mm512_srli_epi16(prev1, 4), c.first_high);
-  const __m512i b = _mm512_permutexvar_epi8(prev1, c.first_low);
-  const __m512i d = _mm512_permutexvar_epi8(_mm512_srli_epi16(in, 4), c.second_high);
-  const __m512i is3 = _mm512_subs_epu8(load(q - 2), c.lead3);
-  const __m512i is4 = _mm512_subs_epu8(load(q - 3), c.lead4);
-  const __m512i flags = _mm512_ternarylogic_epi32(a, b, d, 0x80);
-  const __m512i must_continue = _mm512_ternarylogic_epi32(is3, is4, c.high_bit, 0xA8);
-  return _mm512_xor_si512(flags, must_continue);
-}
+/// The block check of the length count, its constants kept in registers: checker's pair lookups
+/// and its 3-/4-byte continuation check, on bytes read from memory before the block (three loads
+/// instead of the lane shuffles that build them).
+struct length_checker {
+  __m512i first_high, first_low, second_high, nibbles, lead3, lead4, high_bit;
+
+  UTF8DFA_TARGET_AVX512 length_checker() noexcept
+      : first_high(opaque(lanes(pair_lookup.first_high))),
+        first_low(opaque(lanes(pair_lookup.first_low))),
+        second_high(opaque(lanes(pair_lookup.second_high))),
+        // vpmultishiftqb control: byte j of each quadword takes the 8 bits from bit 8j + 4 on
+        nibbles(opaque(_mm512_set1_epi64(0x3C342C241C140C04))),
+        lead3(opaque(splat(lead3_min))),
+        lead4(opaque(splat(lead4_min))),
+        high_bit(opaque(splat(0x80))) {}
+
+  /// A vpermb index of the high nibble of each byte of v: its low 4 bits are that nibble (the bits
+  /// above come from the next byte; vpermb reads 6 index bits and the tables repeat every 16 bytes).
+  /// A shuffle-port operation, not a shift (the shift ports are the busier ones here).
+  UTF8DFA_TARGET_AVX512 __m512i high(__m512i v) const noexcept { return _mm512_multishift_epi64_epi8(nibbles, v); }
+
+  /// Non-zero where the 64 bytes at q (whose high nibbles are `hi`) fail the checks, the bytes
+  /// before them read from memory (q - 3 lies inside the input). Without `Four`, the check that a
+  /// byte 3 places after an F0..FF lead continues is left out: the caller knows there is none.
+  template <bool Four>
+  UTF8DFA_TARGET_AVX512 __m512i error(const unsigned char* q, __m512i hi) const noexcept {
+    const __m512i prev1 = load(q - 1);
+    const __m512i a = _mm512_permutexvar_epi8(high(prev1), first_high);
+    const __m512i b = _mm512_permutexvar_epi8(prev1, first_low);
+    const __m512i d = _mm512_permutexvar_epi8(hi, second_high);
+    const __m512i flags = _mm512_ternarylogic_epi32(a, b, d, 0x80);  // a & b & d
+    // Bit 7 (two continuations in a row) is expected exactly 2 bytes after an E0..FF lead and 3
+    // after an F0..FF lead: flip it there (subtracting 0x80 flips bit 7 only).
+    __mmask64 must = _mm512_cmpge_epu8_mask(load(q - 2), lead3);
+    if (Four) must |= _mm512_cmpge_epu8_mask(load(q - 3), lead4);
+    return _mm512_mask_sub_epi8(flags, must, flags, high_bit);
+  }
+};
 
 /// The length_segment of UTF-8 (see length_common.hpp): the block checks of validate.hpp, each block
-/// that passes also counted (by popcnt of compare masks in the 128-byte steps, else a nibble lookup
-/// per byte summed by vpsadbw).
+/// that passes also counted. 128 bytes a step: ASCII steps only checked for a character cut before
+/// them; others get length_checker's check (the 4-byte part only when the step or the one before
+/// holds an F0..FF byte) and a count by a nibble lookup per byte, summed in byte lanes (at most 4 a
+/// lane per step, widened every 63 steps); 64-byte blocks and the masked tail after.
 template <bool Utf16>
 UTF8DFA_TARGET_AVX512 std::size_t utf8_units_segment(const unsigned char* p, std::size_t n,
                                                      std::size_t& count) noexcept {
   const checker check;
+  const length_checker lc;
   const __m512i table = lanes(Utf16 ? utf16_units_per_nibble : utf32_units_per_nibble);
-  const __m512i cont_max = opaque(splat(0xBF)), four_min = opaque(splat(lead4_min));
   const __m512i zero = _mm512_setzero_si512();
-  __m512i prev = zero, incomplete = zero, sums = zero;
+  __m512i prev = zero, incomplete = zero, sums = zero, bytes = zero;
   std::size_t ascii = 0, i = 0, stop = blocks_pass;
-  if (n >= 64) {  // the first block: nothing before it
+  unsigned steps = 0;
+  bool four = true;  // an F0..FF byte may be in the block before the step
+  if (n >= 64) {     // the first block: nothing before it
     const __m512i in = load(p);
     if (UTF8DFA_UNLIKELY(any(check_block(check, in, prev, incomplete)))) {
       count = 0;
       return 0;
     }
     sums = _mm512_sad_epu8(units_of(table, check.nibble, in), zero);
-    prev = in;
     i = 64;
   }
-  for (; n - i >= 128; i += 128) {
-    const __m512i in0 = load(p + i), in1 = load(p + i + 64);
-    if (_mm512_movepi8_mask(_mm512_or_si512(in0, in1)) == 0) {
-      if (UTF8DFA_UNLIKELY(any(incomplete))) break;
-      ascii += 128;
-    } else {
-      const __m512i err = _mm512_or_si512(check_at(check, p + i, in0), check_at(check, p + i + 64, in1));
-      incomplete = ends_incomplete(in1);
-      if (UTF8DFA_UNLIKELY(any(err))) break;
-      // Leads (bytes above BF as signed: not 80..BF), and for UTF-16 4-byte leads once more, counted
-      // by popcnt on the mask registers (the vector ports are busy with the checks).
-      ascii += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(in0, cont_max)) +
-                                        _mm_popcnt_u64(_mm512_cmpgt_epi8_mask(in1, cont_max)));
-      if (Utf16)
-        ascii += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpge_epu8_mask(in0, four_min)) +
-                                          _mm_popcnt_u64(_mm512_cmpge_epu8_mask(in1, four_min)));
+  for (; n - i >= 256; i += 256) {
+    const __m512i in0 = load(p + i), in1 = load(p + i + 64), in2 = load(p + i + 128), in3 = load(p + i + 192);
+    const __m512i top = _mm512_max_epu8(_mm512_max_epu8(in0, in1), _mm512_max_epu8(in2, in3));
+    if (_mm512_movepi8_mask(top) == 0) {
+      // ASCII: an error only if a character before it is cut.
+      if (UTF8DFA_UNLIKELY(p[i - 1] >= 0xC0 || p[i - 2] >= lead3_min || p[i - 3] >= lead4_min)) break;
+      ascii += 256;
+      four = false;
+      continue;
     }
-    prev = in1;
+    const __m512i hi0 = lc.high(in0), hi1 = lc.high(in1), hi2 = lc.high(in2), hi3 = lc.high(in3);
+    const bool has4 = _mm512_cmpge_epu8_mask(top, lc.lead4) != 0;
+    __m512i err;
+    if (has4 || four)
+      err = _mm512_ternarylogic_epi32(_mm512_or_si512(lc.error<true>(p + i, hi0), lc.error<true>(p + i + 64, hi1)),
+                                      lc.error<true>(p + i + 128, hi2), lc.error<true>(p + i + 192, hi3), 0xFE);
+    else
+      err = _mm512_ternarylogic_epi32(_mm512_or_si512(lc.error<false>(p + i, hi0), lc.error<false>(p + i + 64, hi1)),
+                                      lc.error<false>(p + i + 128, hi2), lc.error<false>(p + i + 192, hi3), 0xFE);
+    four = has4;
+    if (UTF8DFA_UNLIKELY(any(err))) break;
+    const __m512i u01 = _mm512_add_epi8(_mm512_permutexvar_epi8(hi0, table), _mm512_permutexvar_epi8(hi1, table));
+    const __m512i u23 = _mm512_add_epi8(_mm512_permutexvar_epi8(hi2, table), _mm512_permutexvar_epi8(hi3, table));
+    bytes = _mm512_add_epi8(bytes, _mm512_add_epi8(u01, u23));
+    if (++steps == 31) {  // at most 8 a lane per step
+      sums = _mm512_add_epi64(sums, _mm512_sad_epu8(bytes, zero));
+      bytes = zero;
+      steps = 0;
+    }
   }
-  if (n - i >= 128) {
+  sums = _mm512_add_epi64(sums, _mm512_sad_epu8(bytes, zero));
+  if (n - i >= 256) {
     stop = i;
   } else {
+    if (i >= 64) {  // the block before: the checks below read it
+      prev = load(p + i - 64);
+      incomplete = ends_incomplete(prev);
+    }
     for (; n - i >= 64; i += 64) {
       const __m512i in = load(p + i);
       if (UTF8DFA_UNLIKELY(any(check_block(check, in, prev, incomplete)))) break;
@@ -4399,11 +4440,11 @@ UTF8DFA_TARGET_AVX512 inline std::size_t utf32_bytes_segment(const char32_t* p, 
 // The kernel-table entry points.
 
 inline std::size_t utf16_length_from_utf8(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
-  return utf8_units_blocks<true, &utf8_units_segment<true>, 128>(p, n, repl);
+  return utf8_units_blocks<true, &utf8_units_segment<true>, 256>(p, n, repl);
 }
 
 inline std::size_t utf32_length_from_utf8(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
-  return utf8_units_blocks<false, &utf8_units_segment<false>, 128>(p, n, repl);
+  return utf8_units_blocks<false, &utf8_units_segment<false>, 256>(p, n, repl);
 }
 
 inline std::size_t utf8_length_from_utf16(const char16_t* p, std::size_t n, char32_t repl) noexcept {
