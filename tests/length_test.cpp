@@ -258,7 +258,7 @@ TEST_CASE("length helpers: ill-formed input at block edges") {
   CHECK(f.count == 0);
 }
 
-TEST_CASE("length helpers: UTF-8 errors and 4-byte characters at every position of the 256-byte steps") {
+TEST_CASE("length helpers and validate: UTF-8 errors and 4-byte characters at every position of the 256-byte steps") {
   using namespace length_test;
   failures f;
   // Inputs of 700 bytes: a first block, two 256-byte steps (checked as a whole, the 4-byte check
@@ -282,6 +282,12 @@ TEST_CASE("length helpers: UTF-8 errors and 4-byte characters at every position 
         s += piece;
         while (s.size() < 700) s += fill;
         check_utf8(s.data(), s.size(), f, at);
+        // The kernels' validation runs the same steps.
+        const utf8dfa::validation_result v = utf8dfa::validate(s),
+                                         ref = utf8dfa::detail::validate_scalar(
+                                             reinterpret_cast<const unsigned char*>(s.data()), s.size());
+        f.expect(v.valid_up_to == ref.valid_up_to && v.error == ref.error && v.error_length == ref.error_length,
+                 "validate", s.size(), at);
       }
   INFO(utf8dfa::active_kernel() << ": " << f.first);
   CHECK(f.count == 0);

@@ -37,60 +37,26 @@ UTF8DFA_TARGET_AVX512 inline __m512i units_of(__m512i table, __m512i nibble, __m
   return _mm512_shuffle_epi8(table, _mm512_and_si512(_mm512_srli_epi16(in, 4), nibble));
 }
 
-/// The block check of the length count, its constants kept in registers: checker's pair lookups
-/// and its 3-/4-byte continuation check, on bytes read from memory before the block (three loads
-/// instead of the lane shuffles that build them).
-struct length_checker {
-  __m512i first_high, first_low, second_high, nibbles, lead3, lead4, high_bit;
-
-  UTF8DFA_TARGET_AVX512 length_checker() noexcept
-      : first_high(opaque(lanes(pair_lookup.first_high))),
-        first_low(opaque(lanes(pair_lookup.first_low))),
-        second_high(opaque(lanes(pair_lookup.second_high))),
-        // vpmultishiftqb control: byte j of each quadword takes the 8 bits from bit 8j + 4 on
-        nibbles(opaque(_mm512_set1_epi64(0x3C342C241C140C04))),
-        lead3(opaque(splat(lead3_min))),
-        lead4(opaque(splat(lead4_min))),
-        high_bit(opaque(splat(0x80))) {}
-
-  /// A vpermb index of the high nibble of each byte of v: its low 4 bits are that nibble (the bits
-  /// above come from the next byte; vpermb reads 6 index bits and the tables repeat every 16 bytes).
-  /// A shuffle-port operation, not a shift (the shift ports are the busier ones here).
-  UTF8DFA_TARGET_AVX512 __m512i high(__m512i v) const noexcept { return _mm512_multishift_epi64_epi8(nibbles, v); }
-
-  /// Non-zero where the 64 bytes at q (whose high nibbles are `hi`) fail the checks, the bytes
-  /// before them read from memory (q - 3 lies inside the input). Without `Four`, the check that a
-  /// byte 3 places after an F0..FF lead continues is left out: the caller knows there is none.
-  template <bool Four>
-  UTF8DFA_TARGET_AVX512 __m512i error(const unsigned char* q, __m512i hi) const noexcept {
-    const __m512i prev1 = load(q - 1);
-    const __m512i a = _mm512_permutexvar_epi8(high(prev1), first_high);
-    const __m512i b = _mm512_permutexvar_epi8(prev1, first_low);
-    const __m512i d = _mm512_permutexvar_epi8(hi, second_high);
-    const __m512i flags = _mm512_ternarylogic_epi32(a, b, d, 0x80);  // a & b & d
-    // Bit 7 (two continuations in a row) is expected exactly 2 bytes after an E0..FF lead and 3
-    // after an F0..FF lead: flip it there (subtracting 0x80 flips bit 7 only).
-    __mmask64 must = _mm512_cmpge_epu8_mask(load(q - 2), lead3);
-    if (Four) must |= _mm512_cmpge_epu8_mask(load(q - 3), lead4);
-    return _mm512_mask_sub_epi8(flags, must, flags, high_bit);
-  }
-};
+/// The F0..FF bytes among the 3 before p + i (i >= 3): for UTF-16, step_checker counts the second
+/// unit of a 4-byte character at its 4th byte, the nibble lookup at its lead.
+inline std::size_t fours_before(const unsigned char* p, std::size_t i) noexcept {
+  return std::size_t{p[i - 1] >= lead4_min} + std::size_t{p[i - 2] >= lead4_min} + std::size_t{p[i - 3] >= lead4_min};
+}
 
 /// The length_segment of UTF-8 (see length_common.hpp): the block checks of validate.hpp, each block
-/// that passes also counted. 128 bytes a step: ASCII steps only checked for a character cut before
-/// them; others get length_checker's check (the 4-byte part only when the step or the one before
-/// holds an F0..FF byte) and a count by a nibble lookup per byte, summed in byte lanes (at most 4 a
-/// lane per step, widened every 63 steps); 64-byte blocks and the masked tail after.
+/// that passes also counted. After a first block, 256 bytes a step with one error test: ASCII steps
+/// only checked for a character cut before them; others get step_checker's check and count (the
+/// 4-byte part only when the step or the one before holds an F0..FF byte); then 64-byte blocks and
+/// the masked tail, counted by a nibble lookup per byte as the first block is.
 template <bool Utf16>
 UTF8DFA_TARGET_AVX512 std::size_t utf8_units_segment(const unsigned char* p, std::size_t n,
                                                      std::size_t& count) noexcept {
   const checker check;
-  const length_checker lc;
+  const step_checker lc;
   const __m512i table = lanes(Utf16 ? utf16_units_per_nibble : utf32_units_per_nibble);
   const __m512i zero = _mm512_setzero_si512();
-  __m512i prev = zero, incomplete = zero, sums = zero, bytes = zero;
+  __m512i prev = zero, incomplete = zero, sums = zero;
   std::size_t ascii = 0, i = 0, stop = blocks_pass;
-  unsigned steps = 0;
   bool four = true;  // an F0..FF byte may be in the block before the step
   if (n >= 64) {     // the first block: nothing before it
     const __m512i in = load(p);
@@ -100,6 +66,7 @@ UTF8DFA_TARGET_AVX512 std::size_t utf8_units_segment(const unsigned char* p, std
     }
     sums = _mm512_sad_epu8(units_of(table, check.nibble, in), zero);
     i = 64;
+    if (Utf16) ascii -= fours_before(p, i);
   }
   for (; n - i >= 256; i += 256) {
     const __m512i in0 = load(p + i), in1 = load(p + i + 64), in2 = load(p + i + 128), in3 = load(p + i + 192);
@@ -113,25 +80,25 @@ UTF8DFA_TARGET_AVX512 std::size_t utf8_units_segment(const unsigned char* p, std
     }
     const __m512i hi0 = lc.high(in0), hi1 = lc.high(in1), hi2 = lc.high(in2), hi3 = lc.high(in3);
     const bool has4 = _mm512_cmpge_epu8_mask(top, lc.lead4) != 0;
-    __m512i err;
-    if (has4 || four)
-      err = _mm512_ternarylogic_epi32(_mm512_or_si512(lc.error<true>(p + i, hi0), lc.error<true>(p + i + 64, hi1)),
-                                      lc.error<true>(p + i + 128, hi2), lc.error<true>(p + i + 192, hi3), 0xFE);
-    else
-      err = _mm512_ternarylogic_epi32(_mm512_or_si512(lc.error<false>(p + i, hi0), lc.error<false>(p + i + 64, hi1)),
-                                      lc.error<false>(p + i + 128, hi2), lc.error<false>(p + i + 192, hi3), 0xFE);
+    std::size_t conts = 0;
+    __m512i e0, e1, e2, e3;
+    if (has4 || four) {
+      e0 = lc.error<true, Utf16>(p + i, hi0, conts);
+      e1 = lc.error<true, Utf16>(p + i + 64, hi1, conts);
+      e2 = lc.error<true, Utf16>(p + i + 128, hi2, conts);
+      e3 = lc.error<true, Utf16>(p + i + 192, hi3, conts);
+    } else {
+      e0 = lc.error<false, Utf16>(p + i, hi0, conts);
+      e1 = lc.error<false, Utf16>(p + i + 64, hi1, conts);
+      e2 = lc.error<false, Utf16>(p + i + 128, hi2, conts);
+      e3 = lc.error<false, Utf16>(p + i + 192, hi3, conts);
+    }
+    const __m512i err = _mm512_ternarylogic_epi32(_mm512_or_si512(e0, e1), e2, e3, 0xFE);  // any of them
     four = has4;
     if (UTF8DFA_UNLIKELY(any(err))) break;
-    const __m512i u01 = _mm512_add_epi8(_mm512_permutexvar_epi8(hi0, table), _mm512_permutexvar_epi8(hi1, table));
-    const __m512i u23 = _mm512_add_epi8(_mm512_permutexvar_epi8(hi2, table), _mm512_permutexvar_epi8(hi3, table));
-    bytes = _mm512_add_epi8(bytes, _mm512_add_epi8(u01, u23));
-    if (++steps == 31) {  // at most 8 a lane per step
-      sums = _mm512_add_epi64(sums, _mm512_sad_epu8(bytes, zero));
-      bytes = zero;
-      steps = 0;
-    }
+    ascii += 256 - conts;
   }
-  sums = _mm512_add_epi64(sums, _mm512_sad_epu8(bytes, zero));
+  if (Utf16 && i >= 64) ascii += fours_before(p, i);
   if (n - i >= 256) {
     stop = i;
   } else {
@@ -281,7 +248,7 @@ UTF8DFA_TARGET_AVX512 inline std::size_t utf16_bytes_segment(const char16_t* p, 
 
 /// The constants of the UTF-32 count.
 struct utf32_count_constants {
-  __m512i sur, sur_len, top, x80, x10000, xffff, one, f800, high16, more_low, more_high;
+  __m512i sur, sur_len, top, x80, x10000, xffff, below_sur, one, f800, high16, more_low, more_high;
 
   UTF8DFA_TARGET_AVX512 utf32_count_constants() noexcept
       : sur(opaque(_mm512_set1_epi32(0xD800))),
@@ -290,6 +257,7 @@ struct utf32_count_constants {
         x80(opaque(_mm512_set1_epi32(0x80))),
         x10000(opaque(_mm512_set1_epi32(0x10000))),
         xffff(opaque(_mm512_set1_epi32(0xFFFF))),
+        below_sur(opaque(_mm512_set1_epi32(0xD7FF))),
         one(opaque(_mm512_set1_epi32(1))),
         f800(opaque(_mm512_set1_epi16(static_cast<short>(0xF800)))),
         high16(opaque(_mm512_set1_epi16(static_cast<short>(0xD800)))),
@@ -354,8 +322,10 @@ UTF8DFA_TARGET_AVX512 inline std::size_t utf32_bytes_segment(const char32_t* p, 
     const __m512i highest = _mm512_max_epu32(_mm512_max_epu32(a, b), _mm512_max_epu32(c, d));
     if (_mm512_cmpge_epu32_mask(highest, k.x80) == 0) continue;  // ASCII: one byte each, nothing to add
     const __m512i ab = _mm512_packus_epi32(a, b), cd = _mm512_packus_epi32(c, d);
-    // A surrogate or a value above 0x10FFFF anywhere: the 16-unit steps find the block.
-    if (UTF8DFA_UNLIKELY(!k.scalar_values64(ab, cd, highest))) break;
+    // Below 0xD800 (most text) they are scalar values; else a surrogate or a value above 0x10FFFF
+    // anywhere stops the step (the 16-unit steps find the block).
+    if (_mm512_cmpgt_epu32_mask(highest, k.below_sur) != 0 && UTF8DFA_UNLIKELY(!k.scalar_values64(ab, cd, highest)))
+      break;
     bytes = _mm512_add_epi8(bytes, k.more64(ab, cd));
     if (_mm512_cmpgt_epu32_mask(highest, k.xffff) != 0) supplementary += k.supplementary64(a, b, c, d);
     if (++steps == 64) {
