@@ -2431,7 +2431,7 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf16_bytes_segment(const char16_t* p, st
 
 /// The constants of the UTF-32 count, built once per call.
 struct utf32_count_constants {
-  __m256i sur, sur_len, top, not7f, x7f, x7ff, xffff, ones, x_f800, x_d800, not_ffff, one8, fifteen8;
+  __m256i sur, sur_len, top, not7f, x7f, x7ff, xffff, ones, x_f800, x_d800, not_ffff, below_sur, one8, fifteen8;
 
   UTF8DFA_TARGET_AVX2 utf32_count_constants() noexcept
       : sur(_mm256_set1_epi32(0xD800)),
@@ -2445,6 +2445,7 @@ struct utf32_count_constants {
         x_f800(_mm256_set1_epi16(static_cast<short>(0xF800))),
         x_d800(_mm256_set1_epi16(static_cast<short>(0xD800))),
         not_ffff(_mm256_set1_epi32(static_cast<int>(0xFFFF0000u))),
+        below_sur(_mm256_set1_epi32(0xD7FF)),
         one8(_mm256_set1_epi8(1)),
         fifteen8(_mm256_set1_epi8(15)) {}
 
@@ -2454,6 +2455,10 @@ struct utf32_count_constants {
     const __m256i ok = _mm256_and_si256(_mm256_cmpeq_epi32(_mm256_max_epu32(lowest, sur_len), lowest),
                                         _mm256_cmpeq_epi32(_mm256_max_epu32(highest, top), top));
     return _mm256_testc_si256(ok, ones) != 0;
+  }
+  /// Whether `highest` (the greatest of some units) is below 0xD800: they are then scalar values.
+  UTF8DFA_TARGET_AVX2 bool below_surrogates(__m256i highest) const noexcept {
+    return _mm256_testc_si256(_mm256_cmpeq_epi32(_mm256_max_epu32(highest, below_sur), below_sur), ones) != 0;
   }
   /// Whether the units narrowed to 16 bits with unsigned saturation (exact below 0x10000), ab and
   /// cd, and their greatest `highest`, say scalar values: at most 0x10FFFF, not surrogates.
@@ -2499,7 +2504,8 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf32_bytes_segment(const char32_t* p, st
     const __m256i highest = _mm256_max_epu32(_mm256_max_epu32(a, b), _mm256_max_epu32(c, d));
     if (_mm256_testz_si256(highest, k.not7f)) continue;  // ASCII: one byte each
     const __m256i ab = _mm256_packus_epi32(a, b), cd = _mm256_packus_epi32(c, d);
-    if (UTF8DFA_UNLIKELY(!k.scalar_values32(ab, cd, highest))) break;  // the 8-unit steps find the block
+    // Most text lies below the surrogates; else a full check (the 8-unit steps find a bad block).
+    if (!k.below_surrogates(highest) && UTF8DFA_UNLIKELY(!k.scalar_values32(ab, cd, highest))) break;
     bytes = _mm256_add_epi8(bytes, k.more32(ab, cd));
     if (!_mm256_testz_si256(highest, k.not_ffff))
       supplementary += k.supplementary8(a) + k.supplementary8(b) + k.supplementary8(c) + k.supplementary8(d);
@@ -3953,6 +3959,14 @@ struct utf8_block_checker {
 
 
 #if UTF8DFA_X86_KERNELS
+// GCC 12's AVX-512 intrinsics seed their results with a self-initialised "undefined" vector, which
+// -Wmaybe-uninitialized reports once they are inlined (GCC bug 105593); nothing here is uninitialised.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
+
 namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
 namespace detail {
@@ -4029,28 +4043,135 @@ UTF8DFA_TARGET_AVX512 inline bool any(__m512i v) noexcept {
   return _mm512_test_epi8_mask(v, v) != 0;
 }
 
+/// The pair flags (generic.hpp) of each byte C0..FF as the first of a pair, whole: one 64-entry
+/// lookup instead of two by nibbles.
+struct lead_pair_table {
+  std::uint8_t flags[64]{};
+};
+
+constexpr lead_pair_table build_lead_pair_table() {
+  lead_pair_table t{};
+  for (unsigned j = 0; j < 64; ++j)
+    t.flags[j] = static_cast<std::uint8_t>(pair_lookup.first_high[(0xC0 + j) >> 4] & pair_lookup.first_low[j & 15]);
+  return t;
+}
+inline constexpr lead_pair_table lead_pair_lookup = build_lead_pair_table();
+
+/// What lets step_checker give every byte below C0 the flags of a continuation: such a byte has
+/// no other flag than too_long (ASCII) or two_conts (a continuation), and both flag the same second
+/// bytes (the continuations). After ASCII a continuation then passes only where bit 7 is expected,
+/// 2 bytes after an E0..FF lead or 3 after an F0..FF lead, and there the lead's own pairs fail (a
+/// lead then ASCII: too_short; or the ASCII byte, where bit 7 is expected, is not a continuation).
+constexpr bool below_c0_flags_as_continuation() noexcept {
+  for (unsigned b = 0; b < 0xC0; ++b)
+    if ((pair_lookup.first_high[b >> 4] & pair_lookup.first_low[b & 15]) != (b < 0x80 ? pair_too_long : pair_two_conts))
+      return false;
+  for (unsigned h = 0; h < 16; ++h)
+    if (((pair_lookup.second_high[h] & pair_too_long) != 0) != ((pair_lookup.second_high[h] & pair_two_conts) != 0))
+      return false;
+  return pair_two_conts == 0x80;
+}
+static_assert(below_c0_flags_as_continuation(), "bytes below C0 flag pairs as a continuation does");
+
+/// The block check of the 256-byte steps (check_blocks, and the length count in length.hpp), its
+/// constants kept in registers: checker's pair flags (of the byte before, a lead's looked up whole
+/// and any other byte's taken as a continuation's, see above) and its 3-/4-byte continuation check,
+/// on bytes read from memory before the block (loads instead of the lane shuffles that build them);
+/// it counts too, with the compare masks of that check.
+struct step_checker {
+  __m512i lead_flags, second_high, nibbles, lead2, lead3, lead4, high_bit;
+
+  UTF8DFA_TARGET_AVX512 step_checker() noexcept
+      : lead_flags(opaque(_mm512_loadu_si512(lead_pair_lookup.flags))),
+        second_high(opaque(lanes(pair_lookup.second_high))),
+        // vpmultishiftqb control: byte j of each quadword takes the 8 bits from bit 8j + 4 on
+        nibbles(opaque(_mm512_set1_epi64(0x3C342C241C140C04))),
+        lead2(opaque(splat(0xC0))),
+        lead3(opaque(splat(lead3_min))),
+        lead4(opaque(splat(lead4_min))),
+        high_bit(opaque(splat(0x80))) {}
+
+  /// A vpermb index of the high nibble of each byte of v: its low 4 bits are that nibble (the bits
+  /// above come from the next byte; vpermb reads 6 index bits and the tables repeat every 16 bytes).
+  /// A shuffle-port operation, not a shift (the shift ports are the busier ones here).
+  UTF8DFA_TARGET_AVX512 __m512i high(__m512i v) const noexcept { return _mm512_multishift_epi64_epi8(nibbles, v); }
+
+  /// Non-zero where the 64 bytes at q (whose high nibbles are `hi`) fail the checks, the bytes
+  /// before them read from memory (q - 3 lies inside the input). Without `Four` the caller knows
+  /// there is no F0..FF byte in them or in the 3 before: the check that a byte 3 places after one
+  /// continues is left out. Adds to `conts` the continuations of well-formed text: the bytes 1
+  /// after a C0..FF lead, 2 after an E0..FF lead and (but for UTF-16, where a 4-byte lead's second
+  /// unit makes up for it) 3 after an F0..FF lead; each continuation is exactly one of these.
+  template <bool Four, bool Utf16>
+  UTF8DFA_TARGET_AVX512 __m512i error(const unsigned char* q, __m512i hi, std::size_t& conts) const noexcept {
+    const __m512i prev1 = load(q - 1);
+    // The byte before: C0..FF told apart by 6 index bits, any other byte two_conts (bit 7).
+    const __mmask64 after2 = _mm512_cmpge_epu8_mask(prev1, lead2);
+    const __m512i first = _mm512_mask_permutexvar_epi8(high_bit, after2, prev1, lead_flags);
+    const __m512i flags = _mm512_and_si512(first, _mm512_permutexvar_epi8(hi, second_high));
+    // Bit 7 (two continuations in a row) is expected exactly 2 bytes after an E0..FF lead and 3
+    // after an F0..FF lead: flip it there (subtracting 0x80 flips bit 7 only).
+    const __mmask64 after3 = _mm512_cmpge_epu8_mask(load(q - 2), lead3);
+    __mmask64 must = after3;
+    conts += static_cast<std::size_t>(_mm_popcnt_u64(after2) + _mm_popcnt_u64(after3));
+    if (Four) {
+      const __mmask64 after4 = _mm512_cmpge_epu8_mask(load(q - 3), lead4);
+      must |= after4;
+      if (!Utf16) conts += static_cast<std::size_t>(_mm_popcnt_u64(after4));
+    }
+    return _mm512_mask_sub_epi8(flags, must, flags, high_bit);
+  }
+};
+
 /// Every length works (masked loads).
 inline constexpr std::size_t min_block_input = 0;
 
 /// How far past the block start a failing check_blocks step reaches.
-inline constexpr std::size_t block_span = 128;
+inline constexpr std::size_t block_span = 256;
 
 /// Runs the block checks over [p, p+n) (n >= min_block_input): `blocks_pass` when they all pass
 /// (the input is well-formed), else b such that [0, b) passed and [b, b + block_span) failed.
+/// After a first block, 256 bytes a step with one error test (ASCII steps only checked for a
+/// character cut before them, others by step_checker, its 4-byte part only when the step or the one
+/// before holds an F0..FF byte), then 64-byte blocks and the masked tail.
 UTF8DFA_TARGET_AVX512 inline std::size_t check_blocks(const unsigned char* p, std::size_t n) noexcept {
   const checker check;
+  const step_checker sc;
   __m512i prev = _mm512_setzero_si512(), incomplete = _mm512_setzero_si512();
-  std::size_t i = 0;
-  // Two blocks per step: one ASCII test and one error test for both.
-  for (; n - i >= 128; i += 128) {
-    const __m512i in0 = load(p + i), in1 = load(p + i + 64);
-    __m512i err = incomplete;
-    if (_mm512_movepi8_mask(_mm512_or_si512(in0, in1)) != 0) {
-      err = _mm512_or_si512(check(in0, prev), check(in1, in0));
-      incomplete = ends_incomplete(in1);
+  std::size_t i = 0, unused = 0;
+  bool four = true;  // an F0..FF byte may be in the block before the step
+  if (n >= 64) {     // the first block: nothing before it
+    if (UTF8DFA_UNLIKELY(any(check_block(check, load(p), prev, incomplete)))) return 0;
+    i = 64;
+  }
+  for (; n - i >= 256; i += 256) {
+    const __m512i in0 = load(p + i), in1 = load(p + i + 64), in2 = load(p + i + 128), in3 = load(p + i + 192);
+    const __m512i top = _mm512_max_epu8(_mm512_max_epu8(in0, in1), _mm512_max_epu8(in2, in3));
+    if (_mm512_movepi8_mask(top) == 0) {
+      // ASCII: an error only if a character before it is cut.
+      if (UTF8DFA_UNLIKELY(p[i - 1] >= 0xC0 || p[i - 2] >= lead3_min || p[i - 3] >= lead4_min)) return i;
+      four = false;
+      continue;
     }
-    if (UTF8DFA_UNLIKELY(any(err))) return i;
-    prev = in1;
+    const bool has4 = _mm512_cmpge_epu8_mask(top, sc.lead4) != 0;
+    __m512i e0, e1, e2, e3;
+    if (has4 || four) {
+      e0 = sc.error<true, true>(p + i, sc.high(in0), unused);
+      e1 = sc.error<true, true>(p + i + 64, sc.high(in1), unused);
+      e2 = sc.error<true, true>(p + i + 128, sc.high(in2), unused);
+      e3 = sc.error<true, true>(p + i + 192, sc.high(in3), unused);
+    } else {
+      e0 = sc.error<false, true>(p + i, sc.high(in0), unused);
+      e1 = sc.error<false, true>(p + i + 64, sc.high(in1), unused);
+      e2 = sc.error<false, true>(p + i + 128, sc.high(in2), unused);
+      e3 = sc.error<false, true>(p + i + 192, sc.high(in3), unused);
+    }
+    four = has4;
+    if (UTF8DFA_UNLIKELY(any(_mm512_ternarylogic_epi32(_mm512_or_si512(e0, e1), e2, e3, 0xFE)))) return i;
+  }
+  if (i >= 64) {  // the block before: the checks below read it
+    prev = load(p + i - 64);
+    incomplete = ends_incomplete(prev);
   }
   for (; n - i >= 64; i += 64) {
     const __m512i in = load(p + i);
@@ -4063,7 +4184,7 @@ UTF8DFA_TARGET_AVX512 inline std::size_t check_blocks(const unsigned char* p, st
   return blocks_pass;
 }
 
-/// validate_scalar's answer, 64 bytes per step; the tail (and a short input) is one masked block
+/// validate_scalar's answer by check_blocks; the tail (and a short input) is one masked block
 /// whose zero padding makes a character cut by the end fail the pair checks.
 UTF8DFA_TARGET_AVX512 inline validation_result validate(const unsigned char* p, std::size_t n) noexcept {
   const std::size_t b = check_blocks(p, n);
@@ -4114,6 +4235,10 @@ UTF8DFA_TARGET_AVX512 inline std::size_t utf16_length(const unsigned char* p, st
 }  // namespace detail
 }  // namespace UTF8DFA_ABI_NAMESPACE
 }  // namespace utf8dfa
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 #endif
 
 #endif
@@ -4144,67 +4269,75 @@ UTF8DFA_TARGET_AVX512 inline __m512i units_of(__m512i table, __m512i nibble, __m
   return _mm512_shuffle_epi8(table, _mm512_and_si512(_mm512_srli_epi16(in, 4), nibble));
 }
 
-/// checker's error vector for the 64 bytes `in` at q, the bytes before them read from memory (q - 3
-/// lies inside the input): three loads instead of the four lane shuffles that build them, and
-/// vpermb lookups, which need no masking of the nibbles.
-UTF8DFA_TARGET_AVX512 inline __m512i check_at(const checker& c, const unsigned char* q, __m512i in) noexcept {
-  const __m512i prev1 = load(q - 1);
-  // vpermb reads 6 index bits and the tables repeat every 16 bytes: the bits above a nibble
-  // select the same entry.
-  const __m512i a = _mm512_permutexvar_epi8(_mm512_srli_epi16(prev1, 4), c.first_high);
-  const __m512i b = _mm512_permutexvar_epi8(prev1, c.first_low);
-  const __m512i d = _mm512_permutexvar_epi8(_mm512_srli_epi16(in, 4), c.second_high);
-  const __m512i is3 = _mm512_subs_epu8(load(q - 2), c.lead3);
-  const __m512i is4 = _mm512_subs_epu8(load(q - 3), c.lead4);
-  const __m512i flags = _mm512_ternarylogic_epi32(a, b, d, 0x80);
-  const __m512i must_continue = _mm512_ternarylogic_epi32(is3, is4, c.high_bit, 0xA8);
-  return _mm512_xor_si512(flags, must_continue);
+/// The F0..FF bytes among the 3 before p + i (i >= 3): for UTF-16, step_checker counts the second
+/// unit of a 4-byte character at its 4th byte, the nibble lookup at its lead.
+inline std::size_t fours_before(const unsigned char* p, std::size_t i) noexcept {
+  return std::size_t{p[i - 1] >= lead4_min} + std::size_t{p[i - 2] >= lead4_min} + std::size_t{p[i - 3] >= lead4_min};
 }
 
 /// The length_segment of UTF-8 (see length_common.hpp): the block checks of validate.hpp, each block
-/// that passes also counted (by popcnt of compare masks in the 128-byte steps, else a nibble lookup
-/// per byte summed by vpsadbw).
+/// that passes also counted. After a first block, 256 bytes a step with one error test: ASCII steps
+/// only checked for a character cut before them; others get step_checker's check and count (the
+/// 4-byte part only when the step or the one before holds an F0..FF byte); then 64-byte blocks and
+/// the masked tail, counted by a nibble lookup per byte as the first block is.
 template <bool Utf16>
 UTF8DFA_TARGET_AVX512 std::size_t utf8_units_segment(const unsigned char* p, std::size_t n,
                                                      std::size_t& count) noexcept {
   const checker check;
+  const step_checker lc;
   const __m512i table = lanes(Utf16 ? utf16_units_per_nibble : utf32_units_per_nibble);
-  const __m512i cont_max = opaque(splat(0xBF)), four_min = opaque(splat(lead4_min));
   const __m512i zero = _mm512_setzero_si512();
   __m512i prev = zero, incomplete = zero, sums = zero;
   std::size_t ascii = 0, i = 0, stop = blocks_pass;
-  if (n >= 64) {  // the first block: nothing before it
+  bool four = true;  // an F0..FF byte may be in the block before the step
+  if (n >= 64) {     // the first block: nothing before it
     const __m512i in = load(p);
     if (UTF8DFA_UNLIKELY(any(check_block(check, in, prev, incomplete)))) {
       count = 0;
       return 0;
     }
     sums = _mm512_sad_epu8(units_of(table, check.nibble, in), zero);
-    prev = in;
     i = 64;
+    if (Utf16) ascii -= fours_before(p, i);
   }
-  for (; n - i >= 128; i += 128) {
-    const __m512i in0 = load(p + i), in1 = load(p + i + 64);
-    if (_mm512_movepi8_mask(_mm512_or_si512(in0, in1)) == 0) {
-      if (UTF8DFA_UNLIKELY(any(incomplete))) break;
-      ascii += 128;
-    } else {
-      const __m512i err = _mm512_or_si512(check_at(check, p + i, in0), check_at(check, p + i + 64, in1));
-      incomplete = ends_incomplete(in1);
-      if (UTF8DFA_UNLIKELY(any(err))) break;
-      // Leads (bytes above BF as signed: not 80..BF), and for UTF-16 4-byte leads once more, counted
-      // by popcnt on the mask registers (the vector ports are busy with the checks).
-      ascii += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(in0, cont_max)) +
-                                        _mm_popcnt_u64(_mm512_cmpgt_epi8_mask(in1, cont_max)));
-      if (Utf16)
-        ascii += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpge_epu8_mask(in0, four_min)) +
-                                          _mm_popcnt_u64(_mm512_cmpge_epu8_mask(in1, four_min)));
+  for (; n - i >= 256; i += 256) {
+    const __m512i in0 = load(p + i), in1 = load(p + i + 64), in2 = load(p + i + 128), in3 = load(p + i + 192);
+    const __m512i top = _mm512_max_epu8(_mm512_max_epu8(in0, in1), _mm512_max_epu8(in2, in3));
+    if (_mm512_movepi8_mask(top) == 0) {
+      // ASCII: an error only if a character before it is cut.
+      if (UTF8DFA_UNLIKELY(p[i - 1] >= 0xC0 || p[i - 2] >= lead3_min || p[i - 3] >= lead4_min)) break;
+      ascii += 256;
+      four = false;
+      continue;
     }
-    prev = in1;
+    const __m512i hi0 = lc.high(in0), hi1 = lc.high(in1), hi2 = lc.high(in2), hi3 = lc.high(in3);
+    const bool has4 = _mm512_cmpge_epu8_mask(top, lc.lead4) != 0;
+    std::size_t conts = 0;
+    __m512i e0, e1, e2, e3;
+    if (has4 || four) {
+      e0 = lc.error<true, Utf16>(p + i, hi0, conts);
+      e1 = lc.error<true, Utf16>(p + i + 64, hi1, conts);
+      e2 = lc.error<true, Utf16>(p + i + 128, hi2, conts);
+      e3 = lc.error<true, Utf16>(p + i + 192, hi3, conts);
+    } else {
+      e0 = lc.error<false, Utf16>(p + i, hi0, conts);
+      e1 = lc.error<false, Utf16>(p + i + 64, hi1, conts);
+      e2 = lc.error<false, Utf16>(p + i + 128, hi2, conts);
+      e3 = lc.error<false, Utf16>(p + i + 192, hi3, conts);
+    }
+    const __m512i err = _mm512_ternarylogic_epi32(_mm512_or_si512(e0, e1), e2, e3, 0xFE);  // any of them
+    four = has4;
+    if (UTF8DFA_UNLIKELY(any(err))) break;
+    ascii += 256 - conts;
   }
-  if (n - i >= 128) {
+  if (Utf16 && i >= 64) ascii += fours_before(p, i);
+  if (n - i >= 256) {
     stop = i;
   } else {
+    if (i >= 64) {  // the block before: the checks below read it
+      prev = load(p + i - 64);
+      incomplete = ends_incomplete(prev);
+    }
     for (; n - i >= 64; i += 64) {
       const __m512i in = load(p + i);
       if (UTF8DFA_UNLIKELY(any(check_block(check, in, prev, incomplete)))) break;
@@ -4347,7 +4480,7 @@ UTF8DFA_TARGET_AVX512 inline std::size_t utf16_bytes_segment(const char16_t* p, 
 
 /// The constants of the UTF-32 count.
 struct utf32_count_constants {
-  __m512i sur, sur_len, top, x80, x10000, xffff, one, f800, high16, more_low, more_high;
+  __m512i sur, sur_len, top, x80, x10000, xffff, below_sur, one, f800, high16, more_low, more_high;
 
   UTF8DFA_TARGET_AVX512 utf32_count_constants() noexcept
       : sur(opaque(_mm512_set1_epi32(0xD800))),
@@ -4356,6 +4489,7 @@ struct utf32_count_constants {
         x80(opaque(_mm512_set1_epi32(0x80))),
         x10000(opaque(_mm512_set1_epi32(0x10000))),
         xffff(opaque(_mm512_set1_epi32(0xFFFF))),
+        below_sur(opaque(_mm512_set1_epi32(0xD7FF))),
         one(opaque(_mm512_set1_epi32(1))),
         f800(opaque(_mm512_set1_epi16(static_cast<short>(0xF800)))),
         high16(opaque(_mm512_set1_epi16(static_cast<short>(0xD800)))),
@@ -4420,8 +4554,10 @@ UTF8DFA_TARGET_AVX512 inline std::size_t utf32_bytes_segment(const char32_t* p, 
     const __m512i highest = _mm512_max_epu32(_mm512_max_epu32(a, b), _mm512_max_epu32(c, d));
     if (_mm512_cmpge_epu32_mask(highest, k.x80) == 0) continue;  // ASCII: one byte each, nothing to add
     const __m512i ab = _mm512_packus_epi32(a, b), cd = _mm512_packus_epi32(c, d);
-    // A surrogate or a value above 0x10FFFF anywhere: the 16-unit steps find the block.
-    if (UTF8DFA_UNLIKELY(!k.scalar_values64(ab, cd, highest))) break;
+    // Below 0xD800 (most text) they are scalar values; else a surrogate or a value above 0x10FFFF
+    // anywhere stops the step (the 16-unit steps find the block).
+    if (_mm512_cmpgt_epu32_mask(highest, k.below_sur) != 0 && UTF8DFA_UNLIKELY(!k.scalar_values64(ab, cd, highest)))
+      break;
     bytes = _mm512_add_epi8(bytes, k.more64(ab, cd));
     if (_mm512_cmpgt_epu32_mask(highest, k.xffff) != 0) supplementary += k.supplementary64(a, b, c, d);
     if (++steps == 64) {
@@ -4451,11 +4587,11 @@ UTF8DFA_TARGET_AVX512 inline std::size_t utf32_bytes_segment(const char32_t* p, 
 // The kernel-table entry points.
 
 inline std::size_t utf16_length_from_utf8(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
-  return utf8_units_blocks<true, &utf8_units_segment<true>, 128>(p, n, repl);
+  return utf8_units_blocks<true, &utf8_units_segment<true>, 256>(p, n, repl);
 }
 
 inline std::size_t utf32_length_from_utf8(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
-  return utf8_units_blocks<false, &utf8_units_segment<false>, 128>(p, n, repl);
+  return utf8_units_blocks<false, &utf8_units_segment<false>, 256>(p, n, repl);
 }
 
 inline std::size_t utf8_length_from_utf16(const char16_t* p, std::size_t n, char32_t repl) noexcept {

@@ -258,6 +258,41 @@ TEST_CASE("length helpers: ill-formed input at block edges") {
   CHECK(f.count == 0);
 }
 
+TEST_CASE("length helpers and validate: UTF-8 errors and 4-byte characters at every position of the 256-byte steps") {
+  using namespace length_test;
+  failures f;
+  // Inputs of 700 bytes: a first block, two 256-byte steps (checked as a whole, the 4-byte check
+  // only where a step or the one before holds an F0..FF byte), then blocks and a tail. Fills of
+  // ASCII (steps only checked for a character cut before them), 2-byte and 3-byte characters.
+  const char* const fills[] = {"a", "\xD0\x96", "\xE4\xB8\xAD"};
+  const char* const pieces[] = {"\x80",
+                                "\xE2\x82",
+                                "\xF0\x9F\x98",
+                                "\xED\xA0\x80",
+                                "\xF4\x90\x80\x80",
+                                "\xF0\x9F\x98\x80",      // well-formed: a 4-byte character in steps without one
+                                "\xF0\x9F\x98\x80\x80",  // one continuation too many
+                                "\xF0\x9F\x98"
+                                "a"};  // cut before its 4th byte
+  for (const char* piece : pieces)
+    for (const char* fill : fills)
+      for (std::size_t at = 0; at < 640; ++at) {
+        std::string s;
+        while (s.size() < at) s += fill;
+        s += piece;
+        while (s.size() < 700) s += fill;
+        check_utf8(s.data(), s.size(), f, at);
+        // The kernels' validation runs the same steps.
+        const utf8dfa::validation_result v = utf8dfa::validate(s),
+                                         ref = utf8dfa::detail::validate_scalar(
+                                             reinterpret_cast<const unsigned char*>(s.data()), s.size());
+        f.expect(v.valid_up_to == ref.valid_up_to && v.error == ref.error && v.error_length == ref.error_length,
+                 "validate", s.size(), at);
+      }
+  INFO(utf8dfa::active_kernel() << ": " << f.first);
+  CHECK(f.count == 0);
+}
+
 TEST_CASE("length helpers: long runs without surrogates between pairs and lone surrogates") {
   // The vector counts take runs of units free of surrogates (UTF-16) or of BMP values (UTF-32) in
   // big steps and check pairs and values in smaller ones: runs of every length around those steps,

@@ -173,7 +173,7 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf16_bytes_segment(const char16_t* p, st
 
 /// The constants of the UTF-32 count, built once per call.
 struct utf32_count_constants {
-  __m256i sur, sur_len, top, not7f, x7f, x7ff, xffff, ones, x_f800, x_d800, not_ffff, one8, fifteen8;
+  __m256i sur, sur_len, top, not7f, x7f, x7ff, xffff, ones, x_f800, x_d800, not_ffff, below_sur, one8, fifteen8;
 
   UTF8DFA_TARGET_AVX2 utf32_count_constants() noexcept
       : sur(_mm256_set1_epi32(0xD800)),
@@ -187,6 +187,7 @@ struct utf32_count_constants {
         x_f800(_mm256_set1_epi16(static_cast<short>(0xF800))),
         x_d800(_mm256_set1_epi16(static_cast<short>(0xD800))),
         not_ffff(_mm256_set1_epi32(static_cast<int>(0xFFFF0000u))),
+        below_sur(_mm256_set1_epi32(0xD7FF)),
         one8(_mm256_set1_epi8(1)),
         fifteen8(_mm256_set1_epi8(15)) {}
 
@@ -196,6 +197,10 @@ struct utf32_count_constants {
     const __m256i ok = _mm256_and_si256(_mm256_cmpeq_epi32(_mm256_max_epu32(lowest, sur_len), lowest),
                                         _mm256_cmpeq_epi32(_mm256_max_epu32(highest, top), top));
     return _mm256_testc_si256(ok, ones) != 0;
+  }
+  /// Whether `highest` (the greatest of some units) is below 0xD800: they are then scalar values.
+  UTF8DFA_TARGET_AVX2 bool below_surrogates(__m256i highest) const noexcept {
+    return _mm256_testc_si256(_mm256_cmpeq_epi32(_mm256_max_epu32(highest, below_sur), below_sur), ones) != 0;
   }
   /// Whether the units narrowed to 16 bits with unsigned saturation (exact below 0x10000), ab and
   /// cd, and their greatest `highest`, say scalar values: at most 0x10FFFF, not surrogates.
@@ -241,7 +246,8 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf32_bytes_segment(const char32_t* p, st
     const __m256i highest = _mm256_max_epu32(_mm256_max_epu32(a, b), _mm256_max_epu32(c, d));
     if (_mm256_testz_si256(highest, k.not7f)) continue;  // ASCII: one byte each
     const __m256i ab = _mm256_packus_epi32(a, b), cd = _mm256_packus_epi32(c, d);
-    if (UTF8DFA_UNLIKELY(!k.scalar_values32(ab, cd, highest))) break;  // the 8-unit steps find the block
+    // Most text lies below the surrogates; else a full check (the 8-unit steps find a bad block).
+    if (!k.below_surrogates(highest) && UTF8DFA_UNLIKELY(!k.scalar_values32(ab, cd, highest))) break;
     bytes = _mm256_add_epi8(bytes, k.more32(ab, cd));
     if (!_mm256_testz_si256(highest, k.not_ffff))
       supplementary += k.supplementary8(a) + k.supplementary8(b) + k.supplementary8(c) + k.supplementary8(d);

@@ -37,67 +37,75 @@ UTF8DFA_TARGET_AVX512 inline __m512i units_of(__m512i table, __m512i nibble, __m
   return _mm512_shuffle_epi8(table, _mm512_and_si512(_mm512_srli_epi16(in, 4), nibble));
 }
 
-/// checker's error vector for the 64 bytes `in` at q, the bytes before them read from memory (q - 3
-/// lies inside the input): three loads instead of the four lane shuffles that build them, and
-/// vpermb lookups, which need no masking of the nibbles.
-UTF8DFA_TARGET_AVX512 inline __m512i check_at(const checker& c, const unsigned char* q, __m512i in) noexcept {
-  const __m512i prev1 = load(q - 1);
-  // vpermb reads 6 index bits and the tables repeat every 16 bytes: the bits above a nibble
-  // select the same entry.
-  const __m512i a = _mm512_permutexvar_epi8(_mm512_srli_epi16(prev1, 4), c.first_high);
-  const __m512i b = _mm512_permutexvar_epi8(prev1, c.first_low);
-  const __m512i d = _mm512_permutexvar_epi8(_mm512_srli_epi16(in, 4), c.second_high);
-  const __m512i is3 = _mm512_subs_epu8(load(q - 2), c.lead3);
-  const __m512i is4 = _mm512_subs_epu8(load(q - 3), c.lead4);
-  const __m512i flags = _mm512_ternarylogic_epi32(a, b, d, 0x80);
-  const __m512i must_continue = _mm512_ternarylogic_epi32(is3, is4, c.high_bit, 0xA8);
-  return _mm512_xor_si512(flags, must_continue);
+/// The F0..FF bytes among the 3 before p + i (i >= 3): for UTF-16, step_checker counts the second
+/// unit of a 4-byte character at its 4th byte, the nibble lookup at its lead.
+inline std::size_t fours_before(const unsigned char* p, std::size_t i) noexcept {
+  return std::size_t{p[i - 1] >= lead4_min} + std::size_t{p[i - 2] >= lead4_min} + std::size_t{p[i - 3] >= lead4_min};
 }
 
 /// The length_segment of UTF-8 (see length_common.hpp): the block checks of validate.hpp, each block
-/// that passes also counted (by popcnt of compare masks in the 128-byte steps, else a nibble lookup
-/// per byte summed by vpsadbw).
+/// that passes also counted. After a first block, 256 bytes a step with one error test: ASCII steps
+/// only checked for a character cut before them; others get step_checker's check and count (the
+/// 4-byte part only when the step or the one before holds an F0..FF byte); then 64-byte blocks and
+/// the masked tail, counted by a nibble lookup per byte as the first block is.
 template <bool Utf16>
 UTF8DFA_TARGET_AVX512 std::size_t utf8_units_segment(const unsigned char* p, std::size_t n,
                                                      std::size_t& count) noexcept {
   const checker check;
+  const step_checker lc;
   const __m512i table = lanes(Utf16 ? utf16_units_per_nibble : utf32_units_per_nibble);
-  const __m512i cont_max = opaque(splat(0xBF)), four_min = opaque(splat(lead4_min));
   const __m512i zero = _mm512_setzero_si512();
   __m512i prev = zero, incomplete = zero, sums = zero;
   std::size_t ascii = 0, i = 0, stop = blocks_pass;
-  if (n >= 64) {  // the first block: nothing before it
+  bool four = true;  // an F0..FF byte may be in the block before the step
+  if (n >= 64) {     // the first block: nothing before it
     const __m512i in = load(p);
     if (UTF8DFA_UNLIKELY(any(check_block(check, in, prev, incomplete)))) {
       count = 0;
       return 0;
     }
     sums = _mm512_sad_epu8(units_of(table, check.nibble, in), zero);
-    prev = in;
     i = 64;
+    if (Utf16) ascii -= fours_before(p, i);
   }
-  for (; n - i >= 128; i += 128) {
-    const __m512i in0 = load(p + i), in1 = load(p + i + 64);
-    if (_mm512_movepi8_mask(_mm512_or_si512(in0, in1)) == 0) {
-      if (UTF8DFA_UNLIKELY(any(incomplete))) break;
-      ascii += 128;
-    } else {
-      const __m512i err = _mm512_or_si512(check_at(check, p + i, in0), check_at(check, p + i + 64, in1));
-      incomplete = ends_incomplete(in1);
-      if (UTF8DFA_UNLIKELY(any(err))) break;
-      // Leads (bytes above BF as signed: not 80..BF), and for UTF-16 4-byte leads once more, counted
-      // by popcnt on the mask registers (the vector ports are busy with the checks).
-      ascii += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(in0, cont_max)) +
-                                        _mm_popcnt_u64(_mm512_cmpgt_epi8_mask(in1, cont_max)));
-      if (Utf16)
-        ascii += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_cmpge_epu8_mask(in0, four_min)) +
-                                          _mm_popcnt_u64(_mm512_cmpge_epu8_mask(in1, four_min)));
+  for (; n - i >= 256; i += 256) {
+    const __m512i in0 = load(p + i), in1 = load(p + i + 64), in2 = load(p + i + 128), in3 = load(p + i + 192);
+    const __m512i top = _mm512_max_epu8(_mm512_max_epu8(in0, in1), _mm512_max_epu8(in2, in3));
+    if (_mm512_movepi8_mask(top) == 0) {
+      // ASCII: an error only if a character before it is cut.
+      if (UTF8DFA_UNLIKELY(p[i - 1] >= 0xC0 || p[i - 2] >= lead3_min || p[i - 3] >= lead4_min)) break;
+      ascii += 256;
+      four = false;
+      continue;
     }
-    prev = in1;
+    const __m512i hi0 = lc.high(in0), hi1 = lc.high(in1), hi2 = lc.high(in2), hi3 = lc.high(in3);
+    const bool has4 = _mm512_cmpge_epu8_mask(top, lc.lead4) != 0;
+    std::size_t conts = 0;
+    __m512i e0, e1, e2, e3;
+    if (has4 || four) {
+      e0 = lc.error<true, Utf16>(p + i, hi0, conts);
+      e1 = lc.error<true, Utf16>(p + i + 64, hi1, conts);
+      e2 = lc.error<true, Utf16>(p + i + 128, hi2, conts);
+      e3 = lc.error<true, Utf16>(p + i + 192, hi3, conts);
+    } else {
+      e0 = lc.error<false, Utf16>(p + i, hi0, conts);
+      e1 = lc.error<false, Utf16>(p + i + 64, hi1, conts);
+      e2 = lc.error<false, Utf16>(p + i + 128, hi2, conts);
+      e3 = lc.error<false, Utf16>(p + i + 192, hi3, conts);
+    }
+    const __m512i err = _mm512_ternarylogic_epi32(_mm512_or_si512(e0, e1), e2, e3, 0xFE);  // any of them
+    four = has4;
+    if (UTF8DFA_UNLIKELY(any(err))) break;
+    ascii += 256 - conts;
   }
-  if (n - i >= 128) {
+  if (Utf16 && i >= 64) ascii += fours_before(p, i);
+  if (n - i >= 256) {
     stop = i;
   } else {
+    if (i >= 64) {  // the block before: the checks below read it
+      prev = load(p + i - 64);
+      incomplete = ends_incomplete(prev);
+    }
     for (; n - i >= 64; i += 64) {
       const __m512i in = load(p + i);
       if (UTF8DFA_UNLIKELY(any(check_block(check, in, prev, incomplete)))) break;
@@ -240,7 +248,7 @@ UTF8DFA_TARGET_AVX512 inline std::size_t utf16_bytes_segment(const char16_t* p, 
 
 /// The constants of the UTF-32 count.
 struct utf32_count_constants {
-  __m512i sur, sur_len, top, x80, x10000, xffff, one, f800, high16, more_low, more_high;
+  __m512i sur, sur_len, top, x80, x10000, xffff, below_sur, one, f800, high16, more_low, more_high;
 
   UTF8DFA_TARGET_AVX512 utf32_count_constants() noexcept
       : sur(opaque(_mm512_set1_epi32(0xD800))),
@@ -249,6 +257,7 @@ struct utf32_count_constants {
         x80(opaque(_mm512_set1_epi32(0x80))),
         x10000(opaque(_mm512_set1_epi32(0x10000))),
         xffff(opaque(_mm512_set1_epi32(0xFFFF))),
+        below_sur(opaque(_mm512_set1_epi32(0xD7FF))),
         one(opaque(_mm512_set1_epi32(1))),
         f800(opaque(_mm512_set1_epi16(static_cast<short>(0xF800)))),
         high16(opaque(_mm512_set1_epi16(static_cast<short>(0xD800)))),
@@ -313,8 +322,10 @@ UTF8DFA_TARGET_AVX512 inline std::size_t utf32_bytes_segment(const char32_t* p, 
     const __m512i highest = _mm512_max_epu32(_mm512_max_epu32(a, b), _mm512_max_epu32(c, d));
     if (_mm512_cmpge_epu32_mask(highest, k.x80) == 0) continue;  // ASCII: one byte each, nothing to add
     const __m512i ab = _mm512_packus_epi32(a, b), cd = _mm512_packus_epi32(c, d);
-    // A surrogate or a value above 0x10FFFF anywhere: the 16-unit steps find the block.
-    if (UTF8DFA_UNLIKELY(!k.scalar_values64(ab, cd, highest))) break;
+    // Below 0xD800 (most text) they are scalar values; else a surrogate or a value above 0x10FFFF
+    // anywhere stops the step (the 16-unit steps find the block).
+    if (_mm512_cmpgt_epu32_mask(highest, k.below_sur) != 0 && UTF8DFA_UNLIKELY(!k.scalar_values64(ab, cd, highest)))
+      break;
     bytes = _mm512_add_epi8(bytes, k.more64(ab, cd));
     if (_mm512_cmpgt_epu32_mask(highest, k.xffff) != 0) supplementary += k.supplementary64(a, b, c, d);
     if (++steps == 64) {
@@ -344,11 +355,11 @@ UTF8DFA_TARGET_AVX512 inline std::size_t utf32_bytes_segment(const char32_t* p, 
 // The kernel-table entry points.
 
 inline std::size_t utf16_length_from_utf8(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
-  return utf8_units_blocks<true, &utf8_units_segment<true>, 128>(p, n, repl);
+  return utf8_units_blocks<true, &utf8_units_segment<true>, 256>(p, n, repl);
 }
 
 inline std::size_t utf32_length_from_utf8(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
-  return utf8_units_blocks<false, &utf8_units_segment<false>, 128>(p, n, repl);
+  return utf8_units_blocks<false, &utf8_units_segment<false>, 256>(p, n, repl);
 }
 
 inline std::size_t utf8_length_from_utf16(const char16_t* p, std::size_t n, char32_t repl) noexcept {

@@ -5,8 +5,17 @@
 
 #include "../generic.hpp"
 #include "../target.hpp"
+#include "utf8_block.hpp"
 
 #if UTF8DFA_X86_KERNELS
+// GCC 12's AVX-512 intrinsics seed their results with a self-initialised "undefined" vector, which
+// -Wmaybe-uninitialized reports once they are inlined (GCC bug 105593); nothing here is uninitialised.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
+
 namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
 namespace detail {
@@ -83,28 +92,135 @@ UTF8DFA_TARGET_AVX512 inline bool any(__m512i v) noexcept {
   return _mm512_test_epi8_mask(v, v) != 0;
 }
 
+/// The pair flags (generic.hpp) of each byte C0..FF as the first of a pair, whole: one 64-entry
+/// lookup instead of two by nibbles.
+struct lead_pair_table {
+  std::uint8_t flags[64]{};
+};
+
+constexpr lead_pair_table build_lead_pair_table() {
+  lead_pair_table t{};
+  for (unsigned j = 0; j < 64; ++j)
+    t.flags[j] = static_cast<std::uint8_t>(pair_lookup.first_high[(0xC0 + j) >> 4] & pair_lookup.first_low[j & 15]);
+  return t;
+}
+inline constexpr lead_pair_table lead_pair_lookup = build_lead_pair_table();
+
+/// What lets step_checker give every byte below C0 the flags of a continuation: such a byte has
+/// no other flag than too_long (ASCII) or two_conts (a continuation), and both flag the same second
+/// bytes (the continuations). After ASCII a continuation then passes only where bit 7 is expected,
+/// 2 bytes after an E0..FF lead or 3 after an F0..FF lead, and there the lead's own pairs fail (a
+/// lead then ASCII: too_short; or the ASCII byte, where bit 7 is expected, is not a continuation).
+constexpr bool below_c0_flags_as_continuation() noexcept {
+  for (unsigned b = 0; b < 0xC0; ++b)
+    if ((pair_lookup.first_high[b >> 4] & pair_lookup.first_low[b & 15]) != (b < 0x80 ? pair_too_long : pair_two_conts))
+      return false;
+  for (unsigned h = 0; h < 16; ++h)
+    if (((pair_lookup.second_high[h] & pair_too_long) != 0) != ((pair_lookup.second_high[h] & pair_two_conts) != 0))
+      return false;
+  return pair_two_conts == 0x80;
+}
+static_assert(below_c0_flags_as_continuation(), "bytes below C0 flag pairs as a continuation does");
+
+/// The block check of the 256-byte steps (check_blocks, and the length count in length.hpp), its
+/// constants kept in registers: checker's pair flags (of the byte before, a lead's looked up whole
+/// and any other byte's taken as a continuation's, see above) and its 3-/4-byte continuation check,
+/// on bytes read from memory before the block (loads instead of the lane shuffles that build them);
+/// it counts too, with the compare masks of that check.
+struct step_checker {
+  __m512i lead_flags, second_high, nibbles, lead2, lead3, lead4, high_bit;
+
+  UTF8DFA_TARGET_AVX512 step_checker() noexcept
+      : lead_flags(opaque(_mm512_loadu_si512(lead_pair_lookup.flags))),
+        second_high(opaque(lanes(pair_lookup.second_high))),
+        // vpmultishiftqb control: byte j of each quadword takes the 8 bits from bit 8j + 4 on
+        nibbles(opaque(_mm512_set1_epi64(0x3C342C241C140C04))),
+        lead2(opaque(splat(0xC0))),
+        lead3(opaque(splat(lead3_min))),
+        lead4(opaque(splat(lead4_min))),
+        high_bit(opaque(splat(0x80))) {}
+
+  /// A vpermb index of the high nibble of each byte of v: its low 4 bits are that nibble (the bits
+  /// above come from the next byte; vpermb reads 6 index bits and the tables repeat every 16 bytes).
+  /// A shuffle-port operation, not a shift (the shift ports are the busier ones here).
+  UTF8DFA_TARGET_AVX512 __m512i high(__m512i v) const noexcept { return _mm512_multishift_epi64_epi8(nibbles, v); }
+
+  /// Non-zero where the 64 bytes at q (whose high nibbles are `hi`) fail the checks, the bytes
+  /// before them read from memory (q - 3 lies inside the input). Without `Four` the caller knows
+  /// there is no F0..FF byte in them or in the 3 before: the check that a byte 3 places after one
+  /// continues is left out. Adds to `conts` the continuations of well-formed text: the bytes 1
+  /// after a C0..FF lead, 2 after an E0..FF lead and (but for UTF-16, where a 4-byte lead's second
+  /// unit makes up for it) 3 after an F0..FF lead; each continuation is exactly one of these.
+  template <bool Four, bool Utf16>
+  UTF8DFA_TARGET_AVX512 __m512i error(const unsigned char* q, __m512i hi, std::size_t& conts) const noexcept {
+    const __m512i prev1 = load(q - 1);
+    // The byte before: C0..FF told apart by 6 index bits, any other byte two_conts (bit 7).
+    const __mmask64 after2 = _mm512_cmpge_epu8_mask(prev1, lead2);
+    const __m512i first = _mm512_mask_permutexvar_epi8(high_bit, after2, prev1, lead_flags);
+    const __m512i flags = _mm512_and_si512(first, _mm512_permutexvar_epi8(hi, second_high));
+    // Bit 7 (two continuations in a row) is expected exactly 2 bytes after an E0..FF lead and 3
+    // after an F0..FF lead: flip it there (subtracting 0x80 flips bit 7 only).
+    const __mmask64 after3 = _mm512_cmpge_epu8_mask(load(q - 2), lead3);
+    __mmask64 must = after3;
+    conts += static_cast<std::size_t>(_mm_popcnt_u64(after2) + _mm_popcnt_u64(after3));
+    if (Four) {
+      const __mmask64 after4 = _mm512_cmpge_epu8_mask(load(q - 3), lead4);
+      must |= after4;
+      if (!Utf16) conts += static_cast<std::size_t>(_mm_popcnt_u64(after4));
+    }
+    return _mm512_mask_sub_epi8(flags, must, flags, high_bit);
+  }
+};
+
 /// Every length works (masked loads).
 inline constexpr std::size_t min_block_input = 0;
 
 /// How far past the block start a failing check_blocks step reaches.
-inline constexpr std::size_t block_span = 128;
+inline constexpr std::size_t block_span = 256;
 
 /// Runs the block checks over [p, p+n) (n >= min_block_input): `blocks_pass` when they all pass
 /// (the input is well-formed), else b such that [0, b) passed and [b, b + block_span) failed.
+/// After a first block, 256 bytes a step with one error test (ASCII steps only checked for a
+/// character cut before them, others by step_checker, its 4-byte part only when the step or the one
+/// before holds an F0..FF byte), then 64-byte blocks and the masked tail.
 UTF8DFA_TARGET_AVX512 inline std::size_t check_blocks(const unsigned char* p, std::size_t n) noexcept {
   const checker check;
+  const step_checker sc;
   __m512i prev = _mm512_setzero_si512(), incomplete = _mm512_setzero_si512();
-  std::size_t i = 0;
-  // Two blocks per step: one ASCII test and one error test for both.
-  for (; n - i >= 128; i += 128) {
-    const __m512i in0 = load(p + i), in1 = load(p + i + 64);
-    __m512i err = incomplete;
-    if (_mm512_movepi8_mask(_mm512_or_si512(in0, in1)) != 0) {
-      err = _mm512_or_si512(check(in0, prev), check(in1, in0));
-      incomplete = ends_incomplete(in1);
+  std::size_t i = 0, unused = 0;
+  bool four = true;  // an F0..FF byte may be in the block before the step
+  if (n >= 64) {     // the first block: nothing before it
+    if (UTF8DFA_UNLIKELY(any(check_block(check, load(p), prev, incomplete)))) return 0;
+    i = 64;
+  }
+  for (; n - i >= 256; i += 256) {
+    const __m512i in0 = load(p + i), in1 = load(p + i + 64), in2 = load(p + i + 128), in3 = load(p + i + 192);
+    const __m512i top = _mm512_max_epu8(_mm512_max_epu8(in0, in1), _mm512_max_epu8(in2, in3));
+    if (_mm512_movepi8_mask(top) == 0) {
+      // ASCII: an error only if a character before it is cut.
+      if (UTF8DFA_UNLIKELY(p[i - 1] >= 0xC0 || p[i - 2] >= lead3_min || p[i - 3] >= lead4_min)) return i;
+      four = false;
+      continue;
     }
-    if (UTF8DFA_UNLIKELY(any(err))) return i;
-    prev = in1;
+    const bool has4 = _mm512_cmpge_epu8_mask(top, sc.lead4) != 0;
+    __m512i e0, e1, e2, e3;
+    if (has4 || four) {
+      e0 = sc.error<true, true>(p + i, sc.high(in0), unused);
+      e1 = sc.error<true, true>(p + i + 64, sc.high(in1), unused);
+      e2 = sc.error<true, true>(p + i + 128, sc.high(in2), unused);
+      e3 = sc.error<true, true>(p + i + 192, sc.high(in3), unused);
+    } else {
+      e0 = sc.error<false, true>(p + i, sc.high(in0), unused);
+      e1 = sc.error<false, true>(p + i + 64, sc.high(in1), unused);
+      e2 = sc.error<false, true>(p + i + 128, sc.high(in2), unused);
+      e3 = sc.error<false, true>(p + i + 192, sc.high(in3), unused);
+    }
+    four = has4;
+    if (UTF8DFA_UNLIKELY(any(_mm512_ternarylogic_epi32(_mm512_or_si512(e0, e1), e2, e3, 0xFE)))) return i;
+  }
+  if (i >= 64) {  // the block before: the checks below read it
+    prev = load(p + i - 64);
+    incomplete = ends_incomplete(prev);
   }
   for (; n - i >= 64; i += 64) {
     const __m512i in = load(p + i);
@@ -117,7 +233,7 @@ UTF8DFA_TARGET_AVX512 inline std::size_t check_blocks(const unsigned char* p, st
   return blocks_pass;
 }
 
-/// validate_scalar's answer, 64 bytes per step; the tail (and a short input) is one masked block
+/// validate_scalar's answer by check_blocks; the tail (and a short input) is one masked block
 /// whose zero padding makes a character cut by the end fail the pair checks.
 UTF8DFA_TARGET_AVX512 inline validation_result validate(const unsigned char* p, std::size_t n) noexcept {
   const std::size_t b = check_blocks(p, n);
@@ -168,6 +284,10 @@ UTF8DFA_TARGET_AVX512 inline std::size_t utf16_length(const unsigned char* p, st
 }  // namespace detail
 }  // namespace UTF8DFA_ABI_NAMESPACE
 }  // namespace utf8dfa
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 #endif
 
 #endif
