@@ -252,7 +252,9 @@ constexpr char32_t view_replacement([[maybe_unused]] const P& policy) noexcept {
 /// Bidirectional over bidirectional input unless strict, forward over forward input, single-pass
 /// over input iterators. Besides the values: base(), length(), error(), offset().
 /// It holds the current character (its output units, input length and error), never more (over
-/// contiguous UTF-8, also where the input's last 3 bytes start).
+/// contiguous UTF-8, also where the input's last 3 bytes start; over contiguous input, how many of
+/// the next units are ASCII, or UTF-16 outside the surrogates into UTF-16 or UTF-32: those it steps
+/// over without decoding, still one unit per increment).
 template <class Out, class It, class Sent = It, class Policy = replace>
 class utf_iterator {
   using in_unit = std::remove_cv_t<typename std::iterator_traits<It>::value_type>;
@@ -297,7 +299,7 @@ class utf_iterator {
 
   /// An iterator at the start of [pos, last); it cannot move before `pos`. For input iterators this
   /// reads the first character.
-  constexpr utf_iterator(It pos, Sent last, Policy policy = {})
+  UTF8DFA_ALWAYS_INLINE constexpr utf_iterator(It pos, Sent last, Policy policy = {})
       : first_(pos), pos_(pos), last_(last), repl_(detail::view_replacement(policy)) {
     start();
   }
@@ -305,13 +307,13 @@ class utf_iterator {
   /// An iterator at `pos`, a character boundary in [first, last) (or last), that can move back to
   /// `first`; offsets count from `first`.
   template <bool M = multipass, std::enable_if_t<M, int> = 0>
-  constexpr utf_iterator(It first, It pos, Sent last, Policy policy = {})
+  UTF8DFA_ALWAYS_INLINE constexpr utf_iterator(It first, It pos, Sent last, Policy policy = {})
       : first_(first), pos_(pos), last_(last), repl_(detail::view_replacement(policy)) {
     start();
   }
 
   /// The current code unit. Not at the end.
-  constexpr Out operator*() const noexcept {
+  UTF8DFA_ALWAYS_INLINE constexpr Out operator*() const noexcept {
     if constexpr (out_form == 32)
       return units_;
     else
@@ -346,7 +348,7 @@ class utf_iterator {
   constexpr std::size_t unit_index() const noexcept { return n_ == 0 ? 0u : n_ - 1u - rem_; }
 
   /// Steps to the next code unit; at the end it stays there.
-  constexpr utf_iterator& operator++() {
+  UTF8DFA_ALWAYS_INLINE constexpr utf_iterator& operator++() {
     // The next unit of the same character: common in UTF-8 output, so tested first there.
     if constexpr (out_form == 8) {
       if (UTF8DFA_LIKELY(rem_ != 0)) {  // (laid out straight too)
@@ -708,11 +710,11 @@ class utf_view
   constexpr utf_view(It first, Sent last, Policy policy = {}) : first_(first), last_(last), policy_(policy) {}
 
   /// The first unit (for single-pass input, reading the first character).
-  constexpr iterator begin() const {
+  UTF8DFA_ALWAYS_INLINE constexpr iterator begin() const {
     return iterator(first_, last_, policy_);
   }
 
-  constexpr sentinel end() const {
+  UTF8DFA_ALWAYS_INLINE constexpr sentinel end() const {
     if constexpr (!std::is_same_v<It, Sent>)
       return last_;
     else if constexpr (detail::is_forward_iter_v<It>)
