@@ -3,7 +3,9 @@
 // conversions (the program doubles as a test).
 //
 //   views ["text"]      (a built-in sample with some ill-formed bytes when no argument is given)
+#include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <string>
 #include <string_view>
 
@@ -64,6 +66,13 @@ int main(int argc, char** argv) {
     ++non_ascii;
   }
   std::printf("non-ASCII UTF-16 units: %zu\n", non_ascii);
+  // Into a container: std::ranges::copy (C++23 also has std::ranges::to<std::u16string>(u16)).
+  std::u16string copied;
+  std::ranges::copy(u16, std::back_inserter(copied));
+  if (copied != out) status = 1;
+#if defined(__cpp_lib_ranges_to_container) && __cpp_lib_ranges_to_container >= 202202L
+  if (std::ranges::to<std::u16string>(u16) != out) status = 1;
+#endif
 #endif
   return status;
 }

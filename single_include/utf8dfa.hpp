@@ -10741,6 +10741,14 @@ inline constexpr bool enable_borrowed_range<utf8dfa::code_point_view<It, Sent, D
 #endif
 // ---- end utf8dfa/views.hpp ----
 
+#if defined(__GNUC__) || defined(__clang__)
+#define UTF8DFA_VIEWS_NOINLINE __attribute__((noinline))
+#elif defined(_MSC_VER)
+#define UTF8DFA_VIEWS_NOINLINE __declspec(noinline)
+#else
+#define UTF8DFA_VIEWS_NOINLINE
+#endif
+
 namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
 
@@ -10905,6 +10913,32 @@ constexpr bool fast_path_fits_grammar() {
 }
 static_assert(fast_path_fits_grammar(), "the views' fast path reads the grammar's byte ranges as laid out in RFC 3629");
 
+/// Of the 8 bytes in `w` (code units of `unit_bytes` each, in memory order), how many lead that each
+/// stand for themselves as one output unit: ASCII (`ascii`), or any unit but a surrogate (UTF-16
+/// into UTF-16 or UTF-32). Where the host's byte order or compiler is not known, 0 unless all are.
+template <std::size_t unit_bytes, bool ascii>
+UTF8DFA_ALWAYS_INLINE unsigned leading_identity_units(std::uint64_t w) noexcept {
+  constexpr unsigned lanes = 8 / unit_bytes;
+  std::uint64_t m;  // the high bit of each lane that is not one
+  if constexpr (ascii) {
+    constexpr std::uint64_t keep = unit_bytes == 1   ? 0x8080808080808080ull
+                                   : unit_bytes == 2 ? 0xFF80FF80FF80FF80ull
+                                                     : 0xFFFFFF80FFFFFF80ull;
+    m = w & keep;
+  } else {
+    // A lane is a surrogate where (unit & F800) == D800: t is 0 there; the lowest zero lane is
+    // found exactly (the borrow runs only upwards from it).
+    const std::uint64_t t = (w & 0xF800F800F800F800ull) ^ 0xD800D800D800D800ull;
+    m = (t - 0x0001000100010001ull) & ~t & 0x8000800080008000ull;
+  }
+  if (m == 0) return lanes;
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  return static_cast<unsigned>(__builtin_ctzll(m)) / (8 * unit_bytes);
+#else
+  return 0;
+#endif
+}
+
 template <class P>
 inline constexpr bool is_view_policy_v = std::is_same_v<P, strict> || std::is_same_v<P, replace> ||
                                          std::is_same_v<P, assume_valid> || std::is_same_v<P, skip>;
@@ -10927,7 +10961,9 @@ constexpr char32_t view_replacement([[maybe_unused]] const P& policy) noexcept {
 /// Bidirectional over bidirectional input unless strict, forward over forward input, single-pass
 /// over input iterators. Besides the values: base(), length(), error(), offset().
 /// It holds the current character (its output units, input length and error), never more (over
-/// contiguous UTF-8, also where the input's last 3 bytes start).
+/// contiguous UTF-8, also where the input's last 3 bytes start; over contiguous input, how many of
+/// the next units are ASCII, or UTF-16 outside the surrogates into UTF-16 or UTF-32: those it steps
+/// over without decoding, still one unit per increment).
 template <class Out, class It, class Sent = It, class Policy = replace>
 class utf_iterator {
   using in_unit = std::remove_cv_t<typename std::iterator_traits<It>::value_type>;
@@ -10951,6 +10987,12 @@ class utf_iterator {
   static constexpr bool fast_utf8 = in_form == 8 && detail::is_contiguous_iter_v<It> && std::is_same_v<It, Sent>;
   struct no_limit {};
   using limit = std::conditional_t<fast_utf8, It, no_limit>;
+  // Contiguous input whose end is a pointer too: after a character that is one unit in and the same
+  // unit out, the iterator learns from one 8-byte load how many of the next units are such too
+  // (run_), and steps over those one unit at a time without decoding them.
+  static constexpr bool runs = detail::is_contiguous_iter_v<It> && std::is_same_v<It, Sent>;
+  // Which units stand for themselves: ASCII, or (UTF-16 into UTF-16 or UTF-32) any non-surrogate.
+  static constexpr bool ascii_runs = !(in_form == 16 && out_form != 8);
 
  public:
   using value_type = Out;
@@ -10966,7 +11008,7 @@ class utf_iterator {
 
   /// An iterator at the start of [pos, last); it cannot move before `pos`. For input iterators this
   /// reads the first character.
-  constexpr utf_iterator(It pos, Sent last, Policy policy = {})
+  UTF8DFA_ALWAYS_INLINE constexpr utf_iterator(It pos, Sent last, Policy policy = {})
       : first_(pos), pos_(pos), last_(last), repl_(detail::view_replacement(policy)) {
     start();
   }
@@ -10974,13 +11016,13 @@ class utf_iterator {
   /// An iterator at `pos`, a character boundary in [first, last) (or last), that can move back to
   /// `first`; offsets count from `first`.
   template <bool M = multipass, std::enable_if_t<M, int> = 0>
-  constexpr utf_iterator(It first, It pos, Sent last, Policy policy = {})
+  UTF8DFA_ALWAYS_INLINE constexpr utf_iterator(It first, It pos, Sent last, Policy policy = {})
       : first_(first), pos_(pos), last_(last), repl_(detail::view_replacement(policy)) {
     start();
   }
 
   /// The current code unit. Not at the end.
-  constexpr Out operator*() const noexcept {
+  UTF8DFA_ALWAYS_INLINE constexpr Out operator*() const noexcept {
     if constexpr (out_form == 32)
       return units_;
     else
@@ -11015,16 +11057,30 @@ class utf_iterator {
   constexpr std::size_t unit_index() const noexcept { return n_ == 0 ? 0u : n_ - 1u - rem_; }
 
   /// Steps to the next code unit; at the end it stays there.
-  constexpr utf_iterator& operator++() {
-    // The next unit of the same character: rare in UTF-16 (the low half of a pair), common in UTF-8.
-    if constexpr (out_form == 16) {
-      if (UTF8DFA_UNLIKELY(rem_ != 0)) {
+  UTF8DFA_ALWAYS_INLINE constexpr utf_iterator& operator++() {
+    // The next unit of the same character: common in UTF-8 output, so tested first there.
+    if constexpr (out_form == 8) {
+      if (UTF8DFA_LIKELY(rem_ != 0)) {  // (laid out straight too)
         --rem_;
         units_ >>= bits;
         return *this;
       }
-    } else if constexpr (out_form == 8) {
-      if (rem_ != 0) {
+    }
+    // The next input unit is known to be its own output unit.
+    if constexpr (runs) {
+      if (UTF8DFA_LIKELY(run_ != 0)) {  // (laid out straight: a run's units cost one branch each)
+        --run_;
+        ++pos_;
+        if constexpr (in_form == 8)
+          units_ = first_byte(detail::to_pointer(pos_));
+        else
+          units_ = static_cast<packed>(detail::wide_unit(*pos_));
+        return *this;
+      }
+    }
+    // The low half of a surrogate pair: rare.
+    if constexpr (out_form == 16) {
+      if (UTF8DFA_UNLIKELY(rem_ != 0)) {
         --rem_;
         units_ >>= bits;
         return *this;
@@ -11054,6 +11110,7 @@ class utf_iterator {
   /// Steps back one code unit; at the first position it stays there.
   template <bool B = bidirectional, std::enable_if_t<B, int> = 0>
   constexpr utf_iterator& operator--() {
+    if constexpr (runs) run_ = 0;
     if (rem_ + 1 < n_) {
       ++rem_;
       units_ = full_ >> ((n_ - 1u - rem_) * bits);
@@ -11211,6 +11268,24 @@ class utf_iterator {
     return *detail::as_uchars(p);
   }
 
+  // After a character of one unit that is its own output unit at pos_: how many units after it are
+  // such too, from the 8 bytes after it (none when fewer are left, or in a constant expression).
+  UTF8DFA_ALWAYS_INLINE constexpr void scan_run() {
+    if constexpr (runs) {
+      if (UTF8DFA_IS_CONSTANT_EVALUATED()) return;
+      const auto* p = detail::to_pointer(pos_);
+      constexpr std::ptrdiff_t lanes = 8 / sizeof(*p);
+      if (detail::to_pointer(last_) - p <= lanes) return;
+      run_ = static_cast<std::uint8_t>(detail::leading_identity_units<sizeof(*p), ascii_runs>(detail::load64(p + 1)));
+    }
+  }
+
+  // Contiguous input: what the inline paths leave (ill-formed input, the last bytes of UTF-8) goes to
+  // the general decoders out of line, so that the loop that iterates keeps its state in registers.
+  UTF8DFA_VIEWS_NOINLINE static constexpr decoded decode_out_of_line(It pos, Sent last) {
+    return detail::utf_advance<in_form>(pos, last);
+  }
+
   // Reads from pos_ (multi-pass: pos_ stays; single-pass: pos_ moves past what is read). Under
   // skip, moves past the ill-formed subparts there first.
   UTF8DFA_ALWAYS_INLINE constexpr void fill() {
@@ -11224,7 +11299,10 @@ class utf_iterator {
         if (UTF8DFA_LIKELY(pos_ < lim_)) {
           const auto* p = detail::to_pointer(pos_);
           const std::uint8_t b0 = first_byte(p);
-          if (UTF8DFA_LIKELY(b0 < 0x80)) return hold_valid<1>(b0);
+          if (UTF8DFA_LIKELY(b0 < 0x80)) {
+            hold_valid<1>(b0);
+            return scan_run();
+          }
           const std::uint8_t b1 = detail::octet(p[1]);
           // UTF8-2, both bytes tested at once (one branch).
           const bool lead2 = detail::grammar[1].lead.contains(b0), tail = detail::is_continuation(b1);
@@ -11258,10 +11336,32 @@ class utf_iterator {
         if (b0 < 0x80) return hold_valid<1>(b0);
       } else if constexpr (in_form != 8 && detail::is_contiguous_iter_v<It>) {
         const char32_t c = detail::wide_unit(*detail::to_pointer(pos_));
-        if (in_form == 32 ? c < 0xD800 : !detail::is_surrogate(c)) return hold({c, 1, error_code::none});
+        if (in_form == 32 ? c < 0xD800 : !detail::is_surrogate(c)) {
+          hold({c, 1, error_code::none});
+          if constexpr (runs) {
+            if (!ascii_runs || c < 0x80) scan_run();
+          }
+          return;
+        }
+        // A well-formed surrogate pair inline (with the end a pointer too).
+        if constexpr (in_form == 16 && runs) {
+          if (c <= 0xDBFF && detail::to_pointer(last_) - detail::to_pointer(pos_) >= 2) {
+            const char32_t d = detail::wide_unit(detail::to_pointer(pos_)[1]);
+            if (UTF8DFA_LIKELY(d >= 0xDC00 && d <= 0xDFFF))
+              return hold({0x10000 + ((c - 0xD800) << 10) + (d - 0xDC00), 2, error_code::none});
+          }
+        }
       }
       decoded d{};
-      if constexpr (multipass) {
+      if constexpr (runs) {
+        d = decode_out_of_line(pos_, last_);
+        if constexpr (skips) {
+          if (d.error != error_code::none) {
+            pos_ += d.length;
+            continue;
+          }
+        }
+      } else if constexpr (multipass) {
         It t = pos_;
         d = detail::utf_advance<in_form>(t, last_);
         if constexpr (skips) {
@@ -11296,6 +11396,7 @@ class utf_iterator {
   std::uint8_t n_ = 0;    // units of the current character; 0 at the end (or stopped)
   std::uint8_t rem_ = 0;  // units of it after the current one
   std::uint8_t len_ = 0;  // input units of the current character (stopped: of the ill-formed subpart)
+  std::uint8_t run_ = 0;  // runs: units after the current one that are their own output unit
   error_code err_ = error_code::none;
   limit lim_{};  // fast_utf8: see set_limit
 };
@@ -11318,11 +11419,11 @@ class utf_view
   constexpr utf_view(It first, Sent last, Policy policy = {}) : first_(first), last_(last), policy_(policy) {}
 
   /// The first unit (for single-pass input, reading the first character).
-  constexpr iterator begin() const {
+  UTF8DFA_ALWAYS_INLINE constexpr iterator begin() const {
     return iterator(first_, last_, policy_);
   }
 
-  constexpr sentinel end() const {
+  UTF8DFA_ALWAYS_INLINE constexpr sentinel end() const {
     if constexpr (!std::is_same_v<It, Sent>)
       return last_;
     else if constexpr (detail::is_forward_iter_v<It>)
@@ -11397,6 +11498,11 @@ struct is_contiguous_units<
 template <class R>
 inline constexpr bool is_borrowed_units_v = is_borrowed_bytes_v<R>;
 
+/// A range as_utf* can view without dangling: an lvalue, or a borrowed range (a view, a span).
+template <class R>
+inline constexpr bool is_viewable_units_v = is_unit_range_v<R> &&
+                                            (std::is_lvalue_reference_v<R> || is_borrowed_units_v<uncvref_t<R>>);
+
 template <class Out, class Policy, class R>
 constexpr auto make_utf_view(R&& r, Policy policy) {
   using B = uncvref_t<R>;
@@ -11427,24 +11533,36 @@ using iter_unit_t = std::remove_cv_t<typename std::iterator_traits<It>::value_ty
 
 /// UTF-8 code units (char) of any UTF input.
 template <class R, class Policy = replace,
-          std::enable_if_t<detail::is_unit_range_v<R> && detail::is_view_policy_v<Policy>, int> = 0>
+          std::enable_if_t<detail::is_viewable_units_v<R> && detail::is_view_policy_v<Policy>, int> = 0>
 constexpr auto as_utf8(R&& r, Policy policy = {}) {
   return detail::make_utf_view<char>(static_cast<R&&>(r), policy);
 }
+/// Refused: a view of a temporary container would dangle (keep the container in a variable).
+template <class R, class Policy = replace,
+          std::enable_if_t<detail::is_unit_range_v<R> && !detail::is_viewable_units_v<R>, int> = 0>
+constexpr void as_utf8(R&& r, Policy policy = {}) = delete;
 
 /// UTF-16 code units (char16_t) of any UTF input.
 template <class R, class Policy = replace,
-          std::enable_if_t<detail::is_unit_range_v<R> && detail::is_view_policy_v<Policy>, int> = 0>
+          std::enable_if_t<detail::is_viewable_units_v<R> && detail::is_view_policy_v<Policy>, int> = 0>
 constexpr auto as_utf16(R&& r, Policy policy = {}) {
   return detail::make_utf_view<char16_t>(static_cast<R&&>(r), policy);
 }
+/// Refused: a view of a temporary container would dangle (keep the container in a variable).
+template <class R, class Policy = replace,
+          std::enable_if_t<detail::is_unit_range_v<R> && !detail::is_viewable_units_v<R>, int> = 0>
+constexpr void as_utf16(R&& r, Policy policy = {}) = delete;
 
 /// UTF-32 code units (char32_t) of any UTF input.
 template <class R, class Policy = replace,
-          std::enable_if_t<detail::is_unit_range_v<R> && detail::is_view_policy_v<Policy>, int> = 0>
+          std::enable_if_t<detail::is_viewable_units_v<R> && detail::is_view_policy_v<Policy>, int> = 0>
 constexpr auto as_utf32(R&& r, Policy policy = {}) {
   return detail::make_utf_view<char32_t>(static_cast<R&&>(r), policy);
 }
+/// Refused: a view of a temporary container would dangle (keep the container in a variable).
+template <class R, class Policy = replace,
+          std::enable_if_t<detail::is_unit_range_v<R> && !detail::is_viewable_units_v<R>, int> = 0>
+constexpr void as_utf32(R&& r, Policy policy = {}) = delete;
 
 /// A null-terminated string (up to its first zero unit, found while iterating) as UTF-8.
 template <class T, class Policy = replace,
@@ -11504,6 +11622,8 @@ template <class Out, class It, class Sent, class Policy>
 inline constexpr bool enable_borrowed_range<utf8dfa::utf_view<Out, It, Sent, Policy>> = true;
 }  // namespace std::ranges
 #endif
+
+#undef UTF8DFA_VIEWS_NOINLINE
 
 #endif
 // ---- end utf8dfa/utf_views.hpp ----

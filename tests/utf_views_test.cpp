@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <deque>
 #include <forward_list>
 #include <iterator>
@@ -32,6 +33,14 @@
 #endif
 
 #include "catch.hpp"
+
+#if defined(__unix__) || defined(__APPLE__)
+#define UTF8DFA_VIEWS_TEST_MMAP 1
+#include <sys/mman.h>
+#include <unistd.h>
+#else
+#define UTF8DFA_VIEWS_TEST_MMAP 0
+#endif
 
 namespace utf8dfa_test_utf_views {  // the file's own names (the suite also builds as unity sources)
 
@@ -319,6 +328,53 @@ const std::string sample =
     "z\xED\xA0\x80\xF4\x90\x80\x80\xFF\x80"  // z, a surrogate, above U+10FFFF, invalid byte, lone continuation
     "\xCE\xA9";                              // Omega
 
+// Text of ASCII runs of every length up to 20 between other characters and ill-formed subparts:
+// the views step over such runs without decoding them, up to the last units of the input.
+std::string run_text(std::mt19937& rng) {
+  static const char* const others[] = {"\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80", "\xFF",
+                                       "\xE2\x82", "\xC0\xAF",     "\xED\xA0\x80"};
+  std::string s;
+  const int pieces = std::uniform_int_distribution<int>(0, 5)(rng);
+  for (int k = 0; k < pieces; ++k) {
+    const int ascii = std::uniform_int_distribution<int>(0, 20)(rng);
+    for (int i = 0; i < ascii; ++i) s.push_back(static_cast<char>(std::uniform_int_distribution<int>(0, 0x7F)(rng)));
+    s += others[std::uniform_int_distribution<int>(0, 6)(rng)];
+  }
+  const int tail = std::uniform_int_distribution<int>(0, 20)(rng);
+  for (int i = 0; i < tail; ++i) s.push_back(static_cast<char>(std::uniform_int_distribution<int>(0x20, 0x7E)(rng)));
+  return s;
+}
+
+// Steps a view's iterator forwards and backwards at random, checking each unit and error report
+// against the forward walk f.
+template <class View, class Out>
+bool mixed_walk(const View& v, const walk<Out>& f, std::mt19937& rng) {
+  auto it = v.begin();
+  std::size_t k = 0;
+  const std::size_t n = f.units.size();
+  for (std::size_t step = 0; step < 3 * n + 8; ++step) {
+    if (k < n && (k == 0 || rng() % 3 != 0)) {
+      ++it;
+      ++k;
+    } else if (k > 0) {
+      --it;
+      --k;
+    }
+    if (k == n) {
+      if (!(it == v.end())) return false;
+    } else if (it == v.end() || *it != f.units[k] || !same_error(it.error(), f.errors[k])) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Whether as_utf16 takes an argument of type R (a temporary container is refused).
+template <class R, class = void>
+struct can_view16 : std::false_type {};
+template <class R>
+struct can_view16<R, std::void_t<decltype(utf8dfa::as_utf16(std::declval<R>()))>> : std::true_type {};
+
 }  // namespace utf_views_test
 
 using namespace utf_views_test;
@@ -510,6 +566,89 @@ TEST_CASE("as_utf*: random well-formed and corrupted text in every form and iter
     check_all(w.data(), w.size());
   }
   REQUIRE(failures == 0);
+}
+
+TEST_CASE("as_utf*: runs of ASCII (and of UTF-16 outside the surrogates) up to the end, both ways") {
+  failures = 0;
+  std::mt19937 rng(7);
+  for (int round = 0; round < 400; ++round) {
+    const std::string s = run_text(rng);
+    check_all(s.data(), s.size(), false);
+    std::u16string u = utf8dfa::to_utf16_lossy(s);
+    for (char16_t& c : u)  // BMP characters of every kind, and now and then a lone surrogate
+      if (c >= 0x41 && c <= 0x5A) c = static_cast<char16_t>(std::uniform_int_distribution<int>(0x80, 0xFFFF)(rng));
+    check_all(u.data(), u.size(), false);
+    std::u32string w = utf8dfa::to_utf32_lossy(s);
+    if (!w.empty() && round % 3 == 0) w[w.size() / 3] = std::uniform_int_distribution<char32_t>(0xD000, 0x110010)(rng);
+    check_all(w.data(), w.size(), false);
+    // Forward and backward steps mixed, over each input form.
+    const auto v16 = utf8dfa::as_utf16(s);
+    if (!mixed_walk(v16, walk_forward(v16), rng)) ++failures;
+    const auto v8 = utf8dfa::as_utf8(u);
+    if (!mixed_walk(v8, walk_forward(v8), rng)) ++failures;
+    const auto v32 = utf8dfa::as_utf32(u);
+    if (!mixed_walk(v32, walk_forward(v32), rng)) ++failures;
+    const auto w8 = utf8dfa::as_utf8(w);
+    if (!mixed_walk(w8, walk_forward(w8), rng)) ++failures;
+    const auto s8 = utf8dfa::as_utf8(s, utf8dfa::skip{});
+    if (collect(s8) != utf8dfa::to_utf8_lossy(utf8dfa::to_utf32_lossy(s, utf8dfa::skip{}))) ++failures;
+  }
+  REQUIRE(failures == 0);
+}
+
+#if UTF8DFA_VIEWS_TEST_MMAP
+TEST_CASE("as_utf*: input flush against an inaccessible page: nothing past the end or the terminator is read") {
+  failures = 0;
+  const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  void* m = mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  REQUIRE(m != MAP_FAILED);
+  unsigned char* const base = static_cast<unsigned char*>(m);
+  REQUIRE(mprotect(base + page, page, PROT_NONE) == 0);
+  unsigned char* const end = base + page;
+  const std::string text =
+      "Mars \xC3\xA9t\xC3\xA9 \xE2\x82\xAC 0123456789 abcdefghij \xF0\x9F\x98\x80 klmnopqrstuvwxyz";
+  const std::u16string text16 = utf8dfa::to_utf16_lossy(text);
+  const std::u32string text32 = utf8dfa::to_utf32_lossy(text);
+  const auto each = [&](const auto& src) {
+    using T = typename std::decay_t<decltype(src)>::value_type;
+    for (std::size_t n = 0; n <= src.size(); ++n) {
+      for (std::size_t from = 0; from + n <= src.size(); from += 7) {
+        // [p, p + n) ends at the inaccessible page.
+        T* p = reinterpret_cast<T*>(end) - n;
+        if (n != 0) std::memcpy(p, src.data() + from, n * sizeof(T));
+        check_all(static_cast<const T*>(p), n, false);
+        // The same units and a terminator, which ends at the inaccessible page.
+        T* z = reinterpret_cast<T*>(end) - (n + 1);
+        if (n != 0) std::memcpy(z, src.data() + from, n * sizeof(T));
+        z[n] = T{};
+        const std::basic_string_view<T> sv(z, n);
+        if (collect(utf8dfa::as_utf8(static_cast<const T*>(z))) != bulk8(sv)) ++failures;
+        if (collect(utf8dfa::as_utf16(static_cast<const T*>(z))) != bulk16(sv)) ++failures;
+        if (walk_backward(utf8dfa::as_utf32(static_cast<const T*>(z))).units != bulk32(sv)) ++failures;
+      }
+    }
+  };
+  each(text);
+  each(text16);
+  each(text32);
+  munmap(m, 2 * page);
+  REQUIRE(failures == 0);
+}
+#endif
+
+TEST_CASE("as_utf*: lvalues and borrowed ranges are viewed, temporary containers refused") {
+  STATIC_REQUIRE(can_view16<const std::string&>::value);
+  STATIC_REQUIRE(can_view16<std::string&>::value);
+  STATIC_REQUIRE(can_view16<std::string_view>::value);
+  STATIC_REQUIRE(can_view16<std::u32string_view>::value);
+  STATIC_REQUIRE(can_view16<const char*>::value);
+  STATIC_REQUIRE(!can_view16<std::string>::value);
+  STATIC_REQUIRE(!can_view16<std::u16string&&>::value);
+  STATIC_REQUIRE(!can_view16<std::vector<std::byte>>::value);
+  STATIC_REQUIRE(!can_view16<std::vector<int>&>::value);  // not code units
+#if UTF8DFA_HAS_SPAN
+  STATIC_REQUIRE(can_view16<std::span<const char16_t>>::value);
+#endif
 }
 
 TEST_CASE("as_utf*: the input types (containers, views, spans, wchar_t, std::byte, char8_t)") {
@@ -787,6 +926,9 @@ TEST_CASE("as_utf*: standard algorithms and C++17 construction") {
   REQUIRE(static_cast<std::size_t>(std::distance(v.begin(), v.end())) == want16.size());
   REQUIRE(std::equal(v.begin(), v.end(), want16.begin(), want16.end()));
   REQUIRE(std::count(v.begin(), v.end(), u'\xFFFD') == std::count(want16.begin(), want16.end(), u'\xFFFD'));
+  std::u16string appended = u"<";
+  std::copy(v.begin(), v.end(), std::back_inserter(appended));
+  REQUIRE(appended == u"<" + want16);
   const auto e8 = utf8dfa::as_utf8(want16);
   REQUIRE(std::string(e8.begin(), e8.end()) == utf8dfa::to_utf8_lossy(want16));
   // The round trip of well-formed text is the identity.
@@ -857,6 +999,10 @@ TEST_CASE("as_utf*: C++20 range concepts") {
   STATIC_REQUIRE(std::same_as<std::ranges::range_value_t<str16>, char16_t>);
   STATIC_REQUIRE(std::same_as<std::ranges::range_value_t<sv8>, char>);
   STATIC_REQUIRE(std::ranges::borrowed_range<sv8>);
+  STATIC_REQUIRE(std::ranges::borrowed_range<cstr>);
+  STATIC_REQUIRE(std::ranges::borrowed_range<stream>);  // it holds the iterators only
+  STATIC_REQUIRE(std::ranges::borrowed_range<decltype(utf8dfa::as_utf16(std::declval<std::span<const std::byte>>()))>);
+  STATIC_REQUIRE(std::ranges::borrowed_range<decltype(utf8dfa::as_utf8(std::declval<std::wstring_view>()))>);
   STATIC_REQUIRE(std::ranges::view<cstr>);
   STATIC_REQUIRE(std::ranges::bidirectional_range<cstr>);
   STATIC_REQUIRE(!std::ranges::common_range<cstr>);
@@ -907,8 +1053,21 @@ TEST_CASE("as_utf*: composes with std::views") {
   REQUIRE(*it == u'\x20AC');
   REQUIRE(utf8dfa::as_utf16(sample).front() == u'A');
   REQUIRE(utf8dfa::as_utf16(sample).back() == want.back());
+  // Into a container without std::ranges::to (C++20): ranges::copy into a back_inserter, and the
+  // iterator-pair constructor of a common view (a sentinel-terminated one through views::common).
+  std::u16string copied;
+  std::ranges::copy(utf8dfa::as_utf16(sample), std::back_inserter(copied));
+  REQUIRE(copied == want);
+  std::string copied8;
+  std::ranges::copy(utf8dfa::as_utf8(want.c_str()), std::back_inserter(copied8));
+  REQUIRE(copied8 == utf8dfa::to_utf8_lossy(want));
+  const auto common = utf8dfa::as_utf16(sample.c_str()) | std::views::common;
+  REQUIRE(std::u16string(common.begin(), common.end()) == want);
 #if defined(__cpp_lib_ranges_to_container) && __cpp_lib_ranges_to_container >= 202202L
   REQUIRE(std::ranges::to<std::u16string>(utf8dfa::as_utf16(sample)) == want);
+  REQUIRE(std::ranges::to<std::u16string>(utf8dfa::as_utf16(sample.c_str())) == want);
+  REQUIRE(std::ranges::to<std::u32string>(utf8dfa::as_utf32(want) | std::views::reverse) ==
+          std::u32string(utf8dfa::to_utf32_lossy(sample).rbegin(), utf8dfa::to_utf32_lossy(sample).rend()));
   REQUIRE(std::ranges::to<std::string>(utf8dfa::as_utf8(want)) == utf8dfa::to_utf8_lossy(want));
 #endif
 }
