@@ -272,8 +272,7 @@ TEST_CASE("length helpers and validate: UTF-8 errors and 4-byte characters at ev
                                 "\xF4\x90\x80\x80",
                                 "\xF0\x9F\x98\x80",      // well-formed: a 4-byte character in steps without one
                                 "\xF0\x9F\x98\x80\x80",  // one continuation too many
-                                "\xF0\x9F\x98"
-                                "a"};  // cut before its 4th byte
+                                "\xF0\x9F\x98\x61"};     // cut before its 4th byte (by an 'a')
   for (const char* piece : pieces)
     for (const char* fill : fills)
       for (std::size_t at = 0; at < 640; ++at) {
