@@ -581,7 +581,68 @@ UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std:
   transcode_cursor<unsigned char> c{0, out, error_code::none};
   const char32_t repl = kernel_repl(replacement);
   bool plain = false;  // the block at c.i is known to hold no surrogate
+  std::size_t careful_to = 0;
   while (n - c.i >= 16) {
+    if (c.i >= careful_to && n - c.i >= 80) {
+      // Four blocks at once when they and the block after them hold no surrogate: full-width
+      // stores throughout (the fifth block gives at least 16 bytes after them).
+      const __m256i w0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
+      const __m256i w1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 16));
+      const __m256i w2 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 32));
+      const __m256i w3 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 48));
+      const __m256i all = _mm256_or_si256(_mm256_or_si256(w0, w1), _mm256_or_si256(w2, w3));
+      if (_mm256_testz_si256(all, _mm256_set1_epi16(static_cast<short>(0xFF80)))) {
+        const __m256i b01 = _mm256_permute4x64_epi64(_mm256_packus_epi16(w0, w1), 0xD8);
+        const __m256i b23 = _mm256_permute4x64_epi64(_mm256_packus_epi16(w2, w3), 0xD8);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o), b01);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 32), b23);
+        c.i += 64;
+        c.o += 64;
+        plain = false;
+        continue;
+      }
+      const __m256i w4 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 64));
+      const __m256i bias = _mm256_set1_epi16(static_cast<short>(0xD800));
+      const __m256i low =
+          _mm256_min_epu16(_mm256_min_epu16(_mm256_min_epu16(_mm256_sub_epi16(w0, bias), _mm256_sub_epi16(w1, bias)),
+                                            _mm256_min_epu16(_mm256_sub_epi16(w2, bias), _mm256_sub_epi16(w3, bias))),
+                           _mm256_sub_epi16(w4, bias));
+      // Every unit minus D800 is 800 or more (unsigned): no surrogate.
+      if (_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_max_epu16(low, _mm256_set1_epi16(0x800)), low)) == -1) {
+        const __m256i ws[4] = {w0, w1, w2, w3};
+        for (const __m256i& w : ws) {
+          if (_mm256_testz_si256(w, _mm256_set1_epi16(static_cast<short>(0xFF80)))) {
+            const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(w, w), 0x08);
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o), _mm256_castsi256_si128(bytes));
+            c.o += 16;
+          } else {
+            c.o = encode16<false>(c.o, w, w, w, false, true);
+          }
+        }
+        c.i += 64;
+        plain = true;
+        continue;
+      }
+      // Surrogate pairs only, each in a dword (most emoji): 32 bytes per block, in place.
+      const __m256i tops = _mm256_set1_epi32(static_cast<int>(0xDC00D800u));
+      const __m256i ten = _mm256_set1_epi16(static_cast<short>(0xFC00));
+      const __m256i pairs = _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi16(_mm256_and_si256(w0, ten), tops),
+                                                              _mm256_cmpeq_epi16(_mm256_and_si256(w1, ten), tops)),
+                                             _mm256_and_si256(_mm256_cmpeq_epi16(_mm256_and_si256(w2, ten), tops),
+                                                              _mm256_cmpeq_epi16(_mm256_and_si256(w3, ten), tops)));
+      if (_mm256_movemask_epi8(pairs) == -1) {
+        const __m256i hs = _mm256_set1_epi32(0xFFFF);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o), pair_halves(w0, hs));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 32), pair_halves(w1, hs));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 64), pair_halves(w2, hs));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 96), pair_halves(w3, hs));
+        c.i += 64;
+        c.o += 128;
+        plain = false;
+        continue;
+      }
+      careful_to = c.i + 64;  // other surrogates: block by block for a while
+    }
     const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
     if (_mm256_testz_si256(w, _mm256_set1_epi16(static_cast<short>(0xFF80)))) {
       const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(w, w), 0x08);
