@@ -700,7 +700,71 @@ UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std:
   const char32_t repl = kernel_repl(replacement);
   bool below = false;        // the 16 units at c.i are known to be below D800
   std::size_t valid_to = 0;  // [c.i, valid_to) is known to hold scalar values only
+  std::size_t careful_to = 0;
   while (n - c.i >= 8) {
+    if (c.i >= careful_to && n - c.i >= 80) {
+      // 64 units at once: ASCII, or BMP scalar values (as UTF-16 does, with full-width stores: the
+      // 16 units after them must be scalar values), or supplementary ones only.
+      __m256i a[8];
+      for (int k = 0; k < 8; ++k) a[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 8 * k));
+      const __m256i all = _mm256_or_si256(_mm256_or_si256(_mm256_or_si256(a[0], a[1]), _mm256_or_si256(a[2], a[3])),
+                                          _mm256_or_si256(_mm256_or_si256(a[4], a[5]), _mm256_or_si256(a[6], a[7])));
+      if (_mm256_testz_si256(all, _mm256_set1_epi32(~0x7F))) {
+        // Bytes of units (0-3, 8-11, 16-19, 24-27 | 4-7, 12-15, 20-23, 28-31) per 32 units.
+        const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+        for (int h = 0; h < 2; ++h) {
+          const __m256i bytes = _mm256_packus_epi16(_mm256_packus_epi32(a[4 * h], a[4 * h + 1]),
+                                                    _mm256_packus_epi32(a[4 * h + 2], a[4 * h + 3]));
+          _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 32 * h), _mm256_permutevar8x32_epi32(bytes, order));
+        }
+        c.i += 64;
+        c.o += 64;
+        below = false;
+        continue;
+      }
+      if (_mm256_testz_si256(all, _mm256_set1_epi32(static_cast<int>(0xFFFF0000u)))) {
+        __m256i w[4];
+        for (int k = 0; k < 4; ++k) w[k] = _mm256_permute4x64_epi64(_mm256_packus_epi32(a[2 * k], a[2 * k + 1]), 0xD8);
+        const __m256i bias = _mm256_set1_epi16(static_cast<short>(0xD800));
+        const __m256i low =
+            _mm256_min_epu16(_mm256_min_epu16(_mm256_sub_epi16(w[0], bias), _mm256_sub_epi16(w[1], bias)),
+                             _mm256_min_epu16(_mm256_sub_epi16(w[2], bias), _mm256_sub_epi16(w[3], bias)));
+        if (_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_max_epu16(low, _mm256_set1_epi16(0x800)), low)) == -1 &&
+            all_scalar_values(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 64))) &&
+            all_scalar_values(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 72)))) {
+          for (const __m256i& x : w) {
+            if (_mm256_testz_si256(x, _mm256_set1_epi16(static_cast<short>(0xFF80)))) {
+              const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(x, x), 0x08);
+              _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o), _mm256_castsi256_si128(bytes));
+              c.o += 16;
+            } else {
+              c.o = encode16_bmp(c.o, x, true);
+            }
+          }
+          c.i += 64;
+          below = false;
+          continue;
+        }
+      } else {
+        __m256i lowest = a[0], highest = a[0];
+        for (int k = 1; k < 8; ++k) {
+          lowest = _mm256_min_epu32(lowest, a[k]);
+          highest = _mm256_max_epu32(highest, a[k]);
+        }
+        const __m256i supplementary =
+            _mm256_and_si256(_mm256_cmpeq_epi32(_mm256_max_epu32(lowest, _mm256_set1_epi32(0x10000)), lowest),
+                             _mm256_cmpeq_epi32(_mm256_min_epu32(highest, _mm256_set1_epi32(0x10FFFF)), highest));
+        if (_mm256_movemask_epi8(supplementary) == -1) {  // 4-byte forms only, in place
+          for (int k = 0; k < 8; ++k)
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 32 * k), four_byte_forms(a[k]));
+          c.i += 64;
+          c.o += 256;
+          below = false;
+          continue;
+        }
+      }
+      careful_to = c.i + 64;  // 16 units at a time for a while
+    }
     if (n - c.i >= 16) {  // 16 units of the BMP, as UTF-16 does
       const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
       const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 8));
