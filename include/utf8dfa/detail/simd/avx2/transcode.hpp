@@ -31,6 +31,10 @@ struct shuffle_tables {
   /// and the packed length.
   std::uint8_t pack_utf8[256][16]{};
   std::uint8_t packed_length[256]{};
+  /// The same for four dwords holding a 1-byte form in byte 0, a 2-byte form in bytes 1-2 or a
+  /// 3-byte form in bytes 0-2 (bit c: form c is 2 bytes long, bit c + 4: 3 bytes; packed_length
+  /// gives the packed length).
+  std::uint8_t pack_bmp_utf8[256][16]{};
   /// For an 8-bit mask: the vpshufb control that packs the words it selects, lowest first.
   std::uint8_t pack_words[256][16]{};
   /// For 8 words holding UTF-8 forms of 1 or 2 bytes (bit k set: word k's form is 2 bytes long):
@@ -49,6 +53,14 @@ constexpr shuffle_tables build_shuffle_tables() {
       for (unsigned b = 0; b <= ((m >> c) & 1u) + 2 * ((m >> (c + 4)) & 1u); ++b)
         t.pack_utf8[m][pos++] = static_cast<std::uint8_t>(4 * c + b);
     t.packed_length[m] = static_cast<std::uint8_t>(pos);
+    unsigned at = 0;
+    for (unsigned c = 0; c < 4; ++c) {
+      const unsigned len = 1 + ((m >> c) & 1u) + 2 * ((m >> (c + 4)) & 1u);
+      const unsigned first = len == 2 ? 1 : 0;
+      for (unsigned b = 0; b < len && at < 16; ++b)
+        t.pack_bmp_utf8[m][at++] = static_cast<std::uint8_t>(4 * c + first + b);
+    }
+    for (; at < 16; ++at) t.pack_bmp_utf8[m][at] = 0x80;
     unsigned w = 0;
     for (unsigned b = 0; b < 8; ++b)
       if ((m >> b) & 1u) {
@@ -342,6 +354,11 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m128i pack_utf8_forms(__m128i v, uns
   return _mm_shuffle_epi8(v, _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_utf8[index])));
 }
 
+/// Packs the four 1..3-byte forms of v (one per dword, see pack_bmp_utf8).
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m128i pack_bmp_forms(__m128i v, unsigned index) noexcept {
+  return _mm_shuffle_epi8(v, _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_bmp_utf8[index])));
+}
+
 /// The payload fields of the 4-byte forms of the 8 values of cp, first byte lowest (shorter forms
 /// drop the leading ones).
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i utf8_spread(__m256i cp) noexcept {
@@ -495,6 +512,28 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16(unsigned char*
     o = put_bytes(o, pack_utf8_forms(_mm256_castsi256_si128(quads_hi), i1), tables.packed_length[i1], spill);
     o = put_bytes(o, pack_utf8_forms(_mm256_extracti128_si256(quads_lo, 1), i2), tables.packed_length[i2], spill);
     return put_bytes(o, pack_utf8_forms(_mm256_extracti128_si256(quads_hi, 1), i3), tables.packed_length[i3], spill);
+  }
+  if constexpr (!Pairs) {
+    // Forms of 1, 2 and 3 bytes: per unit the dword (3-byte lead or ASCII, 2nd byte, 3rd byte); a
+    // 2-byte form is the last two bytes of the 3-byte one with 40 added to the first of them.
+    static_cast<void>(hs);
+    static_cast<void>(ls);
+    static_cast<void>(drop_last);
+    const __m256i head =
+        _mm256_blendv_epi8(_mm256_or_si256(three, _mm256_and_si256(twos, _mm256_set1_epi16(0x4000))), w, ascii);
+    const __m256i quads_lo = _mm256_unpacklo_epi16(head, tail);  // units 0-3 | 8-11, a dword each
+    const __m256i quads_hi = _mm256_unpackhi_epi16(head, tail);  // units 4-7 | 12-15
+    // Byte k of m: (3-byte bits << 4 | 2-byte bits) of units 4k..4k+3.
+    const __m256i masks =
+        _mm256_shuffle_epi8(_mm256_packs_epi16(twos, _mm256_cmpeq_epi16(short2, _mm256_setzero_si256())),
+                            _mm256_setr_epi8(0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15, 0, 1, 2, 3, 8, 9, 10,
+                                             11, 4, 5, 6, 7, 12, 13, 14, 15));
+    const auto m = static_cast<unsigned>(_mm256_movemask_epi8(masks));
+    const unsigned i0 = m & 0xFFu, i1 = (m >> 8) & 0xFFu, i2 = (m >> 16) & 0xFFu, i3 = m >> 24;
+    o = put_bytes(o, pack_bmp_forms(_mm256_castsi256_si128(quads_lo), i0), tables.packed_length[i0], spill);
+    o = put_bytes(o, pack_bmp_forms(_mm256_castsi256_si128(quads_hi), i1), tables.packed_length[i1], spill);
+    o = put_bytes(o, pack_bmp_forms(_mm256_extracti128_si256(quads_lo, 1), i2), tables.packed_length[i2], spill);
+    return put_bytes(o, pack_bmp_forms(_mm256_extracti128_si256(quads_hi, 1), i3), tables.packed_length[i3], spill);
   }
   // Blocks of pairs without 2-byte forms skip them (those without pairs returned above).
   const __m256i wide = _mm256_testz_si256(twos, twos) ? three : _mm256_blendv_epi8(three, two_byte_forms(w), short2);
