@@ -643,8 +643,10 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool all_scalar_values(__m256i cp) noe
   return _mm256_testz_si256(bad, bad);
 }
 
-/// UTF-16 to UTF-8, 16 units at a time (15 when the last is the high half of a pair: the pair waits
-/// for the next block); a block holding an unpaired surrogate goes scalar.
+/// UTF-16 to UTF-8: 64 units at a time when they are ASCII, surrogate pairs only, or free of
+/// surrogates (and so are the 16 after them); else 16 units at a time (15 when the last is the high
+/// half of a pair: the pair waits for the next block); a block holding an unpaired surrogate goes
+/// scalar.
 template <bool Strict>
 UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std::size_t n, unsigned char* out,
                                                          char32_t replacement) noexcept {
@@ -761,8 +763,10 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool all_below_surrogates(const char32
   return _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_min_epu32(top, k32<0xD7FFu>()), top)) == -1;
 }
 
-/// UTF-32 to UTF-8: 16 units at a time when they are ASCII or BMP scalar values (narrowed to
-/// UTF-16's encoder), else 8; blocks holding a surrogate or a value above U+10FFFF go scalar.
+/// UTF-32 to UTF-8: 64 units at a time when they are ASCII, supplementary scalar values only, or
+/// BMP scalar values (narrowed to UTF-16's encoder) followed by 16 scalar values; else 16 units at
+/// a time when they are ASCII or BMP scalar values, else 8; blocks holding a surrogate or a value
+/// above U+10FFFF go scalar.
 template <bool Strict>
 UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std::size_t n, unsigned char* out,
                                                          char32_t replacement) noexcept {
