@@ -276,7 +276,7 @@ TEST_CASE("SIMD transcoding: blocks of 1-, 2- and 3-byte forms, every pattern of
       for (unsigned pattern = 0; pattern < 81; ++pattern) {
         std::u32string s;
         for (unsigned u = 0; u < 100; ++u) {
-          unsigned width = 1 + rng() % 3;
+          auto width = static_cast<unsigned>(1 + rng() % 3);
           if (u % 16 / 4 == quarter) {
             unsigned digits = pattern;
             for (unsigned j = 0; j < u % 4; ++j) digits /= 3;
