@@ -265,6 +265,73 @@ TEST_CASE("SIMD transcoding: blocks of 1- and 3-byte forms, every pattern of eac
   CHECK(stats().failure.empty());
 }
 
+TEST_CASE("SIMD transcoding: blocks of 1-, 2- and 3-byte forms, every pattern of each 4 units") {
+  // The UTF-16 and UTF-32 encoders pack 4 units at a time by the lengths of their forms: every
+  // pattern of 1-, 2- and 3-byte forms at one quarter of every 16-unit block (the rest random), in
+  // inputs long enough for the 64-unit loop, and cut at a few ends.
+  std::mt19937 rng(13);
+  for (const simd_kernel& k : kernels_under_test()) {
+    if (!k.supported) continue;
+    for (unsigned quarter = 0; quarter < 4; ++quarter)
+      for (unsigned pattern = 0; pattern < 81; ++pattern) {
+        std::u32string s;
+        for (unsigned u = 0; u < 100; ++u) {
+          auto width = static_cast<unsigned>(1 + rng() % 3);
+          if (u % 16 / 4 == quarter) {
+            unsigned digits = pattern;
+            for (unsigned j = 0; j < u % 4; ++j) digits /= 3;
+            width = 1 + digits % 3;
+          }
+          s.push_back(random_scalar(rng, static_cast<int>(width)));
+        }
+        check_utf16(k, to_utf16(s));
+        check_utf32(k, s);
+        const std::u32string t = s.substr(0, 16 + rng() % 84);
+        check_utf16(k, to_utf16(t));
+        check_utf32(k, t);
+      }
+  }
+  INFO(stats().failure);
+  CHECK(stats().failure.empty());
+}
+
+TEST_CASE("SIMD transcoding: 64-unit blocks with an odd unit at every position") {
+  // UTF-16 and UTF-32 go 64 units at a time when they are ASCII, BMP characters (the 16 units after
+  // them checked before full-width stores) or surrogate pairs only (4-byte forms): put an unpaired
+  // surrogate, a character of another width or a value out of range at each of the first 100 units,
+  // also a character of the other width at the start (pairs out of step with the blocks).
+  constexpr int contents[][4] = {{100, 0, 0, 0}, {50, 50, 0, 0}, {30, 0, 70, 0}, {40, 30, 30, 0}, {0, 0, 0, 100}};
+  std::mt19937 rng(14);
+  for (const simd_kernel& k : kernels_under_test()) {
+    if (!k.supported) continue;
+    for (const auto& mix : contents) {
+      const std::u32string s = random_text(rng, 110, mix);
+      const std::u16string w = to_utf16(s).substr(0, 110);
+      for (std::size_t at = 0; at < 100; ++at) {
+        for (char16_t odd : {u'\xD800', u'\xDFFF', u'A', u'\x20AC', u'\x0416'}) {
+          std::u16string v = w;
+          v[at] = odd;
+          check_utf16(k, v);
+          check_utf16(k, v.substr(1));
+        }
+        for (char32_t odd : {char32_t{0xD800}, char32_t{0x110000}, char32_t{0x41}, char32_t{0x7FF}, char32_t{0xFFFD},
+                             char32_t{0x1F600}}) {
+          std::u32string v = s;
+          v[at] = odd;
+          check_utf32(k, v);
+        }
+      }
+      for (std::size_t n = 64; n <= 100; n += 1 + rng() % 4) {
+        check_utf16(k, w.substr(0, n));
+        check_utf16(k, u"\x20AC" + w.substr(0, n));
+        check_utf32(k, s.substr(0, n));
+      }
+    }
+  }
+  INFO(stats().failure);
+  CHECK(stats().failure.empty());
+}
+
 TEST_CASE("SIMD transcoding: random bytes and units") {
   std::mt19937 rng(2);
   for (const simd_kernel& k : kernels_under_test()) {

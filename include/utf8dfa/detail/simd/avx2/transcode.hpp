@@ -31,6 +31,10 @@ struct shuffle_tables {
   /// and the packed length.
   std::uint8_t pack_utf8[256][16]{};
   std::uint8_t packed_length[256]{};
+  /// The same for four dwords holding a 1-byte form in byte 0, a 2-byte form in bytes 1-2 or a
+  /// 3-byte form in bytes 0-2 (bit c: form c is 2 bytes long, bit c + 4: 3 bytes; packed_length
+  /// gives the packed length).
+  std::uint8_t pack_bmp_utf8[256][16]{};
   /// For an 8-bit mask: the vpshufb control that packs the words it selects, lowest first.
   std::uint8_t pack_words[256][16]{};
   /// For 8 words holding UTF-8 forms of 1 or 2 bytes (bit k set: word k's form is 2 bytes long):
@@ -49,6 +53,14 @@ constexpr shuffle_tables build_shuffle_tables() {
       for (unsigned b = 0; b <= ((m >> c) & 1u) + 2 * ((m >> (c + 4)) & 1u); ++b)
         t.pack_utf8[m][pos++] = static_cast<std::uint8_t>(4 * c + b);
     t.packed_length[m] = static_cast<std::uint8_t>(pos);
+    unsigned at = 0;
+    for (unsigned c = 0; c < 4; ++c) {
+      const unsigned len = 1 + ((m >> c) & 1u) + 2 * ((m >> (c + 4)) & 1u);
+      const unsigned first = len == 2 ? 1 : 0;
+      for (unsigned b = 0; b < len && at < 16; ++b)
+        t.pack_bmp_utf8[m][at++] = static_cast<std::uint8_t>(4 * c + first + b);
+    }
+    for (; at < 16; ++at) t.pack_bmp_utf8[m][at] = 0x80;
     unsigned w = 0;
     for (unsigned b = 0; b < 8; ++b)
       if ((m >> b) & 1u) {
@@ -337,41 +349,81 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
   return finish_scalar<Strict>(p, n, out, c, repl);
 }
 
+/// Vector constants, every 16-bit or 32-bit lane V, read from memory: GCC rebuilds a splat that
+/// does not stay in a register with three instructions (immediate, move, broadcast) at each use;
+/// the empty asm hides the values from it, so that the load folds into the instruction using it.
+template <class T>
+struct alignas(32) lanes_of {
+  T v[32 / sizeof(T)];
+};
+
+template <class T, T V>
+constexpr lanes_of<T> make_lanes() {
+  lanes_of<T> l{};
+  for (T& x : l.v) x = V;
+  return l;
+}
+
+template <class T, T V>
+inline constexpr lanes_of<T> splat_lanes = make_lanes<T, V>();
+
+template <class T, T V>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i splat_load() noexcept {
+  const lanes_of<T>* l = &splat_lanes<T, V>;
+  __asm__("" : "+r"(l));
+  return _mm256_load_si256(reinterpret_cast<const __m256i*>(l->v));
+}
+
+template <std::uint16_t V>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i k16() noexcept {
+  return splat_load<std::uint16_t, V>();
+}
+
+template <std::uint32_t V>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i k32() noexcept {
+  return splat_load<std::uint32_t, V>();
+}
+
 /// Packs the four 1..4-byte forms of v (one per dword, see pack_utf8).
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m128i pack_utf8_forms(__m128i v, unsigned index) noexcept {
   return _mm_shuffle_epi8(v, _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_utf8[index])));
 }
 
+/// Packs the four 1..3-byte forms of v (one per dword, see pack_bmp_utf8).
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m128i pack_bmp_forms(__m128i v, unsigned index) noexcept {
+  return _mm_shuffle_epi8(v, _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_bmp_utf8[index])));
+}
+
 /// The payload fields of the 4-byte forms of the 8 values of cp, first byte lowest (shorter forms
 /// drop the leading ones).
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i utf8_spread(__m256i cp) noexcept {
-  return _mm256_or_si256(_mm256_or_si256(_mm256_and_si256(_mm256_slli_epi32(cp, 24), _mm256_set1_epi32(0x3F000000)),
-                                         _mm256_and_si256(_mm256_slli_epi32(cp, 10), _mm256_set1_epi32(0x003F0000))),
-                         _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(cp, 4), _mm256_set1_epi32(0x00003F00)),
-                                         _mm256_srli_epi32(cp, 18)));
+  return _mm256_or_si256(
+      _mm256_or_si256(_mm256_and_si256(_mm256_slli_epi32(cp, 24), k32<0x3F000000u>()),
+                      _mm256_and_si256(_mm256_slli_epi32(cp, 10), k32<0x003F0000u>())),
+      _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(cp, 4), k32<0x00003F00u>()), _mm256_srli_epi32(cp, 18)));
 }
 
 /// The 4-byte forms of the 8 supplementary scalar values of cp, in place.
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i four_byte_forms(__m256i cp) noexcept {
-  return _mm256_or_si256(utf8_spread(cp), _mm256_set1_epi32(static_cast<int>(0x808080F0u)));
+  return _mm256_or_si256(utf8_spread(cp), k32<0x808080F0u>());
 }
 
 /// Writes the UTF-8 forms of the 8 scalar values of cp; returns the new output position. With
 /// `spill`, full 16-byte stores may write up to 12 bytes past the result.
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode8(unsigned char* o, __m256i cp, bool spill) noexcept {
-  const __m256i ge80 = _mm256_cmpgt_epi32(cp, _mm256_set1_epi32(0x7F));
-  const __m256i ge800 = _mm256_cmpgt_epi32(cp, _mm256_set1_epi32(0x7FF));
-  const __m256i ge10000 = _mm256_cmpgt_epi32(cp, _mm256_set1_epi32(0xFFFF));
+  const __m256i ge80 = _mm256_cmpgt_epi32(cp, k32<0x7Fu>());
+  const __m256i ge800 = _mm256_cmpgt_epi32(cp, k32<0x7FFu>());
+  const __m256i ge10000 = _mm256_cmpgt_epi32(cp, k32<0xFFFFu>());
   const __m256i spread = utf8_spread(cp);
   if (_mm256_movemask_ps(_mm256_castsi256_ps(ge10000)) == 0xFF) {  // 4-byte forms only: the bytes are in place
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), four_byte_forms(cp));
     return o + 32;
   }
-  const __m256i shift = _mm256_add_epi32(
-      _mm256_set1_epi32(24), _mm256_slli_epi32(_mm256_add_epi32(_mm256_add_epi32(ge80, ge800), ge10000), 3));
-  __m256i tag = _mm256_and_si256(ge80, _mm256_set1_epi32(0x80C0));
-  tag = _mm256_blendv_epi8(tag, _mm256_set1_epi32(0x8080E0), ge800);
-  tag = _mm256_blendv_epi8(tag, _mm256_set1_epi32(static_cast<int>(0x808080F0u)), ge10000);
+  const __m256i shift =
+      _mm256_add_epi32(k32<24u>(), _mm256_slli_epi32(_mm256_add_epi32(_mm256_add_epi32(ge80, ge800), ge10000), 3));
+  __m256i tag = _mm256_and_si256(ge80, k32<0x80C0u>());
+  tag = _mm256_blendv_epi8(tag, k32<0x8080E0u>(), ge800);
+  tag = _mm256_blendv_epi8(tag, k32<0x808080F0u>(), ge10000);
   const __m256i bytes = _mm256_blendv_epi8(cp, _mm256_or_si256(_mm256_srlv_epi32(spread, shift), tag), ge80);
   // Length - 1 of each form as 2 bits: (ge80 ^ ge800 ^ ge10000, ge800).
   const auto a = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(ge80)));
@@ -405,8 +457,8 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* put_bytes(unsigned char
 /// Two-byte forms of the units of w as words (lead, continuation): (110 | u >> 6, 10 | u & 3F).
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i two_byte_forms(__m256i w) noexcept {
   return _mm256_or_si256(
-      _mm256_or_si256(_mm256_srli_epi16(w, 6), _mm256_and_si256(_mm256_slli_epi16(w, 8), _mm256_set1_epi16(0x3F00))),
-      _mm256_set1_epi16(static_cast<short>(0x80C0)));
+      _mm256_or_si256(_mm256_srli_epi16(w, 6), _mm256_and_si256(_mm256_slli_epi16(w, 8), k16<0x3F00>())),
+      k16<0x80C0>());
 }
 
 /// The UTF-16 unit before each unit of w (0 before the first).
@@ -419,15 +471,14 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i prev_units(__m256i w) noexcept
 /// (the high unit's) and 80 | (v & 3) << 4 | (l & 3FF) >> 6, 80 | l & 3F (the low unit's, v & 3
 /// being h & 3, taken from the unit before).
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i pair_halves(__m256i w, __m256i hs) noexcept {
-  const __m256i v = _mm256_add_epi16(_mm256_and_si256(w, _mm256_set1_epi16(0x3FF)), _mm256_set1_epi16(0x40));
+  const __m256i v = _mm256_add_epi16(_mm256_and_si256(w, k16<0x3FF>()), k16<0x40>());
   const __m256i high_head = _mm256_or_si256(
-      _mm256_or_si256(_mm256_srli_epi16(v, 8), _mm256_and_si256(_mm256_slli_epi16(v, 6), _mm256_set1_epi16(0x3F00))),
-      _mm256_set1_epi16(static_cast<short>(0x80F0)));
+      _mm256_or_si256(_mm256_srli_epi16(v, 8), _mm256_and_si256(_mm256_slli_epi16(v, 6), k16<0x3F00>())),
+      k16<0x80F0>());
   const __m256i low_head =
-      _mm256_or_si256(_mm256_or_si256(_mm256_and_si256(_mm256_slli_epi16(prev_units(w), 4), _mm256_set1_epi16(0x30)),
-                                      _mm256_and_si256(_mm256_srli_epi16(w, 6), _mm256_set1_epi16(0x0F))),
-                      _mm256_or_si256(_mm256_and_si256(_mm256_slli_epi16(w, 8), _mm256_set1_epi16(0x3F00)),
-                                      _mm256_set1_epi16(static_cast<short>(0x8080))));
+      _mm256_or_si256(_mm256_or_si256(_mm256_and_si256(_mm256_slli_epi16(prev_units(w), 4), k16<0x30>()),
+                                      _mm256_and_si256(_mm256_srli_epi16(w, 6), k16<0x0F>())),
+                      _mm256_or_si256(_mm256_and_si256(_mm256_slli_epi16(w, 8), k16<0x3F00>()), k16<0x8080>()));
   return _mm256_blendv_epi8(low_head, high_head, hs);
 }
 
@@ -451,9 +502,9 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16(unsigned char*
     }
     return o + count;
   }
-  if (!Pairs && _mm256_testz_si256(w, _mm256_set1_epi16(static_cast<short>(0xF800)))) {
+  if (!Pairs && _mm256_testz_si256(w, k16<0xF800>())) {
     // Forms of 1 and 2 bytes: 8 words per 128-bit lane. The units are below 800: signed compares.
-    const __m256i longer = _mm256_cmpgt_epi16(w, _mm256_set1_epi16(0x7F));
+    const __m256i longer = _mm256_cmpgt_epi16(w, k16<0x7F>());
     const __m256i words = _mm256_blendv_epi8(w, two_byte_forms(w), longer);
     const auto m = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_packs_epi16(longer, longer)));
     const unsigned m0 = m & 0xFFu, m1 = (m >> 16) & 0xFFu;
@@ -465,13 +516,13 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16(unsigned char*
     o = put_bytes(o, first, 8u + static_cast<unsigned>(_mm_popcnt_u32(m0)), spill);
     return put_bytes(o, second, 8u + static_cast<unsigned>(_mm_popcnt_u32(m1)), spill);
   }
-  const __m256i ascii = _mm256_cmpeq_epi16(_mm256_min_epu16(w, _mm256_set1_epi16(0x7F)), w);
-  const __m256i short2 = _mm256_cmpeq_epi16(_mm256_min_epu16(w, _mm256_set1_epi16(0x7FF)), w);
+  const __m256i ascii = _mm256_cmpeq_epi16(_mm256_min_epu16(w, k16<0x7F>()), w);
+  const __m256i short2 = _mm256_cmpeq_epi16(_mm256_min_epu16(w, k16<0x7FF>()), w);
   // Three-byte forms as the word (1110 | u >> 12, 10 | (u >> 6) & 3F) and the byte 10 | u & 3F.
   const __m256i three = _mm256_or_si256(
-      _mm256_or_si256(_mm256_srli_epi16(w, 12), _mm256_and_si256(_mm256_slli_epi16(w, 2), _mm256_set1_epi16(0x3F00))),
-      _mm256_set1_epi16(static_cast<short>(0x80E0)));
-  const __m256i tail = _mm256_or_si256(_mm256_and_si256(w, _mm256_set1_epi16(0x3F)), _mm256_set1_epi16(0x80));
+      _mm256_or_si256(_mm256_srli_epi16(w, 12), _mm256_and_si256(_mm256_slli_epi16(w, 2), k16<0x3F00>())),
+      k16<0x80E0>());
+  const __m256i tail = _mm256_or_si256(_mm256_and_si256(w, k16<0x3F>()), k16<0x80>());
   if (!Pairs && _mm256_testz_si256(short2, short2)) {  // 3-byte forms only: 12 bytes per 4 units
     const __m256i drop4th = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1, 0, 1, 2, 4, 5, 6,
                                              8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
@@ -495,6 +546,27 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16(unsigned char*
     o = put_bytes(o, pack_utf8_forms(_mm256_castsi256_si128(quads_hi), i1), tables.packed_length[i1], spill);
     o = put_bytes(o, pack_utf8_forms(_mm256_extracti128_si256(quads_lo, 1), i2), tables.packed_length[i2], spill);
     return put_bytes(o, pack_utf8_forms(_mm256_extracti128_si256(quads_hi, 1), i3), tables.packed_length[i3], spill);
+  }
+  if constexpr (!Pairs) {
+    // Forms of 1, 2 and 3 bytes: per unit the dword (3-byte lead or ASCII, 2nd byte, 3rd byte); a
+    // 2-byte form is the last two bytes of the 3-byte one with 40 added to the first of them.
+    static_cast<void>(hs);
+    static_cast<void>(ls);
+    static_cast<void>(drop_last);
+    const __m256i head = _mm256_blendv_epi8(_mm256_or_si256(three, _mm256_and_si256(twos, k16<0x4000>())), w, ascii);
+    const __m256i quads_lo = _mm256_unpacklo_epi16(head, tail);  // units 0-3 | 8-11, a dword each
+    const __m256i quads_hi = _mm256_unpackhi_epi16(head, tail);  // units 4-7 | 12-15
+    // Byte k of m: (3-byte bits << 4 | 2-byte bits) of units 4k..4k+3.
+    const __m256i masks =
+        _mm256_shuffle_epi8(_mm256_packs_epi16(twos, _mm256_cmpeq_epi16(short2, _mm256_setzero_si256())),
+                            _mm256_setr_epi8(0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15, 0, 1, 2, 3, 8, 9, 10,
+                                             11, 4, 5, 6, 7, 12, 13, 14, 15));
+    const auto m = static_cast<unsigned>(_mm256_movemask_epi8(masks));
+    const unsigned i0 = m & 0xFFu, i1 = (m >> 8) & 0xFFu, i2 = (m >> 16) & 0xFFu, i3 = m >> 24;
+    o = put_bytes(o, pack_bmp_forms(_mm256_castsi256_si128(quads_lo), i0), tables.packed_length[i0], spill);
+    o = put_bytes(o, pack_bmp_forms(_mm256_castsi256_si128(quads_hi), i1), tables.packed_length[i1], spill);
+    o = put_bytes(o, pack_bmp_forms(_mm256_extracti128_si256(quads_lo, 1), i2), tables.packed_length[i2], spill);
+    return put_bytes(o, pack_bmp_forms(_mm256_extracti128_si256(quads_hi, 1), i3), tables.packed_length[i3], spill);
   }
   // Blocks of pairs without 2-byte forms skip them (those without pairs returned above).
   const __m256i wide = _mm256_testz_si256(twos, twos) ? three : _mm256_blendv_epi8(three, two_byte_forms(w), short2);
@@ -531,8 +603,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16_bmp(unsigned c
 
 /// True when one of the 16 units of w is a surrogate.
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool any_surrogate(__m256i w) noexcept {
-  const __m256i s = _mm256_cmpeq_epi16(_mm256_and_si256(w, _mm256_set1_epi16(static_cast<short>(0xF800))),
-                                       _mm256_set1_epi16(static_cast<short>(0xD800)));
+  const __m256i s = _mm256_cmpeq_epi16(_mm256_and_si256(w, k16<0xF800>()), k16<0xD800>());
   return !_mm256_testz_si256(s, s);
 }
 
@@ -544,9 +615,9 @@ struct surrogates {
 };
 
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE surrogates find_surrogates(__m256i w) noexcept {
-  const __m256i top = _mm256_and_si256(w, _mm256_set1_epi16(static_cast<short>(0xFC00)));
-  const __m256i hs = _mm256_cmpeq_epi16(top, _mm256_set1_epi16(static_cast<short>(0xD800)));
-  const __m256i ls = _mm256_cmpeq_epi16(top, _mm256_set1_epi16(static_cast<short>(0xDC00)));
+  const __m256i top = _mm256_and_si256(w, k16<0xFC00>());
+  const __m256i hs = _mm256_cmpeq_epi16(top, k16<0xD800>());
+  const __m256i ls = _mm256_cmpeq_epi16(top, k16<0xDC00>());
   // Bits 0-7: high units 0-7, 8-15: low units 0-7, 16-23 and 24-31 the same for units 8-15.
   const auto m = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_packs_epi16(hs, ls)));
   return {hs, ls, (m & 0xFFu) | ((m >> 8) & 0xFF00u), ((m >> 8) & 0xFFu) | ((m >> 16) & 0xFF00u)};
@@ -564,26 +635,88 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool pairs_complete(const char16_t* p)
 /// True when none of the 8 UTF-32 units is a surrogate or above U+10FFFF.
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool all_scalar_values(__m256i cp) noexcept {
   // Surrogates: (cp ^ 0xD800) < 0x800; too large: cp > 0x10FFFF (unsigned, hence the bias).
-  const __m256i bias = _mm256_set1_epi32(static_cast<int>(0x80000000u));
-  const __m256i surrogate = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(0x80000800u)),
-                                               _mm256_xor_si256(_mm256_xor_si256(cp, _mm256_set1_epi32(0xD800)), bias));
-  const __m256i large =
-      _mm256_cmpgt_epi32(_mm256_xor_si256(cp, bias), _mm256_set1_epi32(static_cast<int>(0x8010FFFFu)));
+  const __m256i bias = k32<0x80000000u>();
+  const __m256i surrogate =
+      _mm256_cmpgt_epi32(k32<0x80000800u>(), _mm256_xor_si256(_mm256_xor_si256(cp, k32<0xD800u>()), bias));
+  const __m256i large = _mm256_cmpgt_epi32(_mm256_xor_si256(cp, bias), k32<0x8010FFFFu>());
   const __m256i bad = _mm256_or_si256(surrogate, large);
   return _mm256_testz_si256(bad, bad);
 }
 
-/// UTF-16 to UTF-8, 16 units at a time (15 when the last is the high half of a pair: the pair waits
-/// for the next block); a block holding an unpaired surrogate goes scalar.
+/// UTF-16 to UTF-8: 64 units at a time when they are ASCII, surrogate pairs only, or free of
+/// surrogates (and so are the 16 after them); else 16 units at a time (15 when the last is the high
+/// half of a pair: the pair waits for the next block); a block holding an unpaired surrogate goes
+/// scalar.
 template <bool Strict>
 UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std::size_t n, unsigned char* out,
                                                          char32_t replacement) noexcept {
   transcode_cursor<unsigned char> c{0, out, error_code::none};
   const char32_t repl = kernel_repl(replacement);
   bool plain = false;  // the block at c.i is known to hold no surrogate
+  std::size_t careful_to = 0;
   while (n - c.i >= 16) {
+    if (c.i >= careful_to && n - c.i >= 80) {
+      // Four blocks at once when they and the block after them hold no surrogate: full-width
+      // stores throughout (the fifth block gives at least 16 bytes after them).
+      const __m256i w0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
+      const __m256i w1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 16));
+      const __m256i w2 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 32));
+      const __m256i w3 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 48));
+      const __m256i all = _mm256_or_si256(_mm256_or_si256(w0, w1), _mm256_or_si256(w2, w3));
+      if (_mm256_testz_si256(all, k16<0xFF80>())) {
+        const __m256i b01 = _mm256_permute4x64_epi64(_mm256_packus_epi16(w0, w1), 0xD8);
+        const __m256i b23 = _mm256_permute4x64_epi64(_mm256_packus_epi16(w2, w3), 0xD8);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o), b01);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 32), b23);
+        c.i += 64;
+        c.o += 64;
+        plain = false;
+        continue;
+      }
+      const __m256i w4 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 64));
+      const __m256i bias = k16<0xD800>();
+      const __m256i low =
+          _mm256_min_epu16(_mm256_min_epu16(_mm256_min_epu16(_mm256_sub_epi16(w0, bias), _mm256_sub_epi16(w1, bias)),
+                                            _mm256_min_epu16(_mm256_sub_epi16(w2, bias), _mm256_sub_epi16(w3, bias))),
+                           _mm256_sub_epi16(w4, bias));
+      // Every unit minus D800 is 800 or more (unsigned): no surrogate.
+      if (_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_max_epu16(low, k16<0x800>()), low)) == -1) {
+        const __m256i ws[4] = {w0, w1, w2, w3};
+        for (const __m256i& w : ws) {
+          if (_mm256_testz_si256(w, k16<0xFF80>())) {
+            const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(w, w), 0x08);
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o), _mm256_castsi256_si128(bytes));
+            c.o += 16;
+          } else {
+            c.o = encode16<false>(c.o, w, w, w, false, true);
+          }
+        }
+        c.i += 64;
+        plain = true;
+        continue;
+      }
+      // Surrogate pairs only, each in a dword (most emoji): 32 bytes per block, in place.
+      const __m256i tops = k32<0xDC00D800u>();
+      const __m256i ten = k16<0xFC00>();
+      const __m256i pairs = _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi16(_mm256_and_si256(w0, ten), tops),
+                                                              _mm256_cmpeq_epi16(_mm256_and_si256(w1, ten), tops)),
+                                             _mm256_and_si256(_mm256_cmpeq_epi16(_mm256_and_si256(w2, ten), tops),
+                                                              _mm256_cmpeq_epi16(_mm256_and_si256(w3, ten), tops)));
+      if (_mm256_movemask_epi8(pairs) == -1) {
+        const __m256i hs = k32<0xFFFFu>();
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o), pair_halves(w0, hs));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 32), pair_halves(w1, hs));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 64), pair_halves(w2, hs));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 96), pair_halves(w3, hs));
+        c.i += 64;
+        c.o += 128;
+        plain = false;
+        continue;
+      }
+      careful_to = c.i + 64;  // other surrogates: block by block for a while
+    }
     const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
-    if (_mm256_testz_si256(w, _mm256_set1_epi16(static_cast<short>(0xFF80)))) {
+    if (_mm256_testz_si256(w, k16<0xFF80>())) {
       const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(w, w), 0x08);
       _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o), _mm256_castsi256_si128(bytes));
       c.i += 16;
@@ -627,11 +760,13 @@ UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std:
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool all_below_surrogates(const char32_t* p) noexcept {
   const __m256i top = _mm256_max_epu32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)),
                                        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 8)));
-  return _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_min_epu32(top, _mm256_set1_epi32(0xD7FF)), top)) == -1;
+  return _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_min_epu32(top, k32<0xD7FFu>()), top)) == -1;
 }
 
-/// UTF-32 to UTF-8: 16 units at a time when they are ASCII or BMP scalar values (narrowed to
-/// UTF-16's encoder), else 8; blocks holding a surrogate or a value above U+10FFFF go scalar.
+/// UTF-32 to UTF-8: 64 units at a time when they are ASCII, supplementary scalar values only, or
+/// BMP scalar values (narrowed to UTF-16's encoder) followed by 16 scalar values; else 16 units at
+/// a time when they are ASCII or BMP scalar values, else 8; blocks holding a surrogate or a value
+/// above U+10FFFF go scalar.
 template <bool Strict>
 UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std::size_t n, unsigned char* out,
                                                          char32_t replacement) noexcept {
@@ -639,12 +774,76 @@ UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std:
   const char32_t repl = kernel_repl(replacement);
   bool below = false;        // the 16 units at c.i are known to be below D800
   std::size_t valid_to = 0;  // [c.i, valid_to) is known to hold scalar values only
+  std::size_t careful_to = 0;
   while (n - c.i >= 8) {
+    if (c.i >= careful_to && n - c.i >= 80) {
+      // 64 units at once: ASCII, or BMP scalar values (as UTF-16 does, with full-width stores: the
+      // 16 units after them must be scalar values), or supplementary ones only.
+      __m256i a[8];
+      for (int k = 0; k < 8; ++k) a[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 8 * k));
+      const __m256i all = _mm256_or_si256(_mm256_or_si256(_mm256_or_si256(a[0], a[1]), _mm256_or_si256(a[2], a[3])),
+                                          _mm256_or_si256(_mm256_or_si256(a[4], a[5]), _mm256_or_si256(a[6], a[7])));
+      if (_mm256_testz_si256(all, k32<~0x7Fu>())) {
+        // Bytes of units (0-3, 8-11, 16-19, 24-27 | 4-7, 12-15, 20-23, 28-31) per 32 units.
+        const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+        for (int h = 0; h < 2; ++h) {
+          const __m256i bytes = _mm256_packus_epi16(_mm256_packus_epi32(a[4 * h], a[4 * h + 1]),
+                                                    _mm256_packus_epi32(a[4 * h + 2], a[4 * h + 3]));
+          _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 32 * h), _mm256_permutevar8x32_epi32(bytes, order));
+        }
+        c.i += 64;
+        c.o += 64;
+        below = false;
+        continue;
+      }
+      if (_mm256_testz_si256(all, k32<0xFFFF0000u>())) {
+        __m256i w[4];
+        for (int k = 0; k < 4; ++k) w[k] = _mm256_permute4x64_epi64(_mm256_packus_epi32(a[2 * k], a[2 * k + 1]), 0xD8);
+        const __m256i bias = k16<0xD800>();
+        const __m256i low =
+            _mm256_min_epu16(_mm256_min_epu16(_mm256_sub_epi16(w[0], bias), _mm256_sub_epi16(w[1], bias)),
+                             _mm256_min_epu16(_mm256_sub_epi16(w[2], bias), _mm256_sub_epi16(w[3], bias)));
+        if (_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_max_epu16(low, k16<0x800>()), low)) == -1 &&
+            all_scalar_values(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 64))) &&
+            all_scalar_values(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 72)))) {
+          for (const __m256i& x : w) {
+            if (_mm256_testz_si256(x, k16<0xFF80>())) {
+              const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(x, x), 0x08);
+              _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o), _mm256_castsi256_si128(bytes));
+              c.o += 16;
+            } else {
+              c.o = encode16_bmp(c.o, x, true);
+            }
+          }
+          c.i += 64;
+          below = false;
+          continue;
+        }
+      } else {
+        __m256i lowest = a[0], highest = a[0];
+        for (int k = 1; k < 8; ++k) {
+          lowest = _mm256_min_epu32(lowest, a[k]);
+          highest = _mm256_max_epu32(highest, a[k]);
+        }
+        const __m256i supplementary =
+            _mm256_and_si256(_mm256_cmpeq_epi32(_mm256_max_epu32(lowest, k32<0x10000u>()), lowest),
+                             _mm256_cmpeq_epi32(_mm256_min_epu32(highest, k32<0x10FFFFu>()), highest));
+        if (_mm256_movemask_epi8(supplementary) == -1) {  // 4-byte forms only, in place
+          for (int k = 0; k < 8; ++k)
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 32 * k), four_byte_forms(a[k]));
+          c.i += 64;
+          c.o += 256;
+          below = false;
+          continue;
+        }
+      }
+      careful_to = c.i + 64;  // 16 units at a time for a while
+    }
     if (n - c.i >= 16) {  // 16 units of the BMP, as UTF-16 does
       const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
       const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 8));
-      if (_mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi32(~0x7F))) {  // ASCII
-        const __m256i words = _mm256_packus_epi32(a, b);                          // units 0-3 8-11 | 4-7 12-15
+      if (_mm256_testz_si256(_mm256_or_si256(a, b), k32<~0x7Fu>())) {  // ASCII
+        const __m256i words = _mm256_packus_epi32(a, b);               // units 0-3 8-11 | 4-7 12-15
         const __m256i bytes = _mm256_packus_epi16(words, words);
         const __m128i ordered = _mm_unpacklo_epi32(_mm256_castsi256_si128(bytes), _mm256_extracti128_si256(bytes, 1));
         _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o), ordered);
@@ -654,8 +853,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std:
         continue;
       }
       const __m256i w = _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8);
-      if (below || (_mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi32(static_cast<int>(0xFFFF0000u))) &&
-                    !any_surrogate(w))) {
+      if (below || (_mm256_testz_si256(_mm256_or_si256(a, b), k32<0xFFFF0000u>()) && !any_surrogate(w))) {
         // Full-width stores spill at most 12 bytes: safe when the next 16 units are scalar values.
         const bool next_below = n - c.i >= 32 && all_below_surrogates(p + c.i + 16);
         const bool spill =
@@ -670,8 +868,8 @@ UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std:
       // Supplementary characters only (emoji): 64 bytes, in place, nothing written past them.
       const __m256i lowest = _mm256_min_epu32(a, b), highest = _mm256_max_epu32(a, b);
       const __m256i supplementary =
-          _mm256_and_si256(_mm256_cmpeq_epi32(_mm256_max_epu32(lowest, _mm256_set1_epi32(0x10000)), lowest),
-                           _mm256_cmpeq_epi32(_mm256_min_epu32(highest, _mm256_set1_epi32(0x10FFFF)), highest));
+          _mm256_and_si256(_mm256_cmpeq_epi32(_mm256_max_epu32(lowest, k32<0x10000u>()), lowest),
+                           _mm256_cmpeq_epi32(_mm256_min_epu32(highest, k32<0x10FFFFu>()), highest));
       if (_mm256_movemask_epi8(supplementary) == -1) {
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o), four_byte_forms(a));
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 32), four_byte_forms(b));
@@ -683,7 +881,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std:
     }
     below = false;
     const __m256i cp = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
-    if (_mm256_testz_si256(cp, _mm256_set1_epi32(~0x7F))) {
+    if (_mm256_testz_si256(cp, k32<~0x7Fu>())) {
       const __m256i words = _mm256_packus_epi32(cp, cp);
       const __m256i bytes = _mm256_packus_epi16(words, words);
       const auto lo = static_cast<std::uint32_t>(_mm256_cvtsi256_si32(bytes));
