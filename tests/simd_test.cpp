@@ -418,6 +418,65 @@ TEST_CASE("every 1..4-byte string of the class edges, straddling 16/32/64-byte b
   check.report("class-edge strings across boundaries", start);
 }
 
+TEST_CASE("every 4-byte string of the class edges across the edges of 256-byte steps", "[exhaustive]") {
+  // The tests above stay below 320 bytes, where the avx512 kernel runs no 256-byte step (a first
+  // 64-byte block, then steps while 256 bytes remain; a step's 4-byte check runs only when it or the
+  // step before holds an F0..FF byte). Here 580 bytes: strings across the start of the first step
+  // (64) and across the edge of two steps (320), whose bytes alone decide whether a step is ASCII
+  // and whether it holds an F0..FF byte. The kernel in use against validate_scalar (all kernels
+  // would cost seconds).
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<unsigned char> edges;
+  for (unsigned b = 0; b < 256; ++b) {
+    const auto c = d::byte_classes.of[b];
+    const bool first = b == 0 || d::byte_classes.of[b - 1] != c;
+    const bool last = b == 255 || d::byte_classes.of[b + 1] != c;
+    if (first || last) edges.push_back(static_cast<unsigned char>(b));
+  }
+  edges.push_back(0x41);
+  const std::size_t e = edges.size();
+  bytes buf = filled(580, "a");
+  std::size_t cases = 0, failures = 0;
+  for (std::size_t code = 0; code < e * e * e * e; ++code) {
+    unsigned char s[4];
+    std::size_t c = code;
+    for (auto& x : s) {
+      x = edges[c % e];
+      c /= e;
+    }
+    for (std::size_t at : {62, 318}) {
+      std::memcpy(buf.data() + at, s, 4);
+      ++cases;
+      const utf8dfa::validation_result got = utf8dfa::validate(buf), ref = d::validate_scalar(buf.data(), buf.size());
+      if (!same(got, ref) && ++failures <= 5) {
+        INFO("kernel " << utf8dfa::active_kernel() << ", input: " << hex(buf.data(), buf.size()));
+        FAIL_CHECK("kernel disagrees with validate_scalar");
+      }
+      std::memcpy(buf.data() + at, "aaaa", 4);
+    }
+  }
+  std::printf("simd_test: %-40s %9zu inputs, %7.1f ms\n", "class-edge strings across 256-byte steps", cases,
+              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  CHECK(failures == 0);
+}
+
+TEST_CASE("every pattern at each offset around the edges of 256-byte steps, in every filler") {
+  // Steps without F0..FF bytes after one that ends with a 4-byte lead, and inputs ending there.
+  const auto start = std::chrono::steady_clock::now();
+  agreement check;
+  for (const char* pat : patterns)
+    for (const char* filler : fillers)
+      for (std::size_t edge : {64, 320, 576})
+        for (std::size_t back = 0; back <= 4; ++back) {
+          bytes b = filled(edge + 70, filler);
+          std::memcpy(b.data() + edge - back, pat, std::strlen(pat));
+          check(b);
+          check(b.data(), edge);
+          check(b.data(), edge + 1);
+        }
+  check.report("patterns across 256-byte steps", start);
+}
+
 TEST_CASE("every input length 0..256, valid and invalid") {
   const auto start = std::chrono::steady_clock::now();
   agreement check;
