@@ -1,6 +1,6 @@
 # Differential fuzzing: every fuzz/fuzz_*.cpp target built with clang (libFuzzer + ASan + UBSan)
 # and run from the seed corpus of tools/make_fuzz_corpus.py for a bounded time each
-# (UTF8DFA_FUZZ_SECONDS; by default 120 s shared among the targets, at most 40 s each, so the
+# (UTF8DFA_FUZZ_SECONDS; by default 60 s shared among the targets, at most 40 s each, so the
 # build and the runs fit in 5 minutes). Any crash, sanitizer report or FUZZ_CHECK mismatch fails.
 legs+=(fuzz)
 packages+=(clang)
@@ -15,7 +15,7 @@ leg_fuzz() {
   mkdir -p "$dir/artifacts"
   python3 "$root/tools/make_fuzz_corpus.py" "$dir/seeds" || return 1
   local targets=("$dir"/fuzz/fuzz_*) target name log runs status=0
-  local seconds=${UTF8DFA_FUZZ_SECONDS:-$((120 / ${#targets[@]} < 40 ? 120 / ${#targets[@]} : 40))}
+  local seconds=${UTF8DFA_FUZZ_SECONDS:-$((60 / ${#targets[@]} < 40 ? 60 / ${#targets[@]} : 40))}
   for target in "${targets[@]}"; do
     [[ -x $target && -f $target ]] || continue
     name=$(basename "$target")
