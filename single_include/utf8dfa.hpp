@@ -19,6 +19,7 @@
 //   utf8dfa/detail/slot.hpp
 //   utf8dfa/detail/kernel_list.hpp
 //   utf8dfa/detail/cpu.hpp
+//   utf8dfa/detail/scalar_kernels.hpp
 //   utf8dfa/detail/simd/avx2/kernels.hpp
 //   utf8dfa/detail/simd/avx2/length.hpp
 //   utf8dfa/detail/simd/length_common.hpp
@@ -466,7 +467,15 @@ inline constexpr std::size_t max_classes = 32;
 inline constexpr std::uint8_t accept_state = 0;
 inline constexpr std::uint8_t reject_state = 1;
 
-/// The automaton in plain form: states x bytes.
+/// Byte classes: bytes with identical columns (next state, error kind and payload mask in every
+/// state), numbered in the order of their first byte.
+struct class_map {
+  std::size_t count = 0;
+  std::uint8_t of[256]{};
+  std::uint8_t representative[max_classes]{};
+};
+
+/// The automaton in plain form: states x byte classes.
 struct automaton {
   struct state_desc {
     std::uint8_t count;  // ranges still expected
@@ -474,9 +483,13 @@ struct automaton {
   };
   std::size_t states = 0;
   state_desc desc[max_states]{};
-  std::uint8_t next[max_states][256]{};
-  error_code kind[max_states][256]{};  // why `next` is reject
-  std::uint8_t lead_mask[256]{};       // payload bits of a lead byte
+  class_map classes{};
+  std::uint8_t to[max_states][max_classes]{};  // next state, by class
+  error_code why[max_states][max_classes]{};   // why `to` is reject
+  std::uint8_t lead_mask[256]{};               // payload bits of a lead byte
+
+  constexpr std::uint8_t next(std::size_t s, unsigned b) const noexcept { return to[s][classes.of[b]]; }
+  constexpr error_code kind(std::size_t s, unsigned b) const noexcept { return why[s][classes.of[b]]; }
 
   constexpr std::uint8_t intern(const octet_range* need, std::uint8_t count) {
     if (count == 0) return accept_state;
@@ -499,62 +512,67 @@ constexpr automaton build_automaton() {
   // First all suffixes (states), in grammar order; then the transitions, which need them all.
   for (const sequence_rule& r : grammar)
     for (std::uint8_t k = 0; k < r.tails; ++k) a.intern(r.tail + k, static_cast<std::uint8_t>(r.tails - k));
-  for (unsigned b = 0; b < 256; ++b) {
+  // Every range of the grammar starts and ends on an edge of an interval (as do 80 and C0), so all
+  // bytes of an interval behave alike: each interval's column is worked out once, from its first
+  // byte, and intervals with equal columns share a class.
+  bool cut[257]{};
+  cut[0] = cut[0x80] = cut[0xC0] = cut[256] = true;
+  for (const sequence_rule& r : grammar) {
+    cut[r.lead.lo] = cut[r.lead.hi + 1u] = true;
+    for (std::uint8_t k = 0; k < r.tails; ++k) cut[r.tail[k].lo] = cut[r.tail[k].hi + 1u] = true;
+  }
+  for (unsigned b = 0; b < 256;) {
+    unsigned end = b + 1;
+    while (!cut[end]) ++end;
+    std::uint8_t next[max_states]{};
+    error_code kind[max_states]{};
+    std::uint8_t mask = 0;
     const bool continuation = utf8_tail.contains(b);
     // From accept: b must start one of the alternatives.
-    a.next[accept_state][b] = reject_state;
-    a.kind[accept_state][b] = continuation ? error_code::unexpected_continuation : error_code::invalid_byte;
+    next[accept_state] = reject_state;
+    kind[accept_state] = continuation ? error_code::unexpected_continuation : error_code::invalid_byte;
     for (const sequence_rule& r : grammar)
       if (r.lead.contains(b)) {
-        a.next[accept_state][b] = a.intern(r.tail, r.tails);
-        a.kind[accept_state][b] = error_code::none;
-        a.lead_mask[b] = static_cast<std::uint8_t>(0x7F >> (r.tails == 0 ? 0 : r.tails + 1));
+        next[accept_state] = a.intern(r.tail, r.tails);
+        kind[accept_state] = error_code::none;
+        mask = static_cast<std::uint8_t>(0x7F >> (r.tails == 0 ? 0 : r.tails + 1));
       }
     // Reject absorbs.
-    a.next[reject_state][b] = reject_state;
-    a.kind[reject_state][b] = error_code::none;
+    next[reject_state] = reject_state;
     // Inside a character: b must fall in the next expected range.
     for (std::uint8_t s = 2; s < a.states; ++s) {
       const auto& d = a.desc[s];
       if (d.need[0].contains(b)) {
-        a.next[s][b] = a.intern(d.need + 1, static_cast<std::uint8_t>(d.count - 1));
-        a.kind[s][b] = error_code::none;
+        next[s] = a.intern(d.need + 1, static_cast<std::uint8_t>(d.count - 1));
       } else {
-        a.next[s][b] = reject_state;
-        a.kind[s][b] = continuation ? d.need[0].outside : error_code::too_short;
+        next[s] = reject_state;
+        kind[s] = continuation ? d.need[0].outside : error_code::too_short;
       }
+    }
+    // The class of the interval: an earlier one with the same column, or a new one.
+    std::size_t c = 0;
+    for (; c < a.classes.count; ++c) {
+      bool same = a.lead_mask[a.classes.representative[c]] == mask;
+      for (std::size_t s = 0; same && s < a.states; ++s) same = a.to[s][c] == next[s] && a.why[s][c] == kind[s];
+      if (same) break;
+    }
+    if (c == a.classes.count) {
+      a.classes.representative[a.classes.count++] = static_cast<std::uint8_t>(b);
+      for (std::size_t s = 0; s < a.states; ++s) {
+        a.to[s][c] = next[s];
+        a.why[s][c] = kind[s];
+      }
+    }
+    for (; b < end; ++b) {
+      a.classes.of[b] = static_cast<std::uint8_t>(c);
+      a.lead_mask[b] = mask;
     }
   }
   return a;
 }
 
 inline constexpr automaton dfa = build_automaton();
-
-/// Byte classes: bytes with identical columns (next state and error kind in every state).
-struct class_map {
-  std::size_t count = 0;
-  std::uint8_t of[256]{};
-  std::uint8_t representative[max_classes]{};
-};
-
-constexpr class_map build_classes() {
-  class_map m{};
-  for (unsigned b = 0; b < 256; ++b) {
-    std::size_t c = 0;
-    for (; c < m.count; ++c) {
-      const unsigned r = m.representative[c];
-      bool same = dfa.lead_mask[r] == dfa.lead_mask[b];
-      for (std::size_t s = 0; same && s < dfa.states; ++s)
-        same = dfa.next[s][r] == dfa.next[s][b] && dfa.kind[s][r] == dfa.kind[s][b];
-      if (same) break;
-    }
-    if (c == m.count) m.representative[m.count++] = static_cast<std::uint8_t>(b);
-    m.of[b] = static_cast<std::uint8_t>(c);
-  }
-  return m;
-}
-
-inline constexpr class_map byte_classes = build_classes();
+inline constexpr const class_map& byte_classes = dfa.classes;
 
 static_assert(dfa.states == 9, "RFC 3629 gives accept, reject and 7 partial-character states");
 static_assert(byte_classes.count == 12, "RFC 3629 gives 12 byte classes");
@@ -578,10 +596,12 @@ struct shift_table {
 };
 
 constexpr shift_table build_shift_table() {
-  shift_table t{};
-  for (unsigned b = 0; b < 256; ++b)
+  std::uint64_t by_class[max_classes]{};
+  for (std::size_t c = 0; c < byte_classes.count; ++c)
     for (std::size_t s = 0; s < dfa.states; ++s)
-      t.row[b] |= static_cast<std::uint64_t>(dfa.next[s][b] * state_bits) << (s * state_bits);
+      by_class[c] |= static_cast<std::uint64_t>(dfa.to[s][c] * state_bits) << (s * state_bits);
+  shift_table t{};
+  for (unsigned b = 0; b < 256; ++b) t.row[b] = by_class[byte_classes.of[b]];
   return t;
 }
 
@@ -594,7 +614,7 @@ constexpr std::uint64_t step(std::uint64_t state, std::uint8_t byte) noexcept {
 
 /// The error kind when `byte` drives the (masked) shift-form state `state` to reject.
 constexpr error_code reject_kind(std::uint64_t state, std::uint8_t byte) noexcept {
-  return dfa.kind[(state & state_mask) / state_bits][byte];
+  return dfa.kind((state & state_mask) / state_bits, byte);
 }
 
 /// True for 80..BF, which never starts a character.
@@ -1560,61 +1580,6 @@ struct kernel_table {
   std::size_t (*to_well_formed_utf16)(const char16_t*, std::size_t, char16_t*) noexcept;
 };
 
-/// Runs a policy-templated kernel with the policy encoded as a replacement value.
-template <class In, class Out, conversion_result (*Strict)(const In*, std::size_t, Out*, strict) noexcept,
-          conversion_result (*Replace)(const In*, std::size_t, Out*, replace) noexcept,
-          conversion_result (*Skip)(const In*, std::size_t, Out*, skip) noexcept>
-conversion_result by_policy(const In* p, std::size_t n, Out* out, char32_t replacement) noexcept {
-  if (replacement == strict_marker) return Strict(p, n, out, strict{});
-  if (replacement == skip_marker) return Skip(p, n, out, skip{});
-  return Replace(p, n, out, replace{replacement});
-}
-
-// The scalar DFA's conversions with the policy as a replacement value.
-inline constexpr auto scalar_utf8_to_utf32 =
-    &by_policy<unsigned char, char32_t, &utf8_to_utf_scalar<strict, char32_t>, &utf8_to_utf_scalar<replace, char32_t>,
-               &utf8_to_utf_scalar<skip, char32_t>>;
-inline constexpr auto scalar_utf8_to_utf16 =
-    &by_policy<unsigned char, char16_t, &utf8_to_utf_scalar<strict, char16_t>, &utf8_to_utf_scalar<replace, char16_t>,
-               &utf8_to_utf_scalar<skip, char16_t>>;
-inline constexpr auto scalar_utf16_to_utf8 =
-    &by_policy<char16_t, unsigned char, &utf_to_utf8_scalar<strict, char16_t>, &utf_to_utf8_scalar<replace, char16_t>,
-               &utf_to_utf8_scalar<skip, char16_t>>;
-inline constexpr auto scalar_utf32_to_utf8 =
-    &by_policy<char32_t, unsigned char, &utf_to_utf8_scalar<strict, char32_t>, &utf_to_utf8_scalar<replace, char32_t>,
-               &utf_to_utf8_scalar<skip, char32_t>>;
-
-inline constexpr auto scalar_utf8_to_latin1 =
-    &by_policy<unsigned char, unsigned char, &to_latin1<strict, unsigned char>, &to_latin1<replace, unsigned char>,
-               &to_latin1<skip, unsigned char>>;
-inline constexpr auto scalar_utf16_to_utf32 =
-    &by_policy<char16_t, char32_t, &utf_to_utf<strict, char16_t, char32_t>, &utf_to_utf<replace, char16_t, char32_t>,
-               &utf_to_utf<skip, char16_t, char32_t>>;
-inline constexpr auto scalar_utf32_to_utf16 =
-    &by_policy<char32_t, char16_t, &utf_to_utf<strict, char32_t, char16_t>, &utf_to_utf<replace, char32_t, char16_t>,
-               &utf_to_utf<skip, char32_t, char16_t>>;
-
-inline constexpr kernel_table scalar_kernels{
-    "scalar",
-    &validate_scalar,
-    &count_leads_scalar,
-    &utf16_length_scalar,
-    scalar_utf8_to_utf32,
-    scalar_utf8_to_utf16,
-    scalar_utf16_to_utf8,
-    scalar_utf32_to_utf8,
-    &utf8_units_by<true, &validate_scalar, &utf16_length_scalar>,
-    &utf8_units_by<false, &validate_scalar, &count_leads_scalar>,
-    &utf8_length_scalar<char16_t>,
-    &utf8_length_scalar<char32_t>,
-    &latin1_to_utf8_scalar,
-    scalar_utf8_to_latin1,
-    &validate_utf16_scalar,
-    scalar_utf16_to_utf32,
-    scalar_utf32_to_utf16,
-    &to_well_formed_utf16_scalar,
-};
-
 /// A vector conversion for inputs of at least `MinUnits` code units, the scalar one below: a vector
 /// kernel's setup (masks, permute tables) costs more than the DFA on a few characters.
 template <class In, class Out, conversion_result (*Vector)(const In*, std::size_t, Out*, char32_t) noexcept,
@@ -1815,6 +1780,81 @@ inline bool cpu_has(std::uint32_t needs) noexcept {
 
 #endif
 // ---- end utf8dfa/detail/cpu.hpp ----
+// ---- begin utf8dfa/detail/scalar_kernels.hpp ----
+// utf8dfa: the portable kernel, the scalar DFA's implementation of every bulk operation. Only the
+// translation units that compile the kernel list include it (kernel_list.hpp: every unit that
+// dispatches when header-only, <utf8dfa/src.hpp> alone with UTF8DFA_SEPARATE_COMPILATION), so the
+// others do not instantiate the scalar kernels that its table names.
+#ifndef UTF8DFA_DETAIL_SCALAR_KERNELS_HPP
+#define UTF8DFA_DETAIL_SCALAR_KERNELS_HPP
+
+
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+
+/// Runs a policy-templated kernel with the policy encoded as a replacement value.
+template <class In, class Out, conversion_result (*Strict)(const In*, std::size_t, Out*, strict) noexcept,
+          conversion_result (*Replace)(const In*, std::size_t, Out*, replace) noexcept,
+          conversion_result (*Skip)(const In*, std::size_t, Out*, skip) noexcept>
+conversion_result by_policy(const In* p, std::size_t n, Out* out, char32_t replacement) noexcept {
+  if (replacement == strict_marker) return Strict(p, n, out, strict{});
+  if (replacement == skip_marker) return Skip(p, n, out, skip{});
+  return Replace(p, n, out, replace{replacement});
+}
+
+// The scalar DFA's conversions with the policy as a replacement value.
+inline constexpr auto scalar_utf8_to_utf32 =
+    &by_policy<unsigned char, char32_t, &utf8_to_utf_scalar<strict, char32_t>, &utf8_to_utf_scalar<replace, char32_t>,
+               &utf8_to_utf_scalar<skip, char32_t>>;
+inline constexpr auto scalar_utf8_to_utf16 =
+    &by_policy<unsigned char, char16_t, &utf8_to_utf_scalar<strict, char16_t>, &utf8_to_utf_scalar<replace, char16_t>,
+               &utf8_to_utf_scalar<skip, char16_t>>;
+inline constexpr auto scalar_utf16_to_utf8 =
+    &by_policy<char16_t, unsigned char, &utf_to_utf8_scalar<strict, char16_t>, &utf_to_utf8_scalar<replace, char16_t>,
+               &utf_to_utf8_scalar<skip, char16_t>>;
+inline constexpr auto scalar_utf32_to_utf8 =
+    &by_policy<char32_t, unsigned char, &utf_to_utf8_scalar<strict, char32_t>, &utf_to_utf8_scalar<replace, char32_t>,
+               &utf_to_utf8_scalar<skip, char32_t>>;
+
+inline constexpr auto scalar_utf8_to_latin1 =
+    &by_policy<unsigned char, unsigned char, &to_latin1<strict, unsigned char>, &to_latin1<replace, unsigned char>,
+               &to_latin1<skip, unsigned char>>;
+inline constexpr auto scalar_utf16_to_utf32 =
+    &by_policy<char16_t, char32_t, &utf_to_utf<strict, char16_t, char32_t>, &utf_to_utf<replace, char16_t, char32_t>,
+               &utf_to_utf<skip, char16_t, char32_t>>;
+inline constexpr auto scalar_utf32_to_utf16 =
+    &by_policy<char32_t, char16_t, &utf_to_utf<strict, char32_t, char16_t>, &utf_to_utf<replace, char32_t, char16_t>,
+               &utf_to_utf<skip, char32_t, char16_t>>;
+
+inline constexpr kernel_table scalar_kernels{
+    "scalar",
+    &validate_scalar,
+    &count_leads_scalar,
+    &utf16_length_scalar,
+    scalar_utf8_to_utf32,
+    scalar_utf8_to_utf16,
+    scalar_utf16_to_utf8,
+    scalar_utf32_to_utf8,
+    &utf8_units_by<true, &validate_scalar, &utf16_length_scalar>,
+    &utf8_units_by<false, &validate_scalar, &count_leads_scalar>,
+    &utf8_length_scalar<char16_t>,
+    &utf8_length_scalar<char32_t>,
+    &latin1_to_utf8_scalar,
+    scalar_utf8_to_latin1,
+    &validate_utf16_scalar,
+    scalar_utf16_to_utf32,
+    scalar_utf32_to_utf16,
+    &to_well_formed_utf16_scalar,
+};
+
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/detail/scalar_kernels.hpp ----
 // ---- begin utf8dfa/detail/simd/avx2/kernels.hpp ----
 // utf8dfa: the AVX2 kernel table.
 #ifndef UTF8DFA_DETAIL_SIMD_AVX2_KERNELS_HPP
@@ -1933,10 +1973,10 @@ constexpr std::uint8_t pair_flags(unsigned b1, unsigned b2) noexcept {
 /// fails at b1 or at b2. A continuation b1 is judged by its context (the two_conts rule).
 constexpr bool dfa_rejects_pair(unsigned b1, unsigned b2) noexcept {
   if (utf8_tail.contains(b1)) return false;
-  const std::uint8_t s = dfa.next[accept_state][b1];
+  const std::uint8_t s = dfa.next(accept_state, b1);
   if (s == reject_state) return true;
   if (s == accept_state) return utf8_tail.contains(b2);
-  return dfa.next[s][b2] == reject_state;
+  return dfa.next(s, b2) == reject_state;
 }
 
 /// The tables agree with the DFA on every pair whose first byte lies in [lo, hi).
@@ -1958,7 +1998,7 @@ inline constexpr std::uint8_t lead4_min = rule_f0.lead.lo;
 
 constexpr bool continuation_thresholds_match_dfa() noexcept {
   for (unsigned b = 0; b < 256; ++b) {
-    const std::uint8_t s = dfa.next[accept_state][b];
+    const std::uint8_t s = dfa.next(accept_state, b);
     if (s == reject_state) continue;  // C0, C1, F5..FF, continuations: caught by the pair rules
     const unsigned tails = s == accept_state ? 0u : dfa.desc[s].count;
     if ((tails >= 2) != (b >= lead3_min) || (tails >= 3) != (b >= lead4_min)) return false;

@@ -57,7 +57,7 @@ constexpr bool builders_agree() {
   for (std::size_t s = 0; s < a.states; ++s) {
     if (a.is_boundary[s] != (s == d::accept_state)) return false;
     for (unsigned b = 0; b < 256; ++b)
-      if (a.next[s][b] != d::dfa.next[s][b] || a.kind[s][b] != d::dfa.kind[s][b]) return false;
+      if (a.next[s][b] != d::dfa.next(s, b) || a.kind[s][b] != d::dfa.kind(s, b)) return false;
   }
   for (unsigned b = 0; b < 256; ++b)
     if (a.lead_mask[b] != d::dfa.lead_mask[b]) return false;

@@ -60,7 +60,15 @@ inline constexpr std::size_t max_classes = 32;
 inline constexpr std::uint8_t accept_state = 0;
 inline constexpr std::uint8_t reject_state = 1;
 
-/// The automaton in plain form: states x bytes.
+/// Byte classes: bytes with identical columns (next state, error kind and payload mask in every
+/// state), numbered in the order of their first byte.
+struct class_map {
+  std::size_t count = 0;
+  std::uint8_t of[256]{};
+  std::uint8_t representative[max_classes]{};
+};
+
+/// The automaton in plain form: states x byte classes.
 struct automaton {
   struct state_desc {
     std::uint8_t count;  // ranges still expected
@@ -68,9 +76,13 @@ struct automaton {
   };
   std::size_t states = 0;
   state_desc desc[max_states]{};
-  std::uint8_t next[max_states][256]{};
-  error_code kind[max_states][256]{};  // why `next` is reject
-  std::uint8_t lead_mask[256]{};       // payload bits of a lead byte
+  class_map classes{};
+  std::uint8_t to[max_states][max_classes]{};  // next state, by class
+  error_code why[max_states][max_classes]{};   // why `to` is reject
+  std::uint8_t lead_mask[256]{};               // payload bits of a lead byte
+
+  constexpr std::uint8_t next(std::size_t s, unsigned b) const noexcept { return to[s][classes.of[b]]; }
+  constexpr error_code kind(std::size_t s, unsigned b) const noexcept { return why[s][classes.of[b]]; }
 
   constexpr std::uint8_t intern(const octet_range* need, std::uint8_t count) {
     if (count == 0) return accept_state;
@@ -93,62 +105,67 @@ constexpr automaton build_automaton() {
   // First all suffixes (states), in grammar order; then the transitions, which need them all.
   for (const sequence_rule& r : grammar)
     for (std::uint8_t k = 0; k < r.tails; ++k) a.intern(r.tail + k, static_cast<std::uint8_t>(r.tails - k));
-  for (unsigned b = 0; b < 256; ++b) {
+  // Every range of the grammar starts and ends on an edge of an interval (as do 80 and C0), so all
+  // bytes of an interval behave alike: each interval's column is worked out once, from its first
+  // byte, and intervals with equal columns share a class.
+  bool cut[257]{};
+  cut[0] = cut[0x80] = cut[0xC0] = cut[256] = true;
+  for (const sequence_rule& r : grammar) {
+    cut[r.lead.lo] = cut[r.lead.hi + 1u] = true;
+    for (std::uint8_t k = 0; k < r.tails; ++k) cut[r.tail[k].lo] = cut[r.tail[k].hi + 1u] = true;
+  }
+  for (unsigned b = 0; b < 256;) {
+    unsigned end = b + 1;
+    while (!cut[end]) ++end;
+    std::uint8_t next[max_states]{};
+    error_code kind[max_states]{};
+    std::uint8_t mask = 0;
     const bool continuation = utf8_tail.contains(b);
     // From accept: b must start one of the alternatives.
-    a.next[accept_state][b] = reject_state;
-    a.kind[accept_state][b] = continuation ? error_code::unexpected_continuation : error_code::invalid_byte;
+    next[accept_state] = reject_state;
+    kind[accept_state] = continuation ? error_code::unexpected_continuation : error_code::invalid_byte;
     for (const sequence_rule& r : grammar)
       if (r.lead.contains(b)) {
-        a.next[accept_state][b] = a.intern(r.tail, r.tails);
-        a.kind[accept_state][b] = error_code::none;
-        a.lead_mask[b] = static_cast<std::uint8_t>(0x7F >> (r.tails == 0 ? 0 : r.tails + 1));
+        next[accept_state] = a.intern(r.tail, r.tails);
+        kind[accept_state] = error_code::none;
+        mask = static_cast<std::uint8_t>(0x7F >> (r.tails == 0 ? 0 : r.tails + 1));
       }
     // Reject absorbs.
-    a.next[reject_state][b] = reject_state;
-    a.kind[reject_state][b] = error_code::none;
+    next[reject_state] = reject_state;
     // Inside a character: b must fall in the next expected range.
     for (std::uint8_t s = 2; s < a.states; ++s) {
       const auto& d = a.desc[s];
       if (d.need[0].contains(b)) {
-        a.next[s][b] = a.intern(d.need + 1, static_cast<std::uint8_t>(d.count - 1));
-        a.kind[s][b] = error_code::none;
+        next[s] = a.intern(d.need + 1, static_cast<std::uint8_t>(d.count - 1));
       } else {
-        a.next[s][b] = reject_state;
-        a.kind[s][b] = continuation ? d.need[0].outside : error_code::too_short;
+        next[s] = reject_state;
+        kind[s] = continuation ? d.need[0].outside : error_code::too_short;
       }
+    }
+    // The class of the interval: an earlier one with the same column, or a new one.
+    std::size_t c = 0;
+    for (; c < a.classes.count; ++c) {
+      bool same = a.lead_mask[a.classes.representative[c]] == mask;
+      for (std::size_t s = 0; same && s < a.states; ++s) same = a.to[s][c] == next[s] && a.why[s][c] == kind[s];
+      if (same) break;
+    }
+    if (c == a.classes.count) {
+      a.classes.representative[a.classes.count++] = static_cast<std::uint8_t>(b);
+      for (std::size_t s = 0; s < a.states; ++s) {
+        a.to[s][c] = next[s];
+        a.why[s][c] = kind[s];
+      }
+    }
+    for (; b < end; ++b) {
+      a.classes.of[b] = static_cast<std::uint8_t>(c);
+      a.lead_mask[b] = mask;
     }
   }
   return a;
 }
 
 inline constexpr automaton dfa = build_automaton();
-
-/// Byte classes: bytes with identical columns (next state and error kind in every state).
-struct class_map {
-  std::size_t count = 0;
-  std::uint8_t of[256]{};
-  std::uint8_t representative[max_classes]{};
-};
-
-constexpr class_map build_classes() {
-  class_map m{};
-  for (unsigned b = 0; b < 256; ++b) {
-    std::size_t c = 0;
-    for (; c < m.count; ++c) {
-      const unsigned r = m.representative[c];
-      bool same = dfa.lead_mask[r] == dfa.lead_mask[b];
-      for (std::size_t s = 0; same && s < dfa.states; ++s)
-        same = dfa.next[s][r] == dfa.next[s][b] && dfa.kind[s][r] == dfa.kind[s][b];
-      if (same) break;
-    }
-    if (c == m.count) m.representative[m.count++] = static_cast<std::uint8_t>(b);
-    m.of[b] = static_cast<std::uint8_t>(c);
-  }
-  return m;
-}
-
-inline constexpr class_map byte_classes = build_classes();
+inline constexpr const class_map& byte_classes = dfa.classes;
 
 static_assert(dfa.states == 9, "RFC 3629 gives accept, reject and 7 partial-character states");
 static_assert(byte_classes.count == 12, "RFC 3629 gives 12 byte classes");
@@ -172,10 +189,12 @@ struct shift_table {
 };
 
 constexpr shift_table build_shift_table() {
-  shift_table t{};
-  for (unsigned b = 0; b < 256; ++b)
+  std::uint64_t by_class[max_classes]{};
+  for (std::size_t c = 0; c < byte_classes.count; ++c)
     for (std::size_t s = 0; s < dfa.states; ++s)
-      t.row[b] |= static_cast<std::uint64_t>(dfa.next[s][b] * state_bits) << (s * state_bits);
+      by_class[c] |= static_cast<std::uint64_t>(dfa.to[s][c] * state_bits) << (s * state_bits);
+  shift_table t{};
+  for (unsigned b = 0; b < 256; ++b) t.row[b] = by_class[byte_classes.of[b]];
   return t;
 }
 
@@ -188,7 +207,7 @@ constexpr std::uint64_t step(std::uint64_t state, std::uint8_t byte) noexcept {
 
 /// The error kind when `byte` drives the (masked) shift-form state `state` to reject.
 constexpr error_code reject_kind(std::uint64_t state, std::uint8_t byte) noexcept {
-  return dfa.kind[(state & state_mask) / state_bits][byte];
+  return dfa.kind((state & state_mask) / state_bits, byte);
 }
 
 /// True for 80..BF, which never starts a character.

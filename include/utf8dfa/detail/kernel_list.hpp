@@ -15,6 +15,7 @@
 #include "../config.hpp"
 #include "cpu.hpp"
 #include "kernel_table.hpp"
+#include "scalar_kernels.hpp"
 #include "simd/avx2/kernels.hpp"
 #include "simd/avx512/kernels.hpp"
 #include "simd/neon/kernels.hpp"

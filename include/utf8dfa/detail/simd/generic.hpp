@@ -99,10 +99,10 @@ constexpr std::uint8_t pair_flags(unsigned b1, unsigned b2) noexcept {
 /// fails at b1 or at b2. A continuation b1 is judged by its context (the two_conts rule).
 constexpr bool dfa_rejects_pair(unsigned b1, unsigned b2) noexcept {
   if (utf8_tail.contains(b1)) return false;
-  const std::uint8_t s = dfa.next[accept_state][b1];
+  const std::uint8_t s = dfa.next(accept_state, b1);
   if (s == reject_state) return true;
   if (s == accept_state) return utf8_tail.contains(b2);
-  return dfa.next[s][b2] == reject_state;
+  return dfa.next(s, b2) == reject_state;
 }
 
 /// The tables agree with the DFA on every pair whose first byte lies in [lo, hi).
@@ -124,7 +124,7 @@ inline constexpr std::uint8_t lead4_min = rule_f0.lead.lo;
 
 constexpr bool continuation_thresholds_match_dfa() noexcept {
   for (unsigned b = 0; b < 256; ++b) {
-    const std::uint8_t s = dfa.next[accept_state][b];
+    const std::uint8_t s = dfa.next(accept_state, b);
     if (s == reject_state) continue;  // C0, C1, F5..FF, continuations: caught by the pair rules
     const unsigned tails = s == accept_state ? 0u : dfa.desc[s].count;
     if ((tails >= 2) != (b >= lead3_min) || (tails >= 3) != (b >= lead4_min)) return false;

@@ -3,6 +3,7 @@
 #define UTF8DFA_DETAIL_SIMD_AVX512_KERNELS_HPP
 
 #include "../../kernel_table.hpp"
+#include "../../scalar_kernels.hpp"
 #include "length.hpp"
 #include "transcode.hpp"
 #include "units.hpp"

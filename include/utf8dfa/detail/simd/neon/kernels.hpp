@@ -3,6 +3,7 @@
 #define UTF8DFA_DETAIL_SIMD_NEON_KERNELS_HPP
 
 #include "../../kernel_table.hpp"
+#include "../../scalar_kernels.hpp"
 #include "validate.hpp"
 
 #if UTF8DFA_NEON_KERNELS

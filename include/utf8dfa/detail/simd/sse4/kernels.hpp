@@ -3,6 +3,7 @@
 #define UTF8DFA_DETAIL_SIMD_SSE4_KERNELS_HPP
 
 #include "../../kernel_table.hpp"
+#include "../../scalar_kernels.hpp"
 #include "validate.hpp"
 
 #if UTF8DFA_X86_KERNELS
