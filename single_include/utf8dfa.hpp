@@ -21,6 +21,7 @@
 //   utf8dfa/detail/cpu.hpp
 //   utf8dfa/detail/scalar_kernels.hpp
 //   utf8dfa/detail/simd/avx2/kernels.hpp
+//   utf8dfa/detail/simd/short_input.hpp
 //   utf8dfa/detail/simd/avx2/length.hpp
 //   utf8dfa/detail/simd/length_common.hpp
 //   utf8dfa/detail/simd/generic.hpp
@@ -158,10 +159,17 @@
 #define UTF8DFA_ALWAYS_INLINE inline __attribute__((always_inline))
 #define UTF8DFA_LIKELY(x) __builtin_expect(!!(x), 1)
 #define UTF8DFA_UNLIKELY(x) __builtin_expect(!!(x), 0)
+// Keeps a cold or bulky path out of its caller, so the caller's common path stays lean.
+#define UTF8DFA_NOINLINE __attribute__((noinline))
 #else
 #define UTF8DFA_ALWAYS_INLINE inline
 #define UTF8DFA_LIKELY(x) (x)
 #define UTF8DFA_UNLIKELY(x) (x)
+#if defined(_MSC_VER)
+#define UTF8DFA_NOINLINE __declspec(noinline)
+#else
+#define UTF8DFA_NOINLINE
+#endif
 #endif
 
 #if defined(__x86_64__) || defined(_M_X64)
@@ -1580,14 +1588,6 @@ struct kernel_table {
   std::size_t (*to_well_formed_utf16)(const char16_t*, std::size_t, char16_t*) noexcept;
 };
 
-/// A vector conversion for inputs of at least `MinUnits` code units, the scalar one below: a vector
-/// kernel's setup (masks, permute tables) costs more than the DFA on a few characters.
-template <class In, class Out, conversion_result (*Vector)(const In*, std::size_t, Out*, char32_t) noexcept,
-          conversion_result (*Scalar)(const In*, std::size_t, Out*, char32_t) noexcept, std::size_t MinUnits>
-conversion_result vector_from(const In* p, std::size_t n, Out* out, char32_t replacement) noexcept {
-  return n < MinUnits ? Scalar(p, n, out, replacement) : Vector(p, n, out, replacement);
-}
-
 }  // namespace detail
 }  // namespace UTF8DFA_ABI_NAMESPACE
 }  // namespace utf8dfa
@@ -1860,6 +1860,71 @@ inline constexpr kernel_table scalar_kernels{
 #ifndef UTF8DFA_DETAIL_SIMD_AVX2_KERNELS_HPP
 #define UTF8DFA_DETAIL_SIMD_AVX2_KERNELS_HPP
 
+// ---- begin utf8dfa/detail/simd/short_input.hpp ----
+// utf8dfa: what a vector kernel does with inputs too short for its blocks. Plain code (no target
+// attributes): the kernels' tables wrap their conversions in these.
+#ifndef UTF8DFA_DETAIL_SIMD_SHORT_INPUT_HPP
+#define UTF8DFA_DETAIL_SIMD_SHORT_INPUT_HPP
+
+
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+
+/// A vector conversion for inputs of at least `MinUnits` code units, the scalar one below: a vector
+/// kernel's setup (masks, permute tables) costs more than the DFA on a few characters.
+template <class In, class Out, conversion_result (*Vector)(const In*, std::size_t, Out*, char32_t) noexcept,
+          conversion_result (*Scalar)(const In*, std::size_t, Out*, char32_t) noexcept, std::size_t MinUnits>
+conversion_result vector_from(const In* p, std::size_t n, Out* out, char32_t replacement) noexcept {
+  return n < MinUnits ? Scalar(p, n, out, replacement) : Vector(p, n, out, replacement);
+}
+
+/// Output units a conversion may write per input unit: a byte of UTF-8 or a unit of UTF-16 or
+/// UTF-32 read as an error becomes one replacement, which may be a supplementary character.
+template <class Out>
+inline constexpr std::size_t most_out_per_unit = sizeof(Out) == 1   ? 4
+                                                 : sizeof(Out) == 2 ? 2
+                                                                    : 1;
+
+/// vector_from for a kernel without masked loads and stores, whose blocks need `Pad` units of
+/// input after them and whose last few units go to the scalar DFA: an input of MinUnits up to
+/// PadBelow units is copied into a buffer and followed by Pad zero units, the vector conversion
+/// runs there, and its output is copied out. A zero unit is a character of its own in every
+/// encoding (U+0000), so it ends a character cut by the end of the input exactly as the end does,
+/// and it writes one zero unit: the input's output is the buffer's output less its last Pad units.
+/// An input with an error is converted again by the scalar DFA, into `out`, which says whether an
+/// error at the end is an incomplete character (the buffer's run sees it cut by a zero).
+template <class In, class Out, conversion_result (*Vector)(const In*, std::size_t, Out*, char32_t) noexcept,
+          conversion_result (*Scalar)(const In*, std::size_t, Out*, char32_t) noexcept, std::size_t PadBelow,
+          std::size_t Pad>
+UTF8DFA_NOINLINE conversion_result convert_padded(const In* p, std::size_t n, Out* out, char32_t replacement) noexcept {
+  In in[PadBelow + Pad];
+  Out converted[(PadBelow + Pad) * most_out_per_unit<Out>];
+  std::memcpy(in, p, n * sizeof(In));
+  std::memset(in + n, 0, Pad * sizeof(In));
+  const conversion_result r = Vector(in, n + Pad, converted, replacement);
+  if (r.error != error_code::none || r.read != n + Pad || r.written < Pad) return Scalar(p, n, out, replacement);
+  std::memcpy(out, converted, (r.written - Pad) * sizeof(Out));
+  return {n, r.written - Pad, error_code::none};
+}
+
+template <class In, class Out, conversion_result (*Vector)(const In*, std::size_t, Out*, char32_t) noexcept,
+          conversion_result (*Scalar)(const In*, std::size_t, Out*, char32_t) noexcept, std::size_t MinUnits,
+          std::size_t PadBelow, std::size_t Pad>
+conversion_result padded_from(const In* p, std::size_t n, Out* out, char32_t replacement) noexcept {
+  static_assert(Pad > 0 && MinUnits <= PadBelow, "at least one zero unit ends the copied input");
+  if (n < MinUnits) return Scalar(p, n, out, replacement);
+  if (n >= PadBelow) return Vector(p, n, out, replacement);
+  return convert_padded<In, Out, Vector, Scalar, PadBelow, Pad>(p, n, out, replacement);
+}
+
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/detail/simd/short_input.hpp ----
 // ---- begin utf8dfa/detail/simd/avx2/length.hpp ----
 // utf8dfa: AVX2 output lengths of the conversions, exact on ill-formed input too: the block check
 // and a count in one pass over well-formed blocks, the scalar decoder over a block that holds an
@@ -2110,8 +2175,6 @@ std::size_t utf8_bytes_blocks(const In* p, std::size_t n, char32_t repl) noexcep
 
 #if UTF8DFA_X86_KERNELS
 #include <immintrin.h>
-// Keeps a kernel's vector loop out of its caller, so a short input's scalar path stays lean.
-#define UTF8DFA_NOINLINE __attribute__((noinline))
 #define UTF8DFA_TARGET_SSE4 __attribute__((target("sse4.2,popcnt")))
 #define UTF8DFA_TARGET_AVX2 __attribute__((target("avx2,bmi,bmi2,popcnt,lzcnt")))
 #define UTF8DFA_TARGET_AVX512 \
@@ -2129,6 +2192,7 @@ std::size_t utf8_bytes_blocks(const In* p, std::size_t n, char32_t repl) noexcep
 // utf8dfa: AVX2 validation and counting (32-byte vectors, 64-byte blocks).
 #ifndef UTF8DFA_DETAIL_SIMD_AVX2_VALIDATE_HPP
 #define UTF8DFA_DETAIL_SIMD_AVX2_VALIDATE_HPP
+
 
 
 #if UTF8DFA_X86_KERNELS
@@ -2252,10 +2316,22 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_blocks(co
   return rescan_from(p, n, b);
 }
 
-/// validate_scalar's answer. Short inputs take the scalar DFA: this function is plain code (no
-/// target region), so they run exactly as in the scalar kernel.
+/// validate_scalar's answer for 32 <= n < min_block_input: the blocks check a copy of the input
+/// preceded by zero bytes (ASCII), which passes exactly when the input is well-formed; an input
+/// that fails is validated again by the scalar DFA, which says where and why.
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_short(const unsigned char* p,
+                                                                             std::size_t n) noexcept {
+  alignas(32) unsigned char copy[min_block_input] = {};
+  std::memcpy(copy + min_block_input - n, p, n);
+  if (UTF8DFA_LIKELY(check_blocks(copy, min_block_input) == blocks_pass)) return {n, 0, error_code::none};
+  return validate_scalar(p, n);
+}
+
+/// validate_scalar's answer. Inputs under 32 bytes take the scalar DFA: this function is plain code
+/// (no target region), so they run exactly as in the scalar kernel.
 inline validation_result validate(const unsigned char* p, std::size_t n) noexcept {
-  return n < min_block_input ? validate_scalar(p, n) : validate_blocks(p, n);
+  if (n >= min_block_input) return validate_blocks(p, n);
+  return n < 32 ? validate_scalar(p, n) : validate_short(p, n);
 }
 
 /// Bytes that are not continuation bytes (80..BF are the signed bytes below -64). Each compare
@@ -4061,14 +4137,20 @@ inline namespace UTF8DFA_ABI_NAMESPACE {
 namespace detail {
 namespace avx2 {
 
+/// UTF-8 inputs shorter than this are converted in a padded copy.
+inline constexpr std::size_t short_below = 256;
+
 inline constexpr kernel_table table{
     "avx2",
     &validate,
     &count_leads,
     &utf16_length,
-    // Short inputs (under 32 UTF-8 bytes, 16 UTF-16 or UTF-32 units) go to the scalar DFA.
-    &vector_from<unsigned char, char32_t, &utf8_to_utf32, scalar_utf8_to_utf32, 32>,
-    &vector_from<unsigned char, char16_t, &utf8_to_utf16, scalar_utf8_to_utf16, 32>,
+    // Short inputs: under 32 UTF-8 bytes (16 UTF-16 or UTF-32 units) the scalar DFA; UTF-8 up to
+    // short_below bytes in a padded copy, so that the blocks cover the whole input (short_input.hpp).
+    // A padded copy does not pay for UTF-16 and UTF-32 input: their blocks are shorter, their
+    // scalar tail cheaper than the two copies.
+    &padded_from<unsigned char, char32_t, &utf8_to_utf32, scalar_utf8_to_utf32, 32, short_below, 40>,
+    &padded_from<unsigned char, char16_t, &utf8_to_utf16, scalar_utf8_to_utf16, 32, short_below, 40>,
     &vector_from<char16_t, unsigned char, &utf16_to_utf8, scalar_utf16_to_utf8, 16>,
     &vector_from<char32_t, unsigned char, &utf32_to_utf8, scalar_utf32_to_utf8, 16>,
     &utf16_length_from_utf8,
@@ -10980,14 +11062,6 @@ inline constexpr bool enable_borrowed_range<utf8dfa::code_point_view<It, Sent, D
 #endif
 // ---- end utf8dfa/views.hpp ----
 
-#if defined(__GNUC__) || defined(__clang__)
-#define UTF8DFA_VIEWS_NOINLINE __attribute__((noinline))
-#elif defined(_MSC_VER)
-#define UTF8DFA_VIEWS_NOINLINE __declspec(noinline)
-#else
-#define UTF8DFA_VIEWS_NOINLINE
-#endif
-
 namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
 
@@ -11521,7 +11595,7 @@ class utf_iterator {
 
   // Contiguous input: what the inline paths leave (ill-formed input, the last bytes of UTF-8) goes to
   // the general decoders out of line, so that the loop that iterates keeps its state in registers.
-  UTF8DFA_VIEWS_NOINLINE static constexpr decoded decode_out_of_line(It pos, Sent last) {
+  UTF8DFA_NOINLINE static constexpr decoded decode_out_of_line(It pos, Sent last) {
     return detail::utf_advance<in_form>(pos, last);
   }
 
@@ -11861,8 +11935,6 @@ template <class Out, class It, class Sent, class Policy>
 inline constexpr bool enable_borrowed_range<utf8dfa::utf_view<Out, It, Sent, Policy>> = true;
 }  // namespace std::ranges
 #endif
-
-#undef UTF8DFA_VIEWS_NOINLINE
 
 #endif
 // ---- end utf8dfa/utf_views.hpp ----

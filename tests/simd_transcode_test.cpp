@@ -56,6 +56,9 @@ std::vector<simd_kernel> kernels_under_test() {
   const bool has2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2");
   k.push_back({"avx2", has2, &d::avx2::utf8_to_utf32, &d::avx2::utf8_to_utf16, &d::avx2::utf16_to_utf8,
                &d::avx2::utf32_to_utf8});
+  // As the dispatcher calls them: short inputs through the scalar DFA or a padded copy (short_input.hpp).
+  k.push_back({"avx2 table", has2, d::avx2::table.utf8_to_utf32, d::avx2::table.utf8_to_utf16,
+               d::avx2::table.utf16_to_utf8, d::avx2::table.utf32_to_utf8});
 #endif
   return k;
 }

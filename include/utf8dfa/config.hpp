@@ -53,10 +53,17 @@
 #define UTF8DFA_ALWAYS_INLINE inline __attribute__((always_inline))
 #define UTF8DFA_LIKELY(x) __builtin_expect(!!(x), 1)
 #define UTF8DFA_UNLIKELY(x) __builtin_expect(!!(x), 0)
+// Keeps a cold or bulky path out of its caller, so the caller's common path stays lean.
+#define UTF8DFA_NOINLINE __attribute__((noinline))
 #else
 #define UTF8DFA_ALWAYS_INLINE inline
 #define UTF8DFA_LIKELY(x) (x)
 #define UTF8DFA_UNLIKELY(x) (x)
+#if defined(_MSC_VER)
+#define UTF8DFA_NOINLINE __declspec(noinline)
+#else
+#define UTF8DFA_NOINLINE
+#endif
 #endif
 
 #if defined(__x86_64__) || defined(_M_X64)

@@ -32,14 +32,6 @@
 #include "policy.hpp"
 #include "views.hpp"
 
-#if defined(__GNUC__) || defined(__clang__)
-#define UTF8DFA_VIEWS_NOINLINE __attribute__((noinline))
-#elif defined(_MSC_VER)
-#define UTF8DFA_VIEWS_NOINLINE __declspec(noinline)
-#else
-#define UTF8DFA_VIEWS_NOINLINE
-#endif
-
 namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
 
@@ -573,7 +565,7 @@ class utf_iterator {
 
   // Contiguous input: what the inline paths leave (ill-formed input, the last bytes of UTF-8) goes to
   // the general decoders out of line, so that the loop that iterates keeps its state in registers.
-  UTF8DFA_VIEWS_NOINLINE static constexpr decoded decode_out_of_line(It pos, Sent last) {
+  UTF8DFA_NOINLINE static constexpr decoded decode_out_of_line(It pos, Sent last) {
     return detail::utf_advance<in_form>(pos, last);
   }
 
@@ -913,7 +905,5 @@ template <class Out, class It, class Sent, class Policy>
 inline constexpr bool enable_borrowed_range<utf8dfa::utf_view<Out, It, Sent, Policy>> = true;
 }  // namespace std::ranges
 #endif
-
-#undef UTF8DFA_VIEWS_NOINLINE
 
 #endif

@@ -50,14 +50,6 @@ struct kernel_table {
   std::size_t (*to_well_formed_utf16)(const char16_t*, std::size_t, char16_t*) noexcept;
 };
 
-/// A vector conversion for inputs of at least `MinUnits` code units, the scalar one below: a vector
-/// kernel's setup (masks, permute tables) costs more than the DFA on a few characters.
-template <class In, class Out, conversion_result (*Vector)(const In*, std::size_t, Out*, char32_t) noexcept,
-          conversion_result (*Scalar)(const In*, std::size_t, Out*, char32_t) noexcept, std::size_t MinUnits>
-conversion_result vector_from(const In* p, std::size_t n, Out* out, char32_t replacement) noexcept {
-  return n < MinUnits ? Scalar(p, n, out, replacement) : Vector(p, n, out, replacement);
-}
-
 }  // namespace detail
 }  // namespace UTF8DFA_ABI_NAMESPACE
 }  // namespace utf8dfa

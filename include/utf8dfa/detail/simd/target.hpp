@@ -8,8 +8,6 @@
 
 #if UTF8DFA_X86_KERNELS
 #include <immintrin.h>
-// Keeps a kernel's vector loop out of its caller, so a short input's scalar path stays lean.
-#define UTF8DFA_NOINLINE __attribute__((noinline))
 #define UTF8DFA_TARGET_SSE4 __attribute__((target("sse4.2,popcnt")))
 #define UTF8DFA_TARGET_AVX2 __attribute__((target("avx2,bmi,bmi2,popcnt,lzcnt")))
 #define UTF8DFA_TARGET_AVX512 \

@@ -2,6 +2,8 @@
 #ifndef UTF8DFA_DETAIL_SIMD_AVX2_VALIDATE_HPP
 #define UTF8DFA_DETAIL_SIMD_AVX2_VALIDATE_HPP
 
+#include <cstring>
+
 #include "../generic.hpp"
 #include "../target.hpp"
 
@@ -126,10 +128,22 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_blocks(co
   return rescan_from(p, n, b);
 }
 
-/// validate_scalar's answer. Short inputs take the scalar DFA: this function is plain code (no
-/// target region), so they run exactly as in the scalar kernel.
+/// validate_scalar's answer for 32 <= n < min_block_input: the blocks check a copy of the input
+/// preceded by zero bytes (ASCII), which passes exactly when the input is well-formed; an input
+/// that fails is validated again by the scalar DFA, which says where and why.
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_short(const unsigned char* p,
+                                                                             std::size_t n) noexcept {
+  alignas(32) unsigned char copy[min_block_input] = {};
+  std::memcpy(copy + min_block_input - n, p, n);
+  if (UTF8DFA_LIKELY(check_blocks(copy, min_block_input) == blocks_pass)) return {n, 0, error_code::none};
+  return validate_scalar(p, n);
+}
+
+/// validate_scalar's answer. Inputs under 32 bytes take the scalar DFA: this function is plain code
+/// (no target region), so they run exactly as in the scalar kernel.
 inline validation_result validate(const unsigned char* p, std::size_t n) noexcept {
-  return n < min_block_input ? validate_scalar(p, n) : validate_blocks(p, n);
+  if (n >= min_block_input) return validate_blocks(p, n);
+  return n < 32 ? validate_scalar(p, n) : validate_short(p, n);
 }
 
 /// Bytes that are not continuation bytes (80..BF are the signed bytes below -64). Each compare

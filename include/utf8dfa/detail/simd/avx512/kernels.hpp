@@ -4,6 +4,7 @@
 
 #include "../../kernel_table.hpp"
 #include "../../scalar_kernels.hpp"
+#include "../short_input.hpp"
 #include "length.hpp"
 #include "transcode.hpp"
 #include "units.hpp"

@@ -1,0 +1,67 @@
+// utf8dfa: what a vector kernel does with inputs too short for its blocks. Plain code (no target
+// attributes): the kernels' tables wrap their conversions in these.
+#ifndef UTF8DFA_DETAIL_SIMD_SHORT_INPUT_HPP
+#define UTF8DFA_DETAIL_SIMD_SHORT_INPUT_HPP
+
+#include <cstddef>
+#include <cstring>
+
+#include "../../config.hpp"
+#include "../../error.hpp"
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+
+/// A vector conversion for inputs of at least `MinUnits` code units, the scalar one below: a vector
+/// kernel's setup (masks, permute tables) costs more than the DFA on a few characters.
+template <class In, class Out, conversion_result (*Vector)(const In*, std::size_t, Out*, char32_t) noexcept,
+          conversion_result (*Scalar)(const In*, std::size_t, Out*, char32_t) noexcept, std::size_t MinUnits>
+conversion_result vector_from(const In* p, std::size_t n, Out* out, char32_t replacement) noexcept {
+  return n < MinUnits ? Scalar(p, n, out, replacement) : Vector(p, n, out, replacement);
+}
+
+/// Output units a conversion may write per input unit: a byte of UTF-8 or a unit of UTF-16 or
+/// UTF-32 read as an error becomes one replacement, which may be a supplementary character.
+template <class Out>
+inline constexpr std::size_t most_out_per_unit = sizeof(Out) == 1   ? 4
+                                                 : sizeof(Out) == 2 ? 2
+                                                                    : 1;
+
+/// vector_from for a kernel without masked loads and stores, whose blocks need `Pad` units of
+/// input after them and whose last few units go to the scalar DFA: an input of MinUnits up to
+/// PadBelow units is copied into a buffer and followed by Pad zero units, the vector conversion
+/// runs there, and its output is copied out. A zero unit is a character of its own in every
+/// encoding (U+0000), so it ends a character cut by the end of the input exactly as the end does,
+/// and it writes one zero unit: the input's output is the buffer's output less its last Pad units.
+/// An input with an error is converted again by the scalar DFA, into `out`, which says whether an
+/// error at the end is an incomplete character (the buffer's run sees it cut by a zero).
+template <class In, class Out, conversion_result (*Vector)(const In*, std::size_t, Out*, char32_t) noexcept,
+          conversion_result (*Scalar)(const In*, std::size_t, Out*, char32_t) noexcept, std::size_t PadBelow,
+          std::size_t Pad>
+UTF8DFA_NOINLINE conversion_result convert_padded(const In* p, std::size_t n, Out* out, char32_t replacement) noexcept {
+  In in[PadBelow + Pad];
+  Out converted[(PadBelow + Pad) * most_out_per_unit<Out>];
+  std::memcpy(in, p, n * sizeof(In));
+  std::memset(in + n, 0, Pad * sizeof(In));
+  const conversion_result r = Vector(in, n + Pad, converted, replacement);
+  if (r.error != error_code::none || r.read != n + Pad || r.written < Pad) return Scalar(p, n, out, replacement);
+  std::memcpy(out, converted, (r.written - Pad) * sizeof(Out));
+  return {n, r.written - Pad, error_code::none};
+}
+
+template <class In, class Out, conversion_result (*Vector)(const In*, std::size_t, Out*, char32_t) noexcept,
+          conversion_result (*Scalar)(const In*, std::size_t, Out*, char32_t) noexcept, std::size_t MinUnits,
+          std::size_t PadBelow, std::size_t Pad>
+conversion_result padded_from(const In* p, std::size_t n, Out* out, char32_t replacement) noexcept {
+  static_assert(Pad > 0 && MinUnits <= PadBelow, "at least one zero unit ends the copied input");
+  if (n < MinUnits) return Scalar(p, n, out, replacement);
+  if (n >= PadBelow) return Vector(p, n, out, replacement);
+  return convert_padded<In, Out, Vector, Scalar, PadBelow, Pad>(p, n, out, replacement);
+}
+
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
