@@ -457,11 +457,21 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* pack_bmp_forms(unsigned
   return put_bytes(o, _mm_shuffle_epi8(v, _mm_loadu_si128(reinterpret_cast<const __m128i*>(row))), row[15], spill);
 }
 
+/// The splats encode16 uses, loaded once: a loop that keeps them keeps them in registers (or on
+/// its stack, read by the instructions using them), with no address computed per use.
+struct unit_constants {
+  __m256i ff80, f800, x7ff, x7f, x3f00, x80c0, x80e0, x3f, x80, x4000;
+};
+
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unit_constants load_unit_constants() noexcept {
+  return {k16<0xFF80>(), k16<0xF800>(), k16<0x7FF>(), k16<0x7F>(),   k16<0x3F00>(),
+          k16<0x80C0>(), k16<0x80E0>(), k16<0x3F>(),  k16<0x80>(), k16<0x4000>()};
+}
+
 /// Two-byte forms of the units of w as words (lead, continuation): (110 | u >> 6, 10 | u & 3F).
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i two_byte_forms(__m256i w) noexcept {
-  return _mm256_or_si256(
-      _mm256_or_si256(_mm256_srli_epi16(w, 6), _mm256_and_si256(_mm256_slli_epi16(w, 8), k16<0x3F00>())),
-      k16<0x80C0>());
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i two_byte_forms(__m256i w, const unit_constants& k) noexcept {
+  return _mm256_or_si256(_mm256_or_si256(_mm256_srli_epi16(w, 6), _mm256_and_si256(_mm256_slli_epi16(w, 8), k.x3f00)),
+                         k.x80c0);
 }
 
 /// The UTF-16 unit before each unit of w (0 before the first).
@@ -493,7 +503,8 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i pair_halves(__m256i w, __m256i
 /// bytes past the result.
 template <bool Pairs>
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16(unsigned char* o, __m256i w, __m256i hs, __m256i ls,
-                                                                  bool drop_last, bool spill) noexcept {
+                                                                  bool drop_last, bool spill,
+                                                                  const unit_constants& k) noexcept {
   if (Pairs && _mm256_movemask_epi8(_mm256_or_si256(hs, ls)) == -1) {  // pairs only: 2 bytes per unit
     const __m256i bytes = pair_halves(w, hs);
     const unsigned count = drop_last ? 30u : 32u;
@@ -505,10 +516,10 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16(unsigned char*
     }
     return o + count;
   }
-  if (!Pairs && _mm256_testz_si256(w, k16<0xF800>())) {
+  if (!Pairs && _mm256_testz_si256(w, k.f800)) {
     // Forms of 1 and 2 bytes: 8 words per 128-bit lane. The units are below 800: signed compares.
-    const __m256i longer = _mm256_cmpgt_epi16(w, k16<0x7F>());
-    const __m256i words = _mm256_blendv_epi8(w, two_byte_forms(w), longer);
+    const __m256i longer = _mm256_cmpgt_epi16(w, k.x7f);
+    const __m256i words = _mm256_blendv_epi8(w, two_byte_forms(w, k), longer);
     const auto m = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_packs_epi16(longer, longer)));
     const unsigned m0 = m & 0xFFu, m1 = (m >> 16) & 0xFFu;
     const __m128i first = _mm_shuffle_epi8(
@@ -519,13 +530,12 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16(unsigned char*
     o = put_bytes(o, first, 8u + static_cast<unsigned>(_mm_popcnt_u32(m0)), spill);
     return put_bytes(o, second, 8u + static_cast<unsigned>(_mm_popcnt_u32(m1)), spill);
   }
-  const __m256i ascii = _mm256_cmpeq_epi16(_mm256_min_epu16(w, k16<0x7F>()), w);
-  const __m256i short2 = _mm256_cmpeq_epi16(_mm256_min_epu16(w, k16<0x7FF>()), w);
+  const __m256i ascii = _mm256_cmpeq_epi16(_mm256_min_epu16(w, k.x7f), w);
+  const __m256i short2 = _mm256_cmpeq_epi16(_mm256_min_epu16(w, k.x7ff), w);
   // Three-byte forms as the word (1110 | u >> 12, 10 | (u >> 6) & 3F) and the byte 10 | u & 3F.
   const __m256i three = _mm256_or_si256(
-      _mm256_or_si256(_mm256_srli_epi16(w, 12), _mm256_and_si256(_mm256_slli_epi16(w, 2), k16<0x3F00>())),
-      k16<0x80E0>());
-  const __m256i tail = _mm256_or_si256(_mm256_and_si256(w, k16<0x3F>()), k16<0x80>());
+      _mm256_or_si256(_mm256_srli_epi16(w, 12), _mm256_and_si256(_mm256_slli_epi16(w, 2), k.x3f00)), k.x80e0);
+  const __m256i tail = _mm256_or_si256(_mm256_and_si256(w, k.x3f), k.x80);
   if (!Pairs && _mm256_testz_si256(short2, short2)) {  // 3-byte forms only: 12 bytes per 4 units
     const __m256i drop4th = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1, 0, 1, 2, 4, 5, 6,
                                              8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
@@ -543,7 +553,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16(unsigned char*
     static_cast<void>(hs);
     static_cast<void>(ls);
     static_cast<void>(drop_last);
-    const __m256i head = _mm256_blendv_epi8(_mm256_or_si256(three, _mm256_and_si256(short2, k16<0x4000>())), w, ascii);
+    const __m256i head = _mm256_blendv_epi8(_mm256_or_si256(three, _mm256_and_si256(short2, k.x4000)), w, ascii);
     const __m256i quads_lo = _mm256_unpacklo_epi16(head, tail);  // units 0-3 | 8-11, a dword each
     const __m256i quads_hi = _mm256_unpackhi_epi16(head, tail);  // units 4-7 | 12-15
     // Byte k of m: (2-byte-or-less bits << 4 | 1-byte bits) of units 4k..4k+3, the pack_bmp_utf8 index.
@@ -559,7 +569,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16(unsigned char*
   }
   __m256i twos = _mm256_andnot_si256(ascii, short2);
   // Blocks of pairs without 2-byte forms skip them (those without pairs returned above).
-  const __m256i wide = _mm256_testz_si256(twos, twos) ? three : _mm256_blendv_epi8(three, two_byte_forms(w), short2);
+  const __m256i wide = _mm256_testz_si256(twos, twos) ? three : _mm256_blendv_epi8(three, two_byte_forms(w, k), short2);
   __m256i head = _mm256_blendv_epi8(wide, w, ascii);
   __m256i threes = _mm256_cmpeq_epi16(short2, _mm256_setzero_si256());
   if constexpr (Pairs) {
@@ -588,17 +598,18 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16(unsigned char*
 /// encode16 for BMP scalar values.
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16_bmp(unsigned char* o, __m256i w,
                                                                       bool spill) noexcept {
-  return encode16<false>(o, w, w, w, false, spill);
+  return encode16<false>(o, w, w, w, false, spill, load_unit_constants());
 }
 
 /// encode16_bmp with full-width stores, and 16 bytes at once for ASCII units.
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16_ascii_or_bmp(unsigned char* o, __m256i w) noexcept {
-  if (_mm256_testz_si256(w, k16<0xFF80>())) {
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16_ascii_or_bmp(unsigned char* o, __m256i w,
+                                                                               const unit_constants& k) noexcept {
+  if (_mm256_testz_si256(w, k.ff80)) {
     const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(w, w), 0x08);
     _mm_storeu_si128(reinterpret_cast<__m128i*>(o), _mm256_castsi256_si128(bytes));
     return o + 16;
   }
-  return encode16<false>(o, w, w, w, false, true);
+  return encode16<false>(o, w, w, w, false, true, k);
 }
 
 /// True when one of the 16 units of w is a surrogate.
@@ -657,6 +668,7 @@ struct bulk_position {
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline bulk_position utf16_bulk(const char16_t* p, std::size_t i, std::size_t n,
                                                                      unsigned char* o) noexcept {
   bool plain = false;
+  const unit_constants k = load_unit_constants();
   while (n - i >= 80) {
     // Four blocks at once when they and the block after them hold no surrogate: full-width stores
     // throughout (the fifth block gives at least 16 bytes after them).
@@ -665,7 +677,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline bulk_position utf16_bulk(const char1
     const __m256i w2 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 32));
     const __m256i w3 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 48));
     const __m256i all = _mm256_or_si256(_mm256_or_si256(w0, w1), _mm256_or_si256(w2, w3));
-    if (_mm256_testz_si256(all, k16<0xFF80>())) {
+    if (_mm256_testz_si256(all, k.ff80)) {
       const __m256i b01 = _mm256_permute4x64_epi64(_mm256_packus_epi16(w0, w1), 0xD8);
       const __m256i b23 = _mm256_permute4x64_epi64(_mm256_packus_epi16(w2, w3), 0xD8);
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), b01);
@@ -683,10 +695,10 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline bulk_position utf16_bulk(const char1
                          _mm256_sub_epi16(w4, bias));
     // Every unit minus D800 is 800 or more (unsigned): no surrogate.
     if (_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_max_epu16(low, k16<0x800>()), low)) == -1) {
-      o = encode16_ascii_or_bmp(o, w0);
-      o = encode16_ascii_or_bmp(o, w1);
-      o = encode16_ascii_or_bmp(o, w2);
-      o = encode16_ascii_or_bmp(o, w3);
+      o = encode16_ascii_or_bmp(o, w0, k);
+      o = encode16_ascii_or_bmp(o, w1, k);
+      o = encode16_ascii_or_bmp(o, w2, k);
+      o = encode16_ascii_or_bmp(o, w3, k);
       i += 64;
       plain = true;
       continue;
@@ -746,7 +758,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std:
           n - c.i >= 32 && !any_surrogate(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 16)));
       const bool spill = next_plain || (n - c.i >= 32 && pairs_complete(p + c.i + 16));
       // (Each branch inlines the encoder with `spill` constant: no test per store.)
-      c.o = spill ? encode16<false>(c.o, w, w, w, false, true) : encode16<false>(c.o, w, w, w, false, false);
+      c.o = spill ? encode16_bmp(c.o, w, true) : encode16_bmp(c.o, w, false);
       c.i += 16;
       plain = next_plain;
       continue;
@@ -765,8 +777,8 @@ UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std:
       continue;
     }
     const bool spill = n - c.i >= take + 16u && pairs_complete(p + c.i + take);
-    c.o = spill ? encode16<true>(c.o, w, s.hs, s.ls, take == 15, true)
-                : encode16<true>(c.o, w, s.hs, s.ls, take == 15, false);
+    c.o = spill ? encode16<true>(c.o, w, s.hs, s.ls, take == 15, true, load_unit_constants())
+                : encode16<true>(c.o, w, s.hs, s.ls, take == 15, false, load_unit_constants());
     c.i += take;
   }
   return finish_scalar<Strict>(p, n, out, c, repl);
