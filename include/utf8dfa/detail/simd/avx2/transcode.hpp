@@ -520,15 +520,16 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16(unsigned char*
     // Forms of 1 and 2 bytes: 8 words per 128-bit lane. The units are below 800: signed compares.
     const __m256i longer = _mm256_cmpgt_epi16(w, k.x7f);
     const __m256i words = _mm256_blendv_epi8(w, two_byte_forms(w, k), longer);
+    // Bits 0-7: 2-byte units 0-7, 16-23: units 8-15; the rows are found by byte offset (16 times
+    // the index: no shift of the index).
     const auto m = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_packs_epi16(longer, longer)));
-    const unsigned m0 = m & 0xFFu, m1 = (m >> 16) & 0xFFu;
-    const __m128i first = _mm_shuffle_epi8(
-        _mm256_castsi256_si128(words), _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_short_utf8[m0])));
-    const __m128i second =
-        _mm_shuffle_epi8(_mm256_extracti128_si256(words, 1),
-                         _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_short_utf8[m1])));
-    o = put_bytes(o, first, 8u + static_cast<unsigned>(_mm_popcnt_u32(m0)), spill);
-    return put_bytes(o, second, 8u + static_cast<unsigned>(_mm_popcnt_u32(m1)), spill);
+    const unsigned char* rows = &tables.pack_short_utf8[0][0];
+    const __m128i first = _mm_shuffle_epi8(_mm256_castsi256_si128(words),
+                                           _mm_loadu_si128(reinterpret_cast<const __m128i*>(rows + ((m << 4) & 0xFF0u))));
+    const __m128i second = _mm_shuffle_epi8(
+        _mm256_extracti128_si256(words, 1), _mm_loadu_si128(reinterpret_cast<const __m128i*>(rows + ((m >> 12) & 0xFF0u))));
+    o = put_bytes(o, first, 8u + static_cast<unsigned>(_mm_popcnt_u32(m & 0xFFu)), spill);
+    return put_bytes(o, second, 8u + static_cast<unsigned>(_mm_popcnt_u32(m & 0xFF0000u)), spill);
   }
   const __m256i ascii = _mm256_cmpeq_epi16(_mm256_min_epu16(w, k.x7f), w);
   const __m256i short2 = _mm256_cmpeq_epi16(_mm256_min_epu16(w, k.x7ff), w);
