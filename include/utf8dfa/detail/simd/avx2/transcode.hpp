@@ -792,6 +792,70 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool all_below_surrogates(const char32
   return _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_min_epu32(top, k32<0xD7FFu>()), top)) == -1;
 }
 
+/// The 64-unit steps of utf32_to_utf8_impl, from i while 80 units or more are left and the 64 units
+/// at i are ASCII, BMP scalar values followed by 16 scalar values, or supplementary scalar values
+/// only. Out of line, so that the constants and pointers of its loop stay in registers.
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline bulk_position utf32_bulk(const char32_t* p, std::size_t i, std::size_t n,
+                                                                     unsigned char* o) noexcept {
+  const unit_constants k = load_unit_constants();
+  while (n - i >= 80) {
+    // 64 units at once: ASCII, or BMP scalar values (as UTF-16 does, with full-width stores: the
+    // 16 units after them must be scalar values), or supplementary ones only.
+    __m256i a[8];
+    for (int j = 0; j < 8; ++j) a[j] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 8 * j));
+    const __m256i all = _mm256_or_si256(_mm256_or_si256(_mm256_or_si256(a[0], a[1]), _mm256_or_si256(a[2], a[3])),
+                                        _mm256_or_si256(_mm256_or_si256(a[4], a[5]), _mm256_or_si256(a[6], a[7])));
+    if (_mm256_testz_si256(all, k32<~0x7Fu>())) {
+      // Bytes of units (0-3, 8-11, 16-19, 24-27 | 4-7, 12-15, 20-23, 28-31) per 32 units.
+      const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+      for (int h = 0; h < 2; ++h) {
+        const __m256i bytes = _mm256_packus_epi16(_mm256_packus_epi32(a[4 * h], a[4 * h + 1]),
+                                                  _mm256_packus_epi32(a[4 * h + 2], a[4 * h + 3]));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 32 * h), _mm256_permutevar8x32_epi32(bytes, order));
+      }
+      i += 64;
+      o += 64;
+      continue;
+    }
+    if (_mm256_testz_si256(all, k32<0xFFFF0000u>())) {
+      __m256i w[4];
+      for (int j = 0; j < 4; ++j) w[j] = _mm256_permute4x64_epi64(_mm256_packus_epi32(a[2 * j], a[2 * j + 1]), 0xD8);
+      const __m256i bias = k16<0xD800>();
+      const __m256i low =
+          _mm256_min_epu16(_mm256_min_epu16(_mm256_sub_epi16(w[0], bias), _mm256_sub_epi16(w[1], bias)),
+                           _mm256_min_epu16(_mm256_sub_epi16(w[2], bias), _mm256_sub_epi16(w[3], bias)));
+      if (_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_max_epu16(low, k16<0x800>()), low)) == -1 &&
+          all_scalar_values(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 64))) &&
+          all_scalar_values(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 72)))) {
+        o = encode16_ascii_or_bmp(o, w[0], k);
+        o = encode16_ascii_or_bmp(o, w[1], k);
+        o = encode16_ascii_or_bmp(o, w[2], k);
+        o = encode16_ascii_or_bmp(o, w[3], k);
+        i += 64;
+        continue;
+      }
+    } else {
+      __m256i lowest = a[0], highest = a[0];
+      for (int j = 1; j < 8; ++j) {
+        lowest = _mm256_min_epu32(lowest, a[j]);
+        highest = _mm256_max_epu32(highest, a[j]);
+      }
+      const __m256i supplementary =
+          _mm256_and_si256(_mm256_cmpeq_epi32(_mm256_max_epu32(lowest, k32<0x10000u>()), lowest),
+                           _mm256_cmpeq_epi32(_mm256_min_epu32(highest, k32<0x10FFFFu>()), highest));
+      if (_mm256_movemask_epi8(supplementary) == -1) {  // 4-byte forms only, in place
+        for (int j = 0; j < 8; ++j)
+          _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 32 * j), four_byte_forms(a[j]));
+        i += 64;
+        o += 256;
+        continue;
+      }
+    }
+    break;
+  }
+  return {i, o, false};
+}
+
 /// UTF-32 to UTF-8: 64 units at a time when they are ASCII, supplementary scalar values only, or
 /// BMP scalar values (narrowed to UTF-16's encoder) followed by 16 scalar values; else 16 units at
 /// a time when they are ASCII or BMP scalar values, else 8; blocks holding a surrogate or a value
@@ -806,67 +870,12 @@ UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std:
   std::size_t careful_to = 0;
   while (n - c.i >= 8) {
     if (c.i >= careful_to && n - c.i >= 80) {
-      // 64 units at once: ASCII, or BMP scalar values (as UTF-16 does, with full-width stores: the
-      // 16 units after them must be scalar values), or supplementary ones only.
-      __m256i a[8];
-      for (int k = 0; k < 8; ++k) a[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 8 * k));
-      const __m256i all = _mm256_or_si256(_mm256_or_si256(_mm256_or_si256(a[0], a[1]), _mm256_or_si256(a[2], a[3])),
-                                          _mm256_or_si256(_mm256_or_si256(a[4], a[5]), _mm256_or_si256(a[6], a[7])));
-      if (_mm256_testz_si256(all, k32<~0x7Fu>())) {
-        // Bytes of units (0-3, 8-11, 16-19, 24-27 | 4-7, 12-15, 20-23, 28-31) per 32 units.
-        const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
-        for (int h = 0; h < 2; ++h) {
-          const __m256i bytes = _mm256_packus_epi16(_mm256_packus_epi32(a[4 * h], a[4 * h + 1]),
-                                                    _mm256_packus_epi32(a[4 * h + 2], a[4 * h + 3]));
-          _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 32 * h), _mm256_permutevar8x32_epi32(bytes, order));
-        }
-        c.i += 64;
-        c.o += 64;
-        below = false;
-        continue;
-      }
-      if (_mm256_testz_si256(all, k32<0xFFFF0000u>())) {
-        __m256i w[4];
-        for (int k = 0; k < 4; ++k) w[k] = _mm256_permute4x64_epi64(_mm256_packus_epi32(a[2 * k], a[2 * k + 1]), 0xD8);
-        const __m256i bias = k16<0xD800>();
-        const __m256i low =
-            _mm256_min_epu16(_mm256_min_epu16(_mm256_sub_epi16(w[0], bias), _mm256_sub_epi16(w[1], bias)),
-                             _mm256_min_epu16(_mm256_sub_epi16(w[2], bias), _mm256_sub_epi16(w[3], bias)));
-        if (_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_max_epu16(low, k16<0x800>()), low)) == -1 &&
-            all_scalar_values(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 64))) &&
-            all_scalar_values(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 72)))) {
-          for (const __m256i& x : w) {
-            if (_mm256_testz_si256(x, k16<0xFF80>())) {
-              const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(x, x), 0x08);
-              _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o), _mm256_castsi256_si128(bytes));
-              c.o += 16;
-            } else {
-              c.o = encode16_bmp(c.o, x, true);
-            }
-          }
-          c.i += 64;
-          below = false;
-          continue;
-        }
-      } else {
-        __m256i lowest = a[0], highest = a[0];
-        for (int k = 1; k < 8; ++k) {
-          lowest = _mm256_min_epu32(lowest, a[k]);
-          highest = _mm256_max_epu32(highest, a[k]);
-        }
-        const __m256i supplementary =
-            _mm256_and_si256(_mm256_cmpeq_epi32(_mm256_max_epu32(lowest, k32<0x10000u>()), lowest),
-                             _mm256_cmpeq_epi32(_mm256_min_epu32(highest, k32<0x10FFFFu>()), highest));
-        if (_mm256_movemask_epi8(supplementary) == -1) {  // 4-byte forms only, in place
-          for (int k = 0; k < 8; ++k)
-            _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 32 * k), four_byte_forms(a[k]));
-          c.i += 64;
-          c.o += 256;
-          below = false;
-          continue;
-        }
-      }
-      careful_to = c.i + 64;  // 16 units at a time for a while
+      const bulk_position b = utf32_bulk(p, c.i, n, c.o);
+      if (b.i != c.i) below = false;
+      c.i = b.i;
+      c.o = b.o;
+      if (n - c.i >= 80) careful_to = c.i + 64;  // 16 units at a time for a while
+      if (n - c.i < 8) break;
     }
     if (n - c.i >= 16) {  // 16 units of the BMP, as UTF-16 does
       const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
