@@ -464,7 +464,7 @@ struct unit_constants {
 };
 
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unit_constants load_unit_constants() noexcept {
-  return {k16<0xFF80>(), k16<0xF800>(), k16<0x7FF>(), k16<0x7F>(),   k16<0x3F00>(),
+  return {k16<0xFF80>(), k16<0xF800>(), k16<0x7FF>(), k16<0x7F>(), k16<0x3F00>(),
           k16<0x80C0>(), k16<0x80E0>(), k16<0x3F>(),  k16<0x80>(), k16<0x4000>()};
 }
 
@@ -500,7 +500,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i pair_halves(__m256i w, __m256i
 /// except a high unit last, whose 2 bytes are dropped when `drop_last`. A pair's high unit writes
 /// the first two bytes of its 4-byte form and its low unit the last two, so every unit gives 1..3
 /// bytes. Returns the new output position; with `spill`, full 16-byte stores may write up to 12
-/// bytes past the result.
+/// bytes past the result. `k`: load_unit_constants().
 template <bool Pairs>
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16(unsigned char* o, __m256i w, __m256i hs, __m256i ls,
                                                                   bool drop_last, bool spill,
@@ -524,10 +524,11 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16(unsigned char*
     // the index: no shift of the index).
     const auto m = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_packs_epi16(longer, longer)));
     const unsigned char* rows = &tables.pack_short_utf8[0][0];
-    const __m128i first = _mm_shuffle_epi8(_mm256_castsi256_si128(words),
-                                           _mm_loadu_si128(reinterpret_cast<const __m128i*>(rows + ((m << 4) & 0xFF0u))));
-    const __m128i second = _mm_shuffle_epi8(
-        _mm256_extracti128_si256(words, 1), _mm_loadu_si128(reinterpret_cast<const __m128i*>(rows + ((m >> 12) & 0xFF0u))));
+    const __m128i first = _mm_shuffle_epi8(
+        _mm256_castsi256_si128(words), _mm_loadu_si128(reinterpret_cast<const __m128i*>(rows + ((m << 4) & 0xFF0u))));
+    const __m128i second =
+        _mm_shuffle_epi8(_mm256_extracti128_si256(words, 1),
+                         _mm_loadu_si128(reinterpret_cast<const __m128i*>(rows + ((m >> 12) & 0xFF0u))));
     o = put_bytes(o, first, 8u + static_cast<unsigned>(_mm_popcnt_u32(m & 0xFFu)), spill);
     return put_bytes(o, second, 8u + static_cast<unsigned>(_mm_popcnt_u32(m & 0xFF0000u)), spill);
   }
@@ -558,10 +559,9 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16(unsigned char*
     const __m256i quads_lo = _mm256_unpacklo_epi16(head, tail);  // units 0-3 | 8-11, a dword each
     const __m256i quads_hi = _mm256_unpackhi_epi16(head, tail);  // units 4-7 | 12-15
     // Byte k of m: (2-byte-or-less bits << 4 | 1-byte bits) of units 4k..4k+3, the pack_bmp_utf8 index.
-    const __m256i masks =
-        _mm256_shuffle_epi8(_mm256_packs_epi16(ascii, short2),
-                            _mm256_setr_epi8(0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15, 0, 1, 2, 3, 8, 9, 10,
-                                             11, 4, 5, 6, 7, 12, 13, 14, 15));
+    const __m256i masks = _mm256_shuffle_epi8(
+        _mm256_packs_epi16(ascii, short2), _mm256_setr_epi8(0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15, 0, 1,
+                                                            2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15));
     const auto m = static_cast<unsigned>(_mm256_movemask_epi8(masks));
     o = pack_bmp_forms(o, _mm256_castsi256_si128(quads_lo), (m << 4) & 0xFF0u, spill);
     o = pack_bmp_forms(o, _mm256_castsi256_si128(quads_hi), (m >> 4) & 0xFF0u, spill);
@@ -737,12 +737,11 @@ UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std:
   std::size_t careful_to = 0;
   while (n - c.i >= 16) {
     if (c.i >= careful_to && n - c.i >= 80) {
-      const bulk_position b = utf16_bulk(p, c.i, n, c.o);
+      const bulk_position b = utf16_bulk(p, c.i, n, c.o);  // (leaves 16 units or more)
       if (b.i != c.i) plain = b.plain;
       c.i = b.i;
       c.o = b.o;
       if (n - c.i >= 80) careful_to = c.i + 64;  // other surrogates: block by block for a while
-      if (n - c.i < 16) break;
     }
     const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
     if (_mm256_testz_si256(w, k16<0xFF80>())) {
@@ -844,8 +843,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline bulk_position utf32_bulk(const char3
           _mm256_and_si256(_mm256_cmpeq_epi32(_mm256_max_epu32(lowest, k32<0x10000u>()), lowest),
                            _mm256_cmpeq_epi32(_mm256_min_epu32(highest, k32<0x10FFFFu>()), highest));
       if (_mm256_movemask_epi8(supplementary) == -1) {  // 4-byte forms only, in place
-        for (int j = 0; j < 8; ++j)
-          _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 32 * j), four_byte_forms(a[j]));
+        for (int j = 0; j < 8; ++j) _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 32 * j), four_byte_forms(a[j]));
         i += 64;
         o += 256;
         continue;
@@ -870,12 +868,11 @@ UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std:
   std::size_t careful_to = 0;
   while (n - c.i >= 8) {
     if (c.i >= careful_to && n - c.i >= 80) {
-      const bulk_position b = utf32_bulk(p, c.i, n, c.o);
+      const bulk_position b = utf32_bulk(p, c.i, n, c.o);  // (leaves 16 units or more)
       if (b.i != c.i) below = false;
       c.i = b.i;
       c.o = b.o;
       if (n - c.i >= 80) careful_to = c.i + 64;  // 16 units at a time for a while
-      if (n - c.i < 8) break;
     }
     if (n - c.i >= 16) {  // 16 units of the BMP, as UTF-16 does
       const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
