@@ -453,8 +453,10 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* put_bytes(unsigned char
 /// `at` (16 times its index: GCC then needs no shift) and stores them at o; returns the end.
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* pack_bmp_forms(unsigned char* o, __m128i v, unsigned at,
                                                                         bool spill) noexcept {
-  const unsigned char* row = &tables.pack_bmp_utf8[0][0] + at;
-  return put_bytes(o, _mm_shuffle_epi8(v, _mm_loadu_si128(reinterpret_cast<const __m128i*>(row))), row[15], spill);
+  const unsigned char* rows = &tables.pack_bmp_utf8[0][0];
+  const std::size_t i = at;  // (row + 15 then folds into the address)
+  return put_bytes(o, _mm_shuffle_epi8(v, _mm_loadu_si128(reinterpret_cast<const __m128i*>(rows + i))), rows[i + 15],
+                   spill);
 }
 
 /// The splats encode16 uses, loaded once: a loop that keeps them keeps them in registers (or on
