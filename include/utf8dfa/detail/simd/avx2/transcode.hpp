@@ -32,8 +32,8 @@ struct shuffle_tables {
   std::uint8_t pack_utf8[256][16]{};
   std::uint8_t packed_length[256]{};
   /// The same for four dwords holding a 1-byte form in byte 0, a 2-byte form in bytes 1-2 or a
-  /// 3-byte form in bytes 0-2 (bit c: form c is 2 bytes long, bit c + 4: 3 bytes; packed_length
-  /// gives the packed length).
+  /// 3-byte form in bytes 0-2 (bit c: form c is 1 byte long, bit c + 4: at most 2 bytes); byte 15
+  /// of the control is the packed length (at most 12: the shuffle's byte 15 is never kept).
   std::uint8_t pack_bmp_utf8[256][16]{};
   /// For an 8-bit mask: the vpshufb control that packs the words it selects, lowest first.
   std::uint8_t pack_words[256][16]{};
@@ -55,12 +55,12 @@ constexpr shuffle_tables build_shuffle_tables() {
     t.packed_length[m] = static_cast<std::uint8_t>(pos);
     unsigned at = 0;
     for (unsigned c = 0; c < 4; ++c) {
-      const unsigned len = 1 + ((m >> c) & 1u) + 2 * ((m >> (c + 4)) & 1u);
+      const unsigned len = ((m >> c) & 1u) != 0 ? 1 : ((m >> (c + 4)) & 1u) != 0 ? 2 : 3;
       const unsigned first = len == 2 ? 1 : 0;
-      for (unsigned b = 0; b < len && at < 16; ++b)
-        t.pack_bmp_utf8[m][at++] = static_cast<std::uint8_t>(4 * c + first + b);
+      for (unsigned b = 0; b < len; ++b) t.pack_bmp_utf8[m][at++] = static_cast<std::uint8_t>(4 * c + first + b);
     }
-    for (; at < 16; ++at) t.pack_bmp_utf8[m][at] = 0x80;
+    t.pack_bmp_utf8[m][15] = static_cast<std::uint8_t>(at);
+    for (; at < 15; ++at) t.pack_bmp_utf8[m][at] = 0x80;
     unsigned w = 0;
     for (unsigned b = 0; b < 8; ++b)
       if ((m >> b) & 1u) {
@@ -389,11 +389,6 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m128i pack_utf8_forms(__m128i v, uns
   return _mm_shuffle_epi8(v, _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_utf8[index])));
 }
 
-/// Packs the four 1..3-byte forms of v (one per dword, see pack_bmp_utf8).
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m128i pack_bmp_forms(__m128i v, unsigned index) noexcept {
-  return _mm_shuffle_epi8(v, _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_bmp_utf8[index])));
-}
-
 /// The payload fields of the 4-byte forms of the 8 values of cp, first byte lowest (shorter forms
 /// drop the leading ones).
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i utf8_spread(__m256i cp) noexcept {
@@ -454,11 +449,31 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* put_bytes(unsigned char
   return o + count;
 }
 
+/// Packs the four 1..3-byte forms of v (one per dword) with the pack_bmp_utf8 row at byte offset
+/// `at` (16 times its index: GCC then needs no shift) and stores them at o; returns the end.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* pack_bmp_forms(unsigned char* o, __m128i v, unsigned at,
+                                                                        bool spill) noexcept {
+  const unsigned char* rows = &tables.pack_bmp_utf8[0][0];
+  const std::size_t i = at;  // (row + 15 then folds into the address)
+  return put_bytes(o, _mm_shuffle_epi8(v, _mm_loadu_si128(reinterpret_cast<const __m128i*>(rows + i))), rows[i + 15],
+                   spill);
+}
+
+/// The splats encode16 uses, loaded once: a loop that keeps them keeps them in registers (or on
+/// its stack, read by the instructions using them), with no address computed per use.
+struct unit_constants {
+  __m256i ff80, f800, x7ff, x7f, x3f00, x80c0, x80e0, x3f, x80, x4000;
+};
+
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unit_constants load_unit_constants() noexcept {
+  return {k16<0xFF80>(), k16<0xF800>(), k16<0x7FF>(), k16<0x7F>(), k16<0x3F00>(),
+          k16<0x80C0>(), k16<0x80E0>(), k16<0x3F>(),  k16<0x80>(), k16<0x4000>()};
+}
+
 /// Two-byte forms of the units of w as words (lead, continuation): (110 | u >> 6, 10 | u & 3F).
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i two_byte_forms(__m256i w) noexcept {
-  return _mm256_or_si256(
-      _mm256_or_si256(_mm256_srli_epi16(w, 6), _mm256_and_si256(_mm256_slli_epi16(w, 8), k16<0x3F00>())),
-      k16<0x80C0>());
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i two_byte_forms(__m256i w, const unit_constants& k) noexcept {
+  return _mm256_or_si256(_mm256_or_si256(_mm256_srli_epi16(w, 6), _mm256_and_si256(_mm256_slli_epi16(w, 8), k.x3f00)),
+                         k.x80c0);
 }
 
 /// The UTF-16 unit before each unit of w (0 before the first).
@@ -487,10 +502,11 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i pair_halves(__m256i w, __m256i
 /// except a high unit last, whose 2 bytes are dropped when `drop_last`. A pair's high unit writes
 /// the first two bytes of its 4-byte form and its low unit the last two, so every unit gives 1..3
 /// bytes. Returns the new output position; with `spill`, full 16-byte stores may write up to 12
-/// bytes past the result.
+/// bytes past the result. `k`: load_unit_constants().
 template <bool Pairs>
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16(unsigned char* o, __m256i w, __m256i hs, __m256i ls,
-                                                                  bool drop_last, bool spill) noexcept {
+                                                                  bool drop_last, bool spill,
+                                                                  const unit_constants& k) noexcept {
   if (Pairs && _mm256_movemask_epi8(_mm256_or_si256(hs, ls)) == -1) {  // pairs only: 2 bytes per unit
     const __m256i bytes = pair_halves(w, hs);
     const unsigned count = drop_last ? 30u : 32u;
@@ -502,27 +518,28 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16(unsigned char*
     }
     return o + count;
   }
-  if (!Pairs && _mm256_testz_si256(w, k16<0xF800>())) {
+  if (!Pairs && _mm256_testz_si256(w, k.f800)) {
     // Forms of 1 and 2 bytes: 8 words per 128-bit lane. The units are below 800: signed compares.
-    const __m256i longer = _mm256_cmpgt_epi16(w, k16<0x7F>());
-    const __m256i words = _mm256_blendv_epi8(w, two_byte_forms(w), longer);
+    const __m256i longer = _mm256_cmpgt_epi16(w, k.x7f);
+    const __m256i words = _mm256_blendv_epi8(w, two_byte_forms(w, k), longer);
+    // Bits 0-7: 2-byte units 0-7, 16-23: units 8-15; the rows are found by byte offset (16 times
+    // the index: no shift of the index).
     const auto m = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_packs_epi16(longer, longer)));
-    const unsigned m0 = m & 0xFFu, m1 = (m >> 16) & 0xFFu;
+    const unsigned char* rows = &tables.pack_short_utf8[0][0];
     const __m128i first = _mm_shuffle_epi8(
-        _mm256_castsi256_si128(words), _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_short_utf8[m0])));
+        _mm256_castsi256_si128(words), _mm_loadu_si128(reinterpret_cast<const __m128i*>(rows + ((m << 4) & 0xFF0u))));
     const __m128i second =
         _mm_shuffle_epi8(_mm256_extracti128_si256(words, 1),
-                         _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_short_utf8[m1])));
-    o = put_bytes(o, first, 8u + static_cast<unsigned>(_mm_popcnt_u32(m0)), spill);
-    return put_bytes(o, second, 8u + static_cast<unsigned>(_mm_popcnt_u32(m1)), spill);
+                         _mm_loadu_si128(reinterpret_cast<const __m128i*>(rows + ((m >> 12) & 0xFF0u))));
+    o = put_bytes(o, first, 8u + static_cast<unsigned>(_mm_popcnt_u32(m & 0xFFu)), spill);
+    return put_bytes(o, second, 8u + static_cast<unsigned>(_mm_popcnt_u32(m & 0xFF0000u)), spill);
   }
-  const __m256i ascii = _mm256_cmpeq_epi16(_mm256_min_epu16(w, k16<0x7F>()), w);
-  const __m256i short2 = _mm256_cmpeq_epi16(_mm256_min_epu16(w, k16<0x7FF>()), w);
+  const __m256i ascii = _mm256_cmpeq_epi16(_mm256_min_epu16(w, k.x7f), w);
+  const __m256i short2 = _mm256_cmpeq_epi16(_mm256_min_epu16(w, k.x7ff), w);
   // Three-byte forms as the word (1110 | u >> 12, 10 | (u >> 6) & 3F) and the byte 10 | u & 3F.
   const __m256i three = _mm256_or_si256(
-      _mm256_or_si256(_mm256_srli_epi16(w, 12), _mm256_and_si256(_mm256_slli_epi16(w, 2), k16<0x3F00>())),
-      k16<0x80E0>());
-  const __m256i tail = _mm256_or_si256(_mm256_and_si256(w, k16<0x3F>()), k16<0x80>());
+      _mm256_or_si256(_mm256_srli_epi16(w, 12), _mm256_and_si256(_mm256_slli_epi16(w, 2), k.x3f00)), k.x80e0);
+  const __m256i tail = _mm256_or_si256(_mm256_and_si256(w, k.x3f), k.x80);
   if (!Pairs && _mm256_testz_si256(short2, short2)) {  // 3-byte forms only: 12 bytes per 4 units
     const __m256i drop4th = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1, 0, 1, 2, 4, 5, 6,
                                              8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
@@ -533,43 +550,29 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16(unsigned char*
     o = put_bytes(o, _mm256_extracti128_si256(lo, 1), 12, spill);
     return put_bytes(o, _mm256_extracti128_si256(hi, 1), 12, spill);
   }
-  __m256i twos = _mm256_andnot_si256(ascii, short2);
-  if (!Pairs && _mm256_testz_si256(twos, twos)) {
-    // Forms of 1 and 3 bytes only (most CJK, Korean and Indic text with its spaces and digits): the
-    // pack_utf8 index of 4 units is their 3-byte mask shifted up by 4 (length - 1 = 2 sets bit c + 4).
-    const __m256i quads_lo = _mm256_unpacklo_epi16(_mm256_blendv_epi8(three, w, ascii), tail);  // 0-3 | 8-11
-    const __m256i quads_hi = _mm256_unpackhi_epi16(_mm256_blendv_epi8(three, w, ascii), tail);  // 4-7 | 12-15
-    // Bits 0-7: 3-byte units 0-7, 16-23: units 8-15 (bits 8-15 and 24-31 repeat them).
-    const unsigned m = ~static_cast<unsigned>(_mm256_movemask_epi8(_mm256_packs_epi16(ascii, ascii)));
-    const unsigned i0 = (m << 4) & 0xF0u, i1 = m & 0xF0u, i2 = (m >> 12) & 0xF0u, i3 = (m >> 16) & 0xF0u;
-    o = put_bytes(o, pack_utf8_forms(_mm256_castsi256_si128(quads_lo), i0), tables.packed_length[i0], spill);
-    o = put_bytes(o, pack_utf8_forms(_mm256_castsi256_si128(quads_hi), i1), tables.packed_length[i1], spill);
-    o = put_bytes(o, pack_utf8_forms(_mm256_extracti128_si256(quads_lo, 1), i2), tables.packed_length[i2], spill);
-    return put_bytes(o, pack_utf8_forms(_mm256_extracti128_si256(quads_hi, 1), i3), tables.packed_length[i3], spill);
-  }
   if constexpr (!Pairs) {
-    // Forms of 1, 2 and 3 bytes: per unit the dword (3-byte lead or ASCII, 2nd byte, 3rd byte); a
-    // 2-byte form is the last two bytes of the 3-byte one with 40 added to the first of them.
+    // Forms of 1, 2 and 3 bytes (CJK, Korean and Indic text with its spaces and punctuation): per
+    // unit the dword (3-byte lead or ASCII, 2nd byte, 3rd byte); a 2-byte form is the last two bytes
+    // of the 3-byte one with 40 added to the first of them (ASCII units take w whole).
     static_cast<void>(hs);
     static_cast<void>(ls);
     static_cast<void>(drop_last);
-    const __m256i head = _mm256_blendv_epi8(_mm256_or_si256(three, _mm256_and_si256(twos, k16<0x4000>())), w, ascii);
+    const __m256i head = _mm256_blendv_epi8(_mm256_or_si256(three, _mm256_and_si256(short2, k.x4000)), w, ascii);
     const __m256i quads_lo = _mm256_unpacklo_epi16(head, tail);  // units 0-3 | 8-11, a dword each
     const __m256i quads_hi = _mm256_unpackhi_epi16(head, tail);  // units 4-7 | 12-15
-    // Byte k of m: (3-byte bits << 4 | 2-byte bits) of units 4k..4k+3.
-    const __m256i masks =
-        _mm256_shuffle_epi8(_mm256_packs_epi16(twos, _mm256_cmpeq_epi16(short2, _mm256_setzero_si256())),
-                            _mm256_setr_epi8(0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15, 0, 1, 2, 3, 8, 9, 10,
-                                             11, 4, 5, 6, 7, 12, 13, 14, 15));
+    // Byte k of m: (2-byte-or-less bits << 4 | 1-byte bits) of units 4k..4k+3, the pack_bmp_utf8 index.
+    const __m256i masks = _mm256_shuffle_epi8(
+        _mm256_packs_epi16(ascii, short2), _mm256_setr_epi8(0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15, 0, 1,
+                                                            2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15));
     const auto m = static_cast<unsigned>(_mm256_movemask_epi8(masks));
-    const unsigned i0 = m & 0xFFu, i1 = (m >> 8) & 0xFFu, i2 = (m >> 16) & 0xFFu, i3 = m >> 24;
-    o = put_bytes(o, pack_bmp_forms(_mm256_castsi256_si128(quads_lo), i0), tables.packed_length[i0], spill);
-    o = put_bytes(o, pack_bmp_forms(_mm256_castsi256_si128(quads_hi), i1), tables.packed_length[i1], spill);
-    o = put_bytes(o, pack_bmp_forms(_mm256_extracti128_si256(quads_lo, 1), i2), tables.packed_length[i2], spill);
-    return put_bytes(o, pack_bmp_forms(_mm256_extracti128_si256(quads_hi, 1), i3), tables.packed_length[i3], spill);
+    o = pack_bmp_forms(o, _mm256_castsi256_si128(quads_lo), (m << 4) & 0xFF0u, spill);
+    o = pack_bmp_forms(o, _mm256_castsi256_si128(quads_hi), (m >> 4) & 0xFF0u, spill);
+    o = pack_bmp_forms(o, _mm256_extracti128_si256(quads_lo, 1), (m >> 12) & 0xFF0u, spill);
+    return pack_bmp_forms(o, _mm256_extracti128_si256(quads_hi, 1), (m >> 20) & 0xFF0u, spill);
   }
+  __m256i twos = _mm256_andnot_si256(ascii, short2);
   // Blocks of pairs without 2-byte forms skip them (those without pairs returned above).
-  const __m256i wide = _mm256_testz_si256(twos, twos) ? three : _mm256_blendv_epi8(three, two_byte_forms(w), short2);
+  const __m256i wide = _mm256_testz_si256(twos, twos) ? three : _mm256_blendv_epi8(three, two_byte_forms(w, k), short2);
   __m256i head = _mm256_blendv_epi8(wide, w, ascii);
   __m256i threes = _mm256_cmpeq_epi16(short2, _mm256_setzero_si256());
   if constexpr (Pairs) {
@@ -598,7 +601,18 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16(unsigned char*
 /// encode16 for BMP scalar values.
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16_bmp(unsigned char* o, __m256i w,
                                                                       bool spill) noexcept {
-  return encode16<false>(o, w, w, w, false, spill);
+  return encode16<false>(o, w, w, w, false, spill, load_unit_constants());
+}
+
+/// encode16_bmp with full-width stores, and 16 bytes at once for ASCII units.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16_ascii_or_bmp(unsigned char* o, __m256i w,
+                                                                               const unit_constants& k) noexcept {
+  if (_mm256_testz_si256(w, k.ff80)) {
+    const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(w, w), 0x08);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(o), _mm256_castsi256_si128(bytes));
+    return o + 16;
+  }
+  return encode16<false>(o, w, w, w, false, true, k);
 }
 
 /// True when one of the 16 units of w is a surrogate.
@@ -643,6 +657,75 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool all_scalar_values(__m256i cp) noe
   return _mm256_testz_si256(bad, bad);
 }
 
+/// Where utf16_bulk stopped: the units read, the output end, and whether the 16 units at `i` are
+/// known to hold no surrogate.
+struct bulk_position {
+  std::size_t i;
+  unsigned char* o;
+  bool plain;
+};
+
+/// The 64-unit steps of utf16_to_utf8_impl, from i while 80 units or more are left and the 64 units
+/// at i are ASCII, surrogate pairs only, or free of surrogates (and so are the 16 after them). Out of
+/// line, so that the constants and pointers of its loop stay in registers.
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline bulk_position utf16_bulk(const char16_t* p, std::size_t i, std::size_t n,
+                                                                     unsigned char* o) noexcept {
+  bool plain = false;
+  const unit_constants k = load_unit_constants();
+  while (n - i >= 80) {
+    // Four blocks at once when they and the block after them hold no surrogate: full-width stores
+    // throughout (the fifth block gives at least 16 bytes after them).
+    const __m256i w0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
+    const __m256i w1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 16));
+    const __m256i w2 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 32));
+    const __m256i w3 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 48));
+    const __m256i all = _mm256_or_si256(_mm256_or_si256(w0, w1), _mm256_or_si256(w2, w3));
+    if (_mm256_testz_si256(all, k.ff80)) {
+      const __m256i b01 = _mm256_permute4x64_epi64(_mm256_packus_epi16(w0, w1), 0xD8);
+      const __m256i b23 = _mm256_permute4x64_epi64(_mm256_packus_epi16(w2, w3), 0xD8);
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), b01);
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 32), b23);
+      i += 64;
+      o += 64;
+      plain = false;
+      continue;
+    }
+    const __m256i w4 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 64));
+    const __m256i bias = k16<0xD800>();
+    const __m256i low =
+        _mm256_min_epu16(_mm256_min_epu16(_mm256_min_epu16(_mm256_sub_epi16(w0, bias), _mm256_sub_epi16(w1, bias)),
+                                          _mm256_min_epu16(_mm256_sub_epi16(w2, bias), _mm256_sub_epi16(w3, bias))),
+                         _mm256_sub_epi16(w4, bias));
+    // Every unit minus D800 is 800 or more (unsigned): no surrogate.
+    if (_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_max_epu16(low, k16<0x800>()), low)) == -1) {
+      o = encode16_ascii_or_bmp(o, w0, k);
+      o = encode16_ascii_or_bmp(o, w1, k);
+      o = encode16_ascii_or_bmp(o, w2, k);
+      o = encode16_ascii_or_bmp(o, w3, k);
+      i += 64;
+      plain = true;
+      continue;
+    }
+    // Surrogate pairs only, each in a dword (most emoji): 32 bytes per block, in place.
+    const __m256i tops = k32<0xDC00D800u>();
+    const __m256i ten = k16<0xFC00>();
+    const __m256i pairs = _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi16(_mm256_and_si256(w0, ten), tops),
+                                                            _mm256_cmpeq_epi16(_mm256_and_si256(w1, ten), tops)),
+                                           _mm256_and_si256(_mm256_cmpeq_epi16(_mm256_and_si256(w2, ten), tops),
+                                                            _mm256_cmpeq_epi16(_mm256_and_si256(w3, ten), tops)));
+    if (_mm256_movemask_epi8(pairs) != -1) break;
+    const __m256i hs = k32<0xFFFFu>();
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), pair_halves(w0, hs));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 32), pair_halves(w1, hs));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 64), pair_halves(w2, hs));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 96), pair_halves(w3, hs));
+    i += 64;
+    o += 128;
+    plain = false;
+  }
+  return {i, o, plain};
+}
+
 /// UTF-16 to UTF-8: 64 units at a time when they are ASCII, surrogate pairs only, or free of
 /// surrogates (and so are the 16 after them); else 16 units at a time (15 when the last is the high
 /// half of a pair: the pair waits for the next block); a block holding an unpaired surrogate goes
@@ -656,64 +739,11 @@ UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std:
   std::size_t careful_to = 0;
   while (n - c.i >= 16) {
     if (c.i >= careful_to && n - c.i >= 80) {
-      // Four blocks at once when they and the block after them hold no surrogate: full-width
-      // stores throughout (the fifth block gives at least 16 bytes after them).
-      const __m256i w0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
-      const __m256i w1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 16));
-      const __m256i w2 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 32));
-      const __m256i w3 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 48));
-      const __m256i all = _mm256_or_si256(_mm256_or_si256(w0, w1), _mm256_or_si256(w2, w3));
-      if (_mm256_testz_si256(all, k16<0xFF80>())) {
-        const __m256i b01 = _mm256_permute4x64_epi64(_mm256_packus_epi16(w0, w1), 0xD8);
-        const __m256i b23 = _mm256_permute4x64_epi64(_mm256_packus_epi16(w2, w3), 0xD8);
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o), b01);
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 32), b23);
-        c.i += 64;
-        c.o += 64;
-        plain = false;
-        continue;
-      }
-      const __m256i w4 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 64));
-      const __m256i bias = k16<0xD800>();
-      const __m256i low =
-          _mm256_min_epu16(_mm256_min_epu16(_mm256_min_epu16(_mm256_sub_epi16(w0, bias), _mm256_sub_epi16(w1, bias)),
-                                            _mm256_min_epu16(_mm256_sub_epi16(w2, bias), _mm256_sub_epi16(w3, bias))),
-                           _mm256_sub_epi16(w4, bias));
-      // Every unit minus D800 is 800 or more (unsigned): no surrogate.
-      if (_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_max_epu16(low, k16<0x800>()), low)) == -1) {
-        const __m256i ws[4] = {w0, w1, w2, w3};
-        for (const __m256i& w : ws) {
-          if (_mm256_testz_si256(w, k16<0xFF80>())) {
-            const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(w, w), 0x08);
-            _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o), _mm256_castsi256_si128(bytes));
-            c.o += 16;
-          } else {
-            c.o = encode16<false>(c.o, w, w, w, false, true);
-          }
-        }
-        c.i += 64;
-        plain = true;
-        continue;
-      }
-      // Surrogate pairs only, each in a dword (most emoji): 32 bytes per block, in place.
-      const __m256i tops = k32<0xDC00D800u>();
-      const __m256i ten = k16<0xFC00>();
-      const __m256i pairs = _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi16(_mm256_and_si256(w0, ten), tops),
-                                                              _mm256_cmpeq_epi16(_mm256_and_si256(w1, ten), tops)),
-                                             _mm256_and_si256(_mm256_cmpeq_epi16(_mm256_and_si256(w2, ten), tops),
-                                                              _mm256_cmpeq_epi16(_mm256_and_si256(w3, ten), tops)));
-      if (_mm256_movemask_epi8(pairs) == -1) {
-        const __m256i hs = k32<0xFFFFu>();
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o), pair_halves(w0, hs));
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 32), pair_halves(w1, hs));
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 64), pair_halves(w2, hs));
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 96), pair_halves(w3, hs));
-        c.i += 64;
-        c.o += 128;
-        plain = false;
-        continue;
-      }
-      careful_to = c.i + 64;  // other surrogates: block by block for a while
+      const bulk_position b = utf16_bulk(p, c.i, n, c.o);  // (leaves 16 units or more)
+      if (b.i != c.i) plain = b.plain;
+      c.i = b.i;
+      c.o = b.o;
+      if (n - c.i >= 80) careful_to = c.i + 64;  // other surrogates: block by block for a while
     }
     const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
     if (_mm256_testz_si256(w, k16<0xFF80>())) {
@@ -730,7 +760,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std:
           n - c.i >= 32 && !any_surrogate(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 16)));
       const bool spill = next_plain || (n - c.i >= 32 && pairs_complete(p + c.i + 16));
       // (Each branch inlines the encoder with `spill` constant: no test per store.)
-      c.o = spill ? encode16<false>(c.o, w, w, w, false, true) : encode16<false>(c.o, w, w, w, false, false);
+      c.o = spill ? encode16_bmp(c.o, w, true) : encode16_bmp(c.o, w, false);
       c.i += 16;
       plain = next_plain;
       continue;
@@ -749,8 +779,8 @@ UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std:
       continue;
     }
     const bool spill = n - c.i >= take + 16u && pairs_complete(p + c.i + take);
-    c.o = spill ? encode16<true>(c.o, w, s.hs, s.ls, take == 15, true)
-                : encode16<true>(c.o, w, s.hs, s.ls, take == 15, false);
+    c.o = spill ? encode16<true>(c.o, w, s.hs, s.ls, take == 15, true, load_unit_constants())
+                : encode16<true>(c.o, w, s.hs, s.ls, take == 15, false, load_unit_constants());
     c.i += take;
   }
   return finish_scalar<Strict>(p, n, out, c, repl);
@@ -761,6 +791,69 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool all_below_surrogates(const char32
   const __m256i top = _mm256_max_epu32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)),
                                        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 8)));
   return _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_min_epu32(top, k32<0xD7FFu>()), top)) == -1;
+}
+
+/// The 64-unit steps of utf32_to_utf8_impl, from i while 80 units or more are left and the 64 units
+/// at i are ASCII, BMP scalar values followed by 16 scalar values, or supplementary scalar values
+/// only. Out of line, so that the constants and pointers of its loop stay in registers.
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline bulk_position utf32_bulk(const char32_t* p, std::size_t i, std::size_t n,
+                                                                     unsigned char* o) noexcept {
+  const unit_constants k = load_unit_constants();
+  while (n - i >= 80) {
+    // 64 units at once: ASCII, or BMP scalar values (as UTF-16 does, with full-width stores: the
+    // 16 units after them must be scalar values), or supplementary ones only.
+    __m256i a[8];
+    for (int j = 0; j < 8; ++j) a[j] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 8 * j));
+    const __m256i all = _mm256_or_si256(_mm256_or_si256(_mm256_or_si256(a[0], a[1]), _mm256_or_si256(a[2], a[3])),
+                                        _mm256_or_si256(_mm256_or_si256(a[4], a[5]), _mm256_or_si256(a[6], a[7])));
+    if (_mm256_testz_si256(all, k32<~0x7Fu>())) {
+      // Bytes of units (0-3, 8-11, 16-19, 24-27 | 4-7, 12-15, 20-23, 28-31) per 32 units.
+      const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+      for (int h = 0; h < 2; ++h) {
+        const __m256i bytes = _mm256_packus_epi16(_mm256_packus_epi32(a[4 * h], a[4 * h + 1]),
+                                                  _mm256_packus_epi32(a[4 * h + 2], a[4 * h + 3]));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 32 * h), _mm256_permutevar8x32_epi32(bytes, order));
+      }
+      i += 64;
+      o += 64;
+      continue;
+    }
+    if (_mm256_testz_si256(all, k32<0xFFFF0000u>())) {
+      __m256i w[4];
+      for (int j = 0; j < 4; ++j) w[j] = _mm256_permute4x64_epi64(_mm256_packus_epi32(a[2 * j], a[2 * j + 1]), 0xD8);
+      const __m256i bias = k16<0xD800>();
+      const __m256i low =
+          _mm256_min_epu16(_mm256_min_epu16(_mm256_sub_epi16(w[0], bias), _mm256_sub_epi16(w[1], bias)),
+                           _mm256_min_epu16(_mm256_sub_epi16(w[2], bias), _mm256_sub_epi16(w[3], bias)));
+      if (_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_max_epu16(low, k16<0x800>()), low)) == -1 &&
+          all_scalar_values(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 64))) &&
+          all_scalar_values(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 72)))) {
+        o = encode16_ascii_or_bmp(o, w[0], k);
+        o = encode16_ascii_or_bmp(o, w[1], k);
+        o = encode16_ascii_or_bmp(o, w[2], k);
+        o = encode16_ascii_or_bmp(o, w[3], k);
+        i += 64;
+        continue;
+      }
+    } else {
+      __m256i lowest = a[0], highest = a[0];
+      for (int j = 1; j < 8; ++j) {
+        lowest = _mm256_min_epu32(lowest, a[j]);
+        highest = _mm256_max_epu32(highest, a[j]);
+      }
+      const __m256i supplementary =
+          _mm256_and_si256(_mm256_cmpeq_epi32(_mm256_max_epu32(lowest, k32<0x10000u>()), lowest),
+                           _mm256_cmpeq_epi32(_mm256_min_epu32(highest, k32<0x10FFFFu>()), highest));
+      if (_mm256_movemask_epi8(supplementary) == -1) {  // 4-byte forms only, in place
+        for (int j = 0; j < 8; ++j) _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 32 * j), four_byte_forms(a[j]));
+        i += 64;
+        o += 256;
+        continue;
+      }
+    }
+    break;
+  }
+  return {i, o, false};
 }
 
 /// UTF-32 to UTF-8: 64 units at a time when they are ASCII, supplementary scalar values only, or
@@ -777,67 +870,11 @@ UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std:
   std::size_t careful_to = 0;
   while (n - c.i >= 8) {
     if (c.i >= careful_to && n - c.i >= 80) {
-      // 64 units at once: ASCII, or BMP scalar values (as UTF-16 does, with full-width stores: the
-      // 16 units after them must be scalar values), or supplementary ones only.
-      __m256i a[8];
-      for (int k = 0; k < 8; ++k) a[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 8 * k));
-      const __m256i all = _mm256_or_si256(_mm256_or_si256(_mm256_or_si256(a[0], a[1]), _mm256_or_si256(a[2], a[3])),
-                                          _mm256_or_si256(_mm256_or_si256(a[4], a[5]), _mm256_or_si256(a[6], a[7])));
-      if (_mm256_testz_si256(all, k32<~0x7Fu>())) {
-        // Bytes of units (0-3, 8-11, 16-19, 24-27 | 4-7, 12-15, 20-23, 28-31) per 32 units.
-        const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
-        for (int h = 0; h < 2; ++h) {
-          const __m256i bytes = _mm256_packus_epi16(_mm256_packus_epi32(a[4 * h], a[4 * h + 1]),
-                                                    _mm256_packus_epi32(a[4 * h + 2], a[4 * h + 3]));
-          _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 32 * h), _mm256_permutevar8x32_epi32(bytes, order));
-        }
-        c.i += 64;
-        c.o += 64;
-        below = false;
-        continue;
-      }
-      if (_mm256_testz_si256(all, k32<0xFFFF0000u>())) {
-        __m256i w[4];
-        for (int k = 0; k < 4; ++k) w[k] = _mm256_permute4x64_epi64(_mm256_packus_epi32(a[2 * k], a[2 * k + 1]), 0xD8);
-        const __m256i bias = k16<0xD800>();
-        const __m256i low =
-            _mm256_min_epu16(_mm256_min_epu16(_mm256_sub_epi16(w[0], bias), _mm256_sub_epi16(w[1], bias)),
-                             _mm256_min_epu16(_mm256_sub_epi16(w[2], bias), _mm256_sub_epi16(w[3], bias)));
-        if (_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_max_epu16(low, k16<0x800>()), low)) == -1 &&
-            all_scalar_values(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 64))) &&
-            all_scalar_values(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 72)))) {
-          for (const __m256i& x : w) {
-            if (_mm256_testz_si256(x, k16<0xFF80>())) {
-              const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(x, x), 0x08);
-              _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o), _mm256_castsi256_si128(bytes));
-              c.o += 16;
-            } else {
-              c.o = encode16_bmp(c.o, x, true);
-            }
-          }
-          c.i += 64;
-          below = false;
-          continue;
-        }
-      } else {
-        __m256i lowest = a[0], highest = a[0];
-        for (int k = 1; k < 8; ++k) {
-          lowest = _mm256_min_epu32(lowest, a[k]);
-          highest = _mm256_max_epu32(highest, a[k]);
-        }
-        const __m256i supplementary =
-            _mm256_and_si256(_mm256_cmpeq_epi32(_mm256_max_epu32(lowest, k32<0x10000u>()), lowest),
-                             _mm256_cmpeq_epi32(_mm256_min_epu32(highest, k32<0x10FFFFu>()), highest));
-        if (_mm256_movemask_epi8(supplementary) == -1) {  // 4-byte forms only, in place
-          for (int k = 0; k < 8; ++k)
-            _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 32 * k), four_byte_forms(a[k]));
-          c.i += 64;
-          c.o += 256;
-          below = false;
-          continue;
-        }
-      }
-      careful_to = c.i + 64;  // 16 units at a time for a while
+      const bulk_position b = utf32_bulk(p, c.i, n, c.o);  // (leaves 16 units or more)
+      if (b.i != c.i) below = false;
+      c.i = b.i;
+      c.o = b.o;
+      if (n - c.i >= 80) careful_to = c.i + 64;  // 16 units at a time for a while
     }
     if (n - c.i >= 16) {  // 16 units of the BMP, as UTF-16 does
       const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
