@@ -2869,7 +2869,10 @@ inline namespace UTF8DFA_ABI_NAMESPACE {
 namespace detail {
 namespace avx2 {
 
-/// Shuffle tables, built here rather than written out.
+/// Shuffle tables, built here rather than written out, at run time: as constants they were
+/// evaluated in every translation unit that includes the kernels (about 50 ms of g++'s time and
+/// 150 ms of clang's). `tables` is zero until prepare_tables() fills it; every kernel entry below
+/// that reads it calls prepare_tables() first (tests/first_use checks each in a fresh process).
 struct shuffle_tables {
   /// For an 8-bit mask: the indices of its set bits, one per byte, lowest first (left-packing dwords).
   std::uint64_t pack_dwords[256]{};
@@ -2889,7 +2892,7 @@ struct shuffle_tables {
   std::uint8_t pack_short_utf8[256][16]{};
 };
 
-constexpr shuffle_tables build_shuffle_tables() {
+inline shuffle_tables build_shuffle_tables() noexcept {
   shuffle_tables t{};
   for (unsigned m = 0; m < 256; ++m) {
     unsigned k = 0;
@@ -2925,7 +2928,13 @@ constexpr shuffle_tables build_shuffle_tables() {
   return t;
 }
 
-inline constexpr shuffle_tables tables = build_shuffle_tables();
+inline shuffle_tables tables{};
+
+/// Fills `tables`, once (a thread-safe local static), before the first kernel that reads them.
+inline void prepare_tables() noexcept {
+  static const bool ready = (tables = build_shuffle_tables(), true);
+  static_cast<void>(ready);
+}
 
 /// Stores the first `count` (<= 16) bytes of v at o, and nothing else.
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void store_exact(unsigned char* o, __m128i v, unsigned count) noexcept {
@@ -3798,24 +3807,28 @@ UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std:
 
 UTF8DFA_TARGET_AVX2 inline conversion_result utf8_to_utf32(const unsigned char* p, std::size_t n, char32_t* out,
                                                            char32_t replacement) noexcept {
+  prepare_tables();
   return replacement == strict_marker ? utf8_to_utf_impl<true>(p, n, out, replacement)
                                       : utf8_to_utf_impl<false>(p, n, out, replacement);
 }
 
 UTF8DFA_TARGET_AVX2 inline conversion_result utf8_to_utf16(const unsigned char* p, std::size_t n, char16_t* out,
                                                            char32_t replacement) noexcept {
+  prepare_tables();
   return replacement == strict_marker ? utf8_to_utf_impl<true>(p, n, out, replacement)
                                       : utf8_to_utf_impl<false>(p, n, out, replacement);
 }
 
 UTF8DFA_TARGET_AVX2 inline conversion_result utf16_to_utf8(const char16_t* p, std::size_t n, unsigned char* out,
                                                            char32_t replacement) noexcept {
+  prepare_tables();
   return replacement == strict_marker ? utf16_to_utf8_impl<true>(p, n, out, replacement)
                                       : utf16_to_utf8_impl<false>(p, n, out, replacement);
 }
 
 UTF8DFA_TARGET_AVX2 inline conversion_result utf32_to_utf8(const char32_t* p, std::size_t n, unsigned char* out,
                                                            char32_t replacement) noexcept {
+  prepare_tables();
   return replacement == strict_marker ? utf32_to_utf8_impl<true>(p, n, out, replacement)
                                       : utf32_to_utf8_impl<false>(p, n, out, replacement);
 }
@@ -3858,6 +3871,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* spill_latin1_8(unsigned
 
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t latin1_to_utf8(const unsigned char* p, std::size_t n,
                                                                        unsigned char* out) noexcept {
+  prepare_tables();
   const __m256i low6 = _mm256_set1_epi16(0x3F);
   const __m256i tags = _mm256_set1_epi16(static_cast<short>(0x80C0));
   const __m256i ascii_max = _mm256_set1_epi16(0x7F);
@@ -4004,6 +4018,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const u
 
 inline conversion_result utf8_to_latin1(const unsigned char* p, std::size_t n, unsigned char* out,
                                         char32_t replacement) noexcept {
+  prepare_tables();
   if (replacement == strict_marker) return utf8_to_latin1_by<strict>(p, n, out, 0);
   if (replacement == skip_marker) return utf8_to_latin1_by<skip>(p, n, out, 0);
   return utf8_to_latin1_by<replace>(p, n, out, static_cast<unsigned char>(replacement));
@@ -4125,6 +4140,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf16_to_utf32_by(const c
 }
 
 inline conversion_result utf16_to_utf32(const char16_t* p, std::size_t n, char32_t* out, char32_t repl) noexcept {
+  prepare_tables();
   return repl == strict_marker ? utf16_to_utf32_by<true>(p, n, out, repl) : utf16_to_utf32_by<false>(p, n, out, repl);
 }
 

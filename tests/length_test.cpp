@@ -5,6 +5,7 @@
 // mod 64 (the vector blocks' edges), long inputs past the kernels' counter flushes, and the allocating
 // helpers built on them. ctest runs this file once per kernel (UTF8DFA_KERNEL).
 #include <utf8dfa.hpp>
+#include <utf8dfa/detail/scalar_kernels.hpp>  // the scalar kernel table, also under separate compilation
 
 #include <algorithm>
 #include <cstddef>

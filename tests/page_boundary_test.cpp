@@ -10,6 +10,7 @@
 // relative to the end). With the start flush after the guard page, the offset is also the start's
 // alignment (checking reads before the start: decode_prev, backward scans).
 #include <utf8dfa.hpp>
+#include <utf8dfa/detail/scalar_kernels.hpp>  // the scalar kernel table, also under separate compilation
 
 #include <csignal>
 #include <cstddef>

@@ -17,6 +17,8 @@
 #include "utf8dfa/detail/cpu.hpp"
 #include "utf8dfa/detail/dispatch.hpp"
 #include "utf8dfa/detail/scalar.hpp"
+#include "utf8dfa/detail/scalar_kernels.hpp"
+#include "utf8dfa/detail/simd/avx2/kernels.hpp"
 #include "utf8dfa/detail/simd/avx2/transcode.hpp"
 #include "utf8dfa/detail/simd/avx2/validate.hpp"
 #include "utf8dfa/detail/simd/avx512/transcode.hpp"

@@ -22,7 +22,10 @@ inline namespace UTF8DFA_ABI_NAMESPACE {
 namespace detail {
 namespace avx2 {
 
-/// Shuffle tables, built here rather than written out.
+/// Shuffle tables, built here rather than written out, at run time: as constants they were
+/// evaluated in every translation unit that includes the kernels (about 50 ms of g++'s time and
+/// 150 ms of clang's). `tables` is zero until prepare_tables() fills it; every kernel entry below
+/// that reads it calls prepare_tables() first (tests/first_use checks each in a fresh process).
 struct shuffle_tables {
   /// For an 8-bit mask: the indices of its set bits, one per byte, lowest first (left-packing dwords).
   std::uint64_t pack_dwords[256]{};
@@ -42,7 +45,7 @@ struct shuffle_tables {
   std::uint8_t pack_short_utf8[256][16]{};
 };
 
-constexpr shuffle_tables build_shuffle_tables() {
+inline shuffle_tables build_shuffle_tables() noexcept {
   shuffle_tables t{};
   for (unsigned m = 0; m < 256; ++m) {
     unsigned k = 0;
@@ -78,7 +81,13 @@ constexpr shuffle_tables build_shuffle_tables() {
   return t;
 }
 
-inline constexpr shuffle_tables tables = build_shuffle_tables();
+inline shuffle_tables tables{};
+
+/// Fills `tables`, once (a thread-safe local static), before the first kernel that reads them.
+inline void prepare_tables() noexcept {
+  static const bool ready = (tables = build_shuffle_tables(), true);
+  static_cast<void>(ready);
+}
 
 /// Stores the first `count` (<= 16) bytes of v at o, and nothing else.
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void store_exact(unsigned char* o, __m128i v, unsigned count) noexcept {
@@ -951,24 +960,28 @@ UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std:
 
 UTF8DFA_TARGET_AVX2 inline conversion_result utf8_to_utf32(const unsigned char* p, std::size_t n, char32_t* out,
                                                            char32_t replacement) noexcept {
+  prepare_tables();
   return replacement == strict_marker ? utf8_to_utf_impl<true>(p, n, out, replacement)
                                       : utf8_to_utf_impl<false>(p, n, out, replacement);
 }
 
 UTF8DFA_TARGET_AVX2 inline conversion_result utf8_to_utf16(const unsigned char* p, std::size_t n, char16_t* out,
                                                            char32_t replacement) noexcept {
+  prepare_tables();
   return replacement == strict_marker ? utf8_to_utf_impl<true>(p, n, out, replacement)
                                       : utf8_to_utf_impl<false>(p, n, out, replacement);
 }
 
 UTF8DFA_TARGET_AVX2 inline conversion_result utf16_to_utf8(const char16_t* p, std::size_t n, unsigned char* out,
                                                            char32_t replacement) noexcept {
+  prepare_tables();
   return replacement == strict_marker ? utf16_to_utf8_impl<true>(p, n, out, replacement)
                                       : utf16_to_utf8_impl<false>(p, n, out, replacement);
 }
 
 UTF8DFA_TARGET_AVX2 inline conversion_result utf32_to_utf8(const char32_t* p, std::size_t n, unsigned char* out,
                                                            char32_t replacement) noexcept {
+  prepare_tables();
   return replacement == strict_marker ? utf32_to_utf8_impl<true>(p, n, out, replacement)
                                       : utf32_to_utf8_impl<false>(p, n, out, replacement);
 }

@@ -35,6 +35,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* spill_latin1_8(unsigned
 
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t latin1_to_utf8(const unsigned char* p, std::size_t n,
                                                                        unsigned char* out) noexcept {
+  prepare_tables();
   const __m256i low6 = _mm256_set1_epi16(0x3F);
   const __m256i tags = _mm256_set1_epi16(static_cast<short>(0x80C0));
   const __m256i ascii_max = _mm256_set1_epi16(0x7F);
@@ -181,6 +182,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const u
 
 inline conversion_result utf8_to_latin1(const unsigned char* p, std::size_t n, unsigned char* out,
                                         char32_t replacement) noexcept {
+  prepare_tables();
   if (replacement == strict_marker) return utf8_to_latin1_by<strict>(p, n, out, 0);
   if (replacement == skip_marker) return utf8_to_latin1_by<skip>(p, n, out, 0);
   return utf8_to_latin1_by<replace>(p, n, out, static_cast<unsigned char>(replacement));
@@ -302,6 +304,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf16_to_utf32_by(const c
 }
 
 inline conversion_result utf16_to_utf32(const char16_t* p, std::size_t n, char32_t* out, char32_t repl) noexcept {
+  prepare_tables();
   return repl == strict_marker ? utf16_to_utf32_by<true>(p, n, out, repl) : utf16_to_utf32_by<false>(p, n, out, repl);
 }
 
