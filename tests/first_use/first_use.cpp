@@ -9,6 +9,7 @@
 
 #include "utf8dfa.hpp"
 
+#if UTF8DFA_X86_KERNELS
 namespace {
 
 namespace d = utf8dfa::detail;
@@ -51,6 +52,7 @@ bool compare_conversion(Fn d::kernel_table::*op, const std::vector<In>& in, std:
 }
 
 }  // namespace
+#endif
 
 int main(int argc, char** argv) {
 #if UTF8DFA_X86_KERNELS
