@@ -330,6 +330,39 @@ TEST_CASE("length helpers: long runs without surrogates between pairs and lone s
   CHECK(f.count == 0);
 }
 
+TEST_CASE("length helpers: long runs of supplementary characters, one unit changed at every position") {
+  // The vector counts take runs of surrogate pairs (UTF-16) and of supplementary values (UTF-32)
+  // in big steps of their own: runs at every phase against those steps, each unit in turn made a
+  // lone high or low surrogate, an out-of-range value, or a BMP character, and the run cut short.
+  using namespace length_test;
+  failures f;
+  rng r{0x1F600};
+  for (std::size_t phase = 0; phase < 4; ++phase) {
+    std::u32string base(phase, U'x');
+    for (int k = 0; k < 160; ++k) base += static_cast<char32_t>(0x10000 + r.below(0x100000));
+    base += U"tail";
+    const std::u16string base16 = utf8dfa::to_utf16_lossy(utf8dfa::to_utf8(base));
+    for (std::size_t at = 0; at < base16.size(); ++at)
+      for (const char16_t unit : {char16_t{0xD83D}, char16_t{0xDE00}, char16_t{0x4E2D}}) {
+        std::u16string s = base16;
+        s[at] = unit;
+        check_utf(s.data(), s.size(), f, phase);
+      }
+    for (std::size_t at = 0; at < base.size(); ++at)
+      for (const char32_t unit : {char32_t{0xD83D}, char32_t{0x110000}, char32_t{0xFFFF}, char32_t{0x41}}) {
+        std::u32string s = base;
+        s[at] = unit;
+        check_utf(s.data(), s.size(), f, phase);
+      }
+    for (std::size_t len = 0; len <= base16.size(); len += 1 + r.below(7)) {
+      check_utf(base16.data(), len, f, phase);
+      check_utf(base.data(), std::min(len, base.size()), f, phase);
+    }
+  }
+  INFO(utf8dfa::active_kernel() << ": " << f.first);
+  CHECK(f.count == 0);
+}
+
 TEST_CASE("length helpers: the allocating conversions hold exactly what the pointer forms write") {
   using namespace length_test;
   namespace u = utf8dfa;

@@ -105,11 +105,27 @@ struct utf16_count_constants {
   }
 };
 
-/// The length_segment of UTF-16: 64 units per step while they hold no surrogate, else 16 with the
-/// pair checks (the units at and after each position say whether every surrogate is paired); the
-/// tail, 1..16 units, is left to the scalar decoder. Bytes are 3, minus 1 below 0x800, minus 1
-/// more below 0x80, minus 2 for a high surrogate (a pair is 1 + 3), counted as the negative compare
-/// results in 16-bit lanes (at most 2 a lane per 16 units), widened before they could overflow.
+/// The units at p, in steps of 64 while 64 are left, that are surrogate pairs only, each pair a
+/// dword (most emoji). Out of line: its constants stay out of the registers of the caller's loop.
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t pair_run(const char16_t* p, std::size_t n) noexcept {
+  const __m256i tag = _mm256_set1_epi32(static_cast<int>(0xFC00FC00u));
+  const __m256i pair = _mm256_set1_epi32(static_cast<int>(0xDC00D800u));
+  std::size_t i = 0;
+  for (; n - i >= 64; i += 64) {
+    const __m256i a = _mm256_cmpeq_epi32(_mm256_and_si256(load(p + i), tag), pair);
+    const __m256i b = _mm256_cmpeq_epi32(_mm256_and_si256(load(p + i + 16), tag), pair);
+    const __m256i c = _mm256_cmpeq_epi32(_mm256_and_si256(load(p + i + 32), tag), pair);
+    const __m256i d = _mm256_cmpeq_epi32(_mm256_and_si256(load(p + i + 48), tag), pair);
+    if (_mm256_movemask_epi8(_mm256_and_si256(_mm256_and_si256(a, b), _mm256_and_si256(c, d))) != -1) break;
+  }
+  return i;
+}
+
+/// The length_segment of UTF-16: 64 units per step while they hold no surrogate or only surrogate
+/// pairs aligned with dwords, else 16 with the pair checks (the units at and after each position say whether every
+/// surrogate is paired); the tail, 1..16 units, is left to the scalar decoder. Bytes are 3, minus 1 below 0x800, minus
+/// 1 more below 0x80, minus 2 for a high surrogate (a pair is 1 + 3), counted as the negative compare results in 16-bit
+/// lanes (at most 2 a lane per 16 units), widened before they could overflow.
 UTF8DFA_TARGET_AVX2 inline std::size_t utf16_bytes_segment(const char16_t* p, std::size_t n,
                                                            std::size_t& count) noexcept {
   count = 0;
@@ -134,7 +150,15 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf16_bytes_segment(const char16_t* p, st
       const __m256i sur =
           _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi16(t0, k.x_d800), _mm256_cmpeq_epi16(t1, k.x_d800)),
                           _mm256_or_si256(_mm256_cmpeq_epi16(t2, k.x_d800), _mm256_cmpeq_epi16(t3, k.x_d800)));
-      if (!_mm256_testz_si256(sur, sur)) break;
+      if (!_mm256_testz_si256(sur, sur)) {
+        // Surrogate pairs only (most emoji): 4 bytes a pair, 3 a unit less 1. A high surrogate
+        // before them was checked against their first unit, a high one.
+        const std::size_t run = pair_run(p + i, n - i);
+        if (run == 0) break;
+        less -= static_cast<std::ptrdiff_t>(run);
+        i += run;
+        continue;
+      }
       acc = _mm256_add_epi16(acc, _mm256_add_epi16(_mm256_add_epi16(k.minus_short(w0, t0), k.minus_short(w1, t1)),
                                                    _mm256_add_epi16(k.minus_short(w2, t2), k.minus_short(w3, t3))));
       i += 64;
@@ -159,6 +183,12 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf16_bytes_segment(const char16_t* p, st
       }
       acc = _mm256_add_epi16(
           acc, _mm256_add_epi16(k.minus_short(w, _mm256_and_si256(w, k.x_f800)), _mm256_add_epi16(hi, hi)));
+    }
+    // A pair cut by the last step (its high unit counted 3 - 2): the high unit goes to the next
+    // step instead, so that a run of pairs lines up with the dwords of the big steps.
+    if (paired && (p[i - 1] & 0xFC00) == 0xD800) {
+      --i;
+      less += 2;
     }
     if (i - flushed >= 16 * 16000) {
       less += sum_epi32(_mm256_madd_epi16(acc, k.one));
@@ -229,28 +259,53 @@ struct utf32_count_constants {
   }
 };
 
+/// The units at p, in steps of 32 while 32 are left, that are supplementary scalar values only
+/// (0x10000..0x10FFFF: most emoji). Out of line, as pair_run.
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t supplementary_run(const char32_t* p, std::size_t n) noexcept {
+  // Each unit less 0x10000 is at most 0xFFFFF (unsigned): the greatest of them is.
+  const __m256i base = _mm256_set1_epi32(0x10000), span = _mm256_set1_epi32(0xFFFFF);
+  std::size_t i = 0;
+  for (; n - i >= 32; i += 32) {
+    const __m256i a = _mm256_sub_epi32(load(p + i), base), b = _mm256_sub_epi32(load(p + i + 8), base);
+    const __m256i c = _mm256_sub_epi32(load(p + i + 16), base), d = _mm256_sub_epi32(load(p + i + 24), base);
+    const __m256i highest = _mm256_max_epu32(_mm256_max_epu32(a, b), _mm256_max_epu32(c, d));
+    if (_mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_min_epu32(highest, span), highest)) != -1) break;
+  }
+  return i;
+}
+
 /// The length_segment of UTF-32, 32 units per step while the input lasts (ASCII steps only
 /// checked), then 8 (the tail left to the scalar decoder): bytes are 1 + (> 0x7F) + (> 0x7FF) +
 /// (> 0xFFFF); in the big steps the first two are summed in bytes (at most 2 a lane per step,
-/// widened every 64 steps) and the third by popcnt; a block holding a surrogate or a value above
-/// 0x10FFFF stops it.
+/// widened every 64 steps) and the third by popcnt, or 3 a unit in a step of supplementary values
+/// only; a block holding a surrogate or a value above 0x10FFFF stops it.
 UTF8DFA_TARGET_AVX2 inline std::size_t utf32_bytes_segment(const char32_t* p, std::size_t n,
                                                            std::size_t& count) noexcept {
   const utf32_count_constants k;
   const __m256i zero = _mm256_setzero_si256();
   __m256i acc = zero, bytes = zero, sums = zero;
-  std::size_t i = 0, steps = 0, supplementary = 0;
+  std::size_t i = 0, steps = 0;
+  std::size_t extra = 0;  // bytes past the first of supplementary values, outside `bytes`
   std::ptrdiff_t less = 0;
   for (; n - i >= 32; i += 32) {
     const __m256i a = load(p + i), b = load(p + i + 8), c = load(p + i + 16), d = load(p + i + 24);
     const __m256i highest = _mm256_max_epu32(_mm256_max_epu32(a, b), _mm256_max_epu32(c, d));
     if (_mm256_testz_si256(highest, k.not7f)) continue;  // ASCII: one byte each
+    if (!k.below_surrogates(highest)) {
+      // Supplementary scalar values only (most emoji): 4 bytes each, 3 past the first.
+      const std::size_t run = supplementary_run(p + i, n - i);
+      if (run != 0) {
+        extra += 3 * run;
+        i += run - 32;  // (the loop adds the last 32)
+        continue;
+      }
+    }
     const __m256i ab = _mm256_packus_epi32(a, b), cd = _mm256_packus_epi32(c, d);
     // Most text lies below the surrogates; else a full check (the 8-unit steps find a bad block).
     if (!k.below_surrogates(highest) && UTF8DFA_UNLIKELY(!k.scalar_values32(ab, cd, highest))) break;
     bytes = _mm256_add_epi8(bytes, k.more32(ab, cd));
     if (!_mm256_testz_si256(highest, k.not_ffff))
-      supplementary += k.supplementary8(a) + k.supplementary8(b) + k.supplementary8(c) + k.supplementary8(d);
+      extra += k.supplementary8(a) + k.supplementary8(b) + k.supplementary8(c) + k.supplementary8(d);
     if (++steps == 64) {
       sums = _mm256_add_epi64(sums, _mm256_sad_epu8(bytes, zero));
       bytes = zero;
@@ -264,7 +319,7 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf32_bytes_segment(const char32_t* p, st
     acc = _mm256_add_epi32(acc, k.minus_extra(cp));
   }
   less += sum_epi32(acc);
-  count = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(i) - less) + supplementary + sum_epi64(sums);
+  count = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(i) - less) + extra + sum_epi64(sums);
   return i == n ? blocks_pass : i;
 }
 
