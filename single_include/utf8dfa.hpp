@@ -2496,10 +2496,11 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t pair_run(const char16_t*
 }
 
 /// The length_segment of UTF-16: 64 units per step while they hold no surrogate or only surrogate
-/// pairs aligned with dwords, else 16 with the pair checks (the units at and after each position say whether every
-/// surrogate is paired); the tail, 1..16 units, is left to the scalar decoder. Bytes are 3, minus 1 below 0x800, minus
-/// 1 more below 0x80, minus 2 for a high surrogate (a pair is 1 + 3), counted as the negative compare results in 16-bit
-/// lanes (at most 2 a lane per 16 units), widened before they could overflow.
+/// pairs aligned with dwords, else 16 with the pair checks (the units at and after each position
+/// say whether every surrogate is paired); the tail, 1..16 units, is left to the scalar decoder.
+/// Bytes are 3, minus 1 below 0x800, minus 1 more below 0x80, minus 2 for a high surrogate (a pair
+/// is 1 + 3), counted as the negative compare results in 16-bit lanes (at most 2 a lane per 16
+/// units), widened before they could overflow.
 UTF8DFA_TARGET_AVX2 inline std::size_t utf16_bytes_segment(const char16_t* p, std::size_t n,
                                                            std::size_t& count) noexcept {
   count = 0;
