@@ -342,23 +342,33 @@ TEST_CASE("length helpers: long runs of supplementary characters, one unit chang
     for (int k = 0; k < 160; ++k) base += static_cast<char32_t>(0x10000 + r.below(0x100000));
     base += U"tail";
     const std::u16string base16 = utf8dfa::to_utf16_lossy(utf8dfa::to_utf8(base));
+    // (Copies of exactly the input's size, so that a read past its end is one past an allocation.)
     for (std::size_t at = 0; at < base16.size(); ++at)
-      for (const char16_t unit : {char16_t{0xD83D}, char16_t{0xDE00}, char16_t{0x4E2D}}) {
-        std::u16string s = base16;
+      for (const char16_t unit : {char16_t{0xD83D}, char16_t{0xDE00}, char16_t{0x4E2D}, char16_t{0x41}}) {
+        std::vector<char16_t> s(base16.begin(), base16.end());
         s[at] = unit;
         check_utf(s.data(), s.size(), f, phase);
       }
     for (std::size_t at = 0; at < base.size(); ++at)
-      for (const char32_t unit : {char32_t{0xD83D}, char32_t{0x110000}, char32_t{0xFFFF}, char32_t{0x41}}) {
-        std::u32string s = base;
+      for (const char32_t unit : {char32_t{0xD83D}, char32_t{0x110000}, char32_t{0xFFFF}, char32_t{0x41},
+                                  char32_t{0x10000}, char32_t{0x10FFFF}, char32_t{0xFFFFFFFF}}) {
+        std::vector<char32_t> s(base.begin(), base.end());
         s[at] = unit;
         check_utf(s.data(), s.size(), f, phase);
       }
     for (std::size_t len = 0; len <= base16.size(); len += 1 + r.below(7)) {
-      check_utf(base16.data(), len, f, phase);
-      check_utf(base.data(), std::min(len, base.size()), f, phase);
+      const std::vector<char16_t> s16(base16.begin(), base16.begin() + static_cast<std::ptrdiff_t>(len));
+      const std::vector<char32_t> s32(base.begin(),
+                                      base.begin() + static_cast<std::ptrdiff_t>(std::min(len, base.size())));
+      check_utf(s16.data(), s16.size(), f, phase);
+      check_utf(s32.data(), s32.size(), f, phase);
     }
   }
+  // A pair then 61 ASCII units, over and over: the steps that check pairs count each high unit
+  // twice (once before handing it to the next step), the most a counter lane can take per unit.
+  std::u16string worst;
+  while (worst.size() < 300000) worst += u"\xD83D\xDE00" + std::u16string(61, u'a');
+  check_utf(worst.data(), worst.size(), f, 99);
   INFO(utf8dfa::active_kernel() << ": " << f.first);
   CHECK(f.count == 0);
 }

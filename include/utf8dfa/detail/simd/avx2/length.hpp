@@ -125,15 +125,17 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t pair_run(const char16_t*
 /// pairs aligned with dwords, else 16 with the pair checks (the units at and after each position
 /// say whether every surrogate is paired); the tail, 1..16 units, is left to the scalar decoder.
 /// Bytes are 3, minus 1 below 0x800, minus 1 more below 0x80, minus 2 for a high surrogate (a pair
-/// is 1 + 3), counted as the negative compare results in 16-bit lanes (at most 2 a lane per 16
-/// units), widened before they could overflow.
+/// is 1 + 3), counted as the negative compare results in 16-bit lanes (at most 2 a lane per vector
+/// of 16 units added, a unit counted again after a cut pair included), widened before they could
+/// overflow.
 UTF8DFA_TARGET_AVX2 inline std::size_t utf16_bytes_segment(const char16_t* p, std::size_t n,
                                                            std::size_t& count) noexcept {
   count = 0;
   if (n == 0) return blocks_pass;
   const utf16_count_constants k;
   __m256i acc = k.zero;
-  std::size_t i = 0, flushed = 0, ascii = 0;
+  std::size_t i = 0, ascii = 0;
+  unsigned pending = 0;  // vectors of 16 units added to acc since it was last widened (-2 a lane each at most)
   std::ptrdiff_t less = 0;
   bool paired = true;
   while (paired) {
@@ -163,10 +165,11 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf16_bytes_segment(const char16_t* p, st
       acc = _mm256_add_epi16(acc, _mm256_add_epi16(_mm256_add_epi16(k.minus_short(w0, t0), k.minus_short(w1, t1)),
                                                    _mm256_add_epi16(k.minus_short(w2, t2), k.minus_short(w3, t3))));
       i += 64;
-      if (i - flushed >= 16 * 16000) {  // a lane then holds at least -32000
+      pending += 4;
+      if (pending > 16000 - 4) {  // a lane holds at least -32000, and one more step cannot overflow it
         less += sum_epi32(_mm256_madd_epi16(acc, k.one));
         acc = k.zero;
-        flushed = i;
+        pending = 0;
       }
     }
     if (n - i <= 16) break;
@@ -184,6 +187,7 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf16_bytes_segment(const char16_t* p, st
       }
       acc = _mm256_add_epi16(
           acc, _mm256_add_epi16(k.minus_short(w, _mm256_and_si256(w, k.x_f800)), _mm256_add_epi16(hi, hi)));
+      ++pending;
     }
     // A pair cut by the last step (its high unit counted 3 - 2): the high unit goes to the next
     // step instead, so that a run of pairs lines up with the dwords of the big steps.
@@ -191,10 +195,10 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf16_bytes_segment(const char16_t* p, st
       --i;
       less += 2;
     }
-    if (i - flushed >= 16 * 16000) {
+    if (pending > 16000 - 4) {  // (the steps above add at most 4 vectors)
       less += sum_epi32(_mm256_madd_epi16(acc, k.one));
       acc = k.zero;
-      flushed = i;
+      pending = 0;
     }
   }
   less += sum_epi32(_mm256_madd_epi16(acc, k.one));
@@ -292,7 +296,7 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf32_bytes_segment(const char32_t* p, st
     const __m256i a = load(p + i), b = load(p + i + 8), c = load(p + i + 16), d = load(p + i + 24);
     const __m256i highest = _mm256_max_epu32(_mm256_max_epu32(a, b), _mm256_max_epu32(c, d));
     if (_mm256_testz_si256(highest, k.not7f)) continue;  // ASCII: one byte each
-    if (!k.below_surrogates(highest)) {
+    if (!k.below_surrogates(highest) && !_mm256_testz_si256(highest, k.not_ffff)) {
       // Supplementary scalar values only (most emoji): 4 bytes each, 3 past the first.
       const std::size_t run = supplementary_run(p + i, n - i);
       if (run != 0) {
