@@ -12,6 +12,7 @@
 #include "../target.hpp"
 #include "../transcode_common.hpp"
 #include "utf8_block.hpp"
+#include "validate.hpp"
 
 #if UTF8DFA_X86_KERNELS
 #include <cstddef>
@@ -356,41 +357,6 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
     c.i += take;
   }
   return finish_scalar<Strict>(p, n, out, c, repl);
-}
-
-/// Vector constants, every 16-bit or 32-bit lane V, read from memory: GCC rebuilds a splat that
-/// does not stay in a register with three instructions (immediate, move, broadcast) at each use;
-/// the empty asm hides the values from it, so that the load folds into the instruction using it.
-template <class T>
-struct alignas(32) lanes_of {
-  T v[32 / sizeof(T)];
-};
-
-template <class T, T V>
-constexpr lanes_of<T> make_lanes() {
-  lanes_of<T> l{};
-  for (T& x : l.v) x = V;
-  return l;
-}
-
-template <class T, T V>
-inline constexpr lanes_of<T> splat_lanes = make_lanes<T, V>();
-
-template <class T, T V>
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i splat_load() noexcept {
-  const lanes_of<T>* l = &splat_lanes<T, V>;
-  __asm__("" : "+r"(l));
-  return _mm256_load_si256(reinterpret_cast<const __m256i*>(l->v));
-}
-
-template <std::uint16_t V>
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i k16() noexcept {
-  return splat_load<std::uint16_t, V>();
-}
-
-template <std::uint32_t V>
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i k32() noexcept {
-  return splat_load<std::uint32_t, V>();
 }
 
 /// Packs the four 1..4-byte forms of v (one per dword, see pack_utf8).

@@ -26,6 +26,46 @@ UTF8DFA_TARGET_AVX2 inline __m256i lanes(const std::uint8_t* table16) noexcept {
   return _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(table16)));
 }
 
+/// Vector constants, every 8-, 16- or 32-bit lane V, read from memory: GCC rebuilds a splat that
+/// does not stay in a register with three instructions (immediate, move, broadcast) at each use;
+/// the empty asm hides the values from it, so that the load folds into the instruction using it.
+template <class T>
+struct alignas(32) lanes_of {
+  T v[32 / sizeof(T)];
+};
+
+template <class T, T V>
+constexpr lanes_of<T> make_lanes() {
+  lanes_of<T> l{};
+  for (T& x : l.v) x = V;
+  return l;
+}
+
+template <class T, T V>
+inline constexpr lanes_of<T> splat_lanes = make_lanes<T, V>();
+
+template <class T, T V>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i splat_load() noexcept {
+  const lanes_of<T>* l = &splat_lanes<T, V>;
+  __asm__("" : "+r"(l));
+  return _mm256_load_si256(reinterpret_cast<const __m256i*>(l->v));
+}
+
+template <std::uint8_t V>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i k8() noexcept {
+  return splat_load<std::uint8_t, V>();
+}
+
+template <std::uint16_t V>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i k16() noexcept {
+  return splat_load<std::uint16_t, V>();
+}
+
+template <std::uint32_t V>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i k32() noexcept {
+  return splat_load<std::uint32_t, V>();
+}
+
 /// The block check with its constants loaded once (outside the loops that use it).
 struct checker {
   __m256i first_high, first_low, second_high, nibble, lead3, lead4, high_bit;
