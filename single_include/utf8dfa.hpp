@@ -2220,6 +2220,46 @@ UTF8DFA_TARGET_AVX2 inline __m256i lanes(const std::uint8_t* table16) noexcept {
   return _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(table16)));
 }
 
+/// Vector constants, every 8-, 16- or 32-bit lane V, read from memory: GCC rebuilds a splat that
+/// does not stay in a register with three instructions (immediate, move, broadcast) at each use;
+/// the empty asm hides the values from it, so that the load folds into the instruction using it.
+template <class T>
+struct alignas(32) lanes_of {
+  T v[32 / sizeof(T)];
+};
+
+template <class T, T V>
+constexpr lanes_of<T> make_lanes() {
+  lanes_of<T> l{};
+  for (T& x : l.v) x = V;
+  return l;
+}
+
+template <class T, T V>
+inline constexpr lanes_of<T> splat_lanes = make_lanes<T, V>();
+
+template <class T, T V>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i splat_load() noexcept {
+  const lanes_of<T>* l = &splat_lanes<T, V>;
+  __asm__("" : "+r"(l));
+  return _mm256_load_si256(reinterpret_cast<const __m256i*>(l->v));
+}
+
+template <std::uint8_t V>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i k8() noexcept {
+  return splat_load<std::uint8_t, V>();
+}
+
+template <std::uint16_t V>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i k16() noexcept {
+  return splat_load<std::uint16_t, V>();
+}
+
+template <std::uint32_t V>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i k32() noexcept {
+  return splat_load<std::uint32_t, V>();
+}
+
 /// The block check with its constants loaded once (outside the loops that use it).
 struct checker {
   __m256i first_high, first_low, second_high, nibble, lead3, lead4, high_bit;
@@ -2465,31 +2505,63 @@ UTF8DFA_TARGET_AVX2 std::size_t utf8_units_segment(const unsigned char* p, std::
   return stop;
 }
 
+/// The constants and steps shared by the UTF-16 and UTF-32 counts of BMP units: (>= 0x80) +
+/// (>= 0x800) of 32 units summed in bytes, and the test for surrogates among 16-bit units.
+struct bmp_count_constants {
+  __m256i zero, x_d800, x0800, max8, fifteen8;
+
+  UTF8DFA_TARGET_AVX2 bmp_count_constants() noexcept
+      : zero(_mm256_setzero_si256()), x_d800(k16<0xD800>()), x0800(k16<0x800>()), max8(k8<127>()), fifteen8(k8<15>()) {}
+
+  /// u >> 7 of the 32 units of a and b, one byte each (in some order), with signed saturation:
+  /// 0 below 0x80, 1..15 below 0x800, 16..127 above (127 from 0x3F80: surrogates among them).
+  UTF8DFA_TARGET_AVX2 __m256i shifted(__m256i a, __m256i b) const noexcept {
+    return _mm256_packs_epi16(_mm256_srli_epi16(a, 7), _mm256_srli_epi16(b, 7));
+  }
+  /// Minus (>= 0x80) + (>= 0x800) of each unit, from shifted() (compares give -1).
+  UTF8DFA_TARGET_AVX2 __m256i minus_more(__m256i x) const noexcept {
+    return _mm256_add_epi8(_mm256_cmpgt_epi8(x, zero), _mm256_cmpgt_epi8(x, fifteen8));
+  }
+  /// w ^ 0xD800: below 0x800 for the surrogates; the least of such vectors goes to surrogate_in().
+  UTF8DFA_TARGET_AVX2 __m256i flipped(__m256i w) const noexcept { return _mm256_xor_si256(w, x_d800); }
+  /// Whether some lane of `least`, the least of some flipped() units, stands for a surrogate.
+  UTF8DFA_TARGET_AVX2 bool surrogate_in(__m256i least) const noexcept {
+    const __m256i below = _mm256_subs_epu16(x0800, least);
+    return !_mm256_testz_si256(below, below);
+  }
+};
+
 /// The constants of the UTF-16 count, built once per call.
-struct utf16_count_constants {
-  __m256i tag, high, low, x_f800, x_d800, x_ff80, zero, one;
+struct utf16_count_constants : bmp_count_constants {
+  __m256i tag, high, low, x_f800, x_ff80, one;
 
   UTF8DFA_TARGET_AVX2 utf16_count_constants() noexcept
-      : tag(_mm256_set1_epi16(static_cast<short>(0xFC00))),
-        high(_mm256_set1_epi16(static_cast<short>(0xD800))),
-        low(_mm256_set1_epi16(static_cast<short>(0xDC00))),
-        x_f800(_mm256_set1_epi16(static_cast<short>(0xF800))),
-        x_d800(_mm256_set1_epi16(static_cast<short>(0xD800))),
-        x_ff80(_mm256_set1_epi16(static_cast<short>(0xFF80))),
-        zero(_mm256_setzero_si256()),
-        one(_mm256_set1_epi16(1)) {}
+      : tag(k16<0xFC00>()),
+        high(k16<0xD800>()),
+        low(k16<0xDC00>()),
+        x_f800(k16<0xF800>()),
+        x_ff80(k16<0xFF80>()),
+        one(k16<1>()) {}
 
   /// Minus the units of w below 0x80 and below 0x800 (compares give -1), `top` being w & 0xF800.
   UTF8DFA_TARGET_AVX2 __m256i minus_short(__m256i w, __m256i top) const noexcept {
     return _mm256_add_epi16(_mm256_cmpeq_epi16(_mm256_and_si256(w, x_ff80), zero), _mm256_cmpeq_epi16(top, zero));
+  }
+  /// Whether the 64 units w0..w3, of which x and y are shifted(), hold a surrogate: none unless
+  /// some byte of x or y is 127.
+  UTF8DFA_TARGET_AVX2 bool any_surrogate(__m256i w0, __m256i w1, __m256i w2, __m256i w3, __m256i x,
+                                         __m256i y) const noexcept {
+    const __m256i top = _mm256_cmpeq_epi8(_mm256_max_epu8(x, y), max8);
+    return !_mm256_testz_si256(top, top) && surrogate_in(_mm256_min_epu16(_mm256_min_epu16(flipped(w0), flipped(w1)),
+                                                                          _mm256_min_epu16(flipped(w2), flipped(w3))));
   }
 };
 
 /// The units at p, in steps of 64 while 64 are left, that are surrogate pairs only, each pair a
 /// dword (most emoji). Out of line: its constants stay out of the registers of the caller's loop.
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t pair_run(const char16_t* p, std::size_t n) noexcept {
-  const __m256i tag = _mm256_set1_epi32(static_cast<int>(0xFC00FC00u));
-  const __m256i pair = _mm256_set1_epi32(static_cast<int>(0xDC00D800u));
+  const __m256i tag = k32<0xFC00FC00u>();
+  const __m256i pair = k32<0xDC00D800u>();
   std::size_t i = 0;
   for (; n - i >= 64; i += 64) {
     const __m256i a = _mm256_cmpeq_epi32(_mm256_and_si256(load(p + i), tag), pair);
@@ -2504,18 +2576,20 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t pair_run(const char16_t*
 /// The length_segment of UTF-16: 64 units per step while they hold no surrogate or only surrogate
 /// pairs aligned with dwords, else 16 with the pair checks (the units at and after each position
 /// say whether every surrogate is paired); the tail, 1..16 units, is left to the scalar decoder.
-/// Bytes are 3, minus 1 below 0x800, minus 1 more below 0x80, minus 2 for a high surrogate (a pair
-/// is 1 + 3), counted as the negative compare results in 16-bit lanes (at most 2 a lane per vector
-/// of 16 units added, a unit counted again after a cut pair included), widened before they could
-/// overflow.
+/// A step of 64 without a surrogate counts 1 a unit plus (>= 0x80) + (>= 0x800) summed in bytes
+/// (at most 4 a lane per step, widened every 63 steps). The others count 3 a unit, minus 1 below
+/// 0x800, minus 1 more below 0x80, minus 2 for a high surrogate (a pair is 1 + 3), as the negative
+/// compare results in 16-bit lanes (at most 2 a lane per vector of 16 units added, a unit counted
+/// again after a cut pair included), widened before they could overflow.
 UTF8DFA_TARGET_AVX2 inline std::size_t utf16_bytes_segment(const char16_t* p, std::size_t n,
                                                            std::size_t& count) noexcept {
   count = 0;
   if (n == 0) return blocks_pass;
   const utf16_count_constants k;
-  __m256i acc = k.zero;
-  std::size_t i = 0, ascii = 0;
+  __m256i acc = k.zero, more = k.zero, sums = k.zero;
+  std::size_t i = 0, ascii = 0, wide = 0;  // wide: units counted in `more`, 1 + its bytes each
   unsigned pending = 0;  // vectors of 16 units added to acc since it was last widened (-2 a lane each at most)
+  unsigned steps = 0;    // steps added to `more` since it was last widened (+4 a lane each at most)
   std::ptrdiff_t less = 0;
   bool paired = true;
   while (paired) {
@@ -2528,12 +2602,8 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf16_bytes_segment(const char16_t* p, st
         i += 64;
         continue;
       }
-      const __m256i t0 = _mm256_and_si256(w0, k.x_f800), t1 = _mm256_and_si256(w1, k.x_f800);
-      const __m256i t2 = _mm256_and_si256(w2, k.x_f800), t3 = _mm256_and_si256(w3, k.x_f800);
-      const __m256i sur =
-          _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi16(t0, k.x_d800), _mm256_cmpeq_epi16(t1, k.x_d800)),
-                          _mm256_or_si256(_mm256_cmpeq_epi16(t2, k.x_d800), _mm256_cmpeq_epi16(t3, k.x_d800)));
-      if (!_mm256_testz_si256(sur, sur)) {
+      const __m256i x = k.shifted(w0, w1), y = k.shifted(w2, w3);
+      if (k.any_surrogate(w0, w1, w2, w3, x, y)) {
         // Surrogate pairs only (most emoji): 4 bytes a pair, 3 a unit less 1. A high surrogate
         // before them was checked against their first unit, a high one.
         const std::size_t run = pair_run(p + i, n - i);
@@ -2542,14 +2612,13 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf16_bytes_segment(const char16_t* p, st
         i += run;
         continue;
       }
-      acc = _mm256_add_epi16(acc, _mm256_add_epi16(_mm256_add_epi16(k.minus_short(w0, t0), k.minus_short(w1, t1)),
-                                                   _mm256_add_epi16(k.minus_short(w2, t2), k.minus_short(w3, t3))));
+      more = _mm256_sub_epi8(more, _mm256_add_epi8(k.minus_more(x), k.minus_more(y)));
       i += 64;
-      pending += 4;
-      if (pending > 16000 - 4) {  // a lane holds at least -32000, and one more step cannot overflow it
-        less += sum_epi32(_mm256_madd_epi16(acc, k.one));
-        acc = k.zero;
-        pending = 0;
+      wide += 64;
+      if (++steps == 63) {  // 252 a lane at most
+        sums = _mm256_add_epi64(sums, _mm256_sad_epu8(more, k.zero));
+        more = k.zero;
+        steps = 0;
       }
     }
     if (n - i <= 16) break;
@@ -2582,29 +2651,26 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf16_bytes_segment(const char16_t* p, st
     }
   }
   less += sum_epi32(_mm256_madd_epi16(acc, k.one));
-  count = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(3 * i - 2 * ascii) + less);
+  sums = _mm256_add_epi64(sums, _mm256_sad_epu8(more, k.zero));
+  count = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(3 * i - 2 * ascii - 2 * wide + sum_epi64(sums)) + less);
   return i == n ? blocks_pass : i;
 }
 
 /// The constants of the UTF-32 count, built once per call.
-struct utf32_count_constants {
-  __m256i sur, sur_len, top, not7f, x7f, x7ff, xffff, ones, x_f800, x_d800, not_ffff, below_sur, one8, fifteen8;
+struct utf32_count_constants : bmp_count_constants {
+  __m256i sur, sur_len, top, x7f, x7ff, xffff, ones, not7f, not_ffff, below_sur;
 
   UTF8DFA_TARGET_AVX2 utf32_count_constants() noexcept
-      : sur(_mm256_set1_epi32(0xD800)),
-        sur_len(_mm256_set1_epi32(0x800)),
-        top(_mm256_set1_epi32(0x10FFFF)),
-        not7f(_mm256_set1_epi32(static_cast<int>(0xFFFFFF80u))),
-        x7f(_mm256_set1_epi32(0x7F)),
-        x7ff(_mm256_set1_epi32(0x7FF)),
-        xffff(_mm256_set1_epi32(0xFFFF)),
-        ones(_mm256_set1_epi32(-1)),
-        x_f800(_mm256_set1_epi16(static_cast<short>(0xF800))),
-        x_d800(_mm256_set1_epi16(static_cast<short>(0xD800))),
-        not_ffff(_mm256_set1_epi32(static_cast<int>(0xFFFF0000u))),
-        below_sur(_mm256_set1_epi32(0xD7FF)),
-        one8(_mm256_set1_epi8(1)),
-        fifteen8(_mm256_set1_epi8(15)) {}
+      : sur(k32<0xD800>()),
+        sur_len(k32<0x800>()),
+        top(k32<0x10FFFF>()),
+        x7f(k32<0x7F>()),
+        x7ff(k32<0x7FF>()),
+        xffff(k32<0xFFFF>()),
+        ones(k32<0xFFFFFFFFu>()),
+        not7f(k32<0xFFFFFF80u>()),
+        not_ffff(k32<0xFFFF0000u>()),
+        below_sur(k32<0xD7FF>()) {}
 
   /// Whether every lane of lowest (the least of some units, each less 0xD800) and highest (their
   /// greatest) says scalar value: not a surrogate (unsigned cp - 0xD800 >= 0x800), at most 0x10FFFF.
@@ -2613,23 +2679,16 @@ struct utf32_count_constants {
                                         _mm256_cmpeq_epi32(_mm256_max_epu32(highest, top), top));
     return _mm256_testc_si256(ok, ones) != 0;
   }
-  /// Whether `highest` (the greatest of some units) is below 0xD800: they are then scalar values.
-  UTF8DFA_TARGET_AVX2 bool below_surrogates(__m256i highest) const noexcept {
-    return _mm256_testc_si256(_mm256_cmpeq_epi32(_mm256_max_epu32(highest, below_sur), below_sur), ones) != 0;
+  /// Whether some units narrowed to 16 bits with unsigned saturation (exact below 0x10000), whose
+  /// flipped() values have the least x and y, hold a surrogate, `highest` being the greatest of
+  /// them: none if it is below 0xD800 (the rest is computed only then).
+  UTF8DFA_TARGET_AVX2 bool any_surrogate(__m256i x, __m256i y, __m256i highest) const noexcept {
+    const __m256i high = _mm256_cmpgt_epi32(highest, below_sur);  // (signed: exact up to 0x7FFFFFFF)
+    return !_mm256_testz_si256(high, high) && surrogate_in(_mm256_min_epu16(x, y));
   }
-  /// Whether the units narrowed to 16 bits with unsigned saturation (exact below 0x10000), ab and
-  /// cd, and their greatest `highest`, say scalar values: at most 0x10FFFF, not surrogates.
-  UTF8DFA_TARGET_AVX2 bool scalar_values32(__m256i ab, __m256i cd, __m256i highest) const noexcept {
-    const __m256i sur16 = _mm256_or_si256(_mm256_cmpeq_epi16(_mm256_and_si256(ab, x_f800), x_d800),
-                                          _mm256_cmpeq_epi16(_mm256_and_si256(cd, x_f800), x_d800));
-    const __m256i in_range = _mm256_cmpeq_epi32(_mm256_max_epu32(highest, top), top);
-    return _mm256_testc_si256(_mm256_andnot_si256(sur16, in_range), ones) != 0;
-  }
-  /// (>= 0x80) + (>= 0x800) for each of the units narrowed to 16 bits ab and cd, one per byte (in
-  /// some order), from x = u >> 7 narrowed to a byte with signed saturation: (x >= 1) + (x >= 16).
-  UTF8DFA_TARGET_AVX2 __m256i more32(__m256i ab, __m256i cd) const noexcept {
-    const __m256i x = _mm256_packs_epi16(_mm256_srli_epi16(ab, 7), _mm256_srli_epi16(cd, 7));
-    return _mm256_sub_epi8(_mm256_min_epu8(x, one8), _mm256_cmpgt_epi8(x, fifteen8));
+  /// Whether `highest` (the greatest of some units) is at most 0x10FFFF.
+  UTF8DFA_TARGET_AVX2 bool in_range(__m256i highest) const noexcept {
+    return _mm256_testc_si256(_mm256_cmpeq_epi32(_mm256_max_epu32(highest, top), top), ones) != 0;
   }
   /// The supplementary values among the 8 scalar values of cp.
   UTF8DFA_TARGET_AVX2 unsigned supplementary8(__m256i cp) const noexcept {
@@ -2644,60 +2703,79 @@ struct utf32_count_constants {
   }
 };
 
-/// The units at p, in steps of 32 while 32 are left, that are supplementary scalar values only
-/// (0x10000..0x10FFFF: most emoji). Out of line, as pair_run.
-UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t supplementary_run(const char32_t* p, std::size_t n) noexcept {
-  // Each unit less 0x10000 is at most 0xFFFFF (unsigned): the greatest of them is.
-  const __m256i base = _mm256_set1_epi32(0x10000), span = _mm256_set1_epi32(0xFFFFF);
-  std::size_t i = 0;
+/// The blocks of 32 units at p, while 32 are left, that hold scalar values only: the first one,
+/// then those that reach past the BMP; their UTF-8 bytes are added to `bytes`. Stops at a block
+/// that holds a surrogate or a value above 0x10FFFF. Out of line, as pair_run: most text never
+/// comes here.
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t beyond_bmp_run(const char32_t* p, std::size_t n,
+                                                                       std::size_t& bytes) noexcept {
+  const utf32_count_constants k;
+  // Each unit less 0x10000 is at most 0xFFFFF (unsigned) in a block of supplementary values only.
+  const __m256i base = k32<0x10000>(), span = k32<0xFFFFF>();
+  __m256i acc = k.zero;
+  std::size_t i = 0, supplementary = 0;
   for (; n - i >= 32; i += 32) {
-    const __m256i a = _mm256_sub_epi32(load(p + i), base), b = _mm256_sub_epi32(load(p + i + 8), base);
-    const __m256i c = _mm256_sub_epi32(load(p + i + 16), base), d = _mm256_sub_epi32(load(p + i + 24), base);
+    const __m256i a = load(p + i), b = load(p + i + 8), c = load(p + i + 16), d = load(p + i + 24);
+    const __m256i over = _mm256_max_epu32(_mm256_max_epu32(_mm256_sub_epi32(a, base), _mm256_sub_epi32(b, base)),
+                                          _mm256_max_epu32(_mm256_sub_epi32(c, base), _mm256_sub_epi32(d, base)));
+    if (_mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_min_epu32(over, span), over)) == -1) {
+      supplementary += 32;  // (most emoji)
+      continue;
+    }
     const __m256i highest = _mm256_max_epu32(_mm256_max_epu32(a, b), _mm256_max_epu32(c, d));
-    if (_mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_min_epu32(highest, span), highest)) != -1) break;
+    if ((i != 0 && _mm256_testz_si256(highest, k.not_ffff)) || !k.in_range(highest) ||
+        k.surrogate_in(_mm256_min_epu16(k.flipped(_mm256_packus_epi32(a, b)), k.flipped(_mm256_packus_epi32(c, d)))))
+      break;
+    acc = _mm256_add_epi32(_mm256_add_epi32(acc, _mm256_add_epi32(k.minus_extra(a), k.minus_extra(b))),
+                           _mm256_add_epi32(k.minus_extra(c), k.minus_extra(d)));
   }
+  bytes += static_cast<std::size_t>(static_cast<std::ptrdiff_t>(i + 3 * supplementary) - sum_epi32(acc));
   return i;
 }
 
-/// The length_segment of UTF-32, 32 units per step while the input lasts (ASCII steps only
+/// The length_segment of UTF-32, 64 units per step while the input lasts (ASCII steps only
 /// checked), then 8 (the tail left to the scalar decoder): bytes are 1 + (> 0x7F) + (> 0x7FF) +
-/// (> 0xFFFF); in the big steps the first two are summed in bytes (at most 2 a lane per step,
-/// widened every 64 steps) and the third by popcnt, or 3 a unit in a step of supplementary values
-/// only; a block holding a surrogate or a value above 0x10FFFF stops it.
+/// (> 0xFFFF). Steps within the BMP sum the first two in bytes (at most 4 a lane per step, widened
+/// every 63 steps); a step reaching past it goes to beyond_bmp_run. A block holding a surrogate or
+/// a value above 0x10FFFF stops it.
 UTF8DFA_TARGET_AVX2 inline std::size_t utf32_bytes_segment(const char32_t* p, std::size_t n,
                                                            std::size_t& count) noexcept {
   const utf32_count_constants k;
-  const __m256i zero = _mm256_setzero_si256();
-  __m256i acc = zero, bytes = zero, sums = zero;
+  __m256i acc = k.zero, more = k.zero, sums = k.zero;
   std::size_t i = 0, steps = 0;
-  std::size_t extra = 0;  // bytes past the first of supplementary values, outside `bytes`
+  std::size_t extra = 0;  // bytes past the first of the values counted by beyond_bmp_run
   std::ptrdiff_t less = 0;
-  for (; n - i >= 32; i += 32) {
+  while (n - i >= 64) {
     const __m256i a = load(p + i), b = load(p + i + 8), c = load(p + i + 16), d = load(p + i + 24);
-    const __m256i highest = _mm256_max_epu32(_mm256_max_epu32(a, b), _mm256_max_epu32(c, d));
-    if (_mm256_testz_si256(highest, k.not7f)) continue;  // ASCII: one byte each
-    if (!k.below_surrogates(highest) && !_mm256_testz_si256(highest, k.not_ffff)) {
-      // Supplementary scalar values only (most emoji): 4 bytes each, 3 past the first.
-      const std::size_t run = supplementary_run(p + i, n - i);
-      if (run != 0) {
-        extra += 3 * run;
-        i += run - 32;  // (the loop adds the last 32)
-        continue;
-      }
+    const __m256i e = load(p + i + 32), f = load(p + i + 40), g = load(p + i + 48), h = load(p + i + 56);
+    const __m256i highest = _mm256_max_epu32(_mm256_max_epu32(_mm256_max_epu32(a, b), _mm256_max_epu32(c, d)),
+                                             _mm256_max_epu32(_mm256_max_epu32(e, f), _mm256_max_epu32(g, h)));
+    if (_mm256_testz_si256(highest, k.not7f)) {  // ASCII: one byte each
+      i += 64;
+      continue;
+    }
+    if (UTF8DFA_UNLIKELY(!_mm256_testz_si256(highest, k.not_ffff))) {
+      std::size_t bytes = 0;
+      const std::size_t run = beyond_bmp_run(p + i, n - i, bytes);
+      if (run == 0) break;  // (found again by the 8-unit steps)
+      extra += bytes - run;
+      i += run;
+      continue;
     }
     const __m256i ab = _mm256_packus_epi32(a, b), cd = _mm256_packus_epi32(c, d);
-    // Most text lies below the surrogates; else a full check (the 8-unit steps find a bad block).
-    if (!k.below_surrogates(highest) && UTF8DFA_UNLIKELY(!k.scalar_values32(ab, cd, highest))) break;
-    bytes = _mm256_add_epi8(bytes, k.more32(ab, cd));
-    if (!_mm256_testz_si256(highest, k.not_ffff))
-      extra += k.supplementary8(a) + k.supplementary8(b) + k.supplementary8(c) + k.supplementary8(d);
-    if (++steps == 64) {
-      sums = _mm256_add_epi64(sums, _mm256_sad_epu8(bytes, zero));
-      bytes = zero;
+    const __m256i ef = _mm256_packus_epi32(e, f), gh = _mm256_packus_epi32(g, h);
+    if (UTF8DFA_UNLIKELY(k.any_surrogate(_mm256_min_epu16(k.flipped(ab), k.flipped(cd)),
+                                         _mm256_min_epu16(k.flipped(ef), k.flipped(gh)), highest)))
+      break;
+    more = _mm256_sub_epi8(more, _mm256_add_epi8(k.minus_more(k.shifted(ab, cd)), k.minus_more(k.shifted(ef, gh))));
+    i += 64;
+    if (++steps == 63) {  // 252 a lane at most
+      sums = _mm256_add_epi64(sums, _mm256_sad_epu8(more, k.zero));
+      more = k.zero;
       steps = 0;
     }
   }
-  sums = _mm256_add_epi64(sums, _mm256_sad_epu8(bytes, zero));
+  sums = _mm256_add_epi64(sums, _mm256_sad_epu8(more, k.zero));
   for (; n - i >= 8; i += 8) {
     const __m256i cp = load(p + i);
     if (UTF8DFA_UNLIKELY(!k.scalar_values(_mm256_sub_epi32(cp, k.sur), cp))) break;
@@ -3269,41 +3347,6 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
     c.i += take;
   }
   return finish_scalar<Strict>(p, n, out, c, repl);
-}
-
-/// Vector constants, every 16-bit or 32-bit lane V, read from memory: GCC rebuilds a splat that
-/// does not stay in a register with three instructions (immediate, move, broadcast) at each use;
-/// the empty asm hides the values from it, so that the load folds into the instruction using it.
-template <class T>
-struct alignas(32) lanes_of {
-  T v[32 / sizeof(T)];
-};
-
-template <class T, T V>
-constexpr lanes_of<T> make_lanes() {
-  lanes_of<T> l{};
-  for (T& x : l.v) x = V;
-  return l;
-}
-
-template <class T, T V>
-inline constexpr lanes_of<T> splat_lanes = make_lanes<T, V>();
-
-template <class T, T V>
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i splat_load() noexcept {
-  const lanes_of<T>* l = &splat_lanes<T, V>;
-  __asm__("" : "+r"(l));
-  return _mm256_load_si256(reinterpret_cast<const __m256i*>(l->v));
-}
-
-template <std::uint16_t V>
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i k16() noexcept {
-  return splat_load<std::uint16_t, V>();
-}
-
-template <std::uint32_t V>
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i k32() noexcept {
-  return splat_load<std::uint32_t, V>();
 }
 
 /// Packs the four 1..4-byte forms of v (one per dword, see pack_utf8).
