@@ -179,7 +179,8 @@ inline constexpr std::size_t min_block_input = 0;
 inline constexpr std::size_t block_span = 256;
 
 /// Runs the block checks over [p, p+n) (n >= min_block_input): `blocks_pass` when they all pass
-/// (the input is well-formed), else b such that [0, b) passed and [b, b + block_span) failed.
+/// (the input is well-formed), else b such that [0, b) passed and [b, b + block_span) failed (a
+/// failing step gives its first failing 64-byte block, so that the scalar rescan is short).
 /// After a first block, 256 bytes a step with one error test (ASCII steps only checked for a
 /// character cut before them, others by step_checker, its 4-byte part only when the step or the one
 /// before holds an F0..FF byte), then 64-byte blocks and the masked tail.
@@ -216,7 +217,8 @@ UTF8DFA_TARGET_AVX512 inline std::size_t check_blocks(const unsigned char* p, st
       e3 = sc.error<false, true>(p + i + 192, sc.high(in3), unused);
     }
     four = has4;
-    if (UTF8DFA_UNLIKELY(any(_mm512_ternarylogic_epi32(_mm512_or_si512(e0, e1), e2, e3, 0xFE)))) return i;
+    if (UTF8DFA_UNLIKELY(any(_mm512_ternarylogic_epi32(_mm512_or_si512(e0, e1), e2, e3, 0xFE))))
+      return i + (any(e0) ? 0 : any(e1) ? 64 : any(e2) ? 128 : 192);  // (the scalar rescan starts there)
   }
   if (i >= 64) {  // the block before: the checks below read it
     prev = load(p + i - 64);
