@@ -15,6 +15,11 @@
 
 #include "catch.hpp"
 
+#if defined(__linux__) && defined(__x86_64__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
+
 namespace utf8dfa_test_length {  // the file's own names (the suite also builds as unity sources)
 
 namespace length_test {
@@ -631,5 +636,40 @@ TEST_CASE("length helpers: every kernel agrees with the scalar one") {
   INFO(first);
   CHECK(bad_results == 0);
 }
+
+#if defined(__linux__) && defined(__x86_64__)
+TEST_CASE("length helpers: a count of 6e9 units (one page of text mapped again and again)") {
+  // The vector counts keep partial sums in narrow lanes; a run long enough to overflow one that is
+  // never widened must still be counted exactly. One 16 MiB page of UTF-32 (31 emoji and an 'A'
+  // per 32 units: no block is within the BMP) mapped 1432 times: 24 GB read, no memory used.
+  const std::string_view kernel = utf8dfa::active_kernel();
+  if (kernel != "avx2" && kernel != "avx512") return;  // the scalar kernel would take seconds
+  const std::size_t page = std::size_t{16} << 20, units = page / 4, pages = 1432;
+  const int fd = static_cast<int>(memfd_create("utf8dfa-length-test", 0));
+  if (fd < 0 || ftruncate(fd, static_cast<off_t>(page)) != 0) {
+    WARN("memfd_create failed: skipped");
+    return;
+  }
+  void* w = mmap(nullptr, page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  void* base = mmap(nullptr, page * pages, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  bool mapped = w != MAP_FAILED && base != MAP_FAILED;
+  if (mapped) {
+    char32_t* text = static_cast<char32_t*>(w);
+    for (std::size_t i = 0; i < units; ++i) text[i] = i % 32 == 0 ? U'A' : U'\U0001F600';
+    for (std::size_t k = 0; k < pages && mapped; ++k)
+      mapped = mmap(static_cast<char*>(base) + k * page, page, PROT_READ, MAP_SHARED | MAP_FIXED | MAP_POPULATE, fd,
+                    0) != MAP_FAILED;
+  }
+  if (mapped) {
+    const std::u32string_view in(static_cast<const char32_t*>(base), units * pages);
+    CHECK(utf8dfa::utf8_length_from_utf32(in) == in.size() / 32 * (31 * 4 + 1));
+  } else {
+    WARN("mmap failed: skipped");
+  }
+  if (base != MAP_FAILED) munmap(base, page * pages);
+  if (w != MAP_FAILED) munmap(w, page);
+  close(fd);
+}
+#endif
 
 }  // namespace utf8dfa_test_length

@@ -283,12 +283,16 @@ struct utf32_count_constants : bmp_count_constants {
   }
 };
 
-/// The blocks of 32 units at p, while 32 are left, that hold scalar values only: the first one,
-/// then those that reach past the BMP; their UTF-8 bytes are added to `bytes`. Stops at a block
-/// that holds a surrogate or a value above 0x10FFFF. Out of line, as pair_run: most text never
-/// comes here.
+/// Units beyond_bmp_run takes at most in one call: its 32-bit lanes add at most 12 per block.
+inline constexpr std::size_t beyond_bmp_max = std::size_t{1} << 24;
+
+/// The blocks of 32 units at p, while 32 are left (and at most beyond_bmp_max units), that hold
+/// scalar values only: the first one, then those that reach past the BMP; their UTF-8 bytes are
+/// added to `bytes`. Stops at a block that holds a surrogate or a value above 0x10FFFF. Out of
+/// line, as pair_run: most text never comes here.
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t beyond_bmp_run(const char32_t* p, std::size_t n,
                                                                        std::size_t& bytes) noexcept {
+  if (n > beyond_bmp_max) n = beyond_bmp_max;
   const utf32_count_constants k;
   // Each unit less 0x10000 is at most 0xFFFFF (unsigned) in a block of supplementary values only.
   const __m256i base = k32<0x10000>(), span = k32<0xFFFFF>();
