@@ -2533,15 +2533,10 @@ struct bmp_count_constants {
 
 /// The constants of the UTF-16 count, built once per call.
 struct utf16_count_constants : bmp_count_constants {
-  __m256i tag, high, low, x_f800, x_ff80, one;
+  __m256i tag, low, x_f800, x_ff80, one;
 
   UTF8DFA_TARGET_AVX2 utf16_count_constants() noexcept
-      : tag(k16<0xFC00>()),
-        high(k16<0xD800>()),
-        low(k16<0xDC00>()),
-        x_f800(k16<0xF800>()),
-        x_ff80(k16<0xFF80>()),
-        one(k16<1>()) {}
+      : tag(k16<0xFC00>()), low(k16<0xDC00>()), x_f800(k16<0xF800>()), x_ff80(k16<0xFF80>()), one(k16<1>()) {}
 
   /// Minus the units of w below 0x80 and below 0x800 (compares give -1), `top` being w & 0xF800.
   UTF8DFA_TARGET_AVX2 __m256i minus_short(__m256i w, __m256i top) const noexcept {
@@ -2627,7 +2622,7 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf16_bytes_segment(const char16_t* p, st
     // Up to 64 units, 16 per step, with the pair checks.
     for (const std::size_t end = i + 64; i < end && n - i > 16; i += 16) {
       const __m256i w = load(p + i), next = load(p + i + 1);
-      const __m256i hi = _mm256_cmpeq_epi16(_mm256_and_si256(w, k.tag), k.high);
+      const __m256i hi = _mm256_cmpeq_epi16(_mm256_and_si256(w, k.tag), k.x_d800);
       const __m256i lo_next = _mm256_cmpeq_epi16(_mm256_and_si256(next, k.tag), k.low);
       const __m256i unpaired = _mm256_xor_si256(hi, lo_next);
       if (UTF8DFA_UNLIKELY(!_mm256_testz_si256(unpaired, unpaired))) {
@@ -2679,21 +2674,15 @@ struct utf32_count_constants : bmp_count_constants {
                                         _mm256_cmpeq_epi32(_mm256_max_epu32(highest, top), top));
     return _mm256_testc_si256(ok, ones) != 0;
   }
-  /// Whether some units narrowed to 16 bits with unsigned saturation (exact below 0x10000), whose
-  /// flipped() values have the least x and y, hold a surrogate, `highest` being the greatest of
-  /// them: none if it is below 0xD800 (the rest is computed only then).
-  UTF8DFA_TARGET_AVX2 bool any_surrogate(__m256i x, __m256i y, __m256i highest) const noexcept {
-    const __m256i high = _mm256_cmpgt_epi32(highest, below_sur);  // (signed: exact up to 0x7FFFFFFF)
-    return !_mm256_testz_si256(high, high) && surrogate_in(_mm256_min_epu16(x, y));
+  /// Whether `highest` (the greatest of some units) reaches the surrogates: only then can they hold
+  /// one (signed compare: exact up to 0x7FFFFFFF).
+  UTF8DFA_TARGET_AVX2 bool reaches_surrogates(__m256i highest) const noexcept {
+    const __m256i high = _mm256_cmpgt_epi32(highest, below_sur);
+    return !_mm256_testz_si256(high, high);
   }
   /// Whether `highest` (the greatest of some units) is at most 0x10FFFF.
   UTF8DFA_TARGET_AVX2 bool in_range(__m256i highest) const noexcept {
     return _mm256_testc_si256(_mm256_cmpeq_epi32(_mm256_max_epu32(highest, top), top), ones) != 0;
-  }
-  /// The supplementary values among the 8 scalar values of cp.
-  UTF8DFA_TARGET_AVX2 unsigned supplementary8(__m256i cp) const noexcept {
-    return static_cast<unsigned>(
-        _mm_popcnt_u32(static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(cp, xffff))))));
   }
   /// Minus the UTF-8 bytes past the first of each scalar value (compares give -1; signed compares
   /// are exact up to 0x10FFFF).
@@ -2768,8 +2757,9 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf32_bytes_segment(const char32_t* p, st
     }
     const __m256i ab = _mm256_packus_epi32(a, b), cd = _mm256_packus_epi32(c, d);
     const __m256i ef = _mm256_packus_epi32(e, f), gh = _mm256_packus_epi32(g, h);
-    if (UTF8DFA_UNLIKELY(k.any_surrogate(_mm256_min_epu16(k.flipped(ab), k.flipped(cd)),
-                                         _mm256_min_epu16(k.flipped(ef), k.flipped(gh)), highest)))
+    if (k.reaches_surrogates(highest) &&  // (narrowed with unsigned saturation: exact below 0x10000)
+        UTF8DFA_UNLIKELY(k.surrogate_in(_mm256_min_epu16(_mm256_min_epu16(k.flipped(ab), k.flipped(cd)),
+                                                         _mm256_min_epu16(k.flipped(ef), k.flipped(gh))))))
       break;
     more = _mm256_sub_epi8(more, _mm256_add_epi8(k.minus_more(k.shifted(ab, cd)), k.minus_more(k.shifted(ef, gh))));
     i += 64;
