@@ -125,30 +125,43 @@ std::size_t len8_16(const input& in, buffers&) {
 std::size_t len8_32(const input& in, buffers&) {
   return utf8dfa::utf8_length_from_utf32(in.utf32);
 }
+/// The allocating conversions first drop the previous result, as a caller that converts, uses and
+/// drops each string does: assigning the new string over it would build the new one while the old
+/// one is still held, two outputs in cache where the pointer conversion has one.
+template <class Str>
+void release(Str& s) {
+  Str().swap(s);
+}
 std::size_t alloc16(const input& in, buffers& b) {
+  release(b.str16);
   utf8dfa::conversion_result status{};
   b.str16 = utf8dfa::to_utf16(in.utf8, status);
   return status ? b.str16.size() : ~std::size_t{0};
 }
 std::size_t alloc16_lossy(const input& in, buffers& b) {
+  release(b.str16);
   b.str16 = utf8dfa::to_utf16_lossy(in.utf8);
   return b.str16.size();
 }
 std::size_t alloc32(const input& in, buffers& b) {
+  release(b.str32);
   utf8dfa::conversion_result status{};
   b.str32 = utf8dfa::to_utf32(in.utf8, status);
   return status ? b.str32.size() : ~std::size_t{0};
 }
 std::size_t alloc32_lossy(const input& in, buffers& b) {
+  release(b.str32);
   b.str32 = utf8dfa::to_utf32_lossy(in.utf8);
   return b.str32.size();
 }
 std::size_t alloc8_16(const input& in, buffers& b) {
+  release(b.str8);
   utf8dfa::conversion_result status{};
   b.str8 = utf8dfa::to_utf8(std::u16string_view(in.utf16), status);
   return status ? b.str8.size() : ~std::size_t{0};
 }
 std::size_t alloc8_32(const input& in, buffers& b) {
+  release(b.str8);
   utf8dfa::conversion_result status{};
   b.str8 = utf8dfa::to_utf8(std::u32string_view(in.utf32), status);
   return status ? b.str8.size() : ~std::size_t{0};
