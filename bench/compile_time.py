@@ -3,12 +3,13 @@
 the same use of utfcpp (Debian/Ubuntu libutfcpp-dev, <utf8cpp/utf8.h>) measured in the same run.
 
 Each TU is compiled to an object file (-c, default -O2 -std=c++17) with every compiler found
-(g++, clang++ or those given with --cxx), best of --reps runs (the compiler's CPU time, user + sys,
+(g++, clang++ or those given with --cxx), best of --reps rounds, each TU once per round (the compiler's CPU time, user + sys,
 steadier than wall-clock time on a busy machine; --wall for wall-clock time), and printed as a
 table: seconds and the ratio to the utfcpp TU that does the same job (`utfcpp + is_valid` for the
 TUs that only validate, `utfcpp: full use` for the full use).
-Without utfcpp the ratios are left out. The separate-compilation TUs define
-UTF8DFA_SEPARATE_COMPILATION; `src.hpp` is the one TU that compiles the kernels in that mode.
+Without utfcpp the ratios are left out. The separate-compilation TUs ("separate: ...") define
+UTF8DFA_SEPARATE_COMPILATION, as the default CMake target utf8dfa::utf8dfa and the packages do for
+their users; `src.hpp` is the one TU that compiles the kernels in that mode (the static library).
 
     bench/compile_time.py                      # g++ and clang++, -O2, best of 5
     bench/compile_time.py --cxx g++-12 --flags="-O2 -std=c++20" --reps 3
@@ -87,6 +88,8 @@ TUS = [
      VALIDATE_BODY % "utf8dfa::is_valid(s)", "utfcpp + is_valid", False, False),
     ("utfcpp: full use", FULL_UTFCPP, None, True, False),
     ("utf8dfa.hpp: full use", FULL_UTF8DFA, "utfcpp: full use", False, False),
+    ("separate: utf8dfa.hpp, nothing used", SEPARATE + "#include <utf8dfa.hpp>\nint main() { return 0; }\n",
+     "utfcpp + is_valid", False, True),
     ("separate: validate.hpp + is_valid", SEPARATE + "#include <utf8dfa/validate.hpp>\n#include <string_view>\n" +
      VALIDATE_BODY % "utf8dfa::is_valid(s)", "utfcpp + is_valid", False, True),
     ("separate: utf8dfa.hpp + is_valid", SEPARATE + "#include <utf8dfa.hpp>\n#include <string_view>\n" +
@@ -104,27 +107,23 @@ def have_utfcpp(cxx, flags, tmp):
     return r.returncode == 0
 
 
-def time_tu(cxx, flags, src, tmp, reps):
+def time_tu(cxx, flags, src, tmp):
+    """One compile of one TU: seconds, or None if it failed."""
     path = os.path.join(tmp, "tu.cpp")
     with open(path, "w") as f:
         f.write(src)
     cmd = [cxx] + flags + ["-I", INCLUDE, "-c", path, "-o", os.path.join(tmp, "tu.o")]
-    best = None
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        err = proc.stderr.read()
-        _, status, usage = os.wait4(proc.pid, 0)
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        wall = time.perf_counter() - t0
-        if proc.returncode != 0:
-            sys.stderr.write("compile failed: %s\n%s\n" % (" ".join(cmd), err.decode(errors="replace")[:2000]))
-            return None
-        # CPU time of the compiler and its children (cc1plus): steadier than wall time on a busy
-        # machine; --wall measures wall-clock time instead.
-        t = wall if WALL else usage.ru_utime + usage.ru_stime
-        best = t if best is None else min(best, t)
-    return best
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    err = proc.stderr.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.stderr.write("compile failed: %s\n%s\n" % (" ".join(cmd), err.decode(errors="replace")[:2000]))
+        return None
+    # CPU time of the compiler and its children (cc1plus): steadier than wall time on a busy
+    # machine; --wall measures wall-clock time instead.
+    return wall if WALL else usage.ru_utime + usage.ru_stime
 
 
 def main():
@@ -159,10 +158,22 @@ def main():
             utfcpp = have_utfcpp(cxx, flags, tmp)
             if not utfcpp:
                 sys.stderr.write("%s: <utf8cpp/utf8.h> not found (libutfcpp-dev): utfcpp TUs and ratios skipped\n" % cxx)
-            for name, src, _, needs_utfcpp, needs_src in tus:
-                if (needs_utfcpp and not utfcpp) or (needs_src and not has_src):
-                    continue
-                results[(name, cxx)] = time_tu(cxx, flags, src, tmp, args.reps)
+            todo = [(name, src) for name, src, _, needs_utfcpp, needs_src in tus
+                    if not ((needs_utfcpp and not utfcpp) or (needs_src and not has_src))]
+            # Round-robin: every TU once per round, so that a slow spell of a shared machine falls on
+            # all of them alike, not on the TUs that happened to be timed then; the best round is kept.
+            failed = set()
+            for _ in range(args.reps):
+                for name, src in todo:
+                    if name in failed:
+                        continue
+                    t = time_tu(cxx, flags, src, tmp)
+                    if t is None:
+                        failed.add(name)
+                        results[(name, cxx)] = None
+                        continue
+                    old = results.get((name, cxx))
+                    results[(name, cxx)] = t if old is None else min(old, t)
 
     def cell(name, base, cxx):
         t = results.get((name, cxx))

@@ -7770,6 +7770,26 @@ std::string utf_to_utf8_string(const In* p, std::size_t n, char32_t replacement,
       status);
 }
 
+// With UTF8DFA_SEPARATE_COMPILATION the four string conversions behind the allocating helpers are
+// compiled once, with the kernels (<utf8dfa/src.hpp> defines UTF8DFA_IMPLEMENTATION): a translation
+// unit that includes this header neither instantiates them nor compiles them when it calls them.
+#if defined(UTF8DFA_SEPARATE_COMPILATION)
+#if defined(UTF8DFA_IMPLEMENTATION)
+#define UTF8DFA_DETAIL_INSTANTIATE template
+#else
+#define UTF8DFA_DETAIL_INSTANTIATE extern template
+#endif
+UTF8DFA_DETAIL_INSTANTIATE std::u16string utf8_to_string<std::u16string>(const unsigned char*, std::size_t, char32_t,
+                                                                         conversion_result&);
+UTF8DFA_DETAIL_INSTANTIATE std::u32string utf8_to_string<std::u32string>(const unsigned char*, std::size_t, char32_t,
+                                                                         conversion_result&);
+UTF8DFA_DETAIL_INSTANTIATE std::string utf_to_utf8_string<char16_t>(const char16_t*, std::size_t, char32_t,
+                                                                    conversion_result&);
+UTF8DFA_DETAIL_INSTANTIATE std::string utf_to_utf8_string<char32_t>(const char32_t*, std::size_t, char32_t,
+                                                                    conversion_result&);
+#undef UTF8DFA_DETAIL_INSTANTIATE
+#endif
+
 }  // namespace detail
 
 // ---- Non-allocating core: the caller sizes `out` with the length helpers below. -----------------

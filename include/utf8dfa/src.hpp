@@ -15,7 +15,13 @@
 #error "<utf8dfa/src.hpp> is for builds that define UTF8DFA_SEPARATE_COMPILATION in every translation unit"
 #endif
 
+// The kernels (detail/kernel_list.hpp) and the explicit instantiations of what the headers declare
+// `extern template` in this mode (the string conversions of transcode.hpp).
+#if !defined(UTF8DFA_IMPLEMENTATION)
+#define UTF8DFA_IMPLEMENTATION 1
+#endif
 #include "detail/dispatch.hpp"
 #include "detail/kernel_list.hpp"
+#include "transcode.hpp"
 
 #endif

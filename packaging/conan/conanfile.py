@@ -1,4 +1,6 @@
-"""Conan 2 recipe for utf8dfa, a header-only library.
+"""Conan 2 recipe for utf8dfa: by default the compiled library (the kernels built once, in a static
+library; its users compile in the separate-compilation mode), or the headers alone with
+`-o "utf8dfa/*:header_only=True"` (one package for every configuration).
 
     conan create packaging/conan          # from the checkout's root; runs test_package/
 """
@@ -7,18 +9,20 @@ import os
 import re
 
 from conan import ConanFile
-from conan.tools.files import copy, load
-from conan.tools.layout import basic_layout
+from conan.tools.cmake import CMake, CMakeToolchain, cmake_layout
+from conan.tools.files import copy, load, rmdir
 
 
 class Utf8dfaConan(ConanFile):
     name = "utf8dfa"
-    description = "Header-only C++17 UTF-8 codec on one DFA: validate, decode, encode, transcode UTF-8/16/32."
+    description = "C++17 UTF-8 codec on one DFA: validate, decode, encode, transcode UTF-8/16/32."
     license = "MIT"
-    topics = ("utf-8", "unicode", "validation", "transcoding", "header-only")
-    package_type = "header-library"
+    topics = ("utf-8", "unicode", "validation", "transcoding", "simd")
+    package_type = "static-library"
     settings = "os", "arch", "compiler", "build_type"
-    no_copy_source = True
+    # No fPIC option: the library is always position-independent (it links into shared libraries).
+    options = {"header_only": [True, False]}
+    default_options = {"header_only": False}
 
     def export_sources(self):
         # The recipe lives in packaging/conan/; the sources are the checkout around it.
@@ -34,22 +38,54 @@ class Utf8dfaConan(ConanFile):
         parts = [re.search(rf"#define UTF8DFA_VERSION_{p} (\d+)", text).group(1) for p in ("MAJOR", "MINOR", "PATCH")]
         self.version = ".".join(parts)
 
+    def configure(self):
+        if self.options.header_only:
+            self.package_type = "header-library"
+
     def layout(self):
-        basic_layout(self, src_folder=".")
+        cmake_layout(self, src_folder=".")
 
     def package_id(self):
         # Header-only: one package for every configuration.
-        self.info.clear()
+        if self.info.options.header_only:
+            self.info.clear()
+
+    def generate(self):
+        if self.options.header_only:
+            return
+        tc = CMakeToolchain(self)
+        tc.cache_variables["UTF8DFA_BUILD_TESTS"] = False
+        tc.cache_variables["UTF8DFA_BUILD_EXAMPLES"] = False
+        tc.cache_variables["UTF8DFA_BUILD_BENCHMARKS"] = False
+        tc.cache_variables["UTF8DFA_INSTALL"] = True
+        tc.generate()
+
+    def build(self):
+        if self.options.header_only:
+            return
+        cmake = CMake(self)
+        cmake.configure()
+        cmake.build()
 
     def package(self):
-        # What `cmake --install` puts under include/, minus the CMake and pkg-config files: Conan
-        # writes its own from package_info() (CMakeDeps, PkgConfigDeps) with the same names.
-        copy(self, "*.hpp", os.path.join(self.source_folder, "include"), os.path.join(self.package_folder, "include"))
         copy(self, "LICENSE", self.source_folder, os.path.join(self.package_folder, "licenses"))
+        if self.options.header_only:
+            copy(self, "*.hpp", os.path.join(self.source_folder, "include"),
+                 os.path.join(self.package_folder, "include"))
+            return
+        CMake(self).install()
+        # Conan writes its own CMake and pkg-config files from package_info() (CMakeDeps,
+        # PkgConfigDeps), with the same names.
+        rmdir(self, os.path.join(self.package_folder, "share"))
+        rmdir(self, os.path.join(self.package_folder, "lib", "pkgconfig"))
 
     def package_info(self):
-        self.cpp_info.bindirs = []
-        self.cpp_info.libdirs = []
         self.cpp_info.set_property("cmake_file_name", "utf8dfa")
         self.cpp_info.set_property("cmake_target_name", "utf8dfa::utf8dfa")
         self.cpp_info.set_property("pkg_config_name", "utf8dfa")
+        self.cpp_info.bindirs = []
+        if self.options.header_only:
+            self.cpp_info.libdirs = []
+        else:
+            self.cpp_info.libs = ["utf8dfa_compiled"]
+            self.cpp_info.defines = ["UTF8DFA_SEPARATE_COMPILATION"]

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Runs packaging/conan/conanfile.py's methods against a minimal stand-in for the `conan` module
-(Conan itself is not installed here): set_version, export_sources, package_id, package and
-package_info, then compiles a consumer against the resulting package folder.
+(Conan itself is not installed here): set_version, configure, export_sources, package_id, layout,
+generate, build, package and package_info, then compiles a consumer against the resulting package folder.
 
-This checks the recipe's own logic (paths, patterns, the version read from version.hpp, the
-package layout and the names it declares), not Conan: the stand-in implements only the few calls
+Both packages are made: header_only=True (the headers) and the default (the static library, built
+and installed by the real CMake). This checks the recipe's own logic (paths, patterns, the version
+read from version.hpp, the package layout and the names it declares), not Conan: the stand-in implements only the few calls
 the recipe makes, following Conan 2's documented behaviour (copy() matches fnmatch patterns against
 paths relative to src, recursively, and keeps the relative layout under dst)."""
 
@@ -40,11 +41,21 @@ def install_stand_in():
         def set_property(self, name, value):
             self.props[name] = value
 
+    class Options:
+        """Attribute access to the recipe's options, as Conan gives them (self.options.header_only)."""
+
+        def __init__(self, values):
+            self.__dict__.update(values)
+
     class ConanFile:
         version = None
 
-        def __init__(self):
+        def __init__(self, options=None):
+            values = dict(getattr(self, "default_options", {}))
+            values.update(options or {})
+            self.options = Options(values)
             self.info = Info()
+            self.info.options = Options(values)
             self.cpp_info = CppInfo()
             self.requirements_seen = []
 
@@ -70,6 +81,40 @@ def install_stand_in():
     def noop(*args, **kwargs):
         return None
 
+    def rmdir(conanfile, path):
+        shutil.rmtree(path, ignore_errors=True)
+
+    class CMakeToolchain:
+        """Records the cache variables; CMake below passes them to a real configure."""
+
+        def __init__(self, conanfile):
+            self.conanfile = conanfile
+            self.cache_variables = {}
+
+        def generate(self):
+            self.conanfile.toolchain_variables = dict(self.cache_variables)
+
+    class CMake:
+        """Runs the real CMake on the recipe's folders (configure, build, install), with the toolchain's
+        cache variables and the compiler under test: what Conan's CMake helper does."""
+
+        def __init__(self, conanfile):
+            self.c = conanfile
+
+        def configure(self):
+            defs = ["-D%s=%s" % (k, "ON" if v is True else "OFF" if v is False else v)
+                    for k, v in getattr(self.c, "toolchain_variables", {}).items()]
+            subprocess.run(["cmake", "-S", self.c.source_folder, "-B", self.c.build_folder, "-DCMAKE_BUILD_TYPE=Release",
+                            "-DCMAKE_CXX_COMPILER=" + os.environ.get("CXX", "c++")] + defs,
+                           check=True, stdout=subprocess.DEVNULL)
+
+        def build(self):
+            subprocess.run(["cmake", "--build", self.c.build_folder], check=True, stdout=subprocess.DEVNULL)
+
+        def install(self):
+            subprocess.run(["cmake", "--install", self.c.build_folder, "--prefix", self.c.package_folder], check=True,
+                           stdout=subprocess.DEVNULL)
+
     modules = {
         "conan": types.ModuleType("conan"),
         "conan.tools": types.ModuleType("conan.tools"),
@@ -81,10 +126,12 @@ def install_stand_in():
     modules["conan"].ConanFile = ConanFile
     modules["conan.tools.files"].copy = copy
     modules["conan.tools.files"].load = load
+    modules["conan.tools.files"].rmdir = rmdir
     modules["conan.tools.layout"].basic_layout = noop
     modules["conan.tools.build"].can_run = lambda conanfile: True
     modules["conan.tools.cmake"].cmake_layout = noop
-    modules["conan.tools.cmake"].CMake = object
+    modules["conan.tools.cmake"].CMake = CMake
+    modules["conan.tools.cmake"].CMakeToolchain = CMakeToolchain
     sys.modules.update(modules)
 
 
@@ -99,24 +146,17 @@ def load_recipe(path, name):
     return classes[0]
 
 
-def main():
-    install_stand_in()
-    failures = []
-
-    def check(cond, what):
-        if not cond:
-            failures.append(what)
-            print("FAIL:", what)
-
-    recipe = load_recipe(RECIPE, "utf8dfa_conanfile")()
-    with open(os.path.join(ROOT, "include", "utf8dfa", "version.hpp")) as f:
-        text = f.read()
-    version = ".".join(re.search(rf"#define UTF8DFA_VERSION_{p} (\d+)", text).group(1) for p in ("MAJOR", "MINOR", "PATCH"))
-
-    check(recipe.name == "utf8dfa" and recipe.package_type == "header-library", "name and package_type")
+def check_variant(header_only, version, check):
+    """One package: the recipe's methods in Conan's order, then a consumer compiled against it."""
+    what = "header_only=%s" % header_only
+    recipe = load_recipe(RECIPE, "utf8dfa_conanfile")({"header_only": header_only})
+    check(recipe.name == "utf8dfa", "name")
     recipe.recipe_folder = os.path.dirname(RECIPE)
     recipe.set_version()
     check(recipe.version == version, f"set_version read {recipe.version}, version.hpp says {version}")
+    recipe.configure()
+    expected_type = "header-library" if header_only else "static-library"
+    check(recipe.package_type == expected_type, f"{what}: package_type {recipe.package_type}")
 
     work = tempfile.mkdtemp(prefix="conan_recipe_test_")
     try:
@@ -126,11 +166,15 @@ def main():
             check(os.path.isfile(os.path.join(recipe.export_sources_folder, needed)), f"exported {needed}")
 
         recipe.package_id()
-        check(recipe.info.cleared, "package_id() clears the settings (one package for all configurations)")
+        check(recipe.info.cleared == header_only,
+              f"{what}: package_id() clears the settings only when header-only (one package for all configurations)")
 
         recipe.source_folder = recipe.export_sources_folder
+        recipe.build_folder = os.path.join(work, "build")
         recipe.package_folder = os.path.join(work, "package")
         recipe.layout()
+        recipe.generate()
+        recipe.build()
         recipe.package()
         src_headers = sorted(
             os.path.relpath(os.path.join(d, n), os.path.join(ROOT, "include"))
@@ -140,43 +184,70 @@ def main():
         )
         pkg_include = os.path.join(recipe.package_folder, "include")
         pkg_headers = sorted(os.path.relpath(os.path.join(d, n), pkg_include) for d, _, ns in os.walk(pkg_include) for n in ns)
-        check(src_headers == pkg_headers, f"packaged headers {pkg_headers} != include/ {src_headers}")
-        check(os.path.isfile(os.path.join(recipe.package_folder, "licenses", "LICENSE")), "license packaged")
-        others = [
+        check(src_headers == pkg_headers, f"{what}: packaged headers {pkg_headers} != include/ {src_headers}")
+        others = sorted(
             os.path.relpath(os.path.join(d, n), recipe.package_folder)
             for d, _, ns in os.walk(recipe.package_folder)
             for n in ns
             if not os.path.join(d, n).startswith(pkg_include + os.sep)
-        ]
-        check(others == [os.path.join("licenses", "LICENSE")], f"nothing else packaged: {others}")
+        )
+        libs = [f for f in others if f.startswith("lib")]
+        expected_others = sorted([os.path.join("licenses", "LICENSE")] + ([] if header_only else libs))
+        check(others == expected_others, f"{what}: nothing else packaged: {others}")
+        check(len(libs) == (0 if header_only else 1) and all(f.endswith("libutf8dfa_compiled.a") for f in libs),
+              f"{what}: the static library packaged: {libs}")
 
         recipe.package_info()
         props = recipe.cpp_info.props
         check(props.get("cmake_file_name") == "utf8dfa", "cmake_file_name")
         check(props.get("cmake_target_name") == "utf8dfa::utf8dfa", "cmake_target_name")
         check(props.get("pkg_config_name") == "utf8dfa", "pkg_config_name")
-        check(recipe.cpp_info.bindirs == [] and recipe.cpp_info.libdirs == [], "no bin/lib dirs")
         check(recipe.cpp_info.includedirs == ["include"], "include dir")
+        if header_only:
+            check(recipe.cpp_info.bindirs == [] and recipe.cpp_info.libdirs == [], f"{what}: no bin/lib dirs")
+        else:
+            check(recipe.cpp_info.bindirs == [] and getattr(recipe.cpp_info, "libs", None) == ["utf8dfa_compiled"]
+                  and getattr(recipe.cpp_info, "defines", None) == ["UTF8DFA_SEPARATE_COMPILATION"],
+                  f"{what}: the library and its define declared")
 
         # The package folder as a consumer's compiler sees it (what CMakeDeps' target would add).
         cxx = os.environ.get("CXX", "c++")
         exe = os.path.join(work, "test_package")
-        res = subprocess.run(
-            [cxx, "-std=c++17", "-I", pkg_include, os.path.join(ROOT, "packaging", "conan", "test_package", "test_package.cpp"), "-o", exe],
-            capture_output=True,
-            text=True,
-        )
-        check(res.returncode == 0, f"test_package.cpp compiles against the package: {res.stderr}")
+        cmd = [cxx, "-std=c++17", "-I", pkg_include, os.path.join(ROOT, "packaging", "conan", "test_package", "test_package.cpp"),
+               "-o", exe]
+        if not header_only and libs:
+            cmd += ["-DUTF8DFA_SEPARATE_COMPILATION", os.path.join(recipe.package_folder, libs[0])]
+        res = subprocess.run(cmd, capture_output=True, text=True)
+        check(res.returncode == 0, f"{what}: test_package.cpp compiles against the package: {res.stderr}")
         if res.returncode == 0:
             run = subprocess.run([exe], capture_output=True, text=True)
-            check(run.returncode == 0 and run.stdout.startswith(f"utf8dfa {version}"), f"test_package runs: {run.stdout}")
-
-        tester = load_recipe(TEST_RECIPE, "utf8dfa_test_conanfile")()
-        tester.tested_reference_str = f"utf8dfa/{version}"
-        tester.requirements()
-        check(tester.requirements_seen == [f"utf8dfa/{version}"], "test_package requires the tested reference")
+            mode = "header-only" if header_only else "compiled library"
+            check(run.returncode == 0 and run.stdout.startswith(f"utf8dfa {version} ({mode},"),
+                  f"{what}: test_package runs: {run.stdout}")
     finally:
         shutil.rmtree(work)
+
+
+def main():
+    install_stand_in()
+    failures = []
+
+    def check(cond, what):
+        if not cond:
+            failures.append(what)
+            print("FAIL:", what)
+
+    with open(os.path.join(ROOT, "include", "utf8dfa", "version.hpp")) as f:
+        text = f.read()
+    version = ".".join(re.search(rf"#define UTF8DFA_VERSION_{p} (\d+)", text).group(1) for p in ("MAJOR", "MINOR", "PATCH"))
+
+    for header_only in (True, False):
+        check_variant(header_only, version, check)
+
+    tester = load_recipe(TEST_RECIPE, "utf8dfa_test_conanfile")()
+    tester.tested_reference_str = f"utf8dfa/{version}"
+    tester.requirements()
+    check(tester.requirements_seen == [f"utf8dfa/{version}"], "test_package requires the tested reference")
 
     print(f"conan_recipe_test: {'FAILED ' + str(len(failures)) if failures else 'all checks passed'}")
     return 1 if failures else 0

@@ -34,11 +34,12 @@ function(fresh_source route)
   file(COPY ${files} "${HERE}/consumer/main.cpp" DESTINATION "${WORK_DIR}/src")
 endfunction()
 
-# Runs the consumer and checks it reports this version.
-function(run_main exe)
+# Runs the consumer and checks it reports this version and the mode it was built in: "compiled
+# library" (utf8dfa::utf8dfa by default, the installed packages) or "header-only".
+function(run_main exe mode)
   run("${exe}")
-  if(NOT LAST_OUTPUT MATCHES "^utf8dfa ${VERSION}[:( ]")
-    message(FATAL_ERROR "unexpected consumer output: ${LAST_OUTPUT}")
+  if(NOT LAST_OUTPUT MATCHES "^utf8dfa ${VERSION} \\(${mode}[,)]")
+    message(FATAL_ERROR "unexpected consumer output (expected the ${mode} mode): ${LAST_OUTPUT}")
   endif()
   message(STATUS "consumer says: ${LAST_OUTPUT}")
 endfunction()
@@ -49,7 +50,7 @@ function(cmake_consumer src build)
 endfunction()
 
 # `sh build.sh` in the consumer folder with `c++` meaning the compiler under test.
-function(shell_consumer)
+function(shell_consumer mode)
   file(MAKE_DIRECTORY "${WORK_DIR}/bin")
   file(CREATE_LINK "${CXX}" "${WORK_DIR}/bin/c++" SYMBOLIC)
   execute_process(COMMAND "${CMAKE_COMMAND}" -E env "PATH=${WORK_DIR}/bin:$ENV{PATH}" ${ARGN} sh build.sh
@@ -57,7 +58,7 @@ function(shell_consumer)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "build.sh failed (${rc}):\n${out}")
   endif()
-  run_main("${WORK_DIR}/src/main")
+  run_main("${WORK_DIR}/src/main" "${mode}")
 endfunction()
 
 function(install_to prefix)
@@ -71,7 +72,7 @@ if(ROUTE STREQUAL "install")
   file(REMOVE_RECURSE "${WORK_DIR}" "${PREFIX}")
   install_to("${PREFIX}" -DUTF8DFA_BUILD_TESTS=OFF -DUTF8DFA_BUILD_EXAMPLES=OFF -DUTF8DFA_BUILD_BENCHMARKS=OFF)
   foreach(f include/utf8dfa.hpp include/utf8dfa/version.hpp share/utf8dfa/utf8dfaConfig.cmake
-            share/utf8dfa/utf8dfaConfigVersion.cmake share/pkgconfig/utf8dfa.pc)
+            share/utf8dfa/utf8dfaConfigVersion.cmake lib/pkgconfig/utf8dfa.pc)
     if(NOT EXISTS "${PREFIX}/${f}")
       message(FATAL_ERROR "not installed: ${f}")
     endif()
@@ -87,7 +88,7 @@ if(ROUTE STREQUAL "install")
   endif()
   file(GLOB_RECURSE all RELATIVE "${PREFIX}" "${PREFIX}/*")
   foreach(f IN LISTS all)
-    if(NOT f MATCHES "^(include/utf8dfa(/.*)?\\.hpp|share/utf8dfa/.*\\.cmake|share/pkgconfig/utf8dfa\\.pc|share/doc/utf8dfa/LICENSE|lib[^/]*(/[^/]+)?/libutf8dfa_compiled\\.a)$")
+    if(NOT f MATCHES "^(include/utf8dfa(/.*)?\\.hpp|share/utf8dfa/.*\\.cmake|lib/pkgconfig/utf8dfa\\.pc|share/doc/utf8dfa/LICENSE|lib[^/]*(/[^/]+)?/libutf8dfa_compiled\\.a)$")
       message(FATAL_ERROR "unexpected installed file: ${f}")
     endif()
   endforeach()
@@ -101,12 +102,12 @@ elseif(ROUTE STREQUAL "add_subdirectory" OR ROUTE STREQUAL "fetchcontent")
   if(EXISTS "${WORK_DIR}/build/third_party/utf8dfa/tests" OR EXISTS "${WORK_DIR}/build/_deps/utf8dfa-build/tests")
     message(FATAL_ERROR "utf8dfa configured its tests as a subproject")
   endif()
-  run_main("${WORK_DIR}/build/main")
+  run_main("${WORK_DIR}/build/main" "compiled library")
 
 elseif(ROUTE STREQUAL "find_package")
   fresh_source(find_package)
   cmake_consumer("${WORK_DIR}/src" "${WORK_DIR}/build" "-DCMAKE_PREFIX_PATH=${PREFIX}")
-  run_main("${WORK_DIR}/build/main")
+  run_main("${WORK_DIR}/build/main" "compiled library")
 
 elseif(ROUTE STREQUAL "compiled")
   # utf8dfa::utf8dfa_compiled from the installed package: the consumer is built in the separate
@@ -114,14 +115,20 @@ elseif(ROUTE STREQUAL "compiled")
   # compile otherwise), so it links only because the library holds the kernels.
   fresh_source(compiled)
   cmake_consumer("${WORK_DIR}/src" "${WORK_DIR}/build" "-DCMAKE_PREFIX_PATH=${PREFIX}")
-  run_main("${WORK_DIR}/build/main")
+  run_main("${WORK_DIR}/build/main" "compiled library")
+
+elseif(ROUTE STREQUAL "header_only")
+  # utf8dfa::header_only from the installed package (the default target is the compiled library).
+  fresh_source(header_only)
+  cmake_consumer("${WORK_DIR}/src" "${WORK_DIR}/build" "-DCMAKE_PREFIX_PATH=${PREFIX}")
+  run_main("${WORK_DIR}/build/main" "header-only")
 
 elseif(ROUTE STREQUAL "single_header_separate")
   # The committed single header in the separate compilation mode: UTF8DFA_IMPLEMENTATION in one
   # file (build.sh also checks that main.o holds no kernel).
   fresh_source(single_header_separate)
   file(COPY "${SOURCE_DIR}/single_include/utf8dfa.hpp" DESTINATION "${WORK_DIR}/src")
-  shell_consumer()
+  shell_consumer("compiled library")
 
 elseif(ROUTE STREQUAL "version_check")
   # SameMajorVersion: any request up to this version within the major is found, nothing else.
@@ -148,36 +155,36 @@ elseif(ROUTE STREQUAL "version_check")
 
 elseif(ROUTE STREQUAL "pkgconfig")
   fresh_source(pkgconfig)
-  set(pc "PKG_CONFIG_PATH=${PREFIX}/share/pkgconfig")
+  set(pc "PKG_CONFIG_PATH=${PREFIX}/lib/pkgconfig")
   run("${CMAKE_COMMAND}" -E env "${pc}" "${PKG_CONFIG}" --modversion utf8dfa)
   string(STRIP "${LAST_OUTPUT}" modversion)
   run("${CMAKE_COMMAND}" -E env "${pc}" "${PKG_CONFIG}" --cflags utf8dfa)
   string(STRIP "${LAST_OUTPUT}" cflags)
-  string(REGEX REPLACE "^-I" "" cflags_dir "${cflags}")
+  string(REGEX REPLACE "^-I([^ ]+).*$" "\\1" cflags_dir "${cflags}")
   get_filename_component(cflags_dir "${cflags_dir}" REALPATH)
   get_filename_component(expected_dir "${PREFIX}/include" REALPATH)
-  if(NOT modversion STREQUAL VERSION OR NOT cflags MATCHES "^-I[^ ]+$" OR NOT cflags_dir STREQUAL expected_dir)
+  if(NOT modversion STREQUAL VERSION OR NOT cflags MATCHES "^-I[^ ]+ -DUTF8DFA_SEPARATE_COMPILATION$" OR NOT cflags_dir STREQUAL expected_dir)
     message(FATAL_ERROR "pkg-config says version '${modversion}', cflags '${cflags}'")
   endif()
-  shell_consumer("${pc}")
+  shell_consumer("compiled library" "${pc}")
 
 elseif(ROUTE STREQUAL "single_header")
   # The committed single header, alone in an empty folder with main.cpp: no CMake, no include/.
   fresh_source(single_header)
   file(COPY "${SOURCE_DIR}/single_include/utf8dfa.hpp" DESTINATION "${WORK_DIR}/src")
-  shell_consumer()
+  shell_consumer("header-only")
 
 elseif(ROUTE STREQUAL "conan_test_package")
   # Conan's test_package CMake project, built against the CMake-installed package (conan is not
   # available offline; the recipe's cmake_file_name/cmake_target_name match the installed config).
   file(REMOVE_RECURSE "${WORK_DIR}")
   cmake_consumer("${SOURCE_DIR}/packaging/conan/test_package" "${WORK_DIR}/build" "-DCMAKE_PREFIX_PATH=${PREFIX}")
-  run_main("${WORK_DIR}/build/test_package")
+  run_main("${WORK_DIR}/build/test_package" "compiled library")
   # The recipe: Python syntax only (no conan module here), its metadata against the library's.
   run("${PYTHON}" -c "import ast,sys; [ast.parse(open(f).read(), f) for f in sys.argv[1:]]"
     "${SOURCE_DIR}/packaging/conan/conanfile.py" "${SOURCE_DIR}/packaging/conan/test_package/conanfile.py")
   file(READ "${SOURCE_DIR}/packaging/conan/conanfile.py" recipe)
-  foreach(needle "package_type = \"header-library\"" "self.info.clear()" "\"cmake_file_name\", \"utf8dfa\""
+  foreach(needle "package_type = \"static-library\"" "\"header_only\": False" "self.info.clear()" "\"cmake_file_name\", \"utf8dfa\""
           "\"cmake_target_name\", \"utf8dfa::utf8dfa\"" "\"pkg_config_name\", \"utf8dfa\"")
     string(FIND "${recipe}" "${needle}" at)
     if(at EQUAL -1)
@@ -214,7 +221,7 @@ elseif(ROUTE STREQUAL "vcpkg")
   file(REMOVE_RECURSE "${WORK_DIR}")
   set(pkg "${WORK_DIR}/packages/utf8dfa_x64-linux")
   install_to("${pkg}" ${options})
-  if(NOT EXISTS "${pkg}/${config_path}/utf8dfaConfig.cmake" OR NOT EXISTS "${pkg}/share/pkgconfig/utf8dfa.pc")
+  if(NOT EXISTS "${pkg}/${config_path}/utf8dfaConfig.cmake" OR NOT EXISTS "${pkg}/lib/pkgconfig/utf8dfa.pc")
     message(FATAL_ERROR "the port's CONFIG_PATH or the .pc location does not match what the project installs")
   endif()
   # vcpkg_cmake_config_fixup moves the config to share/<port> and rewrites its relative paths; the
@@ -237,9 +244,9 @@ elseif(ROUTE STREQUAL "vcpkg")
   endforeach()
   file(WRITE "${WORK_DIR}/src/CMakeLists.txt" "${lists}")
   cmake_consumer("${WORK_DIR}/src" "${WORK_DIR}/consumer-build" "-DCMAKE_PREFIX_PATH=${pkg}")
-  run_main("${WORK_DIR}/consumer-build/main")
+  run_main("${WORK_DIR}/consumer-build/main" "compiled library")
   if(PKG_CONFIG)
-    run("${CMAKE_COMMAND}" -E env "PKG_CONFIG_PATH=${pkg}/share/pkgconfig" "${PKG_CONFIG}" --cflags utf8dfa)
+    run("${CMAKE_COMMAND}" -E env "PKG_CONFIG_PATH=${pkg}/lib/pkgconfig" "${PKG_CONFIG}" --cflags utf8dfa)
   endif()
 
 else()
