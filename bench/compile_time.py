@@ -5,7 +5,8 @@ the same use of utfcpp (Debian/Ubuntu libutfcpp-dev, <utf8cpp/utf8.h>) measured 
 Each TU is compiled to an object file (-c, default -O2 -std=c++17) with every compiler found
 (g++, clang++ or those given with --cxx), best of --reps rounds, each TU once per round (the compiler's CPU time, user + sys,
 steadier than wall-clock time on a busy machine; --wall for wall-clock time), and printed as a
-table: seconds and the ratio to the utfcpp TU that does the same job (`utfcpp + is_valid` for the
+table: seconds (the best round) and the ratio to the utfcpp TU that does the same job, timed just
+before it in each round (the median of the rounds' ratios) (`utfcpp + is_valid` for the
 TUs that only validate, `utfcpp: full use` for the full use).
 Without utfcpp the ratios are left out. The separate-compilation TUs ("separate: ...") define
 UTF8DFA_SEPARATE_COMPILATION, as the default CMake target utf8dfa::utf8dfa and the packages do for
@@ -20,6 +21,7 @@ their users; `src.hpp` is the one TU that compiles the kernels in that mode (the
 import argparse
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -153,34 +155,48 @@ def main():
         tus = [t for t in TUS if t[0] in keep]
 
     results = {}  # (tu, compiler) -> seconds or None
+    pairs = {}  # (tu, compiler) -> its time over its baseline's, one per round
     with tempfile.TemporaryDirectory() as tmp:
         for cxx in compilers:
             utfcpp = have_utfcpp(cxx, flags, tmp)
             if not utfcpp:
                 sys.stderr.write("%s: <utf8cpp/utf8.h> not found (libutfcpp-dev): utfcpp TUs and ratios skipped\n" % cxx)
-            todo = [(name, src) for name, src, _, needs_utfcpp, needs_src in tus
+            todo = [(name, src, base) for name, src, base, needs_utfcpp, needs_src in tus
                     if not ((needs_utfcpp and not utfcpp) or (needs_src and not has_src))]
-            # Round-robin: every TU once per round, so that a slow spell of a shared machine falls on
-            # all of them alike, not on the TUs that happened to be timed then; the best round is kept.
+            sources = {name: src for name, src, _ in todo}
+            # Round-robin: every TU once per round, each right after its utfcpp baseline (timed again
+            # for it), so that a slow spell of a shared machine falls on both times of a ratio alike;
+            # the best round is kept as the TU's time.
             failed = set()
+
+            def timed(name):
+                if name in failed:
+                    return None
+                t = time_tu(cxx, flags, sources[name], tmp)
+                if t is None:
+                    failed.add(name)
+                    results[(name, cxx)] = None
+                    return None
+                old = results.get((name, cxx))
+                results[(name, cxx)] = t if old is None else min(old, t)
+                return t
+
             for _ in range(args.reps):
-                for name, src in todo:
-                    if name in failed:
-                        continue
-                    t = time_tu(cxx, flags, src, tmp)
-                    if t is None:
-                        failed.add(name)
-                        results[(name, cxx)] = None
-                        continue
-                    old = results.get((name, cxx))
-                    results[(name, cxx)] = t if old is None else min(old, t)
+                for name, _, base in todo:
+                    tb = timed(base) if base in sources else None
+                    t = timed(name)
+                    if t is not None and tb is not None:
+                        pairs.setdefault((name, cxx), []).append(t / tb)
 
     def cell(name, base, cxx):
         t = results.get((name, cxx))
         if t is None:
             return ("-", "")
-        b = results.get((base, cxx)) if base else None
-        return ("%.2f" % t, "%.2fx" % (t / b) if b else "")
+        if not base or not pairs.get((name, cxx)):
+            return ("%.2f" % t, "")
+        # The ratio: the median over the rounds of the TU's time over its baseline's, timed just
+        # before it, which cancels most of a shared machine's slow and fast spells.
+        return ("%.2f" % t, "%.2fx" % statistics.median(pairs[(name, cxx)]))
 
     header = ["TU"]
     for cxx in compilers:
@@ -194,7 +210,7 @@ def main():
             row += list(cell(name, base, cxx))
         rows.append(row)
 
-    print("flags: %s; %s, best of %d; ratio: to the utfcpp TU doing the same job"
+    print("flags: %s; %s, best of %d rounds; ratio: to the utfcpp TU doing the same job, timed just before it (median of the rounds)"
           % (" ".join(flags), "wall-clock time" if WALL else "CPU time (user + sys)", args.reps))
     if args.markdown:
         print("| " + " | ".join(header) + " |")

@@ -7773,7 +7773,11 @@ std::string utf_to_utf8_string(const In* p, std::size_t n, char32_t replacement,
 // With UTF8DFA_SEPARATE_COMPILATION the four string conversions behind the allocating helpers are
 // compiled once, with the kernels (<utf8dfa/src.hpp> defines UTF8DFA_IMPLEMENTATION): a translation
 // unit that includes this header neither instantiates them nor compiles them when it calls them.
-#if defined(UTF8DFA_SEPARATE_COMPILATION)
+// Except where the string has resize_and_overwrite (C++23): the library may have been built for an
+// older standard, whose conversions fill the string before writing it, so such a unit compiles its
+// own (both are correct; the linker keeps one of the two, as for any inline function).
+#if defined(UTF8DFA_SEPARATE_COMPILATION) && \
+    (defined(UTF8DFA_IMPLEMENTATION) || !defined(__cpp_lib_string_resize_and_overwrite))
 #if defined(UTF8DFA_IMPLEMENTATION)
 #define UTF8DFA_DETAIL_INSTANTIATE template
 #else
