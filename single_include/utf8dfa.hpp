@@ -45,6 +45,7 @@
 //   utf8dfa/transcode.hpp
 //   utf8dfa/dialect.hpp
 //   utf8dfa/detail/dialect_dfa.hpp
+//   utf8dfa/detail/string_instances.hpp
 //   utf8dfa/utf16.hpp
 //   utf8dfa/count.hpp
 //   utf8dfa/decode.hpp
@@ -202,12 +203,13 @@
 #define UTF8DFA_NEON_KERNELS 0
 #endif
 
-// Separate compilation. By default the library is header-only: every translation unit that calls a
-// bulk function (validate, the conversions, count_code_points) compiles the kernels again. Define
-// UTF8DFA_SEPARATE_COMPILATION in every translation unit of the program (the CMake target
-// utf8dfa::utf8dfa_compiled does) and the headers only declare the kernels; exactly one source file
-// then includes <utf8dfa/src.hpp> (with the single header: defines UTF8DFA_IMPLEMENTATION before
-// including it) to compile them once. UTF8DFA_KERNELS_DECL marks the functions it moves there.
+// Separate compilation. Without UTF8DFA_SEPARATE_COMPILATION the headers are the whole library: every
+// translation unit that calls a bulk function (validate, the conversions, count_code_points)
+// compiles the kernels again. Define it in every translation unit of the program (the CMake target
+// utf8dfa::utf8dfa does by default, as utf8dfa::utf8dfa_compiled always does) and the headers only
+// declare the kernels; exactly one source file then includes <utf8dfa/src.hpp> (with the single
+// header: defines UTF8DFA_IMPLEMENTATION before including it) to compile them once.
+// UTF8DFA_KERNELS_DECL marks the functions it moves there.
 #if defined(UTF8DFA_SEPARATE_COMPILATION)
 #define UTF8DFA_KERNELS_DECL
 #else
@@ -877,7 +879,7 @@ constexpr std::span<T> skip_bom(std::span<T, Extent> bytes) noexcept {
 // once, on first use (no static-initialisation order issue: the slot is constant-initialised),
 // overridable by the UTF8DFA_KERNEL environment variable or select_kernel().
 //
-// The kernels are registered in kernel_list.hpp. Header-only (the default), it is included here,
+// The kernels are registered in kernel_list.hpp. Header-only, it is included here,
 // and a bulk function calls kernel_fn<&kernel_table::op>(): that operation's implementation in the
 // kernel in use, read from the operation's own list, so a translation unit compiles only the
 // kernels of the operations it calls. With UTF8DFA_SEPARATE_COMPILATION (config.hpp) only the
@@ -7771,27 +7773,20 @@ std::string utf_to_utf8_string(const In* p, std::size_t n, char32_t replacement,
 }
 
 // With UTF8DFA_SEPARATE_COMPILATION the four string conversions behind the allocating helpers are
-// compiled once, with the kernels (<utf8dfa/src.hpp> defines UTF8DFA_IMPLEMENTATION): a translation
-// unit that includes this header neither instantiates them nor compiles them when it calls them.
-// Except where the string has resize_and_overwrite (C++23): the library may have been built for an
-// older standard, whose conversions fill the string before writing it, so such a unit compiles its
-// own (both are correct; the linker keeps one of the two, as for any inline function).
-#if defined(UTF8DFA_SEPARATE_COMPILATION) && \
-    (defined(UTF8DFA_IMPLEMENTATION) || !defined(__cpp_lib_string_resize_and_overwrite))
-#if defined(UTF8DFA_IMPLEMENTATION)
-#define UTF8DFA_DETAIL_INSTANTIATE template
-#else
-#define UTF8DFA_DETAIL_INSTANTIATE extern template
-#endif
-UTF8DFA_DETAIL_INSTANTIATE std::u16string utf8_to_string<std::u16string>(const unsigned char*, std::size_t, char32_t,
-                                                                         conversion_result&);
-UTF8DFA_DETAIL_INSTANTIATE std::u32string utf8_to_string<std::u32string>(const unsigned char*, std::size_t, char32_t,
-                                                                         conversion_result&);
-UTF8DFA_DETAIL_INSTANTIATE std::string utf_to_utf8_string<char16_t>(const char16_t*, std::size_t, char32_t,
-                                                                    conversion_result&);
-UTF8DFA_DETAIL_INSTANTIATE std::string utf_to_utf8_string<char32_t>(const char32_t*, std::size_t, char32_t,
-                                                                    conversion_result&);
-#undef UTF8DFA_DETAIL_INSTANTIATE
+// compiled once, with the kernels (detail/string_instances.hpp, in the UTF8DFA_IMPLEMENTATION unit):
+// a translation unit that includes this header neither instantiates them nor compiles them when it
+// calls them. Two kinds of unit compile their own instead (both correct; the linker keeps one copy,
+// as for any inline function): one whose strings have resize_and_overwrite (C++23), since the
+// library, perhaps built as C++17, may fill its strings before writing them; and one built for
+// libstdc++'s old string ABI (_GLIBCXX_USE_CXX11_ABI=0), whose strings are another type.
+#if defined(UTF8DFA_SEPARATE_COMPILATION) && !defined(__cpp_lib_string_resize_and_overwrite) && \
+    !(defined(_GLIBCXX_USE_CXX11_ABI) && _GLIBCXX_USE_CXX11_ABI == 0)
+extern template std::u16string utf8_to_string<std::u16string>(const unsigned char*, std::size_t, char32_t,
+                                                              conversion_result&);
+extern template std::u32string utf8_to_string<std::u32string>(const unsigned char*, std::size_t, char32_t,
+                                                              conversion_result&);
+extern template std::string utf_to_utf8_string<char16_t>(const char16_t*, std::size_t, char32_t, conversion_result&);
+extern template std::string utf_to_utf8_string<char32_t>(const char32_t*, std::size_t, char32_t, conversion_result&);
 #endif
 
 }  // namespace detail
@@ -8323,6 +8318,38 @@ inline std::string to_utf8(std::u32string_view in) {
 
 }  // namespace UTF8DFA_ABI_NAMESPACE
 }  // namespace utf8dfa
+
+// The explicit instantiations, in the one unit that compiles the library (<utf8dfa/src.hpp>, or the
+// single header with UTF8DFA_IMPLEMENTATION).
+#if defined(UTF8DFA_SEPARATE_COMPILATION) && defined(UTF8DFA_IMPLEMENTATION)
+// ---- begin utf8dfa/detail/string_instances.hpp ----
+// utf8dfa: the explicit instantiations of the string conversions that transcode.hpp declares
+// `extern template` with UTF8DFA_SEPARATE_COMPILATION, compiled once in the UTF8DFA_IMPLEMENTATION
+// unit (<utf8dfa/src.hpp> includes this after transcode.hpp, whatever was included before it).
+#ifndef UTF8DFA_DETAIL_STRING_INSTANCES_HPP
+#define UTF8DFA_DETAIL_STRING_INSTANCES_HPP
+
+
+#if defined(UTF8DFA_SEPARATE_COMPILATION)
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+
+template std::u16string utf8_to_string<std::u16string>(const unsigned char*, std::size_t, char32_t, conversion_result&);
+template std::u32string utf8_to_string<std::u32string>(const unsigned char*, std::size_t, char32_t, conversion_result&);
+template std::string utf_to_utf8_string<char16_t>(const char16_t*, std::size_t, char32_t, conversion_result&);
+template std::string utf_to_utf8_string<char32_t>(const char32_t*, std::size_t, char32_t, conversion_result&);
+
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+
+#endif
+// ---- end utf8dfa/detail/string_instances.hpp ----
+#endif
 
 #endif
 // ---- end utf8dfa/transcode.hpp ----

@@ -96,12 +96,13 @@
 #define UTF8DFA_NEON_KERNELS 0
 #endif
 
-// Separate compilation. By default the library is header-only: every translation unit that calls a
-// bulk function (validate, the conversions, count_code_points) compiles the kernels again. Define
-// UTF8DFA_SEPARATE_COMPILATION in every translation unit of the program (the CMake target
-// utf8dfa::utf8dfa_compiled does) and the headers only declare the kernels; exactly one source file
-// then includes <utf8dfa/src.hpp> (with the single header: defines UTF8DFA_IMPLEMENTATION before
-// including it) to compile them once. UTF8DFA_KERNELS_DECL marks the functions it moves there.
+// Separate compilation. Without UTF8DFA_SEPARATE_COMPILATION the headers are the whole library: every
+// translation unit that calls a bulk function (validate, the conversions, count_code_points)
+// compiles the kernels again. Define it in every translation unit of the program (the CMake target
+// utf8dfa::utf8dfa does by default, as utf8dfa::utf8dfa_compiled always does) and the headers only
+// declare the kernels; exactly one source file then includes <utf8dfa/src.hpp> (with the single
+// header: defines UTF8DFA_IMPLEMENTATION before including it) to compile them once.
+// UTF8DFA_KERNELS_DECL marks the functions it moves there.
 #if defined(UTF8DFA_SEPARATE_COMPILATION)
 #define UTF8DFA_KERNELS_DECL
 #else

@@ -3,9 +3,9 @@
 //
 //   #include <utf8dfa/src.hpp>
 //
-// with UTF8DFA_SEPARATE_COMPILATION defined there as everywhere else (CMake users link
-// utf8dfa::utf8dfa_compiled instead, which does this). With the single header, the same file is
-// `#define UTF8DFA_IMPLEMENTATION` then `#include "utf8dfa.hpp"`.
+// with UTF8DFA_SEPARATE_COMPILATION defined there as everywhere else (the CMake targets
+// utf8dfa::utf8dfa, by default, and utf8dfa::utf8dfa_compiled do this for their users). With the
+// single header, the same file is `#define UTF8DFA_IMPLEMENTATION` then `#include "utf8dfa.hpp"`.
 #ifndef UTF8DFA_SRC_HPP
 #define UTF8DFA_SRC_HPP
 
@@ -16,12 +16,14 @@
 #endif
 
 // The kernels (detail/kernel_list.hpp) and the explicit instantiations of what the headers declare
-// `extern template` in this mode (the string conversions of transcode.hpp).
+// `extern template` in this mode (detail/string_instances.hpp: the string conversions of
+// transcode.hpp); both are included here directly, so that they are compiled even where a header
+// was included before this one.
 #if !defined(UTF8DFA_IMPLEMENTATION)
 #define UTF8DFA_IMPLEMENTATION 1
 #endif
 #include "detail/dispatch.hpp"
 #include "detail/kernel_list.hpp"
-#include "transcode.hpp"
+#include "detail/string_instances.hpp"
 
 #endif

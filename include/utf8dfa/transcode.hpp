@@ -381,27 +381,20 @@ std::string utf_to_utf8_string(const In* p, std::size_t n, char32_t replacement,
 }
 
 // With UTF8DFA_SEPARATE_COMPILATION the four string conversions behind the allocating helpers are
-// compiled once, with the kernels (<utf8dfa/src.hpp> defines UTF8DFA_IMPLEMENTATION): a translation
-// unit that includes this header neither instantiates them nor compiles them when it calls them.
-// Except where the string has resize_and_overwrite (C++23): the library may have been built for an
-// older standard, whose conversions fill the string before writing it, so such a unit compiles its
-// own (both are correct; the linker keeps one of the two, as for any inline function).
-#if defined(UTF8DFA_SEPARATE_COMPILATION) && \
-    (defined(UTF8DFA_IMPLEMENTATION) || !defined(__cpp_lib_string_resize_and_overwrite))
-#if defined(UTF8DFA_IMPLEMENTATION)
-#define UTF8DFA_DETAIL_INSTANTIATE template
-#else
-#define UTF8DFA_DETAIL_INSTANTIATE extern template
-#endif
-UTF8DFA_DETAIL_INSTANTIATE std::u16string utf8_to_string<std::u16string>(const unsigned char*, std::size_t, char32_t,
-                                                                         conversion_result&);
-UTF8DFA_DETAIL_INSTANTIATE std::u32string utf8_to_string<std::u32string>(const unsigned char*, std::size_t, char32_t,
-                                                                         conversion_result&);
-UTF8DFA_DETAIL_INSTANTIATE std::string utf_to_utf8_string<char16_t>(const char16_t*, std::size_t, char32_t,
-                                                                    conversion_result&);
-UTF8DFA_DETAIL_INSTANTIATE std::string utf_to_utf8_string<char32_t>(const char32_t*, std::size_t, char32_t,
-                                                                    conversion_result&);
-#undef UTF8DFA_DETAIL_INSTANTIATE
+// compiled once, with the kernels (detail/string_instances.hpp, in the UTF8DFA_IMPLEMENTATION unit):
+// a translation unit that includes this header neither instantiates them nor compiles them when it
+// calls them. Two kinds of unit compile their own instead (both correct; the linker keeps one copy,
+// as for any inline function): one whose strings have resize_and_overwrite (C++23), since the
+// library, perhaps built as C++17, may fill its strings before writing them; and one built for
+// libstdc++'s old string ABI (_GLIBCXX_USE_CXX11_ABI=0), whose strings are another type.
+#if defined(UTF8DFA_SEPARATE_COMPILATION) && !defined(__cpp_lib_string_resize_and_overwrite) && \
+    !(defined(_GLIBCXX_USE_CXX11_ABI) && _GLIBCXX_USE_CXX11_ABI == 0)
+extern template std::u16string utf8_to_string<std::u16string>(const unsigned char*, std::size_t, char32_t,
+                                                              conversion_result&);
+extern template std::u32string utf8_to_string<std::u32string>(const unsigned char*, std::size_t, char32_t,
+                                                              conversion_result&);
+extern template std::string utf_to_utf8_string<char16_t>(const char16_t*, std::size_t, char32_t, conversion_result&);
+extern template std::string utf_to_utf8_string<char32_t>(const char32_t*, std::size_t, char32_t, conversion_result&);
 #endif
 
 }  // namespace detail
@@ -933,5 +926,11 @@ inline std::string to_utf8(std::u32string_view in) {
 
 }  // namespace UTF8DFA_ABI_NAMESPACE
 }  // namespace utf8dfa
+
+// The explicit instantiations, in the one unit that compiles the library (<utf8dfa/src.hpp>, or the
+// single header with UTF8DFA_IMPLEMENTATION).
+#if defined(UTF8DFA_SEPARATE_COMPILATION) && defined(UTF8DFA_IMPLEMENTATION)
+#include "detail/string_instances.hpp"
+#endif
 
 #endif

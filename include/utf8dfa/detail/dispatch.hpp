@@ -3,7 +3,7 @@
 // once, on first use (no static-initialisation order issue: the slot is constant-initialised),
 // overridable by the UTF8DFA_KERNEL environment variable or select_kernel().
 //
-// The kernels are registered in kernel_list.hpp. Header-only (the default), it is included here,
+// The kernels are registered in kernel_list.hpp. Header-only, it is included here,
 // and a bulk function calls kernel_fn<&kernel_table::op>(): that operation's implementation in the
 // kernel in use, read from the operation's own list, so a translation unit compiles only the
 // kernels of the operations it calls. With UTF8DFA_SEPARATE_COMPILATION (config.hpp) only the

@@ -22,5 +22,8 @@ leg_strict_headers() {
     if [[ $cxx == g++ && -z $flags ]]; then separate=(utf8dfa_headers_alone_separate); fi
     cmake --build "$dir" -j "$jobs" --target utf8dfa_headers_alone "${separate[@]}" utf8dfa_strict_instantiate ||
       return 1
+    # The separate-mode program links (src.hpp included after the umbrella still defines everything)
+    # and its allocating helpers work.
+    if [[ ${#separate[@]} -gt 0 ]]; then "$dir/tests/package/utf8dfa_headers_alone_separate" || return 1; fi
   done
 }

@@ -3,32 +3,22 @@
 # use vcpkg_from_github(OUT_SOURCE_PATH SOURCE_PATH REPO ... REF v${VERSION} SHA512 ...) instead.
 get_filename_component(SOURCE_PATH "${CMAKE_CURRENT_LIST_DIR}/../../../.." ABSOLUTE)
 
-# By default utf8dfa::utf8dfa is the compiled library (the kernels built once); the `header-only`
-# feature installs the headers alone, the same for Debug and Release.
-vcpkg_check_features(OUT_FEATURE_OPTIONS FEATURE_OPTIONS FEATURES header-only UTF8DFA_HEADER_ONLY)
-if("header-only" IN_LIST FEATURES)
-    set(VCPKG_BUILD_TYPE release)
-    set(UTF8DFA_LIBRARY OFF)
-else()
-    vcpkg_check_linkage(ONLY_STATIC_LIBRARY)
-    set(UTF8DFA_LIBRARY ON)
-endif()
+# The static library utf8dfa_compiled (the kernels built once), which utf8dfa::utf8dfa links; the
+# headers alone are utf8dfa::header_only, installed too.
+vcpkg_check_linkage(ONLY_STATIC_LIBRARY)
 
 vcpkg_cmake_configure(
     SOURCE_PATH "${SOURCE_PATH}"
     OPTIONS
-        ${FEATURE_OPTIONS}
         -DUTF8DFA_BUILD_TESTS=OFF
         -DUTF8DFA_BUILD_EXAMPLES=OFF
         -DUTF8DFA_BUILD_BENCHMARKS=OFF
         -DUTF8DFA_INSTALL=ON
-        -DUTF8DFA_COMPILED_LIBRARY=${UTF8DFA_LIBRARY}
 )
 vcpkg_cmake_install()
 
 # The project installs its CMake config in share/utf8dfa (already vcpkg's place) and utf8dfa.pc
-# (relocatable: its prefix is derived from ${pcfiledir}) in lib/pkgconfig, or share/pkgconfig when
-# header-only.
+# (relocatable: its prefix is derived from ${pcfiledir}) in lib/pkgconfig.
 vcpkg_cmake_config_fixup(PACKAGE_NAME utf8dfa CONFIG_PATH share/utf8dfa)
 vcpkg_fixup_pkgconfig()
 
