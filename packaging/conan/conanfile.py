@@ -83,9 +83,19 @@ class Utf8dfaConan(ConanFile):
         self.cpp_info.set_property("cmake_file_name", "utf8dfa")
         self.cpp_info.set_property("cmake_target_name", "utf8dfa::utf8dfa")
         self.cpp_info.set_property("pkg_config_name", "utf8dfa")
-        self.cpp_info.bindirs = []
-        if self.options.header_only:
-            self.cpp_info.libdirs = []
-        else:
-            self.cpp_info.libs = ["utf8dfa_compiled"]
-            self.cpp_info.defines = ["UTF8DFA_SEPARATE_COMPILATION"]
+        # The CMake package's targets: utf8dfa::header_only always, utf8dfa::utf8dfa_compiled with the
+        # library; utf8dfa::utf8dfa (CMakeDeps' target of the whole package) is the library when
+        # there is one, else the headers.
+        headers = self.cpp_info.components["header_only"]
+        headers.set_property("cmake_target_name", "utf8dfa::header_only")
+        headers.set_property("pkg_config_name", "utf8dfa-header-only")
+        headers.bindirs = []
+        headers.libdirs = []
+        if not self.options.header_only:
+            compiled = self.cpp_info.components["utf8dfa_compiled"]
+            compiled.set_property("cmake_target_name", "utf8dfa::utf8dfa_compiled")
+            compiled.set_property("pkg_config_name", "utf8dfa-compiled")
+            compiled.bindirs = []
+            compiled.libs = ["utf8dfa_compiled"]
+            compiled.defines = ["UTF8DFA_SEPARATE_COMPILATION"]
+            compiled.requires = ["header_only"]

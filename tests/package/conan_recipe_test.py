@@ -9,6 +9,7 @@ read from version.hpp, the package layout and the names it declares), not Conan:
 the recipe makes, following Conan 2's documented behaviour (copy() matches fnmatch patterns against
 paths relative to src, recursively, and keeps the relative layout under dst)."""
 
+import collections
 import fnmatch
 import importlib.util
 import os
@@ -32,11 +33,16 @@ def install_stand_in():
             self.cleared = True
 
     class CppInfo:
-        def __init__(self):
+        def __init__(self, root=True):
             self.props = {}
             self.bindirs = ["bin"]
             self.libdirs = ["lib"]
             self.includedirs = ["include"]
+            self.libs = []
+            self.defines = []
+            self.requires = []
+            if root:  # Conan creates a component on first access of components[name]
+                self.components = collections.defaultdict(lambda: CppInfo(root=False))
 
         def set_property(self, name, value):
             self.props[name] = value
@@ -202,13 +208,21 @@ def check_variant(header_only, version, check):
         check(props.get("cmake_file_name") == "utf8dfa", "cmake_file_name")
         check(props.get("cmake_target_name") == "utf8dfa::utf8dfa", "cmake_target_name")
         check(props.get("pkg_config_name") == "utf8dfa", "pkg_config_name")
-        check(recipe.cpp_info.includedirs == ["include"], "include dir")
-        if header_only:
-            check(recipe.cpp_info.bindirs == [] and recipe.cpp_info.libdirs == [], f"{what}: no bin/lib dirs")
-        else:
-            check(recipe.cpp_info.bindirs == [] and getattr(recipe.cpp_info, "libs", None) == ["utf8dfa_compiled"]
-                  and getattr(recipe.cpp_info, "defines", None) == ["UTF8DFA_SEPARATE_COMPILATION"],
-                  f"{what}: the library and its define declared")
+        # Components: the CMake package's targets; nothing declared on the root (Conan aggregates).
+        comps = recipe.cpp_info.components
+        root = recipe.cpp_info
+        check(root.libs == [] and root.defines == [], f"{what}: nothing but properties on the root")
+        check(sorted(comps) == (["header_only"] if header_only else ["header_only", "utf8dfa_compiled"]),
+              f"{what}: components {sorted(comps)}")
+        h = comps["header_only"]
+        check(h.props.get("cmake_target_name") == "utf8dfa::header_only" and h.libs == [] and h.defines == []
+              and h.libdirs == [] and h.bindirs == [] and h.includedirs == ["include"],
+              f"{what}: utf8dfa::header_only is the headers alone")
+        if not header_only:
+            c = comps["utf8dfa_compiled"]
+            check(c.props.get("cmake_target_name") == "utf8dfa::utf8dfa_compiled" and c.libs == ["utf8dfa_compiled"]
+                  and c.defines == ["UTF8DFA_SEPARATE_COMPILATION"] and c.requires == ["header_only"]
+                  and c.bindirs == [], f"{what}: utf8dfa::utf8dfa_compiled is the library and its define")
 
         # The package folder as a consumer's compiler sees it (what CMakeDeps' target would add).
         cxx = os.environ.get("CXX", "c++")
