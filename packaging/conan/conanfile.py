@@ -9,6 +9,7 @@ import os
 import re
 
 from conan import ConanFile
+from conan.tools.build import check_min_cppstd
 from conan.tools.cmake import CMake, CMakeToolchain, cmake_layout
 from conan.tools.files import copy, load, rmdir
 
@@ -41,6 +42,9 @@ class Utf8dfaConan(ConanFile):
     def configure(self):
         if self.options.header_only:
             self.package_type = "header-library"
+
+    def validate(self):
+        check_min_cppstd(self, 17)
 
     def layout(self):
         cmake_layout(self, src_folder=".")

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Runs packaging/conan/conanfile.py's methods against a minimal stand-in for the `conan` module
-(Conan itself is not installed here): set_version, configure, export_sources, package_id, layout,
+(Conan itself is not installed here): set_version, configure, validate, export_sources, package_id, layout,
 generate, build, package and package_info, then compiles a consumer against the resulting package folder.
 
 Both packages are made: header_only=True (the headers) and the default (the static library, built
@@ -135,6 +135,11 @@ def install_stand_in():
     modules["conan.tools.files"].rmdir = rmdir
     modules["conan.tools.layout"].basic_layout = noop
     modules["conan.tools.build"].can_run = lambda conanfile: True
+
+    def check_min_cppstd(conanfile, cppstd):
+        conanfile.min_cppstd_checked = cppstd
+
+    modules["conan.tools.build"].check_min_cppstd = check_min_cppstd
     modules["conan.tools.cmake"].cmake_layout = noop
     modules["conan.tools.cmake"].CMake = CMake
     modules["conan.tools.cmake"].CMakeToolchain = CMakeToolchain
@@ -161,6 +166,8 @@ def check_variant(header_only, version, check):
     recipe.set_version()
     check(recipe.version == version, f"set_version read {recipe.version}, version.hpp says {version}")
     recipe.configure()
+    recipe.validate()
+    check(getattr(recipe, "min_cppstd_checked", None) == 17, f"{what}: validate() requires C++17")
     expected_type = "header-library" if header_only else "static-library"
     check(recipe.package_type == expected_type, f"{what}: package_type {recipe.package_type}")
 
