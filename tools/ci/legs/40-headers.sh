@@ -19,11 +19,14 @@ leg_strict_headers() {
     echo "-- strict headers: $cxx -std=c++$std $flags"
     # Every header alone in the separate-compilation mode (declarations only) once, with g++.
     local separate=()
-    if [[ $cxx == g++ && -z $flags ]]; then separate=(utf8dfa_headers_alone_separate); fi
+    if [[ $cxx == g++ && -z $flags ]]; then
+      separate=(utf8dfa_headers_alone_separate utf8dfa_separate_old_abi utf8dfa_separate_cxx23)
+    fi
     cmake --build "$dir" -j "$jobs" --target utf8dfa_headers_alone "${separate[@]}" utf8dfa_strict_instantiate ||
       return 1
-    # The separate-mode program links (src.hpp included after the umbrella still defines everything)
-    # and its allocating helpers work.
-    if [[ ${#separate[@]} -gt 0 ]]; then "$dir/tests/package/utf8dfa_headers_alone_separate" || return 1; fi
+    # The separate-mode programs link (src.hpp included after the umbrella still defines everything;
+    # old-ABI and C++23 users compile their own string conversions) and their allocating helpers work.
+    local t
+    for t in "${separate[@]}"; do "$dir/tests/package/$t" || return 1; done
   done
 }
