@@ -59,8 +59,10 @@ TARGETS = [
 
 
 def load(paths):
-    """The context of the first file and {(op, lib, corpus): GB/s} over all files."""
-    context, samples, errors = {}, {}, {}
+    """The context of the first file, {(op, lib, corpus): GB/s} over all files, the errors, and
+    {(op, lib, corpus): ratio} of the benchmarks timed in alternation with their pointer conversion
+    (the allocating conversions' counter vs_pointer)."""
+    context, samples, errors, paired = {}, {}, {}, {}
     for path in paths:
         with open(path, encoding="utf-8") as f:
             text = f.read()
@@ -69,6 +71,9 @@ def load(paths):
         context = context or data.get("context", {})
         for b in data.get("benchmarks", []):
             name = b.get("run_name", b["name"])
+            for suffix in ("/manual_time", "/real_time"):  # the timing mode is not part of the name
+                if name.endswith(suffix):
+                    name = name[: -len(suffix)]
             parts = name.split("/", 2)
             if len(parts) != 3:
                 continue
@@ -81,10 +86,25 @@ def load(paths):
                     continue
                 samples[key] = [b["bytes_per_second"]]  # the median wins over single runs
                 samples[key + ("median",)] = True
+                if "vs_pointer" in b:
+                    paired[key] = [b["vs_pointer"]]
             elif (key + ("median",)) not in samples and "bytes_per_second" in b:
                 samples.setdefault(key, []).append(b["bytes_per_second"])
+                if "vs_pointer" in b:
+                    paired.setdefault(key, []).append(b["vs_pointer"])
     speeds = {k: statistics.median(v) / 1e9 for k, v in samples.items() if len(k) == 3}
-    return context, speeds, errors
+    paired = {k: statistics.median(v) for k, v in paired.items() if k in speeds}
+    return context, speeds, errors, paired
+
+
+def relative(speeds, paired, op, ref, lib, corpus):
+    """The speed of op over the speed of ref (same library and corpus): the paired counter when op
+    was timed in alternation with ref, else the ratio of the two benchmarks; None when missing."""
+    if (op, lib, corpus) in paired:
+        return paired[(op, lib, corpus)]
+    if (op, lib, corpus) in speeds and (ref, lib, corpus) in speeds:
+        return speeds[(op, lib, corpus)] / speeds[(ref, lib, corpus)]
+    return None
 
 
 def is_real(corpus):
@@ -143,18 +163,20 @@ def summarize(speeds):
     return geo, ratios
 
 
-def relative_lines(speeds, size):
+def relative_lines(speeds, size, paired=None):
     """Each length helper and allocating conversion against its conversion, per utf8dfa library:
     the geometric mean of the per-corpus ratios over the real corpora and the worst corpus."""
     lines = []
+    paired = paired or {}
     for op, ref, target in RELATIVE:
         libs = ordered({l for (o, l, c) in speeds if o == op and is_real(c) and size_class(c) == size}, LIBRARIES)
         for lib in libs:
             pairs = {
-                c: speeds[(op, lib, c)] / speeds[(ref, lib, c)]
+                c: relative(speeds, paired, op, ref, lib, c)
                 for (o, l, c) in speeds
-                if o == op and l == lib and is_real(c) and size_class(c) == size and (ref, lib, c) in speeds
+                if o == op and l == lib and is_real(c) and size_class(c) == size
             }
+            pairs = {c: r for c, r in pairs.items() if r is not None}
             if not pairs:
                 continue
             ratio = geomean(list(pairs.values()))
@@ -178,11 +200,12 @@ KERNEL_TARGETS = [
 KERNELS = ["utf8dfa_avx512", "utf8dfa_avx2", "utf8dfa_sse4", "utf8dfa_neon", "utf8dfa_scalar"]
 
 
-def kernel_tables(speeds, size=""):
+def kernel_tables(speeds, size="", paired=None):
     """Markdown: one table per kernel (from an --all-kernels run): GB/s per operation, the ratio to
     the peer of KERNEL_TARGETS or to the conversion in the same direction (RELATIVE), and the worst
     corpus, all over the real corpora in cache."""
     out = []
+    paired = paired or {}
     real = {c for (_, _, c) in speeds if is_real(c) and size_class(c) == size}
     kernels = [k for k in KERNELS if any(l == k for (_, l, _) in speeds)]
     for lib in kernels:
@@ -197,9 +220,13 @@ def kernel_tables(speeds, size=""):
                 continue
             peer, target, same_lib = against.get(op, (None, None, False))
             other = lib if same_lib else peer
-            pairs = {c: v / speeds[(peer, other, c)] if same_lib else v / speeds[(op, other, c)]
-                     for c, v in own.items()
-                     if ((peer, other, c) if same_lib else (op, other, c)) in speeds} if peer else {}
+            if not peer:
+                pairs = {}
+            elif same_lib:
+                pairs = {c: relative(speeds, paired, op, peer, lib, c) for c in own}
+                pairs = {c: r for c, r in pairs.items() if r is not None}
+            else:
+                pairs = {c: v / speeds[(op, other, c)] for c, v in own.items() if (op, other, c) in speeds}
             ratio = geomean(list(pairs.values())) if pairs else None
             worst = min(pairs, key=pairs.get) if pairs else None
             what = ("its " + peer if same_lib else peer) if peer else ""
@@ -220,7 +247,7 @@ def ratio_line(op, lib, peer, target, ratio, n):
     return f"- {op}: {lib} {what} {peer}: **{ratio:.2f}x** (target >= {target}x, {verdict}; {n} corpora)"
 
 
-def markdown(context, speeds, errors, command, notes=()):
+def markdown(context, speeds, errors, command, notes=(), paired=None):
     geo, ratios = summarize(speeds)
     out = ["# utf8dfa benchmark results", ""]
     ctx = [
@@ -261,8 +288,8 @@ def markdown(context, speeds, errors, command, notes=()):
         out += [ratio_line(*r) for r in ratios[size]]
         if size == "" and any(l in KERNELS[:-1] for (_, l, _) in speeds):
             out += ["", "### Per kernel (`--all-kernels`): issue 15's targets and the helpers against the conversions", ""]
-            out += kernel_tables(speeds, size)
-        rel = relative_lines(speeds, size)
+            out += kernel_tables(speeds, size, paired)
+        rel = relative_lines(speeds, size, paired)
         if rel:
             out += ["", "Length helpers and allocating conversions against the conversion in the same direction "
                     "(geometric mean of the per-corpus ratios, worst corpus):", ""]
@@ -416,13 +443,13 @@ def main():
     ap.add_argument("--svg", action="store_true", help="write SVG plots even when matplotlib is available")
     args = ap.parse_args()
 
-    context, speeds, errors = load(args.json)
+    context, speeds, errors, paired = load(args.json)
     if not speeds:
         sys.exit("report.py: no benchmark results in " + ", ".join(args.json))
     if args.kernels:
-        print("\n".join(kernel_tables(speeds)))
+        print("\n".join(kernel_tables(speeds, "", paired)))
         return 0
-    text, geo, ratios = markdown(context, speeds, errors, args.command, args.note)
+    text, geo, ratios = markdown(context, speeds, errors, args.command, args.note, paired)
     os.makedirs(args.out_dir, exist_ok=True)
     with open(os.path.join(args.out_dir, "results.md"), "w", encoding="utf-8") as f:
         f.write(text)

@@ -14,6 +14,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -307,6 +308,7 @@ struct bench_case {
   source* src;
   bool checked = false;
   bool failed = false;
+  int paired_calls = 0;  ///< calls per block of run_paired, fixed at the first repetition
 };
 
 int& failures() {
@@ -435,6 +437,57 @@ bool check(const bench_case& c, const input& in, std::string& why) {
   return ok;
 }
 
+/// The pointer conversion in the same direction as the allocating conversion `im` (same library and
+/// input kind), or null.
+run_fn pointer_conversion(const impl& im) {
+  const op o = im.operation;
+  const op ref = o == op::to_utf16             ? op::utf8_to_utf16
+                 : o == op::to_utf32           ? op::utf8_to_utf32
+                 : o == op::to_utf8_from_utf16 ? op::utf16_to_utf8
+                 : o == op::to_utf8_from_utf32 ? op::utf32_to_utf8
+                                               : o;
+  if (ref == o) return nullptr;
+  for (const impl& p : implementations())
+    if (p.operation == ref && p.on_ill_formed == im.on_ill_formed && std::strcmp(p.library, "utf8dfa") == 0)
+      return p.run;
+  return nullptr;
+}
+
+/// An allocating conversion timed in alternation with its pointer conversion (`ref`, into the
+/// preallocated buffers): each iteration runs a block of calls of each, the first call of a block
+/// not timed, so that both see the same state of the machine, whose speed drifts over seconds on a
+/// shared host. The time reported is the allocating calls' (manual time, per call); the counter
+/// vs_pointer is the allocating conversion's speed over the pointer conversion's, over the run.
+void run_paired(benchmark::State& state, op o, const input& in, buffers& b, run_fn own, run_fn ref, int& calls) {
+  using clock = std::chrono::steady_clock;
+  if (calls == 0) {  // about 100 us blocks; the same in every repetition (their iteration counts must agree)
+    const auto start = clock::now();
+    for (int i = 0; i < 4; ++i) benchmark::DoNotOptimize(ref(in, b));
+    const double one = std::chrono::duration<double>(clock::now() - start).count() / 4;
+    calls = static_cast<int>(std::clamp(100e-6 / (one > 0 ? one : 1e-9), 2.0, 64.0));
+  }
+  const auto block = [&](run_fn f) {
+    benchmark::DoNotOptimize(f(in, b));  // brings its own output back into cache: not timed
+    const auto t0 = clock::now();
+    for (int i = 1; i < calls; ++i) {
+      std::size_t r = f(in, b);
+      benchmark::DoNotOptimize(r);
+      benchmark::ClobberMemory();
+    }
+    return std::chrono::duration<double>(clock::now() - t0).count();
+  };
+  double own_s = 0, ref_s = 0;
+  while (state.KeepRunningBatch(calls - 1)) {  // an iteration is one timed call
+    ref_s += block(ref);
+    const double t = block(own);
+    own_s += t;
+    state.SetIterationTime(t);
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
+                          static_cast<std::int64_t>(input_bytes(o, in)));
+  state.counters["vs_pointer"] = own_s > 0 ? ref_s / own_s : 0;
+}
+
 void run_case(benchmark::State& state, bench_case* c) {
   const input& in = c->src->get();
   const bool dfa = is_utf8dfa(*c->im);
@@ -465,6 +518,11 @@ void run_case(benchmark::State& state, bench_case* c) {
     return;
   }
   const run_fn run = c->im->run;
+  if (const run_fn ref = is_allocating_op(c->im->operation) ? pointer_conversion(*c->im) : nullptr) {
+    run_paired(state, c->im->operation, in, b, run, ref, c->paired_calls);
+    state.SetLabel(std::string(utf8dfa::active_kernel()));
+    return;
+  }
   for (auto _ : state) {
     std::size_t r = run(in, b);
     benchmark::DoNotOptimize(r);
@@ -614,7 +672,9 @@ int main(int argc, char** argv) {
         if (im.operation != o || im.on_ill_formed != s.ill_formed) continue;
         cases.push_back({std::string(op_name(o)) + "/" + im.library + "/" + s.name, &im, &s});
         bench_case* c = &cases.back();
-        benchmark::RegisterBenchmark(c->name.c_str(), run_case, c)->Unit(benchmark::kMicrosecond);
+        benchmark::internal::Benchmark* r = benchmark::RegisterBenchmark(c->name.c_str(), run_case, c);
+        r->Unit(benchmark::kMicrosecond);
+        if (is_allocating_op(o) && pointer_conversion(im) != nullptr) r->UseManualTime();
       }
 
   benchmark::AddCustomContext("utf8dfa_version", std::to_string(UTF8DFA_VERSION));
