@@ -60,8 +60,8 @@ TARGETS = [
 
 def load(paths):
     """The context of the first file, {(op, lib, corpus): GB/s} over all files, the errors, and
-    {(op, lib, corpus): ratio} of the benchmarks timed in alternation with their pointer conversion
-    (the allocating conversions' counter vs_pointer)."""
+    {(op, lib, corpus): ratio} of the benchmarks timed in alternation with the conversion they are
+    held against (their counter vs_conversion: the length helpers, allocating and bounded conversions)."""
     context, samples, errors, paired = {}, {}, {}, {}
     for path in paths:
         with open(path, encoding="utf-8") as f:
@@ -86,12 +86,12 @@ def load(paths):
                     continue
                 samples[key] = [b["bytes_per_second"]]  # the median wins over single runs
                 samples[key + ("median",)] = True
-                if "vs_pointer" in b:
-                    paired[key] = [b["vs_pointer"]]
+                if "vs_conversion" in b:
+                    paired[key] = [b["vs_conversion"]]
             elif (key + ("median",)) not in samples and "bytes_per_second" in b:
                 samples.setdefault(key, []).append(b["bytes_per_second"])
-                if "vs_pointer" in b:
-                    paired.setdefault(key, []).append(b["vs_pointer"])
+                if "vs_conversion" in b:
+                    paired.setdefault(key, []).append(b["vs_conversion"])
     speeds = {k: statistics.median(v) / 1e9 for k, v in samples.items() if len(k) == 3}
     paired = {k: statistics.median(v) for k, v in paired.items() if k in speeds}
     return context, speeds, errors, paired

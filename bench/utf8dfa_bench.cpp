@@ -437,27 +437,43 @@ bool check(const bench_case& c, const input& in, std::string& why) {
   return ok;
 }
 
-/// The pointer conversion in the same direction as the allocating conversion `im` (same library and
-/// input kind), or null.
-run_fn pointer_conversion(const impl& im) {
-  const op o = im.operation;
-  const op ref = o == op::to_utf16             ? op::utf8_to_utf16
-                 : o == op::to_utf32           ? op::utf8_to_utf32
-                 : o == op::to_utf8_from_utf16 ? op::utf16_to_utf8
-                 : o == op::to_utf8_from_utf32 ? op::utf32_to_utf8
-                                               : o;
-  if (ref == o) return nullptr;
+/// The conversion an output-length helper, allocating conversion or bounded conversion `im` is held
+/// against: the pointer conversion in the same direction (same library and input kind), or null.
+run_fn reference_conversion(const impl& im) {
+  op ref = im.operation;
+  switch (im.operation) {
+    case op::to_utf16:
+    case op::utf16_length_from_utf8:
+    case op::utf8_to_utf16_bounded:
+      ref = op::utf8_to_utf16;
+      break;
+    case op::to_utf32:
+    case op::utf32_length_from_utf8:
+      ref = op::utf8_to_utf32;
+      break;
+    case op::to_utf8_from_utf16:
+    case op::utf8_length_from_utf16:
+    case op::utf16_to_utf8_bounded:
+      ref = op::utf16_to_utf8;
+      break;
+    case op::to_utf8_from_utf32:
+    case op::utf8_length_from_utf32:
+      ref = op::utf32_to_utf8;
+      break;
+    default:
+      return nullptr;
+  }
   for (const impl& p : implementations())
     if (p.operation == ref && p.on_ill_formed == im.on_ill_formed && std::strcmp(p.library, "utf8dfa") == 0)
       return p.run;
   return nullptr;
 }
 
-/// An allocating conversion timed in alternation with its pointer conversion (`ref`, into the
+/// An operation timed in alternation with the conversion it is held against (`ref`, into the
 /// preallocated buffers): each iteration runs a block of calls of each, the first call of a block
 /// not timed, so that both see the same state of the machine, whose speed drifts over seconds on a
-/// shared host. The time reported is the allocating calls' (manual time, per call); the counter
-/// vs_pointer is the allocating conversion's speed over the pointer conversion's, over the run.
+/// shared host. The time reported is the operation's calls' (manual time, per call); the counter
+/// vs_conversion is the operation's speed over the conversion's, over the run.
 void run_paired(benchmark::State& state, op o, const input& in, buffers& b, run_fn own, run_fn ref, int& calls) {
   using clock = std::chrono::steady_clock;
   if (calls == 0) {  // about 100 us blocks; the same in every repetition (their iteration counts must agree)
@@ -485,7 +501,7 @@ void run_paired(benchmark::State& state, op o, const input& in, buffers& b, run_
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
                           static_cast<std::int64_t>(input_bytes(o, in)));
-  state.counters["vs_pointer"] = own_s > 0 ? ref_s / own_s : 0;
+  state.counters["vs_conversion"] = own_s > 0 ? ref_s / own_s : 0;
 }
 
 void run_case(benchmark::State& state, bench_case* c) {
@@ -518,7 +534,7 @@ void run_case(benchmark::State& state, bench_case* c) {
     return;
   }
   const run_fn run = c->im->run;
-  if (const run_fn ref = is_allocating_op(c->im->operation) ? pointer_conversion(*c->im) : nullptr) {
+  if (const run_fn ref = reference_conversion(*c->im)) {
     run_paired(state, c->im->operation, in, b, run, ref, c->paired_calls);
     state.SetLabel(std::string(utf8dfa::active_kernel()));
     return;
@@ -674,7 +690,7 @@ int main(int argc, char** argv) {
         bench_case* c = &cases.back();
         benchmark::internal::Benchmark* r = benchmark::RegisterBenchmark(c->name.c_str(), run_case, c);
         r->Unit(benchmark::kMicrosecond);
-        if (is_allocating_op(o) && pointer_conversion(im) != nullptr) r->UseManualTime();
+        if (reference_conversion(im) != nullptr) r->UseManualTime();
       }
 
   benchmark::AddCustomContext("utf8dfa_version", std::to_string(UTF8DFA_VERSION));
