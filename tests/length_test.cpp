@@ -452,7 +452,8 @@ TEST_CASE("length helpers: the allocating conversions at their chunk edges") {
   const auto same = [](const u::conversion_result& a, const u::conversion_result& b) {
     return a.read == b.read && a.written == b.written && a.error == b.error;
   };
-  for (const std::size_t edge : {std::size_t{4096}, std::size_t{5461}, std::size_t{8192}, std::size_t{16384}})
+  for (const std::size_t edge :
+       {std::size_t{4096}, std::size_t{5440}, std::size_t{5461}, std::size_t{8192}, std::size_t{16384}})
     for (std::size_t at = edge - 6; at <= edge + 6; ++at) {
       for (const char* piece : {"\xE2\x82", "\xF0\x9F\x98", "\xC3", "\x80", "\xE2\x82\xAC", "\xF0\x9F\x98\x80"})
         for (const char* fill : {"a", "\xC3\xA9"}) {
@@ -495,6 +496,27 @@ TEST_CASE("length helpers: the allocating conversions at their chunk edges") {
     }
   INFO(utf8dfa::active_kernel() << ": " << first);
   CHECK(bad == 0);
+}
+
+TEST_CASE("length helpers: the allocating conversions cut their pieces at multiples of 64 input units") {
+  // On text of one-unit characters every piece but the first then starts with its input and output
+  // offset by a multiple of 64 units from the whole call's, as aligned as one call would be.
+  namespace u = utf8dfa;
+  const std::u16string ascii(100000, u'a');
+  std::vector<std::size_t> starts;
+  u::conversion_result status{};
+  const std::string out = u::detail::convert_in_chunks<std::string>(
+      ascii.data(), ascii.size(), 3,
+      [&](const char16_t* q, std::size_t m, char* o) {
+        starts.push_back(static_cast<std::size_t>(q - ascii.data()));
+        return u::utf16_to_utf8(std::u16string_view(q, m), o);
+      },
+      [](const char16_t* q, std::size_t cut) { return u::detail::utf16_chunk_end(q, cut); },
+      [](const char16_t* q, std::size_t m) { return u::utf8_length_from_utf16(std::u16string_view(q, m)); }, status);
+  CHECK(out == std::string(ascii.size(), 'a'));
+  CHECK(status.read == ascii.size());
+  CHECK(starts.size() > 2);
+  for (const std::size_t at : starts) CHECK(at % 64 == 0);
 }
 
 TEST_CASE("length helpers: the allocating conversions where they switch strategy, and when they grow or shrink") {
