@@ -7636,6 +7636,21 @@ bool convert_pieces(const In* p, std::size_t n, std::size_t per_unit, const Conv
 /// shrunk. The status is the one conversion's: `read` and `written` as if in one call; a piece's end
 /// never changes what is written, only (under strict, at an error right before it) the error code,
 /// which the caller may re-derive from the whole input.
+// Without resize_and_overwrite (before C++23), a string's characters cannot be left unwritten by
+// standard means. The compiled library (UTF8DFA_SEPARATE_COMPILATION, whose implementation unit holds
+// the string conversions) does it with libstdc++ through the library's own member that sets the
+// length, reached once per program in that unit (detail/string_instances.hpp): a header-only
+// library could not keep to once. Elsewhere the string is filled before it is converted into.
+#if defined(UTF8DFA_SEPARATE_COMPILATION) && defined(__GLIBCXX__) && defined(_GLIBCXX_USE_CXX11_ABI) && \
+    _GLIBCXX_USE_CXX11_ABI == 1 && !defined(UTF8DFA_NO_UNINITIALIZED_STRINGS)
+#define UTF8DFA_DETAIL_UNINITIALIZED_STRINGS 1
+/// Makes the length of `s` n (n <= s.capacity()) without writing the characters it adds (a
+/// terminator follows them). Defined in the UTF8DFA_IMPLEMENTATION unit.
+void set_length_unwritten(std::string& s, std::size_t n) noexcept;
+void set_length_unwritten(std::u16string& s, std::size_t n) noexcept;
+void set_length_unwritten(std::u32string& s, std::size_t n) noexcept;
+#endif
+
 /// A string more than 1/4 (and 4096 units) bigger than its contents gets a copy of just its contents
 /// (shrink_to_fit is only a request: libstdc++ ignores it without exceptions).
 template <class Str>
@@ -7683,6 +7698,21 @@ Str convert_in_chunks(const In* p, std::size_t n, std::size_t per_unit, Convert 
       return w;
     });
   }
+#elif defined(UTF8DFA_DETAIL_UNINITIALIZED_STRINGS)
+  Str out;
+  out.reserve(cap);
+  set_length_unwritten(out, cap);
+  Str::traits_type::copy(&out[0], buffer, w);
+  if (!convert_pieces(p, n, per_unit, convert, chunk_end, &out[0], cap, base, w, status)) {
+    const std::size_t need = w + length(p + base, n - base);  // as above
+    if (need > cap) {
+      out.resize(w);  // (only what is written is copied)
+      out.reserve(need);
+      set_length_unwritten(out, need);
+    }
+    convert_piece(p, n, convert, &out[0], base, w, status);
+  }
+  out.resize(w);
 #else
   if (base == 0) {  // short: on the stack, then copied
     convert_pieces(p, n, per_unit, convert, chunk_end, buffer, buffer_units, base, w, status);
@@ -8343,6 +8373,42 @@ inline std::string to_utf8(std::u32string_view in) {
 namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
 namespace detail {
+
+#if defined(UTF8DFA_DETAIL_UNINITIALIZED_STRINGS)
+// libstdc++'s basic_string::_M_set_length(n) (private: it sets the length and writes the terminator)
+// named in an explicit instantiation, where access is not checked ([temp.spec.general]); the
+// instantiation defines a friend that hands the member out. Such an instantiation may appear once
+// per program: this unit is the one.
+template <class Tag, typename Tag::type Member>
+struct member_access {
+  friend typename Tag::type member_of(Tag) noexcept { return Member; }
+};
+struct set_length_8 {
+  using type = void (std::string::*)(std::string::size_type);
+  friend type member_of(set_length_8) noexcept;
+};
+struct set_length_16 {
+  using type = void (std::u16string::*)(std::u16string::size_type);
+  friend type member_of(set_length_16) noexcept;
+};
+struct set_length_32 {
+  using type = void (std::u32string::*)(std::u32string::size_type);
+  friend type member_of(set_length_32) noexcept;
+};
+template struct member_access<set_length_8, &std::string::_M_set_length>;
+template struct member_access<set_length_16, &std::u16string::_M_set_length>;
+template struct member_access<set_length_32, &std::u32string::_M_set_length>;
+
+void set_length_unwritten(std::string& s, std::size_t n) noexcept {
+  (s.*member_of(set_length_8{}))(n);
+}
+void set_length_unwritten(std::u16string& s, std::size_t n) noexcept {
+  (s.*member_of(set_length_16{}))(n);
+}
+void set_length_unwritten(std::u32string& s, std::size_t n) noexcept {
+  (s.*member_of(set_length_32{}))(n);
+}
+#endif
 
 template std::u16string utf8_to_string<std::u16string>(const unsigned char*, std::size_t, char32_t, conversion_result&);
 template std::u32string utf8_to_string<std::u32string>(const unsigned char*, std::size_t, char32_t, conversion_result&);

@@ -519,6 +519,30 @@ TEST_CASE("length helpers: the allocating conversions cut their pieces at multip
   for (const std::size_t at : starts) CHECK(at % 64 == 0);
 }
 
+#if defined(UTF8DFA_DETAIL_UNINITIALIZED_STRINGS)
+TEST_CASE("length helpers: the compiled library sets a string's length without writing its characters") {
+  // The C++17 route of the allocating conversions with libstdc++ (transcode.hpp): the length moves,
+  // what was written stays, a terminator follows, and the string goes on working.
+  std::u16string s16 = u"abc";
+  s16.reserve(100);
+  utf8dfa::detail::set_length_unwritten(s16, 64);
+  CHECK(s16.size() == 64);
+  CHECK(s16.compare(0, 3, u"abc") == 0);
+  CHECK(s16.c_str()[64] == u'\0');
+  s16.resize(3);
+  s16 += u"d";
+  CHECK(s16 == u"abcd");
+  std::u32string s32;
+  s32.reserve(10);
+  utf8dfa::detail::set_length_unwritten(s32, 10);
+  CHECK(s32.size() == 10);
+  CHECK(s32.c_str()[10] == U'\0');
+  std::string s8(40, 'x');
+  utf8dfa::detail::set_length_unwritten(s8, 5);
+  CHECK(s8 == "xxxxx");
+}
+#endif
+
 TEST_CASE("length helpers: the allocating conversions where they switch strategy, and when they grow or shrink") {
   // Input whose output bound fits 16 KiB (8192 bytes to UTF-16, 4096 to UTF-32, 5461 UTF-16 units,
   // 4096 UTF-32 units) is converted in one go; longer input is sized from its first chunk and the rest

@@ -244,6 +244,21 @@ bool convert_pieces(const In* p, std::size_t n, std::size_t per_unit, const Conv
 /// shrunk. The status is the one conversion's: `read` and `written` as if in one call; a piece's end
 /// never changes what is written, only (under strict, at an error right before it) the error code,
 /// which the caller may re-derive from the whole input.
+// Without resize_and_overwrite (before C++23), a string's characters cannot be left unwritten by
+// standard means. The compiled library (UTF8DFA_SEPARATE_COMPILATION, whose implementation unit holds
+// the string conversions) does it with libstdc++ through the library's own member that sets the
+// length, reached once per program in that unit (detail/string_instances.hpp): a header-only
+// library could not keep to once. Elsewhere the string is filled before it is converted into.
+#if defined(UTF8DFA_SEPARATE_COMPILATION) && defined(__GLIBCXX__) && defined(_GLIBCXX_USE_CXX11_ABI) && \
+    _GLIBCXX_USE_CXX11_ABI == 1 && !defined(UTF8DFA_NO_UNINITIALIZED_STRINGS)
+#define UTF8DFA_DETAIL_UNINITIALIZED_STRINGS 1
+/// Makes the length of `s` n (n <= s.capacity()) without writing the characters it adds (a
+/// terminator follows them). Defined in the UTF8DFA_IMPLEMENTATION unit.
+void set_length_unwritten(std::string& s, std::size_t n) noexcept;
+void set_length_unwritten(std::u16string& s, std::size_t n) noexcept;
+void set_length_unwritten(std::u32string& s, std::size_t n) noexcept;
+#endif
+
 /// A string more than 1/4 (and 4096 units) bigger than its contents gets a copy of just its contents
 /// (shrink_to_fit is only a request: libstdc++ ignores it without exceptions).
 template <class Str>
@@ -291,6 +306,21 @@ Str convert_in_chunks(const In* p, std::size_t n, std::size_t per_unit, Convert 
       return w;
     });
   }
+#elif defined(UTF8DFA_DETAIL_UNINITIALIZED_STRINGS)
+  Str out;
+  out.reserve(cap);
+  set_length_unwritten(out, cap);
+  Str::traits_type::copy(&out[0], buffer, w);
+  if (!convert_pieces(p, n, per_unit, convert, chunk_end, &out[0], cap, base, w, status)) {
+    const std::size_t need = w + length(p + base, n - base);  // as above
+    if (need > cap) {
+      out.resize(w);  // (only what is written is copied)
+      out.reserve(need);
+      set_length_unwritten(out, need);
+    }
+    convert_piece(p, n, convert, &out[0], base, w, status);
+  }
+  out.resize(w);
 #else
   if (base == 0) {  // short: on the stack, then copied
     convert_pieces(p, n, per_unit, convert, chunk_end, buffer, buffer_units, base, w, status);
