@@ -6,7 +6,9 @@
 
 Writes OUT_DIR/results.md (context, geometric means, ratios, one table per operation) and the plots
 OUT_DIR/summary.png and OUT_DIR/<operation>.png (SVG, written by hand, when matplotlib is missing).
-Speeds are GB/s (10^9 input bytes per second, CPU time); with repetitions, the median is used.
+Speeds are GB/s (10^9 input bytes per second, CPU time; wall-clock time for the operations timed in
+alternation with their conversion, whose counter vs_conversion gives their ratio); with repetitions,
+the median is used.
 """
 
 import argparse
@@ -269,7 +271,8 @@ def markdown(context, speeds, errors, command, notes=(), paired=None):
     out += [f"- {n}" for n in notes]
     out += [
         "",
-        "GB/s = 10^9 input bytes per second of CPU time (UTF-8 bytes, except UTF-16/UTF-32 bytes for "
+        "GB/s = 10^9 input bytes per second of CPU time (wall-clock time for the length helpers, allocating and "
+        "bounded conversions, timed in alternation with their conversion) (UTF-8 bytes, except UTF-16/UTF-32 bytes for "
         "utf16_to_utf8/utf32_to_utf8 and the other operations on UTF-16/UTF-32 input); medians when the run had repetitions. `memcpy` copies the input "
         "(the bandwidth ceiling); `read` sums it as 8-byte words.",
         "",

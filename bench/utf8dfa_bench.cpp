@@ -493,9 +493,12 @@ void run_paired(benchmark::State& state, op o, const input& in, buffers& b, run_
     return std::chrono::duration<double>(clock::now() - t0).count();
   };
   double own_s = 0, ref_s = 0;
-  while (state.KeepRunningBatch(calls - 1)) {  // an iteration is one timed call
-    ref_s += block(ref);
+  bool ref_first = true;
+  while (state.KeepRunningBatch(calls - 1)) {  // an iteration is one timed call; the order alternates
+    if (ref_first) ref_s += block(ref);
     const double t = block(own);
+    if (!ref_first) ref_s += block(ref);
+    ref_first = !ref_first;
     own_s += t;
     state.SetIterationTime(t);
   }

@@ -7641,9 +7641,10 @@ bool convert_pieces(const In* p, std::size_t n, std::size_t per_unit, const Conv
 // the string conversions) does it with libstdc++ through the library's own member that sets the
 // length, reached once per program in that unit (detail/string_instances.hpp): a header-only
 // library could not keep to once. Elsewhere the string is filled before it is converted into.
+// UTF8DFA_NO_UNINITIALIZED_STRINGS, defined where the library is compiled, makes it fill them too.
 #if defined(UTF8DFA_SEPARATE_COMPILATION) && defined(__GLIBCXX__) && defined(_GLIBCXX_USE_CXX11_ABI) && \
-    _GLIBCXX_USE_CXX11_ABI == 1 && !defined(UTF8DFA_NO_UNINITIALIZED_STRINGS)
-#define UTF8DFA_DETAIL_UNINITIALIZED_STRINGS 1
+    _GLIBCXX_USE_CXX11_ABI == 1
+#define UTF8DFA_DETAIL_SET_LENGTH_UNWRITTEN 1
 /// Makes the length of `s` n (n <= s.capacity()) without writing the characters it adds (a
 /// terminator follows them). Defined in the UTF8DFA_IMPLEMENTATION unit.
 void set_length_unwritten(std::string& s, std::size_t n) noexcept;
@@ -7698,7 +7699,13 @@ Str convert_in_chunks(const In* p, std::size_t n, std::size_t per_unit, Convert 
       return w;
     });
   }
-#elif defined(UTF8DFA_DETAIL_UNINITIALIZED_STRINGS)
+#else
+  if (base == 0) {  // short: on the stack, then copied
+    convert_pieces(p, n, per_unit, convert, chunk_end, buffer, buffer_units, base, w, status);
+    status.written = w;
+    return Str(buffer, w);
+  }
+#if defined(UTF8DFA_DETAIL_SET_LENGTH_UNWRITTEN) && !defined(UTF8DFA_NO_UNINITIALIZED_STRINGS)
   Str out;
   out.reserve(cap);
   set_length_unwritten(out, cap);
@@ -7714,11 +7721,6 @@ Str convert_in_chunks(const In* p, std::size_t n, std::size_t per_unit, Convert 
   }
   out.resize(w);
 #else
-  if (base == 0) {  // short: on the stack, then copied
-    convert_pieces(p, n, per_unit, convert, chunk_end, buffer, buffer_units, base, w, status);
-    status.written = w;
-    return Str(buffer, w);
-  }
   Str out;
   out.reserve(cap);
   out.append(buffer, w);
@@ -7746,6 +7748,7 @@ Str convert_in_chunks(const In* p, std::size_t n, std::size_t per_unit, Convert 
     convert_piece(p, n, convert, &out[0], base, w, status);
   }
   out.resize(w);
+#endif
 #endif
   shrink_if_far_too_big(out);  // the rest wrote less than its room
   status.written = w;
@@ -8374,7 +8377,7 @@ namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
 namespace detail {
 
-#if defined(UTF8DFA_DETAIL_UNINITIALIZED_STRINGS)
+#if defined(UTF8DFA_DETAIL_SET_LENGTH_UNWRITTEN)
 // libstdc++'s basic_string::_M_set_length(n) (private: it sets the length and writes the terminator)
 // named in an explicit instantiation, where access is not checked ([temp.spec.general]); the
 // instantiation defines a friend that hands the member out. Such an instantiation may appear once

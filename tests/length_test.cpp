@@ -519,7 +519,13 @@ TEST_CASE("length helpers: the allocating conversions cut their pieces at multip
   for (const std::size_t at : starts) CHECK(at % 64 == 0);
 }
 
-#if defined(UTF8DFA_DETAIL_UNINITIALIZED_STRINGS)
+// The compiled library with libstdc++'s new string ABI must have the setter (else its C++17 string
+// conversions would quietly fill their strings again).
+#if defined(UTF8DFA_SEPARATE_COMPILATION) && defined(__GLIBCXX__) && defined(_GLIBCXX_USE_CXX11_ABI) && \
+    _GLIBCXX_USE_CXX11_ABI == 1 && !defined(UTF8DFA_DETAIL_SET_LENGTH_UNWRITTEN)
+#error "utf8dfa::detail::set_length_unwritten is missing in the separate-compilation mode"
+#endif
+#if defined(UTF8DFA_DETAIL_SET_LENGTH_UNWRITTEN)
 TEST_CASE("length helpers: the compiled library sets a string's length without writing its characters") {
   // The C++17 route of the allocating conversions with libstdc++ (transcode.hpp): the length moves,
   // what was written stays, a terminator follows, and the string goes on working.

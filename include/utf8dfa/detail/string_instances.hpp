@@ -12,7 +12,7 @@ namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
 namespace detail {
 
-#if defined(UTF8DFA_DETAIL_UNINITIALIZED_STRINGS)
+#if defined(UTF8DFA_DETAIL_SET_LENGTH_UNWRITTEN)
 // libstdc++'s basic_string::_M_set_length(n) (private: it sets the length and writes the terminator)
 // named in an explicit instantiation, where access is not checked ([temp.spec.general]); the
 // instantiation defines a friend that hands the member out. Such an instantiation may appear once
