@@ -7617,31 +7617,12 @@ bool convert_pieces(const In* p, std::size_t n, std::size_t per_unit, const Conv
   return true;
 }
 
-/// The string a kernel conversion `convert(p, n, out)` writes, for input of which each unit writes at
-/// most `per_unit` output units (`length(p, n)`: at least what it writes), with no length pass:
-/// - output bound within 16 KiB: one conversion into the string (C++23) or into a buffer on the stack;
-/// - longer: the first 16 KiB of output, on the stack, give the ratio; the string is sized once to
-///   the rest at that ratio plus 1/8 and one more piece (at most the bound), and the rest converted
-///   straight into it in pieces that surely fit (a few calls). When the room left surely holds too
-///   little of the rest, the rest's length is counted and the string grows only if it must.
-/// Chosen by measurement (real text in cache, AVX-512 and AVX2) against the previous 16 KiB chunks
-/// appended to the string (C++17) or grown into it (C++23), a length pass then one conversion (the
-/// length helpers cost a third of a conversion or more: too much on the fast, mostly-ASCII text) and
-/// one allocation of the upper bound (in C++17 all zero-filled; up to 4 times the output). C++17 has
-/// no way to leave a string's characters uninitialised: up to 256 KiB of string, it is filled once
-/// before the conversion (by memcpy appends: faster than resize's fill), which on ASCII costs about
-/// half a conversion; a longer one (out of cache: a fill then a conversion would pass over it twice,
-/// and filling and converting 64 KiB at a time was no faster) is reserved once and the rest
-/// converted in 16 KiB chunks on the stack, each appended to it. A string more than 1/4 too big is
-/// shrunk. The status is the one conversion's: `read` and `written` as if in one call; a piece's end
-/// never changes what is written, only (under strict, at an error right before it) the error code,
-/// which the caller may re-derive from the whole input.
-// Without resize_and_overwrite (before C++23), a string's characters cannot be left unwritten by
-// standard means. The compiled library (UTF8DFA_SEPARATE_COMPILATION, whose implementation unit holds
-// the string conversions) does it with libstdc++ through the library's own member that sets the
-// length, reached once per program in that unit (detail/string_instances.hpp): a header-only
-// library could not keep to once. Elsewhere the string is filled before it is converted into.
-// UTF8DFA_NO_UNINITIALIZED_STRINGS, defined where the library is compiled, makes it fill them too.
+// Before C++23 (no resize_and_overwrite) a string's characters cannot be left unwritten by standard
+// means. The compiled library (UTF8DFA_SEPARATE_COMPILATION, whose implementation unit holds the
+// string conversions) does it with libstdc++ through the library's own member that sets the length,
+// reached once per program in that unit (detail/string_instances.hpp): a header-only library could
+// not keep to once. UTF8DFA_NO_UNINITIALIZED_STRINGS, defined where the library is compiled, makes
+// it fill its strings as other C++17 builds do.
 #if defined(UTF8DFA_SEPARATE_COMPILATION) && defined(__GLIBCXX__) && defined(_GLIBCXX_USE_CXX11_ABI) && \
     _GLIBCXX_USE_CXX11_ABI == 1
 #define UTF8DFA_DETAIL_SET_LENGTH_UNWRITTEN 1
@@ -7650,6 +7631,22 @@ bool convert_pieces(const In* p, std::size_t n, std::size_t per_unit, const Conv
 void set_length_unwritten(std::string& s, std::size_t n) noexcept;
 void set_length_unwritten(std::u16string& s, std::size_t n) noexcept;
 void set_length_unwritten(std::u32string& s, std::size_t n) noexcept;
+#endif
+#if defined(__cpp_lib_string_resize_and_overwrite) || \
+    (defined(UTF8DFA_DETAIL_SET_LENGTH_UNWRITTEN) && !defined(UTF8DFA_NO_UNINITIALIZED_STRINGS))
+#define UTF8DFA_DETAIL_UNWRITTEN_STRINGS 1
+/// s.resize_and_overwrite(n, op): `op(data, n)` writes after the characters `s` holds and returns
+/// the new length; the characters between are never written, copied or read.
+template <class Str, class Op>
+void overwrite_string(Str& s, std::size_t n, Op op) {
+#if defined(__cpp_lib_string_resize_and_overwrite)
+  s.resize_and_overwrite(n, op);
+#else
+  s.reserve(n);  // (copies the characters `s` holds, nothing more)
+  set_length_unwritten(s, n);
+  s.resize(op(&s[0], n));
+#endif
+}
 #endif
 
 /// A string more than 1/4 (and 4096 units) bigger than its contents gets a copy of just its contents
@@ -7660,6 +7657,25 @@ void shrink_if_far_too_big(Str& out) {
   if (out.capacity() - w > w / 4 + 4096) out = Str(out.data(), w);
 }
 
+/// The string a kernel conversion `convert(p, n, out)` writes, for input of which each unit writes at
+/// most `per_unit` output units (`length(p, n)`: at least what it writes), with no length pass:
+/// - output bound within 16 KiB: one conversion into the string (C++23) or into a buffer on the stack;
+/// - longer: the first 16 KiB of output, on the stack, give the ratio; the string is sized once to
+///   the rest at that ratio plus 1/8 and one more piece (at most the bound), and the rest converted
+///   straight into it in pieces that surely fit (a few calls). When the room left surely holds too
+///   little of the rest, the rest's length is counted and the string grows only if it must.
+/// Chosen by measurement (real text in cache, AVX-512 and AVX2) against the previous 16 KiB chunks
+/// appended to the string (C++17) or grown into it (C++23), a length pass then one conversion (the
+/// length helpers cost a third of a conversion or more: too much on the fast, mostly-ASCII text) and
+/// one allocation of the upper bound (in C++17 all zero-filled; up to 4 times the output). Where a
+/// string's characters cannot be left unwritten (no overwrite_string): up to 256 KiB of string, it
+/// is filled once before the conversion (by memcpy appends: faster than resize's fill), which on
+/// ASCII costs about half a conversion; a longer one (out of cache: a fill then a conversion would
+/// pass over it twice, and filling and converting 64 KiB at a time was no faster) is reserved once
+/// and the rest converted in 16 KiB chunks on the stack, each appended to it. A string more than 1/4 too big is
+/// shrunk. The status is the one conversion's: `read` and `written` as if in one call; a piece's end
+/// never changes what is written, only (under strict, at an error right before it) the error code,
+/// which the caller may re-derive from the whole input.
 template <class Str, class In, class Convert, class ChunkEnd, class Length>
 Str convert_in_chunks(const In* p, std::size_t n, std::size_t per_unit, Convert convert, ChunkEnd chunk_end,
                       Length length, conversion_result& status) {
@@ -7684,42 +7700,28 @@ Str convert_in_chunks(const In* p, std::size_t n, std::size_t per_unit, Convert 
     const double limit = static_cast<double>(Str().max_size());
     cap = static_cast<std::size_t>(want < limit ? want : limit);
   }
-#if defined(__cpp_lib_string_resize_and_overwrite)
+#if !defined(__cpp_lib_string_resize_and_overwrite)
+  if (base == 0) {  // short: on the stack, then copied at its exact size
+    convert_pieces(p, n, per_unit, convert, chunk_end, buffer, buffer_units, base, w, status);
+    status.written = w;
+    return Str(buffer, w);
+  }
+#endif
+#if defined(UTF8DFA_DETAIL_UNWRITTEN_STRINGS)
   Str out;
   bool done = false;
-  out.resize_and_overwrite(cap, [&](Out* o, std::size_t) {
+  overwrite_string(out, cap, [&](Out* o, std::size_t) {
     Str::traits_type::copy(o, buffer, w);
     done = convert_pieces(p, n, per_unit, convert, chunk_end, o, cap, base, w, status);
     return w;
   });
   if (!done) {  // the rest's length (an upper bound under strict): the string grows only if it must
     const std::size_t need = w + length(p + base, n - base);
-    out.resize_and_overwrite(need > cap ? need : cap, [&](Out* o, std::size_t) {
+    overwrite_string(out, need > cap ? need : cap, [&](Out* o, std::size_t) {
       convert_piece(p, n, convert, o, base, w, status);
       return w;
     });
   }
-#else
-  if (base == 0) {  // short: on the stack, then copied
-    convert_pieces(p, n, per_unit, convert, chunk_end, buffer, buffer_units, base, w, status);
-    status.written = w;
-    return Str(buffer, w);
-  }
-#if defined(UTF8DFA_DETAIL_SET_LENGTH_UNWRITTEN) && !defined(UTF8DFA_NO_UNINITIALIZED_STRINGS)
-  Str out;
-  out.reserve(cap);
-  set_length_unwritten(out, cap);
-  Str::traits_type::copy(&out[0], buffer, w);
-  if (!convert_pieces(p, n, per_unit, convert, chunk_end, &out[0], cap, base, w, status)) {
-    const std::size_t need = w + length(p + base, n - base);  // as above
-    if (need > cap) {
-      out.resize(w);  // (only what is written is copied)
-      out.reserve(need);
-      set_length_unwritten(out, need);
-    }
-    convert_piece(p, n, convert, &out[0], base, w, status);
-  }
-  out.resize(w);
 #else
   Str out;
   out.reserve(cap);
@@ -7748,7 +7750,6 @@ Str convert_in_chunks(const In* p, std::size_t n, std::size_t per_unit, Convert 
     convert_piece(p, n, convert, &out[0], base, w, status);
   }
   out.resize(w);
-#endif
 #endif
   shrink_if_far_too_big(out);  // the rest wrote less than its room
   status.written = w;
