@@ -734,4 +734,104 @@ TEST_CASE("length helpers: a count of 6e9 units (one page of text mapped again a
 }
 #endif
 
+namespace length_test {
+
+/// What the assume_valid lengths are documented to return on any input (a plain loop over units).
+inline std::size_t documented_utf16_length(std::string_view in) {
+  std::size_t n = 0;
+  for (const char c : in) {
+    const auto b = static_cast<unsigned char>(c);
+    n += std::size_t{(b & 0xC0) != 0x80} + std::size_t{b >= 0xF0};
+  }
+  return n;
+}
+inline std::size_t documented_utf32_length(std::string_view in) {
+  std::size_t n = 0;
+  for (const char c : in) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+inline std::size_t documented_utf8_length(std::u16string_view in) {
+  std::size_t n = 0;
+  for (const char16_t u : in) n += u < 0x80 ? 1 : u < 0x800 || (u >= 0xD800 && u <= 0xDFFF) ? 2 : 3;
+  return n;
+}
+inline std::size_t documented_utf8_length(std::u32string_view in) {
+  std::size_t n = 0;
+  for (const char32_t c : in) n += c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+  return n;
+}
+
+/// The assume_valid lengths of one input, held in a buffer of exactly its size (so that a read past
+/// it is caught by the sanitizers): the validating helpers' result on well-formed input, the
+/// documented count on any input.
+inline void check_assume_valid(const std::string& t8, const std::u16string& t16, const std::u32string& t32, failures& f,
+                               std::size_t align) {
+  namespace u = utf8dfa;
+  const std::vector<char> b8(t8.begin(), t8.end());
+  const std::vector<char16_t> b16(t16.begin(), t16.end());
+  const std::vector<char32_t> b32(t32.begin(), t32.end());
+  const std::string_view in8(b8.data(), b8.size());
+  const std::u16string_view in16(b16.data(), b16.size());
+  const std::u32string_view in32(b32.data(), b32.size());
+  const std::size_t a16 = u::utf16_length_from_utf8(in8, u::assume_valid{});
+  const std::size_t a32 = u::utf32_length_from_utf8(in8, u::assume_valid{});
+  const std::size_t a8_16 = u::utf8_length_from_utf16(in16, u::assume_valid{});
+  const std::size_t a8_32 = u::utf8_length_from_utf32(in32, u::assume_valid{});
+  f.expect(a16 == documented_utf16_length(in8), "utf16_length_from_utf8(assume_valid): documented count", t8.size(),
+           align);
+  f.expect(a32 == documented_utf32_length(in8), "utf32_length_from_utf8(assume_valid): documented count", t8.size(),
+           align);
+  f.expect(a8_16 == documented_utf8_length(in16), "utf8_length_from_utf16(assume_valid): documented count", t16.size(),
+           align);
+  f.expect(a8_32 == documented_utf8_length(in32), "utf8_length_from_utf32(assume_valid): documented count", t32.size(),
+           align);
+  if (u::is_valid(in8)) {
+    f.expect(a16 == u::utf16_length_from_utf8(in8), "utf16_length_from_utf8(assume_valid) on valid", t8.size(), align);
+    f.expect(a32 == u::utf32_length_from_utf8(in8), "utf32_length_from_utf8(assume_valid) on valid", t8.size(), align);
+  }
+  if (u::validate_utf16(in16))
+    f.expect(a8_16 == u::utf8_length_from_utf16(in16), "utf8_length_from_utf16(assume_valid) on valid", t16.size(),
+             align);
+  if (u::validate_utf32(in32))
+    f.expect(a8_32 == u::utf8_length_from_utf32(in32), "utf8_length_from_utf32(assume_valid) on valid", t32.size(),
+             align);
+}
+
+}  // namespace length_test
+
+TEST_CASE("length helpers: assume_valid, exact on well-formed input, the documented count on any input") {
+  using namespace length_test;
+  failures f;
+  std::size_t valid_inputs = 0;
+  for (const unsigned bad : {0u, 30u, 4u}) {
+    rng r{0xA55 + bad};
+    const std::string t8 = make_utf8(r, 400, bad);
+    const std::u16string t16 = make_utf16(r, 400, bad);
+    const std::u32string t32 = make_utf32(r, 400, bad);
+    // Every length 0..300 from a few starting points (slices may cut characters: ill-formed then).
+    for (std::size_t len = 0; len <= 300; ++len)
+      for (const std::size_t at : {std::size_t{0}, std::size_t{1}, std::size_t{37}, std::size_t{64}}) {
+        check_assume_valid(t8.substr(at, len), t16.substr(at, len), t32.substr(at, len), f, at);
+        valid_inputs += utf8dfa::is_valid(std::string_view(t8).substr(at, len));
+      }
+    // Long inputs: past the kernels' counter flushes and the 4096-unit blocks of the UTF-16/32 sums.
+    const std::string l8 = make_utf8(r, 300000, bad);
+    const std::u16string l16 = make_utf16(r, 20000, bad);
+    const std::u32string l32 = make_utf32(r, 20000, bad);
+    check_assume_valid(l8, l16, l32, f, 0);
+    check_assume_valid(l8.substr(3), l16.substr(3), l32.substr(3), f, 3);
+  }
+  INFO(utf8dfa::active_kernel() << ": " << f.first);
+  CHECK(f.count == 0);
+  CHECK(valid_inputs > 300);  // the well-formed comparison did run
+  // Documented values on ill-formed input, one by one.
+  using utf8dfa::assume_valid;
+  CHECK(utf8dfa::utf16_length_from_utf8(std::string_view("\x80\xBF"), assume_valid{}) == 0);
+  CHECK(utf8dfa::utf16_length_from_utf8(std::string_view("\xF5\xFF"), assume_valid{}) == 4);
+  CHECK(utf8dfa::utf32_length_from_utf8(std::string_view("\xE2\x82"), assume_valid{}) == 1);
+  CHECK(utf8dfa::utf8_length_from_utf16(std::u16string_view(u"\xD800"
+                                                            u"a"),
+                                        assume_valid{}) == 3);
+  CHECK(utf8dfa::utf8_length_from_utf32(std::u32string_view(U"\xD800\x110000"), assume_valid{}) == 7);
+}
 }  // namespace utf8dfa_test_length
