@@ -752,12 +752,17 @@ inline std::size_t documented_utf32_length(std::string_view in) {
 }
 inline std::size_t documented_utf8_length(std::u16string_view in) {
   std::size_t n = 0;
-  for (const char16_t u : in) n += u < 0x80 ? 1 : u < 0x800 || (u >= 0xD800 && u <= 0xDFFF) ? 2 : 3;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const char16_t u = in[i];
+    const bool pair = u >= 0xD800 && u <= 0xDBFF && i + 1 < in.size() && in[i + 1] >= 0xDC00 && in[i + 1] <= 0xDFFF;
+    n += u < 0x80 ? 1 : u < 0x800 ? 2 : pair ? 4 : 3;  // a lone surrogate: U+FFFD, 3 bytes
+    i += pair;
+  }
   return n;
 }
 inline std::size_t documented_utf8_length(std::u32string_view in) {
   std::size_t n = 0;
-  for (const char32_t c : in) n += c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+  for (const char32_t c : in) n += c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 || c > 0x10FFFF ? 3 : 4;
   return n;
 }
 
@@ -831,7 +836,7 @@ TEST_CASE("length helpers: assume_valid, exact on well-formed input, the documen
   CHECK(utf8dfa::utf32_length_from_utf8(std::string_view("\xE2\x82"), assume_valid{}) == 1);
   CHECK(utf8dfa::utf8_length_from_utf16(std::u16string_view(u"\xD800"
                                                             u"a"),
-                                        assume_valid{}) == 3);
-  CHECK(utf8dfa::utf8_length_from_utf32(std::u32string_view(U"\xD800\x110000"), assume_valid{}) == 7);
+                                        assume_valid{}) == 4);
+  CHECK(utf8dfa::utf8_length_from_utf32(std::u32string_view(U"\xD800\x110000"), assume_valid{}) == 6);
 }
 }  // namespace utf8dfa_test_length

@@ -17,13 +17,14 @@
 
 // The kernels (detail/kernel_list.hpp) and the explicit instantiations of what the headers declare
 // `extern template` in this mode (detail/string_instances.hpp: the string conversions of
-// transcode.hpp); both are included here directly, so that they are compiled even where a header
-// was included before this one.
+// transcode.hpp; detail/latin1_instances.hpp: those of latin1.hpp); all are included here directly,
+// so that they are compiled even where a header was included before this one.
 #if !defined(UTF8DFA_IMPLEMENTATION)
 #define UTF8DFA_IMPLEMENTATION 1
 #endif
 #include "detail/dispatch.hpp"
 #include "detail/kernel_list.hpp"
+#include "detail/latin1_instances.hpp"
 #include "detail/string_instances.hpp"
 
 #endif

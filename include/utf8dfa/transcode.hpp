@@ -3,7 +3,6 @@
 #define UTF8DFA_TRANSCODE_HPP
 
 #include <cstddef>
-#include <cstdint>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -534,8 +533,8 @@ std::size_t utf8_length_from_utf32(std::u32string_view in, Skip) noexcept {
   return detail::kernel_fn<&detail::kernel_table::utf8_length_from_utf32>()(in.data(), in.size(), detail::skip_marker);
 }
 
-// Lengths of input known to be valid (assume_valid): no validation, the cost of count_code_points.
-// Exact on well-formed input. On ill-formed input the result is the count described at each one,
+// Lengths of input known to be valid (assume_valid): the cost of count_code_points (no validation of
+// UTF-8). Exact on well-formed input. On ill-formed input the result is the count described at each one,
 // which need not be the size of any conversion's output (size buffers for such input with the
 // replace overloads); nothing is read out of bounds.
 
@@ -554,41 +553,16 @@ std::size_t utf32_length_from_utf8(const Bytes& bytes, assume_valid) noexcept {
   return detail::kernel_fn<&detail::kernel_table::count_leads>()(detail::as_uchars(s.data), s.size);
 }
 
-namespace detail {
-/// UTF-8 bytes of valid UTF-16 (a unit below 80 counts 1, below 800 2, a surrogate 2, any other 3)
-/// or UTF-32 (below 80: 1, below 800: 2, below 10000: 3, else 4), in blocks whose 32-bit sums the
-/// compiler vectorises.
-template <class Unit>
-std::size_t utf8_length_of_valid(const Unit* p, std::size_t n) noexcept {
-  std::size_t total = n;
-  while (n > 0) {
-    const std::size_t block = n < 4096 ? n : 4096;
-    std::uint32_t extra = 0;
-    for (std::size_t i = 0; i < block; ++i) {
-      const std::uint32_t c = p[i];
-      if constexpr (sizeof(Unit) == 2)
-        extra += std::uint32_t{c >= 0x80} + std::uint32_t{c >= 0x800} - std::uint32_t{(c & 0xF800) == 0xD800};
-      else
-        extra += std::uint32_t{c >= 0x80} + std::uint32_t{c >= 0x800} + std::uint32_t{c >= 0x10000};
-    }
-    total += extra;
-    p += block;
-    n -= block;
-  }
-  return total;
-}
-}  // namespace detail
-
-/// Bytes of valid UTF-16 as UTF-8: 1 for a unit below U+0080, 2 below U+0800 and for each
-/// surrogate (4 for a pair), 3 otherwise (a lone surrogate counts 2).
+/// Bytes of valid UTF-16 as UTF-8. The replace overload's kernel (its check for lone surrogates
+/// costs little next to the sum): on ill-formed input, each lone surrogate counts 3 (U+FFFD).
 inline std::size_t utf8_length_from_utf16(std::u16string_view in, assume_valid) noexcept {
-  return detail::utf8_length_of_valid(in.data(), in.size());
+  return utf8_length_from_utf16(in, replace{});
 }
 
-/// Bytes of valid UTF-32 as UTF-8: 1 below U+0080, 2 below U+0800, 3 below U+10000, 4 otherwise
-/// (a surrogate value counts 3, a value above 0x10FFFF 4).
+/// Bytes of valid UTF-32 as UTF-8. The replace overload's kernel: on ill-formed input, a surrogate
+/// or a value above 0x10FFFF counts 3 (U+FFFD).
 inline std::size_t utf8_length_from_utf32(std::u32string_view in, assume_valid) noexcept {
-  return detail::utf8_length_of_valid(in.data(), in.size());
+  return utf8_length_from_utf32(in, replace{});
 }
 
 // ---- Allocating helpers. ---------------------------------------------------------------------
