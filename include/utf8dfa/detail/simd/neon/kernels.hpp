@@ -1,9 +1,11 @@
-// utf8dfa: the NEON kernel table (ARM64) (transcoding: the scalar kernels until SIMD ones are plugged in).
+// utf8dfa: the NEON kernel table (ARM64).
 #ifndef UTF8DFA_DETAIL_SIMD_NEON_KERNELS_HPP
 #define UTF8DFA_DETAIL_SIMD_NEON_KERNELS_HPP
 
 #include "../../kernel_table.hpp"
 #include "../../scalar_kernels.hpp"
+#include "../short_input.hpp"
+#include "transcode.hpp"
 #include "validate.hpp"
 
 #if UTF8DFA_NEON_KERNELS
@@ -12,15 +14,20 @@ inline namespace UTF8DFA_ABI_NAMESPACE {
 namespace detail {
 namespace neon {
 
+/// UTF-8 inputs shorter than this are converted in a padded copy.
+inline constexpr std::size_t short_below = 256;
+
 inline constexpr kernel_table table{
     "neon",
     &validate,
     &count_leads,
     &utf16_length,
-    scalar_kernels.utf8_to_utf32,
-    scalar_kernels.utf8_to_utf16,
-    scalar_kernels.utf16_to_utf8,
-    scalar_kernels.utf32_to_utf8,
+    // UTF-8 input under 32 bytes: the scalar DFA; up to short_below bytes: in a padded copy, so
+    // that the blocks cover the whole input (short_input.hpp).
+    &padded_from<unsigned char, char32_t, &utf8_to_utf32, scalar_utf8_to_utf32, 32, short_below, 80>,
+    &padded_from<unsigned char, char16_t, &utf8_to_utf16, scalar_utf8_to_utf16, 32, short_below, 80>,
+    &vector_from<char16_t, unsigned char, &utf16_to_utf8, scalar_utf16_to_utf8, 16>,
+    &vector_from<char32_t, unsigned char, &utf32_to_utf8, scalar_utf32_to_utf8, 16>,
     &utf8_units_by<true, &validate, &utf16_length>,
     &utf8_units_by<false, &validate, &count_leads>,
     scalar_kernels.utf8_length_from_utf16,

@@ -1,0 +1,360 @@
+// utf8dfa: NEON transcoding kernels (ARM64). Same results as the scalar functions of scalar.hpp,
+// byte for byte, for every policy: what the vector steps take is well-formed, and a block holding
+// an error (or a form they do not take) is re-run through the scalar decoder up to the block end.
+//
+// UTF-8 input: 64-byte blocks starting on a character boundary are checked as the start of a text
+// would be (validate.hpp's checker); a valid block is decoded in windows of 12 bytes, each step
+// taking the characters that end in the window (up to 8 of 1..3 bytes, or up to 4 of 1..4 bytes)
+// by one tbl lookup indexed by the window's character ends. NEON has no masked stores: a store of a
+// full vector writes past the units produced only where the rest of the checked block is known to
+// produce at least as many units (its complete characters); elsewhere exactly the units produced
+// are written.
+#ifndef UTF8DFA_DETAIL_SIMD_NEON_TRANSCODE_HPP
+#define UTF8DFA_DETAIL_SIMD_NEON_TRANSCODE_HPP
+
+#include <cstddef>
+#include <cstdint>
+
+#include "../../kernel_table.hpp"
+#include "../../scalar.hpp"
+#include "../target.hpp"
+#include "../transcode_common.hpp"
+#include "tables.hpp"
+#include "validate.hpp"
+
+#if UTF8DFA_NEON_KERNELS
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+namespace neon {
+
+/// Payload bits of a byte by its high nibble: ASCII 7, continuation 6, leads 5, 4 and 3.
+inline constexpr std::uint8_t payload_masks[16] = {0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F,
+                                                   0x3F, 0x3F, 0x3F, 0x3F, 0x1F, 0x1F, 0x0F, 0x07};
+inline constexpr std::uint8_t bit_weights[16] = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
+inline constexpr std::uint16_t word_weights[8] = {1, 2, 4, 8, 16, 32, 64, 128};
+inline constexpr std::uint32_t dword_weights[4] = {1, 2, 4, 8};
+
+/// The 64-bit mask of four 16-byte comparison results (bit k: byte k of the 64 is 0xFF).
+UTF8DFA_ALWAYS_INLINE std::uint64_t bits64(uint8x16_t m0, uint8x16_t m1, uint8x16_t m2, uint8x16_t m3) noexcept {
+  const uint8x16_t w = vld1q_u8(bit_weights);
+  const uint8x16_t t0 = vpaddq_u8(vandq_u8(m0, w), vandq_u8(m1, w));
+  const uint8x16_t t1 = vpaddq_u8(vandq_u8(m2, w), vandq_u8(m3, w));
+  const uint8x16_t t2 = vpaddq_u8(t0, t1);
+  return vgetq_lane_u64(vreinterpretq_u64_u8(vpaddq_u8(t2, t2)), 0);
+}
+
+UTF8DFA_ALWAYS_INLINE unsigned popcount64(std::uint64_t v) noexcept {
+  return vaddv_u8(vcnt_u8(vcreate_u8(v)));
+}
+
+/// Stores the first `count` units of the 8 in `u` at o, as UTF-16 or UTF-32 (by Out); with
+/// `spill`, all 8.
+template <class Out>
+UTF8DFA_ALWAYS_INLINE void put8(Out* o, uint16x8_t u, unsigned count, bool spill) noexcept {
+  if constexpr (sizeof(Out) == 2) {
+    if (spill) {
+      vst1q_u16(reinterpret_cast<std::uint16_t*>(o), u);
+    } else {
+      std::uint16_t t[8];
+      vst1q_u16(t, u);
+      for (unsigned k = 0; k < count; ++k) o[k] = static_cast<Out>(t[k]);
+    }
+  } else {
+    const uint32x4_t lo = vmovl_u16(vget_low_u16(u)), hi = vmovl_high_u16(u);
+    if (spill) {
+      vst1q_u32(reinterpret_cast<std::uint32_t*>(o), lo);
+      vst1q_u32(reinterpret_cast<std::uint32_t*>(o) + 4, hi);
+    } else {
+      std::uint32_t t[8];
+      vst1q_u32(t, lo);
+      vst1q_u32(t + 4, hi);
+      for (unsigned k = 0; k < count; ++k) o[k] = static_cast<Out>(t[k]);
+    }
+  }
+}
+
+/// Stores the first `count` bytes of v at o; with `spill`, all 16.
+UTF8DFA_ALWAYS_INLINE void put_bytes(unsigned char* o, uint8x16_t v, unsigned count, bool spill) noexcept {
+  if (spill) {
+    vst1q_u8(o, v);
+  } else {
+    unsigned char t[16];
+    vst1q_u8(t, v);
+    for (unsigned k = 0; k < count; ++k) o[k] = t[k];
+  }
+}
+
+/// The 64 ASCII bytes of b widened to 64 units.
+template <class Out>
+UTF8DFA_ALWAYS_INLINE void widen64(Out* o, const block& b) noexcept {
+  for (int k = 0; k < 4; ++k) {
+    put8(o + 16 * k, vmovl_u8(vget_low_u8(b.v[k])), 8, true);
+    put8(o + 16 * k + 8, vmovl_high_u8(b.v[k]), 8, true);
+  }
+}
+
+/// The scalar function on the rest of the input, merged with what the vector loop did.
+template <bool Strict, class In, class Out>
+inline conversion_result finish_scalar(const In* p, std::size_t n, Out* out, transcode_cursor<Out> c,
+                                       char32_t repl) noexcept {
+  conversion_result r{};
+  if constexpr (sizeof(In) == 1) {
+    r = Strict                ? utf8_to_utf_scalar(p + c.i, n - c.i, c.o, strict{})
+        : repl == skip_marker ? utf8_to_utf_scalar(p + c.i, n - c.i, c.o, skip{})
+                              : utf8_to_utf_scalar(p + c.i, n - c.i, c.o, replace{repl});
+  } else {
+    r = Strict                ? utf_to_utf8_scalar(p + c.i, n - c.i, c.o, strict{})
+        : repl == skip_marker ? utf_to_utf8_scalar(p + c.i, n - c.i, c.o, skip{})
+                              : utf_to_utf8_scalar(p + c.i, n - c.i, c.o, replace{repl});
+  }
+  const error_code e = c.first != error_code::none ? c.first : r.error;
+  return {c.i + r.read, static_cast<std::size_t>(c.o - out) + r.written, e};
+}
+
+/// UTF-8 to UTF-32 or UTF-16 (by Out).
+template <bool Strict, class Out>
+inline conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
+                                          char32_t replacement) noexcept {
+  transcode_cursor<Out> c{0, out, error_code::none};
+  const char32_t repl = kernel_repl(replacement);
+  const checker check;
+  const uint8x16_t zero = vdupq_n_u8(0);
+  const uint8x16_t payload = vld1q_u8(payload_masks);
+  const int8x16_t cont_limit = vdupq_n_s8(-65);
+  const shuffle_tables& t = tables;
+  while (n - c.i >= 80) {  // a block, and the 16 bytes a window load past it may touch
+    const unsigned char* const b = p + c.i;
+    const block bl = load_block(b);
+    const std::uint8_t top = vmaxvq_u8(vorrq_u8(vorrq_u8(bl.v[0], bl.v[1]), vorrq_u8(bl.v[2], bl.v[3])));
+    if (top < 0x80) {
+      widen64(c.o, bl);
+      c.i += 64;
+      c.o += 64;
+      continue;
+    }
+    const uint8x16_t err = vorrq_u8(vorrq_u8(check(bl.v[0], zero), check(bl.v[1], bl.v[0])),
+                                    vorrq_u8(check(bl.v[2], bl.v[1]), check(bl.v[3], bl.v[2])));
+    if (UTF8DFA_UNLIKELY(any(err))) {
+      if (!scalar_region<Strict>(p, n, c.i + 64, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+      continue;
+    }
+    // Bit k of `ends`: byte k + 1 is no continuation (byte k ends a character); of `ascii`: byte k
+    // is ASCII.
+    const std::uint64_t ends = bits64(vcgtq_s8(vld1q_s8(reinterpret_cast<const signed char*>(b) + 1), cont_limit),
+                                      vcgtq_s8(vld1q_s8(reinterpret_cast<const signed char*>(b) + 17), cont_limit),
+                                      vcgtq_s8(vld1q_s8(reinterpret_cast<const signed char*>(b) + 33), cont_limit),
+                                      vcgtq_s8(vld1q_s8(reinterpret_cast<const signed char*>(b) + 49), cont_limit));
+    const std::uint64_t ascii = bits64(vcltq_u8(bl.v[0], vdupq_n_u8(0x80)), vcltq_u8(bl.v[1], vdupq_n_u8(0x80)),
+                                       vcltq_u8(bl.v[2], vdupq_n_u8(0x80)), vcltq_u8(bl.v[3], vdupq_n_u8(0x80)));
+    // The characters that end in bytes 0..62 are complete and valid: they will be written, one
+    // unit or more each, whatever comes after them; stores may spill up to there.
+    Out* const safe_end = c.o + popcount64(ends & ~(std::uint64_t{1} << 63));
+    const std::size_t start = c.i, limit = start + 64 - window_bytes;  // window ends read in the block
+    while (c.i < limit) {
+      const auto off = static_cast<unsigned>(c.i - start);
+      const std::uint64_t a = ascii >> off;
+      if ((a & 0xFF) == 0xFF) {  // 8 ASCII characters or more: 16 units
+        unsigned k = static_cast<unsigned>(__builtin_ctzll(~a));
+        if (k > 16) k = 16;
+        const uint8x16_t v = vld1q_u8(p + c.i);
+        const bool spill = k == 16 || c.o + 16 <= safe_end;
+        put8(c.o, vmovl_u8(vget_low_u8(v)), k < 8 ? k : 8, spill);
+        put8(c.o + 8, vmovl_high_u8(v), k - 8, spill);
+        c.i += k;
+        c.o += k;
+        continue;
+      }
+      const unsigned m = static_cast<unsigned>(ends >> off) & 0xFFFu;
+      const uint8x16_t v = vld1q_u8(p + c.i);
+      const uint8x16_t bits = vandq_u8(v, vqtbl1q_u8(payload, vshrq_n_u8(v, 4)));
+      if (top < 0xF0) {
+        // Lane j: (last byte, byte before) = lo + 256 hi -> lo + 64 hi, and the 3-byte lead's 4 bits on top.
+        const uint16x8_t two = vreinterpretq_u16_u8(vqtbl1q_u8(bits, vld1q_u8(t.bmp_shuffle[m])));
+        const uint16x8_t lead3 = vreinterpretq_u16_u8(vqtbl1q_u8(bits, vld1q_u8(t.bmp_shuffle[m] + 16)));
+        const uint16x8_t cp = vsliq_n_u16(vmlsq_n_u16(two, vshrq_n_u16(two, 8), 192), lead3, 12);
+        const unsigned count = t.bmp_meta[m][1];
+        put8(c.o, cp, count, c.o + 8 <= safe_end);
+        c.i += t.bmp_meta[m][0];
+        c.o += count;
+        continue;
+      }
+      // Lane j: (last, before, before, first) bytes; two 12-bit halves as above, then joined.
+      const uint16x8_t halves = vreinterpretq_u16_u8(vqtbl1q_u8(bits, vld1q_u8(t.any_shuffle[m])));
+      const uint32x4_t x = vreinterpretq_u32_u16(vmlsq_n_u16(halves, vshrq_n_u16(halves, 8), 192));
+      const uint32x4_t cp = vsliq_n_u32(x, vshrq_n_u32(x, 16), 12);
+      const unsigned count = t.any_meta[m][1];
+      c.i += t.any_meta[m][0];
+      if constexpr (sizeof(Out) == 4) {
+        if (c.o + 4 <= safe_end) {
+          vst1q_u32(reinterpret_cast<std::uint32_t*>(c.o), cp);
+        } else {
+          std::uint32_t u[4];
+          vst1q_u32(u, cp);
+          for (unsigned k = 0; k < count; ++k) c.o[k] = static_cast<Out>(u[k]);
+        }
+        c.o += count;
+      } else {
+        const uint32x4_t supp = vcgtq_u32(cp, vdupq_n_u32(0xFFFF));
+        const unsigned sm = vaddvq_u32(vandq_u32(supp, vld1q_u32(dword_weights)));
+        // A supplementary value as the dword (low surrogate << 16 | high surrogate).
+        const uint32x4_t high = vaddq_u32(vshrq_n_u32(cp, 10), vdupq_n_u32(0xD7C0));
+        const uint32x4_t low = vorrq_u32(vandq_u32(cp, vdupq_n_u32(0x3FF)), vdupq_n_u32(0xDC00));
+        const uint32x4_t units = vbslq_u32(supp, vsliq_n_u32(high, low, 16), cp);
+        const uint8x16_t packed = vqtbl1q_u8(vreinterpretq_u8_u32(units), vld1q_u8(t.pack_pairs[sm]));
+        const unsigned written = count + static_cast<unsigned>(__builtin_popcount(sm));
+        put8(c.o, vreinterpretq_u16_u8(packed), written, c.o + 8 <= safe_end);
+        c.o += written;
+      }
+    }
+  }
+  return finish_scalar<Strict>(p, n, out, c, repl);
+}
+
+/// Writes the UTF-8 forms of the 8 BMP scalar values in w; with `spill`, up to 12 bytes past them.
+UTF8DFA_ALWAYS_INLINE unsigned char* encode_bmp8(unsigned char* o, uint16x8_t w, bool spill) noexcept {
+  const shuffle_tables& t = tables;
+  const uint16x8_t weights = vld1q_u16(word_weights);
+  const uint16x8_t ge80 = vcgtq_u16(w, vdupq_n_u16(0x7F));
+  const uint16x8_t tail = vorrq_u16(vandq_u16(w, vdupq_n_u16(0x3F)), vdupq_n_u16(0x80));  // last byte
+  const unsigned m2 = vaddvq_u16(vandq_u16(ge80, weights));
+  if (vmaxvq_u16(w) < 0x800) {  // 1 or 2 bytes each: (lead, last) in each word
+    const uint16x8_t lead = vbslq_u16(ge80, vorrq_u16(vshrq_n_u16(w, 6), vdupq_n_u16(0xC0)), w);
+    const uint8x16_t packed =
+        vqtbl1q_u8(vreinterpretq_u8_u16(vsliq_n_u16(lead, tail, 8)), vld1q_u8(t.pack_short_utf8[m2]));
+    const unsigned len = 8 + static_cast<unsigned>(__builtin_popcount(m2));
+    put_bytes(o, packed, len, spill);
+    return o + len;
+  }
+  const uint16x8_t ge800 = vcgtq_u16(w, vdupq_n_u16(0x7FF));
+  const unsigned m3 = vaddvq_u16(vandq_u16(ge800, weights));
+  // Bytes 0, 1 of each dword: the first two bytes of the form; byte 2 the last of a 3-byte form.
+  const uint16x8_t first = vbslq_u16(ge800, vorrq_u16(vshrq_n_u16(w, 12), vdupq_n_u16(0xE0)),
+                                     vbslq_u16(ge80, vorrq_u16(vshrq_n_u16(w, 6), vdupq_n_u16(0xC0)), w));
+  const uint16x8_t second =
+      vbslq_u16(ge800, vorrq_u16(vandq_u16(vshrq_n_u16(w, 6), vdupq_n_u16(0x3F)), vdupq_n_u16(0x80)), tail);
+  const uint16x8_t head = vsliq_n_u16(first, second, 8);
+  const uint8x16_t lo = vreinterpretq_u8_u16(vzip1q_u16(head, tail));
+  const uint8x16_t hi = vreinterpretq_u8_u16(vzip2q_u16(head, tail));
+  // Bit c: unit c is ASCII; bit c + 4: below 0x800.
+  const unsigned one = ~m2 & 0xFFu, short2 = ~m3 & 0xFFu;
+  const unsigned i0 = (one & 0x0Fu) | ((short2 & 0x0Fu) << 4), i1 = (one >> 4) | (short2 & 0xF0u);
+  const unsigned n0 = t.bmp_utf8_length[i0], n1 = t.bmp_utf8_length[i1];
+  const uint8x16_t p0 = vqtbl1q_u8(lo, vld1q_u8(t.pack_bmp_utf8[i0]));
+  const uint8x16_t p1 = vqtbl1q_u8(hi, vld1q_u8(t.pack_bmp_utf8[i1]));
+  put_bytes(o, p0, n0, spill || n0 + n1 >= 16);
+  put_bytes(o + n0, p1, n1, spill);
+  return o + n0 + n1;
+}
+
+/// True when the 8 units at p are BMP scalar values (UTF-16: no surrogate; UTF-32: nor above FFFF).
+template <class In>
+UTF8DFA_ALWAYS_INLINE bool plain8(const In* p) noexcept {
+  if constexpr (sizeof(In) == 2) {
+    const uint16x8_t w = vld1q_u16(reinterpret_cast<const std::uint16_t*>(p));
+    return vminvq_u16(vsubq_u16(w, vdupq_n_u16(0xD800))) >= 0x800;
+  } else {
+    const uint32x4_t a = vld1q_u32(reinterpret_cast<const std::uint32_t*>(p));
+    const uint32x4_t b = vld1q_u32(reinterpret_cast<const std::uint32_t*>(p) + 4);
+    const uint32x4_t lo = vminq_u32(vsubq_u32(a, vdupq_n_u32(0xD800)), vsubq_u32(b, vdupq_n_u32(0xD800)));
+    return vmaxvq_u32(vorrq_u32(a, b)) <= 0xFFFF && vminvq_u32(lo) >= 0x800;
+  }
+}
+
+/// The 8 units at p (BMP values) as 16-bit lanes.
+template <class In>
+UTF8DFA_ALWAYS_INLINE uint16x8_t load8(const In* p) noexcept {
+  if constexpr (sizeof(In) == 2) {
+    return vld1q_u16(reinterpret_cast<const std::uint16_t*>(p));
+  } else {
+    const uint32x4_t a = vld1q_u32(reinterpret_cast<const std::uint32_t*>(p));
+    const uint32x4_t b = vld1q_u32(reinterpret_cast<const std::uint32_t*>(p) + 4);
+    return vuzp1q_u16(vreinterpretq_u16_u32(a), vreinterpretq_u16_u32(b));
+  }
+}
+
+/// The 16 units at p as bytes when they are all ASCII.
+template <class In>
+UTF8DFA_ALWAYS_INLINE bool ascii16(const In* p, uint8x16_t& bytes) noexcept {
+  if constexpr (sizeof(In) == 2) {
+    const uint16x8_t a = vld1q_u16(reinterpret_cast<const std::uint16_t*>(p));
+    const uint16x8_t b = vld1q_u16(reinterpret_cast<const std::uint16_t*>(p) + 8);
+    if (vmaxvq_u16(vorrq_u16(a, b)) >= 0x80) return false;
+    bytes = vuzp1q_u8(vreinterpretq_u8_u16(a), vreinterpretq_u8_u16(b));
+  } else {
+    const auto* q = reinterpret_cast<const std::uint32_t*>(p);
+    const uint32x4_t a = vld1q_u32(q), b = vld1q_u32(q + 4), c = vld1q_u32(q + 8), d = vld1q_u32(q + 12);
+    if (vmaxvq_u32(vorrq_u32(vorrq_u32(a, b), vorrq_u32(c, d))) >= 0x80) return false;
+    const uint16x8_t ab = vuzp1q_u16(vreinterpretq_u16_u32(a), vreinterpretq_u16_u32(b));
+    const uint16x8_t cd = vuzp1q_u16(vreinterpretq_u16_u32(c), vreinterpretq_u16_u32(d));
+    bytes = vuzp1q_u8(vreinterpretq_u8_u16(ab), vreinterpretq_u8_u16(cd));
+  }
+  return true;
+}
+
+/// UTF-16 or UTF-32 (by In) to UTF-8: 16 ASCII units at a time, else 8 BMP scalar values at a
+/// time; 8 units holding anything else go scalar.
+template <bool Strict, class In>
+inline conversion_result utf_to_utf8_impl(const In* p, std::size_t n, unsigned char* out,
+                                          char32_t replacement) noexcept {
+  transcode_cursor<unsigned char> c{0, out, error_code::none};
+  const char32_t repl = kernel_repl(replacement);
+  std::size_t plain_to = 0;  // [c.i, plain_to) is known to hold BMP scalar values only
+  while (n - c.i >= 16) {
+    uint8x16_t bytes;
+    if (ascii16(p + c.i, bytes)) {
+      vst1q_u8(c.o, bytes);
+      c.i += 16;
+      c.o += 16;
+      continue;
+    }
+    if (plain_to < c.i) plain_to = c.i;
+    // Full-width stores spill at most 12 bytes: safe when the next 16 units are BMP scalar values.
+    while (plain_to < c.i + 24 && n - plain_to >= 8 && plain8(p + plain_to)) plain_to += 8;
+    if (plain_to < c.i + 8) {
+      if (!scalar_region<Strict>(p, n, c.i + 8, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+      continue;
+    }
+    c.o = encode_bmp8(c.o, load8(p + c.i), plain_to >= c.i + 24);
+    c.i += 8;
+  }
+  return finish_scalar<Strict>(p, n, out, c, repl);
+}
+
+// The kernel-table entry points (`replacement == strict_marker` means strict).
+
+inline conversion_result utf8_to_utf32(const unsigned char* p, std::size_t n, char32_t* out,
+                                       char32_t replacement) noexcept {
+  prepare_tables();
+  return replacement == strict_marker ? utf8_to_utf_impl<true>(p, n, out, replacement)
+                                      : utf8_to_utf_impl<false>(p, n, out, replacement);
+}
+
+inline conversion_result utf8_to_utf16(const unsigned char* p, std::size_t n, char16_t* out,
+                                       char32_t replacement) noexcept {
+  prepare_tables();
+  return replacement == strict_marker ? utf8_to_utf_impl<true>(p, n, out, replacement)
+                                      : utf8_to_utf_impl<false>(p, n, out, replacement);
+}
+
+inline conversion_result utf16_to_utf8(const char16_t* p, std::size_t n, unsigned char* out,
+                                       char32_t replacement) noexcept {
+  prepare_tables();
+  return replacement == strict_marker ? utf_to_utf8_impl<true>(p, n, out, replacement)
+                                      : utf_to_utf8_impl<false>(p, n, out, replacement);
+}
+
+inline conversion_result utf32_to_utf8(const char32_t* p, std::size_t n, unsigned char* out,
+                                       char32_t replacement) noexcept {
+  prepare_tables();
+  return replacement == strict_marker ? utf_to_utf8_impl<true>(p, n, out, replacement)
+                                      : utf_to_utf8_impl<false>(p, n, out, replacement);
+}
+
+}  // namespace neon
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+#endif
+
+#endif
