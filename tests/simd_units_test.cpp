@@ -1,9 +1,11 @@
 // The kernel operations on Latin-1 and UTF-16 / UTF-32 input (latin1_to_utf8, utf8_to_latin1,
-// validate_utf16, utf16_to_utf32, utf32_to_utf16, to_well_formed_utf16) through the public API, so
-// under the kernel this run uses, against the scalar functions of detail/units.hpp: result, output,
-// nothing written past the result (canaries), for each policy; with an error or a character that
-// does not fit planted at every position of the first vector blocks, blocks ending inside a pair,
-// random inputs, and inputs and outputs that end right before an inaccessible page.
+// validate_utf16, utf16_to_utf32, utf32_to_utf16, to_well_formed_utf16, count_utf16, validate_utf32,
+// utf16_to_latin1, utf32_to_latin1, latin1_to_utf16 / _utf32, utf8_length_from_latin1, the byte-order
+// changes and the forms that read or write the other byte order) through the public API, so under
+// the kernel this run uses, against the scalar functions of detail/units.hpp and units_kernels.hpp:
+// result, output, nothing written past the result (canaries), for each policy; with an error or a
+// character that does not fit planted at every position of the first vector blocks, blocks ending
+// inside a pair, random inputs, and inputs and outputs that end right before an inaccessible page.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -276,6 +278,246 @@ TEST_CASE("UTF-16 and UTF-32 kernels: random units") {
       }
 }
 
+// ---- count_utf16, validate_utf32, UTF-16 / UTF-32 to Latin-1, Latin-1 to UTF-16 / UTF-32, byte
+// orders: against the scalar functions of detail/units_kernels.hpp and units.hpp.
+
+/// UTF-16 or UTF-32 (by Unit) to Latin-1 under strict, replace{'*'}, skip and assume_valid (what
+/// replace{'?'} does) against the scalar function, with canaries; a replacement above U+00FF refused.
+template <class Unit>
+void check_units_to_latin1(const std::basic_string<Unit>& in) {
+  const std::size_t n = in.size();
+  INFO("length " << n);
+  const auto convert = [&](unsigned char* out, int policy) {
+    const std::basic_string_view<Unit> v(in);
+    if constexpr (sizeof(Unit) == 2) {
+      return policy == 0   ? utf8dfa::utf16_to_latin1(v, out)
+             : policy == 1 ? utf8dfa::utf16_to_latin1(v, out, utf8dfa::replace{U'*'})
+             : policy == 2 ? utf8dfa::utf16_to_latin1(v, out, utf8dfa::skip{})
+                           : utf8dfa::utf16_to_latin1(v, out, utf8dfa::assume_valid{});
+    } else {
+      return policy == 0   ? utf8dfa::utf32_to_latin1(v, out)
+             : policy == 1 ? utf8dfa::utf32_to_latin1(v, out, utf8dfa::replace{U'*'})
+             : policy == 2 ? utf8dfa::utf32_to_latin1(v, out, utf8dfa::skip{})
+                           : utf8dfa::utf32_to_latin1(v, out, utf8dfa::assume_valid{});
+    }
+  };
+  for (int policy = 0; policy < 4; ++policy) {
+    std::vector<unsigned char> want(n + canary, 0xEE), got(want);
+    const conversion_result a = policy == 0   ? d::to_latin1(in.data(), n, want.data(), utf8dfa::strict{})
+                                : policy == 1 ? d::to_latin1(in.data(), n, want.data(), utf8dfa::replace{U'*'})
+                                : policy == 2 ? d::to_latin1(in.data(), n, want.data(), utf8dfa::skip{})
+                                              : d::to_latin1(in.data(), n, want.data(), utf8dfa::replace{U'?'});
+    const conversion_result b = convert(got.data(), policy);
+    INFO("policy " << policy << " read " << b.read << "/" << a.read << " written " << b.written << "/" << a.written);
+    REQUIRE(same(a, b));
+    REQUIRE(got == want);
+  }
+  unsigned char none[1] = {0xEE};
+  const conversion_result r = sizeof(Unit) == 2 ? utf8dfa::utf16_to_latin1(std::u16string(), none, utf8dfa::replace{})
+                                                : utf8dfa::utf32_to_latin1(std::u32string(), none, utf8dfa::replace{});
+  REQUIRE((r.read == 0 && r.written == 0 && r.error == error_code::unrepresentable && none[0] == 0xEE));
+}
+
+/// count_utf16, UTF-16 to Latin-1 and the UTF-16BE / UTF-16LE forms on `in` (host order) and its
+/// byte-swapped copy.
+void check_utf16_more(const std::u16string& in) {
+  const std::size_t n = in.size();
+  INFO("length " << n);
+  REQUIRE(utf8dfa::count_utf16(in) == d::count_utf16_scalar(in.data(), n));
+  check_units_to_latin1(in);
+  std::u16string swapped(n + canary, u'\xEEEE'), want(swapped);
+  d::change_endianness_scalar(in.data(), n, &want[0]);
+  REQUIRE(utf8dfa::change_endianness_utf16(in, &swapped[0]) == n);
+  REQUIRE(swapped == want);
+  swapped.resize(n);
+  std::u16string inplace = in;
+  utf8dfa::change_endianness_utf16(inplace, &inplace[0]);
+  REQUIRE(inplace == swapped);
+  // The other byte order reads as the host's: validation, length and conversion to UTF-8.
+  const bool le = utf8dfa::host_is_little_endian;
+  REQUIRE(same(le ? utf8dfa::validate_utf16be(swapped) : utf8dfa::validate_utf16le(swapped),
+               d::validate_utf(in.data(), n)));
+  const std::size_t len8 = utf8dfa::utf8_length_from_utf16(in);
+  REQUIRE((le ? utf8dfa::utf8_length_from_utf16be(swapped) : utf8dfa::utf8_length_from_utf16le(swapped)) == len8);
+  std::string a(len8 + canary, '\xEE'), b(a);
+  for (int policy = 0; policy < 2; ++policy) {
+    const conversion_result ra =
+        policy == 0 ? utf8dfa::utf16_to_utf8(in, &a[0]) : utf8dfa::utf16_to_utf8(in, &a[0], utf8dfa::replace{});
+    const conversion_result rb =
+        policy == 0 ? (le ? utf8dfa::utf16be_to_utf8(swapped, &b[0]) : utf8dfa::utf16le_to_utf8(swapped, &b[0]))
+                    : (le ? utf8dfa::utf16be_to_utf8(swapped, &b[0], utf8dfa::replace{})
+                          : utf8dfa::utf16le_to_utf8(swapped, &b[0], utf8dfa::replace{}));
+    REQUIRE(same(ra, rb));
+    REQUIRE(a == b);
+  }
+}
+
+/// validate_utf32, UTF-32 to Latin-1 and the UTF-32BE / UTF-32LE forms on `in` and its byte-swapped copy.
+void check_utf32_more(const std::u32string& in) {
+  const std::size_t n = in.size();
+  INFO("length " << n);
+  const validation_result v = d::validate_utf32_scalar(in.data(), n);
+  REQUIRE(same(utf8dfa::validate_utf32(in), v));
+  check_units_to_latin1(in);
+  std::u32string swapped(n + canary, U'\xEEEE'), want(swapped);
+  d::change_endianness_scalar(in.data(), n, &want[0]);
+  REQUIRE(utf8dfa::change_endianness_utf32(in, &swapped[0]) == n);
+  REQUIRE(swapped == want);
+  swapped.resize(n);
+  std::u32string inplace = in;
+  utf8dfa::change_endianness_utf32(inplace, &inplace[0]);
+  REQUIRE(inplace == swapped);
+  const bool le = utf8dfa::host_is_little_endian;
+  REQUIRE(same(le ? utf8dfa::validate_utf32be(swapped) : utf8dfa::validate_utf32le(swapped), v));
+  const std::size_t len8 = utf8dfa::utf8_length_from_utf32(in);
+  REQUIRE((le ? utf8dfa::utf8_length_from_utf32be(swapped) : utf8dfa::utf8_length_from_utf32le(swapped)) == len8);
+  std::string a(len8 + canary, '\xEE'), b(a);
+  const conversion_result ra = utf8dfa::utf32_to_utf8(in, &a[0]);
+  const conversion_result rb = le ? utf8dfa::utf32be_to_utf8(swapped, &b[0]) : utf8dfa::utf32le_to_utf8(swapped, &b[0]);
+  REQUIRE(same(ra, rb));
+  REQUIRE(a == b);
+}
+
+/// Latin-1 to UTF-16 and UTF-32, the UTF-8 length of Latin-1, and UTF-8 to UTF-16 / UTF-32 in the
+/// other byte order, against the scalar functions, with canaries.
+void check_latin1_more(const std::string& in) {
+  const std::size_t n = in.size();
+  INFO("length " << n);
+  const auto* p = reinterpret_cast<const unsigned char*>(in.data());
+  REQUIRE(utf8dfa::utf8_length_from_latin1(in) == d::utf8_length_from_latin1_scalar(p, n));
+  std::u16string w16(n + canary, u'\xEEEE'), g16(w16);
+  d::latin1_widen_scalar(p, n, &w16[0]);
+  REQUIRE(utf8dfa::latin1_to_utf16(in, &g16[0]) == n);
+  REQUIRE(g16 == w16);
+  std::u32string w32(n + canary, U'\xEEEE'), g32(w32);
+  d::latin1_widen_scalar(p, n, &w32[0]);
+  REQUIRE(utf8dfa::latin1_to_utf32(in, &g32[0]) == n);
+  REQUIRE(g32 == w32);
+  // UTF-8 (the bytes as UTF-8: errors where they are not) to the other byte order.
+  const bool le = utf8dfa::host_is_little_endian;
+  std::u16string h16(n + canary, u'\xEEEE'), o16(h16);
+  const conversion_result r16 = utf8dfa::utf8_to_utf16(in, &h16[0], utf8dfa::replace{});
+  d::change_endianness_scalar(h16.data(), r16.written, &h16[0]);
+  REQUIRE(same(le ? utf8dfa::utf8_to_utf16be(in, &o16[0], utf8dfa::replace{})
+                  : utf8dfa::utf8_to_utf16le(in, &o16[0], utf8dfa::replace{}),
+               r16));
+  REQUIRE(o16 == h16);
+  std::u32string h32(n + canary, U'\xEEEE'), o32(h32);
+  const conversion_result r32 = utf8dfa::utf8_to_utf32(in, &h32[0]);
+  d::change_endianness_scalar(h32.data(), r32.written, &h32[0]);
+  REQUIRE(same(le ? utf8dfa::utf8_to_utf32be(in, &o32[0]) : utf8dfa::utf8_to_utf32le(in, &o32[0]), r32));
+  REQUIRE(o32 == h32);
+}
+
+/// UTF-32 text of `units` values up to U+00FF (Latin-1) with one in `every` above it (0: none).
+std::u32string latin1_utf32_text(std::size_t units, std::size_t every) {
+  std::u32string s;
+  for (std::size_t k = 0; k < units; ++k)
+    s += static_cast<char32_t>(every != 0 && k % every == every - 1 ? 0x1F600 + k
+                               : k % 5 == 4                         ? 0xA0 + k % 0x60
+                                                                    : 0x61 + k % 26);
+  return s;
+}
+
+TEST_CASE("count_utf16, UTF-16 to Latin-1, byte orders: a surrogate or a value above U+00FF at every position") {
+  for (const std::size_t every : {0u, 3u, 31u}) {
+    const std::u16string base = utf16_text(300, every);
+    check_utf16_more(base);
+    for (const char16_t planted : {u'\xD800', u'\xDBFF', u'\xDC00', u'\xDFFF', u'\x0100', u'\x00FF'})
+      for (std::size_t pos = 0; pos <= 260; ++pos) {
+        std::u16string s = base;
+        s.insert(s.begin() + static_cast<std::ptrdiff_t>(pos), planted);
+        check_utf16_more(s);
+        s.resize(pos + 1);  // the planted unit ends the input
+        check_utf16_more(s);
+      }
+  }
+  // Every length of Latin-1 text (all in vectors) and of all-pair text (blocks end inside a pair).
+  std::u16string latin1, pairs = utf16_text(300, 1);
+  for (std::size_t k = 0; k < 300; ++k) latin1 += static_cast<char16_t>(k % 7 == 0 ? 0xE9 : 0x41 + k % 26);
+  for (std::size_t n = 0; n <= 300; ++n) {
+    check_utf16_more(latin1.substr(0, n));
+    check_utf16_more(pairs.substr(0, n));
+  }
+}
+
+TEST_CASE("validate_utf32, UTF-32 to Latin-1, byte orders: a bad value at every position") {
+  for (const std::size_t every : {0u, 7u}) {
+    const std::u32string base = latin1_utf32_text(200, every);
+    check_utf32_more(base);
+    for (const char32_t bad : {char32_t{0xD800}, char32_t{0xDFFF}, char32_t{0x110000}, char32_t{0xFFFFFFFF},
+                               char32_t{0x100}, char32_t{0x10FFFF}})
+      for (std::size_t pos = 0; pos <= 150; ++pos) {
+        std::u32string s = base;
+        s.insert(s.begin() + static_cast<std::ptrdiff_t>(pos), bad);
+        check_utf32_more(s);
+        s.resize(pos + 1);
+        check_utf32_more(s);
+      }
+  }
+  const std::u32string latin1 = latin1_utf32_text(200, 0);
+  for (std::size_t n = 0; n <= latin1.size(); ++n) check_utf32_more(latin1.substr(0, n));
+}
+
+TEST_CASE("Latin-1 to UTF-16 / UTF-32, its UTF-8 length, UTF-8 to the other byte order: every length, random") {
+  std::mt19937 rng(17);
+  for (std::size_t n = 0; n <= 300; ++n)
+    for (unsigned density : {0u, 1u, 8u}) {  // one in `density` bytes at 80..FF (0: none)
+      std::string s(n, 'x');
+      for (std::size_t k = 0; k < n; ++k)
+        s[k] = static_cast<char>(density != 0 && rng() % density == 0 ? 0x80 + rng() % 0x80 : rng() % 0x80);
+      check_latin1_more(s);
+    }
+  // UTF-8 text long enough for several chunks of the byte-order forms.
+  std::string text;
+  while (text.size() < 20000) text += "caf\xC3\xA9 \xE4\xB8\xAD\xE6\x96\x87 \xF0\x9F\x98\x80 x";
+  check_latin1_more(text);
+}
+
+TEST_CASE("count_utf16, validate_utf32, to Latin-1, byte orders: random units, long inputs") {
+  std::mt19937 rng(19);
+  for (int round = 0; round < 300; ++round) {
+    const std::size_t n = rng() % 400;
+    std::u16string s(n, u'a');
+    for (auto& c : s) {
+      const auto r = static_cast<unsigned>(rng() % 24);
+      c = static_cast<char16_t>(r == 0  ? 0xD800 + rng() % 0x800
+                                : r < 3 ? 0xE000 + rng() % 0x2000
+                                : r < 6 ? rng() % 0xD800
+                                        : rng() % 0x100);
+    }
+    for (std::size_t k = 0; k + 1 < n; ++k)
+      if (rng() % 6 == 0) {
+        s[k] = static_cast<char16_t>(0xD800 + rng() % 0x400);
+        s[k + 1] = static_cast<char16_t>(0xDC00 + rng() % 0x400);
+      }
+    check_utf16_more(s);
+    std::u32string t(n, U'a');
+    for (auto& c : t) {
+      const auto r = static_cast<unsigned>(rng() % 40);
+      c = static_cast<char32_t>(r == 0   ? 0xD800 + rng() % 0x800
+                                : r == 1 ? 0x110000 + rng() % 0x1000
+                                : r < 4  ? 0x10000 + rng() % 0x100000
+                                : r < 8  ? rng() % 0xD800
+                                         : rng() % 0x100);
+    }
+    check_utf32_more(t);
+  }
+  // Several chunks of the byte-order forms, with a pair across each chunk edge and an error late.
+  std::u16string long16 = utf16_text(9000, 5);
+  for (std::size_t edge = 2047; edge < long16.size(); edge += 2048) {
+    long16[edge] = u'\xD83D';
+    long16[edge + 1] = u'\xDE00';
+  }
+  check_utf16_more(long16);
+  long16[8500] = u'\xDC00';
+  check_utf16_more(long16);
+  std::u32string long32 = latin1_utf32_text(5000, 9);
+  check_utf32_more(long32);
+  long32[4500] = 0xD800;
+  check_utf32_more(long32);
+}
+
 #if UTF8DFA_UNITS_TEST_MMAP
 /// A page of usable memory between two inaccessible ones.
 class guarded {
@@ -339,6 +581,34 @@ TEST_CASE("Latin-1 and UTF-16 / UTF-32 kernels: input and output ending at an in
     const std::size_t len16 = utf8dfa::utf16_length_from_utf32(std::u32string_view(u32, n));
     char16_t* o16 = out.at_end<char16_t>(len16);
     REQUIRE(utf8dfa::utf32_to_utf16(std::u32string_view(u32, n), o16).written == len16);
+  }
+}
+
+TEST_CASE("count_utf16, validate_utf32, Latin-1 <-> UTF-16 / UTF-32, byte orders: ending at an inaccessible page") {
+  const guarded in, out;
+  std::u16string text16;
+  for (std::size_t k = 0; k < 300; ++k) text16 += static_cast<char16_t>(k % 11 == 10 ? 0xD800 : 0x41 + k % 0xC0);
+  const std::u32string text32 = latin1_utf32_text(300, 0);
+  std::string latin1;
+  for (std::size_t k = 0; k < 300; ++k) latin1 += static_cast<char>(k % 3 == 0 ? 0xE0 + k % 0x20 : 0x41 + k % 26);
+  for (std::size_t n = 0; n <= 300; ++n) {
+    INFO("length " << n);
+    const char16_t* u16 = in.at_end(n, text16.data());
+    const std::u16string_view v16(u16, n);
+    REQUIRE(utf8dfa::count_utf16(v16) == d::count_utf16_scalar(u16, n));
+    const conversion_result w16 = d::to_latin1(u16, n, out.at_end<unsigned char>(n), utf8dfa::replace{U'?'});
+    REQUIRE(same(utf8dfa::utf16_to_latin1(v16, out.at_end<unsigned char>(w16.written), utf8dfa::replace{U'?'}), w16));
+    REQUIRE(utf8dfa::change_endianness_utf16(v16, out.at_end<char16_t>(n)) == n);
+    const char32_t* u32 = in.at_end(n, text32.data());
+    const std::u32string_view v32(u32, n);
+    REQUIRE(same(utf8dfa::validate_utf32(v32), d::validate_utf32_scalar(u32, n)));
+    REQUIRE(utf8dfa::utf32_to_latin1(v32, out.at_end<unsigned char>(n)).written == n);
+    REQUIRE(utf8dfa::change_endianness_utf32(v32, out.at_end<char32_t>(n)) == n);
+    const auto* l1 = in.at_end(n, reinterpret_cast<const unsigned char*>(latin1.data()));
+    const std::string_view vl(reinterpret_cast<const char*>(l1), n);
+    REQUIRE(utf8dfa::utf8_length_from_latin1(vl) == d::utf8_length_from_latin1_scalar(l1, n));
+    REQUIRE(utf8dfa::latin1_to_utf16(vl, out.at_end<char16_t>(n)) == n);
+    REQUIRE(utf8dfa::latin1_to_utf32(vl, out.at_end<char32_t>(n)) == n);
   }
 }
 #endif

@@ -21,25 +21,13 @@
 #include "detail/dispatch.hpp"
 #include "detail/scalar.hpp"
 #include "detail/units.hpp"
+#include "detail/units_kernels.hpp"
 #include "error.hpp"
 #include "policy.hpp"
 #include "transcode.hpp"
 
 namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
-
-namespace detail {
-
-/// Latin-1 bytes to UTF-16 or UTF-32 units (one each).
-template <class Bytes, class Out>
-std::size_t latin1_widen(const Bytes& bytes, Out* out) noexcept {
-  const auto s = as_span(bytes);
-  const unsigned char* p = as_uchars(s.data);
-  for (std::size_t i = 0; i < s.size; ++i) out[i] = static_cast<Out>(p[i]);
-  return s.size;
-}
-
-}  // namespace detail
 
 /// Latin-1 to UTF-8 into `out` (size it with utf8_length_from_latin1); never fails. Returns the bytes written.
 template <class Bytes, class Byte, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_byte<Byte> = 0>
@@ -53,10 +41,7 @@ std::size_t latin1_to_utf8(const Bytes& bytes, Byte* out) noexcept {
 template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
 std::size_t utf8_length_from_latin1(const Bytes& bytes) noexcept {
   const auto s = detail::as_span(bytes);
-  const unsigned char* p = detail::as_uchars(s.data);
-  std::size_t n = s.size;
-  for (std::size_t i = 0; i < s.size; ++i) n += p[i] >> 7;
-  return n;
+  return detail::kernel_fn<&detail::kernel_table::utf8_length_from_latin1>()(detail::as_uchars(s.data), s.size);
 }
 
 /// UTF-8 to Latin-1 into `out`; a character above U+00FF is `unrepresentable` (see the header comment).
@@ -64,13 +49,8 @@ template <class Policy = strict, class Bytes, class Byte, detail::enable_if_byte
           detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
 conversion_result utf8_to_latin1(const Bytes& bytes, Byte* out, Policy policy = {}) noexcept {
   const auto s = detail::as_span(bytes);
-  unsigned char repl = '?';
-  if (!detail::latin1_replacement(policy, repl)) return {0, 0, error_code::unrepresentable};
-  char32_t kernel_repl = repl;
-  if constexpr (Policy::stops_on_error)
-    kernel_repl = detail::strict_marker;
-  else if constexpr (detail::skips_errors_v<Policy>)
-    kernel_repl = detail::skip_marker;
+  char32_t kernel_repl = 0;
+  if (!detail::latin1_kernel_replacement(policy, kernel_repl)) return {0, 0, error_code::unrepresentable};
   return detail::kernel_fn<&detail::kernel_table::utf8_to_latin1>()(detail::as_uchars(s.data), s.size,
                                                                     detail::as_uchars(out), kernel_repl);
 }
@@ -99,27 +79,35 @@ std::size_t latin1_length_from_utf8(const Bytes& bytes, Skip) noexcept {
 /// Latin-1 to UTF-16 into `out` (one unit per byte); never fails. Returns the units written.
 template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
 std::size_t latin1_to_utf16(const Bytes& bytes, char16_t* out) noexcept {
-  return detail::latin1_widen(bytes, out);
+  const auto s = detail::as_span(bytes);
+  return detail::kernel_fn<&detail::kernel_table::latin1_to_utf16>()(detail::as_uchars(s.data), s.size, out);
 }
 
 /// Latin-1 to UTF-32 into `out` (one unit per byte); never fails. Returns the units written.
 template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
 std::size_t latin1_to_utf32(const Bytes& bytes, char32_t* out) noexcept {
-  return detail::latin1_widen(bytes, out);
+  const auto s = detail::as_span(bytes);
+  return detail::kernel_fn<&detail::kernel_table::latin1_to_utf32>()(detail::as_uchars(s.data), s.size, out);
 }
 
 /// UTF-16 to Latin-1 into `out` (at most in.size() bytes): unpaired surrogates as in
 /// utf16_to_utf8, a character above U+00FF `unrepresentable`.
 template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
 conversion_result utf16_to_latin1(std::u16string_view in, Byte* out, Policy policy = {}) noexcept {
-  return detail::to_latin1(in.data(), in.size(), detail::as_uchars(out), policy);
+  char32_t repl = 0;
+  if (!detail::latin1_kernel_replacement(policy, repl)) return {0, 0, error_code::unrepresentable};
+  return detail::kernel_fn<&detail::kernel_table::utf16_to_latin1>()(in.data(), in.size(), detail::as_uchars(out),
+                                                                     repl);
 }
 
 /// UTF-32 to Latin-1 into `out` (at most in.size() bytes): surrogates and values above 0x10FFFF as
 /// in utf32_to_utf8, a value above U+00FF `unrepresentable`.
 template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
 conversion_result utf32_to_latin1(std::u32string_view in, Byte* out, Policy policy = {}) noexcept {
-  return detail::to_latin1(in.data(), in.size(), detail::as_uchars(out), policy);
+  char32_t repl = 0;
+  if (!detail::latin1_kernel_replacement(policy, repl)) return {0, 0, error_code::unrepresentable};
+  return detail::kernel_fn<&detail::kernel_table::utf32_to_latin1>()(in.data(), in.size(), detail::as_uchars(out),
+                                                                     repl);
 }
 
 // ---- Allocating conversions and the length helpers with a policy (the pointer forms above do

@@ -23,6 +23,7 @@
 #include "detail/dispatch.hpp"
 #include "detail/scalar.hpp"
 #include "detail/units.hpp"
+#include "detail/units_kernels.hpp"
 #include "error.hpp"
 #include "policy.hpp"
 #include "transcode.hpp"
@@ -46,19 +47,20 @@ inline constexpr bool host_little_endian = std::endian::native == std::endian::l
 #error "utf8dfa: cannot tell this platform's byte order (no std::endian, no __BYTE_ORDER__)"
 #endif
 
-/// The unit with its bytes in the opposite order.
-constexpr char16_t swap_bytes(char16_t u) noexcept {
-  return static_cast<char16_t>(((u & 0xFFu) << 8) | (u >> 8));
-}
-constexpr char32_t swap_bytes(char32_t u) noexcept {
-  return ((u & 0xFFu) << 24) | ((u & 0xFF00u) << 8) | ((u >> 8) & 0xFF00u) | (u >> 24);
+/// The kernel's change_endianness_utf16 / _utf32 (by Unit).
+template <class Unit>
+std::size_t swap_units(const Unit* p, std::size_t n, Unit* out) noexcept {
+  if constexpr (sizeof(Unit) == 2)
+    return kernel_fn<&kernel_table::change_endianness_utf16>()(p, n, out);
+  else
+    return kernel_fn<&kernel_table::change_endianness_utf32>()(p, n, out);
 }
 
 /// Calls f(units, count, offset) on the `n` UTF-16 or UTF-32 units (by Unit) whose bytes start at
 /// `p`, stored little-endian (Little) or big-endian: copied into host order a chunk at a time in a
-/// buffer (so `p` needs no alignment). A chunk ends on a value D800..DBFF only where the input does,
-/// so surrogate pairs (and, in UTF-32, a lead surrogate and what follows it) stay together. f
-/// returns false to stop.
+/// buffer (so `p` needs no alignment; the kernel's byte shuffle swaps them). A chunk ends on a value
+/// D800..DBFF only where the input does, so surrogate pairs (and, in UTF-32, a lead surrogate and
+/// what follows it) stay together. f returns false to stop.
 template <bool Little, class Unit, class F>
 void for_each_host_chunk(const unsigned char* p, std::size_t n, F f) {
   constexpr std::size_t chunk = 4096 / sizeof(Unit);
@@ -66,13 +68,7 @@ void for_each_host_chunk(const unsigned char* p, std::size_t n, F f) {
   for (std::size_t pos = 0; pos < n;) {
     std::size_t len = n - pos < chunk ? n - pos : chunk;
     std::memcpy(buf, p + pos * sizeof(Unit), len * sizeof(Unit));
-    if constexpr (Little != host_little_endian) {
-      if (len == chunk) {  // a constant count: a loop compilers vectorise at -O2
-        for (std::size_t k = 0; k < chunk; ++k) buf[k] = swap_bytes(buf[k]);
-      } else {
-        for (std::size_t k = 0; k < len; ++k) buf[k] = swap_bytes(buf[k]);
-      }
-    }
+    if constexpr (Little != host_little_endian) swap_units(buf, len, buf);
     if (pos + len < n && buf[len - 1] >= 0xD800 && buf[len - 1] <= 0xDBFF) --len;
     if (!f(static_cast<const Unit*>(buf), len, pos)) return;
     pos += len;
@@ -91,7 +87,7 @@ validation_result validate_units(const Unit* p, std::size_t n) noexcept {
   if constexpr (sizeof(Unit) == 2)
     return kernel_fn<&kernel_table::validate_utf16>()(p, n);
   else
-    return validate_utf(p, n);
+    return kernel_fn<&kernel_table::validate_utf32>()(p, n);
 }
 
 /// validate_units on the `n` units whose bytes start at `p`, stored little-endian (Little) or big-endian.
@@ -156,9 +152,7 @@ conversion_result utf8_to_utf_in_order(const Bytes& bytes, Unit* out, Policy pol
     r = utf8_to_utf16(bytes, out, policy);
   else
     r = utf8_to_utf32(bytes, out, policy);
-  if constexpr (Little != host_little_endian) {
-    for (std::size_t i = 0; i < r.written; ++i) out[i] = swap_bytes(out[i]);
-  }
+  if constexpr (Little != host_little_endian) swap_units(out, r.written, out);
   return r;
 }
 
@@ -197,15 +191,15 @@ constexpr validation_result validate_utf16(std::u16string_view in) noexcept {
 
 /// Checks UTF-32: a surrogate value is `surrogate`, a value above 0x10FFFF `too_large` (length 1).
 constexpr validation_result validate_utf32(std::u32string_view in) noexcept {
-  return detail::validate_utf(in.data(), in.size());
+  if (UTF8DFA_IS_CONSTANT_EVALUATED()) return detail::validate_utf32_scalar(in.data(), in.size());
+  return detail::kernel_fn<&detail::kernel_table::validate_utf32>()(in.data(), in.size());
 }
 
 /// Code points in UTF-16: one per surrogate pair or other unit; each unpaired surrogate counts
 /// as one (the U+FFFD a lossy conversion writes for it).
 constexpr std::size_t count_utf16(std::u16string_view in) noexcept {
-  std::size_t count = 0;
-  for (std::size_t i = 0; i < in.size(); ++count) i += detail::decode_utf16_at(in.data(), in.size(), i).length;
-  return count;
+  if (UTF8DFA_IS_CONSTANT_EVALUATED()) return detail::count_utf16_scalar(in.data(), in.size());
+  return detail::kernel_fn<&detail::kernel_table::count_utf16>()(in.data(), in.size());
 }
 
 /// Copies UTF-16 to `out` (in.size() units) with each unpaired surrogate replaced by U+FFFD;
@@ -280,15 +274,13 @@ inline constexpr bool host_is_little_endian = detail::host_little_endian;
 /// Exchanges the two bytes of every unit (UTF-16LE <-> UTF-16BE) into `out` (in.size() units);
 /// `out` may be in.data(). Returns the units written.
 inline std::size_t change_endianness_utf16(std::u16string_view in, char16_t* out) noexcept {
-  for (std::size_t i = 0; i < in.size(); ++i) out[i] = detail::swap_bytes(in[i]);
-  return in.size();
+  return detail::kernel_fn<&detail::kernel_table::change_endianness_utf16>()(in.data(), in.size(), out);
 }
 
 /// Reverses the four bytes of every unit (UTF-32LE <-> UTF-32BE) into `out` (in.size() units);
 /// `out` may be in.data(). Returns the units written.
 inline std::size_t change_endianness_utf32(std::u32string_view in, char32_t* out) noexcept {
-  for (std::size_t i = 0; i < in.size(); ++i) out[i] = detail::swap_bytes(in[i]);
-  return in.size();
+  return detail::kernel_fn<&detail::kernel_table::change_endianness_utf32>()(in.data(), in.size(), out);
 }
 
 /// validate_utf16 on UTF-16LE.

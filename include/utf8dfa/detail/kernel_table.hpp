@@ -48,6 +48,17 @@ struct kernel_table {
   conversion_result (*utf16_to_utf32)(const char16_t*, std::size_t, char32_t*, char32_t) noexcept;
   conversion_result (*utf32_to_utf16)(const char32_t*, std::size_t, char16_t*, char32_t) noexcept;
   std::size_t (*to_well_formed_utf16)(const char16_t*, std::size_t, char16_t*) noexcept;
+  // count_utf16, validate_utf32, UTF-16 / UTF-32 to Latin-1 (replacement as for utf8_to_latin1),
+  // Latin-1 to UTF-16 / UTF-32 and its UTF-8 length, byte-order changes (out may be the input).
+  std::size_t (*count_utf16)(const char16_t*, std::size_t) noexcept;
+  validation_result (*validate_utf32)(const char32_t*, std::size_t) noexcept;
+  conversion_result (*utf16_to_latin1)(const char16_t*, std::size_t, unsigned char*, char32_t) noexcept;
+  conversion_result (*utf32_to_latin1)(const char32_t*, std::size_t, unsigned char*, char32_t) noexcept;
+  std::size_t (*latin1_to_utf16)(const unsigned char*, std::size_t, char16_t*) noexcept;
+  std::size_t (*latin1_to_utf32)(const unsigned char*, std::size_t, char32_t*) noexcept;
+  std::size_t (*utf8_length_from_latin1)(const unsigned char*, std::size_t) noexcept;
+  std::size_t (*change_endianness_utf16)(const char16_t*, std::size_t, char16_t*) noexcept;
+  std::size_t (*change_endianness_utf32)(const char32_t*, std::size_t, char32_t*) noexcept;
 };
 
 }  // namespace detail

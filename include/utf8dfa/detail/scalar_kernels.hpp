@@ -11,6 +11,7 @@
 #include "kernel_table.hpp"
 #include "scalar.hpp"
 #include "units.hpp"
+#include "units_kernels.hpp"
 
 namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
@@ -52,6 +53,11 @@ inline constexpr auto scalar_utf32_to_utf16 =
     &by_policy<char32_t, char16_t, &utf_to_utf<strict, char32_t, char16_t>, &utf_to_utf<replace, char32_t, char16_t>,
                &utf_to_utf<skip, char32_t, char16_t>>;
 
+inline constexpr auto scalar_utf16_to_latin1 = &by_policy<char16_t, unsigned char, &to_latin1<strict, char16_t>,
+                                                          &to_latin1<replace, char16_t>, &to_latin1<skip, char16_t>>;
+inline constexpr auto scalar_utf32_to_latin1 = &by_policy<char32_t, unsigned char, &to_latin1<strict, char32_t>,
+                                                          &to_latin1<replace, char32_t>, &to_latin1<skip, char32_t>>;
+
 inline constexpr kernel_table scalar_kernels{
     "scalar",
     &validate_scalar,
@@ -71,6 +77,15 @@ inline constexpr kernel_table scalar_kernels{
     scalar_utf16_to_utf32,
     scalar_utf32_to_utf16,
     &to_well_formed_utf16_scalar,
+    &count_utf16_scalar,
+    &validate_utf32_scalar,
+    scalar_utf16_to_latin1,
+    scalar_utf32_to_latin1,
+    &latin1_widen_scalar<char16_t>,
+    &latin1_widen_scalar<char32_t>,
+    &utf8_length_from_latin1_scalar,
+    &change_endianness_scalar<char16_t>,
+    &change_endianness_scalar<char32_t>,
 };
 
 }  // namespace detail

@@ -8,6 +8,7 @@
 #include "length.hpp"
 #include "transcode.hpp"
 #include "units.hpp"
+#include "units_bulk.hpp"
 #include "validate.hpp"
 
 #if UTF8DFA_X86_KERNELS
@@ -38,6 +39,15 @@ inline constexpr kernel_table table{
     &vector_from<char16_t, char32_t, &utf16_to_utf32, scalar_utf16_to_utf32, 16>,
     &vector_from<char32_t, char16_t, &utf32_to_utf16, scalar_utf32_to_utf16, 16>,
     &to_well_formed_utf16,
+    &count_utf16,
+    &validate_utf32,
+    &units_to_latin1<char16_t>,
+    &units_to_latin1<char32_t>,
+    &latin1_widen<char16_t>,
+    &latin1_widen<char32_t>,
+    &utf8_length_from_latin1,
+    &change_endianness<char16_t>,
+    &change_endianness<char32_t>,
 };
 
 }  // namespace avx512

@@ -31,6 +31,15 @@ inline constexpr kernel_table table{
     scalar_kernels.utf16_to_utf32,
     scalar_kernels.utf32_to_utf16,
     scalar_kernels.to_well_formed_utf16,
+    scalar_kernels.count_utf16,
+    scalar_kernels.validate_utf32,
+    scalar_kernels.utf16_to_latin1,
+    scalar_kernels.utf32_to_latin1,
+    scalar_kernels.latin1_to_utf16,
+    scalar_kernels.latin1_to_utf32,
+    scalar_kernels.utf8_length_from_latin1,
+    scalar_kernels.change_endianness_utf16,
+    scalar_kernels.change_endianness_utf32,
 };
 
 }  // namespace sse4

@@ -1,0 +1,78 @@
+// utf8dfa: the scalar forms of the bulk operations on Latin-1, UTF-16 and UTF-32 that are kernel
+// operations in their own right (counting UTF-16, validating UTF-32, Latin-1 to UTF-16 / UTF-32 and
+// the UTF-8 length of Latin-1, byte-order changes): the kernel table's portable entries and the
+// reference of the vector kernels. Constexpr where the public function is.
+#ifndef UTF8DFA_DETAIL_UNITS_KERNELS_HPP
+#define UTF8DFA_DETAIL_UNITS_KERNELS_HPP
+
+#include <cstddef>
+
+#include "../policy.hpp"
+#include "kernel_table.hpp"
+#include "scalar.hpp"
+#include "units.hpp"
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+
+/// The unit with its bytes in the opposite order.
+constexpr char16_t swap_bytes(char16_t u) noexcept {
+  return static_cast<char16_t>(((u & 0xFFu) << 8) | (u >> 8));
+}
+constexpr char32_t swap_bytes(char32_t u) noexcept {
+  return ((u & 0xFFu) << 24) | ((u & 0xFF00u) << 8) | ((u >> 8) & 0xFF00u) | (u >> 24);
+}
+
+/// Code points in UTF-16: one per surrogate pair or other unit.
+constexpr std::size_t count_utf16_scalar(const char16_t* p, std::size_t n) noexcept {
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < n; ++count) i += decode_utf16_at(p, n, i).length;
+  return count;
+}
+
+/// The kernel entry for UTF-32 validation.
+constexpr validation_result validate_utf32_scalar(const char32_t* p, std::size_t n) noexcept {
+  return validate_utf(p, n);
+}
+
+/// Latin-1 bytes to UTF-16 or UTF-32 units (one each). Returns n.
+template <class Out>
+std::size_t latin1_widen_scalar(const unsigned char* p, std::size_t n, Out* out) noexcept {
+  for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<Out>(p[i]);
+  return n;
+}
+
+/// Bytes of the UTF-8 of Latin-1: one per byte, two for 80..FF.
+inline std::size_t utf8_length_from_latin1_scalar(const unsigned char* p, std::size_t n) noexcept {
+  std::size_t total = n;
+  for (std::size_t i = 0; i < n; ++i) total += p[i] >> 7;
+  return total;
+}
+
+/// The units with their bytes in the opposite order into `out` (which may be `p`). Returns n.
+template <class Unit>
+std::size_t change_endianness_scalar(const Unit* p, std::size_t n, Unit* out) noexcept {
+  for (std::size_t i = 0; i < n; ++i) out[i] = swap_bytes(p[i]);
+  return n;
+}
+
+/// The kernels' encoding of a policy into Latin-1 (strict_marker, skip_marker or the replacement
+/// byte, '?' for assume_valid); false for a replacement above U+00FF.
+template <class Policy>
+constexpr bool latin1_kernel_replacement(const Policy& pol, char32_t& repl) noexcept {
+  unsigned char byte = '?';
+  if (!latin1_replacement(pol, byte)) return false;
+  repl = byte;
+  if constexpr (Policy::stops_on_error)
+    repl = strict_marker;
+  else if constexpr (skips_errors_v<Policy>)
+    repl = skip_marker;
+  return true;
+}
+
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
