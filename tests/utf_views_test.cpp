@@ -1073,6 +1073,202 @@ TEST_CASE("as_utf*: composes with std::views") {
   REQUIRE(std::ranges::to<std::string>(utf8dfa::as_utf8(want)) == utf8dfa::to_utf8_lossy(want));
 #endif
 }
+
+// Collects a view iterated as non-const (views that cannot be iterated as const), with each unit's
+// error report.
+template <class View>
+auto collect_mut(View&& v) {
+  walk<std::ranges::range_value_t<View>> w;
+  auto it = v.begin();
+  for (; it != v.end(); ++it) {
+    w.units.push_back(*it);
+    w.errors.push_back(it.error());
+  }
+  w.end_error = it.error();
+  return w;
+}
+
+// Each unit's error report where it starts an error (reports of single-pass iterators and of
+// iterators over a filtered copy are compared this way).
+std::vector<utf8dfa::input_error> error_starts(const std::vector<utf8dfa::input_error>& all) {
+  std::vector<utf8dfa::input_error> out;
+  for (const utf8dfa::input_error& e : all)
+    if (e && (out.empty() || out.back().offset != e.offset)) out.push_back(e);
+  return out;
+}
+
+bool same_errors(const std::vector<utf8dfa::input_error>& a, const std::vector<utf8dfa::input_error>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t k = 0; k < a.size(); ++k)
+    if (!same_error(a[k], b[k])) return false;
+  return true;
+}
+
+// A view that can be neither copied nor iterated as const (it owns its string, and filters it).
+using owned_filter = decltype(std::views::all(std::string()) | std::views::filter([](char) { return true; }));
+
+template <class It, class Sent, class = void>
+struct can_view16_pair : std::false_type {};
+template <class It, class Sent>
+struct can_view16_pair<It, Sent, std::void_t<decltype(utf8dfa::as_utf16(std::declval<It>(), std::declval<Sent>()))>>
+    : std::true_type {};
+
+TEST_CASE("as_utf*: views iterated only when not const (std::views::filter), held by value") {
+  std::mt19937 rng(2820);
+  const auto keep = [](char c) { return c != 'a' && c != '\x80'; };
+  for (int round = 0; round < 200; ++round) {
+    std::string s = random_text(rng, 20);
+    if (round % 2) corrupt(rng, s);
+    std::string kept;
+    std::copy_if(s.begin(), s.end(), std::back_inserter(kept), keep);
+    // The filtered copy is what the view reads, with the same offsets (in filtered units).
+    const walk<char16_t> want = walk_forward(utf8dfa::as_utf16(kept));
+    auto lvalue = s | std::views::filter(keep);
+    const walk<char16_t> got = collect_mut(utf8dfa::as_utf16(lvalue));
+    REQUIRE(same_walk(got, want));
+    REQUIRE(same_walk(collect_mut(utf8dfa::as_utf16(s | std::views::filter(keep))), want));
+    // Bidirectional: backwards the same units.
+    auto v = utf8dfa::as_utf32(s | std::views::filter(keep));
+    std::u32string back;
+    for (auto it = std::ranges::next(v.begin(), v.end()); it != v.begin();) back.push_back(*--it);
+    REQUIRE(std::u32string(back.rbegin(), back.rend()) == utf8dfa::to_utf32_lossy(kept));
+    // Strict stops at the first error of what it reads.
+    const utf8dfa::validation_result vr = utf8dfa::validate(kept);
+    const walk<char> strict = collect_mut(utf8dfa::as_utf8(lvalue, utf8dfa::strict{}));
+    REQUIRE(strict.units == kept.substr(0, vr.valid_up_to));
+    REQUIRE(strict.end_error.code == vr.error);
+    if (!vr) REQUIRE(strict.end_error.offset == vr.valid_up_to);
+  }
+  // A named filter of UTF-16 and of UTF-32, and a const one (copied into the view).
+  const std::u16string u16 =
+      u"a\xD83D\xDE00"
+      u"b\xDC00"
+      u"c";
+  auto not_b = std::views::filter([](auto c) { return c != 'b'; });
+  auto f16 = u16 | not_b;
+  REQUIRE(collect_mut(utf8dfa::as_utf8(f16)).units ==
+          "a\xF0\x9F\x98\x80\xEF\xBF\xBD"
+          "c");
+  const auto cf16 = u16 | not_b;
+  REQUIRE(collect_mut(utf8dfa::as_utf32(cf16)).units ==
+          U"a\U0001F600\xFFFD"
+          "c");
+  const std::u32string u32 = U"xb\x110000y";
+  REQUIRE(collect_mut(utf8dfa::as_utf16(u32 | not_b, utf8dfa::skip{})).units == u"xy");
+  using F = decltype(utf8dfa::as_utf16(std::declval<decltype((f16))>()));
+  STATIC_REQUIRE(std::ranges::view<F>);
+  STATIC_REQUIRE(std::ranges::bidirectional_range<F>);
+  STATIC_REQUIRE(!std::ranges::range<const F>);  // as std::views::filter itself
+  STATIC_REQUIRE(std::ranges::borrowed_range<F> == std::ranges::borrowed_range<decltype(f16)>);
+}
+
+TEST_CASE("as_utf*: ends of another type (std::views::take_while), as iterators or held") {
+  std::mt19937 rng(2821);
+  const auto before_z = [](char c) { return c != 'z'; };
+  for (int round = 0; round < 200; ++round) {
+    std::string s = random_text(rng, 20);
+    if (round % 2) corrupt(rng, s);
+    s.insert(std::uniform_int_distribution<std::size_t>(0, s.size())(rng), 1, 'z');
+    const std::string head = s.substr(0, s.find('z'));
+    const std::string_view sv = s;
+    const walk<char16_t> want = walk_forward(utf8dfa::as_utf16(head));
+    // An lvalue: viewed by its iterators (a pointer and take_while's sentinel), both ways.
+    const auto named = sv | std::views::take_while(before_z);
+    const auto v = utf8dfa::as_utf16(named);
+    REQUIRE(same_walk(walk_forward(v), want));
+    REQUIRE(same_walk(walk_backward(v), walk_backward(utf8dfa::as_utf16(head))));
+    // A temporary: held by value.
+    REQUIRE(same_walk(collect_mut(utf8dfa::as_utf16(sv | std::views::take_while(before_z))), want));
+    REQUIRE(collect_mut(utf8dfa::as_utf32(sv | std::views::take_while(before_z), utf8dfa::skip{})).units ==
+            utf8dfa::to_utf32_lossy(head, utf8dfa::skip{}));
+    // Ends where the predicate says, inside a character too (the bytes before it are its subpart).
+    const auto upto_x80 = [](char c) { return c != '\x80'; };
+    const std::string cut = s.substr(0, s.find('\x80'));
+    REQUIRE(collect_mut(utf8dfa::as_utf8(sv | std::views::take_while(upto_x80))).units ==
+            utf8dfa::to_utf8_lossy(utf8dfa::to_utf16_lossy(cut)));
+  }
+  using T =
+      decltype(utf8dfa::as_utf16(std::declval<std::string_view>() | std::views::take_while([](char) { return true; })));
+  STATIC_REQUIRE(std::ranges::view<T>);
+  STATIC_REQUIRE(std::ranges::bidirectional_range<T>);
+  STATIC_REQUIRE(!std::ranges::common_range<T>);
+  using N = decltype(utf8dfa::as_utf16(
+      std::declval<const std::ranges::take_while_view<std::string_view, bool (*)(char)>&>()));
+  STATIC_REQUIRE(std::ranges::bidirectional_range<N>);
+  STATIC_REQUIRE(std::ranges::borrowed_range<N>);  // it holds the iterators only
+  STATIC_REQUIRE(!std::ranges::common_range<N>);
+}
+
+TEST_CASE("as_utf*: input-only views (std::views::istream) are read as they are iterated") {
+  std::mt19937 rng(2822);
+  for (int round = 0; round < 200; ++round) {
+    std::string s = random_text(rng, 25);
+    if (round % 2) corrupt(rng, s);
+    const walk<char16_t> all = walk_forward(utf8dfa::as_utf16(s));
+    std::istringstream in(s);
+    in >> std::noskipws;
+    const walk<char16_t> got = collect_mut(utf8dfa::as_utf16(std::views::istream<char>(in)));
+    REQUIRE(got.units == all.units);
+    REQUIRE(same_errors(error_starts(got.errors), error_starts(all.errors)));
+    // Named, and strict: the iteration ends at the first error, which the iterator reports.
+    std::istringstream in2(s);
+    in2 >> std::noskipws;
+    auto named = std::views::istream<char>(in2);
+    const walk<char32_t> strict = collect_mut(utf8dfa::as_utf32(named, utf8dfa::strict{}));
+    const utf8dfa::validation_result vr = utf8dfa::validate(s);
+    REQUIRE(strict.units == utf8dfa::to_utf32_lossy(s.substr(0, vr.valid_up_to)));
+    REQUIRE(strict.end_error.code == vr.error);
+    if (!vr) REQUIRE(strict.end_error.offset == vr.valid_up_to);
+  }
+  // UTF-16 and UTF-32 units read from wide streams are not needed: the element type decides the form.
+  std::istringstream in("h\xC3\xA9\xF0\x9F\x98\x80!");
+  in >> std::noskipws;
+  std::string round_trip;
+  std::ranges::copy(utf8dfa::as_utf8(utf8dfa::as_utf16(std::views::istream<char>(in))), std::back_inserter(round_trip));
+  REQUIRE(round_trip == "h\xC3\xA9\xF0\x9F\x98\x80!");
+  using I = decltype(utf8dfa::as_utf16(std::views::istream<char>(in)));
+  STATIC_REQUIRE(std::ranges::view<I>);
+  STATIC_REQUIRE(std::ranges::input_range<I>);
+  STATIC_REQUIRE(!std::ranges::forward_range<I>);
+  STATIC_REQUIRE(!std::copy_constructible<std::ranges::iterator_t<I>>);  // as istream's own iterator
+  STATIC_REQUIRE(std::same_as<decltype(std::declval<std::ranges::iterator_t<I>&>()++), void>);
+}
+
+TEST_CASE("as_utf*: temporary views (std::views::transform) are held; what cannot be viewed does not compile") {
+  const std::u16string want = utf8dfa::to_utf16_lossy(sample);
+  const auto same = [](char c) { return c; };
+  // A temporary transform view, held: bidirectional (its iterators are random access in C++20).
+  auto t = utf8dfa::as_utf16(sample | std::views::transform(same));
+  REQUIRE(collect_mut(t).units == want);
+  REQUIRE(std::ranges::equal(t | std::views::reverse, want | std::views::reverse));
+  STATIC_REQUIRE(std::ranges::bidirectional_range<decltype(t)>);
+  STATIC_REQUIRE(std::ranges::range<const decltype(t)>);
+  STATIC_REQUIRE(!std::ranges::borrowed_range<decltype(t)>);  // it holds the transform view
+  // Views of views.
+  REQUIRE(collect_mut(
+              utf8dfa::as_utf8(utf8dfa::as_utf16(sample) | std::views::filter([](char16_t c) { return c != 0xFFFD; })))
+              .units == "A\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80z\xCE\xA9");
+  // Refused at the call: temporary containers (they would dangle), an lvalue view that can be neither
+  // copied nor iterated as const (move it in instead), units that are not code units, iterator
+  // pairs of move-only iterators or of an iterator and an end it cannot be compared with.
+  STATIC_REQUIRE(!can_view16<std::string>::value);
+  STATIC_REQUIRE(!can_view16<std::list<char>>::value);
+  STATIC_REQUIRE(!can_view16<owned_filter&>::value);
+  STATIC_REQUIRE(can_view16<owned_filter>::value);
+  STATIC_REQUIRE(!can_view16<decltype(std::views::iota(0, 3))>::value);
+  STATIC_REQUIRE(!can_view16<decltype(std::views::istream<int>(std::declval<std::istream&>()))>::value);
+  STATIC_REQUIRE(can_view16<decltype(std::views::istream<char>(std::declval<std::istream&>()))>::value);
+  using istream_it = std::ranges::iterator_t<decltype(std::views::istream<char>(std::declval<std::istream&>()))>;
+  STATIC_REQUIRE(!can_view16_pair<istream_it, std::default_sentinel_t>::value);
+  STATIC_REQUIRE(can_view16_pair<const char*, const char*>::value);
+  STATIC_REQUIRE(!can_view16_pair<const char*, int>::value);
+  STATIC_REQUIRE(!can_view16_pair<std::string, std::string>::value);  // not iterators
+  // The moved-in view works.
+  std::string owned_text = sample;
+  auto moved =
+      utf8dfa::as_utf16(std::views::all(std::move(owned_text)) | std::views::filter([](char) { return true; }));
+  REQUIRE(collect_mut(moved).units == want);
+}
 #endif
 
 }  // namespace utf8dfa_test_utf_views

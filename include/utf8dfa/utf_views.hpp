@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <iterator>
 #include <type_traits>
+#include <utility>
 
 #include "decode.hpp"
 #include "detail/bytes.hpp"
@@ -56,6 +57,45 @@ inline constexpr int utf_form_v = is_byte_v<U>                                  
 
 template <class T>
 inline constexpr bool is_code_unit_v = utf_form_v<T> != 0;
+
+/// An iterator's legacy category (iterator_traits), or void where it has none (C++20 iterators that
+/// are not C++17 iterators, e.g. move-only input iterators such as std::views::istream's).
+template <class It, class = void>
+struct legacy_category {
+  using type = void;
+};
+template <class It>
+struct legacy_category<It, std::void_t<typename std::iterator_traits<It>::iterator_category>> {
+  using type = typename std::iterator_traits<It>::iterator_category;
+};
+template <class It, class Tag>
+inline constexpr bool legacy_at_least_v = std::is_base_of_v<Tag, typename legacy_category<It>::type>;
+
+/// What a view's iterator can do with the input's iterators: the better of the C++17 category and
+/// (C++20) the iterator concept (a std::views::transform iterator is a C++17 input iterator whose
+/// concept may be random access).
+#if UTF8DFA_HAS_RANGES
+template <class It>
+inline constexpr bool view_forward_v = std::forward_iterator<It> || legacy_at_least_v<It, std::forward_iterator_tag>;
+template <class It>
+inline constexpr bool view_bidi_v =
+    std::bidirectional_iterator<It> || legacy_at_least_v<It, std::bidirectional_iterator_tag>;
+template <class It>
+inline constexpr bool view_random_v =
+    std::random_access_iterator<It> || legacy_at_least_v<It, std::random_access_iterator_tag>;
+/// The value type of an iterator (C++20: std::iter_value_t, which needs no iterator_traits).
+template <class It>
+using view_unit_t = std::remove_cv_t<std::iter_value_t<It>>;
+#else
+template <class It>
+inline constexpr bool view_forward_v = legacy_at_least_v<It, std::forward_iterator_tag>;
+template <class It>
+inline constexpr bool view_bidi_v = legacy_at_least_v<It, std::bidirectional_iterator_tag>;
+template <class It>
+inline constexpr bool view_random_v = legacy_at_least_v<It, std::random_access_iterator_tag>;
+template <class It>
+using view_unit_t = std::remove_cv_t<typename std::iterator_traits<It>::value_type>;
+#endif
 
 /// A UTF-16 or UTF-32 code unit's value (wchar_t may be signed: a negative value reads as above
 /// 0x10FFFF, an error).
@@ -242,14 +282,20 @@ constexpr char32_t view_replacement([[maybe_unused]] const P& policy) noexcept {
 /// ill-formed subpart), assume_valid (the same), skip (nothing for an ill-formed subpart: the
 /// iterator never stands on one), or strict (the iteration ends at the first error).
 /// Bidirectional over bidirectional input unless strict, forward over forward input, single-pass
-/// over input iterators. Besides the values: base(), length(), error(), offset().
+/// over input iterators (then move-only where the input's iterator is, e.g. std::views::istream's:
+/// it reads each character as it steps to it, and `it++` returns nothing). Besides the values:
+/// base(), length(), error(), offset().
+/// Strict is forward only: its iteration ends at the first error, so its end is a position that
+/// only a walk from the start finds; stepping back from the input's end would yield the characters
+/// after the error, which the forward walk never reaches, and finding that end first would make
+/// end() linear instead of constant time, which ranges require of it.
 /// It holds the current character (its output units, input length and error), never more (over
 /// contiguous UTF-8, also where the input's last 3 bytes start; over contiguous input, how many of
 /// the next units are ASCII, or UTF-16 outside the surrogates into UTF-16 or UTF-32: those it steps
 /// over without decoding, still one unit per increment).
 template <class Out, class It, class Sent = It, class Policy = replace>
 class utf_iterator {
-  using in_unit = std::remove_cv_t<typename std::iterator_traits<It>::value_type>;
+  using in_unit = detail::view_unit_t<It>;
   static constexpr int in_form = detail::utf_form_v<in_unit>;
   static constexpr int out_form = detail::utf_form_v<Out>;
   static_assert(in_form != 0, "the input's code units are UTF-8 (1-byte), UTF-16 (char16_t) or UTF-32 (char32_t)");
@@ -258,11 +304,12 @@ class utf_iterator {
   static_assert(detail::is_view_policy_v<Policy>, "Policy is strict, replace, assume_valid or skip");
   static constexpr bool stops = Policy::stops_on_error;
   static constexpr bool skips = detail::skips_errors_v<Policy>;
-  static constexpr bool multipass = detail::is_forward_iter_v<It>;
-  static constexpr bool bidirectional = detail::is_bidi_iter_v<It> && !stops;
-  static constexpr bool random_access =
-      std::is_base_of_v<std::random_access_iterator_tag, detail::iter_category_t<It>> ||
-      detail::is_contiguous_iter_v<It>;
+  static constexpr bool multipass = detail::view_forward_v<It>;
+  static constexpr bool bidirectional = detail::view_bidi_v<It> && !stops;
+  static constexpr bool random_access = detail::view_random_v<It> || detail::is_contiguous_iter_v<It>;
+  // Single-pass iterators keep no `first` (the input's iterator may be move-only).
+  struct no_first {};
+  using first_type = std::conditional_t<multipass, It, no_first>;
   // The current character's units, packed: unit k at bits [k * bits, (k + 1) * bits).
   static constexpr unsigned bits = out_form == 32 ? 0 : static_cast<unsigned>(out_form);
   using packed = std::conditional_t<out_form == 32, char32_t, std::uint32_t>;
@@ -292,7 +339,7 @@ class utf_iterator {
   /// An iterator at the start of [pos, last); it cannot move before `pos`. For input iterators this
   /// reads the first character.
   UTF8DFA_ALWAYS_INLINE constexpr utf_iterator(It pos, Sent last, Policy policy = {})
-      : first_(pos), pos_(pos), last_(last), repl_(detail::view_replacement(policy)) {
+      : first_(first_of(pos)), pos_(std::move(pos)), last_(std::move(last)), repl_(detail::view_replacement(policy)) {
     start();
   }
 
@@ -331,13 +378,19 @@ class utf_iterator {
   /// counted from the view's start (linear time over multi-pass iterators that are not random-access).
   constexpr std::size_t offset() const {
     if constexpr (multipass)
-      return static_cast<std::size_t>(std::distance(first_, base()));
+#if UTF8DFA_HAS_RANGES_VIEWS
+      return static_cast<std::size_t>(std::ranges::distance(first_, pos_));
+#else
+      return static_cast<std::size_t>(std::distance(first_, pos_));
+#endif
     else
       return off_;
   }
 
   /// The index of the current unit within its character's encoding (0 for the first).
-  constexpr std::size_t unit_index() const noexcept { return n_ == 0 ? 0u : n_ - 1u - rem_; }
+  constexpr std::size_t unit_index() const noexcept {
+    return n_ == 0 ? 0u : n_ - 1u - rem_;
+  }
 
   /// Steps to the next code unit; at the end it stays there.
   UTF8DFA_ALWAYS_INLINE constexpr utf_iterator& operator++() {
@@ -384,10 +437,15 @@ class utf_iterator {
     return *this;
   }
 
-  constexpr utf_iterator operator++(int) {
-    utf_iterator old = *this;
-    ++*this;
-    return old;
+  /// The iterator before the step; nothing where the input's iterator cannot be copied.
+  constexpr auto operator++(int) {
+    if constexpr (std::is_copy_constructible_v<It>) {
+      utf_iterator old = *this;
+      ++*this;
+      return old;
+    } else {
+      ++*this;
+    }
   }
 
   /// Steps back one code unit; at the first position it stays there.
@@ -435,7 +493,9 @@ class utf_iterator {
     else
       return true;
   }
-  friend constexpr bool operator!=(const utf_iterator& a, const utf_iterator& b) { return !(a == b); }
+  friend constexpr bool operator!=(const utf_iterator& a, const utf_iterator& b) {
+    return !(a == b);
+  }
 
   // Comparisons with a sentinel of another type: true at the end (or stopped at an error).
   template <class S, std::enable_if_t<std::is_same_v<S, Sent> && !std::is_same_v<S, It>, int> = 0>
@@ -456,6 +516,13 @@ class utf_iterator {
   }
 
  private:
+  static constexpr first_type first_of([[maybe_unused]] const It& pos) {
+    if constexpr (multipass)
+      return pos;
+    else
+      return first_type{};
+  }
+
   // Holds one character with its input length and error: its units, or its replacement's.
   UTF8DFA_ALWAYS_INLINE constexpr void hold(const decoded& d) {
     const char32_t c = d.error == error_code::none ? d.code_point : repl_;
@@ -669,7 +736,7 @@ class utf_iterator {
     }
   }
 
-  It first_{};
+  first_type first_{};
   It pos_{};
   Sent last_{};
   std::size_t off_ = 0;  // single-pass: input units consumed before the current character
@@ -709,7 +776,7 @@ class utf_view
   UTF8DFA_ALWAYS_INLINE constexpr sentinel end() const {
     if constexpr (!std::is_same_v<It, Sent>)
       return last_;
-    else if constexpr (detail::is_forward_iter_v<It>)
+    else if constexpr (detail::view_forward_v<It>)
       return iterator(first_, last_, last_, policy_);
     else
       return iterator(last_, last_, policy_);
@@ -728,6 +795,57 @@ class utf_view
   Sent last_{};
   Policy policy_{};
 };
+
+#if UTF8DFA_HAS_RANGES_VIEWS
+/// A std::ranges::view V of code units transcoded to Out, holding V itself (as_utf8, as_utf16 and
+/// as_utf32 make these, C++20, for views and ranges that utf_view cannot hold by their iterators:
+/// a view passed as a temporary, one that can only be iterated when not const, such as
+/// std::views::filter's or std::views::istream's, or one whose iterators are move-only). Its
+/// iterators are utf_iterator over V's iterator and sentinel; begin() and end() are const where V
+/// can be iterated as const. Over an input-only V (std::views::istream) it is an input range, read
+/// as it is iterated: call begin() once. A borrowed range where V is one.
+template <class Out, class V, class Policy = replace>
+class utf_owning_view : public std::ranges::view_interface<utf_owning_view<Out, V, Policy>> {
+  template <class R>
+  using iterator_of = utf_iterator<Out, std::ranges::iterator_t<R>, std::ranges::sentinel_t<R>, Policy>;
+
+  template <class R>
+  static constexpr iterator_of<R> begin_of(R& r, const Policy& policy) {
+    return iterator_of<R>(std::ranges::begin(r), std::ranges::end(r), policy);
+  }
+
+  template <class R>
+  static constexpr auto end_of(R& r, const Policy& policy) {
+    if constexpr (!std::ranges::common_range<R>)
+      return std::ranges::end(r);
+    else if constexpr (detail::view_forward_v<std::ranges::iterator_t<R>>)
+      return iterator_of<R>(std::ranges::begin(r), std::ranges::end(r), std::ranges::end(r), policy);
+    else
+      return iterator_of<R>(std::ranges::end(r), std::ranges::end(r), policy);
+  }
+
+ public:
+  using iterator = iterator_of<V>;
+
+  constexpr utf_owning_view() requires std::default_initializable<V>
+  = default;
+  constexpr explicit utf_owning_view(V base, Policy policy = {}) : base_(std::move(base)), policy_(policy) {}
+
+  /// The first unit (for single-pass input, reading the first character).
+  constexpr iterator begin() { return begin_of(base_, policy_); }
+  constexpr auto end() { return end_of(base_, policy_); }
+  constexpr auto begin() const requires std::ranges::range<const V> { return begin_of(base_, policy_); }
+  constexpr auto end() const requires std::ranges::range<const V> { return end_of(base_, policy_); }
+
+  /// The view of the input.
+  constexpr V base() const& requires std::copy_constructible<V> { return base_; }
+  constexpr V base() && { return std::move(base_); }
+
+ private:
+  V base_ = V();
+  Policy policy_{};
+};
+#endif
 
 // ---- null-terminated UTF-16 and UTF-32 strings: null_sentinel for wide code units --------------
 
@@ -753,23 +871,29 @@ namespace detail {
 
 template <class R>
 using range_iter_t = decltype(std::begin(std::declval<const R&>()));
+template <class R>
+using range_sent_t = decltype(std::end(std::declval<const R&>()));
 
 struct not_a_unit {};
 
+/// The code unit of a range iterated as const with copyable iterators (what utf_view holds), else
+/// not_a_unit.
 template <class R, class = void>
 struct range_unit {
   using type = not_a_unit;
 };
 template <class R>
-struct range_unit<R, std::void_t<range_iter_t<R>, decltype(std::end(std::declval<const R&>()))>> {
-  using type = std::remove_cv_t<typename std::iterator_traits<range_iter_t<R>>::value_type>;
+struct range_unit<R, std::void_t<range_iter_t<R>, range_sent_t<R>>> {
+  using type =
+      std::conditional_t<std::is_copy_constructible_v<range_iter_t<R>>, view_unit_t<range_iter_t<R>>, not_a_unit>;
 };
 
-/// Ranges of code units as_utf* take: containers and views of any UTF form (not arrays or pointers,
-/// which are null-terminated strings).
+template <class B>
+inline constexpr bool is_input_of_views_v = !std::is_array_v<B> && !std::is_pointer_v<B> && !is_view_policy_v<B>;
+
+/// Ranges of code units iterated as const (utf_view holds their iterators).
 template <class R, class B = uncvref_t<R>>
-inline constexpr bool is_unit_range_v = !std::is_array_v<B> && !std::is_pointer_v<B> && !is_view_policy_v<B> &&
-                                        is_code_unit_v<typename range_unit<B>::type>;
+inline constexpr bool is_const_unit_range_v = is_input_of_views_v<B>&& is_code_unit_v<typename range_unit<B>::type>;
 
 template <class R, class = void>
 struct is_contiguous_units : std::false_type {};
@@ -781,38 +905,116 @@ struct is_contiguous_units<
 template <class R>
 inline constexpr bool is_borrowed_units_v = is_borrowed_bytes_v<R>;
 
-/// A range as_utf* can view without dangling: an lvalue, or a borrowed range (a view, a span).
+/// A range utf_view can view by its iterators without dangling: an lvalue, or a borrowed range (a
+/// view, a span) iterated as const.
 template <class R>
-inline constexpr bool is_viewable_units_v = is_unit_range_v<R> &&
-                                            (std::is_lvalue_reference_v<R> || is_borrowed_units_v<uncvref_t<R>>);
+inline constexpr bool is_viewable_by_iterators_v = is_const_unit_range_v<R> &&
+                                                   (std::is_lvalue_reference_v<R> || is_borrowed_units_v<uncvref_t<R>>);
+
+#if UTF8DFA_HAS_RANGES_VIEWS
+/// C++20: an input range of code units (iterated as it is passed: non-const for a non-const lvalue
+/// or a temporary).
+template <class R>
+concept unit_input_range = is_input_of_views_v<uncvref_t<R>> && std::ranges::input_range<R&> &&
+    is_code_unit_v<std::remove_cv_t<std::ranges::range_value_t<R&>>>;
+
+/// C++20: the view utf_owning_view holds for R: std::views::all's (a ref_view of an lvalue
+/// container, a copy of a view, a view moved in), or a copy of a view that is a const lvalue but can
+/// only be iterated when not const (std::views::all cannot take it: it is no range as const).
+template <class R>
+constexpr auto hold_view(R&& r) {
+  if constexpr (std::ranges::viewable_range<R>)
+    return std::views::all(static_cast<R&&>(r));
+  else
+    return uncvref_t<R>(r);
+}
+template <class R>
+using held_view_t = decltype(hold_view(std::declval<R>()));
+
+template <class R>
+inline constexpr bool is_holdable_v = std::ranges::viewable_range<R> ||
+                                      (std::is_lvalue_reference_v<R> && std::ranges::view<uncvref_t<R>> &&
+                                       std::copy_constructible<uncvref_t<R>>);
+
+/// C++20: a range whose held view (held_view_t) is a range of code units.
+template <class R>
+concept unit_all_range =
+    is_input_of_views_v<uncvref_t<R>> && is_holdable_v<R> && std::ranges::input_range<held_view_t<R>> &&
+    is_code_unit_v<std::remove_cv_t<std::ranges::range_value_t<held_view_t<R>>>>;
+
+template <class R>
+inline constexpr bool is_lvalue_or_view_v = std::is_lvalue_reference_v<R> || std::ranges::view<uncvref_t<R>>;
+
+/// C++20: a range utf_owning_view can hold: an lvalue (through std::views::all: a ref_view, or a copy
+/// of a view) or a view passed as a temporary (moved in); not a temporary container (it would
+/// dangle, or be moved into the view).
+template <class R>
+concept unit_ownable_range = unit_all_range<R> && is_lvalue_or_view_v<R>;
+#endif
+
+/// Ranges of code units as_utf* take: containers and views of any UTF form (not arrays or pointers,
+/// which are null-terminated strings).
+template <class R>
+inline constexpr bool is_unit_range_v = is_const_unit_range_v<R>
+#if UTF8DFA_HAS_RANGES_VIEWS
+                                        || unit_input_range<R> || unit_all_range<R>
+#endif
+    ;
+
+/// The ranges as_utf* view: by their iterators (utf_view), or (C++20) held (utf_owning_view).
+template <class R>
+inline constexpr bool is_viewable_units_v = is_viewable_by_iterators_v<R>
+#if UTF8DFA_HAS_RANGES_VIEWS
+                                            || unit_ownable_range<R>
+#endif
+    ;
 
 template <class Out, class Policy, class R>
 constexpr auto make_utf_view(R&& r, Policy policy) {
   using B = uncvref_t<R>;
-  static_assert(std::is_lvalue_reference_v<R> || is_borrowed_units_v<B>,
-                "a transcoding view of a temporary container would dangle: keep the container in a variable");
-  if constexpr (is_contiguous_units<B>::value) {
+  if constexpr (!is_viewable_by_iterators_v<R>) {
+#if UTF8DFA_HAS_RANGES_VIEWS
+    return utf_owning_view<Out, held_view_t<R>, Policy>(hold_view(static_cast<R&&>(r)), policy);
+#endif
+  } else if constexpr (is_contiguous_units<B>::value) {
     const auto* p = std::data(r);
     using P = std::remove_cv_t<std::remove_pointer_t<decltype(p)>>;
     const P* first = p;
     return utf_view<Out, const P*, const P*, Policy>(first, first + std::size(r), policy);
   } else {
     const B& c = r;
-    return utf_view<Out, range_iter_t<B>, range_iter_t<B>, Policy>(std::begin(c), std::end(c), policy);
+    return utf_view<Out, range_iter_t<B>, range_sent_t<B>, Policy>(std::begin(c), std::end(c), policy);
   }
 }
 
+/// An iterator pair as_utf* take: an iterator of code units that can be copied (utf_view holds the
+/// pair and begins again at each begin()), and an end that compares with it.
 template <class It>
-using iter_unit_t = std::remove_cv_t<typename std::iterator_traits<It>::value_type>;
+inline constexpr bool is_iterator_v = !std::is_void_v<typename legacy_category<It>::type>
+#if UTF8DFA_HAS_RANGES
+                                      || std::input_iterator<It>
+#endif
+    ;
+template <class It, class Sent, class = void>
+struct is_unit_iterator_pair : std::false_type {};
+template <class It, class Sent>
+struct is_unit_iterator_pair<
+    It, Sent, std::void_t<view_unit_t<It>, decltype(std::declval<const It&>() == std::declval<const Sent&>())>>
+    : std::bool_constant<is_iterator_v<It> && is_code_unit_v<view_unit_t<It>> && std::is_copy_constructible_v<It> &&
+                         !is_view_policy_v<Sent>> {};
 
 }  // namespace detail
 
 // ---- as_utf8, as_utf16, as_utf32 ----------------------------------------------------------------
 // Each takes: a range of code units (std::string, std::u16string_view, std::vector<char32_t>,
 // std::span<const std::byte>, std::list<char16_t>, ...; a temporary container is refused, it would
-// dangle); a null-terminated string (const CharT*, or a string literal); or an iterator pair
-// (e.g. std::istreambuf_iterator<char>, read as it is decoded). An optional last argument is the
-// policy: replace{} (the default, U+FFFD), replace{U'?'}, skip{} (errors dropped), or strict{}.
+// dangle); in C++20 also any view of code units, held by value where the view cannot be viewed
+// through its iterators (a temporary view such as `s | std::views::take_while(p)`, a view that is
+// iterated only when not const such as std::views::filter's or the input-only
+// std::views::istream<char>(in); see utf_owning_view); a null-terminated string (const CharT*, or a
+// string literal); or an iterator pair (e.g. std::istreambuf_iterator<char>, read as it is decoded;
+// the end may be a sentinel of another type). An optional last argument is the policy: replace{}
+// (the default, U+FFFD), replace{U'?'}, skip{} (errors dropped), or strict{}.
 
 /// UTF-8 code units (char) of any UTF input.
 template <class R, class Policy = replace,
@@ -820,7 +1022,8 @@ template <class R, class Policy = replace,
 constexpr auto as_utf8(R&& r, Policy policy = {}) {
   return detail::make_utf_view<char>(static_cast<R&&>(r), policy);
 }
-/// Refused: a view of a temporary container would dangle (keep the container in a variable).
+/// Refused: a view of a temporary container would dangle (keep the container in a variable); a
+/// view passed as an lvalue that can neither be copied nor iterated as const must be moved in.
 template <class R, class Policy = replace,
           std::enable_if_t<detail::is_unit_range_v<R> && !detail::is_viewable_units_v<R>, int> = 0>
 constexpr void as_utf8(R&& r, Policy policy = {}) = delete;
@@ -831,7 +1034,7 @@ template <class R, class Policy = replace,
 constexpr auto as_utf16(R&& r, Policy policy = {}) {
   return detail::make_utf_view<char16_t>(static_cast<R&&>(r), policy);
 }
-/// Refused: a view of a temporary container would dangle (keep the container in a variable).
+/// Refused: as as_utf8.
 template <class R, class Policy = replace,
           std::enable_if_t<detail::is_unit_range_v<R> && !detail::is_viewable_units_v<R>, int> = 0>
 constexpr void as_utf16(R&& r, Policy policy = {}) = delete;
@@ -842,7 +1045,7 @@ template <class R, class Policy = replace,
 constexpr auto as_utf32(R&& r, Policy policy = {}) {
   return detail::make_utf_view<char32_t>(static_cast<R&&>(r), policy);
 }
-/// Refused: a view of a temporary container would dangle (keep the container in a variable).
+/// Refused: as as_utf8.
 template <class R, class Policy = replace,
           std::enable_if_t<detail::is_unit_range_v<R> && !detail::is_viewable_units_v<R>, int> = 0>
 constexpr void as_utf32(R&& r, Policy policy = {}) = delete;
@@ -870,27 +1073,21 @@ constexpr utf_view<char32_t, const T*, null_sentinel_t, Policy> as_utf32(const T
 
 /// The code units [first, last) of any iterator pair, as UTF-8.
 template <class It, class Sent, class Policy = replace,
-          std::enable_if_t<detail::is_code_unit_v<detail::iter_unit_t<It>> && !detail::is_view_policy_v<Sent> &&
-                               detail::is_view_policy_v<Policy>,
-                           int> = 0>
+          std::enable_if_t<detail::is_unit_iterator_pair<It, Sent>::value && detail::is_view_policy_v<Policy>, int> = 0>
 constexpr utf_view<char, It, Sent, Policy> as_utf8(It first, Sent last, Policy policy = {}) {
   return {first, last, policy};
 }
 
 /// The code units [first, last) of any iterator pair, as UTF-16.
 template <class It, class Sent, class Policy = replace,
-          std::enable_if_t<detail::is_code_unit_v<detail::iter_unit_t<It>> && !detail::is_view_policy_v<Sent> &&
-                               detail::is_view_policy_v<Policy>,
-                           int> = 0>
+          std::enable_if_t<detail::is_unit_iterator_pair<It, Sent>::value && detail::is_view_policy_v<Policy>, int> = 0>
 constexpr utf_view<char16_t, It, Sent, Policy> as_utf16(It first, Sent last, Policy policy = {}) {
   return {first, last, policy};
 }
 
 /// The code units [first, last) of any iterator pair, as UTF-32.
 template <class It, class Sent, class Policy = replace,
-          std::enable_if_t<detail::is_code_unit_v<detail::iter_unit_t<It>> && !detail::is_view_policy_v<Sent> &&
-                               detail::is_view_policy_v<Policy>,
-                           int> = 0>
+          std::enable_if_t<detail::is_unit_iterator_pair<It, Sent>::value && detail::is_view_policy_v<Policy>, int> = 0>
 constexpr utf_view<char32_t, It, Sent, Policy> as_utf32(It first, Sent last, Policy policy = {}) {
   return {first, last, policy};
 }
@@ -903,6 +1100,9 @@ namespace std::ranges {
 /// The view holds only iterators, so its iterators stay valid after it is gone.
 template <class Out, class It, class Sent, class Policy>
 inline constexpr bool enable_borrowed_range<utf8dfa::utf_view<Out, It, Sent, Policy>> = true;
+/// The held view's iterators are the view's: borrowed where the held view is.
+template <class Out, class V, class Policy>
+inline constexpr bool enable_borrowed_range<utf8dfa::utf_owning_view<Out, V, Policy>> = enable_borrowed_range<V>;
 }  // namespace std::ranges
 #endif
 

@@ -6,6 +6,7 @@
 #include "../../scalar_kernels.hpp"
 #include "../short_input.hpp"
 #include "transcode.hpp"
+#include "units.hpp"
 #include "validate.hpp"
 
 #if UTF8DFA_NEON_KERNELS
@@ -32,12 +33,12 @@ inline constexpr kernel_table table{
     &utf8_units_by<false, &validate, &count_leads>,
     scalar_kernels.utf8_length_from_utf16,
     scalar_kernels.utf8_length_from_utf32,
-    scalar_kernels.latin1_to_utf8,
-    scalar_kernels.utf8_to_latin1,
-    scalar_kernels.validate_utf16,
-    scalar_kernels.utf16_to_utf32,
-    scalar_kernels.utf32_to_utf16,
-    scalar_kernels.to_well_formed_utf16,
+    &latin1_to_utf8,
+    &utf8_to_latin1,
+    &validate_utf16,
+    &vector_from<char16_t, char32_t, &utf16_to_utf32, scalar_utf16_to_utf32, 16>,
+    &vector_from<char32_t, char16_t, &utf32_to_utf16, scalar_utf32_to_utf16, 8>,
+    &to_well_formed_utf16,
     scalar_kernels.count_utf16,
     scalar_kernels.validate_utf32,
     scalar_kernels.utf16_to_latin1,

@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "../../kernel_table.hpp"
 #include "../../scalar.hpp"
@@ -48,41 +49,62 @@ UTF8DFA_ALWAYS_INLINE unsigned popcount64(std::uint64_t v) noexcept {
   return vaddv_u8(vcnt_u8(vcreate_u8(v)));
 }
 
+/// Stores the first `bytes` (0..16) bytes of v at o, and nothing else.
+UTF8DFA_ALWAYS_INLINE void store_exact(unsigned char* o, uint8x16_t v, unsigned bytes) noexcept {
+  if (bytes == 16) {
+    vst1q_u8(o, v);
+    return;
+  }
+  if ((bytes & 8u) != 0) {
+    vst1_u8(o, vget_low_u8(v));
+    o += 8;
+    v = vextq_u8(v, v, 8);
+  }
+  if ((bytes & 4u) != 0) {
+    const std::uint32_t x = vgetq_lane_u32(vreinterpretq_u32_u8(v), 0);
+    std::memcpy(o, &x, 4);
+    o += 4;
+    v = vextq_u8(v, v, 4);
+  }
+  if ((bytes & 2u) != 0) {
+    const std::uint16_t x = vgetq_lane_u16(vreinterpretq_u16_u8(v), 0);
+    std::memcpy(o, &x, 2);
+    o += 2;
+    v = vextq_u8(v, v, 2);
+  }
+  if ((bytes & 1u) != 0) *o = vgetq_lane_u8(v, 0);
+}
+
 /// Stores the first `count` units of the 8 in `u` at o, as UTF-16 or UTF-32 (by Out); with
 /// `spill`, all 8.
 template <class Out>
 UTF8DFA_ALWAYS_INLINE void put8(Out* o, uint16x8_t u, unsigned count, bool spill) noexcept {
+  auto* const bytes = reinterpret_cast<unsigned char*>(o);
   if constexpr (sizeof(Out) == 2) {
-    if (spill) {
+    if (spill)
       vst1q_u16(reinterpret_cast<std::uint16_t*>(o), u);
-    } else {
-      std::uint16_t t[8];
-      vst1q_u16(t, u);
-      for (unsigned k = 0; k < count; ++k) o[k] = static_cast<Out>(t[k]);
-    }
+    else
+      store_exact(bytes, vreinterpretq_u8_u16(u), 2 * count);
   } else {
     const uint32x4_t lo = vmovl_u16(vget_low_u16(u)), hi = vmovl_high_u16(u);
     if (spill) {
       vst1q_u32(reinterpret_cast<std::uint32_t*>(o), lo);
       vst1q_u32(reinterpret_cast<std::uint32_t*>(o) + 4, hi);
+    } else if (count <= 4) {
+      store_exact(bytes, vreinterpretq_u8_u32(lo), 4 * count);
     } else {
-      std::uint32_t t[8];
-      vst1q_u32(t, lo);
-      vst1q_u32(t + 4, hi);
-      for (unsigned k = 0; k < count; ++k) o[k] = static_cast<Out>(t[k]);
+      vst1q_u32(reinterpret_cast<std::uint32_t*>(o), lo);
+      store_exact(bytes + 16, vreinterpretq_u8_u32(hi), 4 * (count - 4));
     }
   }
 }
 
 /// Stores the first `count` bytes of v at o; with `spill`, all 16.
 UTF8DFA_ALWAYS_INLINE void put_bytes(unsigned char* o, uint8x16_t v, unsigned count, bool spill) noexcept {
-  if (spill) {
+  if (spill)
     vst1q_u8(o, v);
-  } else {
-    unsigned char t[16];
-    vst1q_u8(t, v);
-    for (unsigned k = 0; k < count; ++k) o[k] = t[k];
-  }
+  else
+    store_exact(o, v, count);
 }
 
 /// The 64 ASCII bytes of b widened to 64 units.
@@ -186,13 +208,10 @@ inline conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n,
       const unsigned count = t.any_meta[m][1];
       c.i += t.any_meta[m][0];
       if constexpr (sizeof(Out) == 4) {
-        if (c.o + 4 <= safe_end) {
+        if (c.o + 4 <= safe_end)
           vst1q_u32(reinterpret_cast<std::uint32_t*>(c.o), cp);
-        } else {
-          std::uint32_t u[4];
-          vst1q_u32(u, cp);
-          for (unsigned k = 0; k < count; ++k) c.o[k] = static_cast<Out>(u[k]);
-        }
+        else
+          store_exact(reinterpret_cast<unsigned char*>(c.o), vreinterpretq_u8_u32(cp), 4 * count);
         c.o += count;
       } else {
         const uint32x4_t supp = vcgtq_u32(cp, vdupq_n_u32(0xFFFF));

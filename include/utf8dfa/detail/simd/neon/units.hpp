@@ -1,0 +1,250 @@
+// utf8dfa: NEON kernels of the Latin-1 and UTF-16 / UTF-32 operations (ARM64). Same results as the
+// scalar functions of units.hpp, unit for unit: a block holding a surrogate that is not part of a
+// pair, or anything else the vector step does not take, goes to the scalar code of the same
+// operation, and so do the last few units.
+#ifndef UTF8DFA_DETAIL_SIMD_NEON_UNITS_HPP
+#define UTF8DFA_DETAIL_SIMD_NEON_UNITS_HPP
+
+#include <cstddef>
+#include <cstdint>
+
+#include "../../kernel_table.hpp"
+#include "../../units.hpp"
+#include "../target.hpp"
+#include "../transcode_common.hpp"
+#include "tables.hpp"
+#include "transcode.hpp"
+
+#if UTF8DFA_NEON_KERNELS
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+namespace neon {
+
+/// Latin-1 to UTF-8: 16 ASCII bytes copied, else each half of 8 bytes as 8 forms of 1 or 2 bytes.
+inline std::size_t latin1_to_utf8(const unsigned char* p, std::size_t n, unsigned char* out) noexcept {
+  prepare_tables();
+  const shuffle_tables& t = tables;
+  const uint16x8_t weights = vld1q_u16(word_weights);
+  std::size_t i = 0;
+  unsigned char* o = out;
+  while (n - i >= 16) {
+    const uint8x16_t v = vld1q_u8(p + i);
+    if (vmaxvq_u8(v) < 0x80) {
+      vst1q_u8(o, v);
+      i += 16;
+      o += 16;
+      continue;
+    }
+    for (int h = 0; h < 2; ++h) {
+      const uint16x8_t w = h == 0 ? vmovl_u8(vget_low_u8(v)) : vmovl_high_u8(v);
+      const uint16x8_t ge80 = vcgtq_u16(w, vdupq_n_u16(0x7F));
+      const uint16x8_t lead = vbslq_u16(ge80, vorrq_u16(vshrq_n_u16(w, 6), vdupq_n_u16(0xC0)), w);
+      const uint16x8_t tail = vorrq_u16(vandq_u16(w, vdupq_n_u16(0x3F)), vdupq_n_u16(0x80));
+      const unsigned m = vaddvq_u16(vandq_u16(ge80, weights));
+      const uint8x16_t packed =
+          vqtbl1q_u8(vreinterpretq_u8_u16(vsliq_n_u16(lead, tail, 8)), vld1q_u8(t.pack_short_utf8[m]));
+      const unsigned len = 8 + static_cast<unsigned>(__builtin_popcount(m));
+      // Every byte after these 8 writes one output byte or two: a spill of up to 8 is overwritten.
+      put_bytes(o, packed, len, n - i - 8 * static_cast<std::size_t>(h) >= 16);
+      o += len;
+    }
+    i += 16;
+  }
+  return static_cast<std::size_t>(o - out) + latin1_to_utf8_scalar(p + i, n - i, o);
+}
+
+/// UTF-8 to Latin-1 (Policy strict, replace or skip): 16 ASCII bytes copied; else 16 bytes that
+/// hold ASCII and well-formed 2-byte forms of U+0080..U+00FF only (C2 or C3 and a continuation,
+/// the last perhaps ending one byte past them) packed; other blocks through the scalar code.
+template <class Policy>
+inline conversion_result utf8_to_latin1_impl(const unsigned char* p, std::size_t n, unsigned char* out,
+                                             Policy pol) noexcept {
+  unsigned char repl = '?';
+  if (!latin1_replacement(pol, repl)) return {0, 0, error_code::unrepresentable};
+  const shuffle_tables& t = tables;
+  const uint8x16_t weights = vld1q_u8(bit_weights);
+  latin1_progress s;
+  while (n - s.read >= 17) {
+    const std::size_t i = s.read;
+    const uint8x16_t v = vld1q_u8(p + i);
+    if (vmaxvq_u8(v) < 0x80) {
+      vst1q_u8(out + s.written, v);
+      s.read += 16;
+      s.written += 16;
+      continue;
+    }
+    const uint8x16_t next = vld1q_u8(p + i + 1);
+    const uint8x16_t lead = vceqq_u8(vandq_u8(v, vdupq_n_u8(0xFE)), vdupq_n_u8(0xC2));
+    const uint8x16_t cont = vceqq_u8(vandq_u8(v, vdupq_n_u8(0xC0)), vdupq_n_u8(0x80));
+    const uint8x16_t next_cont = vceqq_u8(vandq_u8(next, vdupq_n_u8(0xC0)), vdupq_n_u8(0x80));
+    const uint8x16_t ascii = vcltq_u8(v, vdupq_n_u8(0x80));
+    // Each byte ASCII, a lead followed by a continuation, or a continuation after a lead.
+    const uint8x16_t good =
+        vorrq_u8(ascii, vorrq_u8(vandq_u8(lead, next_cont), vandq_u8(cont, vextq_u8(vdupq_n_u8(0), lead, 15))));
+    if (vminvq_u8(good) != 0xFF) {
+      if (!to_latin1_until<Policy>(p, n, i + 16, out, s, repl)) return latin1_result(s, n, true);
+      continue;
+    }
+    const uint8x16_t value = vbslq_u8(lead, vorrq_u8(vshlq_n_u8(v, 6), vandq_u8(next, vdupq_n_u8(0x3F))), v);
+    const uint8x16_t keep = vandq_u8(vmvnq_u8(cont), weights);
+    const unsigned k0 = vaddv_u8(vget_low_u8(keep)), k1 = vaddv_u8(vget_high_u8(keep));
+    const uint8x8_t low = vtbl1_u8(vget_low_u8(value), vld1_u8(t.pack_bytes[k0]));
+    const uint8x8_t high = vtbl1_u8(vget_high_u8(value), vld1_u8(t.pack_bytes[k1]));
+    const auto n0 = static_cast<unsigned>(__builtin_popcount(k0)), n1 = static_cast<unsigned>(__builtin_popcount(k1));
+    if (n0 + n1 >= 8)
+      vst1_u8(out + s.written, low);  // (the high half's store overwrites what is past n0)
+    else
+      store_exact(out + s.written, vcombine_u8(low, low), n0);
+    store_exact(out + s.written + n0, vcombine_u8(high, high), n1);
+    s.written += n0 + n1;
+    s.read += 16 + (vgetq_lane_u8(lead, 15) != 0 ? 1 : 0);
+  }
+  const bool done = to_latin1_until<Policy>(p, n, n, out, s, repl);
+  return latin1_result(s, n, !done);
+}
+
+inline conversion_result utf8_to_latin1(const unsigned char* p, std::size_t n, unsigned char* out,
+                                        char32_t replacement) noexcept {
+  prepare_tables();
+  if (replacement == strict_marker) return utf8_to_latin1_impl(p, n, out, strict{});
+  if (replacement == skip_marker) return utf8_to_latin1_impl(p, n, out, skip{});
+  return utf8_to_latin1_impl(p, n, out, replace{replacement});
+}
+
+/// For 16 UTF-16 units (a, b) that start on a character boundary: 0 when a surrogate in them is
+/// not part of a pair (a high surrogate in the last unit counts as paired), else the units to take
+/// (15 when the last is a high surrogate, whose pair waits for the next block).
+UTF8DFA_ALWAYS_INLINE unsigned paired16(uint16x8_t a, uint16x8_t b) noexcept {
+  const uint16x8_t ten = vdupq_n_u16(0xFC00);
+  const uint16x8_t high_a = vceqq_u16(vandq_u16(a, ten), vdupq_n_u16(0xD800));
+  const uint16x8_t high_b = vceqq_u16(vandq_u16(b, ten), vdupq_n_u16(0xD800));
+  const uint16x8_t low_a = vceqq_u16(vandq_u16(a, ten), vdupq_n_u16(0xDC00));
+  const uint16x8_t low_b = vceqq_u16(vandq_u16(b, ten), vdupq_n_u16(0xDC00));
+  // A low surrogate exactly after each high one.
+  const uint16x8_t bad =
+      vorrq_u16(veorq_u16(low_a, vextq_u16(vdupq_n_u16(0), high_a, 7)), veorq_u16(low_b, vextq_u16(high_a, high_b, 7)));
+  if (vmaxvq_u16(bad) != 0) return 0;
+  return vgetq_lane_u16(high_b, 7) != 0 ? 15 : 16;
+}
+
+/// True when none of the 16 units of a and b is a surrogate.
+UTF8DFA_ALWAYS_INLINE bool no_surrogate16(uint16x8_t a, uint16x8_t b) noexcept {
+  const uint16x8_t bias = vdupq_n_u16(0xD800);
+  return vminvq_u16(vminq_u16(vsubq_u16(a, bias), vsubq_u16(b, bias))) >= 0x800;
+}
+
+inline validation_result validate_utf16(const char16_t* p, std::size_t n) noexcept {
+  const auto* q = reinterpret_cast<const std::uint16_t*>(p);
+  std::size_t i = 0;
+  while (n - i >= 16) {
+    const uint16x8_t a = vld1q_u16(q + i), b = vld1q_u16(q + i + 8);
+    if (no_surrogate16(a, b)) {
+      i += 16;
+      continue;
+    }
+    const unsigned take = paired16(a, b);
+    if (take == 0) break;  // the scalar code finds the error
+    i += take;
+  }
+  validation_result r = validate_utf(p + i, n - i);
+  r.valid_up_to += i;
+  return r;
+}
+
+/// The scalar UTF-16 <-> UTF-32 conversion on the rest of the input, merged with the vector loop's.
+template <bool Strict, class In, class Out>
+inline conversion_result finish_units(const In* p, std::size_t n, Out* out, transcode_cursor<Out> c,
+                                      char32_t repl) noexcept {
+  conversion_result r{};
+  if (Strict)
+    r = utf_to_utf(p + c.i, n - c.i, c.o, strict{});
+  else if (repl == skip_marker)
+    r = utf_to_utf(p + c.i, n - c.i, c.o, skip{});
+  else
+    r = utf_to_utf(p + c.i, n - c.i, c.o, replace{repl});
+  const error_code e = c.first != error_code::none ? c.first : r.error;
+  return {c.i + r.read, static_cast<std::size_t>(c.o - out) + r.written, e};
+}
+
+/// UTF-16 to UTF-32: 16 units without surrogates widened; other blocks through the scalar decoder.
+template <bool Strict>
+inline conversion_result utf16_to_utf32_impl(const char16_t* p, std::size_t n, char32_t* out,
+                                             char32_t replacement) noexcept {
+  transcode_cursor<char32_t> c{0, out, error_code::none};
+  const char32_t repl = kernel_repl(replacement);
+  const auto* q = reinterpret_cast<const std::uint16_t*>(p);
+  while (n - c.i >= 16) {
+    const uint16x8_t a = vld1q_u16(q + c.i), b = vld1q_u16(q + c.i + 8);
+    if (no_surrogate16(a, b)) {
+      auto* o = reinterpret_cast<std::uint32_t*>(c.o);
+      vst1q_u32(o, vmovl_u16(vget_low_u16(a)));
+      vst1q_u32(o + 4, vmovl_high_u16(a));
+      vst1q_u32(o + 8, vmovl_u16(vget_low_u16(b)));
+      vst1q_u32(o + 12, vmovl_high_u16(b));
+      c.i += 16;
+      c.o += 16;
+      continue;
+    }
+    if (!scalar_region<Strict>(p, n, c.i + 16, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+  }
+  return finish_units<Strict>(p, n, out, c, repl);
+}
+
+/// UTF-32 to UTF-16: 8 BMP scalar values narrowed; other blocks through the scalar decoder.
+template <bool Strict>
+inline conversion_result utf32_to_utf16_impl(const char32_t* p, std::size_t n, char16_t* out,
+                                             char32_t replacement) noexcept {
+  transcode_cursor<char16_t> c{0, out, error_code::none};
+  const char32_t repl = kernel_repl(replacement);
+  while (n - c.i >= 8) {
+    if (plain8(p + c.i)) {
+      vst1q_u16(reinterpret_cast<std::uint16_t*>(c.o), load8(p + c.i));
+      c.i += 8;
+      c.o += 8;
+      continue;
+    }
+    if (!scalar_region<Strict>(p, n, c.i + 8, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+  }
+  return finish_units<Strict>(p, n, out, c, repl);
+}
+
+inline conversion_result utf16_to_utf32(const char16_t* p, std::size_t n, char32_t* out,
+                                        char32_t replacement) noexcept {
+  return replacement == strict_marker ? utf16_to_utf32_impl<true>(p, n, out, replacement)
+                                      : utf16_to_utf32_impl<false>(p, n, out, replacement);
+}
+
+inline conversion_result utf32_to_utf16(const char32_t* p, std::size_t n, char16_t* out,
+                                        char32_t replacement) noexcept {
+  return replacement == strict_marker ? utf32_to_utf16_impl<true>(p, n, out, replacement)
+                                      : utf32_to_utf16_impl<false>(p, n, out, replacement);
+}
+
+/// UTF-16 with each unpaired surrogate replaced by U+FFFD (out may be p): well-formed blocks copied.
+inline std::size_t to_well_formed_utf16(const char16_t* p, std::size_t n, char16_t* out) noexcept {
+  const auto* q = reinterpret_cast<const std::uint16_t*>(p);
+  auto* o = reinterpret_cast<std::uint16_t*>(out);
+  std::size_t i = 0;
+  while (n - i >= 16) {
+    const uint16x8_t a = vld1q_u16(q + i), b = vld1q_u16(q + i + 8);
+    const unsigned take = no_surrogate16(a, b) ? 16 : paired16(a, b);
+    if (take == 0) {
+      i = to_well_formed_until(p, n, i, i + 16, out);
+      continue;
+    }
+    vst1q_u16(o + i, a);
+    vst1q_u16(o + i + 8, b);  // (with take == 15, the next block writes its first unit again)
+    i += take;
+  }
+  to_well_formed_until(p, n, i, n, out);
+  return n;
+}
+
+}  // namespace neon
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+#endif
+
+#endif
