@@ -28,6 +28,9 @@
 #if UTF8DFA_BENCH_ICONV
 #include <iconv.h>
 #endif
+#if UTF8DFA_BENCH_SIMDUTF
+#include <simdutf.h>
+#endif
 
 namespace utf8dfa_bench {
 
@@ -85,6 +88,18 @@ const char* op_name(op o) {
       return "utf32_to_utf16";
     case op::to_well_formed_utf16:
       return "to_well_formed_utf16";
+    case op::validate_with_errors:
+      return "validate_with_errors";
+    case op::utf8_to_utf16_assume_valid:
+      return "utf8_to_utf16_assume_valid";
+    case op::utf16_length_from_utf8_assume_valid:
+      return "utf16_length_from_utf8_assume_valid";
+    case op::utf32_length_from_utf8_assume_valid:
+      return "utf32_length_from_utf8_assume_valid";
+    case op::utf8_length_from_utf16_assume_valid:
+      return "utf8_length_from_utf16_assume_valid";
+    case op::utf8_length_from_utf32_assume_valid:
+      return "utf8_length_from_utf32_assume_valid";
   }
   return "?";
 }
@@ -168,6 +183,25 @@ std::size_t dfa_utf32_to_utf16(const input& in, buffers& b) {
 }
 std::size_t dfa_to_well_formed_utf16(const input& in, buffers& b) {
   return utf8dfa::to_well_formed_utf16(in.utf16, b.out16.data());
+}
+std::size_t dfa_validate_with_errors(const input& in, buffers&) {
+  const utf8dfa::validation_result v = utf8dfa::validate(in.utf8);
+  return v ? 1 : 2 + v.valid_up_to;
+}
+std::size_t dfa_to16_assume_valid(const input& in, buffers& b) {
+  return utf8dfa::utf8_to_utf16(in.utf8, b.out16.data(), utf8dfa::assume_valid{}).written;
+}
+std::size_t dfa_len16_assume_valid(const input& in, buffers&) {
+  return utf8dfa::utf16_length_from_utf8(in.utf8, utf8dfa::assume_valid{});
+}
+std::size_t dfa_len32_assume_valid(const input& in, buffers&) {
+  return utf8dfa::utf32_length_from_utf8(in.utf8, utf8dfa::assume_valid{});
+}
+std::size_t dfa_len8_16_assume_valid(const input& in, buffers&) {
+  return utf8dfa::utf8_length_from_utf16(in.utf16, utf8dfa::assume_valid{});
+}
+std::size_t dfa_len8_32_assume_valid(const input& in, buffers&) {
+  return utf8dfa::utf8_length_from_utf32(in.utf32, utf8dfa::assume_valid{});
 }
 
 // ---- the bandwidth ceiling ----------------------------------------------------------------------
@@ -538,7 +572,180 @@ std::size_t iconv_32to16(const input& in, buffers& b) {
 }
 #endif
 
+#if UTF8DFA_BENCH_SIMDUTF
+// ---- simdutf: every call through one implementation object (select_simdutf picks it, so that each
+// utf8dfa kernel is held against simdutf's kernel on the same instruction set). Validating against
+// validating, assume-valid against assume-valid; the allocating forms and the validating lengths as
+// a simdutf user writes them: validate, size with the (assume-valid) length function, convert. ----
+
+const simdutf::implementation*& sd() {
+  static const simdutf::implementation* impl = simdutf::get_active_implementation();
+  return impl;
+}
+const char* chars(const std::string& s) {
+  return s.data();
+}
+template <class Str>
+void release(Str& s) {
+  Str().swap(s);
+}
+constexpr std::size_t failed = ~std::size_t{0};
+
+std::size_t sd_validate(const input& in, buffers&) {
+  return sd()->validate_utf8(chars(in.utf8), in.utf8.size());
+}
+std::size_t sd_validate_with_errors(const input& in, buffers&) {
+  const simdutf::result r = sd()->validate_utf8_with_errors(chars(in.utf8), in.utf8.size());
+  return r.error == simdutf::error_code::SUCCESS ? 1 : 2 + r.count;
+}
+std::size_t sd_to32(const input& in, buffers& b) {
+  const std::size_t n = sd()->convert_utf8_to_utf32(chars(in.utf8), in.utf8.size(), b.out32.data());
+  return n == 0 && !in.utf8.empty() ? failed : n;
+}
+std::size_t sd_to16(const input& in, buffers& b) {
+  const std::size_t n = sd()->convert_utf8_to_utf16le(chars(in.utf8), in.utf8.size(), b.out16.data());
+  return n == 0 && !in.utf8.empty() ? failed : n;
+}
+std::size_t sd_to16_valid(const input& in, buffers& b) {
+  return sd()->convert_valid_utf8_to_utf16le(chars(in.utf8), in.utf8.size(), b.out16.data());
+}
+std::size_t sd_from16(const input& in, buffers& b) {
+  const std::size_t n =
+      sd()->convert_utf16le_to_utf8(in.utf16.data(), in.utf16.size(), reinterpret_cast<char*>(b.out8.data()));
+  return n == 0 && !in.utf16.empty() ? failed : n;
+}
+std::size_t sd_from32(const input& in, buffers& b) {
+  const std::size_t n =
+      sd()->convert_utf32_to_utf8(in.utf32.data(), in.utf32.size(), reinterpret_cast<char*>(b.out8.data()));
+  return n == 0 && !in.utf32.empty() ? failed : n;
+}
+std::size_t sd_count(const input& in, buffers&) {
+  return sd()->count_utf8(chars(in.utf8), in.utf8.size());
+}
+std::size_t sd_latin1_to_utf8(const input& in, buffers& b) {
+  return sd()->convert_latin1_to_utf8(chars(in.latin1), in.latin1.size(), reinterpret_cast<char*>(b.out8.data()));
+}
+std::size_t sd_utf8_to_latin1(const input& in, buffers& b) {
+  const std::size_t n = sd()->convert_utf8_to_latin1(chars(in.latin1_utf8), in.latin1_utf8.size(),
+                                                     reinterpret_cast<char*>(b.out8.data()));
+  return n == 0 && !in.latin1_utf8.empty() ? failed : n;
+}
+std::size_t sd_validate_utf16(const input& in, buffers&) {
+  return sd()->validate_utf16le(in.utf16.data(), in.utf16.size());
+}
+std::size_t sd_utf16_to_utf32(const input& in, buffers& b) {
+  const std::size_t n = sd()->convert_utf16le_to_utf32(in.utf16.data(), in.utf16.size(), b.out32.data());
+  return n == 0 && !in.utf16.empty() ? failed : n;
+}
+std::size_t sd_utf32_to_utf16(const input& in, buffers& b) {
+  const std::size_t n = sd()->convert_utf32_to_utf16le(in.utf32.data(), in.utf32.size(), b.out16.data());
+  return n == 0 && !in.utf32.empty() ? failed : n;
+}
+std::size_t sd_to_well_formed_utf16(const input& in, buffers& b) {
+  sd()->to_well_formed_utf16le(in.utf16.data(), in.utf16.size(), b.out16.data());
+  return in.utf16.size();
+}
+// The lengths: validating (validate, then the length function) and assume-valid.
+std::size_t sd_len16(const input& in, buffers&) {
+  return sd()->validate_utf8(chars(in.utf8), in.utf8.size())
+             ? sd()->utf16_length_from_utf8(chars(in.utf8), in.utf8.size())
+             : failed;
+}
+std::size_t sd_len32(const input& in, buffers&) {
+  return sd()->validate_utf8(chars(in.utf8), in.utf8.size())
+             ? sd()->utf32_length_from_utf8(chars(in.utf8), in.utf8.size())
+             : failed;
+}
+/// simdutf's one validating length (the UTF-8 length of UTF-16 with each lone surrogate as U+FFFD).
+std::size_t sd_len8_16(const input& in, buffers&) {
+  return sd()->utf8_length_from_utf16le_with_replacement(in.utf16.data(), in.utf16.size()).count;
+}
+std::size_t sd_len8_32(const input& in, buffers&) {
+  return sd()->validate_utf32(in.utf32.data(), in.utf32.size())
+             ? sd()->utf8_length_from_utf32(in.utf32.data(), in.utf32.size())
+             : failed;
+}
+std::size_t sd_len16_valid(const input& in, buffers&) {
+  return sd()->utf16_length_from_utf8(chars(in.utf8), in.utf8.size());
+}
+std::size_t sd_len32_valid(const input& in, buffers&) {
+  return sd()->utf32_length_from_utf8(chars(in.utf8), in.utf8.size());
+}
+std::size_t sd_len8_16_valid(const input& in, buffers&) {
+  return sd()->utf8_length_from_utf16le(in.utf16.data(), in.utf16.size());
+}
+std::size_t sd_len8_32_valid(const input& in, buffers&) {
+  return sd()->utf8_length_from_utf32(in.utf32.data(), in.utf32.size());
+}
+// The allocating conversions: the result in a string of the exact size, as utf8dfa's to_utf16 gives.
+std::size_t sd_alloc16(const input& in, buffers& b) {
+  release(b.str16);
+  const char* p = chars(in.utf8);
+  if (!sd()->validate_utf8(p, in.utf8.size())) return failed;
+  std::u16string s(sd()->utf16_length_from_utf8(p, in.utf8.size()), u'\0');
+  s.resize(sd()->convert_valid_utf8_to_utf16le(p, in.utf8.size(), s.data()));
+  b.str16 = std::move(s);
+  return b.str16.size();
+}
+std::size_t sd_alloc32(const input& in, buffers& b) {
+  release(b.str32);
+  const char* p = chars(in.utf8);
+  if (!sd()->validate_utf8(p, in.utf8.size())) return failed;
+  std::u32string s(sd()->utf32_length_from_utf8(p, in.utf8.size()), U'\0');
+  s.resize(sd()->convert_valid_utf8_to_utf32(p, in.utf8.size(), s.data()));
+  b.str32 = std::move(s);
+  return b.str32.size();
+}
+std::size_t sd_alloc8_16(const input& in, buffers& b) {
+  release(b.str8);
+  const char16_t* p = in.utf16.data();
+  if (!sd()->validate_utf16le(p, in.utf16.size())) return failed;
+  std::string s(sd()->utf8_length_from_utf16le(p, in.utf16.size()), '\0');
+  s.resize(sd()->convert_valid_utf16le_to_utf8(p, in.utf16.size(), s.data()));
+  b.str8 = std::move(s);
+  return b.str8.size();
+}
+std::size_t sd_alloc8_32(const input& in, buffers& b) {
+  release(b.str8);
+  const char32_t* p = in.utf32.data();
+  if (!sd()->validate_utf32(p, in.utf32.size())) return failed;
+  std::string s(sd()->utf8_length_from_utf32(p, in.utf32.size()), '\0');
+  s.resize(sd()->convert_valid_utf32_to_utf8(p, in.utf32.size(), s.data()));
+  b.str8 = std::move(s);
+  return b.str8.size();
+}
+#endif
+
 }  // namespace impls
+
+const char* simdutf_pair(std::string_view kernel) {
+  if (kernel == "avx512") return "icelake";
+  if (kernel == "avx2") return "haswell";
+  if (kernel == "sse4") return "westmere";
+  if (kernel == "neon") return "arm64";
+  if (kernel == "scalar") return "fallback";
+  return nullptr;
+}
+
+bool have_simdutf() {
+#if UTF8DFA_BENCH_SIMDUTF
+  return true;
+#else
+  return false;
+#endif
+}
+
+bool select_simdutf(std::string_view name) {
+#if UTF8DFA_BENCH_SIMDUTF
+  const simdutf::implementation* impl = simdutf::get_available_implementations()[std::string(name)];
+  if (impl == nullptr || !impl->supported_by_runtime_system()) return false;
+  impls::sd() = impl;
+  return true;
+#else
+  (void)name;
+  return false;
+#endif
+}
 
 const std::vector<impl>& implementations() {
   using namespace impls;
@@ -559,6 +766,12 @@ const std::vector<impl>& implementations() {
       v.push_back({op::utf16_to_utf32, lib, false, &dfa_utf16_to_utf32});
       v.push_back({op::utf32_to_utf16, lib, false, &dfa_utf32_to_utf16});
       v.push_back({op::to_well_formed_utf16, lib, false, &dfa_to_well_formed_utf16});
+      v.push_back({op::validate_with_errors, lib, false, &dfa_validate_with_errors});
+      v.push_back({op::utf8_to_utf16_assume_valid, lib, false, &dfa_to16_assume_valid});
+      v.push_back({op::utf16_length_from_utf8_assume_valid, lib, false, &dfa_len16_assume_valid});
+      v.push_back({op::utf32_length_from_utf8_assume_valid, lib, false, &dfa_len32_assume_valid});
+      v.push_back({op::utf8_length_from_utf16_assume_valid, lib, false, &dfa_len8_16_assume_valid});
+      v.push_back({op::utf8_length_from_utf32_assume_valid, lib, false, &dfa_len8_32_assume_valid});
     }
     // The dialects: the same DFA engine on their own tables, scalar only (no kernel dispatch).
     v.push_back({op::validate, "utf8dfa_wtf8", false, &dfa_validate_dialect<utf8dfa::dialect::wtf8>});
@@ -593,6 +806,35 @@ const std::vector<impl>& implementations() {
     const char* forced = std::getenv("UTF8DFA_KERNEL");
     if (forced != nullptr && std::string_view(forced) == "avx2" && simdjson_haswell_impl() != nullptr)
       v.push_back({op::validate, "simdjson_haswell", false, &simdjson_haswell_validate});
+#endif
+#if UTF8DFA_BENCH_SIMDUTF
+    // Every operation simdutf has, on well-formed input (its conversions stop at an error).
+    v.push_back({op::validate, "simdutf", false, &sd_validate});
+    v.push_back({op::validate_with_errors, "simdutf", false, &sd_validate_with_errors});
+    v.push_back({op::utf8_to_utf32, "simdutf", false, &sd_to32});
+    v.push_back({op::utf8_to_utf16, "simdutf", false, &sd_to16});
+    v.push_back({op::utf8_to_utf16_assume_valid, "simdutf", false, &sd_to16_valid});
+    v.push_back({op::utf16_to_utf8, "simdutf", false, &sd_from16});
+    v.push_back({op::utf32_to_utf8, "simdutf", false, &sd_from32});
+    v.push_back({op::count, "simdutf", false, &sd_count});
+    v.push_back({op::latin1_to_utf8, "simdutf", false, &sd_latin1_to_utf8});
+    v.push_back({op::utf8_to_latin1, "simdutf", false, &sd_utf8_to_latin1});
+    v.push_back({op::validate_utf16, "simdutf", false, &sd_validate_utf16});
+    v.push_back({op::utf16_to_utf32, "simdutf", false, &sd_utf16_to_utf32});
+    v.push_back({op::utf32_to_utf16, "simdutf", false, &sd_utf32_to_utf16});
+    v.push_back({op::to_well_formed_utf16, "simdutf", false, &sd_to_well_formed_utf16});
+    v.push_back({op::utf16_length_from_utf8, "simdutf", false, &sd_len16});
+    v.push_back({op::utf32_length_from_utf8, "simdutf", false, &sd_len32});
+    v.push_back({op::utf8_length_from_utf16, "simdutf", false, &sd_len8_16});
+    v.push_back({op::utf8_length_from_utf32, "simdutf", false, &sd_len8_32});
+    v.push_back({op::utf16_length_from_utf8_assume_valid, "simdutf", false, &sd_len16_valid});
+    v.push_back({op::utf32_length_from_utf8_assume_valid, "simdutf", false, &sd_len32_valid});
+    v.push_back({op::utf8_length_from_utf16_assume_valid, "simdutf", false, &sd_len8_16_valid});
+    v.push_back({op::utf8_length_from_utf32_assume_valid, "simdutf", false, &sd_len8_32_valid});
+    v.push_back({op::to_utf16, "simdutf", false, &sd_alloc16});
+    v.push_back({op::to_utf32, "simdutf", false, &sd_alloc32});
+    v.push_back({op::to_utf8_from_utf16, "simdutf", false, &sd_alloc8_16});
+    v.push_back({op::to_utf8_from_utf32, "simdutf", false, &sd_alloc8_32});
 #endif
 #if UTF8DFA_BENCH_ICONV
     v.push_back({op::utf8_to_utf32, "iconv", false, &iconv_to32});
@@ -658,6 +900,9 @@ std::string peer_versions() {
 #if UTF8DFA_BENCH_ICONV
   s += "iconv (glibc); ";
 #endif
+#if UTF8DFA_BENCH_SIMDUTF
+  s += std::string("simdutf ") + SIMDUTF_VERSION + "; ";
+#endif
   if (!s.empty()) s.resize(s.size() - 2);
   return s;
 }
@@ -670,6 +915,7 @@ std::string_view input_of(op o, const input& in) {
     case op::utf16_to_utf8:
     case op::utf16_to_utf8_bounded:
     case op::utf8_length_from_utf16:
+    case op::utf8_length_from_utf16_assume_valid:
     case op::to_utf8_from_utf16:
     case op::view_utf16_to_utf8:
     case op::view_utf16_to_utf32:
@@ -679,6 +925,7 @@ std::string_view input_of(op o, const input& in) {
       return bytes(in.utf16);
     case op::utf32_to_utf8:
     case op::utf8_length_from_utf32:
+    case op::utf8_length_from_utf32_assume_valid:
     case op::to_utf8_from_utf32:
     case op::utf32_to_utf16:
       return bytes(in.utf32);

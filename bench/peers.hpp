@@ -41,6 +41,15 @@ enum class op {
   utf16_to_utf32,
   utf32_to_utf16,
   to_well_formed_utf16,
+  // The comparison with simdutf (issue 29): validation that reports where the error is, the
+  // conversion for input known to be valid, and the lengths of input known to be valid
+  // (assume_valid, what simdutf's length functions compute).
+  validate_with_errors,
+  utf8_to_utf16_assume_valid,
+  utf16_length_from_utf8_assume_valid,
+  utf32_length_from_utf8_assume_valid,
+  utf8_length_from_utf16_assume_valid,
+  utf8_length_from_utf32_assume_valid,
 };
 const char* op_name(op o);
 
@@ -77,13 +86,25 @@ using run_fn = std::size_t (*)(const input&, buffers&);
 
 struct impl {
   op operation;
-  const char* library;  ///< "utf8dfa", "utf8dfa_scalar", "utfcpp", "icu", "simdjson", "iconv", "memcpy", "read"
-  bool on_ill_formed;   ///< true: the lossy / scan-everything form for "+errors" inputs
+  const char*
+      library;  ///< "utf8dfa", "utf8dfa_scalar", "utfcpp", "icu", "simdjson", "simdutf", "iconv", "memcpy", "read"
+  bool on_ill_formed;  ///< true: the lossy / scan-everything form for "+errors" inputs
   run_fn run;
 };
 
 /// Every implementation compiled into this binary (peers found at configure time only).
 const std::vector<impl>& implementations();
+
+/// The simdutf implementation that uses the instruction set of utf8dfa's kernel `kernel` (avx512:
+/// icelake, avx2: haswell, sse4: westmere, neon: arm64, scalar: fallback); null when there is none.
+const char* simdutf_pair(std::string_view kernel);
+
+/// Makes the simdutf rows call simdutf's implementation `name`; false when simdutf is not compiled
+/// in, or has no such implementation that this CPU runs.
+bool select_simdutf(std::string_view name);
+
+/// Whether simdutf is compiled in.
+bool have_simdutf();
 
 /// Names and versions of the peers, for the benchmark context.
 std::string peer_versions();

@@ -1,16 +1,21 @@
 // utf8dfa_bench: utf8dfa against the peers found at configure time, on generated and real corpora.
 //
 //   utf8dfa_bench [--corpus-dir=DIR] [--sizes=small,large,tiny] [--large-mib=32] [--list-corpora]
-//                 [--all-kernels (adds utf8dfa_<kernel> for every kernel the CPU runs)]
+//                 [--all-kernels (adds utf8dfa_<kernel> for every kernel the CPU runs, and with simdutf
+//                  compiled in, simdutf_<implementation> on the same instruction set: icelake, haswell, ...)]
 //                 [--selftest-corrupt (damages each output before its check: every check must fail)]
 //                 [Google Benchmark flags: --benchmark_filter=..., --benchmark_format=json, ...]
 //
 // Benchmark names are <operation>/<library>/<corpus>; <corpus>@32M is the corpus repeated to at least
-// 32 MiB, <corpus>@16B/@64B/@256B its first bytes (--sizes=tiny, not run by default), <corpus>+errors
+// 32 MiB, <corpus>@16B/@64B/@256B/@1024B its first bytes (--sizes=tiny, not run by default), <corpus>+errors
 // has an ill-formed sequence planted about every KiB. Before a benchmark is timed, its output is
 // checked once against the utf8dfa scalar path; any disagreement on well-formed input fails the run
 // (exit status 1). Libraries: utf8dfa (the kernel the library dispatches to: the best one, or the one
 // UTF8DFA_KERNEL names), utf8dfa_scalar (forced with select_kernel("scalar")), and the peers.
+// simdutf's rows (when it was found at configure time) are timed in alternation with utf8dfa's row of
+// the same operation, simdutf on the instruction set of utf8dfa's kernel (simdutf: the kernel
+// utf8dfa dispatches to; simdutf_<implementation>: the utf8dfa kernel of that instruction set); their
+// counter utf8dfa_vs_simdutf is utf8dfa's speed over simdutf's.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -64,7 +69,9 @@ bool& corrupt_outputs() {
 
 bool is_length_op(op o) {
   return o == op::utf16_length_from_utf8 || o == op::utf32_length_from_utf8 || o == op::utf8_length_from_utf16 ||
-         o == op::utf8_length_from_utf32;
+         o == op::utf8_length_from_utf32 || o == op::utf16_length_from_utf8_assume_valid ||
+         o == op::utf32_length_from_utf8_assume_valid || o == op::utf8_length_from_utf16_assume_valid ||
+         o == op::utf8_length_from_utf32_assume_valid;
 }
 bool is_allocating_op(op o) {
   return o == op::to_utf16 || o == op::to_utf32 || o == op::to_utf8_from_utf16 || o == op::to_utf8_from_utf32;
@@ -72,8 +79,8 @@ bool is_allocating_op(op o) {
 
 /// Changes one unit of the output (conversions, memcpy) or the result (validate, count, read).
 void corrupt(op o, const std::string& library, std::size_t& r, buffers& b) {
-  const bool writes =
-      library == "memcpy" || (library != "read" && o != op::validate && o != op::count && o != op::validate_utf16);
+  const bool writes = library == "memcpy" || (library != "read" && o != op::validate && o != op::count &&
+                                              o != op::validate_utf16 && o != op::validate_with_errors);
   if (is_length_op(o)) {
     r += 1;
   } else if (is_allocating_op(o)) {
@@ -88,7 +95,7 @@ void corrupt(op o, const std::string& library, std::size_t& r, buffers& b) {
              library != "memcpy") {
     b.out32[r / 2] ^= 1;
   } else if ((o == op::utf8_to_utf16 || o == op::view_utf8_to_utf16 || o == op::utf8_to_utf16_bounded ||
-              o == op::utf32_to_utf16 || o == op::to_well_formed_utf16) &&
+              o == op::utf32_to_utf16 || o == op::to_well_formed_utf16 || o == op::utf8_to_utf16_assume_valid) &&
              library != "memcpy") {
     b.out16[r / 2] ^= 1;
   } else {
@@ -202,11 +209,15 @@ bool check_length_op(op o, const input& in, std::size_t r, const buffers& b) {
   if (!in.ill_formed) {
     switch (o) {
       case op::utf16_length_from_utf8:
+      case op::utf16_length_from_utf8_assume_valid:
         return r == in.utf16.size();
       case op::utf32_length_from_utf8:
+      case op::utf32_length_from_utf8_assume_valid:
         return r == in.utf32.size();
       case op::utf8_length_from_utf16:
       case op::utf8_length_from_utf32:
+      case op::utf8_length_from_utf16_assume_valid:
+      case op::utf8_length_from_utf32_assume_valid:
         return r == in.utf8.size();
       case op::to_utf16:
         return r == b.str16.size() && b.str16 == in.utf16;
@@ -386,6 +397,12 @@ bool check(const bench_case& c, const input& in, std::string& why) {
       case op::validate:
         ok = r == (in.ill_formed ? in.errors : 1);
         break;
+      case op::validate_with_errors:
+        ok = r == 1;
+        break;
+      case op::utf8_to_utf16_assume_valid:
+        ok = same(b.out16, r, in.utf16);
+        break;
       case op::utf8_to_utf32:
         ok = same(b.out32, r, in.utf32);
         break;
@@ -469,18 +486,45 @@ run_fn reference_conversion(const impl& im) {
   return nullptr;
 }
 
+bool is_simdutf(const impl& im) {
+  return std::strncmp(im.library, "simdutf", 7) == 0;
+}
+
+/// The utf8dfa kernel a simdutf row is held against: utf8dfa's dispatched one for "simdutf", the
+/// one on the instruction set of the implementation for "simdutf_<implementation>".
+std::string simdutf_partner(const impl& im) {
+  if (std::strcmp(im.library, "simdutf") == 0) return best_kernel();
+  for (const char* k : {"avx512", "avx2", "sse4", "neon", "scalar"}) {
+    const char* pair = simdutf_pair(k);
+    if (pair != nullptr && std::strcmp(pair, im.library + 8) == 0) return k;
+  }
+  return best_kernel();
+}
+
+/// What a simdutf row is timed in alternation with: utf8dfa's implementation of the same operation.
+run_fn utf8dfa_of(op o) {
+  static const std::vector<impl> lengths = length_impls();
+  for (const std::vector<impl>* list : {&implementations(), &lengths})
+    for (const impl& p : *list)
+      if (p.operation == o && !p.on_ill_formed && std::strcmp(p.library, "utf8dfa") == 0) return p.run;
+  return nullptr;
+}
+
 /// An operation timed in alternation with the conversion it is held against (`ref`, into the
 /// preallocated buffers): each iteration runs a block of calls of each, the first call of a block
 /// not timed, so that both see the same state of the machine, whose speed drifts over seconds on a
 /// shared host. The time reported is the operation's calls' (manual time, per call); the counter
-/// vs_conversion is the operation's speed over the conversion's, over the run.
-void run_paired(benchmark::State& state, op o, const input& in, buffers& b, run_fn own, run_fn ref, int& calls) {
+/// vs_conversion is the operation's speed over the conversion's, over the run. With `against_simdutf`
+/// (own: simdutf, ref: utf8dfa), the counter is utf8dfa_vs_simdutf: utf8dfa's speed over simdutf's.
+void run_paired(benchmark::State& state, op o, const input& in, buffers& b, run_fn own, run_fn ref, int& calls,
+                bool against_simdutf = false) {
   using clock = std::chrono::steady_clock;
   if (calls == 0) {  // about 100 us blocks; the same in every repetition (their iteration counts must agree)
     const auto start = clock::now();
     for (int i = 0; i < 4; ++i) benchmark::DoNotOptimize(ref(in, b));
     const double one = std::chrono::duration<double>(clock::now() - start).count() / 4;
-    calls = static_cast<int>(std::clamp(100e-6 / (one > 0 ? one : 1e-9), 2.0, 64.0));
+    // Up to 1024 calls, so that the clock's reads stay a small part of a block of short calls.
+    calls = static_cast<int>(std::clamp(100e-6 / (one > 0 ? one : 1e-9), 2.0, 1024.0));
   }
   const auto block = [&](run_fn f) {
     benchmark::DoNotOptimize(f(in, b));  // brings its own output back into cache: not timed
@@ -504,7 +548,10 @@ void run_paired(benchmark::State& state, op o, const input& in, buffers& b, run_
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
                           static_cast<std::int64_t>(input_bytes(o, in)));
-  state.counters["vs_conversion"] = own_s > 0 ? ref_s / own_s : 0;
+  if (against_simdutf)
+    state.counters["utf8dfa_vs_simdutf"] = ref_s > 0 ? own_s / ref_s : 0;
+  else
+    state.counters["vs_conversion"] = own_s > 0 ? ref_s / own_s : 0;
 }
 
 void run_case(benchmark::State& state, bench_case* c) {
@@ -514,6 +561,17 @@ void run_case(benchmark::State& state, bench_case* c) {
   const bool dialect = is_dialect(*c->im);
   if (dfa && !dialect)
     utf8dfa::select_kernel(std::strcmp(c->im->library, "utf8dfa") == 0 ? best_kernel() : c->im->library + 8);
+  const bool simd_peer = is_simdutf(*c->im);
+  std::string partner;
+  if (simd_peer) {  // the pair: utf8dfa's kernel and simdutf's implementation on one instruction set
+    partner = simdutf_partner(*c->im);
+    utf8dfa::select_kernel(partner);
+    const char* name = std::strcmp(c->im->library, "simdutf") == 0 ? simdutf_pair(partner) : c->im->library + 8;
+    if (name == nullptr || !select_simdutf(name)) {
+      state.SkipWithError("no simdutf implementation for this kernel");
+      return;
+    }
+  }
   buffers& b = shared_buffers();
   grow(b, in);
   if (!c->checked) {
@@ -537,6 +595,14 @@ void run_case(benchmark::State& state, bench_case* c) {
     return;
   }
   const run_fn run = c->im->run;
+  if (simd_peer) {
+    if (const run_fn ref = utf8dfa_of(c->im->operation)) {
+      run_paired(state, c->im->operation, in, b, run, ref, c->paired_calls, true);
+      state.SetLabel(std::string(utf8dfa::active_kernel()) + " vs " +
+                     (std::strcmp(c->im->library, "simdutf") == 0 ? simdutf_pair(partner) : c->im->library + 8));
+      return;
+    }
+  }
   if (const run_fn ref = reference_conversion(*c->im)) {
     run_paired(state, c->im->operation, in, b, run, ref, c->paired_calls);
     state.SetLabel(std::string(utf8dfa::active_kernel()));
@@ -650,7 +716,7 @@ int main(int argc, char** argv) {
 
   std::deque<source> sources;
   if (opt.tiny)
-    for (const std::size_t n : {16, 64, 256})
+    for (const std::size_t n : {16, 64, 256, 1024})
       for (const corpus& c : corpora) sources.push_back({c.name + size_suffix(n), &c, sizing::tiny, false, n, nullptr});
   for (const sizing size : {sizing::natural, sizing::large}) {
     if ((size == sizing::large && !opt.large) || (size == sizing::natural && !opt.small)) continue;
@@ -666,14 +732,35 @@ int main(int argc, char** argv) {
   impls.insert(impls.end(), utf8dfa_only.begin(), utf8dfa_only.end());
   const std::vector<std::string> kernels = probe_kernels(best_kernel());
   std::deque<std::string> kernel_libraries;  // stable storage for the names
-  if (opt.all_kernels)
+  if (opt.all_kernels) {
+    const std::vector<impl> base(impls);
     for (const std::string& k : kernels) {
-      if (k == "scalar") continue;  // utf8dfa_scalar is already there
-      kernel_libraries.push_back("utf8dfa_" + k);
-      for (const impl& im : std::vector<impl>(impls))
-        if (std::strcmp(im.library, "utf8dfa") == 0)
+      if (k != "scalar") {  // utf8dfa_scalar is already there
+        kernel_libraries.push_back("utf8dfa_" + k);
+        for (const impl& im : base)
+          if (std::strcmp(im.library, "utf8dfa") == 0)
+            impls.push_back({im.operation, kernel_libraries.back().c_str(), im.on_ill_formed, im.run});
+      }
+      // simdutf on the same instruction set, when it has it and the CPU runs it.
+      const char* pair = simdutf_pair(k);
+      if (pair == nullptr || !select_simdutf(pair)) continue;
+      kernel_libraries.push_back(std::string("simdutf_") + pair);
+      for (const impl& im : base)
+        if (std::strcmp(im.library, "simdutf") == 0)
           impls.push_back({im.operation, kernel_libraries.back().c_str(), im.on_ill_formed, im.run});
     }
+  }
+  // The simdutf rows pair simdutf with utf8dfa's dispatched kernel: none when simdutf has no
+  // implementation on its instruction set, nor with --all-kernels (simdutf_<implementation> has them).
+  const char* best_pair = simdutf_pair(best_kernel());
+  if (have_simdutf() && (opt.all_kernels || best_pair == nullptr || !select_simdutf(best_pair))) {
+    if (!opt.all_kernels)
+      std::fprintf(stderr, "utf8dfa_bench: simdutf has no implementation for kernel %s: no simdutf rows\n",
+                   best_kernel().c_str());
+    impls.erase(std::remove_if(impls.begin(), impls.end(),
+                               [](const impl& im) { return std::strcmp(im.library, "simdutf") == 0; }),
+                impls.end());
+  }
   constexpr op ops[] = {op::validate, op::utf8_to_utf32, op::utf8_to_utf16, op::utf16_to_utf8, op::utf32_to_utf8,
                         op::count, op::utf16_length_from_utf8, op::utf32_length_from_utf8, op::utf8_length_from_utf16,
                         op::utf8_length_from_utf32, op::to_utf16, op::to_utf32, op::to_utf8_from_utf16,
@@ -684,7 +771,11 @@ int main(int argc, char** argv) {
                         op::utf8_to_utf16_bounded, op::utf16_to_utf8_bounded,
                         // Latin-1, and UTF-16 / UTF-32 input in its own right.
                         op::latin1_to_utf8, op::utf8_to_latin1, op::validate_utf16, op::utf16_to_utf32,
-                        op::utf32_to_utf16, op::to_well_formed_utf16};
+                        op::utf32_to_utf16, op::to_well_formed_utf16,
+                        // Against simdutf: the error's position, input known to be valid.
+                        op::validate_with_errors, op::utf8_to_utf16_assume_valid,
+                        op::utf16_length_from_utf8_assume_valid, op::utf32_length_from_utf8_assume_valid,
+                        op::utf8_length_from_utf16_assume_valid, op::utf8_length_from_utf32_assume_valid};
   for (source& s : sources)
     for (const op o : ops)
       for (const impl& im : impls) {
@@ -693,7 +784,7 @@ int main(int argc, char** argv) {
         bench_case* c = &cases.back();
         benchmark::internal::Benchmark* r = benchmark::RegisterBenchmark(c->name.c_str(), run_case, c);
         r->Unit(benchmark::kMicrosecond);
-        if (reference_conversion(im) != nullptr) r->UseManualTime();
+        if (reference_conversion(im) != nullptr || is_simdutf(im)) r->UseManualTime();
       }
 
   benchmark::AddCustomContext("utf8dfa_version", std::to_string(UTF8DFA_VERSION));
