@@ -1226,6 +1226,13 @@ TEST_CASE("as_utf*: input-only views (std::views::istream) are read as they are 
   std::string round_trip;
   std::ranges::copy(utf8dfa::as_utf8(utf8dfa::as_utf16(std::views::istream<char>(in))), std::back_inserter(round_trip));
   REQUIRE(round_trip == "h\xC3\xA9\xF0\x9F\x98\x80!");
+  // The view's move-only iterator and its end, as a pair.
+  std::istringstream in3(
+      "a\xC3\xA9\xFF"
+      "b");
+  in3 >> std::noskipws;
+  auto chars = std::views::istream<char>(in3);
+  REQUIRE(collect_mut(utf8dfa::as_utf16(chars.begin(), chars.end(), utf8dfa::replace{U'?'})).units == u"a\u00E9?b");
   using I = decltype(utf8dfa::as_utf16(std::views::istream<char>(in)));
   STATIC_REQUIRE(std::ranges::view<I>);
   STATIC_REQUIRE(std::ranges::input_range<I>);
@@ -1259,7 +1266,8 @@ TEST_CASE("as_utf*: temporary views (std::views::transform) are held; what canno
   STATIC_REQUIRE(!can_view16<decltype(std::views::istream<int>(std::declval<std::istream&>()))>::value);
   STATIC_REQUIRE(can_view16<decltype(std::views::istream<char>(std::declval<std::istream&>()))>::value);
   using istream_it = std::ranges::iterator_t<decltype(std::views::istream<char>(std::declval<std::istream&>()))>;
-  STATIC_REQUIRE(!can_view16_pair<istream_it, std::default_sentinel_t>::value);
+  STATIC_REQUIRE(can_view16_pair<istream_it, std::default_sentinel_t>::value);  // held in a subrange
+  STATIC_REQUIRE(!can_view16_pair<istream_it, const char*>::value);
   STATIC_REQUIRE(can_view16_pair<const char*, const char*>::value);
   STATIC_REQUIRE(!can_view16_pair<const char*, int>::value);
   STATIC_REQUIRE(!can_view16_pair<std::string, std::string>::value);  // not iterators

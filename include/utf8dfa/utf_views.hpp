@@ -1013,8 +1013,9 @@ struct is_unit_iterator_pair<
 // iterated only when not const such as std::views::filter's or the input-only
 // std::views::istream<char>(in); see utf_owning_view); a null-terminated string (const CharT*, or a
 // string literal); or an iterator pair (e.g. std::istreambuf_iterator<char>, read as it is decoded;
-// the end may be a sentinel of another type). An optional last argument is the policy: replace{}
-// (the default, U+FFFD), replace{U'?'}, skip{} (errors dropped), or strict{}.
+// the end may be a sentinel of another type; in C++20 the iterator may be move-only). An optional
+// last argument is the policy: replace{} (the default, U+FFFD), replace{U'?'}, skip{} (errors
+// dropped), or strict{}.
 
 /// UTF-8 code units (char) of any UTF input.
 template <class R, class Policy = replace,
@@ -1091,6 +1092,40 @@ template <class It, class Sent, class Policy = replace,
 constexpr utf_view<char32_t, It, Sent, Policy> as_utf32(It first, Sent last, Policy policy = {}) {
   return {first, last, policy};
 }
+
+#if UTF8DFA_HAS_RANGES_VIEWS
+namespace detail {
+/// C++20: a move-only input iterator of code units and its end (e.g. std::views::istream's), which
+/// utf_view cannot hold: held as a std::ranges::subrange in a utf_owning_view, an input range.
+template <class It, class Sent>
+concept move_only_unit_pair = std::input_iterator<It> && !std::copy_constructible<It> && std::sentinel_for<Sent, It> &&
+                              is_code_unit_v<view_unit_t<It>> && !is_view_policy_v<Sent>;
+}  // namespace detail
+
+/// The code units [first, last) of a move-only input iterator and its end, as UTF-8 (read once).
+template <class It, class Sent, class Policy = replace,
+          std::enable_if_t<detail::move_only_unit_pair<It, Sent> && detail::is_view_policy_v<Policy>, int> = 0>
+constexpr auto as_utf8(It first, Sent last, Policy policy = {}) {
+  using S = std::ranges::subrange<It, Sent>;
+  return utf_owning_view<char, S, Policy>(S(std::move(first), std::move(last)), policy);
+}
+
+/// The same as UTF-16.
+template <class It, class Sent, class Policy = replace,
+          std::enable_if_t<detail::move_only_unit_pair<It, Sent> && detail::is_view_policy_v<Policy>, int> = 0>
+constexpr auto as_utf16(It first, Sent last, Policy policy = {}) {
+  using S = std::ranges::subrange<It, Sent>;
+  return utf_owning_view<char16_t, S, Policy>(S(std::move(first), std::move(last)), policy);
+}
+
+/// The same as UTF-32.
+template <class It, class Sent, class Policy = replace,
+          std::enable_if_t<detail::move_only_unit_pair<It, Sent> && detail::is_view_policy_v<Policy>, int> = 0>
+constexpr auto as_utf32(It first, Sent last, Policy policy = {}) {
+  using S = std::ranges::subrange<It, Sent>;
+  return utf_owning_view<char32_t, S, Policy>(S(std::move(first), std::move(last)), policy);
+}
+#endif
 
 }  // namespace UTF8DFA_ABI_NAMESPACE
 }  // namespace utf8dfa
