@@ -148,7 +148,7 @@ inline conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n,
   while (n - c.i >= 80) {  // a block, and the 16 bytes a window load past it may touch
     const unsigned char* const b = p + c.i;
     const block bl = load_block(b);
-    const std::uint8_t top = vmaxvq_u8(vorrq_u8(vorrq_u8(bl.v[0], bl.v[1]), vorrq_u8(bl.v[2], bl.v[3])));
+    const std::uint8_t top = vmaxvq_u8(vmaxq_u8(vmaxq_u8(bl.v[0], bl.v[1]), vmaxq_u8(bl.v[2], bl.v[3])));
     if (top < 0x80) {
       widen64(c.o, bl);
       c.i += 64;
