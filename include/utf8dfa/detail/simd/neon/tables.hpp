@@ -33,6 +33,7 @@ struct shuffle_tables {
   std::uint8_t bmp_utf8_length[256];
   /// For 8 words holding UTF-8 forms of 1 or 2 bytes (bit k: word k's form is 2 bytes long).
   std::uint8_t pack_short_utf8[256][16];
+  std::uint8_t short_utf8_length[256];
   /// For 4 dwords holding one UTF-16 unit (bit c clear) or a surrogate pair (bit c set).
   std::uint8_t pack_pairs[16][16];
   /// For 8 bytes: the indices of those whose bit is set, lowest first (the rest 0xFF).
@@ -83,6 +84,7 @@ inline void build_packers(shuffle_tables& t) noexcept {
     for (unsigned u = 0; u < 8; ++u)
       for (unsigned b = 0; b <= ((m >> u) & 1u); ++b)
         t.pack_short_utf8[m][bytes++] = static_cast<std::uint8_t>(2 * u + b);
+    t.short_utf8_length[m] = static_cast<std::uint8_t>(bytes);
     for (; bytes < 16; ++bytes) t.pack_short_utf8[m][bytes] = 0xFF;
     unsigned kept = 0;
     for (unsigned b = 0; b < 8; ++b)

@@ -230,23 +230,30 @@ inline conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n,
   return finish_scalar<Strict>(p, n, out, c, repl);
 }
 
+/// Writes the UTF-8 forms (1 or 2 bytes) of the 8 values below 0x800 in w; with `spill`, up to 8
+/// bytes past them.
+UTF8DFA_ALWAYS_INLINE unsigned char* encode_short8(unsigned char* o, uint16x8_t w, bool spill) noexcept {
+  const shuffle_tables& t = tables;
+  const uint16x8_t ge80 = vcgtq_u16(w, vdupq_n_u16(0x7F));
+  const uint16x8_t tail = vorrq_u16(vandq_u16(w, vdupq_n_u16(0x3F)), vdupq_n_u16(0x80));
+  const uint16x8_t lead = vbslq_u16(ge80, vorrq_u16(vshrq_n_u16(w, 6), vdupq_n_u16(0xC0)), w);
+  const unsigned m = vaddvq_u16(vandq_u16(ge80, vld1q_u16(word_weights)));
+  const uint8x16_t packed =
+      vqtbl1q_u8(vreinterpretq_u8_u16(vsliq_n_u16(lead, tail, 8)), vld1q_u8(t.pack_short_utf8[m]));
+  const unsigned len = t.short_utf8_length[m];
+  put_bytes(o, packed, len, spill);
+  return o + len;
+}
+
 /// Writes the UTF-8 forms of the 8 BMP scalar values in w; with `spill`, up to 12 bytes past them.
 UTF8DFA_ALWAYS_INLINE unsigned char* encode_bmp8(unsigned char* o, uint16x8_t w, bool spill) noexcept {
   const shuffle_tables& t = tables;
   const uint16x8_t weights = vld1q_u16(word_weights);
   const uint16x8_t ge80 = vcgtq_u16(w, vdupq_n_u16(0x7F));
-  const uint16x8_t tail = vorrq_u16(vandq_u16(w, vdupq_n_u16(0x3F)), vdupq_n_u16(0x80));  // last byte
-  const unsigned m2 = vaddvq_u16(vandq_u16(ge80, weights));
-  if (vmaxvq_u16(w) < 0x800) {  // 1 or 2 bytes each: (lead, last) in each word
-    const uint16x8_t lead = vbslq_u16(ge80, vorrq_u16(vshrq_n_u16(w, 6), vdupq_n_u16(0xC0)), w);
-    const uint8x16_t packed =
-        vqtbl1q_u8(vreinterpretq_u8_u16(vsliq_n_u16(lead, tail, 8)), vld1q_u8(t.pack_short_utf8[m2]));
-    const unsigned len = 8 + static_cast<unsigned>(__builtin_popcount(m2));
-    put_bytes(o, packed, len, spill);
-    return o + len;
-  }
   const uint16x8_t ge800 = vcgtq_u16(w, vdupq_n_u16(0x7FF));
-  const unsigned m3 = vaddvq_u16(vandq_u16(ge800, weights));
+  const uint16x8_t tail = vorrq_u16(vandq_u16(w, vdupq_n_u16(0x3F)), vdupq_n_u16(0x80));  // last byte
+  // Bit c: unit c is ASCII; bit c + 8: below 0x800.
+  const unsigned m = vaddvq_u16(vorrq_u16(vbicq_u16(weights, ge80), vbicq_u16(vshlq_n_u16(weights, 8), ge800)));
   // Bytes 0, 1 of each dword: the first two bytes of the form; byte 2 the last of a 3-byte form.
   const uint16x8_t first = vbslq_u16(ge800, vorrq_u16(vshrq_n_u16(w, 12), vdupq_n_u16(0xE0)),
                                      vbslq_u16(ge80, vorrq_u16(vshrq_n_u16(w, 6), vdupq_n_u16(0xC0)), w));
@@ -255,15 +262,43 @@ UTF8DFA_ALWAYS_INLINE unsigned char* encode_bmp8(unsigned char* o, uint16x8_t w,
   const uint16x8_t head = vsliq_n_u16(first, second, 8);
   const uint8x16_t lo = vreinterpretq_u8_u16(vzip1q_u16(head, tail));
   const uint8x16_t hi = vreinterpretq_u8_u16(vzip2q_u16(head, tail));
-  // Bit c: unit c is ASCII; bit c + 4: below 0x800.
-  const unsigned one = ~m2 & 0xFFu, short2 = ~m3 & 0xFFu;
-  const unsigned i0 = (one & 0x0Fu) | ((short2 & 0x0Fu) << 4), i1 = (one >> 4) | (short2 & 0xF0u);
+  const unsigned i0 = (m & 0x0Fu) | ((m >> 4) & 0xF0u), i1 = ((m >> 4) & 0x0Fu) | ((m >> 8) & 0xF0u);
   const unsigned n0 = t.bmp_utf8_length[i0], n1 = t.bmp_utf8_length[i1];
   const uint8x16_t p0 = vqtbl1q_u8(lo, vld1q_u8(t.pack_bmp_utf8[i0]));
   const uint8x16_t p1 = vqtbl1q_u8(hi, vld1q_u8(t.pack_bmp_utf8[i1]));
   put_bytes(o, p0, n0, spill || n0 + n1 >= 16);
   put_bytes(o + n0, p1, n1, spill);
   return o + n0 + n1;
+}
+
+/// True when none of the 16 units of a and b is a surrogate.
+UTF8DFA_ALWAYS_INLINE bool no_surrogate16(uint16x8_t a, uint16x8_t b) noexcept {
+  const uint16x8_t bias = vdupq_n_u16(0xD800);
+  return vminvq_u16(vminq_u16(vsubq_u16(a, bias), vsubq_u16(b, bias))) >= 0x800;
+}
+
+/// The 16 units at p as two vectors of 16-bit lanes; false (UTF-32) when one is above 0xFFFF.
+template <class In>
+UTF8DFA_ALWAYS_INLINE bool load16(const In* p, uint16x8_t& a, uint16x8_t& b) noexcept {
+  if constexpr (sizeof(In) == 2) {
+    const auto* q = reinterpret_cast<const std::uint16_t*>(p);
+    a = vld1q_u16(q);
+    b = vld1q_u16(q + 8);
+  } else {
+    const auto* q = reinterpret_cast<const std::uint32_t*>(p);
+    const uint32x4_t x0 = vld1q_u32(q), x1 = vld1q_u32(q + 4), x2 = vld1q_u32(q + 8), x3 = vld1q_u32(q + 12);
+    if (vmaxvq_u32(vorrq_u32(vorrq_u32(x0, x1), vorrq_u32(x2, x3))) > 0xFFFF) return false;
+    a = vuzp1q_u16(vreinterpretq_u16_u32(x0), vreinterpretq_u16_u32(x1));
+    b = vuzp1q_u16(vreinterpretq_u16_u32(x2), vreinterpretq_u16_u32(x3));
+  }
+  return true;
+}
+
+/// True when the 16 units at p are BMP scalar values.
+template <class In>
+UTF8DFA_ALWAYS_INLINE bool plain16(const In* p) noexcept {
+  uint16x8_t a, b;
+  return load16(p, a, b) && no_surrogate16(a, b);
 }
 
 /// True when the 8 units at p are BMP scalar values (UTF-16: no surrogate; UTF-32: nor above FFFF).
@@ -292,50 +327,42 @@ UTF8DFA_ALWAYS_INLINE uint16x8_t load8(const In* p) noexcept {
   }
 }
 
-/// The 16 units at p as bytes when they are all ASCII.
-template <class In>
-UTF8DFA_ALWAYS_INLINE bool ascii16(const In* p, uint8x16_t& bytes) noexcept {
-  if constexpr (sizeof(In) == 2) {
-    const uint16x8_t a = vld1q_u16(reinterpret_cast<const std::uint16_t*>(p));
-    const uint16x8_t b = vld1q_u16(reinterpret_cast<const std::uint16_t*>(p) + 8);
-    if (vmaxvq_u16(vorrq_u16(a, b)) >= 0x80) return false;
-    bytes = vuzp1q_u8(vreinterpretq_u8_u16(a), vreinterpretq_u8_u16(b));
-  } else {
-    const auto* q = reinterpret_cast<const std::uint32_t*>(p);
-    const uint32x4_t a = vld1q_u32(q), b = vld1q_u32(q + 4), c = vld1q_u32(q + 8), d = vld1q_u32(q + 12);
-    if (vmaxvq_u32(vorrq_u32(vorrq_u32(a, b), vorrq_u32(c, d))) >= 0x80) return false;
-    const uint16x8_t ab = vuzp1q_u16(vreinterpretq_u16_u32(a), vreinterpretq_u16_u32(b));
-    const uint16x8_t cd = vuzp1q_u16(vreinterpretq_u16_u32(c), vreinterpretq_u16_u32(d));
-    bytes = vuzp1q_u8(vreinterpretq_u8_u16(ab), vreinterpretq_u8_u16(cd));
-  }
-  return true;
-}
-
-/// UTF-16 or UTF-32 (by In) to UTF-8: 16 ASCII units at a time, else 8 BMP scalar values at a
-/// time; 8 units holding anything else go scalar.
+/// UTF-16 or UTF-32 (by In) to UTF-8, 16 units at a time: ASCII, or BMP scalar values (encoded 8 at
+/// a time, as forms of 1 or 2 bytes when all are below 0x800); 16 units holding anything else go
+/// scalar.
 template <bool Strict, class In>
 inline conversion_result utf_to_utf8_impl(const In* p, std::size_t n, unsigned char* out,
                                           char32_t replacement) noexcept {
   transcode_cursor<unsigned char> c{0, out, error_code::none};
   const char32_t repl = kernel_repl(replacement);
-  std::size_t plain_to = 0;  // [c.i, plain_to) is known to hold BMP scalar values only
+  bool known_plain = false;  // the 16 units at c.i are known to be BMP scalar values
   while (n - c.i >= 16) {
-    uint8x16_t bytes;
-    if (ascii16(p + c.i, bytes)) {
-      vst1q_u8(c.o, bytes);
+    uint16x8_t a = vdupq_n_u16(0), b = vdupq_n_u16(0);
+    const bool bmp = load16(p + c.i, a, b);
+    const unsigned top = bmp ? vmaxvq_u16(vmaxq_u16(a, b)) : 0xFFFFu;
+    if (top < 0x80) {
+      vst1q_u8(c.o, vuzp1q_u8(vreinterpretq_u8_u16(a), vreinterpretq_u8_u16(b)));
       c.i += 16;
       c.o += 16;
+      known_plain = false;
       continue;
     }
-    if (plain_to < c.i) plain_to = c.i;
-    // Full-width stores spill at most 12 bytes: safe when the next 16 units are BMP scalar values.
-    while (plain_to < c.i + 24 && n - plain_to >= 8 && plain8(p + plain_to)) plain_to += 8;
-    if (plain_to < c.i + 8) {
-      if (!scalar_region<Strict>(p, n, c.i + 8, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+    if (!known_plain && (!bmp || (top >= 0xD800 && !no_surrogate16(a, b)))) {
+      if (!scalar_region<Strict>(p, n, c.i + 16, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
       continue;
     }
-    c.o = encode_bmp8(c.o, load8(p + c.i), plain_to >= c.i + 24);
-    c.i += 8;
+    // A full-width store spills up to 12 bytes: safe when the next 16 units are BMP scalar values.
+    const bool next_plain = n - c.i >= 32 && plain16(p + c.i + 16);
+    if (top < 0x800) {
+      // (The first half's spill is overwritten: the two write 16 bytes or more.)
+      c.o = encode_short8(c.o, a, true);
+      c.o = encode_short8(c.o, b, next_plain);
+    } else {
+      c.o = encode_bmp8(c.o, a, next_plain);
+      c.o = encode_bmp8(c.o, b, next_plain);
+    }
+    c.i += 16;
+    known_plain = next_plain;
   }
   return finish_scalar<Strict>(p, n, out, c, repl);
 }

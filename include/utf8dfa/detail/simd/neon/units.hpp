@@ -128,12 +128,6 @@ UTF8DFA_ALWAYS_INLINE unsigned paired16(uint16x8_t a, uint16x8_t b) noexcept {
   return vgetq_lane_u16(high_b, 7) != 0 ? 15 : 16;
 }
 
-/// True when none of the 16 units of a and b is a surrogate.
-UTF8DFA_ALWAYS_INLINE bool no_surrogate16(uint16x8_t a, uint16x8_t b) noexcept {
-  const uint16x8_t bias = vdupq_n_u16(0xD800);
-  return vminvq_u16(vminq_u16(vsubq_u16(a, bias), vsubq_u16(b, bias))) >= 0x800;
-}
-
 inline validation_result validate_utf16(const char16_t* p, std::size_t n) noexcept {
   const auto* q = reinterpret_cast<const std::uint16_t*>(p);
   std::size_t i = 0;
