@@ -186,6 +186,27 @@ def simdutf_cells(speeds, versus, lib, size):
     return cells
 
 
+def simdutf_summary(speeds, versus, sizes=("", "@64B")):
+    """Markdown: one table, each operation's ratio utf8dfa / simdutf (geometric mean over the real
+    corpora [worst corpus]) per kernel pair and size (the README's summary)."""
+    libs = [(l, k) for l, k in SIMDUTF_LIBS if k and any(ll == l and is_real(c) for (_, ll, c) in versus)]
+    cols = [(l, k, z) for l, k in libs for z in sizes]
+    cells = {(l, z): simdutf_cells(speeds, versus, l, z) for l, _, z in cols}
+    cols = [(l, k, z) for l, k, z in cols if cells[(l, z)]]
+    if not cols:
+        return []
+    out = ["| operation | " + " | ".join(f"{k} {size_label(z)}" for _, k, z in cols) + " |",
+           "|---|" + "---:|" * len(cols)]
+    for op, _ in SIMDUTF_OPS:
+        row = []
+        for l, _, z in cols:
+            cell = cells[(l, z)].get(op)
+            row.append("" if cell is None else f"{cell[0]:.2f} [{cell[1]:.2f}]")
+        if any(row):
+            out.append(f"| {op} | " + " | ".join(row) + " |")
+    return out
+
+
 def simdutf_tables(speeds, versus, detailed=True):
     """Markdown: per kernel pair, a matrix of the ratios utf8dfa / simdutf (geometric mean over the
     real corpora [worst corpus]) by size, then per size the GB/s, the worst corpus and the verdict."""
@@ -587,6 +608,8 @@ def main():
     ap.add_argument("--svg", action="store_true", help="write SVG plots even when matplotlib is available")
     ap.add_argument("--simdutf", action="store_true", help="print only the utf8dfa / simdutf tables (Markdown) and exit")
     ap.add_argument("--summary", action="store_true", help="with --simdutf: only the ratio matrices")
+    ap.add_argument("--readme", action="store_true",
+                    help="print only the README's summary: utf8dfa / simdutf per kernel at ~100 KB and 64 B")
     args = ap.parse_args()
 
     context, speeds, errors, paired = load(args.json)
@@ -594,6 +617,9 @@ def main():
         sys.exit("report.py: no benchmark results in " + ", ".join(args.json))
     if args.kernels:
         print("\n".join(kernel_tables(speeds, "", paired)))
+        return 0
+    if args.readme:
+        print("\n".join(simdutf_summary(speeds, VERSUS)))
         return 0
     if args.simdutf:
         print("\n".join(simdutf_tables(speeds, VERSUS, detailed=not args.summary)))
