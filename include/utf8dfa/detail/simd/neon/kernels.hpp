@@ -37,7 +37,7 @@ inline constexpr kernel_table table{
     &utf8_to_latin1,
     &validate_utf16,
     &vector_from<char16_t, char32_t, &utf16_to_utf32, scalar_utf16_to_utf32, 16>,
-    &vector_from<char32_t, char16_t, &utf32_to_utf16, scalar_utf32_to_utf16, 8>,
+    &vector_from<char32_t, char16_t, &utf32_to_utf16, scalar_utf32_to_utf16, 16>,
     &to_well_formed_utf16,
     scalar_kernels.count_utf16,
     scalar_kernels.validate_utf32,

@@ -128,18 +128,29 @@ UTF8DFA_ALWAYS_INLINE unsigned paired16(uint16x8_t a, uint16x8_t b) noexcept {
   return vgetq_lane_u16(high_b, 7) != 0 ? 15 : 16;
 }
 
+/// True when none of the 32 units at q is a surrogate.
+UTF8DFA_ALWAYS_INLINE bool no_surrogate32(const std::uint16_t* q) noexcept {
+  const uint16x8_t bias = vdupq_n_u16(0xD800);
+  const uint16x8_t a = vminq_u16(vsubq_u16(vld1q_u16(q), bias), vsubq_u16(vld1q_u16(q + 8), bias));
+  const uint16x8_t b = vminq_u16(vsubq_u16(vld1q_u16(q + 16), bias), vsubq_u16(vld1q_u16(q + 24), bias));
+  return vminvq_u16(vminq_u16(a, b)) >= 0x800;
+}
+
+/// validate_utf's answer: 32 units without surrogates at a time, else 16 whose surrogates pair up.
 inline validation_result validate_utf16(const char16_t* p, std::size_t n) noexcept {
   const auto* q = reinterpret_cast<const std::uint16_t*>(p);
   std::size_t i = 0;
-  while (n - i >= 16) {
-    const uint16x8_t a = vld1q_u16(q + i), b = vld1q_u16(q + i + 8);
-    if (no_surrogate16(a, b)) {
-      i += 16;
-      continue;
+  for (bool pass = true; pass && n - i >= 16;) {
+    while (n - i >= 32 && no_surrogate32(q + i)) i += 32;
+    // Surrogates: a few blocks of 16 before trying 32 again.
+    for (int k = 0; k < 4 && n - i >= 16; ++k) {
+      const unsigned take = paired16(vld1q_u16(q + i), vld1q_u16(q + i + 8));
+      if (take == 0) {  // the scalar code finds the error
+        pass = false;
+        break;
+      }
+      i += take;
     }
-    const unsigned take = paired16(a, b);
-    if (take == 0) break;  // the scalar code finds the error
-    i += take;
   }
   validation_result r = validate_utf(p + i, n - i);
   r.valid_up_to += i;
@@ -185,20 +196,53 @@ inline conversion_result utf16_to_utf32_impl(const char16_t* p, std::size_t n, c
   return finish_units<Strict>(p, n, out, c, repl);
 }
 
-/// UTF-32 to UTF-16: 8 BMP scalar values narrowed; other blocks through the scalar decoder.
+/// True when the 8 units of x and y are scalar values (no surrogate, none above 0x10FFFF).
+UTF8DFA_ALWAYS_INLINE bool all_scalar_values(uint32x4_t x, uint32x4_t y) noexcept {
+  const uint32x4_t bias = vdupq_n_u32(0xD800);
+  const uint32x4_t off = vminq_u32(vsubq_u32(x, bias), vsubq_u32(y, bias));
+  return vminvq_u32(off) >= 0x800 && vmaxvq_u32(vmaxq_u32(x, y)) <= 0x10FFFF;
+}
+
+/// Writes the 4 scalar values of cp as UTF-16 (a supplementary one as a pair); with `spill`, 8
+/// units whatever their count. Returns the units of the values.
+UTF8DFA_ALWAYS_INLINE unsigned put_pairs(char16_t* o, uint32x4_t cp, bool spill) noexcept {
+  const uint32x4_t supp = vcgtq_u32(cp, vdupq_n_u32(0xFFFF));
+  const unsigned sm = vaddvq_u32(vandq_u32(supp, vld1q_u32(dword_weights)));
+  const uint32x4_t high = vaddq_u32(vshrq_n_u32(cp, 10), vdupq_n_u32(0xD7C0));
+  const uint32x4_t low = vorrq_u32(vandq_u32(cp, vdupq_n_u32(0x3FF)), vdupq_n_u32(0xDC00));
+  const uint32x4_t units = vbslq_u32(supp, vsliq_n_u32(high, low, 16), cp);
+  const uint8x16_t packed = vqtbl1q_u8(vreinterpretq_u8_u32(units), vld1q_u8(tables.pack_pairs[sm]));
+  const unsigned written = 4 + static_cast<unsigned>(__builtin_popcount(sm));
+  put8(o, vreinterpretq_u16_u8(packed), written, spill);
+  return written;
+}
+
+/// UTF-32 to UTF-16: 16 BMP scalar values narrowed; other blocks through the scalar decoder.
 template <bool Strict>
 inline conversion_result utf32_to_utf16_impl(const char32_t* p, std::size_t n, char16_t* out,
                                              char32_t replacement) noexcept {
   transcode_cursor<char16_t> c{0, out, error_code::none};
   const char32_t repl = kernel_repl(replacement);
-  while (n - c.i >= 8) {
-    if (plain8(p + c.i)) {
-      vst1q_u16(reinterpret_cast<std::uint16_t*>(c.o), load8(p + c.i));
-      c.i += 8;
-      c.o += 8;
+  while (n - c.i >= 16) {
+    uint16x8_t a = vdupq_n_u16(0), b = vdupq_n_u16(0);
+    if (load16(p + c.i, a, b) && no_surrogate16(a, b)) {
+      vst1q_u16(reinterpret_cast<std::uint16_t*>(c.o), a);
+      vst1q_u16(reinterpret_cast<std::uint16_t*>(c.o) + 8, b);
+      c.i += 16;
+      c.o += 16;
       continue;
     }
-    if (!scalar_region<Strict>(p, n, c.i + 8, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+    // 8 scalar values, supplementary ones among them (emoji): each a unit or a pair.
+    const auto* q = reinterpret_cast<const std::uint32_t*>(p + c.i);
+    const uint32x4_t x = vld1q_u32(q), y = vld1q_u32(q + 4);
+    if (all_scalar_values(x, y)) {
+      const unsigned nx = put_pairs(c.o, x, true);  // (y writes 4 units or more over its spill)
+      c.o += nx;
+      c.o += put_pairs(c.o, y, false);
+      c.i += 8;
+      continue;
+    }
+    if (!scalar_region<Strict>(p, n, c.i + 16, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
   }
   return finish_units<Strict>(p, n, out, c, repl);
 }
@@ -211,6 +255,7 @@ inline conversion_result utf16_to_utf32(const char16_t* p, std::size_t n, char32
 
 inline conversion_result utf32_to_utf16(const char32_t* p, std::size_t n, char16_t* out,
                                         char32_t replacement) noexcept {
+  prepare_tables();
   return replacement == strict_marker ? utf32_to_utf16_impl<true>(p, n, out, replacement)
                                       : utf32_to_utf16_impl<false>(p, n, out, replacement);
 }
