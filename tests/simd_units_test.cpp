@@ -284,11 +284,11 @@ TEST_CASE("UTF-16 and UTF-32 kernels: random units") {
 /// UTF-16 or UTF-32 (by Unit) to Latin-1 under strict, replace{'*'}, skip and assume_valid (what
 /// replace{'?'} does) against the scalar function, with canaries; a replacement above U+00FF refused.
 template <class Unit>
-void check_units_to_latin1(const std::basic_string<Unit>& in) {
+void check_units_to_latin1(std::basic_string_view<Unit> in) {
   const std::size_t n = in.size();
   INFO("length " << n);
   const auto convert = [&](unsigned char* out, int policy) {
-    const std::basic_string_view<Unit> v(in);
+    const std::basic_string_view<Unit> v = in;
     if constexpr (sizeof(Unit) == 2) {
       return policy == 0   ? utf8dfa::utf16_to_latin1(v, out)
              : policy == 1 ? utf8dfa::utf16_to_latin1(v, out, utf8dfa::replace{U'*'})
@@ -320,7 +320,7 @@ void check_units_to_latin1(const std::basic_string<Unit>& in) {
 
 /// count_utf16, UTF-16 to Latin-1 and the UTF-16BE / UTF-16LE forms on `in` (host order) and its
 /// byte-swapped copy.
-void check_utf16_more(const std::u16string& in) {
+void check_utf16_more(std::u16string_view in) {
   const std::size_t n = in.size();
   INFO("length " << n);
   REQUIRE(utf8dfa::count_utf16(in) == d::count_utf16_scalar(in.data(), n));
@@ -330,7 +330,7 @@ void check_utf16_more(const std::u16string& in) {
   REQUIRE(utf8dfa::change_endianness_utf16(in, &swapped[0]) == n);
   REQUIRE(swapped == want);
   swapped.resize(n);
-  std::u16string inplace = in;
+  std::u16string inplace(in);
   utf8dfa::change_endianness_utf16(inplace, &inplace[0]);
   REQUIRE(inplace == swapped);
   // The other byte order reads as the host's: validation, length and conversion to UTF-8.
@@ -353,7 +353,7 @@ void check_utf16_more(const std::u16string& in) {
 }
 
 /// validate_utf32, UTF-32 to Latin-1 and the UTF-32BE / UTF-32LE forms on `in` and its byte-swapped copy.
-void check_utf32_more(const std::u32string& in) {
+void check_utf32_more(std::u32string_view in) {
   const std::size_t n = in.size();
   INFO("length " << n);
   const validation_result v = d::validate_utf32_scalar(in.data(), n);
@@ -364,7 +364,7 @@ void check_utf32_more(const std::u32string& in) {
   REQUIRE(utf8dfa::change_endianness_utf32(in, &swapped[0]) == n);
   REQUIRE(swapped == want);
   swapped.resize(n);
-  std::u32string inplace = in;
+  std::u32string inplace(in);
   utf8dfa::change_endianness_utf32(inplace, &inplace[0]);
   REQUIRE(inplace == swapped);
   const bool le = utf8dfa::host_is_little_endian;
@@ -380,7 +380,7 @@ void check_utf32_more(const std::u32string& in) {
 
 /// Latin-1 to UTF-16 and UTF-32, the UTF-8 length of Latin-1, and UTF-8 to UTF-16 / UTF-32 in the
 /// other byte order, against the scalar functions, with canaries.
-void check_latin1_more(const std::string& in) {
+void check_latin1_more(std::string_view in) {
   const std::size_t n = in.size();
   INFO("length " << n);
   const auto* p = reinterpret_cast<const unsigned char*>(in.data());
@@ -423,8 +423,8 @@ TEST_CASE("count_utf16, UTF-16 to Latin-1, byte orders: a surrogate or a value a
   for (const std::size_t every : {0u, 3u, 31u}) {
     const std::u16string base = utf16_text(300, every);
     check_utf16_more(base);
-    for (const char16_t planted : {u'\xD800', u'\xDBFF', u'\xDC00', u'\xDFFF', u'\x0100', u'\x00FF'})
-      for (std::size_t pos = 0; pos <= 260; ++pos) {
+    for (const char16_t planted : {u'\xD800', u'\xDBFF', u'\xDC00', u'\x0100'})
+      for (std::size_t pos = 0; pos <= 200; ++pos) {
         std::u16string s = base;
         s.insert(s.begin() + static_cast<std::ptrdiff_t>(pos), planted);
         check_utf16_more(s);
@@ -516,6 +516,30 @@ TEST_CASE("count_utf16, validate_utf32, to Latin-1, byte orders: random units, l
   check_utf32_more(long32);
   long32[4500] = 0xD800;
   check_utf32_more(long32);
+}
+
+TEST_CASE("count_utf16, validate_utf32, to Latin-1, byte orders: every start alignment, an error near it") {
+  // The kernels start their blocks at 64-byte boundaries: inputs starting at every unit of a line,
+  // with a bad unit at every position of the first blocks.
+  const std::u16string text16 = utf16_text(200, 9);
+  std::u16string latin16;
+  for (std::size_t k = 0; k < 200; ++k) latin16 += static_cast<char16_t>(k % 4 == 0 ? 0xE9 : 0x61 + k % 26);
+  const std::u32string text32 = latin1_utf32_text(200, 0);
+  for (std::size_t offset = 0; offset < 32; ++offset)
+    for (std::size_t pos = 0; pos < 80; pos += 7) {
+      std::u16string s16 = std::u16string(offset, u'a') + text16, l16 = std::u16string(offset, u'a') + latin16;
+      s16[offset + pos] = u'\xDC00';
+      l16[offset + pos] = u'\x0100';
+      check_utf16_more(std::u16string_view(s16).substr(offset));
+      check_utf16_more(std::u16string_view(l16).substr(offset));
+      std::u32string s32 = std::u32string(offset, U'a') + text32;
+      check_utf32_more(std::u32string_view(s32).substr(offset));
+      s32[offset + pos] = pos % 2 == 0 ? char32_t{0xD800} : char32_t{0x110000};
+      check_utf32_more(std::u32string_view(s32).substr(offset));
+      std::string l8 = std::string(offset, 'a');
+      for (std::size_t k = 0; k < 200; ++k) l8 += static_cast<char>(k == pos ? 0xFF : k % 3 == 0 ? 0xE9 : 0x61);
+      check_latin1_more(std::string_view(l8).substr(offset));
+    }
 }
 
 #if UTF8DFA_UNITS_TEST_MMAP

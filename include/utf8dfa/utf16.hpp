@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string_view>
+#include <type_traits>
 #if !defined(__BYTE_ORDER__) && !defined(_WIN32) && defined(__has_include)
 #if __has_include(<bit>)
 #include <bit>
@@ -56,29 +57,30 @@ std::size_t swap_units(const Unit* p, std::size_t n, Unit* out) noexcept {
     return kernel_fn<&kernel_table::change_endianness_utf32>()(p, n, out);
 }
 
-/// Calls f(units, count, offset) on the `n` UTF-16 or UTF-32 units (by Unit) whose bytes start at
-/// `p`, stored little-endian (Little) or big-endian: copied into host order a chunk at a time in a
-/// buffer (so `p` needs no alignment; the kernel's byte shuffle swaps them). A chunk ends on a value
-/// D800..DBFF only where the input does, so surrogate pairs (and, in UTF-32, a lead surrogate and
-/// what follows it) stay together. f returns false to stop.
-template <bool Little, class Unit, class F>
-void for_each_host_chunk(const unsigned char* p, std::size_t n, F f) {
-  constexpr std::size_t chunk = 4096 / sizeof(Unit);
+/// Calls f(units, count, offset) on the `n` UTF-16 or UTF-32 units (by Unit) at `p` (Src: Unit, or
+/// a byte type when `p` may not be aligned for Unit), stored little-endian (Little) or big-endian:
+/// put into host order a chunk at a time in a buffer (the kernel's byte shuffle, straight from `p`
+/// when it holds units). A chunk ends on a value D800..DBFF only where the input does, so surrogate
+/// pairs (and, in UTF-32, a lead surrogate and what follows it) stay together. f returns false to
+/// stop.
+template <bool Little, class Unit, class Src, class F>
+void for_each_host_chunk(const Src* p, std::size_t n, F f) {
+  constexpr std::size_t chunk = 8192 / sizeof(Unit);
   Unit buf[chunk];
   for (std::size_t pos = 0; pos < n;) {
     std::size_t len = n - pos < chunk ? n - pos : chunk;
-    std::memcpy(buf, p + pos * sizeof(Unit), len * sizeof(Unit));
-    if constexpr (Little != host_little_endian) swap_units(buf, len, buf);
+    if constexpr (std::is_same_v<Src, Unit> && Little != host_little_endian) {
+      swap_units(p + pos, len, buf);
+    } else {
+      std::memcpy(buf, reinterpret_cast<const unsigned char*>(p) + pos * sizeof(Unit), len * sizeof(Unit));
+      if constexpr (Little != host_little_endian) swap_units(buf, len, buf);
+    }
     if (pos + len < n && buf[len - 1] >= 0xD800 && buf[len - 1] <= 0xDBFF) --len;
+    // (A chunk that then still ends on a high surrogate, one before another, meets it as
+    // `incomplete`: chunk_error makes that the `surrogate` it is.)
     if (!f(static_cast<const Unit*>(buf), len, pos)) return;
     pos += len;
   }
-}
-
-/// Bytes of the units of `in` (read as their object representation).
-template <class Unit>
-const unsigned char* unit_bytes(std::basic_string_view<Unit> in) noexcept {
-  return reinterpret_cast<const unsigned char*>(in.data());
 }
 
 /// validate_utf16 (the kernel's) or validate_utf32 (by Unit) on host-order units.
@@ -90,14 +92,22 @@ validation_result validate_units(const Unit* p, std::size_t n) noexcept {
     return kernel_fn<&kernel_table::validate_utf32>()(p, n);
 }
 
-/// validate_units on the `n` units whose bytes start at `p`, stored little-endian (Little) or big-endian.
-template <bool Little, class Unit>
-validation_result validate_stored(const unsigned char* p, std::size_t n) noexcept {
+/// The error `e` met in a chunk of for_each_host_chunk that ends at `end`, in the whole
+/// input of `n` units: a high surrogate that ends a chunk but not the input is followed by another.
+inline error_code chunk_error(error_code e, std::size_t end, std::size_t n) noexcept {
+  return e == error_code::incomplete && end < n ? error_code::surrogate : e;
+}
+
+/// validate_units on the `n` units at `p` (Src: as for for_each_host_chunk), stored little-endian
+/// (Little) or big-endian.
+template <bool Little, class Unit, class Src>
+validation_result validate_stored(const Src* p, std::size_t n) noexcept {
   validation_result r{n, 0, error_code::none};
   for_each_host_chunk<Little, Unit>(p, n, [&](const Unit* b, std::size_t len, std::size_t base) {
     const validation_result v = validate_units(b, len);
     if (v) return true;
-    r = {base + v.valid_up_to, v.error_length, v.error};
+    const error_code e = chunk_error(v.error, base + len, n);
+    r = {base + v.valid_up_to, e == v.error ? v.error_length : std::size_t{1}, e};
     return false;
   });
   return r;
@@ -109,7 +119,7 @@ validation_result validate_utf_in_order(std::basic_string_view<Unit> in) noexcep
   if constexpr (Little == host_little_endian)
     return validate_units(in.data(), in.size());
   else
-    return validate_stored<Little, Unit>(unit_bytes(in), in.size());
+    return validate_stored<Little, Unit>(in.data(), in.size());
 }
 
 /// The host-order UTF-16 or UTF-32 (by Unit) to UTF-8 conversion.
@@ -128,11 +138,11 @@ conversion_result utf_in_order_to_utf8(std::basic_string_view<Unit> in, Byte* ou
     return utf_to_utf8(in, out, policy);
   } else {
     conversion_result r{in.size(), 0, error_code::none};
-    for_each_host_chunk<Little, Unit>(unit_bytes(in), in.size(), [&](const Unit* b, std::size_t len, std::size_t base) {
+    for_each_host_chunk<Little, Unit>(in.data(), in.size(), [&](const Unit* b, std::size_t len, std::size_t base) {
       const conversion_result c = utf_to_utf8(std::basic_string_view<Unit>(b, len), out + r.written, policy);
       r.written += c.written;
       if (c.error != error_code::none) {
-        if (r.error == error_code::none) r.error = c.error;
+        if (r.error == error_code::none) r.error = chunk_error(c.error, base + len, in.size());
         if constexpr (Policy::stops_on_error) {
           r.read = base + c.read;
           return false;
@@ -170,7 +180,7 @@ std::size_t utf8_length_from_utf_in_order(std::basic_string_view<Unit> in, R r) 
     return length(in);
   } else {
     std::size_t total = 0;
-    for_each_host_chunk<Little, Unit>(unit_bytes(in), in.size(), [&](const Unit* b, std::size_t len, std::size_t) {
+    for_each_host_chunk<Little, Unit>(in.data(), in.size(), [&](const Unit* b, std::size_t len, std::size_t) {
       total += length(std::basic_string_view<Unit>(b, len));
       return true;
     });

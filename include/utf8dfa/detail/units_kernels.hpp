@@ -6,6 +6,7 @@
 #define UTF8DFA_DETAIL_UNITS_KERNELS_HPP
 
 #include <cstddef>
+#include <cstdint>
 
 #include "../policy.hpp"
 #include "kernel_table.hpp"
@@ -29,6 +30,15 @@ constexpr std::size_t count_utf16_scalar(const char16_t* p, std::size_t n) noexc
   std::size_t count = 0;
   for (std::size_t i = 0; i < n; ++count) i += decode_utf16_at(p, n, i).length;
   return count;
+}
+
+/// The pairs (a high surrogate, then a low one) that start in [from, to) of the `n` units at p:
+/// count_utf16 is n less the pairs.
+inline std::size_t pair_starts_scalar(const char16_t* p, std::size_t n, std::size_t from, std::size_t to) noexcept {
+  std::size_t pairs = 0;
+  for (std::size_t i = from; i < to && i + 1 < n; ++i)
+    pairs += (p[i] & 0xFC00u) == 0xD800u && (p[i + 1] & 0xFC00u) == 0xDC00u;
+  return pairs;
 }
 
 /// The kernel entry for UTF-32 validation.
@@ -55,6 +65,13 @@ template <class Unit>
 std::size_t change_endianness_scalar(const Unit* p, std::size_t n, Unit* out) noexcept {
   for (std::size_t i = 0; i < n; ++i) out[i] = swap_bytes(p[i]);
   return n;
+}
+
+/// Units of `Unit` from p to the next 64-byte boundary (0 when p is on one): the vector kernels'
+/// loads from there on do not straddle cache lines.
+template <class Unit>
+std::size_t units_to_line(const Unit* p) noexcept {
+  return (64 - reinterpret_cast<std::uintptr_t>(p) % 64) % 64 / sizeof(Unit);
 }
 
 /// The kernels' encoding of a policy into Latin-1 (strict_marker, skip_marker or the replacement

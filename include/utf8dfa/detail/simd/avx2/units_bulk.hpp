@@ -21,110 +21,151 @@ inline namespace UTF8DFA_ABI_NAMESPACE {
 namespace detail {
 namespace avx2 {
 
-/// count_utf16: the units less the pairs (a high surrogate right before a low one); 64 units
-/// without a surrogate at a time, else blocks of 16 with the high surrogate that ends one carried.
+/// The pairs that start among the 16 UTF-16 units `u` (`next`: the units after each), as -1 in
+/// their lanes: a high surrogate before a low one ((next & FC00) | (u >> 10) is DC00 | D800 >> 10).
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i pair_starts(__m256i u, __m256i next) noexcept {
+  const __m256i key =
+      _mm256_or_si256(_mm256_and_si256(next, _mm256_set1_epi16(static_cast<short>(0xFC00))), _mm256_srli_epi16(u, 10));
+  return _mm256_cmpeq_epi16(key, _mm256_set1_epi16(static_cast<short>(0xDC00 | (0xD800 >> 10))));
+}
+
+/// count_utf16: the units less the pairs (a high surrogate right before a low one). From a 64-byte
+/// boundary: 64 units without a surrogate at a time, tried again after each block of 16 without a
+/// pair, the others 16 at a time against the units after them, counted in 16-bit lanes; the head
+/// and the tail scalar.
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t count_utf16(const char16_t* p, std::size_t n) noexcept {
   const __m256i shift = _mm256_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
   const __m256i top = _mm256_set1_epi16(0x07FF);
-  const __m256i fc00 = _mm256_set1_epi16(static_cast<short>(0xFC00));
-  const __m256i d800 = _mm256_set1_epi16(static_cast<short>(0xD800));
-  const __m256i dc00 = _mm256_set1_epi16(static_cast<short>(0xDC00));
-  std::size_t pairs2 = 0;   // twice the pairs: two mask bits a unit
-  std::uint32_t carry = 0;  // 3 when the block before ended with a high surrogate
-  std::size_t i = 0;
-  while (n - i >= 16) {
-    if (n - i >= 64 && plain64(p + i, shift, top)) {
-      i += 64;
-      carry = 0;
-      continue;
+  std::size_t i = units_to_line(p) < n ? units_to_line(p) : n;
+  std::size_t pairs = pair_starts_scalar(p, n, 0, i);
+  bool try_plain = true;
+  while (n - i > 16) {  // the unit after the block is there
+    if (try_plain && n - i >= 64) {
+      if (plain64(p + i, shift, top)) {
+        i += 64;
+        continue;
+      }
+      try_plain = false;
     }
-    const __m256i u = _mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i)), fc00);
-    const auto high = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi16(u, d800)));
-    const auto low = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi16(u, dc00)));
-    pairs2 += static_cast<std::size_t>(_mm_popcnt_u32(((high << 2) | carry) & low));
-    carry = high >> 30;
-    i += 16;
+    // Up to 1024 blocks counted in 16-bit lanes (-1 a pair), summed when pairs are found.
+    __m256i counts = _mm256_setzero_si256();
+    const std::size_t end = n - i - 1 < 16 * 1024 ? i + (n - i - 1) / 16 * 16 : i + 16 * 1024;
+    for (; i < end; i += 16) {
+      const __m256i starts = pair_starts(_mm256_load_si256(reinterpret_cast<const __m256i*>(p + i)),
+                                         _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 1)));
+      counts = _mm256_sub_epi16(counts, starts);
+      if (_mm256_testz_si256(starts, starts)) {  // back to the test for plain blocks
+        i += 16;
+        try_plain = true;
+        break;
+      }
+    }
+    const __m256i sums = _mm256_madd_epi16(counts, _mm256_set1_epi16(1));
+    const __m128i half = _mm_add_epi32(_mm256_castsi256_si128(sums), _mm256_extracti128_si256(sums, 1));
+    const __m128i quarter = _mm_add_epi32(half, _mm_unpackhi_epi64(half, half));
+    pairs += static_cast<std::uint32_t>(_mm_cvtsi128_si32(_mm_add_epi32(quarter, _mm_srli_si128(quarter, 4))));
   }
-  std::size_t pairs = pairs2 / 2;
-  if (carry != 0 && i < n && (p[i] & 0xFC00u) == 0xDC00u) ++pairs;  // a pair across the tail's start
-  // The tail's count is its units less its pairs (its first unit, a low surrogate, starts none).
-  return n - pairs - ((n - i) - count_utf16_scalar(p + i, n - i));
+  return n - pairs - pair_starts_scalar(p, n, i, n);
 }
 
-/// True when every value of `big` (the largest of a block) is at most `top` (10FFFF) and none of
-/// `sur` (the least v - D800) at most `gap` (7FF).
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf32_block_good(__m256i big, __m256i sur, __m256i top,
-                                                                __m256i gap) noexcept {
-  const __m256i in_range = _mm256_cmpeq_epi32(_mm256_max_epu32(big, top), top);
-  const __m256i surrogate = _mm256_cmpeq_epi32(_mm256_min_epu32(sur, gap), sur);
-  return _mm256_movemask_epi8(_mm256_andnot_si256(surrogate, in_range)) == -1;
+/// Takes the 8 values at q (aligned) into the largest value and the largest value plus `offset`.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void take_utf32(__m256i& value, __m256i& shifted, const char32_t* q,
+                                                          __m256i offset) noexcept {
+  __m256i v = _mm256_load_si256(reinterpret_cast<const __m256i*>(q));
+  __asm__("" : "+x"(v));  // one load, which the compiler would otherwise fold into both uses
+  value = _mm256_max_epu32(value, v);
+  shifted = _mm256_max_epu32(shifted, _mm256_add_epi32(v, offset));
 }
 
-/// validate_utf32: 32 values at a time, then 8 (the scalar code finds the error in a block that
-/// has one, and checks the tail).
+/// validate_utf32: from a 64-byte boundary, blocks of up to 1024 values checked once each through
+/// the largest value and the largest value plus FFFF2000 (which takes D800..DFFF, and them only,
+/// to FFFFF800..FFFFFFFF); the scalar code finds the error in a block that has one, and checks the
+/// head and the tail.
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_utf32(const char32_t* p,
                                                                              std::size_t n) noexcept {
-  const __m256i d800 = _mm256_set1_epi32(0xD800);
-  const __m256i gap = _mm256_set1_epi32(0x7FF);
-  const __m256i top = _mm256_set1_epi32(0x10FFFF);
-  const auto* v = reinterpret_cast<const __m256i*>(p);
-  std::size_t i = 0;
-  for (; n - i >= 32; i += 32) {
-    const __m256i a = _mm256_loadu_si256(v + i / 8), b = _mm256_loadu_si256(v + i / 8 + 1);
-    const __m256i c = _mm256_loadu_si256(v + i / 8 + 2), d = _mm256_loadu_si256(v + i / 8 + 3);
-    const __m256i big = _mm256_max_epu32(_mm256_max_epu32(a, b), _mm256_max_epu32(c, d));
-    const __m256i sur = _mm256_min_epu32(_mm256_min_epu32(_mm256_sub_epi32(a, d800), _mm256_sub_epi32(b, d800)),
-                                         _mm256_min_epu32(_mm256_sub_epi32(c, d800), _mm256_sub_epi32(d, d800)));
-    if (UTF8DFA_UNLIKELY(!utf32_block_good(big, sur, top, gap))) break;
+  const __m256i offset = _mm256_set1_epi32(static_cast<int>(0xFFFF2000u));
+  std::size_t i = units_to_line(p) < n ? units_to_line(p) : n;
+  validation_result r = validate_utf(p, i);
+  if (!r) return r;
+  while (n - i >= 32) {
+    __m256i value0 = _mm256_setzero_si256(), value1 = value0, value2 = value0, value3 = value0;
+    __m256i shifted0 = value0, shifted1 = value0, shifted2 = value0, shifted3 = value0;
+    const std::size_t step = n - i < 1024 ? (n - i) / 32 * 32 : 1024;
+    for (const char32_t* q = p + i; q < p + i + step; q += 32) {
+      take_utf32(value0, shifted0, q, offset);
+      take_utf32(value1, shifted1, q + 8, offset);
+      take_utf32(value2, shifted2, q + 16, offset);
+      take_utf32(value3, shifted3, q + 24, offset);
+    }
+    const __m256i big = _mm256_max_epu32(_mm256_max_epu32(value0, value1), _mm256_max_epu32(value2, value3));
+    const __m256i sur = _mm256_max_epu32(_mm256_max_epu32(shifted0, shifted1), _mm256_max_epu32(shifted2, shifted3));
+    // Fine when big <= 10FFFF and sur <= FFFFF7FF: the maxima with those limits are the limits.
+    const __m256i big_ok =
+        _mm256_cmpeq_epi32(_mm256_max_epu32(big, _mm256_set1_epi32(0x10FFFF)), _mm256_set1_epi32(0x10FFFF));
+    const __m256i sur_ok = _mm256_cmpeq_epi32(_mm256_max_epu32(sur, _mm256_set1_epi32(static_cast<int>(0xFFFFF7FFu))),
+                                              _mm256_set1_epi32(static_cast<int>(0xFFFFF7FFu)));
+    if (UTF8DFA_UNLIKELY(_mm256_movemask_epi8(_mm256_and_si256(big_ok, sur_ok)) != -1)) break;
+    i += step;
   }
-  for (; n - i >= 8; i += 8) {
-    const __m256i a = _mm256_loadu_si256(v + i / 8);
-    if (UTF8DFA_UNLIKELY(!utf32_block_good(a, _mm256_sub_epi32(a, d800), top, gap))) break;
-  }
-  const validation_result r = validate_utf(p + i, n - i);
+  r = validate_utf(p + i, n - i);
   return {i + r.valid_up_to, r.error_length, r.error};
 }
 
-/// UTF-16 (In char16_t) or UTF-32 to Latin-1 under Policy: blocks of 32 values up to FF narrowed
-/// in vectors, the others scalar.
+/// Writes the 32 values at p (64-byte aligned) as bytes at o when they are all at most FF; false
+/// (nothing written) when one is not.
+template <class In>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool narrow32(const In* p, unsigned char* o) noexcept {
+  const auto* v = reinterpret_cast<const __m256i*>(p);
+  __m256i bytes;
+  if constexpr (sizeof(In) == 2) {
+    const __m256i a = _mm256_load_si256(v), b = _mm256_load_si256(v + 1);
+    if (!_mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi16(static_cast<short>(0xFF00)))) return false;
+    // packus interleaves the 128-bit lanes: a0 b0 a1 b1, put back in order.
+    bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8);
+  } else {
+    const __m256i a = _mm256_load_si256(v), b = _mm256_load_si256(v + 1);
+    const __m256i c = _mm256_load_si256(v + 2), d = _mm256_load_si256(v + 3);
+    if (!_mm256_testz_si256(_mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, d)),
+                            _mm256_set1_epi32(static_cast<int>(0xFFFFFF00u))))
+      return false;
+    // Dwords of 4 bytes: a0 b0 c0 d0 | a1 b1 c1 d1 (by 128-bit lane), put back in order.
+    const __m256i mixed = _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, d));
+    bytes = _mm256_permutevar8x32_epi32(mixed, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+  }
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), bytes);
+  return true;
+}
+
+/// UTF-16 (In char16_t) or UTF-32 to Latin-1 under Policy: blocks of 32 values up to FF from a
+/// 64-byte boundary narrowed in vectors, the others scalar.
 template <class Policy, class In>
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result units_to_latin1_by(const In* p, std::size_t n,
                                                                           unsigned char* out,
                                                                           unsigned char repl) noexcept {
   latin1_progress s;
-  std::size_t i = 0, w = 0;  // s.read and s.written, in registers
+  // s.read, and s.read - s.written (which the vector blocks leave as it is), in registers.
+  std::size_t i = 0, lag = 0;
   while (n - i >= 32) {
-    const auto* v = reinterpret_cast<const __m256i*>(p + i);
-    __m256i bytes;
-    bool fits = false;
-    if constexpr (sizeof(In) == 2) {
-      const __m256i a = _mm256_loadu_si256(v), b = _mm256_loadu_si256(v + 1);
-      fits = _mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi16(static_cast<short>(0xFF00))) != 0;
-      // packus interleaves the 128-bit lanes: a0 b0 a1 b1, put back in order.
-      bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8);
-    } else {
-      const __m256i a = _mm256_loadu_si256(v), b = _mm256_loadu_si256(v + 1);
-      const __m256i c = _mm256_loadu_si256(v + 2), d = _mm256_loadu_si256(v + 3);
-      fits = _mm256_testz_si256(_mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, d)),
-                                _mm256_set1_epi32(static_cast<int>(0xFFFFFF00u))) != 0;
-      // Dwords of 4 bytes: a0 b0 c0 d0 | a1 b1 c1 d1 (by 128-bit lane), put back in order.
-      const __m256i mixed = _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, d));
-      bytes = _mm256_permutevar8x32_epi32(mixed, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
-    }
-    if (UTF8DFA_LIKELY(fits)) {
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + w), bytes);
-      i += 32;
-      w += 32;
+    const std::size_t head = units_to_line(p + i);
+    if (head != 0) {  // scalar to the next 64-byte boundary
+      s.read = i;
+      s.written = i - lag;
+      if (!to_latin1_until<Policy>(p, n, i + head, out, s, repl)) return latin1_result(s, n, true);
+      i = s.read;
+      lag = i - s.written;
       continue;
     }
+    // From the boundary on, blocks of 32 while they fit (a tight loop), then the block that does not.
+    while (n - i >= 32 && narrow32(p + i, out + (i - lag))) i += 32;
+    if (n - i < 32) break;
     s.read = i;
-    s.written = w;
+    s.written = i - lag;
     if (!to_latin1_until<Policy>(p, n, i + 32, out, s, repl)) return latin1_result(s, n, true);
     i = s.read;
-    w = s.written;
+    lag = i - s.written;
   }
   s.read = i;
-  s.written = w;
+  s.written = i - lag;
   const bool done = to_latin1_until<Policy>(p, n, n, out, s, repl);
   return latin1_result(s, n, !done);
 }
@@ -160,18 +201,25 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t latin1_widen(const unsigned cha
   return n;
 }
 
-/// Bytes of the UTF-8 of Latin-1: n plus the bytes 80..FF, counted 64 at a time.
+/// Bytes of the UTF-8 of Latin-1: n plus the bytes 80..FF, counted from a 64-byte boundary in
+/// byte lanes (up to 255 blocks of 32 between two sums); the head and the tail scalar.
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t utf8_length_from_latin1(const unsigned char* p,
                                                                                 std::size_t n) noexcept {
-  std::size_t total = n;
-  std::size_t i = 0;
-  for (; n - i >= 64; i += 64) {
-    const auto* v = reinterpret_cast<const __m256i*>(p + i);
-    const auto a = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_loadu_si256(v)));
-    const auto b = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_loadu_si256(v + 1)));
-    total += static_cast<std::size_t>(_mm_popcnt_u64((std::uint64_t{b} << 32) | a));
+  std::size_t i = units_to_line(p) < n ? units_to_line(p) : n;
+  std::size_t total = utf8_length_from_latin1_scalar(p, i);
+  while (n - i >= 32) {
+    const std::size_t blocks = (n - i) / 32 < 255 ? (n - i) / 32 : 255;
+    __m256i counts = _mm256_setzero_si256();  // -1 for each byte 80..FF
+    for (std::size_t b = 0; b < blocks; ++b, i += 32) {
+      const __m256i x = _mm256_load_si256(reinterpret_cast<const __m256i*>(p + i));
+      counts = _mm256_sub_epi8(counts, _mm256_cmpgt_epi8(_mm256_setzero_si256(), x));
+    }
+    const __m256i sums = _mm256_sad_epu8(counts, _mm256_setzero_si256());
+    const __m128i half = _mm_add_epi64(_mm256_castsi256_si128(sums), _mm256_extracti128_si256(sums, 1));
+    total +=
+        32 * blocks + static_cast<std::size_t>(_mm_cvtsi128_si64(_mm_add_epi64(half, _mm_unpackhi_epi64(half, half))));
   }
-  return total + utf8_length_from_latin1_scalar(p + i, n - i) - (n - i);
+  return total + utf8_length_from_latin1_scalar(p + i, n - i);
 }
 
 /// change_endianness_utf16 / _utf32 (by Unit): one byte shuffle a vector; `out` may be `p`.

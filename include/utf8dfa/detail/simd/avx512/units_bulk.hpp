@@ -28,63 +28,120 @@ inline namespace UTF8DFA_ABI_NAMESPACE {
 namespace detail {
 namespace avx512 {
 
-/// The (at most 32) units at p masked by `live`, each with its top six bits only.
-UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m512i surrogate_tags(const char16_t* p, __mmask32 live) noexcept {
-  return _mm512_and_si512(_mm512_maskz_loadu_epi16(live, p), _mm512_set1_epi16(static_cast<short>(0xFC00)));
+/// The pairs ending in a block of (at most 32) UTF-16 units `u`: the low surrogates that follow a
+/// high one (`carry`: 1 when the unit before the block is a high surrogate). Sets `carry` for the
+/// next block.
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE std::size_t pairs_ending(__m512i u, std::uint64_t& carry) noexcept {
+  const __m512i top = _mm512_and_si512(u, _mm512_set1_epi16(static_cast<short>(0xFC00)));
+  const std::uint64_t high = _mm512_cmpeq_epi16_mask(top, _mm512_set1_epi16(static_cast<short>(0xD800)));
+  const std::uint64_t low = _mm512_cmpeq_epi16_mask(top, _mm512_set1_epi16(static_cast<short>(0xDC00)));
+  const auto pairs = static_cast<std::size_t>(_mm_popcnt_u64(((high << 1) | carry) & low));
+  carry = high >> 31;
+  return pairs;
 }
 
-/// count_utf16: the units less the pairs (a high surrogate right before a low one); 128 units
-/// without a surrogate at a time, else blocks of 32 with the high surrogate that ends one carried.
+/// count_utf16: the units less the pairs (a high surrogate right before a low one). From a 64-byte
+/// boundary: 128 units without a surrogate at a time, tried again after each block of 32 without a
+/// pair, the others 32 at a time (the high surrogate that ends a block carried to the next).
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t count_utf16(const char16_t* p, std::size_t n) noexcept {
   const __m512i shift = _mm512_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
   const __m512i limit = _mm512_set1_epi16(0x0800);
-  const __m512i d800 = _mm512_set1_epi16(static_cast<short>(0xD800));
-  const __m512i dc00 = _mm512_set1_epi16(static_cast<short>(0xDC00));
-  std::size_t pairs = 0;
-  std::uint64_t carry = 0;  // 1 when the block before ended with a high surrogate
-  for (std::size_t i = 0; i < n;) {
-    if (n - i >= 128 && plain128(p + i, shift, limit)) {
-      i += 128;
-      carry = 0;
-      continue;
+  std::size_t i = units_to_line(p) < n ? units_to_line(p) : n;
+  std::uint64_t carry = 0;  // (the head, shorter than 32 units, leaves none: its last unit is read again)
+  std::size_t pairs = pairs_ending(_mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(i)), p), carry);
+  if (i > 0) carry = (p[i - 1] & 0xFC00u) == 0xD800u;
+  bool try_plain = true;
+  while (n - i >= 32) {
+    if (try_plain && n - i >= 128) {
+      if (plain128(p + i, shift, limit)) {
+        i += 128;
+        carry = 0;
+        continue;
+      }
+      try_plain = false;
     }
-    const std::size_t k = n - i < 32 ? n - i : 32;
-    const __m512i u = surrogate_tags(p + i, static_cast<__mmask32>(low_bits(k)));
-    const std::uint64_t high = _mm512_cmpeq_epi16_mask(u, d800);
-    const std::uint64_t low = _mm512_cmpeq_epi16_mask(u, dc00);
-    pairs += static_cast<std::size_t>(_mm_popcnt_u64(((high << 1) | carry) & low));
-    carry = high >> 31;
-    i += k;
+    const std::size_t found = pairs_ending(_mm512_load_si512(p + i), carry);
+    pairs += found;
+    try_plain = found == 0 && carry == 0;
+    i += 32;
   }
+  pairs += pairs_ending(_mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(n - i)), p + i), carry);
   return n - pairs;
 }
 
-/// validate_utf32: 64 values at a time (the scalar code finds the error in a block that has one),
-/// the tail in masked blocks of 16 (zeros are valid).
+/// The largest of the values and of the values plus FFFF2000 (which takes D800..DFFF, and them
+/// only, to FFFFF800..FFFFFFFF) of blocks of UTF-32.
+struct utf32_maxima {
+  __m512i value, shifted;
+};
+
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE void take_utf32(utf32_maxima& m, __m512i v) noexcept {
+  m.value = _mm512_max_epu32(m.value, v);
+  m.shifted = _mm512_max_epu32(m.shifted, _mm512_add_epi32(v, _mm512_set1_epi32(static_cast<int>(0xFFFF2000u))));
+}
+
+/// True when the values taken into `m` hold no surrogate and none above 10FFFF.
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool utf32_fine(const utf32_maxima& m) noexcept {
+  return (_mm512_cmpgt_epu32_mask(m.value, _mm512_set1_epi32(0x10FFFF)) |
+          _mm512_cmpgt_epu32_mask(m.shifted, _mm512_set1_epi32(static_cast<int>(0xFFFFF7FFu)))) == 0;
+}
+
+/// validate_utf32: blocks of up to 1024 values from a 64-byte boundary checked once each (the scalar
+/// code finds the error in a block that has one), the rest in masked blocks of up to 16 (zeros are
+/// valid).
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf32(const char32_t* p,
                                                                                std::size_t n) noexcept {
-  const __m512i d800 = _mm512_set1_epi32(0xD800);
-  const __m512i gap = _mm512_set1_epi32(0x800);
-  const __m512i top = _mm512_set1_epi32(0x10FFFF);
   std::size_t i = 0;
-  for (; n - i >= 64; i += 64) {
-    const __m512i a = _mm512_loadu_si512(p + i), b = _mm512_loadu_si512(p + i + 16);
-    const __m512i c = _mm512_loadu_si512(p + i + 32), d = _mm512_loadu_si512(p + i + 48);
-    const __m512i big = _mm512_max_epu32(_mm512_max_epu32(a, b), _mm512_max_epu32(c, d));
-    const __m512i sur = _mm512_min_epu32(_mm512_min_epu32(_mm512_sub_epi32(a, d800), _mm512_sub_epi32(b, d800)),
-                                         _mm512_min_epu32(_mm512_sub_epi32(c, d800), _mm512_sub_epi32(d, d800)));
-    if (UTF8DFA_UNLIKELY((_mm512_cmpgt_epu32_mask(big, top) | _mm512_cmplt_epu32_mask(sur, gap)) != 0)) break;
+  for (std::size_t step = 0; i < n; i += step) {
+    utf32_maxima a{_mm512_setzero_si512(), _mm512_setzero_si512()}, b = a;
+    const std::size_t head = units_to_line(p + i);
+    if (head == 0 && n - i >= 64) {  // up to 1024 values, four vectors a step (independent maxima)
+      utf32_maxima c = a, d = a;
+      step = n - i < 1024 ? (n - i) / 64 * 64 : 1024;
+      // (opaque: one load a vector, which the compiler would otherwise fold into both of its uses)
+      for (const char32_t* q = p + i; q < p + i + step; q += 64) {
+        take_utf32(a, opaque(_mm512_load_si512(q)));
+        take_utf32(b, opaque(_mm512_load_si512(q + 16)));
+        take_utf32(c, opaque(_mm512_load_si512(q + 32)));
+        take_utf32(d, opaque(_mm512_load_si512(q + 48)));
+      }
+      a.value = _mm512_max_epu32(_mm512_max_epu32(a.value, b.value), _mm512_max_epu32(c.value, d.value));
+      a.shifted = _mm512_max_epu32(_mm512_max_epu32(a.shifted, b.shifted), _mm512_max_epu32(c.shifted, d.shifted));
+    } else {
+      step = n - i < 16 ? n - i : 16;
+      if (head != 0 && head < step) step = head;
+      take_utf32(a, _mm512_maskz_loadu_epi32(static_cast<__mmask16>(low_bits(step)), p + i));
+    }
+    if (UTF8DFA_UNLIKELY(!utf32_fine(a))) {
+      const validation_result r = validate_utf(p + i, n - i);
+      return {i + r.valid_up_to, r.error_length, r.error};
+    }
   }
-  for (; i < n; i += 16) {
-    const std::size_t k = n - i < 16 ? n - i : 16;
-    const __m512i v = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(low_bits(k)), p + i);
-    if (UTF8DFA_UNLIKELY((_mm512_cmpgt_epu32_mask(v, top) | _mm512_cmplt_epu32_mask(_mm512_sub_epi32(v, d800), gap)) !=
-                         0))
-      break;
+  return {n, 0, error_code::none};
+}
+
+/// Writes the 64 values at p (64-byte aligned) as bytes at o when they are all at most FF (with
+/// `low_bytes`, the index of the low byte of each value in two vectors); false (nothing written)
+/// when one is not.
+template <class In>
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool narrow64(const In* p, unsigned char* o, __m512i low_bytes) noexcept {
+  const __m512i* v = reinterpret_cast<const __m512i*>(p);
+  __m512i bytes;
+  if constexpr (sizeof(In) == 2) {
+    const __m512i a = _mm512_load_si512(v), b = _mm512_load_si512(v + 1);
+    if (_mm512_test_epi16_mask(_mm512_or_si512(a, b), _mm512_set1_epi16(static_cast<short>(0xFF00))) != 0) return false;
+    bytes = _mm512_permutex2var_epi8(a, low_bytes, b);
+  } else {
+    const __m512i a = _mm512_load_si512(v), b = _mm512_load_si512(v + 1);
+    const __m512i c = _mm512_load_si512(v + 2), d = _mm512_load_si512(v + 3);
+    if (_mm512_test_epi32_mask(_mm512_or_si512(_mm512_or_si512(a, b), _mm512_or_si512(c, d)),
+                               _mm512_set1_epi32(static_cast<int>(0xFFFFFF00u))) != 0)
+      return false;
+    const __m512i ab = _mm512_permutex2var_epi8(a, low_bytes, b), cd = _mm512_permutex2var_epi8(c, low_bytes, d);
+    bytes = _mm512_inserti64x4(ab, _mm512_castsi512_si256(cd), 1);
   }
-  if (i >= n) return {n, 0, error_code::none};
-  const validation_result r = validate_utf(p + i, n - i);
-  return {i + r.valid_up_to, r.error_length, r.error};
+  _mm512_storeu_si512(o, bytes);
+  return true;
 }
 
 /// UTF-16 (In char16_t, 32 units a vector) or UTF-32 (16) to Latin-1 under Policy: blocks of
@@ -94,33 +151,45 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result units_to_latin1_by(cons
                                                                             unsigned char* out,
                                                                             unsigned char repl) noexcept {
   constexpr std::size_t lanes = 64 / sizeof(In);
+  // The low byte of each 16-bit (32-bit) lane of two vectors: bytes 2j (4j; the first 32 only used).
+  const __m512i twice = _mm512_add_epi8(byte_iota(), byte_iota());
+  const __m512i low_bytes = sizeof(In) == 2 ? twice : _mm512_add_epi8(twice, twice);
   latin1_progress s;
-  std::size_t i = 0, w = 0;  // s.read and s.written, in registers
+  // s.read, and s.read - s.written (which the vector blocks leave as it is), in registers.
+  std::size_t i = 0, lag = 0;
   while (i < n) {
-    const std::size_t k = n - i < lanes ? n - i : lanes;
+    // From a 64-byte boundary, blocks of 64 while they fit (a tight loop); then, or before the
+    // boundary, a masked block up to it.
+    std::size_t head = units_to_line(p + i);
+    if (head == 0) {
+      while (n - i >= 64 && narrow64(p + i, out + (i - lag), low_bytes)) i += 64;
+      if (i == n) break;
+      head = units_to_line(p + i);
+    }
+    std::size_t k = n - i < lanes ? n - i : lanes;  // to the next 64-byte boundary at most
+    if (head != 0 && head < k) k = head;
     const std::uint64_t live = low_bits(k);
     bool fits = false;
     if constexpr (sizeof(In) == 2) {
       const __m512i u = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(live), p + i);
       fits = _mm512_test_epi16_mask(u, _mm512_set1_epi16(static_cast<short>(0xFF00))) == 0;
-      if (fits) _mm512_mask_cvtepi16_storeu_epi8(out + w, static_cast<__mmask32>(live), u);
+      if (fits) _mm512_mask_cvtepi16_storeu_epi8(out + (i - lag), static_cast<__mmask32>(live), u);
     } else {
       const __m512i v = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(live), p + i);
       fits = _mm512_test_epi32_mask(v, _mm512_set1_epi32(static_cast<int>(0xFFFFFF00u))) == 0;
-      if (fits) _mm512_mask_cvtepi32_storeu_epi8(out + w, static_cast<__mmask16>(live), v);
+      if (fits) _mm512_mask_cvtepi32_storeu_epi8(out + (i - lag), static_cast<__mmask16>(live), v);
     }
     if (UTF8DFA_LIKELY(fits)) {
       i += k;
-      w += k;
       continue;
     }
     s.read = i;
-    s.written = w;
+    s.written = i - lag;
     if (!to_latin1_until<Policy>(p, n, i + k, out, s, repl)) return latin1_result(s, n, true);
     i = s.read;
-    w = s.written;
+    lag = i - s.written;
   }
-  s.written = w;
+  s.written = i - lag;
   return latin1_result(s, n, false);
 }
 
@@ -160,20 +229,25 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE std::size_t latin1_widen(const unsigned c
   return n;
 }
 
-/// Bytes of the UTF-8 of Latin-1: n plus the bytes 80..FF, counted 64 at a time.
+/// Bytes of the UTF-8 of Latin-1: n plus the bytes 80..FF, counted in byte lanes (up to 255
+/// blocks of 64 between two sums), the rest with a masked load.
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t utf8_length_from_latin1(const unsigned char* p,
                                                                                   std::size_t n) noexcept {
+  const __m512i one = _mm512_set1_epi8(1);
   std::size_t total = n;
-  std::size_t i = 0;
-  for (; n - i >= 128; i += 128)
-    total += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_movepi8_mask(_mm512_loadu_si512(p + i))) +
-                                      _mm_popcnt_u64(_mm512_movepi8_mask(_mm512_loadu_si512(p + i + 64))));
-  for (; i < n; i += 64) {
-    const std::size_t k = n - i < 64 ? n - i : 64;
-    const __m512i x = _mm512_maskz_loadu_epi8(static_cast<__mmask64>(low_bits(k)), p + i);
-    total += static_cast<std::size_t>(_mm_popcnt_u64(_mm512_movepi8_mask(x)));
+  std::size_t i = units_to_line(p) < n ? units_to_line(p) : n;  // to a 64-byte boundary first
+  total += static_cast<std::size_t>(
+      _mm_popcnt_u64(_mm512_movepi8_mask(_mm512_maskz_loadu_epi8(static_cast<__mmask64>(low_bits(i)), p))));
+  while (n - i >= 64) {
+    const std::size_t blocks = (n - i) / 64 < 255 ? (n - i) / 64 : 255;
+    __m512i counts = _mm512_setzero_si512();
+    for (std::size_t b = 0; b < blocks; ++b, i += 64)
+      counts = _mm512_add_epi8(counts, _mm512_and_si512(_mm512_srli_epi16(_mm512_load_si512(p + i), 7), one));
+    const __m512i sums = _mm512_sad_epu8(counts, _mm512_setzero_si512());
+    total += static_cast<std::size_t>(_mm512_reduce_add_epi64(sums));
   }
-  return total;
+  const __m512i x = _mm512_maskz_loadu_epi8(static_cast<__mmask64>(low_bits(n - i)), p + i);
+  return total + static_cast<std::size_t>(_mm_popcnt_u64(_mm512_movepi8_mask(x)));
 }
 
 /// The byte shuffle that reverses each unit of `Unit`'s size.
