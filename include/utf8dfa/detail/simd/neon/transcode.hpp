@@ -134,6 +134,71 @@ inline conversion_result finish_scalar(const In* p, std::size_t n, Out* out, tra
   return {c.i + r.read, static_cast<std::size_t>(c.o - out) + r.written, e};
 }
 
+/// Decodes the characters of the checked block at p + start (its character ends `ends`, its ASCII
+/// bytes `ascii`) in windows, from c.i while the window's ends lie in the block: Any, characters of
+/// 1..4 bytes; else of 1..3 (Three) or 1..2; Ascii, runs of 8 ASCII bytes or more 16 at a time.
+template <bool Any, bool Three, bool Ascii, class Out>
+UTF8DFA_ALWAYS_INLINE void decode_windows(const unsigned char* p, std::size_t start, std::uint64_t ends,
+                                          std::uint64_t ascii, Out* safe_end, transcode_cursor<Out>& c) noexcept {
+  const shuffle_tables& t = tables;
+  const uint8x16_t payload = vld1q_u8(payload_masks);
+  const std::size_t limit = start + 64 - window_bytes;  // window ends read in the block
+  while (c.i < limit) {
+    const auto off = static_cast<unsigned>(c.i - start);
+    const std::uint64_t a = ascii >> off;
+    if (Ascii && (a & 0xFF) == 0xFF) {  // 8 ASCII characters or more: 16 units
+      unsigned k = static_cast<unsigned>(__builtin_ctzll(~a));
+      if (k > 16) k = 16;
+      const uint8x16_t v = vld1q_u8(p + c.i);
+      const bool spill = k == 16 || c.o + 16 <= safe_end;
+      put8(c.o, vmovl_u8(vget_low_u8(v)), k < 8 ? k : 8, spill);
+      put8(c.o + 8, vmovl_high_u8(v), k - 8, spill);
+      c.i += k;
+      c.o += k;
+      continue;
+    }
+    const unsigned m = static_cast<unsigned>(ends >> off) & 0xFFFu;
+    const uint8x16_t v = vld1q_u8(p + c.i);
+    const uint8x16_t bits = vandq_u8(v, vqtbl1q_u8(payload, vshrq_n_u8(v, 4)));
+    if constexpr (!Any) {
+      // Lane j: (last byte, byte before) = lo + 256 hi -> lo + 64 hi; a 3-byte lead's 4 bits on top.
+      const uint16x8_t two = vreinterpretq_u16_u8(vqtbl1q_u8(bits, vld1q_u8(t.bmp_shuffle[m])));
+      uint16x8_t cp = vmlsq_n_u16(two, vshrq_n_u16(two, 8), 192);
+      if constexpr (Three)
+        cp = vsliq_n_u16(cp, vreinterpretq_u16_u8(vqtbl1q_u8(bits, vld1q_u8(t.bmp_shuffle[m] + 16))), 12);
+      const unsigned count = t.bmp_meta[m][1];
+      put8(c.o, cp, count, c.o + 8 <= safe_end);
+      c.i += t.bmp_meta[m][0];
+      c.o += count;
+      continue;
+    }
+    // Lane j: (last, before, before, first) bytes; two 12-bit halves as above, then joined.
+    const uint16x8_t halves = vreinterpretq_u16_u8(vqtbl1q_u8(bits, vld1q_u8(t.any_shuffle[m])));
+    const uint32x4_t x = vreinterpretq_u32_u16(vmlsq_n_u16(halves, vshrq_n_u16(halves, 8), 192));
+    const uint32x4_t cp = vsliq_n_u32(x, vshrq_n_u32(x, 16), 12);
+    const unsigned count = t.any_meta[m][1];
+    c.i += t.any_meta[m][0];
+    if constexpr (sizeof(Out) == 4) {
+      if (c.o + 4 <= safe_end)
+        vst1q_u32(reinterpret_cast<std::uint32_t*>(c.o), cp);
+      else
+        store_exact(reinterpret_cast<unsigned char*>(c.o), vreinterpretq_u8_u32(cp), 4 * count);
+      c.o += count;
+    } else {
+      const uint32x4_t supp = vcgtq_u32(cp, vdupq_n_u32(0xFFFF));
+      const unsigned sm = vaddvq_u32(vandq_u32(supp, vld1q_u32(dword_weights)));
+      // A supplementary value as the dword (low surrogate << 16 | high surrogate).
+      const uint32x4_t high = vaddq_u32(vshrq_n_u32(cp, 10), vdupq_n_u32(0xD7C0));
+      const uint32x4_t low = vorrq_u32(vandq_u32(cp, vdupq_n_u32(0x3FF)), vdupq_n_u32(0xDC00));
+      const uint32x4_t units = vbslq_u32(supp, vsliq_n_u32(high, low, 16), cp);
+      const uint8x16_t packed = vqtbl1q_u8(vreinterpretq_u8_u32(units), vld1q_u8(t.pack_pairs[sm]));
+      const unsigned written = count + static_cast<unsigned>(__builtin_popcount(sm));
+      put8(c.o, vreinterpretq_u16_u8(packed), written, c.o + 8 <= safe_end);
+      c.o += written;
+    }
+  }
+}
+
 /// UTF-8 to UTF-32 or UTF-16 (by Out).
 template <bool Strict, class Out>
 inline conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
@@ -142,9 +207,7 @@ inline conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n,
   const char32_t repl = kernel_repl(replacement);
   const checker check;
   const uint8x16_t zero = vdupq_n_u8(0);
-  const uint8x16_t payload = vld1q_u8(payload_masks);
   const int8x16_t cont_limit = vdupq_n_s8(-65);
-  const shuffle_tables& t = tables;
   while (n - c.i >= 80) {  // a block, and the 16 bytes a window load past it may touch
     const unsigned char* const b = p + c.i;
     const block bl = load_block(b);
@@ -172,60 +235,19 @@ inline conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n,
     // The characters that end in bytes 0..62 are complete and valid: they will be written, one
     // unit or more each, whatever comes after them; stores may spill up to there.
     Out* const safe_end = c.o + popcount64(ends & ~(std::uint64_t{1} << 63));
-    const std::size_t start = c.i, limit = start + 64 - window_bytes;  // window ends read in the block
-    while (c.i < limit) {
-      const auto off = static_cast<unsigned>(c.i - start);
-      const std::uint64_t a = ascii >> off;
-      if ((a & 0xFF) == 0xFF) {  // 8 ASCII characters or more: 16 units
-        unsigned k = static_cast<unsigned>(__builtin_ctzll(~a));
-        if (k > 16) k = 16;
-        const uint8x16_t v = vld1q_u8(p + c.i);
-        const bool spill = k == 16 || c.o + 16 <= safe_end;
-        put8(c.o, vmovl_u8(vget_low_u8(v)), k < 8 ? k : 8, spill);
-        put8(c.o + 8, vmovl_high_u8(v), k - 8, spill);
-        c.i += k;
-        c.o += k;
-        continue;
-      }
-      const unsigned m = static_cast<unsigned>(ends >> off) & 0xFFFu;
-      const uint8x16_t v = vld1q_u8(p + c.i);
-      const uint8x16_t bits = vandq_u8(v, vqtbl1q_u8(payload, vshrq_n_u8(v, 4)));
-      if (top < 0xF0) {
-        // Lane j: (last byte, byte before) = lo + 256 hi -> lo + 64 hi, and the 3-byte lead's 4 bits on top.
-        const uint16x8_t two = vreinterpretq_u16_u8(vqtbl1q_u8(bits, vld1q_u8(t.bmp_shuffle[m])));
-        const uint16x8_t lead3 = vreinterpretq_u16_u8(vqtbl1q_u8(bits, vld1q_u8(t.bmp_shuffle[m] + 16)));
-        const uint16x8_t cp = vsliq_n_u16(vmlsq_n_u16(two, vshrq_n_u16(two, 8), 192), lead3, 12);
-        const unsigned count = t.bmp_meta[m][1];
-        put8(c.o, cp, count, c.o + 8 <= safe_end);
-        c.i += t.bmp_meta[m][0];
-        c.o += count;
-        continue;
-      }
-      // Lane j: (last, before, before, first) bytes; two 12-bit halves as above, then joined.
-      const uint16x8_t halves = vreinterpretq_u16_u8(vqtbl1q_u8(bits, vld1q_u8(t.any_shuffle[m])));
-      const uint32x4_t x = vreinterpretq_u32_u16(vmlsq_n_u16(halves, vshrq_n_u16(halves, 8), 192));
-      const uint32x4_t cp = vsliq_n_u32(x, vshrq_n_u32(x, 16), 12);
-      const unsigned count = t.any_meta[m][1];
-      c.i += t.any_meta[m][0];
-      if constexpr (sizeof(Out) == 4) {
-        if (c.o + 4 <= safe_end)
-          vst1q_u32(reinterpret_cast<std::uint32_t*>(c.o), cp);
-        else
-          store_exact(reinterpret_cast<unsigned char*>(c.o), vreinterpretq_u8_u32(cp), 4 * count);
-        c.o += count;
-      } else {
-        const uint32x4_t supp = vcgtq_u32(cp, vdupq_n_u32(0xFFFF));
-        const unsigned sm = vaddvq_u32(vandq_u32(supp, vld1q_u32(dword_weights)));
-        // A supplementary value as the dword (low surrogate << 16 | high surrogate).
-        const uint32x4_t high = vaddq_u32(vshrq_n_u32(cp, 10), vdupq_n_u32(0xD7C0));
-        const uint32x4_t low = vorrq_u32(vandq_u32(cp, vdupq_n_u32(0x3FF)), vdupq_n_u32(0xDC00));
-        const uint32x4_t units = vbslq_u32(supp, vsliq_n_u32(high, low, 16), cp);
-        const uint8x16_t packed = vqtbl1q_u8(vreinterpretq_u8_u32(units), vld1q_u8(t.pack_pairs[sm]));
-        const unsigned written = count + static_cast<unsigned>(__builtin_popcount(sm));
-        put8(c.o, vreinterpretq_u16_u8(packed), written, c.o + 8 <= safe_end);
-        c.o += written;
-      }
-    }
+    const std::size_t start = c.i;
+    // Runs of 8 ASCII bytes (bit k: bytes k..k+7).
+    std::uint64_t runs = ascii & (ascii >> 1);
+    runs &= runs >> 2;
+    runs &= runs >> 4;
+    if (top >= 0xF0)
+      decode_windows<true, true, true>(p, start, ends, ascii, safe_end, c);
+    else if (top >= 0xE0)
+      runs != 0 ? decode_windows<false, true, true>(p, start, ends, ascii, safe_end, c)
+                : decode_windows<false, true, false>(p, start, ends, ascii, safe_end, c);
+    else
+      runs != 0 ? decode_windows<false, false, true>(p, start, ends, ascii, safe_end, c)
+                : decode_windows<false, false, false>(p, start, ends, ascii, safe_end, c);
   }
   return finish_scalar<Strict>(p, n, out, c, repl);
 }
