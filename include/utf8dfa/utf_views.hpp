@@ -1035,7 +1035,8 @@ template <class R, class Policy = replace,
 constexpr auto as_utf16(R&& r, Policy policy = {}) {
   return detail::make_utf_view<char16_t>(static_cast<R&&>(r), policy);
 }
-/// Refused: as as_utf8.
+/// Refused: a view of a temporary container would dangle (keep the container in a variable); a
+/// view passed as an lvalue that can neither be copied nor iterated as const must be moved in.
 template <class R, class Policy = replace,
           std::enable_if_t<detail::is_unit_range_v<R> && !detail::is_viewable_units_v<R>, int> = 0>
 constexpr void as_utf16(R&& r, Policy policy = {}) = delete;
@@ -1046,7 +1047,8 @@ template <class R, class Policy = replace,
 constexpr auto as_utf32(R&& r, Policy policy = {}) {
   return detail::make_utf_view<char32_t>(static_cast<R&&>(r), policy);
 }
-/// Refused: as as_utf8.
+/// Refused: a view of a temporary container would dangle (keep the container in a variable); a
+/// view passed as an lvalue that can neither be copied nor iterated as const must be moved in.
 template <class R, class Policy = replace,
           std::enable_if_t<detail::is_unit_range_v<R> && !detail::is_viewable_units_v<R>, int> = 0>
 constexpr void as_utf32(R&& r, Policy policy = {}) = delete;
