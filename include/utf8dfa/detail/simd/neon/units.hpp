@@ -280,6 +280,69 @@ inline std::size_t to_well_formed_utf16(const char16_t* p, std::size_t n, char16
   return n;
 }
 
+/// UTF-8 bytes of UTF-16 after conversion (utf8_length_scalar's answer): 16 units a step whose
+/// surrogates pair up, counted in vector lanes; blocks with a lone surrogate through the scalar count.
+inline std::size_t utf8_length_from_utf16(const char16_t* p, std::size_t n, char32_t repl) noexcept {
+  const auto* q = reinterpret_cast<const std::uint16_t*>(p);
+  const std::size_t repl_bytes = replacement_bytes(repl);
+  uint32x4_t acc = vdupq_n_u32(0);  // bytes past one a unit
+  std::size_t i = 0, total = 0, steps = 0;
+  while (n - i >= 16) {
+    const uint16x8_t a = vld1q_u16(q + i), b = vld1q_u16(q + i + 8);
+    const unsigned take = paired16(a, b);
+    if (take == 0) {
+      total += utf8_bytes_region(p, n, i, i + 16, repl_bytes);
+      continue;
+    }
+    // One byte more from 0x80, two from 0x800; one less for each half of a pair (4 bytes in all).
+    const uint16x8_t lim80 = vdupq_n_u16(0x7F), lim800 = vdupq_n_u16(0x7FF), f800 = vdupq_n_u16(0xF800);
+    const uint16x8_t sur_a = vceqq_u16(vandq_u16(a, f800), vdupq_n_u16(0xD800));
+    const uint16x8_t sur_b = vceqq_u16(vandq_u16(b, f800), vdupq_n_u16(0xD800));
+    uint16x8_t extra = vsubq_u16(sur_a, vaddq_u16(vcgtq_u16(a, lim80), vcgtq_u16(a, lim800)));
+    extra = vaddq_u16(extra, vsubq_u16(sur_b, vaddq_u16(vcgtq_u16(b, lim80), vcgtq_u16(b, lim800))));
+    acc = vpadalq_u16(acc, extra);  // (at most 8 a lane a step)
+    total += take;
+    if (take == 15) total -= 1;  // the high half that waits for the next block: its extra byte
+    i += take;
+    if (++steps == (std::size_t{1} << 28)) {  // before a lane could wrap
+      total += vaddlvq_u32(acc);
+      acc = vdupq_n_u32(0);
+      steps = 0;
+    }
+  }
+  total += vaddlvq_u32(acc);
+  return total + utf8_bytes_region(p, n, i, n, repl_bytes);
+}
+
+/// UTF-8 bytes of UTF-32 after conversion: 8 scalar values a step counted in vector lanes, blocks
+/// holding another value through the scalar count.
+inline std::size_t utf8_length_from_utf32(const char32_t* p, std::size_t n, char32_t repl) noexcept {
+  const auto* q = reinterpret_cast<const std::uint32_t*>(p);
+  const std::size_t repl_bytes = replacement_bytes(repl);
+  uint32x4_t acc = vdupq_n_u32(0);  // bytes past one a unit (at most 6 a lane a step)
+  std::size_t i = 0, total = 0, steps = 0;
+  while (n - i >= 8) {
+    const uint32x4_t x = vld1q_u32(q + i), y = vld1q_u32(q + i + 4);
+    if (!all_scalar_values(x, y)) {
+      total += utf8_bytes_region(p, n, i, i + 8, repl_bytes);
+      continue;
+    }
+    const uint32x4_t lim80 = vdupq_n_u32(0x7F), lim800 = vdupq_n_u32(0x7FF), lim10000 = vdupq_n_u32(0xFFFF);
+    const uint32x4_t ex = vaddq_u32(vaddq_u32(vcgtq_u32(x, lim80), vcgtq_u32(x, lim800)), vcgtq_u32(x, lim10000));
+    const uint32x4_t ey = vaddq_u32(vaddq_u32(vcgtq_u32(y, lim80), vcgtq_u32(y, lim800)), vcgtq_u32(y, lim10000));
+    acc = vsubq_u32(acc, vaddq_u32(ex, ey));
+    i += 8;
+    total += 8;
+    if (++steps == (std::size_t{1} << 28)) {  // before a lane could wrap
+      total += vaddlvq_u32(acc);
+      acc = vdupq_n_u32(0);
+      steps = 0;
+    }
+  }
+  total += vaddlvq_u32(acc);
+  return total + utf8_bytes_region(p, n, i, n, repl_bytes);
+}
+
 }  // namespace neon
 }  // namespace detail
 }  // namespace UTF8DFA_ABI_NAMESPACE
