@@ -378,6 +378,43 @@ void check_utf32_more(std::u32string_view in) {
   REQUIRE(a == b);
 }
 
+/// UTF-8 (errors where it is not) to UTF-16 and UTF-32 in the other byte order under strict,
+/// replace and skip: the host-order conversion's result and units, swapped.
+void check_utf8_other_order(std::string_view in) {
+  const std::size_t n = in.size();
+  const bool le = utf8dfa::host_is_little_endian;
+  for (int policy = 0; policy < 3; ++policy) {
+    INFO("policy " << policy);
+    std::u16string h16(n + canary, u'\xEEEE'), o16(h16);
+    std::u32string h32(n + canary, U'\xEEEE'), o32(h32);
+    conversion_result r16{}, g16{}, r32{}, g32{};
+    if (policy == 0) {
+      r16 = utf8dfa::utf8_to_utf16(in, &h16[0]);
+      g16 = le ? utf8dfa::utf8_to_utf16be(in, &o16[0]) : utf8dfa::utf8_to_utf16le(in, &o16[0]);
+      r32 = utf8dfa::utf8_to_utf32(in, &h32[0]);
+      g32 = le ? utf8dfa::utf8_to_utf32be(in, &o32[0]) : utf8dfa::utf8_to_utf32le(in, &o32[0]);
+    } else if (policy == 1) {
+      const utf8dfa::replace r{};
+      r16 = utf8dfa::utf8_to_utf16(in, &h16[0], r);
+      g16 = le ? utf8dfa::utf8_to_utf16be(in, &o16[0], r) : utf8dfa::utf8_to_utf16le(in, &o16[0], r);
+      r32 = utf8dfa::utf8_to_utf32(in, &h32[0], r);
+      g32 = le ? utf8dfa::utf8_to_utf32be(in, &o32[0], r) : utf8dfa::utf8_to_utf32le(in, &o32[0], r);
+    } else {
+      const utf8dfa::skip k{};
+      r16 = utf8dfa::utf8_to_utf16(in, &h16[0], k);
+      g16 = le ? utf8dfa::utf8_to_utf16be(in, &o16[0], k) : utf8dfa::utf8_to_utf16le(in, &o16[0], k);
+      r32 = utf8dfa::utf8_to_utf32(in, &h32[0], k);
+      g32 = le ? utf8dfa::utf8_to_utf32be(in, &o32[0], k) : utf8dfa::utf8_to_utf32le(in, &o32[0], k);
+    }
+    d::change_endianness_scalar(h16.data(), r16.written, &h16[0]);
+    d::change_endianness_scalar(h32.data(), r32.written, &h32[0]);
+    REQUIRE(same(g16, r16));
+    REQUIRE(o16 == h16);
+    REQUIRE(same(g32, r32));
+    REQUIRE(o32 == h32);
+  }
+}
+
 /// Latin-1 to UTF-16 and UTF-32, the UTF-8 length of Latin-1, and UTF-8 to UTF-16 / UTF-32 in the
 /// other byte order, against the scalar functions, with canaries.
 void check_latin1_more(std::string_view in) {
@@ -393,20 +430,7 @@ void check_latin1_more(std::string_view in) {
   d::latin1_widen_scalar(p, n, &w32[0]);
   REQUIRE(utf8dfa::latin1_to_utf32(in, &g32[0]) == n);
   REQUIRE(g32 == w32);
-  // UTF-8 (the bytes as UTF-8: errors where they are not) to the other byte order.
-  const bool le = utf8dfa::host_is_little_endian;
-  std::u16string h16(n + canary, u'\xEEEE'), o16(h16);
-  const conversion_result r16 = utf8dfa::utf8_to_utf16(in, &h16[0], utf8dfa::replace{});
-  d::change_endianness_scalar(h16.data(), r16.written, &h16[0]);
-  REQUIRE(same(le ? utf8dfa::utf8_to_utf16be(in, &o16[0], utf8dfa::replace{})
-                  : utf8dfa::utf8_to_utf16le(in, &o16[0], utf8dfa::replace{}),
-               r16));
-  REQUIRE(o16 == h16);
-  std::u32string h32(n + canary, U'\xEEEE'), o32(h32);
-  const conversion_result r32 = utf8dfa::utf8_to_utf32(in, &h32[0]);
-  d::change_endianness_scalar(h32.data(), r32.written, &h32[0]);
-  REQUIRE(same(le ? utf8dfa::utf8_to_utf32be(in, &o32[0]) : utf8dfa::utf8_to_utf32le(in, &o32[0]), r32));
-  REQUIRE(o32 == h32);
+  check_utf8_other_order(in);
 }
 
 /// UTF-32 text of `units` values up to U+00FF (Latin-1) with one in `every` above it (0: none).
@@ -540,6 +564,19 @@ TEST_CASE("count_utf16, validate_utf32, to Latin-1, byte orders: every start ali
       for (std::size_t k = 0; k < 200; ++k) l8 += static_cast<char>(k == pos ? 0xFF : k % 3 == 0 ? 0xE9 : 0x61);
       check_latin1_more(std::string_view(l8).substr(offset));
     }
+}
+
+TEST_CASE("UTF-8 to UTF-16 / UTF-32 in the other byte order: errors and characters across 8 KiB pieces") {
+  std::string text;
+  while (text.size() < 25000) text += "ab \xC3\xA9 \xE4\xB8\xAD \xF0\x9F\x98\x80";
+  check_utf8_other_order(text);
+  for (const std::size_t edge : {std::size_t{8192}, std::size_t{16384}})
+    for (std::size_t pos = edge - 5; pos <= edge + 4; ++pos)
+      for (const char* planted : {"\xFF", "\x80\x80\x80\x80\x80", "\xF0\x9F\x98\x80", "\xE4\xB8"}) {
+        std::string s = text;
+        s.insert(pos, planted);
+        check_utf8_other_order(s);
+      }
 }
 
 #if UTF8DFA_UNITS_TEST_MMAP

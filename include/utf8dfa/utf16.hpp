@@ -154,16 +154,44 @@ conversion_result utf_in_order_to_utf8(std::basic_string_view<Unit> in, Byte* ou
   }
 }
 
-/// utf8_to_utf16 / utf8_to_utf32 (by Unit) writing units little-endian (Little) or big-endian.
+/// The host-order UTF-8 to UTF-16 or UTF-32 (by Unit) conversion.
+template <class Policy, class Unit, class Bytes>
+conversion_result utf8_to_utf(const Bytes& bytes, Unit* out, Policy policy) noexcept {
+  if constexpr (sizeof(Unit) == 2)
+    return utf8_to_utf16(bytes, out, policy);
+  else
+    return utf8_to_utf32(bytes, out, policy);
+}
+
+/// utf8_to_utf16 / utf8_to_utf32 (by Unit) writing units little-endian (Little) or big-endian. In
+/// the other byte order, pieces of 8 KiB that end before a byte other than a continuation are
+/// converted and swapped while in cache; a piece with an error (or one cut inside a character: an
+/// `incomplete` error) is taken again with the rest of the input in one call, so results are those
+/// of one call. (assume_valid, which reports no error, converts in one call.)
 template <bool Little, class Policy, class Unit, class Bytes>
 conversion_result utf8_to_utf_in_order(const Bytes& bytes, Unit* out, Policy policy) noexcept {
-  conversion_result r{};
-  if constexpr (sizeof(Unit) == 2)
-    r = utf8_to_utf16(bytes, out, policy);
-  else
-    r = utf8_to_utf32(bytes, out, policy);
-  if constexpr (Little != host_little_endian) swap_units(out, r.written, out);
-  return r;
+  if constexpr (Little == host_little_endian || std::is_same_v<Policy, assume_valid>) {
+    const conversion_result r = utf8_to_utf(bytes, out, policy);
+    if constexpr (Little != host_little_endian) swap_units(out, r.written, out);
+    return r;
+  } else {
+    const auto s = as_span(bytes);
+    using Byte = std::remove_cv_t<std::remove_pointer_t<decltype(s.data)>>;
+    constexpr std::size_t piece = 8192;
+    std::size_t pos = 0, written = 0;
+    while (s.size - pos > piece) {
+      std::size_t cut = pos + piece;
+      while (cut > pos + piece - 4 && (octet(s.data[cut]) & 0xC0u) == 0x80u) --cut;
+      const conversion_result r = utf8_to_utf(byte_span_range<Byte>{s.data + pos, cut - pos}, out + written, policy);
+      if (r.error != error_code::none) break;
+      swap_units(out + written, r.written, out + written);
+      written += r.written;
+      pos = cut;
+    }
+    const conversion_result r = utf8_to_utf(byte_span_range<Byte>{s.data + pos, s.size - pos}, out + written, policy);
+    swap_units(out + written, r.written, out + written);
+    return {pos + r.read, written + r.written, r.error};
+  }
 }
 
 /// utf8_length_from_utf16 / utf8_length_from_utf32 (by Unit) on units stored little-endian (Little)
