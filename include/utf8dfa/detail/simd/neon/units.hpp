@@ -10,6 +10,7 @@
 
 #include "../../kernel_table.hpp"
 #include "../../units.hpp"
+#include "../../units_kernels.hpp"
 #include "../target.hpp"
 #include "../transcode_common.hpp"
 #include "tables.hpp"
@@ -341,6 +342,102 @@ inline std::size_t utf8_length_from_utf32(const char32_t* p, std::size_t n, char
   }
   total += vaddlvq_u32(acc);
   return total + utf8_bytes_region(p, n, i, n, repl_bytes);
+}
+
+/// Latin-1 bytes widened to UTF-16 or UTF-32 (by Out), 16 at a time. Returns n.
+template <class Out>
+inline std::size_t latin1_widen(const unsigned char* p, std::size_t n, Out* out) noexcept {
+  std::size_t i = 0;
+  for (; n - i >= 16; i += 16) {
+    const uint8x16_t v = vld1q_u8(p + i);
+    put8(out + i, vmovl_u8(vget_low_u8(v)), 8, true);
+    put8(out + i + 8, vmovl_high_u8(v), 8, true);
+  }
+  latin1_widen_scalar(p + i, n - i, out + i);
+  return n;
+}
+
+/// Bytes of the UTF-8 of Latin-1: n, and one more for each byte 80..FF (counted in byte lanes).
+inline std::size_t utf8_length_from_latin1(const unsigned char* p, std::size_t n) noexcept {
+  std::size_t i = 0, total = n;
+  while (n - i >= 16) {
+    const std::size_t vectors = (n - i) / 16 < 255 ? (n - i) / 16 : 255;
+    uint8x16_t acc = vdupq_n_u8(0);
+    for (std::size_t k = 0; k < vectors; ++k, i += 16) acc = vsraq_n_u8(acc, vld1q_u8(p + i), 7);
+    total += vaddlvq_u8(acc);
+  }
+  return total + utf8_length_from_latin1_scalar(p + i, n - i) - (n - i);
+}
+
+/// The units with their bytes in the opposite order (out may be p), one instruction a vector.
+template <class Unit>
+inline std::size_t change_endianness(const Unit* p, std::size_t n, Unit* out) noexcept {
+  const auto* q = reinterpret_cast<const std::uint8_t*>(p);
+  auto* o = reinterpret_cast<std::uint8_t*>(out);
+  std::size_t i = 0;
+  for (; (n - i) * sizeof(Unit) >= 16; i += 16 / sizeof(Unit)) {
+    const uint8x16_t v = vld1q_u8(q + i * sizeof(Unit));
+    vst1q_u8(o + i * sizeof(Unit), sizeof(Unit) == 2 ? vrev16q_u8(v) : vrev32q_u8(v));
+  }
+  change_endianness_scalar(p + i, n - i, out + i);
+  return n;
+}
+
+/// Code points in UTF-16: n less the pairs (a high surrogate, then a low one), counted in lanes.
+inline std::size_t count_utf16(const char16_t* p, std::size_t n) noexcept {
+  const auto* q = reinterpret_cast<const std::uint16_t*>(p);
+  const uint16x8_t ten = vdupq_n_u16(0xFC00);
+  std::size_t i = 0, pairs = 0;
+  while (n - i >= 9) {  // 8 units and the one after them
+    const std::size_t vectors = (n - i - 1) / 8 < 65535 ? (n - i - 1) / 8 : 65535;
+    uint16x8_t acc = vdupq_n_u16(0);
+    for (std::size_t k = 0; k < vectors; ++k, i += 8) {
+      const uint16x8_t high = vceqq_u16(vandq_u16(vld1q_u16(q + i), ten), vdupq_n_u16(0xD800));
+      const uint16x8_t low = vceqq_u16(vandq_u16(vld1q_u16(q + i + 1), ten), vdupq_n_u16(0xDC00));
+      acc = vsubq_u16(acc, vandq_u16(high, low));
+    }
+    pairs += vaddlvq_u16(acc);
+  }
+  return n - pairs - pair_starts_scalar(p, n, i, n);
+}
+
+/// validate_utf's answer for UTF-32: 8 scalar values a step; from a block holding another value on,
+/// the scalar code.
+inline validation_result validate_utf32(const char32_t* p, std::size_t n) noexcept {
+  const auto* q = reinterpret_cast<const std::uint32_t*>(p);
+  std::size_t i = 0;
+  while (n - i >= 8 && all_scalar_values(vld1q_u32(q + i), vld1q_u32(q + i + 4))) i += 8;
+  validation_result r = validate_utf(p + i, n - i);
+  r.valid_up_to += i;
+  return r;
+}
+
+/// UTF-16 or UTF-32 (by In) to Latin-1 (Policy strict, replace or skip): 16 units up to 0xFF
+/// narrowed; other blocks through the scalar code.
+template <class Policy, class In>
+inline conversion_result utf_to_latin1_impl(const In* p, std::size_t n, unsigned char* out, Policy pol) noexcept {
+  unsigned char repl = '?';
+  if (!latin1_replacement(pol, repl)) return {0, 0, error_code::unrepresentable};
+  latin1_progress s;
+  while (n - s.read >= 16) {
+    uint16x8_t a = vdupq_n_u16(0), b = vdupq_n_u16(0);
+    if (load16(p + s.read, a, b) && vmaxvq_u16(vmaxq_u16(a, b)) <= 0xFF) {
+      vst1q_u8(out + s.written, vuzp1q_u8(vreinterpretq_u8_u16(a), vreinterpretq_u8_u16(b)));
+      s.read += 16;
+      s.written += 16;
+      continue;
+    }
+    if (!to_latin1_until<Policy>(p, n, s.read + 16, out, s, repl)) return latin1_result(s, n, true);
+  }
+  const bool done = to_latin1_until<Policy>(p, n, n, out, s, repl);
+  return latin1_result(s, n, !done);
+}
+
+template <class In>
+inline conversion_result utf_to_latin1(const In* p, std::size_t n, unsigned char* out, char32_t replacement) noexcept {
+  if (replacement == strict_marker) return utf_to_latin1_impl(p, n, out, strict{});
+  if (replacement == skip_marker) return utf_to_latin1_impl(p, n, out, skip{});
+  return utf_to_latin1_impl(p, n, out, replace{replacement});
 }
 
 }  // namespace neon
