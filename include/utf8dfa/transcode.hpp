@@ -28,6 +28,10 @@ namespace detail {
 template <class Policy>
 using enable_if_skip = std::enable_if_t<skips_errors_v<Policy>, int>;
 
+/// The assume_valid overloads of the length helpers are templates on it for the same reason.
+template <class Policy>
+using enable_if_assume_valid = std::enable_if_t<std::is_same_v<Policy, assume_valid>, int>;
+
 /// A policy as the kernels take it (kernel_table.hpp): strict_marker, skip_marker or the replacement.
 template <class Policy>
 constexpr char32_t kernel_replacement([[maybe_unused]] const Policy& pol) noexcept {
@@ -540,28 +544,32 @@ std::size_t utf8_length_from_utf32(std::u32string_view in, Skip) noexcept {
 
 /// char16_t units of valid UTF-8: its non-continuation bytes (not 80..BF), plus one for each byte
 /// F0..FF.
-template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
-std::size_t utf16_length_from_utf8(const Bytes& bytes, assume_valid) noexcept {
+template <class AssumeValid, class Bytes, detail::enable_if_assume_valid<AssumeValid> = 0,
+          detail::enable_if_bytes<Bytes> = 0>
+std::size_t utf16_length_from_utf8(const Bytes& bytes, AssumeValid) noexcept {
   const auto s = detail::as_span(bytes);
   return detail::kernel_fn<&detail::kernel_table::utf16_length>()(detail::as_uchars(s.data), s.size);
 }
 
 /// char32_t units of valid UTF-8: its non-continuation bytes (not 80..BF), as count_code_points.
-template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
-std::size_t utf32_length_from_utf8(const Bytes& bytes, assume_valid) noexcept {
+template <class AssumeValid, class Bytes, detail::enable_if_assume_valid<AssumeValid> = 0,
+          detail::enable_if_bytes<Bytes> = 0>
+std::size_t utf32_length_from_utf8(const Bytes& bytes, AssumeValid) noexcept {
   const auto s = detail::as_span(bytes);
   return detail::kernel_fn<&detail::kernel_table::count_leads>()(detail::as_uchars(s.data), s.size);
 }
 
 /// Bytes of valid UTF-16 as UTF-8. The replace overload's kernel (its check for lone surrogates
 /// costs little next to the sum): on ill-formed input, each lone surrogate counts 3 (U+FFFD).
-inline std::size_t utf8_length_from_utf16(std::u16string_view in, assume_valid) noexcept {
+template <class AssumeValid, detail::enable_if_assume_valid<AssumeValid> = 0>
+std::size_t utf8_length_from_utf16(std::u16string_view in, AssumeValid) noexcept {
   return utf8_length_from_utf16(in, replace{});
 }
 
 /// Bytes of valid UTF-32 as UTF-8. The replace overload's kernel: on ill-formed input, a surrogate
 /// or a value above 0x10FFFF counts 3 (U+FFFD).
-inline std::size_t utf8_length_from_utf32(std::u32string_view in, assume_valid) noexcept {
+template <class AssumeValid, detail::enable_if_assume_valid<AssumeValid> = 0>
+std::size_t utf8_length_from_utf32(std::u32string_view in, AssumeValid) noexcept {
   return utf8_length_from_utf32(in, replace{});
 }
 
