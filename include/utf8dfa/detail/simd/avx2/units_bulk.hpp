@@ -21,6 +21,16 @@ inline namespace UTF8DFA_ABI_NAMESPACE {
 namespace detail {
 namespace avx2 {
 
+/// Units of scalar work before the vector loop: to the next 64-byte boundary of `p` (so that the
+/// loop's loads or stores do not straddle cache lines), none under 512 units, where that costs
+/// more than it saves (the loops use unaligned loads and stores, which cost nothing more when
+/// aligned).
+template <class Unit>
+std::size_t scalar_head(const Unit* p, std::size_t n) noexcept {
+  const std::size_t head = units_to_line(p);
+  return n < 512 || head > n ? 0 : head;
+}
+
 /// The pairs that start among the 16 UTF-16 units `u` (`next`: the units after each), as -1 in
 /// their lanes: a high surrogate before a low one ((next & FC00) | (u >> 10) is DC00 | D800 >> 10).
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i pair_starts(__m256i u, __m256i next) noexcept {
@@ -36,7 +46,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i pair_starts(__m256i u, __m256i
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t count_utf16(const char16_t* p, std::size_t n) noexcept {
   const __m256i shift = _mm256_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
   const __m256i top = _mm256_set1_epi16(0x07FF);
-  std::size_t i = units_to_line(p) < n ? units_to_line(p) : n;
+  std::size_t i = scalar_head(p, n);
   std::size_t pairs = pair_starts_scalar(p, n, 0, i);
   bool try_plain = true;
   while (n - i > 16) {  // the unit after the block is there
@@ -51,7 +61,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t count_utf16(const char16
     __m256i counts = _mm256_setzero_si256();
     const std::size_t end = n - i - 1 < 16 * 1024 ? i + (n - i - 1) / 16 * 16 : i + 16 * 1024;
     for (; i < end; i += 16) {
-      const __m256i starts = pair_starts(_mm256_load_si256(reinterpret_cast<const __m256i*>(p + i)),
+      const __m256i starts = pair_starts(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i)),
                                          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 1)));
       counts = _mm256_sub_epi16(counts, starts);
       if (_mm256_testz_si256(starts, starts)) {  // back to the test for plain blocks
@@ -68,10 +78,10 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t count_utf16(const char16
   return n - pairs - pair_starts_scalar(p, n, i, n);
 }
 
-/// Takes the 8 values at q (aligned) into the largest value and the largest value plus `offset`.
+/// Takes the 8 values at q into the largest value and the largest value plus `offset`.
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void take_utf32(__m256i& value, __m256i& shifted, const char32_t* q,
                                                           __m256i offset) noexcept {
-  __m256i v = _mm256_load_si256(reinterpret_cast<const __m256i*>(q));
+  __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q));
   __asm__("" : "+x"(v));  // one load, which the compiler would otherwise fold into both uses
   value = _mm256_max_epu32(value, v);
   shifted = _mm256_max_epu32(shifted, _mm256_add_epi32(v, offset));
@@ -84,7 +94,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void take_utf32(__m256i& value, __m256
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_utf32(const char32_t* p,
                                                                              std::size_t n) noexcept {
   const __m256i offset = _mm256_set1_epi32(static_cast<int>(0xFFFF2000u));
-  std::size_t i = units_to_line(p) < n ? units_to_line(p) : n;
+  std::size_t i = scalar_head(p, n);
   validation_result r = validate_utf(p, i);
   if (!r) return r;
   while (n - i >= 32) {
@@ -111,20 +121,26 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_utf32(con
   return {i + r.valid_up_to, r.error_length, r.error};
 }
 
-/// Writes the 32 values at p (64-byte aligned) as bytes at o when they are all at most FF; false
+/// The 32 bytes at q (aligned to 32 bytes if Aligned).
+template <bool Aligned>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i load256(const __m256i* q) noexcept {
+  return Aligned ? _mm256_load_si256(q) : _mm256_loadu_si256(q);
+}
+
+/// Writes the 32 values at p (64-byte aligned if Aligned) as bytes at o when they are all at most FF; false
 /// (nothing written) when one is not.
-template <class In>
+template <bool Aligned, class In>
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool narrow32(const In* p, unsigned char* o) noexcept {
   const auto* v = reinterpret_cast<const __m256i*>(p);
   __m256i bytes;
   if constexpr (sizeof(In) == 2) {
-    const __m256i a = _mm256_load_si256(v), b = _mm256_load_si256(v + 1);
+    const __m256i a = load256<Aligned>(v), b = load256<Aligned>(v + 1);
     if (!_mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi16(static_cast<short>(0xFF00)))) return false;
     // packus interleaves the 128-bit lanes: a0 b0 a1 b1, put back in order.
     bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8);
   } else {
-    const __m256i a = _mm256_load_si256(v), b = _mm256_load_si256(v + 1);
-    const __m256i c = _mm256_load_si256(v + 2), d = _mm256_load_si256(v + 3);
+    const __m256i a = load256<Aligned>(v), b = load256<Aligned>(v + 1);
+    const __m256i c = load256<Aligned>(v + 2), d = load256<Aligned>(v + 3);
     if (!_mm256_testz_si256(_mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, d)),
                             _mm256_set1_epi32(static_cast<int>(0xFFFFFF00u))))
       return false;
@@ -145,25 +161,34 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result units_to_latin1_by(const 
   latin1_progress s;
   // s.read, and s.read - s.written (which the vector blocks leave as it is), in registers.
   std::size_t i = 0, lag = 0;
+  std::size_t same_lag = 0;  // where lag last changed (the output of [same_lag, i) is p's)
+  const bool align = n >= 512;
   while (n - i >= 32) {
-    const std::size_t head = units_to_line(p + i);
+    const std::size_t head = align ? units_to_line(p + i) : 0;
     if (head != 0) {  // scalar to the next 64-byte boundary
       s.read = i;
       s.written = i - lag;
       if (!to_latin1_until<Policy>(p, n, i + head, out, s, repl)) return latin1_result(s, n, true);
       i = s.read;
+      if (i - s.written != lag) same_lag = i;
       lag = i - s.written;
       continue;
     }
     // From the boundary on, blocks of 32 while they fit (a tight loop), then the block that does not.
-    while (n - i >= 32 && narrow32(p + i, out + (i - lag))) i += 32;
+    if (align)
+      while (n - i >= 32 && narrow32<true>(p + i, out + (i - lag))) i += 32;
+    else
+      while (n - i >= 32 && narrow32<false>(p + i, out + (i - lag))) i += 32;
     if (n - i < 32) break;
     s.read = i;
     s.written = i - lag;
     if (!to_latin1_until<Policy>(p, n, i + 32, out, s, repl)) return latin1_result(s, n, true);
     i = s.read;
+    if (i - s.written != lag) same_lag = i;
     lag = i - s.written;
   }
+  // The tail in the last 32 values, when the output before it is theirs as they are.
+  if (i < n && n >= 32 && n - 32 >= same_lag && narrow32<false>(p + n - 32, out + (n - 32 - lag))) i = n;
   s.read = i;
   s.written = i - lag;
   const bool done = to_latin1_until<Policy>(p, n, n, out, s, repl);
@@ -177,11 +202,13 @@ conversion_result units_to_latin1(const In* p, std::size_t n, unsigned char* out
   return units_to_latin1_by<replace>(p, n, out, static_cast<unsigned char>(replacement));
 }
 
-/// Latin-1 to UTF-16 (Out char16_t) or UTF-32: 32 or 16 bytes widened a step.
+/// Latin-1 to UTF-16 (Out char16_t) or UTF-32: 32 or 16 bytes widened a step, stored from a
+/// 64-byte boundary of the output on (the head and the tail scalar).
 template <class Out>
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t latin1_widen(const unsigned char* p, std::size_t n,
                                                               Out* out) noexcept {
-  std::size_t i = 0;
+  std::size_t i = scalar_head(out, n);  // stores from a 64-byte boundary
+  latin1_widen_scalar(p, i, out);
   if constexpr (sizeof(Out) == 2) {
     for (; n - i >= 32; i += 32) {
       const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
@@ -205,13 +232,13 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t latin1_widen(const unsigned cha
 /// byte lanes (up to 255 blocks of 32 between two sums); the head and the tail scalar.
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t utf8_length_from_latin1(const unsigned char* p,
                                                                                 std::size_t n) noexcept {
-  std::size_t i = units_to_line(p) < n ? units_to_line(p) : n;
+  std::size_t i = scalar_head(p, n);
   std::size_t total = utf8_length_from_latin1_scalar(p, i);
   while (n - i >= 32) {
     const std::size_t blocks = (n - i) / 32 < 255 ? (n - i) / 32 : 255;
     __m256i counts = _mm256_setzero_si256();  // -1 for each byte 80..FF
     for (std::size_t b = 0; b < blocks; ++b, i += 32) {
-      const __m256i x = _mm256_load_si256(reinterpret_cast<const __m256i*>(p + i));
+      const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
       counts = _mm256_sub_epi8(counts, _mm256_cmpgt_epi8(_mm256_setzero_si256(), x));
     }
     const __m256i sums = _mm256_sad_epu8(counts, _mm256_setzero_si256());
@@ -219,17 +246,24 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t utf8_length_from_latin1(
     total +=
         32 * blocks + static_cast<std::size_t>(_mm_cvtsi128_si64(_mm_add_epi64(half, _mm_unpackhi_epi64(half, half))));
   }
+  if (n >= 32 && i < n) {  // the last 32 bytes, those before i left out
+    const auto high = static_cast<std::uint32_t>(
+        _mm256_movemask_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + n - 32))));
+    return total + (n - i) + static_cast<std::size_t>(_mm_popcnt_u64(std::uint64_t{high} >> (32 - (n - i))));
+  }
   return total + utf8_length_from_latin1_scalar(p + i, n - i);
 }
 
-/// change_endianness_utf16 / _utf32 (by Unit): one byte shuffle a vector; `out` may be `p`.
+/// change_endianness_utf16 / _utf32 (by Unit): one byte shuffle a vector, stored from a 64-byte
+/// boundary of the output on (the head and the tail scalar); `out` may be `p`.
 template <class Unit>
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t change_endianness(const Unit* p, std::size_t n, Unit* out) noexcept {
   constexpr std::size_t lanes = 32 / sizeof(Unit);
   const __m128i lane_order = sizeof(Unit) == 2 ? _mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14)
                                                : _mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12);
   const __m256i order = _mm256_broadcastsi128_si256(lane_order);
-  std::size_t i = 0;
+  std::size_t i = scalar_head(out, n);  // stores from a 64-byte boundary
+  change_endianness_scalar(p, i, out);
   for (; n - i >= 2 * lanes; i += 2 * lanes) {
     const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
     const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + lanes));

@@ -200,32 +200,37 @@ conversion_result units_to_latin1(const In* p, std::size_t n, unsigned char* out
   return units_to_latin1_by<replace>(p, n, out, static_cast<unsigned char>(replacement));
 }
 
-/// Latin-1 to UTF-16 (Out char16_t) or UTF-32: 32 or 16 bytes widened a vector at a time.
+/// Widens the k (at most 32 or 16) Latin-1 bytes at p into UTF-16 (Out char16_t) or UTF-32 at o.
+template <class Out>
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE void widen_masked(const unsigned char* p, std::size_t k, Out* o) noexcept {
+  const std::uint64_t live = low_bits(k);
+  const __m512i x = _mm512_maskz_loadu_epi8(static_cast<__mmask64>(live), p);
+  if constexpr (sizeof(Out) == 2)
+    _mm512_mask_storeu_epi16(o, static_cast<__mmask32>(live), _mm512_cvtepu8_epi16(_mm512_castsi512_si256(x)));
+  else
+    _mm512_mask_storeu_epi32(o, static_cast<__mmask16>(live), _mm512_cvtepu8_epi32(_mm512_castsi512_si128(x)));
+}
+
+/// Latin-1 to UTF-16 (Out char16_t) or UTF-32: 32 or 16 bytes widened a vector at a time, stored
+/// from a 64-byte boundary of the output on (the head and the tail masked).
 template <class Out>
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE std::size_t latin1_widen(const unsigned char* p, std::size_t n,
                                                                 Out* out) noexcept {
   constexpr std::size_t lanes = 64 / sizeof(Out);
-  std::size_t i = 0;
+  std::size_t i = units_to_line(out) < n ? units_to_line(out) : n;
+  widen_masked(p, i, out);
   for (; n - i >= 2 * lanes; i += 2 * lanes) {  // two vectors a step
     if constexpr (sizeof(Out) == 2) {
-      _mm512_storeu_si512(out + i, _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i))));
-      _mm512_storeu_si512(out + i + lanes,
-                          _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + lanes))));
+      _mm512_store_si512(out + i, _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i))));
+      _mm512_store_si512(out + i + lanes,
+                         _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + lanes))));
     } else {
-      _mm512_storeu_si512(out + i, _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i))));
-      _mm512_storeu_si512(out + i + lanes,
-                          _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i + lanes))));
+      _mm512_store_si512(out + i, _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i))));
+      _mm512_store_si512(out + i + lanes,
+                         _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i + lanes))));
     }
   }
-  for (; i < n; i += lanes) {
-    const std::size_t k = n - i < lanes ? n - i : lanes;
-    const std::uint64_t live = low_bits(k);
-    const __m512i x = _mm512_maskz_loadu_epi8(static_cast<__mmask64>(live), p + i);
-    if constexpr (sizeof(Out) == 2)
-      _mm512_mask_storeu_epi16(out + i, static_cast<__mmask32>(live), _mm512_cvtepu8_epi16(_mm512_castsi512_si256(x)));
-    else
-      _mm512_mask_storeu_epi32(out + i, static_cast<__mmask16>(live), _mm512_cvtepu8_epi32(_mm512_castsi512_si128(x)));
-  }
+  for (; i < n; i += lanes) widen_masked(p + i, n - i < lanes ? n - i : lanes, out + i);
   return n;
 }
 
@@ -259,23 +264,24 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m512i unit_byte_reversal() noexcep
     return _mm512_broadcast_i32x4(_mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12));
 }
 
-/// change_endianness_utf16 / _utf32 (by Unit): one byte shuffle a vector; `out` may be `p`.
+/// change_endianness_utf16 / _utf32 (by Unit): one byte shuffle a vector, stored from a 64-byte
+/// boundary of the output on (the head and the tail masked); `out` may be `p`.
 template <class Unit>
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE std::size_t change_endianness(const Unit* p, std::size_t n, Unit* out) noexcept {
   constexpr std::size_t lanes = 64 / sizeof(Unit);
   const __m512i order = unit_byte_reversal<Unit>();
-  std::size_t i = 0;
+  const auto masked = [&](std::size_t i, std::size_t k) UTF8DFA_TARGET_AVX512 {  // k units at i
+    const auto live = static_cast<__mmask64>(low_bits(k * sizeof(Unit)));
+    _mm512_mask_storeu_epi8(out + i, live, _mm512_shuffle_epi8(_mm512_maskz_loadu_epi8(live, p + i), order));
+  };
+  std::size_t i = units_to_line(out) < n ? units_to_line(out) : n;  // stores from a 64-byte boundary
+  masked(0, i);
   for (; n - i >= 2 * lanes; i += 2 * lanes) {
     const __m512i a = _mm512_loadu_si512(p + i), b = _mm512_loadu_si512(p + i + lanes);
-    _mm512_storeu_si512(out + i, _mm512_shuffle_epi8(a, order));
-    _mm512_storeu_si512(out + i + lanes, _mm512_shuffle_epi8(b, order));
+    _mm512_store_si512(out + i, _mm512_shuffle_epi8(a, order));
+    _mm512_store_si512(out + i + lanes, _mm512_shuffle_epi8(b, order));
   }
-  for (; i < n; i += lanes) {
-    const std::size_t k = n - i < lanes ? n - i : lanes;
-    const auto live = static_cast<__mmask64>(low_bits(k * sizeof(Unit)));
-    const __m512i x = _mm512_maskz_loadu_epi8(live, p + i);
-    _mm512_mask_storeu_epi8(out + i, live, _mm512_shuffle_epi8(x, order));
-  }
+  for (; i < n; i += lanes) masked(i, n - i < lanes ? n - i : lanes);
   return n;
 }
 
