@@ -1,6 +1,6 @@
 // utf8dfa: ISO-8859-1 (Latin-1), where each byte is the code point of the same value
-// (U+0000..U+00FF), to and from UTF-8, UTF-16 and UTF-32. Latin-1 to UTF-8 and UTF-8 to Latin-1 are
-// kernel operations (vector code where the kernel has it); the others are scalar.
+// (U+0000..U+00FF), to and from UTF-8, UTF-16 and UTF-32. The conversions and utf8_length_from_latin1
+// are kernel operations (vector code where the kernel has it).
 //
 // Into Latin-1, a character above U+00FF is `unrepresentable`: strict stops before it (as before
 // an ill-formed subpart, whose kind is reported as usual), replace writes the policy's replacement

@@ -4,8 +4,10 @@
 // One definition of an unpaired surrogate serves the whole library (detail::decode_utf16_at, also
 // behind utf16_to_utf8): a surrogate that is not a high one followed by a low one. A high surrogate
 // that ends the input is `incomplete` (a later chunk could pair it), every other one `surrogate`.
-// Offsets and lengths are in code units. UTF-16 validation, UTF-16 <-> UTF-32 and to_well_formed_utf16
-// are kernel operations (vector code where the kernel has it); the rest is scalar.
+// Offsets and lengths are in code units. Validation, count_utf16, UTF-16 <-> UTF-32,
+// to_well_formed_utf16 and the byte-order changes are kernel operations (vector code where the kernel
+// has it); the forms in the other byte order swap a chunk at a time with the kernel's byte shuffle and
+// run the host-order kernel on it; the lengths of UTF-32 <-> UTF-16 are scalar.
 #ifndef UTF8DFA_UTF16_HPP
 #define UTF8DFA_UTF16_HPP
 
