@@ -20,17 +20,30 @@ namespace detail {
 
 // ---- Latin-1 --------------------------------------------------------------------------------
 
-/// Latin-1 to UTF-8: one byte for 00..7F, two for 80..FF. Returns the bytes written.
+/// Latin-1 to UTF-8: one byte for 00..7F, two for 80..FF. Returns the bytes written. Runs of ASCII
+/// blocks of 16 are copied in one loop, blocks of 16 bytes all above 7F written two bytes each
+/// without a branch, the others byte by byte.
 inline std::size_t latin1_to_utf8_scalar(const unsigned char* p, std::size_t n, unsigned char* out) noexcept {
   std::size_t w = 0, i = 0;
-  while (n - i >= 8) {
-    if ((load64(p + i) & high_bits) == 0) {
-      for (std::size_t k = 0; k < 8; ++k) out[w + k] = p[i + k];
-      i += 8;
-      w += 8;
+  while (n - i >= 16) {
+    const std::uint64_t a = load64(p + i), b = load64(p + i + 8);
+    if (((a | b) & high_bits) == 0) {
+      const std::size_t j = ascii_run_end(p, i + 16, n);
+      copy_units(p + i, j - i, out + w);
+      w += j - i;
+      i = j;
       continue;
     }
-    const std::size_t end = i + 8;
+    if ((a & b & high_bits) == high_bits) {
+      for (std::size_t k = 0; k < 16; ++k) {
+        out[w + 2 * k] = static_cast<unsigned char>(0xC0u | (p[i + k] >> 6));
+        out[w + 2 * k + 1] = static_cast<unsigned char>(0x80u | (p[i + k] & 0x3Fu));
+      }
+      i += 16;
+      w += 32;
+      continue;
+    }
+    const std::size_t end = i + 16;
     for (; i < end; ++i) w += put_utf8(out + w, char32_t{p[i]});
   }
   for (; i < n; ++i) w += put_utf8(out + w, char32_t{p[i]});
@@ -55,11 +68,26 @@ bool to_latin1_until(const In* p, std::size_t n, std::size_t stop, unsigned char
   while (i < stop) {
     decoded d{};
     if constexpr (sizeof(In) == 1) {
-      if (stop - i >= 8 && (load64(p + i) & high_bits) == 0) {
-        for (std::size_t k = 0; k < 8; ++k) out[o + k] = p[i + k];
-        i += 8;
-        o += 8;
+      const std::uint32_t b0 = octet(p[i]);
+      if (b0 < 0x80u) {  // ASCII: a run of 16-byte blocks in one loop, or one byte
+        const std::size_t j = ascii_run_end(as_uchars(p), i, stop);
+        if (j != i) {
+          copy_units(as_uchars(p) + i, j - i, out + o);
+          o += j - i;
+          i = j;
+        } else {
+          out[o++] = static_cast<unsigned char>(b0);
+          ++i;
+        }
         continue;
+      }
+      if ((b0 & 0xFEu) == 0xC2u && n - i >= 2) {  // C2 or C3: U+0080..U+00FF when the DFA accepts
+        const std::uint32_t b1 = octet(p[i + 1]);
+        if ((step(step(s_accept, octet(p[i])), octet(p[i + 1])) & state_mask) == s_accept) {
+          out[o++] = static_cast<unsigned char>(((b0 & 0x1Fu) << 6) | (b1 & 0x3Fu));
+          i += 2;
+          continue;
+        }
       }
       d = decode_at(p, n, i);
     } else {
@@ -154,18 +182,50 @@ inline validation_result validate_utf16_scalar(const char16_t* p, std::size_t n)
   return validate_utf(p, n);
 }
 
-/// UTF-16 to UTF-32 or UTF-32 to UTF-16 (by In and Out), like the UTF-8 conversions.
+/// UTF-16 to UTF-32 or UTF-32 to UTF-16 (by In and Out), like the UTF-8 conversions: blocks of 16
+/// units that map one to one copied as they are, the others unit by unit.
 template <class Policy, class In, class Out>
 conversion_result utf_to_utf(const In* p, std::size_t n, Out* out, [[maybe_unused]] Policy pol) noexcept {
   Out* o = out;
   error_code first = error_code::none;
   for (std::size_t i = 0; i < n;) {
-    const decoded d = decode_utf_at(p, n, i);
-    char32_t c = d.code_point;
-    const piece_action a = act_on(d.error, first, c, pol);
-    if (a == piece_action::stop) return {i, static_cast<std::size_t>(o - out), d.error};
-    if (a == piece_action::write) o = put_unit(o, c);
-    i += d.length;
+    if (n - i >= 16 && bmp_units16(p + i)) {
+      std::size_t j = i + 16;
+      while (n - j >= 16 && bmp_units16(p + j)) j += 16;
+      o = copy_units(p + i, j - i, o);
+      i = j;
+      continue;
+    }
+    const std::size_t stop = n - i < 16 ? n : i + 16;
+    while (i < stop) {  // a pair may end one unit past `stop`
+      const std::uint32_t u = p[i];
+      if (u - 0xD800u >= 0x800u && (sizeof(In) == 2 || u <= 0xFFFFu)) {  // one unit either way
+        *o++ = static_cast<Out>(u);
+        ++i;
+        continue;
+      }
+      if constexpr (sizeof(In) == 4) {
+        if (u - 0x10000u < 0x100000u) {  // a supplementary character: a pair
+          o[0] = static_cast<Out>(0xD7C0u + (u >> 10));
+          o[1] = static_cast<Out>(0xDC00u + (u & 0x3FFu));
+          o += 2;
+          ++i;
+          continue;
+        }
+      } else {
+        if (u < 0xDC00u && n - i >= 2 && std::uint32_t{p[i + 1]} - 0xDC00u < 0x400u) {  // a pair
+          *o++ = static_cast<Out>(0x10000u + ((u - 0xD800u) << 10) + (std::uint32_t{p[i + 1]} - 0xDC00u));
+          i += 2;
+          continue;
+        }
+      }
+      const decoded d = decode_utf_at(p, n, i);
+      char32_t c = d.code_point;
+      const piece_action a = act_on(d.error, first, c, pol);
+      if (a == piece_action::stop) return {i, static_cast<std::size_t>(o - out), d.error};
+      if (a == piece_action::write) o = put_unit(o, c);
+      i += d.length;
+    }
   }
   return {n, static_cast<std::size_t>(o - out), first};
 }

@@ -1,0 +1,253 @@
+// The scalar kernel's block paths (detail/scalar.hpp, detail/units.hpp) at their edges, under the
+// scalar kernel whatever the CPU, against the references: runs of 16-byte / 16-unit ASCII blocks,
+// blocks of 16 units below 0x10000 (UTF-16 <-> UTF-32, UTF-16/32 -> UTF-8), the 256-unit blocks of
+// utf8_length_from_utf16/32 (a pair across their end, an error anywhere in them), UTF-8 characters
+// decoded while four bytes remain and within the last four, Latin-1 blocks of 16 bytes above 7F;
+// and the dialect validators' two streams on long input (detail/dialect_dfa.hpp). Each case puts
+// one character or error at every position of a short input, or around the split of a long one.
+#include <utf8dfa.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+#include "reference/abnf.hpp"
+#include "reference/check.hpp"
+#include "reference/dialect_check.hpp"
+
+namespace utf8dfa_test_scalar_blocks {  // the file's own names (the suite also builds as unity sources)
+
+using utf8dfa_check::check_to_utf8;
+using utf8dfa_check::check_transcode;
+using utf8dfa_ref::error;
+
+/// Selects the scalar kernel for its lifetime, then puts back the one before.
+struct scalar_kernel {
+  std::string before{utf8dfa::active_kernel()};
+  scalar_kernel() { REQUIRE(utf8dfa::select_kernel("scalar")); }
+  scalar_kernel(const scalar_kernel&) = delete;
+  scalar_kernel& operator=(const scalar_kernel&) = delete;
+  ~scalar_kernel() { utf8dfa::select_kernel(before); }
+};
+
+/// `base` with `piece` put in at `pos` (of whole units).
+template <class S>
+S with(const S& base, std::size_t pos, const S& piece) {
+  S s = base;
+  s.insert(pos, piece);
+  return s;
+}
+
+/// Text of `n` units cycling through ASCII runs and 2-, 3- and 4-byte characters (UTF-32).
+std::u32string mixed32(std::size_t n) {
+  static const char32_t cycle[] = {U'a', U'b',     U'c', U'd',  U'e',  U'f',   U'g',   U'h',  U'i',
+                                   U'j', U'k',     U'l', U'm',  U'n',  U'o',   U'p',   U'q',  U'r',
+                                   U's', U't',     0xE9, 0x5D0, 0x800, 0x4E2D, 0xFFFD, U' ',  0x1F600,
+                                   U'.', 0x10FFFF, 0x7F, 0x80,  0x7FF, 0xD7FF, 0xE000, 0xFFFF};
+  std::u32string s;
+  for (std::size_t k = 0; k < n; ++k) s.push_back(cycle[k % (sizeof cycle / sizeof cycle[0])]);
+  return s;
+}
+
+std::u16string to16(const std::u32string& s) {
+  std::u16string r;
+  for (const char32_t c : s) r += utf8dfa_ref::encode_utf16(c);
+  return r;
+}
+
+std::string to8(const std::u32string& s) {
+  std::string r;
+  for (const char32_t c : s) r += utf8dfa_ref::encode_utf8(c);
+  return r;
+}
+
+TEST_CASE("scalar blocks: UTF-8 to UTF-16/32 with a character or error at every position near the edges",
+          "[scalar_blocks]") {
+  const scalar_kernel scalar;
+  const std::string plain(40, 'x'), text = to8(mixed32(30));
+  const char* const pieces[] = {"\xC3\xA9",     "\xE4\xB8\xAD", "\xF0\x9F\x98\x80", "\xC3",         "\xE4\xB8",
+                                "\xF0\x9F\x98", "\x80",         "\xC0\xAF",         "\xED\xA0\x80", "\xF4\x90\x80\x80",
+                                "\xE0\x80",     "\xFF"};
+  for (const std::string& base : {plain, text})
+    for (const char* piece : pieces)
+      for (std::size_t pos = 0; pos <= base.size(); ++pos) {
+        const std::string s = with(base, pos, std::string(piece));
+        const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+        INFO("piece at " << pos);
+        CHECK(check_transcode(p, s.size()).empty());
+        for (std::size_t cut = s.size() > 6 ? s.size() - 6 : 0; cut < s.size(); ++cut)  // the last bytes
+          CHECK(check_transcode(p, cut).empty());
+      }
+}
+
+TEST_CASE("scalar blocks: UTF-16 and UTF-32 to UTF-8 and lengths with a pair or error at every position",
+          "[scalar_blocks]") {
+  const scalar_kernel scalar;
+  // 300 units: one 256-unit length block and the rest; the ASCII base makes 16-unit ASCII runs.
+  const std::u32string ascii(300, U'a'), text = mixed32(300);
+  for (const std::u32string& base : {ascii, text}) {
+    const std::u16string base16 = to16(base);
+    for (const std::u16string& piece :
+         {std::u16string(u"\xD83D\xDE00"), std::u16string(1, char16_t(0xD800)), std::u16string(1, char16_t(0xDC00)),
+          std::u16string(u"\xE9"), std::u16string(u"\x4E2D")})
+      for (std::size_t pos = 0; pos <= base16.size(); pos += (pos < 20 || (pos > 230 && pos < 280)) ? 1 : 7) {
+        const std::u16string s = with(base16, pos, piece);
+        INFO("UTF-16, piece at " << pos);
+        CHECK(check_to_utf8(s.data(), s.size()).empty());
+        CHECK(check_to_utf8(s.data(), s.size() < 257 ? s.size() : 257).empty());
+      }
+    for (const char32_t piece :
+         {char32_t{0x1F600}, char32_t{0xD800}, char32_t{0x110000}, char32_t{0xE9}, char32_t{0xFFFFFFFF}})
+      for (std::size_t pos = 0; pos <= base.size(); pos += (pos < 20 || (pos > 230 && pos < 280)) ? 1 : 7) {
+        const std::u32string s = with(base, pos, std::u32string(1, piece));
+        INFO("UTF-32, piece at " << pos);
+        CHECK(check_to_utf8(s.data(), s.size()).empty());
+      }
+  }
+}
+
+/// UTF-16 to UTF-32 (strict and replace) by the reference pairing, and UTF-32 to UTF-16.
+std::string check_utf16_utf32(const std::u16string& s16, const std::u32string& s32) {
+  std::u32string want32;
+  std::size_t valid16 = s16.size(), units32 = 0;
+  for (std::size_t i = 0; i < s16.size();) {
+    const utf8dfa_ref::utf16_piece u = utf8dfa_ref::utf16_at(s16.data(), s16.size(), i);
+    if (u.kind != error::none && valid16 == s16.size()) {
+      valid16 = i;
+      units32 = want32.size();
+    }
+    want32 += u.value;
+    i += u.length;
+  }
+  if (valid16 == s16.size()) units32 = want32.size();
+  std::u32string out32(want32.size() + 1, U'\U0010ABCD');
+  utf8dfa::conversion_result r = utf8dfa::utf16_to_utf32(s16, &out32[0], utf8dfa::replace{});
+  if (r.read != s16.size() || r.written != want32.size() || out32.compare(0, want32.size(), want32) != 0 ||
+      out32.back() != U'\U0010ABCD')
+    return "utf16_to_utf32 replace";
+  r = utf8dfa::utf16_to_utf32(s16, &out32[0], utf8dfa::strict{});
+  if (r.read != valid16 || r.written != units32 || out32.compare(0, units32, want32, 0, units32) != 0)
+    return "utf16_to_utf32 strict";
+
+  std::u16string want16;
+  std::size_t valid32 = s32.size(), units16 = 0;
+  for (std::size_t i = 0; i < s32.size(); ++i) {
+    const bool bad = utf8dfa_ref::utf32_error(s32[i]) != error::none;
+    if (bad && valid32 == s32.size()) {
+      valid32 = i;
+      units16 = want16.size();
+    }
+    want16 += utf8dfa_ref::encode_utf16(bad ? 0xFFFD : s32[i]);
+  }
+  if (valid32 == s32.size()) units16 = want16.size();
+  std::u16string out16(want16.size() + 1, u'\uABCD');
+  r = utf8dfa::utf32_to_utf16(s32, &out16[0], utf8dfa::replace{});
+  if (r.read != s32.size() || r.written != want16.size() || out16.compare(0, want16.size(), want16) != 0 ||
+      out16.back() != u'\uABCD')
+    return "utf32_to_utf16 replace";
+  r = utf8dfa::utf32_to_utf16(s32, &out16[0], utf8dfa::strict{});
+  if (r.read != valid32 || r.written != units16 || out16.compare(0, units16, want16, 0, units16) != 0)
+    return "utf32_to_utf16 strict";
+  return {};
+}
+
+TEST_CASE("scalar blocks: UTF-16 <-> UTF-32 with a pair or error at every position", "[scalar_blocks]") {
+  const scalar_kernel scalar;
+  const std::u32string base = mixed32(24) + std::u32string(40, U'a');
+  const std::u16string base16 = to16(base);
+  for (std::size_t pos = 0; pos <= base16.size(); ++pos) {
+    INFO("position " << pos);
+    for (const std::u16string& piece :
+         {std::u16string(u"\xD83D\xDE00"), std::u16string(1, char16_t(0xD800)), std::u16string(1, char16_t(0xDFFF))}) {
+      const std::u16string s16 = with(base16, pos, piece);
+      CHECK(check_utf16_utf32(s16, {}).empty());
+      CHECK(check_utf16_utf32(s16.substr(0, s16.size() - 1), {}).empty());
+    }
+    if (pos <= base.size())
+      for (const char32_t piece : {char32_t{0x10000}, char32_t{0xDBFF}, char32_t{0x110000}, char32_t{0xFFFF}})
+        CHECK(check_utf16_utf32({}, with(base, pos, std::u32string(1, piece))).empty());
+  }
+}
+
+TEST_CASE("scalar blocks: Latin-1 to UTF-8 and back with blocks above 7F at every offset", "[scalar_blocks]") {
+  const scalar_kernel scalar;
+  for (std::size_t pos = 0; pos < 48; ++pos)
+    for (std::size_t len : {std::size_t{1}, std::size_t{15}, std::size_t{16}, std::size_t{17}, std::size_t{33}}) {
+      std::string latin1(48, 'a');
+      for (std::size_t k = 0; k < len; ++k)
+        latin1.insert(latin1.begin() + static_cast<std::ptrdiff_t>(pos), char(0x80 + 5 * k));
+      std::string want;
+      for (const char c : latin1) want += utf8dfa_ref::encode_utf8(static_cast<unsigned char>(c));
+      std::string out(want.size() + 1, '#');
+      INFO("offset " << pos << ", run " << len);
+      CHECK(utf8dfa::latin1_to_utf8(latin1, &out[0]) == want.size());
+      CHECK(out.compare(0, want.size(), want) == 0);
+      CHECK(out.back() == '#');
+      std::string back(latin1.size() + 1, '#');
+      utf8dfa::conversion_result r = utf8dfa::utf8_to_latin1(want, &back[0]);
+      CHECK((r.read == want.size() && r.written == latin1.size() && r.error == utf8dfa::error_code::none));
+      CHECK(back.compare(0, latin1.size(), latin1) == 0);
+      // A character above U+00FF, and an ill-formed C3, where the run starts: strict stops there.
+      const std::size_t at = pos;  // the bytes of the 'a's before the run
+      for (const char* bad : {"\xC4\x80", "\xC3", "\xC3\x41"}) {
+        const std::string s = with(want, at, std::string(bad));
+        r = utf8dfa::utf8_to_latin1(s, &back[0]);
+        CHECK((r.read == at && r.written == pos && r.error != utf8dfa::error_code::none));
+        std::string lossy(s.size() + 1, '#');
+        r = utf8dfa::utf8_to_latin1(s, &lossy[0], utf8dfa::replace{U'?'});
+        const std::string bad_out = std::string(bad) == "\xC3\x41" ? "?A" : "?";
+        CHECK(r.written == latin1.size() + bad_out.size());
+        CHECK(lossy.compare(0, r.written, latin1.substr(0, pos) + bad_out + latin1.substr(pos)) == 0);
+      }
+    }
+}
+
+/// validate(bytes, D{}) on `text` with each of `pieces` put in around its middle (where the two
+/// streams split), near its ends and at a stride elsewhere, against the dialect reference.
+template <class D>
+void dialect_long(const std::string& text) {
+  namespace dref = utf8dfa_dialect_ref;
+  const char* const pieces[] = {"\xFF",         "\x80",         "\xC0\x80",         "\xE4\xB8",
+                                "\xED\xA0\x80", "\xED\xB0\x80", "\xF4\x90\x80\x80", "\xF8\x88\x80\x80\x80"};
+  for (const char* piece : pieces)
+    for (std::size_t pos = 0; pos <= text.size();
+         pos +=
+         (pos < 8 || pos + 8 > text.size() || (pos + 40 > text.size() / 2 && pos < text.size() / 2 + 40)) ? 1 : 61) {
+      const std::string s = with(text, pos, std::string(piece));
+      const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+      const dref::verdict want = dref::validate(utf8dfa_dialect_check::ref_of<D>(), p, s.size());
+      const utf8dfa::validation_result got = utf8dfa::validate(s, D{});
+      INFO(dref::name(utf8dfa_dialect_check::ref_of<D>()) << ": piece at " << pos << " of " << s.size());
+      CHECK((got.valid_up_to == want.valid_up_to && got.error_length == want.error_length &&
+             utf8dfa_check::to_ref(got.error) == want.kind));
+    }
+  // NUL where Modified UTF-8 has no such character, and the text alone.
+  const std::string nul = with(text, text.size() / 2, std::string(1, '\0'));
+  CHECK(utf8dfa::validate(nul, D{}).valid_up_to == dref::validate(utf8dfa_dialect_check::ref_of<D>(),
+                                                                  reinterpret_cast<const unsigned char*>(nul.data()),
+                                                                  nul.size())
+                                                       .valid_up_to);
+  CHECK(utf8dfa::is_valid(text, D{}) ==
+        (dref::validate(utf8dfa_dialect_check::ref_of<D>(), reinterpret_cast<const unsigned char*>(text.data()),
+                        text.size())
+             .kind == error::none));
+}
+
+TEST_CASE("scalar blocks: dialect validation of long input (two streams) with an error around the split",
+          "[scalar_blocks][dialect]") {
+  // Over 1024 bytes: mixed text with ASCII throughout, and one whose middle holds no ASCII for 900
+  // bytes (no split: one stream).
+  const std::string mixed = to8(mixed32(800)), cjk = to8(mixed32(400) + std::u32string(300, 0x4E2D) + mixed32(400));
+  for (const std::string& t : {mixed, cjk}) {
+    dialect_long<utf8dfa::dialect::wtf8>(t);
+    dialect_long<utf8dfa::dialect::legacy>(t);
+    dialect_long<utf8dfa::dialect::cesu8>(
+        utf8dfa::recode_lossy(t, utf8dfa::dialect::utf8{}, utf8dfa::dialect::cesu8{}));
+    dialect_long<utf8dfa::dialect::mutf8>(
+        utf8dfa::recode_lossy(t, utf8dfa::dialect::utf8{}, utf8dfa::dialect::mutf8{}));
+  }
+}
+
+}  // namespace utf8dfa_test_scalar_blocks
