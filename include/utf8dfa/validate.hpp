@@ -22,14 +22,16 @@ UTF8DFA_ALWAYS_INLINE bool no_nul16(const unsigned char* p) noexcept {
   return (((a + 0x7F7F7F7F7F7F7F7Full) & (b + 0x7F7F7F7F7F7F7F7Full)) & high_bits) == high_bits;
 }
 
-/// Run-time validation in a dialect other than utf8: ASCII skipped 16 bytes at a time at the plain
-/// boundary (where 00 is not a character, only blocks without it), the rest through the shift form
-/// of the dialect's table in blocks of 64 bytes (reject absorbs, so one test per block). Only when
-/// that fails, or ends inside a character, does the character-by-character walk run, from the last
-/// block that began at a boundary, to say where and why.
+/// Run-time validation in a dialect other than utf8: long input first as two streams
+/// (dialect_two_streams_valid, which can only say "well-formed"); else ASCII skipped 16 bytes at a
+/// time at the plain boundary (where 00 is not a character, only blocks without it), the rest
+/// through the shift form of the dialect's table in blocks of 64 bytes (reject absorbs, so one test
+/// per block). Only when that fails, or ends inside a character, does the character-by-character
+/// walk run, from the last block that began at a boundary, to say where and why.
 template <class D>
 validation_result validate_dialect(const unsigned char* p, std::size_t n) noexcept {
   using M = machine_of<D>;
+  if (n >= 1024 && dialect_two_streams_valid<M, dialect_traits<D>::nul_byte>(p, n)) return {n, 0, error_code::none};
   std::uint64_t s4 = 4 * std::uint64_t{M::start};  // the state, shift form
   typename M::state safe_state = M::start;
   std::size_t i = 0, safe = 0;  // a block start at a boundary, and the state there

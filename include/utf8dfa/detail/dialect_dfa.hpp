@@ -243,6 +243,62 @@ struct table_machine {
   }
 };
 
+/// Eight steps of a dialect's shift form (s4 = 4 * state), written out.
+template <class M>
+UTF8DFA_ALWAYS_INLINE std::uint64_t dialect_step8(std::uint64_t s4, const unsigned char* q) noexcept {
+  for (std::size_t k = 0; k < 8; ++k) s4 = M::shift_step(s4, q[k]);
+  return s4;
+}
+
+/// True when the 16 bytes at p are ASCII without 00 (NulByte false: 00 is not a character).
+template <bool NulByte>
+UTF8DFA_ALWAYS_INLINE bool dialect_ascii16(const unsigned char* p) noexcept {
+  const std::uint64_t a = load64(p), b = load64(p + 8);
+  if (((a | b) & high_bits) != 0) return false;
+  if constexpr (NulByte) return true;
+  return (((a + 0x7F7F7F7F7F7F7F7Full) & (b + 0x7F7F7F7F7F7F7F7Full)) & high_bits) == high_bits;
+}
+
+/// One stream of dialect_two_streams_valid over [i, end) from the shift-form state s4: ASCII
+/// skipped while at the plain boundary, the rest in blocks of 64 bytes; false when rejected.
+template <class M, bool NulByte>
+UTF8DFA_ALWAYS_INLINE bool dialect_stream_block(const unsigned char* p, std::size_t& i, std::size_t end,
+                                                std::uint64_t& s4) noexcept {
+  if (s4 == 4u * M::start)
+    while (end - i >= 80 && dialect_ascii16<NulByte>(p + i)) i += 16;
+  if (end - i < 64) return true;
+  for (std::size_t k = 0; k < 64; k += 8) s4 = dialect_step8<M>(s4, p + i + k);
+  i += 64;
+  return !M::rejected(static_cast<typename M::state>(s4 >> 2));
+}
+
+/// True when [p, p + n) is well-formed in the dialect of machine M, checked as two interleaved
+/// chains of the shift form (twice the bytes per cycle of one chain of dependent shifts), split
+/// after an ASCII byte near the middle: in every dialect ASCII is a whole character that leaves
+/// the plain boundary, M::start, where the second chain begins. False (no split point within 256
+/// bytes of the middle, or an error) says nothing: the caller walks one stream for the answer.
+template <class M, bool NulByte>
+bool dialect_two_streams_valid(const unsigned char* p, std::size_t n) noexcept {
+  std::size_t mid = n / 2;
+  const std::size_t last = mid + 256;
+  while (mid < last && p[mid - 1] >= 0x80u) ++mid;
+  if (mid == last) return false;
+  std::size_t a = 0, b = mid;
+  std::uint64_t sa = 4u * M::start, sb = 4u * M::start;
+  for (;;) {
+    if (!dialect_stream_block<M, NulByte>(p, a, mid, sa) || !dialect_stream_block<M, NulByte>(p, b, n, sb))
+      return false;
+    if (mid - a < 64 || n - b < 64) break;
+  }
+  while (mid - a >= 64)
+    if (!dialect_stream_block<M, NulByte>(p, a, mid, sa)) return false;
+  while (n - b >= 64)
+    if (!dialect_stream_block<M, NulByte>(p, b, n, sb)) return false;
+  for (; a < mid; ++a) sa = M::shift_step(sa, p[a]);
+  for (; b < n; ++b) sb = M::shift_step(sb, p[b]);
+  return sa == 4u * M::start && M::boundary(static_cast<typename M::state>(sb >> 2));
+}
+
 }  // namespace detail
 }  // namespace UTF8DFA_ABI_NAMESPACE
 }  // namespace utf8dfa
