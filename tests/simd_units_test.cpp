@@ -545,10 +545,10 @@ TEST_CASE("count_utf16, validate_utf32, to Latin-1, byte orders: random units, l
 TEST_CASE("count_utf16, validate_utf32, to Latin-1, byte orders: every start alignment, an error near it") {
   // The kernels start their blocks at 64-byte boundaries: inputs starting at every unit of a line,
   // with a bad unit at every position of the first blocks.
-  const std::u16string text16 = utf16_text(600, 9);  // 512 units or more: AVX2 aligns too
+  const std::u16string text16 = utf16_text(2100, 9);  // 2048 units or more: AVX2 aligns too
   std::u16string latin16;
-  for (std::size_t k = 0; k < 600; ++k) latin16 += static_cast<char16_t>(k % 4 == 0 ? 0xE9 : 0x61 + k % 26);
-  const std::u32string text32 = latin1_utf32_text(600, 0);
+  for (std::size_t k = 0; k < 2100; ++k) latin16 += static_cast<char16_t>(k % 4 == 0 ? 0xE9 : 0x61 + k % 26);
+  const std::u32string text32 = latin1_utf32_text(2100, 0);
   for (std::size_t offset = 0; offset < 32; ++offset)
     for (std::size_t pos = 0; pos < 80; pos += 11) {
       std::u16string s16 = std::u16string(offset, u'a') + text16, l16 = std::u16string(offset, u'a') + latin16;
@@ -561,7 +561,7 @@ TEST_CASE("count_utf16, validate_utf32, to Latin-1, byte orders: every start ali
       s32[offset + pos] = pos % 2 == 0 ? char32_t{0xD800} : char32_t{0x110000};
       check_utf32_more(std::u32string_view(s32).substr(offset));
       std::string l8 = std::string(offset, 'a');
-      for (std::size_t k = 0; k < 600; ++k) l8 += static_cast<char>(k == pos ? 0xFF : k % 3 == 0 ? 0xE9 : 0x61);
+      for (std::size_t k = 0; k < 2100; ++k) l8 += static_cast<char>(k == pos ? 0xFF : k % 3 == 0 ? 0xE9 : 0x61);
       check_latin1_more(std::string_view(l8).substr(offset));
     }
 }

@@ -21,14 +21,17 @@ inline namespace UTF8DFA_ABI_NAMESPACE {
 namespace detail {
 namespace avx2 {
 
+/// Inputs of at least this many units start their vector loops at a 64-byte boundary.
+inline constexpr std::size_t align_from = 2048;
+
 /// Units of scalar work before the vector loop: to the next 64-byte boundary of `p` (so that the
-/// loop's loads or stores do not straddle cache lines), none under 512 units, where that costs
+/// loop's loads or stores do not straddle cache lines), none under align_from units, where that costs
 /// more than it saves (the loops use unaligned loads and stores, which cost nothing more when
 /// aligned).
 template <class Unit>
 std::size_t scalar_head(const Unit* p, std::size_t n) noexcept {
   const std::size_t head = units_to_line(p);
-  return n < 512 || head > n ? 0 : head;
+  return n < align_from || head > n ? 0 : head;
 }
 
 /// The pairs that start among the 16 UTF-16 units `u` (`next`: the units after each), as -1 in
@@ -162,7 +165,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result units_to_latin1_by(const 
   // s.read, and s.read - s.written (which the vector blocks leave as it is), in registers.
   std::size_t i = 0, lag = 0;
   std::size_t same_lag = 0;  // where lag last changed (the output of [same_lag, i) is p's)
-  const bool align = n >= 512;
+  const bool align = n >= align_from;
   while (n - i >= 32) {
     const std::size_t head = align ? units_to_line(p + i) : 0;
     if (head != 0) {  // scalar to the next 64-byte boundary
@@ -216,6 +219,11 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t latin1_widen(const unsigned cha
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), _mm256_cvtepu8_epi16(a));
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i + 16), _mm256_cvtepu8_epi16(b));
     }
+    if (n - i >= 16) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i),
+                          _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i))));
+      i += 16;
+    }
   } else {
     for (; n - i >= 16; i += 16) {
       const __m128i a = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + i));
@@ -223,35 +231,56 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t latin1_widen(const unsigned cha
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), _mm256_cvtepu8_epi32(a));
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i + 8), _mm256_cvtepu8_epi32(b));
     }
+    if (n - i >= 8) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i),
+                          _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + i))));
+      i += 8;
+    }
   }
   latin1_widen_scalar(p + i, n - i, out + i);
   return n;
 }
 
-/// Bytes of the UTF-8 of Latin-1: n plus the bytes 80..FF, counted from a 64-byte boundary in
-/// byte lanes (up to 255 blocks of 32 between two sums); the head and the tail scalar.
+/// The bytes 80..FF among the 32 at p, as -1 in their lanes.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i high_bytes(const unsigned char* p) noexcept {
+  return _mm256_cmpgt_epi8(_mm256_setzero_si256(), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+}
+
+/// The sum of the 32 byte lanes of `counts`.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::size_t sum_bytes(__m256i counts) noexcept {
+  const __m256i sums = _mm256_sad_epu8(counts, _mm256_setzero_si256());
+  const __m128i half = _mm_add_epi64(_mm256_castsi256_si128(sums), _mm256_extracti128_si256(sums, 1));
+  return static_cast<std::size_t>(_mm_cvtsi128_si64(_mm_add_epi64(half, _mm_unpackhi_epi64(half, half))));
+}
+
+/// Bytes of the UTF-8 of Latin-1: n plus the bytes 80..FF, counted (from a 64-byte boundary for
+/// long inputs) in four sets of byte lanes, up to 255 blocks of 128 between two sums; the rest 32
+/// at a time, the tail in one overlapping vector (scalar under 32 bytes).
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t utf8_length_from_latin1(const unsigned char* p,
                                                                                 std::size_t n) noexcept {
   std::size_t i = scalar_head(p, n);
-  std::size_t total = utf8_length_from_latin1_scalar(p, i);
-  while (n - i >= 32) {
-    const std::size_t blocks = (n - i) / 32 < 255 ? (n - i) / 32 : 255;
-    __m256i counts = _mm256_setzero_si256();  // -1 for each byte 80..FF
-    for (std::size_t b = 0; b < blocks; ++b, i += 32) {
-      const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
-      counts = _mm256_sub_epi8(counts, _mm256_cmpgt_epi8(_mm256_setzero_si256(), x));
+  std::size_t total = utf8_length_from_latin1_scalar(p, i) + (n - i);
+  while (n - i >= 128) {
+    const std::size_t end = i + ((n - i) / 128 < 255 ? (n - i) / 128 : 255) * 128;
+    __m256i c0 = _mm256_setzero_si256(), c1 = c0, c2 = c0, c3 = c0;  // -1 for each byte 80..FF
+    for (; i < end; i += 128) {
+      c0 = _mm256_add_epi8(c0, high_bytes(p + i));
+      c1 = _mm256_add_epi8(c1, high_bytes(p + i + 32));
+      c2 = _mm256_add_epi8(c2, high_bytes(p + i + 64));
+      c3 = _mm256_add_epi8(c3, high_bytes(p + i + 96));
     }
-    const __m256i sums = _mm256_sad_epu8(counts, _mm256_setzero_si256());
-    const __m128i half = _mm_add_epi64(_mm256_castsi256_si128(sums), _mm256_extracti128_si256(sums, 1));
+    const __m256i zero = _mm256_setzero_si256();
+    total += sum_bytes(_mm256_sub_epi8(zero, c0)) + sum_bytes(_mm256_sub_epi8(zero, c1)) +
+             sum_bytes(_mm256_sub_epi8(zero, c2)) + sum_bytes(_mm256_sub_epi8(zero, c3));
+  }
+  for (; n - i >= 32; i += 32)
     total +=
-        32 * blocks + static_cast<std::size_t>(_mm_cvtsi128_si64(_mm_add_epi64(half, _mm_unpackhi_epi64(half, half))));
-  }
+        static_cast<std::size_t>(_mm_popcnt_u32(static_cast<std::uint32_t>(_mm256_movemask_epi8(high_bytes(p + i)))));
   if (n >= 32 && i < n) {  // the last 32 bytes, those before i left out
-    const auto high = static_cast<std::uint32_t>(
-        _mm256_movemask_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + n - 32))));
-    return total + (n - i) + static_cast<std::size_t>(_mm_popcnt_u64(std::uint64_t{high} >> (32 - (n - i))));
+    const auto high = static_cast<std::uint32_t>(_mm256_movemask_epi8(high_bytes(p + n - 32)));
+    return total + static_cast<std::size_t>(_mm_popcnt_u64(std::uint64_t{high} >> (32 - (n - i))));
   }
-  return total + utf8_length_from_latin1_scalar(p + i, n - i);
+  return total + utf8_length_from_latin1_scalar(p + i, n - i) - (n - i);
 }
 
 /// change_endianness_utf16 / _utf32 (by Unit): one byte shuffle a vector, stored from a 64-byte
@@ -269,6 +298,10 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t change_endianness(const Unit* p
     const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + lanes));
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), _mm256_shuffle_epi8(a, order));
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i + lanes), _mm256_shuffle_epi8(b, order));
+  }
+  for (; n - i >= lanes / 2; i += lanes / 2) {  // 16 bytes at a time
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), _mm_shuffle_epi8(x, lane_order));
   }
   change_endianness_scalar(p + i, n - i, out + i);
   return n;
