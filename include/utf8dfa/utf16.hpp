@@ -120,6 +120,8 @@ template <bool Little, class Unit>
 validation_result validate_utf_in_order(std::basic_string_view<Unit> in) noexcept {
   if constexpr (Little == host_little_endian)
     return validate_units(in.data(), in.size());
+  else if constexpr (sizeof(Unit) == 2)
+    return kernel_fn<&kernel_table::validate_utf16_swapped>()(in.data(), in.size());
   else
     return validate_stored<Little, Unit>(in.data(), in.size());
 }

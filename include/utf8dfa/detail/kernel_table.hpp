@@ -59,6 +59,8 @@ struct kernel_table {
   std::size_t (*utf8_length_from_latin1)(const unsigned char*, std::size_t) noexcept;
   std::size_t (*change_endianness_utf16)(const char16_t*, std::size_t, char16_t*) noexcept;
   std::size_t (*change_endianness_utf32)(const char32_t*, std::size_t, char32_t*) noexcept;
+  // validate_utf16 on units whose bytes are in the order opposite to the host's.
+  validation_result (*validate_utf16_swapped)(const char16_t*, std::size_t) noexcept;
 };
 
 }  // namespace detail

@@ -86,6 +86,7 @@ inline constexpr kernel_table scalar_kernels{
     &utf8_length_from_latin1_scalar,
     &change_endianness_scalar<char16_t>,
     &change_endianness_scalar<char32_t>,
+    &validate_utf16_swapped_scalar,
 };
 
 }  // namespace detail

@@ -41,6 +41,21 @@ inline std::size_t pair_starts_scalar(const char16_t* p, std::size_t n, std::siz
   return pairs;
 }
 
+/// validate_utf16 on the `n` units at p with the bytes of each exchanged (UTF-16 in the byte order
+/// opposite to the host's).
+inline validation_result validate_utf16_swapped_scalar(const char16_t* p, std::size_t n) noexcept {
+  for (std::size_t i = 0; i < n; ++i) {
+    const char16_t u = swap_bytes(p[i]);
+    if (u < 0xD800 || u > 0xDFFF) continue;
+    if (u >= 0xDC00) return {i, 1, error_code::surrogate};
+    if (i + 1 == n) return {i, 0, error_code::incomplete};
+    const char16_t v = swap_bytes(p[i + 1]);
+    if (v < 0xDC00 || v > 0xDFFF) return {i, 1, error_code::surrogate};
+    ++i;
+  }
+  return {n, 0, error_code::none};
+}
+
 /// The kernel entry for UTF-32 validation.
 constexpr validation_result validate_utf32_scalar(const char32_t* p, std::size_t n) noexcept {
   return validate_utf(p, n);

@@ -52,6 +52,7 @@ inline constexpr kernel_table table{
     &utf8_length_from_latin1,
     &change_endianness<char16_t>,
     &change_endianness<char32_t>,
+    &validate_utf16_swapped,
 };
 
 }  // namespace avx2

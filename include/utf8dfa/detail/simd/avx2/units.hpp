@@ -214,13 +214,24 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unit_block check_utf16(__m256i u, std:
   return {take, false, (highs << 1) == lows, lows};
 }
 
-/// True when none of the 64 units at p is a surrogate.
+/// The 16 UTF-16 units at p, with the bytes of each exchanged when Swap.
+template <bool Swap>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i load_units(const char16_t* p) noexcept {
+  const __m256i u = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  if constexpr (Swap)
+    return _mm256_shuffle_epi8(
+        u, _mm256_broadcastsi128_si256(_mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14)));
+  else
+    return u;
+}
+
+/// True when none of the 64 units at p (bytes exchanged when Swap) is a surrogate.
+template <bool Swap = false>
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool plain64(const char16_t* p, __m256i shift, __m256i top) noexcept {
-  const __m256i* v = reinterpret_cast<const __m256i*>(p);
-  const __m256i a = _mm256_add_epi16(_mm256_loadu_si256(v), shift);
-  const __m256i b = _mm256_add_epi16(_mm256_loadu_si256(v + 1), shift);
-  const __m256i c = _mm256_add_epi16(_mm256_loadu_si256(v + 2), shift);
-  const __m256i d = _mm256_add_epi16(_mm256_loadu_si256(v + 3), shift);
+  const __m256i a = _mm256_add_epi16(load_units<Swap>(p), shift);
+  const __m256i b = _mm256_add_epi16(load_units<Swap>(p + 16), shift);
+  const __m256i c = _mm256_add_epi16(load_units<Swap>(p + 32), shift);
+  const __m256i d = _mm256_add_epi16(load_units<Swap>(p + 48), shift);
   const __m256i m = _mm256_min_epu16(_mm256_min_epu16(a, b), _mm256_min_epu16(c, d));
   return _mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_min_epu16(m, top), m)) == 0;
 }

@@ -307,6 +307,26 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t change_endianness(const Unit* p
   return n;
 }
 
+/// validate_utf16 on units with their bytes exchanged: one byte shuffle a vector; the scalar code
+/// finds the error in the first block that has one, and checks the tail.
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_utf16_swapped(const char16_t* p,
+                                                                                     std::size_t n) noexcept {
+  const __m256i shift = _mm256_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
+  const __m256i top = _mm256_set1_epi16(0x07FF);
+  std::size_t i = 0;
+  while (n - i >= 16) {
+    if (n - i >= 64 && plain64<true>(p + i, shift, top)) {
+      i += 64;
+      continue;
+    }
+    const unit_block b = check_utf16(load_units<true>(p + i), i, n);
+    if (UTF8DFA_UNLIKELY(!b.clean)) break;  // the scalar code finds the error
+    i += b.take;
+  }
+  const validation_result r = validate_utf16_swapped_scalar(p + i, n - i);
+  return {i + r.valid_up_to, r.error_length, r.error};
+}
+
 }  // namespace avx2
 }  // namespace detail
 }  // namespace UTF8DFA_ABI_NAMESPACE

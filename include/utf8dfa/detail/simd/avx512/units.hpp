@@ -163,12 +163,24 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE unit_block check_utf16(__m512i u, st
   return {take, s.high, s.low, (std::uint64_t{s.high} << 1) == s.low};
 }
 
-/// True when none of the 128 units at p is a surrogate.
+/// The 32 UTF-16 units at p, with the bytes of each exchanged when Swap.
+template <bool Swap>
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m512i load_units(const char16_t* p) noexcept {
+  const __m512i u = _mm512_loadu_si512(p);
+  if constexpr (Swap)
+    return _mm512_shuffle_epi8(
+        u, _mm512_broadcast_i32x4(_mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14)));
+  else
+    return u;
+}
+
+/// True when none of the 128 units at p (bytes exchanged when Swap) is a surrogate.
+template <bool Swap = false>
 UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool plain128(const char16_t* p, __m512i shift, __m512i limit) noexcept {
-  const __m512i a = _mm512_add_epi16(_mm512_loadu_si512(p), shift);
-  const __m512i b = _mm512_add_epi16(_mm512_loadu_si512(p + 32), shift);
-  const __m512i c = _mm512_add_epi16(_mm512_loadu_si512(p + 64), shift);
-  const __m512i d = _mm512_add_epi16(_mm512_loadu_si512(p + 96), shift);
+  const __m512i a = _mm512_add_epi16(load_units<Swap>(p), shift);
+  const __m512i b = _mm512_add_epi16(load_units<Swap>(p + 32), shift);
+  const __m512i c = _mm512_add_epi16(load_units<Swap>(p + 64), shift);
+  const __m512i d = _mm512_add_epi16(load_units<Swap>(p + 96), shift);
   const __m512i m = _mm512_min_epu16(_mm512_min_epu16(a, b), _mm512_min_epu16(c, d));
   return _mm512_cmplt_epu16_mask(m, limit) == 0;
 }

@@ -40,6 +40,7 @@ inline constexpr kernel_table table{
     scalar_kernels.utf8_length_from_latin1,
     scalar_kernels.change_endianness_utf16,
     scalar_kernels.change_endianness_utf32,
+    scalar_kernels.validate_utf16_swapped,
 };
 
 }  // namespace sse4
