@@ -66,10 +66,21 @@ inline conversion_result utf8_to_latin1_impl(const unsigned char* p, std::size_t
   const shuffle_tables& t = tables;
   const uint8x16_t weights = vld1q_u8(bit_weights);
   latin1_progress s;
+  bool ascii_before = true;  // the last step was ASCII: try 64 bytes at once
   while (n - s.read >= 17) {
+    if (ascii_before && n - s.read >= 64) {
+      const block b = load_block(p + s.read);
+      if (vmaxvq_u8(vorrq_u8(vorrq_u8(b.v[0], b.v[1]), vorrq_u8(b.v[2], b.v[3]))) < 0x80) {
+        for (int k = 0; k < 4; ++k) vst1q_u8(out + s.written + 16 * k, b.v[k]);
+        s.read += 64;
+        s.written += 64;
+        continue;
+      }
+    }
     const std::size_t i = s.read;
     const uint8x16_t v = vld1q_u8(p + i);
-    if (vmaxvq_u8(v) < 0x80) {
+    ascii_before = vmaxvq_u8(v) < 0x80;
+    if (ascii_before) {
       vst1q_u8(out + s.written, v);
       s.read += 16;
       s.written += 16;
@@ -267,15 +278,20 @@ inline std::size_t to_well_formed_utf16(const char16_t* p, std::size_t n, char16
   auto* o = reinterpret_cast<std::uint16_t*>(out);
   std::size_t i = 0;
   while (n - i >= 16) {
-    const uint16x8_t a = vld1q_u16(q + i), b = vld1q_u16(q + i + 8);
-    const unsigned take = no_surrogate16(a, b) ? 16 : paired16(a, b);
-    if (take == 0) {
-      i = to_well_formed_until(p, n, i, i + 16, out);
-      continue;
+    for (; n - i >= 32 && no_surrogate32(q + i); i += 32)
+      for (int k = 0; k < 4; ++k) vst1q_u16(o + i + 8 * k, vld1q_u16(q + i + 8 * k));
+    // Surrogates: a few blocks of 16 before trying 32 again.
+    for (int k = 0; k < 4 && n - i >= 16; ++k) {
+      const uint16x8_t a = vld1q_u16(q + i), b = vld1q_u16(q + i + 8);
+      const unsigned take = paired16(a, b);
+      if (take == 0) {
+        i = to_well_formed_until(p, n, i, i + 16, out);
+        continue;
+      }
+      vst1q_u16(o + i, a);
+      vst1q_u16(o + i + 8, b);  // (with take == 15, the next block writes its first unit again)
+      i += take;
     }
-    vst1q_u16(o + i, a);
-    vst1q_u16(o + i + 8, b);  // (with take == 15, the next block writes its first unit again)
-    i += take;
   }
   to_well_formed_until(p, n, i, n, out);
   return n;

@@ -95,6 +95,13 @@ inline std::size_t check_blocks(const unsigned char* p, std::size_t n) noexcept 
   std::size_t i = 0;
   for (; n - i >= 64; i += 64) {
     const block b = load_block(p + i);
+    // ASCII: only a character cut before it fails (a loop of its own, so that compilers do not
+    // compute the checks of the other blocks for it).
+    if (vmaxvq_u8(vorrq_u8(vorrq_u8(b.v[0], b.v[1]), vorrq_u8(b.v[2], b.v[3]))) < 0x80) {
+      if (UTF8DFA_UNLIKELY(any(incomplete))) return i;
+      prev = b.v[3];
+      continue;
+    }
     if (UTF8DFA_UNLIKELY(any(check_block(check, b, prev, incomplete)))) return i;
     prev = b.v[3];
   }
