@@ -6,7 +6,9 @@
 Seeds: well-formed multilingual text, every error kind of error_code, the security cases
 (overlong '/', '.', NUL, surrogates, values above U+10FFFF, RFC 2279 5- and 6-byte forms),
 lengths around the SIMD block sizes with a character or an error straddling the block edge,
-and UTF-16/UTF-32 code-unit sequences with unpaired surrogates. Same output on every run.
+UTF-16/UTF-32 code-unit sequences with unpaired surrogates, and for the targets that read
+selector bytes first (fuzz_latin1, fuzz_units, fuzz_bounded_views) each selector before a mixed
+sample. Same output on every run.
 """
 import hashlib
 import os
@@ -45,6 +47,16 @@ SECURITY = [
 BOUNDARY_LENGTHS = [7, 8, 15, 16, 17, 31, 32, 33, 47, 48, 63, 64, 65, 127, 128, 129, 255, 256, 257]
 STRADDLERS = [b"\xc3\xa9", b"\xe2\x82\xac", b"\xf0\x9f\x98\x80", b"\xed\xa0\x80", b"\xe0\x80\xaf", b"\x80", b"\xf4"]
 
+# Samples behind selector bytes: UTF-8 with Latin-1, BMP and supplementary characters and errors
+# across a 32-byte edge; UTF-16LE units with a pair, lone surrogates and a high one at the end;
+# UTF-32LE units with surrogates and values above 0x10FFFF, and Latin-1 ones.
+SELECTED = [
+    ("aé€😀" * 3).encode("utf-8") + b"\xe0\x80\xf4\x90\x80\x80\xed\xa0\x80" + b"x" * 20 + b"\xf0\x9f\x98",
+    b"".join(struct.pack("<H", u) for u in [0x41, 0xE9, 0x20AC, 0xD83D, 0xDE00, 0xDC00, 0x42, 0xD800] * 3),
+    b"".join(struct.pack("<I", u) for u in [0x41, 0xFF, 0x100, 0x1F600, 0xD800, 0x110000, 0xFEFF, 0x7F] * 3),
+    b"\xff\xfe\x00\x00" + "Grüße €".encode("utf-32-le"),
+]
+
 
 def seeds():
     for t in TEXT:
@@ -74,6 +86,14 @@ def seeds():
     yield struct.pack("<H", 0xD83D)  # high surrogate ending the input
     units32 = [0x41, 0xD800, 0x10FFFF, 0x110000, 0xFFFFFFFF, 0x7FFFFFFF, 0xDFFF, 0x1F600, 0]
     yield b"".join(struct.pack("<I", u) for u in units32)
+    # The targets that read selector bytes first (fuzz_latin1, fuzz_units: one byte, the form and
+    # the replacement; fuzz_bounded_views: the operation, then the policy and the replacement),
+    # each selector once before a sample that has every kind of content in each form it is read as.
+    for sel in range(32):
+        yield bytes([sel]) + SELECTED[sel % len(SELECTED)]
+    for op in range(29):
+        for policy in range(3):
+            yield bytes([op, policy | ((op + policy) % 6) << 2]) + SELECTED[(op + policy) % len(SELECTED)]
 
 
 def main():
