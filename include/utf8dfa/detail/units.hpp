@@ -22,7 +22,7 @@ namespace detail {
 
 /// Latin-1 to UTF-8: one byte for 00..7F, two for 80..FF. Returns the bytes written. Runs of ASCII
 /// blocks of 16 are copied in one loop, blocks of 16 bytes all above 7F written two bytes each
-/// without a branch, the others byte by byte.
+/// without a branch, the others eight bytes at a time (copied when ASCII, else byte by byte).
 inline std::size_t latin1_to_utf8_scalar(const unsigned char* p, std::size_t n, unsigned char* out) noexcept {
   std::size_t w = 0, i = 0;
   while (n - i >= 16) {
@@ -43,7 +43,14 @@ inline std::size_t latin1_to_utf8_scalar(const unsigned char* p, std::size_t n, 
       w += 32;
       continue;
     }
-    const std::size_t end = i + 16;
+    // Mixed: the first eight bytes, copied when they are ASCII.
+    if ((a & high_bits) == 0) {
+      for (std::size_t k = 0; k < 8; ++k) out[w + k] = p[i + k];
+      i += 8;
+      w += 8;
+      continue;
+    }
+    const std::size_t end = i + 8;
     for (; i < end; ++i) w += put_utf8(out + w, char32_t{p[i]});
   }
   for (; i < n; ++i) w += put_utf8(out + w, char32_t{p[i]});
