@@ -16,6 +16,7 @@
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "reference_units.hpp"
@@ -325,6 +326,17 @@ void bounded_to_latin1(unsigned op, const input& in, pol p, Policy pl, char32_t 
 
 constexpr unsigned bounded_ops = 20;
 
+/// as_utf8, as_utf16 or as_utf32 (by Out) over an iterator pair, or over a range.
+template <class Out, class... A>
+auto as_utf(A&&... a) {
+  if constexpr (sizeof(Out) == 1)
+    return utf8dfa::as_utf8(std::forward<A>(a)...);
+  else if constexpr (sizeof(Out) == 2)
+    return utf8dfa::as_utf16(std::forward<A>(a)...);
+  else
+    return utf8dfa::as_utf32(std::forward<A>(a)...);
+}
+
 /// A view of Out over [p, p+n) under Policy, checked against the reference.
 template <class Out, class In, class Policy>
 void view(const In* p, std::size_t n, Policy pl, pol policy, char32_t repl) {
@@ -352,7 +364,7 @@ void view(const In* p, std::size_t n, Policy pl, pol policy, char32_t repl) {
                (s.error == error_code::none ? e.length == 0 : e.length == s.length));
   };
 
-  utf8dfa::utf_view<Out, const In*, const In*, Policy> v(p, p + n, pl);
+  const auto v = as_utf<Out>(p, p + n, pl);
   std::basic_string<Out> fwd;
   std::size_t i = 0;
   auto it = v.begin();
@@ -362,6 +374,11 @@ void view(const In* p, std::size_t n, Policy pl, pol policy, char32_t repl) {
     fwd.push_back(*it);
   }
   FUZZ_CHECK(fwd == ref.out);
+  // The same view over the input as a range (a string_view).
+  const std::basic_string_view<In> range(p, n);
+  std::basic_string<Out> from_range;
+  for (const Out c : as_utf<Out>(range, pl)) from_range.push_back(c);
+  FUZZ_CHECK(from_range == fwd);
   if constexpr (std::is_same_v<Policy, utf8dfa::strict>) {
     // The end of a strict iteration (forward only): at the first error, which it reports.
     FUZZ_CHECK(it.offset() == ref.r.read && it.error().code == ref.r.error);
