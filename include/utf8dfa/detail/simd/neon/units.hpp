@@ -140,6 +140,20 @@ UTF8DFA_ALWAYS_INLINE unsigned paired16(uint16x8_t a, uint16x8_t b) noexcept {
   return vgetq_lane_u16(high_b, 7) != 0 ? 15 : 16;
 }
 
+/// paired16 for the 32 units at q: 0, 31 or 32.
+UTF8DFA_ALWAYS_INLINE unsigned paired32(const std::uint16_t* q) noexcept {
+  const uint16x8_t ten = vdupq_n_u16(0xFC00);
+  uint16x8_t prev_high = vdupq_n_u16(0), bad = vdupq_n_u16(0);
+  for (int k = 0; k < 4; ++k) {
+    const uint16x8_t w = vandq_u16(vld1q_u16(q + 8 * k), ten);
+    const uint16x8_t high = vceqq_u16(w, vdupq_n_u16(0xD800));
+    bad = vorrq_u16(bad, veorq_u16(vceqq_u16(w, vdupq_n_u16(0xDC00)), vextq_u16(prev_high, high, 7)));
+    prev_high = high;
+  }
+  if (vmaxvq_u16(bad) != 0) return 0;
+  return vgetq_lane_u16(prev_high, 7) != 0 ? 31 : 32;
+}
+
 /// True when none of the 32 units at q is a surrogate.
 UTF8DFA_ALWAYS_INLINE bool no_surrogate32(const std::uint16_t* q) noexcept {
   const uint16x8_t bias = vdupq_n_u16(0xD800);
@@ -154,7 +168,11 @@ inline validation_result validate_utf16(const char16_t* p, std::size_t n) noexce
   std::size_t i = 0;
   for (bool pass = true; pass && n - i >= 16;) {
     while (n - i >= 32 && no_surrogate32(q + i)) i += 32;
-    // Surrogates: a few blocks of 16 before trying 32 again.
+    // Surrogates: a few blocks of 32 whose surrogates pair up, else of 16, before trying again.
+    for (unsigned k = 0, take = 32; k < 4 && take != 0 && n - i >= 32; ++k) {
+      take = paired32(q + i);
+      i += take;
+    }
     for (int k = 0; k < 4 && n - i >= 16; ++k) {
       const unsigned take = paired16(vld1q_u16(q + i), vld1q_u16(q + i + 8));
       if (take == 0) {  // the scalar code finds the error
@@ -280,7 +298,14 @@ inline std::size_t to_well_formed_utf16(const char16_t* p, std::size_t n, char16
   while (n - i >= 16) {
     for (; n - i >= 32 && no_surrogate32(q + i); i += 32)
       for (int k = 0; k < 4; ++k) vst1q_u16(o + i + 8 * k, vld1q_u16(q + i + 8 * k));
-    // Surrogates: a few blocks of 16 before trying 32 again.
+    // Surrogates: a few blocks of 32 whose surrogates pair up (a high surrogate that ends one is
+    // written again by the next), else of 16, before trying again.
+    for (unsigned k = 0, take = 32; k < 4 && take != 0 && n - i >= 32; ++k) {
+      take = paired32(q + i);
+      if (take != 0)
+        for (int v = 0; v < 4; ++v) vst1q_u16(o + i + 8 * v, vld1q_u16(q + i + 8 * v));
+      i += take;
+    }
     for (int k = 0; k < 4 && n - i >= 16; ++k) {
       const uint16x8_t a = vld1q_u16(q + i), b = vld1q_u16(q + i + 8);
       const unsigned take = paired16(a, b);
