@@ -100,6 +100,26 @@ const char* op_name(op o) {
       return "utf8_length_from_utf16_assume_valid";
     case op::utf8_length_from_utf32_assume_valid:
       return "utf8_length_from_utf32_assume_valid";
+    case op::count_utf16:
+      return "count_utf16";
+    case op::utf16_to_latin1:
+      return "utf16_to_latin1";
+    case op::utf32_to_latin1:
+      return "utf32_to_latin1";
+    case op::validate_utf32:
+      return "validate_utf32";
+    case op::latin1_to_utf16:
+      return "latin1_to_utf16";
+    case op::latin1_to_utf32:
+      return "latin1_to_utf32";
+    case op::utf16be_to_utf8:
+      return "utf16be_to_utf8";
+    case op::utf8_to_utf16be:
+      return "utf8_to_utf16be";
+    case op::validate_utf16be:
+      return "validate_utf16be";
+    case op::change_endianness_utf16:
+      return "change_endianness_utf16";
   }
   return "?";
 }
@@ -199,6 +219,37 @@ std::size_t dfa_len32_assume_valid(const input& in, buffers&) {
 }
 std::size_t dfa_len8_16_assume_valid(const input& in, buffers&) {
   return utf8dfa::utf8_length_from_utf16(in.utf16, utf8dfa::assume_valid{});
+}
+// Issue 33's operations.
+std::size_t dfa_count_utf16(const input& in, buffers&) {
+  return utf8dfa::count_utf16(in.utf16);
+}
+std::size_t dfa_utf16_to_latin1(const input& in, buffers& b) {
+  return utf8dfa::utf16_to_latin1(in.latin1_utf16, b.out8.data()).written;
+}
+std::size_t dfa_utf32_to_latin1(const input& in, buffers& b) {
+  return utf8dfa::utf32_to_latin1(in.latin1_utf32, b.out8.data()).written;
+}
+std::size_t dfa_validate_utf32(const input& in, buffers&) {
+  return utf8dfa::validate_utf32(in.utf32).error == utf8dfa::error_code::none;
+}
+std::size_t dfa_latin1_to_utf16(const input& in, buffers& b) {
+  return utf8dfa::latin1_to_utf16(in.latin1, b.out16.data());
+}
+std::size_t dfa_latin1_to_utf32(const input& in, buffers& b) {
+  return utf8dfa::latin1_to_utf32(in.latin1, b.out32.data());
+}
+std::size_t dfa_utf16be_to_utf8(const input& in, buffers& b) {
+  return utf8dfa::utf16be_to_utf8(in.utf16be, b.out8.data()).written;
+}
+std::size_t dfa_utf8_to_utf16be(const input& in, buffers& b) {
+  return utf8dfa::utf8_to_utf16be(in.utf8, b.out16.data()).written;
+}
+std::size_t dfa_validate_utf16be(const input& in, buffers&) {
+  return utf8dfa::validate_utf16be(in.utf16be).error == utf8dfa::error_code::none;
+}
+std::size_t dfa_change_endianness_utf16(const input& in, buffers& b) {
+  return utf8dfa::change_endianness_utf16(in.utf16, b.out16.data());
 }
 std::size_t dfa_len8_32_assume_valid(const input& in, buffers&) {
   return utf8dfa::utf8_length_from_utf32(in.utf32, utf8dfa::assume_valid{});
@@ -677,6 +728,45 @@ std::size_t sd_len8_16_valid(const input& in, buffers&) {
 std::size_t sd_len8_32_valid(const input& in, buffers&) {
   return sd()->utf8_length_from_utf32(in.utf32.data(), in.utf32.size());
 }
+// Issue 33's operations (the conversions validating, as utf8dfa's strict ones: 0 on an error).
+std::size_t sd_count_utf16(const input& in, buffers&) {
+  return sd()->count_utf16le(in.utf16.data(), in.utf16.size());
+}
+std::size_t sd_utf16_to_latin1(const input& in, buffers& b) {
+  const std::size_t n = sd()->convert_utf16le_to_latin1(in.latin1_utf16.data(), in.latin1_utf16.size(),
+                                                        reinterpret_cast<char*>(b.out8.data()));
+  return n == 0 && !in.latin1_utf16.empty() ? failed : n;
+}
+std::size_t sd_utf32_to_latin1(const input& in, buffers& b) {
+  const std::size_t n = sd()->convert_utf32_to_latin1(in.latin1_utf32.data(), in.latin1_utf32.size(),
+                                                      reinterpret_cast<char*>(b.out8.data()));
+  return n == 0 && !in.latin1_utf32.empty() ? failed : n;
+}
+std::size_t sd_validate_utf32(const input& in, buffers&) {
+  return sd()->validate_utf32(in.utf32.data(), in.utf32.size());
+}
+std::size_t sd_latin1_to_utf16(const input& in, buffers& b) {
+  return sd()->convert_latin1_to_utf16le(chars(in.latin1), in.latin1.size(), b.out16.data());
+}
+std::size_t sd_latin1_to_utf32(const input& in, buffers& b) {
+  return sd()->convert_latin1_to_utf32(chars(in.latin1), in.latin1.size(), b.out32.data());
+}
+std::size_t sd_utf16be_to_utf8(const input& in, buffers& b) {
+  const std::size_t n =
+      sd()->convert_utf16be_to_utf8(in.utf16be.data(), in.utf16be.size(), reinterpret_cast<char*>(b.out8.data()));
+  return n == 0 && !in.utf16be.empty() ? failed : n;
+}
+std::size_t sd_utf8_to_utf16be(const input& in, buffers& b) {
+  const std::size_t n = sd()->convert_utf8_to_utf16be(chars(in.utf8), in.utf8.size(), b.out16.data());
+  return n == 0 && !in.utf8.empty() ? failed : n;
+}
+std::size_t sd_validate_utf16be(const input& in, buffers&) {
+  return sd()->validate_utf16be(in.utf16be.data(), in.utf16be.size());
+}
+std::size_t sd_change_endianness_utf16(const input& in, buffers& b) {
+  sd()->change_endianness_utf16(in.utf16.data(), in.utf16.size(), b.out16.data());
+  return in.utf16.size();
+}
 // The allocating conversions: the result in a string of the exact size, as utf8dfa's to_utf16 gives.
 std::size_t sd_alloc16(const input& in, buffers& b) {
   release(b.str16);
@@ -772,6 +862,16 @@ const std::vector<impl>& implementations() {
       v.push_back({op::utf32_length_from_utf8_assume_valid, lib, false, &dfa_len32_assume_valid});
       v.push_back({op::utf8_length_from_utf16_assume_valid, lib, false, &dfa_len8_16_assume_valid});
       v.push_back({op::utf8_length_from_utf32_assume_valid, lib, false, &dfa_len8_32_assume_valid});
+      v.push_back({op::count_utf16, lib, false, &dfa_count_utf16});
+      v.push_back({op::utf16_to_latin1, lib, false, &dfa_utf16_to_latin1});
+      v.push_back({op::utf32_to_latin1, lib, false, &dfa_utf32_to_latin1});
+      v.push_back({op::validate_utf32, lib, false, &dfa_validate_utf32});
+      v.push_back({op::latin1_to_utf16, lib, false, &dfa_latin1_to_utf16});
+      v.push_back({op::latin1_to_utf32, lib, false, &dfa_latin1_to_utf32});
+      v.push_back({op::utf16be_to_utf8, lib, false, &dfa_utf16be_to_utf8});
+      v.push_back({op::utf8_to_utf16be, lib, false, &dfa_utf8_to_utf16be});
+      v.push_back({op::validate_utf16be, lib, false, &dfa_validate_utf16be});
+      v.push_back({op::change_endianness_utf16, lib, false, &dfa_change_endianness_utf16});
     }
     // The dialects: the same DFA engine on their own tables, scalar only (no kernel dispatch).
     v.push_back({op::validate, "utf8dfa_wtf8", false, &dfa_validate_dialect<utf8dfa::dialect::wtf8>});
@@ -835,6 +935,16 @@ const std::vector<impl>& implementations() {
     v.push_back({op::to_utf32, "simdutf", false, &sd_alloc32});
     v.push_back({op::to_utf8_from_utf16, "simdutf", false, &sd_alloc8_16});
     v.push_back({op::to_utf8_from_utf32, "simdutf", false, &sd_alloc8_32});
+    v.push_back({op::count_utf16, "simdutf", false, &sd_count_utf16});
+    v.push_back({op::utf16_to_latin1, "simdutf", false, &sd_utf16_to_latin1});
+    v.push_back({op::utf32_to_latin1, "simdutf", false, &sd_utf32_to_latin1});
+    v.push_back({op::validate_utf32, "simdutf", false, &sd_validate_utf32});
+    v.push_back({op::latin1_to_utf16, "simdutf", false, &sd_latin1_to_utf16});
+    v.push_back({op::latin1_to_utf32, "simdutf", false, &sd_latin1_to_utf32});
+    v.push_back({op::utf16be_to_utf8, "simdutf", false, &sd_utf16be_to_utf8});
+    v.push_back({op::utf8_to_utf16be, "simdutf", false, &sd_utf8_to_utf16be});
+    v.push_back({op::validate_utf16be, "simdutf", false, &sd_validate_utf16be});
+    v.push_back({op::change_endianness_utf16, "simdutf", false, &sd_change_endianness_utf16});
 #endif
 #if UTF8DFA_BENCH_ICONV
     v.push_back({op::utf8_to_utf32, "iconv", false, &iconv_to32});
@@ -922,7 +1032,17 @@ std::string_view input_of(op o, const input& in) {
     case op::validate_utf16:
     case op::utf16_to_utf32:
     case op::to_well_formed_utf16:
+    case op::count_utf16:
+    case op::change_endianness_utf16:
       return bytes(in.utf16);
+    case op::utf16be_to_utf8:
+    case op::validate_utf16be:
+      return bytes(in.utf16be);
+    case op::utf16_to_latin1:
+      return bytes(in.latin1_utf16);
+    case op::utf32_to_latin1:
+      return bytes(in.latin1_utf32);
+    case op::validate_utf32:
     case op::utf32_to_utf8:
     case op::utf8_length_from_utf32:
     case op::utf8_length_from_utf32_assume_valid:
@@ -930,6 +1050,8 @@ std::string_view input_of(op o, const input& in) {
     case op::utf32_to_utf16:
       return bytes(in.utf32);
     case op::latin1_to_utf8:
+    case op::latin1_to_utf16:
+    case op::latin1_to_utf32:
       return in.latin1;
     case op::utf8_to_latin1:
       return in.latin1_utf8;

@@ -50,6 +50,18 @@ enum class op {
   utf32_length_from_utf8_assume_valid,
   utf8_length_from_utf16_assume_valid,
   utf8_length_from_utf32_assume_valid,
+  // Issue 33: the UTF-16/UTF-32/Latin-1 operations with kernels of their own, each against simdutf's
+  // (the UTF-16BE ones on byte-swapped input; Latin-1 output from each corpus's Latin-1 form).
+  count_utf16,
+  utf16_to_latin1,
+  utf32_to_latin1,
+  validate_utf32,
+  latin1_to_utf16,
+  latin1_to_utf32,
+  utf16be_to_utf8,
+  utf8_to_utf16be,
+  validate_utf16be,
+  change_endianness_utf16,
 };
 const char* op_name(op o);
 
@@ -66,6 +78,9 @@ struct input {
   /// mapped to the byte 80..FF with its low 7 bits), and that text as UTF-8; empty when `ill_formed`.
   std::string latin1;
   std::string latin1_utf8;
+  std::u16string latin1_utf16;  ///< `latin1` widened to UTF-16 (and UTF-32): one unit per byte
+  std::u32string latin1_utf32;
+  std::u16string utf16be;  ///< `utf16` with the two bytes of each unit exchanged (UTF-16BE on this host)
 };
 
 /// Output space, grown once and reused, so that the timed loops never allocate.

@@ -79,8 +79,10 @@ bool is_allocating_op(op o) {
 
 /// Changes one unit of the output (conversions, memcpy) or the result (validate, count, read).
 void corrupt(op o, const std::string& library, std::size_t& r, buffers& b) {
-  const bool writes = library == "memcpy" || (library != "read" && o != op::validate && o != op::count &&
-                                              o != op::validate_utf16 && o != op::validate_with_errors);
+  const bool writes =
+      library == "memcpy" ||
+      (library != "read" && o != op::validate && o != op::count && o != op::validate_utf16 &&
+       o != op::validate_with_errors && o != op::count_utf16 && o != op::validate_utf32 && o != op::validate_utf16be);
   if (is_length_op(o)) {
     r += 1;
   } else if (is_allocating_op(o)) {
@@ -91,11 +93,12 @@ void corrupt(op o, const std::string& library, std::size_t& r, buffers& b) {
   } else if (!writes || r == 0) {
     r += 1;
   } else if ((o == op::utf8_to_utf32 || o == op::view_utf16_to_utf32 || o == op::view_utf8_to_utf32 ||
-              o == op::utf16_to_utf32) &&
+              o == op::utf16_to_utf32 || o == op::latin1_to_utf32) &&
              library != "memcpy") {
     b.out32[r / 2] ^= 1;
   } else if ((o == op::utf8_to_utf16 || o == op::view_utf8_to_utf16 || o == op::utf8_to_utf16_bounded ||
-              o == op::utf32_to_utf16 || o == op::to_well_formed_utf16 || o == op::utf8_to_utf16_assume_valid) &&
+              o == op::utf32_to_utf16 || o == op::to_well_formed_utf16 || o == op::utf8_to_utf16_assume_valid ||
+              o == op::latin1_to_utf16 || o == op::utf8_to_utf16be || o == op::change_endianness_utf16) &&
              library != "memcpy") {
     b.out16[r / 2] ^= 1;
   } else {
@@ -270,6 +273,15 @@ std::unique_ptr<input> prepare(std::string text, bool ill_formed) {
   for (const char32_t c : in->utf32) in->latin1.push_back(static_cast<char>(c <= 0xFF ? c : 0x80 | (c & 0x7F)));
   in->latin1_utf8.resize(utf8dfa::utf8_length_from_latin1(in->latin1));
   const std::size_t latin1_utf8 = utf8dfa::latin1_to_utf8(in->latin1, in->latin1_utf8.data());
+  // The forms of issue 33's operations, by plain loops: Latin-1 widened, UTF-16 byte-swapped.
+  in->latin1_utf16.assign(in->latin1.size(), u'\0');
+  in->latin1_utf32.assign(in->latin1.size(), U'\0');
+  for (std::size_t i = 0; i < in->latin1.size(); ++i) {
+    in->latin1_utf16[i] = static_cast<unsigned char>(in->latin1[i]);
+    in->latin1_utf32[i] = static_cast<unsigned char>(in->latin1[i]);
+  }
+  in->utf16be = in->utf16;
+  for (char16_t& u : in->utf16be) u = static_cast<char16_t>((u >> 8) | ((u & 0xFF) << 8));
   if (!s16 || !s32 || in->code_points != in->utf32.size() || latin1_utf8 != in->latin1_utf8.size()) {
     std::fprintf(stderr, "utf8dfa_bench: reference conversion failed\n");
     std::exit(1);
@@ -433,6 +445,31 @@ bool check(const bench_case& c, const input& in, std::string& why) {
       case op::utf32_to_utf16:
       case op::to_well_formed_utf16:
         ok = same(b.out16, r, in.utf16);
+        break;
+      // Issue 33's operations.
+      case op::count_utf16:
+        ok = r == in.code_points;
+        break;
+      case op::utf16_to_latin1:
+      case op::utf32_to_latin1:
+        ok = same_bytes(b.out8, r, in.latin1.data(), in.latin1.size());
+        break;
+      case op::validate_utf32:
+      case op::validate_utf16be:
+        ok = r == 1;
+        break;
+      case op::latin1_to_utf16:
+        ok = same(b.out16, r, in.latin1_utf16);
+        break;
+      case op::latin1_to_utf32:
+        ok = same(b.out32, r, in.latin1_utf32);
+        break;
+      case op::utf16be_to_utf8:
+        ok = same_bytes(b.out8, r, in.utf8.data(), in.utf8.size());
+        break;
+      case op::utf8_to_utf16be:
+      case op::change_endianness_utf16:
+        ok = same(b.out16, r, in.utf16be);
         break;
       // The transcoding views.
       case op::view_utf8_to_utf16:
@@ -773,21 +810,24 @@ int main(int argc, char** argv) {
                                [](const impl& im) { return std::strcmp(im.library, "simdutf") == 0; }),
                 impls.end());
   }
-  constexpr op ops[] = {op::validate, op::utf8_to_utf32, op::utf8_to_utf16, op::utf16_to_utf8, op::utf32_to_utf8,
-                        op::count, op::utf16_length_from_utf8, op::utf32_length_from_utf8, op::utf8_length_from_utf16,
-                        op::utf8_length_from_utf32, op::to_utf16, op::to_utf32, op::to_utf8_from_utf16,
-                        op::to_utf8_from_utf32,
-                        // The transcoding views.
-                        op::view_utf8_to_utf16, op::view_utf16_to_utf8, op::view_utf16_to_utf32, op::view_utf8_to_utf32,
-                        // The bounded conversions.
-                        op::utf8_to_utf16_bounded, op::utf16_to_utf8_bounded,
-                        // Latin-1, and UTF-16 / UTF-32 input in its own right.
-                        op::latin1_to_utf8, op::utf8_to_latin1, op::validate_utf16, op::utf16_to_utf32,
-                        op::utf32_to_utf16, op::to_well_formed_utf16,
-                        // Against simdutf: the error's position, input known to be valid.
-                        op::validate_with_errors, op::utf8_to_utf16_assume_valid,
-                        op::utf16_length_from_utf8_assume_valid, op::utf32_length_from_utf8_assume_valid,
-                        op::utf8_length_from_utf16_assume_valid, op::utf8_length_from_utf32_assume_valid};
+  constexpr op ops[] = {
+      op::validate, op::utf8_to_utf32, op::utf8_to_utf16, op::utf16_to_utf8, op::utf32_to_utf8, op::count,
+      op::utf16_length_from_utf8, op::utf32_length_from_utf8, op::utf8_length_from_utf16, op::utf8_length_from_utf32,
+      op::to_utf16, op::to_utf32, op::to_utf8_from_utf16, op::to_utf8_from_utf32,
+      // The transcoding views.
+      op::view_utf8_to_utf16, op::view_utf16_to_utf8, op::view_utf16_to_utf32, op::view_utf8_to_utf32,
+      // The bounded conversions.
+      op::utf8_to_utf16_bounded, op::utf16_to_utf8_bounded,
+      // Latin-1, and UTF-16 / UTF-32 input in its own right.
+      op::latin1_to_utf8, op::utf8_to_latin1, op::validate_utf16, op::utf16_to_utf32, op::utf32_to_utf16,
+      op::to_well_formed_utf16,
+      // Against simdutf: the error's position, input known to be valid.
+      op::validate_with_errors, op::utf8_to_utf16_assume_valid, op::utf16_length_from_utf8_assume_valid,
+      op::utf32_length_from_utf8_assume_valid, op::utf8_length_from_utf16_assume_valid,
+      op::utf8_length_from_utf32_assume_valid,
+      // Issue 33: the UTF-16/UTF-32/Latin-1 operations with kernels of their own.
+      op::count_utf16, op::utf16_to_latin1, op::utf32_to_latin1, op::validate_utf32, op::latin1_to_utf16,
+      op::latin1_to_utf32, op::utf16be_to_utf8, op::utf8_to_utf16be, op::validate_utf16be, op::change_endianness_utf16};
   for (source& s : sources)
     for (const op o : ops)
       for (const impl& im : impls) {
