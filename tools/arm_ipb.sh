@@ -3,16 +3,19 @@
 # of executed aarch64 instructions, not a speed): utf8dfa's NEON kernel, and simdutf's arm64 kernel
 # when its amalgamation is given, on every *.txt of a corpus folder; prints a Markdown table per
 # operation with the geometric mean and the worst ratio.
-#   tools/arm_ipb.sh [--simdutf DIR] [--corpora DIR] [--ops "OP..."] [--iters N] [--jobs N] [--build DIR]
+#   tools/arm_ipb.sh --plugin SO --corpora DIR [--simdutf DIR] [--ops "OP..."] [--iters N] [--jobs N] [--build DIR]
+# SO is a qemu-user TCG plugin that prints "insns: N" (the guest instructions executed) on stderr at
+# exit, such as the instruction counter among QEMU's own test plugins (tests/plugin/insn.c, libinsn.so).
 # DIR of --simdutf holds simdutf.cpp and simdutf.h; OP as bench/insn_driver.cpp names them (default:
 # the six of the issue's table and the Latin-1 and UTF-16/UTF-32 ones). Needs aarch64-linux-gnu-g++,
-# qemu-aarch64 and a host C compiler (for the counting plugin, bench/insn_plugin.c).
+# qemu-aarch64 built with plugin support (Debian's qemu-user is).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-simdutf="" corpora="" iters=10 jobs=2 build="$root/build/arm-ipb"
+plugin="" simdutf="" corpora="" iters=10 jobs=2 build="$root/build/arm-ipb"
 ops="validate count utf8_to_utf16 utf8_to_utf32 utf16_to_utf8 utf32_to_utf8 validate_utf16 utf16_to_utf32 utf32_to_utf16 latin1_to_utf8 utf8_to_latin1"
 while [ $# -gt 0 ]; do
   case $1 in
+    --plugin) plugin=$2; shift 2 ;;
     --simdutf) simdutf=$2; shift 2 ;;
     --corpora) corpora=$2; shift 2 ;;
     --ops) ops=$2; shift 2 ;;
@@ -24,7 +27,7 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$corpora" ] || { echo "--corpora DIR is needed (a folder of UTF-8 *.txt files)" >&2; exit 2; }
 mkdir -p "$build"
-cc -O2 -shared -fPIC "$root/bench/insn_plugin.c" -o "$build/libinsn_plugin.so"
+[ -n "$plugin" ] && [ -f "$plugin" ] || { echo "--plugin SO is needed (an instruction-counting qemu plugin)" >&2; exit 2; }
 flags=(-std=c++17 -O3 -DNDEBUG -static -I "$root/include")
 libs=(utf8dfa)
 if [ -n "$simdutf" ]; then
@@ -38,9 +41,9 @@ aarch64-linux-gnu-g++ "$root/bench/insn_driver.cpp" "${flags[@]}" -o "$build/ins
 # One line per (op, corpus, lib): "op corpus lib insns(0) insns(iters) bytes".
 count() {  # op file lib
   local a b bytes out
-  out=$(qemu-aarch64 -plugin "$build/libinsn_plugin.so" "$build/insn_driver" "$3" "$1" "$2" 0 2>&1)
+  out=$(qemu-aarch64 -plugin "$plugin" "$build/insn_driver" "$3" "$1" "$2" 0 2>&1)
   a=$(sed -n 's/^insns: //p' <<<"$out")
-  out=$(qemu-aarch64 -plugin "$build/libinsn_plugin.so" "$build/insn_driver" "$3" "$1" "$2" "$iters" 2>&1)
+  out=$(qemu-aarch64 -plugin "$plugin" "$build/insn_driver" "$3" "$1" "$2" "$iters" 2>&1)
   b=$(sed -n 's/^insns: //p' <<<"$out")
   bytes=$(awk 'NR==1 && $4 == "bytes" {print $3}' <<<"$out")
   echo "$1 $(basename "$2" .txt) $3 $a $b $bytes"
