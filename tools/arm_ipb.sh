@@ -49,7 +49,7 @@ count() {  # op file lib
   echo "$1 $(basename "$2" .txt) $3 $a $b $bytes"
 }
 export -f count
-export build iters
+export build iters plugin
 mapfile -t files < <(find "$corpora" -name '*.txt' | sort)
 # shellcheck disable=SC2016  # expanded by the inner bash
 for op in $ops; do for f in "${files[@]}"; do for lib in "${libs[@]}"; do echo "$op $f $lib"; done; done; done |
