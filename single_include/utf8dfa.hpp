@@ -20,6 +20,7 @@
 //   utf8dfa/detail/kernel_list.hpp
 //   utf8dfa/detail/cpu.hpp
 //   utf8dfa/detail/scalar_kernels.hpp
+//   utf8dfa/detail/units_kernels.hpp
 //   utf8dfa/detail/simd/avx2/kernels.hpp
 //   utf8dfa/detail/simd/short_input.hpp
 //   utf8dfa/detail/simd/avx2/length.hpp
@@ -31,21 +32,28 @@
 //   utf8dfa/detail/simd/transcode_common.hpp
 //   utf8dfa/detail/simd/avx2/utf8_block.hpp
 //   utf8dfa/detail/simd/avx2/units.hpp
+//   utf8dfa/detail/simd/avx2/units_bulk.hpp
 //   utf8dfa/detail/simd/avx512/kernels.hpp
 //   utf8dfa/detail/simd/avx512/length.hpp
 //   utf8dfa/detail/simd/avx512/utf8_block.hpp
 //   utf8dfa/detail/simd/avx512/validate.hpp
 //   utf8dfa/detail/simd/avx512/transcode.hpp
 //   utf8dfa/detail/simd/avx512/units.hpp
+//   utf8dfa/detail/simd/avx512/units_bulk.hpp
 //   utf8dfa/detail/simd/neon/kernels.hpp
+//   utf8dfa/detail/simd/neon/transcode.hpp
+//   utf8dfa/detail/simd/neon/tables.hpp
 //   utf8dfa/detail/simd/neon/validate.hpp
+//   utf8dfa/detail/simd/neon/units.hpp
 //   utf8dfa/detail/simd/sse4/kernels.hpp
 //   utf8dfa/detail/simd/sse4/validate.hpp
 //   utf8dfa/latin1.hpp
+//   utf8dfa/detail/units_kernels.hpp
 //   utf8dfa/transcode.hpp
 //   utf8dfa/dialect.hpp
 //   utf8dfa/detail/dialect_dfa.hpp
 //   utf8dfa/detail/string_instances.hpp
+//   utf8dfa/detail/latin1_instances.hpp
 //   utf8dfa/utf16.hpp
 //   utf8dfa/count.hpp
 //   utf8dfa/decode.hpp
@@ -1170,7 +1178,46 @@ UTF8DFA_ALWAYS_INLINE Out* put_unit(Out* o, char32_t c) noexcept {
   return o;
 }
 
-/// UTF-8 to UTF-32 or UTF-16 (by the size of Out).
+/// Copies the units [p, p + count) to `o`, each converted to Out: one loop over the whole run, which
+/// compilers vectorise (a copy written out per block of 16 they do not).
+template <class In, class Out>
+UTF8DFA_ALWAYS_INLINE Out* copy_units(const In* p, std::size_t count, Out* o) noexcept {
+  for (std::size_t k = 0; k < count; ++k) o[k] = static_cast<Out>(p[k]);
+  return o + count;
+}
+
+/// The well-formed multi-byte character at q (four bytes readable; q[0] is not ASCII): returns its
+/// length (2..4) with its value in `cp`, or 0 when it is ill-formed (the caller then runs decode_at,
+/// which says why). The shift DFA decides: the chain of `step`s from accept over the character's
+/// bytes ends in accept exactly when they are a character (reject absorbs); the lead byte only
+/// chooses how many steps to take and how to assemble the value.
+UTF8DFA_ALWAYS_INLINE unsigned decode_multibyte(const unsigned char* q, char32_t& cp) noexcept {
+  const std::uint32_t b0 = q[0], b1 = q[1];
+  std::uint64_t st = step(step(s_accept, q[0]), q[1]);
+  if (b0 < 0xE0u) {
+    cp = ((b0 & 0x1Fu) << 6) | (b1 & 0x3Fu);
+    return (st & state_mask) == s_accept ? 2u : 0u;
+  }
+  const std::uint32_t b2 = q[2];
+  st = step(st, q[2]);
+  if (b0 < 0xF0u) {
+    cp = ((b0 & 0x0Fu) << 12) | ((b1 & 0x3Fu) << 6) | (b2 & 0x3Fu);
+    return (st & state_mask) == s_accept ? 3u : 0u;
+  }
+  st = step(st, q[3]);
+  cp = ((b0 & 0x07u) << 18) | ((b1 & 0x3Fu) << 12) | ((b2 & 0x3Fu) << 6) | (std::uint32_t{q[3]} & 0x3Fu);
+  return (st & state_mask) == s_accept ? 4u : 0u;
+}
+
+/// The end of the run of 16-byte ASCII blocks from i (i itself when the first block is not ASCII).
+UTF8DFA_ALWAYS_INLINE std::size_t ascii_run_end(const unsigned char* p, std::size_t i, std::size_t n) noexcept {
+  while (n - i >= 16 && ascii16(p + i)) i += 16;
+  return i;
+}
+
+/// UTF-8 to UTF-32 or UTF-16 (by the size of Out): ASCII runs widened in one loop, each other
+/// character decoded by decode_multibyte while four bytes remain, and the rest (errors, the last
+/// bytes) by decode_at.
 template <class Policy, class Out>
 conversion_result utf8_to_utf_scalar(const unsigned char* p, std::size_t n, Out* out,
                                      [[maybe_unused]] Policy pol) noexcept {
@@ -1178,11 +1225,26 @@ conversion_result utf8_to_utf_scalar(const unsigned char* p, std::size_t n, Out*
   Out* o = out;
   error_code first = error_code::none;
   while (i < n) {
-    if (n - i >= 8 && (load64(p + i) & high_bits) == 0) {
-      for (std::size_t k = 0; k < 8; ++k) o[k] = static_cast<Out>(p[i + k]);
-      i += 8;
-      o += 8;
+    const std::uint32_t b0 = p[i];
+    if (b0 < 0x80u) {
+      const std::size_t j = ascii_run_end(p, i, n);
+      if (j != i) {
+        o = copy_units(p + i, j - i, o);
+        i = j;
+        continue;
+      }
+      *o++ = static_cast<Out>(b0);
+      ++i;
       continue;
+    }
+    if (UTF8DFA_LIKELY(n - i >= 4)) {
+      char32_t c = 0;
+      const unsigned len = decode_multibyte(p + i, c);
+      if (UTF8DFA_LIKELY(len != 0)) {
+        o = put_unit(o, c);
+        i += len;
+        continue;
+      }
     }
     const decoded d = decode_at(p, n, i);
     char32_t c = d.code_point;
@@ -1253,7 +1315,55 @@ constexpr std::size_t put_utf8(Byte* out, char32_t c) noexcept {
   return 4;
 }
 
-/// UTF-16 or UTF-32 (by the size of In) to UTF-8.
+/// Word-at-a-time tests on UTF-16 or UTF-32 units: eight bytes loaded as one native word hold 4 or
+/// 2 whole units in their lanes whatever the byte order, and each test looks at every lane alike.
+template <std::size_t UnitSize>
+struct unit_lanes;
+template <>
+struct unit_lanes<2> {
+  static constexpr std::uint64_t ones = 0x0001000100010001ull, top = 0x8000800080008000ull;
+  static constexpr std::uint64_t not_ascii = 0xFF80FF80FF80FF80ull, above_bmp = 0;
+  static constexpr std::uint64_t sur_mask = 0xF800F800F800F800ull, sur = 0xD800D800D800D800ull;
+};
+template <>
+struct unit_lanes<4> {
+  static constexpr std::uint64_t ones = 0x0000000100000001ull, top = 0x8000000080000000ull;
+  static constexpr std::uint64_t not_ascii = 0xFFFFFF80FFFFFF80ull, above_bmp = 0xFFFF0000FFFF0000ull;
+  static constexpr std::uint64_t sur_mask = 0x0000F8000000F800ull, sur = 0x0000D8000000D800ull;
+};
+
+/// The 16 units at p, OR-ed lane by lane (a word of 4 or 2 lanes).
+template <class In>
+UTF8DFA_ALWAYS_INLINE std::uint64_t or_units16(const In* p) noexcept {
+  std::uint64_t any = 0;
+  for (std::size_t k = 0; k < 16; k += 8 / sizeof(In)) any |= load64(p + k);
+  return any;
+}
+
+/// True when the 16 units at p are ASCII.
+template <class In>
+UTF8DFA_ALWAYS_INLINE bool ascii_units16(const In* p) noexcept {
+  return (or_units16(p) & unit_lanes<sizeof(In)>::not_ascii) == 0;
+}
+
+/// True when none of the 16 units at p is a surrogate or (UTF-32) above 0xFFFF: each is one UTF-16
+/// unit and one character. A lane is a surrogate when (u & F800) ^ D800 is zero: the has-zero test
+/// (x - 1) & ~x & top, exact for "some lane" (a borrow only leaves a lane that is zero).
+template <class In>
+UTF8DFA_ALWAYS_INLINE bool bmp_units16(const In* p) noexcept {
+  using L = unit_lanes<sizeof(In)>;
+  std::uint64_t bad = 0;
+  for (std::size_t k = 0; k < 16; k += 8 / sizeof(In)) {
+    const std::uint64_t w = load64(p + k);
+    const std::uint64_t t = (w & L::sur_mask) ^ L::sur;
+    bad |= ((t - L::ones) & ~t & L::top) | (w & L::above_bmp);
+  }
+  return bad == 0;
+}
+
+/// UTF-16 or UTF-32 (by the size of In) to UTF-8, unit by unit by the unit's class; at an ASCII
+/// unit, a run of 16-unit ASCII blocks narrowed in one loop. (A loop without a branch per unit,
+/// writing three bytes and moving by the width, ran 2-4x slower on Hebrew and Arabic text.)
 template <class Policy, class In>
 conversion_result utf_to_utf8_scalar(const In* p, std::size_t n, unsigned char* out,
                                      [[maybe_unused]] Policy pol) noexcept {
@@ -1261,8 +1371,49 @@ conversion_result utf_to_utf8_scalar(const In* p, std::size_t n, unsigned char* 
   unsigned char* o = out;
   error_code first = error_code::none;
   while (i < n) {
-    if (p[i] < 0x80) {
-      *o++ = static_cast<unsigned char>(p[i++]);
+    const std::uint32_t u = p[i];
+    if (u < 0x80u) {
+      if (n - i >= 16 && ascii_units16(p + i)) {
+        std::size_t j = i + 16;
+        while (n - j >= 16 && ascii_units16(p + j)) j += 16;
+        o = copy_units(p + i, j - i, o);
+        i = j;
+        continue;
+      }
+      *o++ = static_cast<unsigned char>(u);
+      ++i;
+      continue;
+    }
+    if (u < 0x800u) {
+      o[0] = static_cast<unsigned char>(0xC0u | (u >> 6));
+      o[1] = static_cast<unsigned char>(0x80u | (u & 0x3Fu));
+      o += 2;
+      ++i;
+      continue;
+    }
+    if (u - 0xD800u >= 0x800u && u <= 0xFFFFu) {
+      o[0] = static_cast<unsigned char>(0xE0u | (u >> 12));
+      o[1] = static_cast<unsigned char>(0x80u | ((u >> 6) & 0x3Fu));
+      o[2] = static_cast<unsigned char>(0x80u | (u & 0x3Fu));
+      o += 3;
+      ++i;
+      continue;
+    }
+    std::uint32_t v = u;
+    std::size_t len = 1;
+    if constexpr (sizeof(In) == 2) {
+      if (u < 0xDC00u && n - i >= 2 && std::uint32_t{p[i + 1]} - 0xDC00u < 0x400u) {  // a pair
+        v = 0x10000u + ((u - 0xD800u) << 10) + (std::uint32_t{p[i + 1]} - 0xDC00u);
+        len = 2;
+      }
+    }
+    if (v - 0x10000u < 0x100000u) {
+      o[0] = static_cast<unsigned char>(0xF0u | (v >> 18));
+      o[1] = static_cast<unsigned char>(0x80u | ((v >> 12) & 0x3Fu));
+      o[2] = static_cast<unsigned char>(0x80u | ((v >> 6) & 0x3Fu));
+      o[3] = static_cast<unsigned char>(0x80u | (v & 0x3Fu));
+      o += 4;
+      i += len;
       continue;
     }
     const decoded d = decode_utf_at(p, n, i);
@@ -1305,6 +1456,36 @@ inline std::size_t utf8_units_region(const unsigned char* p, std::size_t n, std:
   return total;
 }
 
+/// Units per block of utf8_bytes_block: long enough for compilers to vectorise its loops as loops.
+inline constexpr std::size_t length_block = 256;
+
+/// Adds to `total` the UTF-8 bytes of the length_block units at p, which start a character, and
+/// returns true, when none of them is an error (a UTF-16 pair may end on p[length_block], which must
+/// be readable); else returns false and leaves `total`. Each surrogate of a pair counts two bytes.
+template <class In>
+UTF8DFA_ALWAYS_INLINE bool utf8_bytes_block(const In* p, std::size_t& total) noexcept {
+  // In 16-bit lanes for UTF-16 (the sum stays below 3 * 256): twice the units per vector.
+  using acc = std::conditional_t<sizeof(In) == 2, std::uint16_t, std::uint32_t>;
+  acc sum = 0, bad = 0;
+  for (std::size_t k = 0; k < length_block; ++k) {
+    const acc u = static_cast<acc>(p[k]);
+    if constexpr (sizeof(In) == 2) {
+      // A high surrogate exactly where the next unit is a low one.
+      const acc high = (u & 0xFC00u) == 0xD800u, low_next = (p[k + 1] & 0xFC00u) == 0xDC00u;
+      bad = static_cast<acc>(bad | (high ^ low_next));
+      sum = static_cast<acc>(sum + 1u + (u >= 0x80u) + (u >= 0x800u) - ((u & 0xF800u) == 0xD800u));
+    } else {
+      bad |= static_cast<acc>((u & 0xFFFFF800u) == 0xD800u) | static_cast<acc>(u > 0x10FFFFu);
+      sum += 1u + (u >= 0x80u) + (u >= 0x800u) + (u >= 0x10000u);
+    }
+  }
+  if constexpr (sizeof(In) == 2) bad |= (std::uint32_t{p[0]} & 0xFC00u) == 0xDC00u;  // a low half without its high
+  if (bad != 0) return false;
+  total += sum;
+  if constexpr (sizeof(In) == 2) total += 2u * ((p[length_block - 1] & 0xFC00u) == 0xD800u);  // its pair's low half
+  return true;
+}
+
 /// UTF-8 bytes the conversion writes for the characters of UTF-16 or UTF-32 that start in [i, end)
 /// (same contract as utf8_units_region).
 template <class In>
@@ -1312,7 +1493,13 @@ inline std::size_t utf8_bytes_region(const In* p, std::size_t n, std::size_t& i,
                                      std::size_t repl_bytes) noexcept {
   std::size_t total = 0, j = i;
   while (j < end) {
-    // The common case, no decoding: a run of units below the surrogates.
+    // The common case: blocks of 32 units without an error, summed by a loop without branches.
+    if (end - j >= length_block && n - j >= length_block + (sizeof(In) == 2) && utf8_bytes_block(p + j, total)) {
+      j += length_block;
+      if (sizeof(In) == 2 && p[j - 1] - 0xD800u < 0x400u) ++j;  // the low half, counted with the high
+      continue;
+    }
+    // A run of units below the surrogates.
     std::size_t k = j;
     for (; k < end && p[k] < 0xD800; ++k) total += std::size_t{p[k] >= 0x80} + std::size_t{p[k] >= 0x800};
     total += k - j;
@@ -1372,11 +1559,31 @@ namespace detail {
 
 // ---- Latin-1 --------------------------------------------------------------------------------
 
-/// Latin-1 to UTF-8: one byte for 00..7F, two for 80..FF. Returns the bytes written.
+/// Latin-1 to UTF-8: one byte for 00..7F, two for 80..FF. Returns the bytes written. Runs of ASCII
+/// blocks of 16 are copied in one loop, blocks of 16 bytes all above 7F written two bytes each
+/// without a branch, the others eight bytes at a time (copied when ASCII, else byte by byte).
 inline std::size_t latin1_to_utf8_scalar(const unsigned char* p, std::size_t n, unsigned char* out) noexcept {
   std::size_t w = 0, i = 0;
-  while (n - i >= 8) {
-    if ((load64(p + i) & high_bits) == 0) {
+  while (n - i >= 16) {
+    const std::uint64_t a = load64(p + i), b = load64(p + i + 8);
+    if (((a | b) & high_bits) == 0) {
+      const std::size_t j = ascii_run_end(p, i + 16, n);
+      copy_units(p + i, j - i, out + w);
+      w += j - i;
+      i = j;
+      continue;
+    }
+    if ((a & b & high_bits) == high_bits) {
+      for (std::size_t k = 0; k < 16; ++k) {
+        out[w + 2 * k] = static_cast<unsigned char>(0xC0u | (p[i + k] >> 6));
+        out[w + 2 * k + 1] = static_cast<unsigned char>(0x80u | (p[i + k] & 0x3Fu));
+      }
+      i += 16;
+      w += 32;
+      continue;
+    }
+    // Mixed: the first eight bytes, copied when they are ASCII.
+    if ((a & high_bits) == 0) {
       for (std::size_t k = 0; k < 8; ++k) out[w + k] = p[i + k];
       i += 8;
       w += 8;
@@ -1407,11 +1614,26 @@ bool to_latin1_until(const In* p, std::size_t n, std::size_t stop, unsigned char
   while (i < stop) {
     decoded d{};
     if constexpr (sizeof(In) == 1) {
-      if (stop - i >= 8 && (load64(p + i) & high_bits) == 0) {
-        for (std::size_t k = 0; k < 8; ++k) out[o + k] = p[i + k];
-        i += 8;
-        o += 8;
+      const std::uint32_t b0 = octet(p[i]);
+      if (b0 < 0x80u) {  // ASCII: a run of 16-byte blocks in one loop, or one byte
+        const std::size_t j = ascii_run_end(as_uchars(p), i, stop);
+        if (j != i) {
+          copy_units(as_uchars(p) + i, j - i, out + o);
+          o += j - i;
+          i = j;
+        } else {
+          out[o++] = static_cast<unsigned char>(b0);
+          ++i;
+        }
         continue;
+      }
+      if ((b0 & 0xFEu) == 0xC2u && n - i >= 2) {  // C2 or C3: U+0080..U+00FF when the DFA accepts
+        const std::uint32_t b1 = octet(p[i + 1]);
+        if ((step(step(s_accept, octet(p[i])), octet(p[i + 1])) & state_mask) == s_accept) {
+          out[o++] = static_cast<unsigned char>(((b0 & 0x1Fu) << 6) | (b1 & 0x3Fu));
+          i += 2;
+          continue;
+        }
       }
       d = decode_at(p, n, i);
     } else {
@@ -1506,18 +1728,50 @@ inline validation_result validate_utf16_scalar(const char16_t* p, std::size_t n)
   return validate_utf(p, n);
 }
 
-/// UTF-16 to UTF-32 or UTF-32 to UTF-16 (by In and Out), like the UTF-8 conversions.
+/// UTF-16 to UTF-32 or UTF-32 to UTF-16 (by In and Out), like the UTF-8 conversions: blocks of 16
+/// units that map one to one copied as they are, the others unit by unit.
 template <class Policy, class In, class Out>
 conversion_result utf_to_utf(const In* p, std::size_t n, Out* out, [[maybe_unused]] Policy pol) noexcept {
   Out* o = out;
   error_code first = error_code::none;
   for (std::size_t i = 0; i < n;) {
-    const decoded d = decode_utf_at(p, n, i);
-    char32_t c = d.code_point;
-    const piece_action a = act_on(d.error, first, c, pol);
-    if (a == piece_action::stop) return {i, static_cast<std::size_t>(o - out), d.error};
-    if (a == piece_action::write) o = put_unit(o, c);
-    i += d.length;
+    if (n - i >= 16 && bmp_units16(p + i)) {
+      std::size_t j = i + 16;
+      while (n - j >= 16 && bmp_units16(p + j)) j += 16;
+      o = copy_units(p + i, j - i, o);
+      i = j;
+      continue;
+    }
+    const std::size_t stop = n - i < 16 ? n : i + 16;
+    while (i < stop) {  // a pair may end one unit past `stop`
+      const std::uint32_t u = p[i];
+      if (u - 0xD800u >= 0x800u && (sizeof(In) == 2 || u <= 0xFFFFu)) {  // one unit either way
+        *o++ = static_cast<Out>(u);
+        ++i;
+        continue;
+      }
+      if constexpr (sizeof(In) == 4) {
+        if (u - 0x10000u < 0x100000u) {  // a supplementary character: a pair
+          o[0] = static_cast<Out>(0xD7C0u + (u >> 10));
+          o[1] = static_cast<Out>(0xDC00u + (u & 0x3FFu));
+          o += 2;
+          ++i;
+          continue;
+        }
+      } else {
+        if (u < 0xDC00u && n - i >= 2 && std::uint32_t{p[i + 1]} - 0xDC00u < 0x400u) {  // a pair
+          *o++ = static_cast<Out>(0x10000u + ((u - 0xD800u) << 10) + (std::uint32_t{p[i + 1]} - 0xDC00u));
+          i += 2;
+          continue;
+        }
+      }
+      const decoded d = decode_utf_at(p, n, i);
+      char32_t c = d.code_point;
+      const piece_action a = act_on(d.error, first, c, pol);
+      if (a == piece_action::stop) return {i, static_cast<std::size_t>(o - out), d.error};
+      if (a == piece_action::write) o = put_unit(o, c);
+      i += d.length;
+    }
   }
   return {n, static_cast<std::size_t>(o - out), first};
 }
@@ -1592,6 +1846,19 @@ struct kernel_table {
   conversion_result (*utf16_to_utf32)(const char16_t*, std::size_t, char32_t*, char32_t) noexcept;
   conversion_result (*utf32_to_utf16)(const char32_t*, std::size_t, char16_t*, char32_t) noexcept;
   std::size_t (*to_well_formed_utf16)(const char16_t*, std::size_t, char16_t*) noexcept;
+  // count_utf16, validate_utf32, UTF-16 / UTF-32 to Latin-1 (replacement as for utf8_to_latin1),
+  // Latin-1 to UTF-16 / UTF-32 and its UTF-8 length, byte-order changes (out may be the input).
+  std::size_t (*count_utf16)(const char16_t*, std::size_t) noexcept;
+  validation_result (*validate_utf32)(const char32_t*, std::size_t) noexcept;
+  conversion_result (*utf16_to_latin1)(const char16_t*, std::size_t, unsigned char*, char32_t) noexcept;
+  conversion_result (*utf32_to_latin1)(const char32_t*, std::size_t, unsigned char*, char32_t) noexcept;
+  std::size_t (*latin1_to_utf16)(const unsigned char*, std::size_t, char16_t*) noexcept;
+  std::size_t (*latin1_to_utf32)(const unsigned char*, std::size_t, char32_t*) noexcept;
+  std::size_t (*utf8_length_from_latin1)(const unsigned char*, std::size_t) noexcept;
+  std::size_t (*change_endianness_utf16)(const char16_t*, std::size_t, char16_t*) noexcept;
+  std::size_t (*change_endianness_utf32)(const char32_t*, std::size_t, char32_t*) noexcept;
+  // validate_utf16 on units whose bytes are in the order opposite to the host's.
+  validation_result (*validate_utf16_swapped)(const char16_t*, std::size_t) noexcept;
 };
 
 }  // namespace detail
@@ -1795,6 +2062,112 @@ inline bool cpu_has(std::uint32_t needs) noexcept {
 #define UTF8DFA_DETAIL_SCALAR_KERNELS_HPP
 
 
+// ---- begin utf8dfa/detail/units_kernels.hpp ----
+// utf8dfa: the scalar forms of the bulk operations on Latin-1, UTF-16 and UTF-32 that are kernel
+// operations in their own right (counting UTF-16, validating UTF-32, Latin-1 to UTF-16 / UTF-32 and
+// the UTF-8 length of Latin-1, byte-order changes): the kernel table's portable entries and the
+// reference of the vector kernels. Constexpr where the public function is.
+#ifndef UTF8DFA_DETAIL_UNITS_KERNELS_HPP
+#define UTF8DFA_DETAIL_UNITS_KERNELS_HPP
+
+
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+
+/// The unit with its bytes in the opposite order.
+constexpr char16_t swap_bytes(char16_t u) noexcept {
+  return static_cast<char16_t>(((u & 0xFFu) << 8) | (u >> 8));
+}
+constexpr char32_t swap_bytes(char32_t u) noexcept {
+  return ((u & 0xFFu) << 24) | ((u & 0xFF00u) << 8) | ((u >> 8) & 0xFF00u) | (u >> 24);
+}
+
+/// Code points in UTF-16: one per surrogate pair or other unit.
+constexpr std::size_t count_utf16_scalar(const char16_t* p, std::size_t n) noexcept {
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < n; ++count) i += decode_utf16_at(p, n, i).length;
+  return count;
+}
+
+/// The pairs (a high surrogate, then a low one) that start in [from, to) of the `n` units at p:
+/// count_utf16 is n less the pairs.
+inline std::size_t pair_starts_scalar(const char16_t* p, std::size_t n, std::size_t from, std::size_t to) noexcept {
+  std::size_t pairs = 0;
+  for (std::size_t i = from; i < to && i + 1 < n; ++i)
+    pairs += (p[i] & 0xFC00u) == 0xD800u && (p[i + 1] & 0xFC00u) == 0xDC00u;
+  return pairs;
+}
+
+/// validate_utf16 on the `n` units at p with the bytes of each exchanged (UTF-16 in the byte order
+/// opposite to the host's).
+inline validation_result validate_utf16_swapped_scalar(const char16_t* p, std::size_t n) noexcept {
+  for (std::size_t i = 0; i < n; ++i) {
+    const char16_t u = swap_bytes(p[i]);
+    if (u < 0xD800 || u > 0xDFFF) continue;
+    if (u >= 0xDC00) return {i, 1, error_code::surrogate};
+    if (i + 1 == n) return {i, 0, error_code::incomplete};
+    const char16_t v = swap_bytes(p[i + 1]);
+    if (v < 0xDC00 || v > 0xDFFF) return {i, 1, error_code::surrogate};
+    ++i;
+  }
+  return {n, 0, error_code::none};
+}
+
+/// The kernel entry for UTF-32 validation.
+constexpr validation_result validate_utf32_scalar(const char32_t* p, std::size_t n) noexcept {
+  return validate_utf(p, n);
+}
+
+/// Latin-1 bytes to UTF-16 or UTF-32 units (one each). Returns n.
+template <class Out>
+std::size_t latin1_widen_scalar(const unsigned char* p, std::size_t n, Out* out) noexcept {
+  for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<Out>(p[i]);
+  return n;
+}
+
+/// Bytes of the UTF-8 of Latin-1: one per byte, two for 80..FF.
+inline std::size_t utf8_length_from_latin1_scalar(const unsigned char* p, std::size_t n) noexcept {
+  std::size_t total = n;
+  for (std::size_t i = 0; i < n; ++i) total += p[i] >> 7;
+  return total;
+}
+
+/// The units with their bytes in the opposite order into `out` (which may be `p`). Returns n.
+template <class Unit>
+std::size_t change_endianness_scalar(const Unit* p, std::size_t n, Unit* out) noexcept {
+  for (std::size_t i = 0; i < n; ++i) out[i] = swap_bytes(p[i]);
+  return n;
+}
+
+/// Units of `Unit` from p to the next 64-byte boundary (0 when p is on one): the vector kernels'
+/// loads from there on do not straddle cache lines.
+template <class Unit>
+std::size_t units_to_line(const Unit* p) noexcept {
+  return (64 - reinterpret_cast<std::uintptr_t>(p) % 64) % 64 / sizeof(Unit);
+}
+
+/// The kernels' encoding of a policy into Latin-1 (strict_marker, skip_marker or the replacement
+/// byte, '?' for assume_valid); false for a replacement above U+00FF.
+template <class Policy>
+constexpr bool latin1_kernel_replacement(const Policy& pol, char32_t& repl) noexcept {
+  unsigned char byte = '?';
+  if (!latin1_replacement(pol, byte)) return false;
+  repl = byte;
+  if constexpr (Policy::stops_on_error)
+    repl = strict_marker;
+  else if constexpr (skips_errors_v<Policy>)
+    repl = skip_marker;
+  return true;
+}
+
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/detail/units_kernels.hpp ----
 
 namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
@@ -1836,6 +2209,11 @@ inline constexpr auto scalar_utf32_to_utf16 =
     &by_policy<char32_t, char16_t, &utf_to_utf<strict, char32_t, char16_t>, &utf_to_utf<replace, char32_t, char16_t>,
                &utf_to_utf<skip, char32_t, char16_t>>;
 
+inline constexpr auto scalar_utf16_to_latin1 = &by_policy<char16_t, unsigned char, &to_latin1<strict, char16_t>,
+                                                          &to_latin1<replace, char16_t>, &to_latin1<skip, char16_t>>;
+inline constexpr auto scalar_utf32_to_latin1 = &by_policy<char32_t, unsigned char, &to_latin1<strict, char32_t>,
+                                                          &to_latin1<replace, char32_t>, &to_latin1<skip, char32_t>>;
+
 inline constexpr kernel_table scalar_kernels{
     "scalar",
     &validate_scalar,
@@ -1855,6 +2233,16 @@ inline constexpr kernel_table scalar_kernels{
     scalar_utf16_to_utf32,
     scalar_utf32_to_utf16,
     &to_well_formed_utf16_scalar,
+    &count_utf16_scalar,
+    &validate_utf32_scalar,
+    scalar_utf16_to_latin1,
+    scalar_utf32_to_latin1,
+    &latin1_widen_scalar<char16_t>,
+    &latin1_widen_scalar<char32_t>,
+    &utf8_length_from_latin1_scalar,
+    &change_endianness_scalar<char16_t>,
+    &change_endianness_scalar<char32_t>,
+    &validate_utf16_swapped_scalar,
 };
 
 }  // namespace detail
@@ -4155,13 +4543,24 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unit_block check_utf16(__m256i u, std:
   return {take, false, (highs << 1) == lows, lows};
 }
 
-/// True when none of the 64 units at p is a surrogate.
+/// The 16 UTF-16 units at p, with the bytes of each exchanged when Swap.
+template <bool Swap>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i load_units(const char16_t* p) noexcept {
+  const __m256i u = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  if constexpr (Swap)
+    return _mm256_shuffle_epi8(
+        u, _mm256_broadcastsi128_si256(_mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14)));
+  else
+    return u;
+}
+
+/// True when none of the 64 units at p (bytes exchanged when Swap) is a surrogate.
+template <bool Swap = false>
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool plain64(const char16_t* p, __m256i shift, __m256i top) noexcept {
-  const __m256i* v = reinterpret_cast<const __m256i*>(p);
-  const __m256i a = _mm256_add_epi16(_mm256_loadu_si256(v), shift);
-  const __m256i b = _mm256_add_epi16(_mm256_loadu_si256(v + 1), shift);
-  const __m256i c = _mm256_add_epi16(_mm256_loadu_si256(v + 2), shift);
-  const __m256i d = _mm256_add_epi16(_mm256_loadu_si256(v + 3), shift);
+  const __m256i a = _mm256_add_epi16(load_units<Swap>(p), shift);
+  const __m256i b = _mm256_add_epi16(load_units<Swap>(p + 16), shift);
+  const __m256i c = _mm256_add_epi16(load_units<Swap>(p + 32), shift);
+  const __m256i d = _mm256_add_epi16(load_units<Swap>(p + 48), shift);
   const __m256i m = _mm256_min_epu16(_mm256_min_epu16(a, b), _mm256_min_epu16(c, d));
   return _mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_min_epu16(m, top), m)) == 0;
 }
@@ -4288,6 +4687,337 @@ inline conversion_result utf32_to_utf16(const char32_t* p, std::size_t n, char16
 
 #endif
 // ---- end utf8dfa/detail/simd/avx2/units.hpp ----
+// ---- begin utf8dfa/detail/simd/avx2/units_bulk.hpp ----
+// utf8dfa: AVX2 kernels for count_utf16, validate_utf32, UTF-16 / UTF-32 to Latin-1, Latin-1 to
+// UTF-16 / UTF-32 and its UTF-8 length, and byte-order changes. Same results as the scalar functions
+// of units.hpp and units_kernels.hpp: a block that holds an error (or, into Latin-1, a character
+// above U+00FF) is run through the scalar code and the vector loop resumes behind it. Tails are
+// scalar; nothing is read past the input nor written past the output.
+#ifndef UTF8DFA_DETAIL_SIMD_AVX2_UNITS_BULK_HPP
+#define UTF8DFA_DETAIL_SIMD_AVX2_UNITS_BULK_HPP
+
+
+#if UTF8DFA_X86_KERNELS
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+namespace avx2 {
+
+/// Inputs of at least this many units start their vector loops at a 64-byte boundary.
+inline constexpr std::size_t align_from = 2048;
+
+/// Units of scalar work before the vector loop: to the next 64-byte boundary of `p` (so that the
+/// loop's loads or stores do not straddle cache lines), none under align_from units, where that costs
+/// more than it saves (the loops use unaligned loads and stores, which cost nothing more when
+/// aligned).
+template <class Unit>
+std::size_t scalar_head(const Unit* p, std::size_t n) noexcept {
+  const std::size_t head = units_to_line(p);
+  return n < align_from || head > n ? 0 : head;
+}
+
+/// The pairs that start among the 16 UTF-16 units `u` (`next`: the units after each), as -1 in
+/// their lanes: a high surrogate before a low one ((next & FC00) | (u >> 10) is DC00 | D800 >> 10).
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i pair_starts(__m256i u, __m256i next) noexcept {
+  const __m256i key =
+      _mm256_or_si256(_mm256_and_si256(next, _mm256_set1_epi16(static_cast<short>(0xFC00))), _mm256_srli_epi16(u, 10));
+  return _mm256_cmpeq_epi16(key, _mm256_set1_epi16(static_cast<short>(0xDC00 | (0xD800 >> 10))));
+}
+
+/// count_utf16: the units less the pairs (a high surrogate right before a low one). From a 64-byte
+/// boundary: 64 units without a surrogate at a time, tried again after each block of 16 without a
+/// pair, the others 16 at a time against the units after them, counted in 16-bit lanes; the head
+/// and the tail scalar.
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t count_utf16(const char16_t* p, std::size_t n) noexcept {
+  const __m256i shift = _mm256_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
+  const __m256i top = _mm256_set1_epi16(0x07FF);
+  std::size_t i = scalar_head(p, n);
+  std::size_t pairs = pair_starts_scalar(p, n, 0, i);
+  bool try_plain = true;
+  while (n - i > 16) {  // the unit after the block is there
+    if (try_plain && n - i >= 64) {
+      if (plain64(p + i, shift, top)) {
+        i += 64;
+        continue;
+      }
+      try_plain = false;
+    }
+    // Up to 1024 blocks counted in 16-bit lanes (-1 a pair), summed when pairs are found.
+    __m256i counts = _mm256_setzero_si256();
+    const std::size_t end = n - i - 1 < 16 * 1024 ? i + (n - i - 1) / 16 * 16 : i + 16 * 1024;
+    for (; i < end; i += 16) {
+      const __m256i starts = pair_starts(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i)),
+                                         _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 1)));
+      counts = _mm256_sub_epi16(counts, starts);
+      if (_mm256_testz_si256(starts, starts)) {  // back to the test for plain blocks
+        i += 16;
+        try_plain = true;
+        break;
+      }
+    }
+    const __m256i sums = _mm256_madd_epi16(counts, _mm256_set1_epi16(1));
+    const __m128i half = _mm_add_epi32(_mm256_castsi256_si128(sums), _mm256_extracti128_si256(sums, 1));
+    const __m128i quarter = _mm_add_epi32(half, _mm_unpackhi_epi64(half, half));
+    pairs += static_cast<std::uint32_t>(_mm_cvtsi128_si32(_mm_add_epi32(quarter, _mm_srli_si128(quarter, 4))));
+  }
+  return n - pairs - pair_starts_scalar(p, n, i, n);
+}
+
+/// Takes the 8 values at q into the largest value and the largest value plus `offset`.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void take_utf32(__m256i& value, __m256i& shifted, const char32_t* q,
+                                                          __m256i offset) noexcept {
+  __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q));
+  __asm__("" : "+x"(v));  // one load, which the compiler would otherwise fold into both uses
+  value = _mm256_max_epu32(value, v);
+  shifted = _mm256_max_epu32(shifted, _mm256_add_epi32(v, offset));
+}
+
+/// validate_utf32: from a 64-byte boundary, blocks of up to 1024 values checked once each through
+/// the largest value and the largest value plus FFFF2000 (which takes D800..DFFF, and them only,
+/// to FFFFF800..FFFFFFFF); the scalar code finds the error in a block that has one, and checks the
+/// head and the tail.
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_utf32(const char32_t* p,
+                                                                             std::size_t n) noexcept {
+  const __m256i offset = _mm256_set1_epi32(static_cast<int>(0xFFFF2000u));
+  std::size_t i = scalar_head(p, n);
+  validation_result r = validate_utf(p, i);
+  if (!r) return r;
+  while (n - i >= 32) {
+    __m256i value0 = _mm256_setzero_si256(), value1 = value0, value2 = value0, value3 = value0;
+    __m256i shifted0 = value0, shifted1 = value0, shifted2 = value0, shifted3 = value0;
+    const std::size_t step = n - i < 1024 ? (n - i) / 32 * 32 : 1024;
+    for (const char32_t* q = p + i; q < p + i + step; q += 32) {
+      take_utf32(value0, shifted0, q, offset);
+      take_utf32(value1, shifted1, q + 8, offset);
+      take_utf32(value2, shifted2, q + 16, offset);
+      take_utf32(value3, shifted3, q + 24, offset);
+    }
+    const __m256i big = _mm256_max_epu32(_mm256_max_epu32(value0, value1), _mm256_max_epu32(value2, value3));
+    const __m256i sur = _mm256_max_epu32(_mm256_max_epu32(shifted0, shifted1), _mm256_max_epu32(shifted2, shifted3));
+    // Fine when big <= 10FFFF and sur <= FFFFF7FF: the maxima with those limits are the limits.
+    const __m256i big_ok =
+        _mm256_cmpeq_epi32(_mm256_max_epu32(big, _mm256_set1_epi32(0x10FFFF)), _mm256_set1_epi32(0x10FFFF));
+    const __m256i sur_ok = _mm256_cmpeq_epi32(_mm256_max_epu32(sur, _mm256_set1_epi32(static_cast<int>(0xFFFFF7FFu))),
+                                              _mm256_set1_epi32(static_cast<int>(0xFFFFF7FFu)));
+    if (UTF8DFA_UNLIKELY(_mm256_movemask_epi8(_mm256_and_si256(big_ok, sur_ok)) != -1)) break;
+    i += step;
+  }
+  r = validate_utf(p + i, n - i);
+  return {i + r.valid_up_to, r.error_length, r.error};
+}
+
+/// The 32 bytes at q (aligned to 32 bytes if Aligned).
+template <bool Aligned>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i load256(const __m256i* q) noexcept {
+  return Aligned ? _mm256_load_si256(q) : _mm256_loadu_si256(q);
+}
+
+/// Writes the 32 values at p (64-byte aligned if Aligned) as bytes at o when they are all at most FF; false
+/// (nothing written) when one is not.
+template <bool Aligned, class In>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool narrow32(const In* p, unsigned char* o) noexcept {
+  const auto* v = reinterpret_cast<const __m256i*>(p);
+  __m256i bytes;
+  if constexpr (sizeof(In) == 2) {
+    const __m256i a = load256<Aligned>(v), b = load256<Aligned>(v + 1);
+    if (!_mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi16(static_cast<short>(0xFF00)))) return false;
+    // packus interleaves the 128-bit lanes: a0 b0 a1 b1, put back in order.
+    bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8);
+  } else {
+    const __m256i a = load256<Aligned>(v), b = load256<Aligned>(v + 1);
+    const __m256i c = load256<Aligned>(v + 2), d = load256<Aligned>(v + 3);
+    if (!_mm256_testz_si256(_mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, d)),
+                            _mm256_set1_epi32(static_cast<int>(0xFFFFFF00u))))
+      return false;
+    // Dwords of 4 bytes: a0 b0 c0 d0 | a1 b1 c1 d1 (by 128-bit lane), put back in order.
+    const __m256i mixed = _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, d));
+    bytes = _mm256_permutevar8x32_epi32(mixed, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+  }
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), bytes);
+  return true;
+}
+
+/// UTF-16 (In char16_t) or UTF-32 to Latin-1 under Policy: blocks of 32 values up to FF from a
+/// 64-byte boundary narrowed in vectors, the others scalar.
+template <class Policy, class In>
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result units_to_latin1_by(const In* p, std::size_t n,
+                                                                          unsigned char* out,
+                                                                          unsigned char repl) noexcept {
+  latin1_progress s;
+  // s.read, and s.read - s.written (which the vector blocks leave as it is), in registers.
+  std::size_t i = 0, lag = 0;
+  std::size_t same_lag = 0;  // where lag last changed (the output of [same_lag, i) is p's)
+  const bool align = n >= align_from;
+  while (n - i >= 32) {
+    const std::size_t head = align ? units_to_line(p + i) : 0;
+    if (head != 0) {  // scalar to the next 64-byte boundary
+      s.read = i;
+      s.written = i - lag;
+      if (!to_latin1_until<Policy>(p, n, i + head, out, s, repl)) return latin1_result(s, n, true);
+      i = s.read;
+      if (i - s.written != lag) same_lag = i;
+      lag = i - s.written;
+      continue;
+    }
+    // From the boundary on, blocks of 32 while they fit (a tight loop), then the block that does not.
+    if (align)
+      while (n - i >= 32 && narrow32<true>(p + i, out + (i - lag))) i += 32;
+    else
+      while (n - i >= 32 && narrow32<false>(p + i, out + (i - lag))) i += 32;
+    if (n - i < 32) break;
+    s.read = i;
+    s.written = i - lag;
+    if (!to_latin1_until<Policy>(p, n, i + 32, out, s, repl)) return latin1_result(s, n, true);
+    i = s.read;
+    if (i - s.written != lag) same_lag = i;
+    lag = i - s.written;
+  }
+  // The tail in the last 32 values, when the output before it is theirs as they are.
+  if (i < n && n >= 32 && n - 32 >= same_lag && narrow32<false>(p + n - 32, out + (n - 32 - lag))) i = n;
+  s.read = i;
+  s.written = i - lag;
+  const bool done = to_latin1_until<Policy>(p, n, n, out, s, repl);
+  return latin1_result(s, n, !done);
+}
+
+template <class In>
+conversion_result units_to_latin1(const In* p, std::size_t n, unsigned char* out, char32_t replacement) noexcept {
+  if (replacement == strict_marker) return units_to_latin1_by<strict>(p, n, out, 0);
+  if (replacement == skip_marker) return units_to_latin1_by<skip>(p, n, out, 0);
+  return units_to_latin1_by<replace>(p, n, out, static_cast<unsigned char>(replacement));
+}
+
+/// Latin-1 to UTF-16 (Out char16_t) or UTF-32: 32 or 16 bytes widened a step, stored from a
+/// 64-byte boundary of the output on (the head and the tail scalar).
+template <class Out>
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t latin1_widen(const unsigned char* p, std::size_t n,
+                                                              Out* out) noexcept {
+  std::size_t i = scalar_head(out, n);  // stores from a 64-byte boundary
+  latin1_widen_scalar(p, i, out);
+  if constexpr (sizeof(Out) == 2) {
+    for (; n - i >= 32; i += 32) {
+      const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+      const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i + 16));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), _mm256_cvtepu8_epi16(a));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i + 16), _mm256_cvtepu8_epi16(b));
+    }
+    if (n - i >= 16) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i),
+                          _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i))));
+      i += 16;
+    }
+  } else {
+    for (; n - i >= 16; i += 16) {
+      const __m128i a = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + i));
+      const __m128i b = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + i + 8));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), _mm256_cvtepu8_epi32(a));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i + 8), _mm256_cvtepu8_epi32(b));
+    }
+    if (n - i >= 8) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i),
+                          _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + i))));
+      i += 8;
+    }
+  }
+  latin1_widen_scalar(p + i, n - i, out + i);
+  return n;
+}
+
+/// The bytes 80..FF among the 32 at p, as -1 in their lanes.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i high_bytes(const unsigned char* p) noexcept {
+  return _mm256_cmpgt_epi8(_mm256_setzero_si256(), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+}
+
+/// The sum of the 32 byte lanes of `counts`.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::size_t sum_bytes(__m256i counts) noexcept {
+  const __m256i sums = _mm256_sad_epu8(counts, _mm256_setzero_si256());
+  const __m128i half = _mm_add_epi64(_mm256_castsi256_si128(sums), _mm256_extracti128_si256(sums, 1));
+  return static_cast<std::size_t>(_mm_cvtsi128_si64(_mm_add_epi64(half, _mm_unpackhi_epi64(half, half))));
+}
+
+/// Bytes of the UTF-8 of Latin-1: n plus the bytes 80..FF, counted (from a 64-byte boundary for
+/// long inputs) in four sets of byte lanes, up to 255 blocks of 128 between two sums; the rest 32
+/// at a time, the tail in one overlapping vector (scalar under 32 bytes).
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t utf8_length_from_latin1(const unsigned char* p,
+                                                                                std::size_t n) noexcept {
+  std::size_t i = scalar_head(p, n);
+  std::size_t total = utf8_length_from_latin1_scalar(p, i) + (n - i);
+  while (n - i >= 128) {
+    const std::size_t end = i + ((n - i) / 128 < 255 ? (n - i) / 128 : 255) * 128;
+    __m256i c0 = _mm256_setzero_si256(), c1 = c0, c2 = c0, c3 = c0;  // -1 for each byte 80..FF
+    for (; i < end; i += 128) {
+      c0 = _mm256_add_epi8(c0, high_bytes(p + i));
+      c1 = _mm256_add_epi8(c1, high_bytes(p + i + 32));
+      c2 = _mm256_add_epi8(c2, high_bytes(p + i + 64));
+      c3 = _mm256_add_epi8(c3, high_bytes(p + i + 96));
+    }
+    const __m256i zero = _mm256_setzero_si256();
+    total += sum_bytes(_mm256_sub_epi8(zero, c0)) + sum_bytes(_mm256_sub_epi8(zero, c1)) +
+             sum_bytes(_mm256_sub_epi8(zero, c2)) + sum_bytes(_mm256_sub_epi8(zero, c3));
+  }
+  for (; n - i >= 32; i += 32)
+    total +=
+        static_cast<std::size_t>(_mm_popcnt_u32(static_cast<std::uint32_t>(_mm256_movemask_epi8(high_bytes(p + i)))));
+  if (n >= 32 && i < n) {  // the last 32 bytes, those before i left out
+    const auto high = static_cast<std::uint32_t>(_mm256_movemask_epi8(high_bytes(p + n - 32)));
+    return total + static_cast<std::size_t>(_mm_popcnt_u64(std::uint64_t{high} >> (32 - (n - i))));
+  }
+  return total + utf8_length_from_latin1_scalar(p + i, n - i) - (n - i);
+}
+
+/// change_endianness_utf16 / _utf32 (by Unit): one byte shuffle a vector, stored from a 64-byte
+/// boundary of the output on (the head and the tail scalar); `out` may be `p`.
+template <class Unit>
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t change_endianness(const Unit* p, std::size_t n, Unit* out) noexcept {
+  constexpr std::size_t lanes = 32 / sizeof(Unit);
+  const __m128i lane_order = sizeof(Unit) == 2 ? _mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14)
+                                               : _mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12);
+  const __m256i order = _mm256_broadcastsi128_si256(lane_order);
+  std::size_t i = scalar_head(out, n);  // stores from a 64-byte boundary
+  change_endianness_scalar(p, i, out);
+  for (; n - i >= 2 * lanes; i += 2 * lanes) {
+    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
+    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + lanes));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), _mm256_shuffle_epi8(a, order));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i + lanes), _mm256_shuffle_epi8(b, order));
+  }
+  for (; n - i >= lanes / 2; i += lanes / 2) {  // 16 bytes at a time
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), _mm_shuffle_epi8(x, lane_order));
+  }
+  change_endianness_scalar(p + i, n - i, out + i);
+  return n;
+}
+
+/// validate_utf16 on units with their bytes exchanged: one byte shuffle a vector; the scalar code
+/// finds the error in the first block that has one, and checks the tail.
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_utf16_swapped(const char16_t* p,
+                                                                                     std::size_t n) noexcept {
+  const __m256i shift = _mm256_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
+  const __m256i top = _mm256_set1_epi16(0x07FF);
+  std::size_t i = 0;
+  while (n - i >= 16) {
+    if (n - i >= 64 && plain64<true>(p + i, shift, top)) {
+      i += 64;
+      continue;
+    }
+    const unit_block b = check_utf16(load_units<true>(p + i), i, n);
+    if (UTF8DFA_UNLIKELY(!b.clean)) break;  // the scalar code finds the error
+    i += b.take;
+  }
+  const validation_result r = validate_utf16_swapped_scalar(p + i, n - i);
+  return {i + r.valid_up_to, r.error_length, r.error};
+}
+
+}  // namespace avx2
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+#endif
+
+#endif
+// ---- end utf8dfa/detail/simd/avx2/units_bulk.hpp ----
 
 #if UTF8DFA_X86_KERNELS
 namespace utf8dfa {
@@ -4321,6 +5051,16 @@ inline constexpr kernel_table table{
     &utf16_to_utf32,
     &utf32_to_utf16,
     &to_well_formed_utf16,
+    &count_utf16,
+    &validate_utf32,
+    &units_to_latin1<char16_t>,
+    &units_to_latin1<char32_t>,
+    &latin1_widen<char16_t>,
+    &latin1_widen<char32_t>,
+    &utf8_length_from_latin1,
+    &change_endianness<char16_t>,
+    &change_endianness<char32_t>,
+    &validate_utf16_swapped,
 };
 
 }  // namespace avx2
@@ -6042,12 +6782,24 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE unit_block check_utf16(__m512i u, st
   return {take, s.high, s.low, (std::uint64_t{s.high} << 1) == s.low};
 }
 
-/// True when none of the 128 units at p is a surrogate.
+/// The 32 UTF-16 units at p, with the bytes of each exchanged when Swap.
+template <bool Swap>
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m512i load_units(const char16_t* p) noexcept {
+  const __m512i u = _mm512_loadu_si512(p);
+  if constexpr (Swap)
+    return _mm512_shuffle_epi8(
+        u, _mm512_broadcast_i32x4(_mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14)));
+  else
+    return u;
+}
+
+/// True when none of the 128 units at p (bytes exchanged when Swap) is a surrogate.
+template <bool Swap = false>
 UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool plain128(const char16_t* p, __m512i shift, __m512i limit) noexcept {
-  const __m512i a = _mm512_add_epi16(_mm512_loadu_si512(p), shift);
-  const __m512i b = _mm512_add_epi16(_mm512_loadu_si512(p + 32), shift);
-  const __m512i c = _mm512_add_epi16(_mm512_loadu_si512(p + 64), shift);
-  const __m512i d = _mm512_add_epi16(_mm512_loadu_si512(p + 96), shift);
+  const __m512i a = _mm512_add_epi16(load_units<Swap>(p), shift);
+  const __m512i b = _mm512_add_epi16(load_units<Swap>(p + 32), shift);
+  const __m512i c = _mm512_add_epi16(load_units<Swap>(p + 64), shift);
+  const __m512i d = _mm512_add_epi16(load_units<Swap>(p + 96), shift);
   const __m512i m = _mm512_min_epu16(_mm512_min_epu16(a, b), _mm512_min_epu16(c, d));
   return _mm512_cmplt_epu16_mask(m, limit) == 0;
 }
@@ -6201,6 +6953,322 @@ inline conversion_result utf32_to_utf16(const char32_t* p, std::size_t n, char16
 
 #endif
 // ---- end utf8dfa/detail/simd/avx512/units.hpp ----
+// ---- begin utf8dfa/detail/simd/avx512/units_bulk.hpp ----
+// utf8dfa: AVX-512 kernels for count_utf16, validate_utf32, UTF-16 / UTF-32 to Latin-1, Latin-1 to
+// UTF-16 / UTF-32 and its UTF-8 length, and byte-order changes. Same results as the scalar functions
+// of units.hpp and units_kernels.hpp: a block that holds an error (or, into Latin-1, a character
+// above U+00FF) is run through the scalar code and the vector loop resumes behind it. Tails use
+// masked loads and stores: nothing is read past the input nor written past the output.
+#ifndef UTF8DFA_DETAIL_SIMD_AVX512_UNITS_BULK_HPP
+#define UTF8DFA_DETAIL_SIMD_AVX512_UNITS_BULK_HPP
+
+
+#if UTF8DFA_X86_KERNELS
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+namespace avx512 {
+
+/// The pairs ending in a block of (at most 32) UTF-16 units `u`: the low surrogates that follow a
+/// high one (`carry`: 1 when the unit before the block is a high surrogate). Sets `carry` for the
+/// next block.
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE std::size_t pairs_ending(__m512i u, std::uint64_t& carry) noexcept {
+  const __m512i top = _mm512_and_si512(u, _mm512_set1_epi16(static_cast<short>(0xFC00)));
+  const std::uint64_t high = _mm512_cmpeq_epi16_mask(top, _mm512_set1_epi16(static_cast<short>(0xD800)));
+  const std::uint64_t low = _mm512_cmpeq_epi16_mask(top, _mm512_set1_epi16(static_cast<short>(0xDC00)));
+  const auto pairs = static_cast<std::size_t>(_mm_popcnt_u64(((high << 1) | carry) & low));
+  carry = high >> 31;
+  return pairs;
+}
+
+/// count_utf16: the units less the pairs (a high surrogate right before a low one). From a 64-byte
+/// boundary: 128 units without a surrogate at a time, tried again after each block of 32 without a
+/// pair, the others 32 at a time (the high surrogate that ends a block carried to the next).
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t count_utf16(const char16_t* p, std::size_t n) noexcept {
+  const __m512i shift = _mm512_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
+  const __m512i limit = _mm512_set1_epi16(0x0800);
+  std::size_t i = units_to_line(p) < n ? units_to_line(p) : n;
+  std::uint64_t carry = 0;  // (the head, shorter than 32 units, leaves none: its last unit is read again)
+  std::size_t pairs = pairs_ending(_mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(i)), p), carry);
+  if (i > 0) carry = (p[i - 1] & 0xFC00u) == 0xD800u;
+  bool try_plain = true;
+  while (n - i >= 32) {
+    if (try_plain && n - i >= 128) {
+      if (plain128(p + i, shift, limit)) {
+        i += 128;
+        carry = 0;
+        continue;
+      }
+      try_plain = false;
+    }
+    const std::size_t found = pairs_ending(_mm512_load_si512(p + i), carry);
+    pairs += found;
+    try_plain = found == 0 && carry == 0;
+    i += 32;
+  }
+  pairs += pairs_ending(_mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(n - i)), p + i), carry);
+  return n - pairs;
+}
+
+/// The largest of the values and of the values plus FFFF2000 (which takes D800..DFFF, and them
+/// only, to FFFFF800..FFFFFFFF) of blocks of UTF-32.
+struct utf32_maxima {
+  __m512i value, shifted;
+};
+
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE void take_utf32(utf32_maxima& m, __m512i v) noexcept {
+  m.value = _mm512_max_epu32(m.value, v);
+  m.shifted = _mm512_max_epu32(m.shifted, _mm512_add_epi32(v, _mm512_set1_epi32(static_cast<int>(0xFFFF2000u))));
+}
+
+/// True when the values taken into `m` hold no surrogate and none above 10FFFF.
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool utf32_fine(const utf32_maxima& m) noexcept {
+  return (_mm512_cmpgt_epu32_mask(m.value, _mm512_set1_epi32(0x10FFFF)) |
+          _mm512_cmpgt_epu32_mask(m.shifted, _mm512_set1_epi32(static_cast<int>(0xFFFFF7FFu)))) == 0;
+}
+
+/// validate_utf32: blocks of up to 1024 values from a 64-byte boundary checked once each (the scalar
+/// code finds the error in a block that has one), the rest in masked blocks of up to 16 (zeros are
+/// valid).
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf32(const char32_t* p,
+                                                                               std::size_t n) noexcept {
+  std::size_t i = 0;
+  for (std::size_t step = 0; i < n; i += step) {
+    utf32_maxima a{_mm512_setzero_si512(), _mm512_setzero_si512()}, b = a;
+    const std::size_t head = units_to_line(p + i);
+    if (head == 0 && n - i >= 64) {  // up to 1024 values, four vectors a step (independent maxima)
+      utf32_maxima c = a, d = a;
+      step = n - i < 1024 ? (n - i) / 64 * 64 : 1024;
+      // (opaque: one load a vector, which the compiler would otherwise fold into both of its uses)
+      for (const char32_t* q = p + i; q < p + i + step; q += 64) {
+        take_utf32(a, opaque(_mm512_load_si512(q)));
+        take_utf32(b, opaque(_mm512_load_si512(q + 16)));
+        take_utf32(c, opaque(_mm512_load_si512(q + 32)));
+        take_utf32(d, opaque(_mm512_load_si512(q + 48)));
+      }
+      a.value = _mm512_max_epu32(_mm512_max_epu32(a.value, b.value), _mm512_max_epu32(c.value, d.value));
+      a.shifted = _mm512_max_epu32(_mm512_max_epu32(a.shifted, b.shifted), _mm512_max_epu32(c.shifted, d.shifted));
+    } else {
+      step = n - i < 16 ? n - i : 16;
+      if (head != 0 && head < step) step = head;
+      take_utf32(a, _mm512_maskz_loadu_epi32(static_cast<__mmask16>(low_bits(step)), p + i));
+    }
+    if (UTF8DFA_UNLIKELY(!utf32_fine(a))) {
+      const validation_result r = validate_utf(p + i, n - i);
+      return {i + r.valid_up_to, r.error_length, r.error};
+    }
+  }
+  return {n, 0, error_code::none};
+}
+
+/// Writes the 64 values at p (64-byte aligned) as bytes at o when they are all at most FF (with
+/// `low_bytes`, the index of the low byte of each value in two vectors); false (nothing written)
+/// when one is not.
+template <class In>
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool narrow64(const In* p, unsigned char* o, __m512i low_bytes) noexcept {
+  const __m512i* v = reinterpret_cast<const __m512i*>(p);
+  __m512i bytes;
+  if constexpr (sizeof(In) == 2) {
+    const __m512i a = _mm512_load_si512(v), b = _mm512_load_si512(v + 1);
+    if (_mm512_test_epi16_mask(_mm512_or_si512(a, b), _mm512_set1_epi16(static_cast<short>(0xFF00))) != 0) return false;
+    bytes = _mm512_permutex2var_epi8(a, low_bytes, b);
+  } else {
+    const __m512i a = _mm512_load_si512(v), b = _mm512_load_si512(v + 1);
+    const __m512i c = _mm512_load_si512(v + 2), d = _mm512_load_si512(v + 3);
+    if (_mm512_test_epi32_mask(_mm512_or_si512(_mm512_or_si512(a, b), _mm512_or_si512(c, d)),
+                               _mm512_set1_epi32(static_cast<int>(0xFFFFFF00u))) != 0)
+      return false;
+    const __m512i ab = _mm512_permutex2var_epi8(a, low_bytes, b), cd = _mm512_permutex2var_epi8(c, low_bytes, d);
+    bytes = _mm512_inserti64x4(ab, _mm512_castsi512_si256(cd), 1);
+  }
+  _mm512_storeu_si512(o, bytes);
+  return true;
+}
+
+/// UTF-16 (In char16_t, 32 units a vector) or UTF-32 (16) to Latin-1 under Policy: blocks of
+/// values up to FF narrowed in vectors, the others scalar.
+template <class Policy, class In>
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result units_to_latin1_by(const In* p, std::size_t n,
+                                                                            unsigned char* out,
+                                                                            unsigned char repl) noexcept {
+  constexpr std::size_t lanes = 64 / sizeof(In);
+  // The low byte of each 16-bit (32-bit) lane of two vectors: bytes 2j (4j; the first 32 only used).
+  const __m512i twice = _mm512_add_epi8(byte_iota(), byte_iota());
+  const __m512i low_bytes = sizeof(In) == 2 ? twice : _mm512_add_epi8(twice, twice);
+  latin1_progress s;
+  // s.read, and s.read - s.written (which the vector blocks leave as it is), in registers.
+  std::size_t i = 0, lag = 0;
+  while (i < n) {
+    // From a 64-byte boundary, blocks of 64 while they fit (a tight loop); then, or before the
+    // boundary, a masked block up to it.
+    std::size_t head = units_to_line(p + i);
+    if (head == 0) {
+      while (n - i >= 64 && narrow64(p + i, out + (i - lag), low_bytes)) i += 64;
+      if (i == n) break;
+      head = units_to_line(p + i);
+    }
+    std::size_t k = n - i < lanes ? n - i : lanes;  // to the next 64-byte boundary at most
+    if (head != 0 && head < k) k = head;
+    const std::uint64_t live = low_bits(k);
+    bool fits = false;
+    if constexpr (sizeof(In) == 2) {
+      const __m512i u = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(live), p + i);
+      fits = _mm512_test_epi16_mask(u, _mm512_set1_epi16(static_cast<short>(0xFF00))) == 0;
+      if (fits) _mm512_mask_cvtepi16_storeu_epi8(out + (i - lag), static_cast<__mmask32>(live), u);
+    } else {
+      const __m512i v = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(live), p + i);
+      fits = _mm512_test_epi32_mask(v, _mm512_set1_epi32(static_cast<int>(0xFFFFFF00u))) == 0;
+      if (fits) _mm512_mask_cvtepi32_storeu_epi8(out + (i - lag), static_cast<__mmask16>(live), v);
+    }
+    if (UTF8DFA_LIKELY(fits)) {
+      i += k;
+      continue;
+    }
+    s.read = i;
+    s.written = i - lag;
+    if (!to_latin1_until<Policy>(p, n, i + k, out, s, repl)) return latin1_result(s, n, true);
+    i = s.read;
+    lag = i - s.written;
+  }
+  s.written = i - lag;
+  return latin1_result(s, n, false);
+}
+
+template <class In>
+conversion_result units_to_latin1(const In* p, std::size_t n, unsigned char* out, char32_t replacement) noexcept {
+  if (replacement == strict_marker) return units_to_latin1_by<strict>(p, n, out, 0);
+  if (replacement == skip_marker) return units_to_latin1_by<skip>(p, n, out, 0);
+  return units_to_latin1_by<replace>(p, n, out, static_cast<unsigned char>(replacement));
+}
+
+/// Widens the k (at most 32 or 16) Latin-1 bytes at p into UTF-16 (Out char16_t) or UTF-32 at o.
+template <class Out>
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE void widen_masked(const unsigned char* p, std::size_t k, Out* o) noexcept {
+  const std::uint64_t live = low_bits(k);
+  const __m512i x = _mm512_maskz_loadu_epi8(static_cast<__mmask64>(live), p);
+  if constexpr (sizeof(Out) == 2)
+    _mm512_mask_storeu_epi16(o, static_cast<__mmask32>(live), _mm512_cvtepu8_epi16(_mm512_castsi512_si256(x)));
+  else
+    _mm512_mask_storeu_epi32(o, static_cast<__mmask16>(live), _mm512_cvtepu8_epi32(_mm512_castsi512_si128(x)));
+}
+
+/// Latin-1 to UTF-16 (Out char16_t) or UTF-32: 32 or 16 bytes widened a vector at a time, stored
+/// from a 64-byte boundary of the output on (the head and the tail masked).
+template <class Out>
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE std::size_t latin1_widen(const unsigned char* p, std::size_t n,
+                                                                Out* out) noexcept {
+  constexpr std::size_t lanes = 64 / sizeof(Out);
+  std::size_t i = units_to_line(out) < n ? units_to_line(out) : n;
+  widen_masked(p, i, out);
+  for (; n - i >= 2 * lanes; i += 2 * lanes) {  // two vectors a step
+    if constexpr (sizeof(Out) == 2) {
+      _mm512_store_si512(out + i, _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i))));
+      _mm512_store_si512(out + i + lanes,
+                         _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + lanes))));
+    } else {
+      _mm512_store_si512(out + i, _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i))));
+      _mm512_store_si512(out + i + lanes,
+                         _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i + lanes))));
+    }
+  }
+  for (; i < n; i += lanes) widen_masked(p + i, n - i < lanes ? n - i : lanes, out + i);
+  return n;
+}
+
+/// Bytes of the UTF-8 of Latin-1: n plus the bytes 80..FF, counted in byte lanes (up to 255
+/// blocks of 64 between two sums), the rest with a masked load.
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t utf8_length_from_latin1(const unsigned char* p,
+                                                                                  std::size_t n) noexcept {
+  const __m512i one = _mm512_set1_epi8(1);
+  std::size_t total = n;
+  std::size_t i = units_to_line(p) < n ? units_to_line(p) : n;  // to a 64-byte boundary first
+  total += static_cast<std::size_t>(
+      _mm_popcnt_u64(_mm512_movepi8_mask(_mm512_maskz_loadu_epi8(static_cast<__mmask64>(low_bits(i)), p))));
+  while (n - i >= 64) {
+    const std::size_t blocks = (n - i) / 64 < 255 ? (n - i) / 64 : 255;
+    __m512i counts = _mm512_setzero_si512();
+    for (std::size_t b = 0; b < blocks; ++b, i += 64)
+      counts = _mm512_add_epi8(counts, _mm512_and_si512(_mm512_srli_epi16(_mm512_load_si512(p + i), 7), one));
+    const __m512i sums = _mm512_sad_epu8(counts, _mm512_setzero_si512());
+    total += static_cast<std::size_t>(_mm512_reduce_add_epi64(sums));
+  }
+  const __m512i x = _mm512_maskz_loadu_epi8(static_cast<__mmask64>(low_bits(n - i)), p + i);
+  return total + static_cast<std::size_t>(_mm_popcnt_u64(_mm512_movepi8_mask(x)));
+}
+
+/// The byte shuffle that reverses each unit of `Unit`'s size.
+template <class Unit>
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m512i unit_byte_reversal() noexcept {
+  if constexpr (sizeof(Unit) == 2)
+    return _mm512_broadcast_i32x4(_mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14));
+  else
+    return _mm512_broadcast_i32x4(_mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12));
+}
+
+/// change_endianness_utf16 / _utf32 (by Unit): one byte shuffle a vector, stored from a 64-byte
+/// boundary of the output on (the head and the tail masked); `out` may be `p`.
+template <class Unit>
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE std::size_t change_endianness(const Unit* p, std::size_t n, Unit* out) noexcept {
+  constexpr std::size_t lanes = 64 / sizeof(Unit);
+  const __m512i order = unit_byte_reversal<Unit>();
+  const auto masked = [&](std::size_t i, std::size_t k) UTF8DFA_TARGET_AVX512 {  // k units at i
+    const auto live = static_cast<__mmask64>(low_bits(k * sizeof(Unit)));
+    _mm512_mask_storeu_epi8(out + i, live, _mm512_shuffle_epi8(_mm512_maskz_loadu_epi8(live, p + i), order));
+  };
+  std::size_t i = units_to_line(out) < n ? units_to_line(out) : n;  // stores from a 64-byte boundary
+  masked(0, i);
+  for (; n - i >= 2 * lanes; i += 2 * lanes) {
+    const __m512i a = _mm512_loadu_si512(p + i), b = _mm512_loadu_si512(p + i + lanes);
+    _mm512_store_si512(out + i, _mm512_shuffle_epi8(a, order));
+    _mm512_store_si512(out + i + lanes, _mm512_shuffle_epi8(b, order));
+  }
+  for (; i < n; i += lanes) masked(i, n - i < lanes ? n - i : lanes);
+  return n;
+}
+
+/// validate_utf16 on units with their bytes exchanged: one byte shuffle a vector; the scalar code
+/// finds the error in the first block that has one.
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16_swapped(const char16_t* p,
+                                                                                       std::size_t n) noexcept {
+  const __m512i shift = _mm512_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
+  const __m512i limit = _mm512_set1_epi16(0x0800);
+  const __m512i order = unit_byte_reversal<char16_t>();
+  for (std::size_t i = 0; i < n;) {
+    if (n - i >= 128 && plain128<true>(p + i, shift, limit)) {
+      i += 128;
+      continue;
+    }
+    const std::size_t k = n - i < 32 ? n - i : 32;
+    const __m512i u = _mm512_shuffle_epi8(_mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(k)), p + i), order);
+    const unit_block b = check_utf16(u, i, n, k);
+    if (UTF8DFA_UNLIKELY(!b.clean)) {
+      const validation_result r = validate_utf16_swapped_scalar(p + i, n - i);
+      return {i + r.valid_up_to, r.error_length, r.error};
+    }
+    i += b.take;
+  }
+  return {n, 0, error_code::none};
+}
+
+}  // namespace avx512
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+#endif
+
+#endif
+// ---- end utf8dfa/detail/simd/avx512/units_bulk.hpp ----
 
 #if UTF8DFA_X86_KERNELS
 namespace utf8dfa {
@@ -6230,6 +7298,16 @@ inline constexpr kernel_table table{
     &vector_from<char16_t, char32_t, &utf16_to_utf32, scalar_utf16_to_utf32, 16>,
     &vector_from<char32_t, char16_t, &utf32_to_utf16, scalar_utf32_to_utf16, 16>,
     &to_well_formed_utf16,
+    &count_utf16,
+    &validate_utf32,
+    &units_to_latin1<char16_t>,
+    &units_to_latin1<char32_t>,
+    &latin1_widen<char16_t>,
+    &latin1_widen<char32_t>,
+    &utf8_length_from_latin1,
+    &change_endianness<char16_t>,
+    &change_endianness<char32_t>,
+    &validate_utf16_swapped,
 };
 
 }  // namespace avx512
@@ -6241,10 +7319,142 @@ inline constexpr kernel_table table{
 #endif
 // ---- end utf8dfa/detail/simd/avx512/kernels.hpp ----
 // ---- begin utf8dfa/detail/simd/neon/kernels.hpp ----
-// utf8dfa: the NEON kernel table (ARM64) (transcoding: the scalar kernels until SIMD ones are plugged in).
+// utf8dfa: the NEON kernel table (ARM64).
 #ifndef UTF8DFA_DETAIL_SIMD_NEON_KERNELS_HPP
 #define UTF8DFA_DETAIL_SIMD_NEON_KERNELS_HPP
 
+// ---- begin utf8dfa/detail/simd/neon/transcode.hpp ----
+// utf8dfa: NEON transcoding kernels (ARM64). Same results as the scalar functions of scalar.hpp,
+// byte for byte, for every policy: what the vector steps take is well-formed, and a block holding
+// an error (or a form they do not take) is re-run through the scalar decoder up to the block end.
+//
+// UTF-8 input: 64-byte blocks starting on a character boundary are checked as the start of a text
+// would be (validate.hpp's checker); a valid block is decoded in windows of 12 bytes, each step
+// taking the characters that end in the window (up to 8 of 1..3 bytes, or up to 4 of 1..4 bytes)
+// by one tbl lookup indexed by the window's character ends. NEON has no masked stores: a store of a
+// full vector writes past the units produced only where the rest of the checked block is known to
+// produce at least as many units (its complete characters); elsewhere exactly the units produced
+// are written.
+#ifndef UTF8DFA_DETAIL_SIMD_NEON_TRANSCODE_HPP
+#define UTF8DFA_DETAIL_SIMD_NEON_TRANSCODE_HPP
+
+
+// ---- begin utf8dfa/detail/simd/neon/tables.hpp ----
+// utf8dfa: the shuffle tables of the NEON transcoding kernels, built at run time on first use (as
+// constants they would be evaluated in every translation unit that includes the kernels).
+#ifndef UTF8DFA_DETAIL_SIMD_NEON_TABLES_HPP
+#define UTF8DFA_DETAIL_SIMD_NEON_TABLES_HPP
+
+
+
+#if UTF8DFA_NEON_KERNELS
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+namespace neon {
+
+/// Bytes of the UTF-8 window that a decoding step reads the character ends of.
+inline constexpr unsigned window_bytes = 12;
+
+struct shuffle_tables {
+  /// UTF-8 windows of characters of 1..3 bytes, indexed by the 12-bit mask of character ends (bit
+  /// k: byte k is the last of a character): for up to 8 characters, the tbl controls that put in
+  /// 16-bit lane j (last byte, byte before it) and (first byte of a 3-byte form, 0); then the bytes
+  /// the characters take and their count.
+  std::uint8_t bmp_shuffle[4096][32];
+  std::uint8_t bmp_meta[4096][2];
+  /// The same for characters of 1..4 bytes, up to 4 of them, in 32-bit lanes (last byte first).
+  std::uint8_t any_shuffle[4096][16];
+  std::uint8_t any_meta[4096][2];
+  /// For 4 dwords holding UTF-8 forms of 1..3 bytes from byte 0 on (bit c: form c is 1 byte long,
+  /// bit c + 4: at most 2 bytes): the control that packs them, and the packed length.
+  std::uint8_t pack_bmp_utf8[256][16];
+  std::uint8_t bmp_utf8_length[256];
+  /// For 8 words holding UTF-8 forms of 1 or 2 bytes (bit k: word k's form is 2 bytes long).
+  std::uint8_t pack_short_utf8[256][16];
+  std::uint8_t short_utf8_length[256];
+  /// For 4 dwords holding one UTF-16 unit (bit c clear) or a surrogate pair (bit c set).
+  std::uint8_t pack_pairs[16][16];
+  /// For 8 bytes: the indices of those whose bit is set, lowest first (the rest 0xFF).
+  std::uint8_t pack_bytes[256][8];
+};
+
+inline void build_utf8_windows(shuffle_tables& t) noexcept {
+  for (unsigned m = 0; m < 4096; ++m) {
+    for (unsigned any = 0; any < 2; ++any) {
+      const unsigned max_len = any != 0 ? 4 : 3, max_count = any != 0 ? 4 : 8;
+      std::uint8_t* s = any != 0 ? t.any_shuffle[m] : t.bmp_shuffle[m];
+      const unsigned width = any != 0 ? 16 : 32;
+      for (unsigned k = 0; k < width; ++k) s[k] = 0xFF;
+      unsigned start = 0, count = 0;
+      for (unsigned k = 0; k < window_bytes && count < max_count; ++k) {
+        if (((m >> k) & 1u) == 0) continue;
+        const unsigned len = k - start + 1;
+        if (len > max_len) break;
+        for (unsigned b = 0; b < len; ++b) {
+          const auto at = static_cast<std::uint8_t>(k - b);  // b-th byte from the end
+          if (any != 0)
+            s[4 * count + b] = at;
+          else if (b < 2)
+            s[2 * count + b] = at;
+          else
+            s[16 + 2 * count] = at;
+        }
+        ++count;
+        start = k + 1;
+      }
+      std::uint8_t* meta = any != 0 ? t.any_meta[m] : t.bmp_meta[m];
+      meta[0] = static_cast<std::uint8_t>(start);
+      meta[1] = static_cast<std::uint8_t>(count);
+    }
+  }
+}
+
+inline void build_packers(shuffle_tables& t) noexcept {
+  for (unsigned m = 0; m < 256; ++m) {
+    unsigned at = 0;
+    for (unsigned c = 0; c < 4; ++c) {
+      const unsigned len = ((m >> c) & 1u) != 0 ? 1 : ((m >> (c + 4)) & 1u) != 0 ? 2 : 3;
+      for (unsigned b = 0; b < len; ++b) t.pack_bmp_utf8[m][at++] = static_cast<std::uint8_t>(4 * c + b);
+    }
+    t.bmp_utf8_length[m] = static_cast<std::uint8_t>(at);
+    for (; at < 16; ++at) t.pack_bmp_utf8[m][at] = 0xFF;
+    unsigned bytes = 0;
+    for (unsigned u = 0; u < 8; ++u)
+      for (unsigned b = 0; b <= ((m >> u) & 1u); ++b)
+        t.pack_short_utf8[m][bytes++] = static_cast<std::uint8_t>(2 * u + b);
+    t.short_utf8_length[m] = static_cast<std::uint8_t>(bytes);
+    for (; bytes < 16; ++bytes) t.pack_short_utf8[m][bytes] = 0xFF;
+    unsigned kept = 0;
+    for (unsigned b = 0; b < 8; ++b)
+      if (((m >> b) & 1u) != 0) t.pack_bytes[m][kept++] = static_cast<std::uint8_t>(b);
+    for (; kept < 8; ++kept) t.pack_bytes[m][kept] = 0xFF;
+  }
+  for (unsigned m = 0; m < 16; ++m) {
+    unsigned at = 0;
+    for (unsigned c = 0; c < 4; ++c)
+      for (unsigned b = 0; b < (((m >> c) & 1u) != 0 ? 4u : 2u); ++b)
+        t.pack_pairs[m][at++] = static_cast<std::uint8_t>(4 * c + b);
+    for (; at < 16; ++at) t.pack_pairs[m][at] = 0xFF;
+  }
+}
+
+inline shuffle_tables tables{};
+
+/// Fills `tables`, once (a thread-safe local static), before the first kernel that reads them.
+inline void prepare_tables() noexcept {
+  static const bool ready = (build_utf8_windows(tables), build_packers(tables), true);
+  static_cast<void>(ready);
+}
+
+}  // namespace neon
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+#endif
+
+#endif
+// ---- end utf8dfa/detail/simd/neon/tables.hpp ----
 // ---- begin utf8dfa/detail/simd/neon/validate.hpp ----
 // utf8dfa: NEON validation and counting for ARM64 (16-byte vectors, 64-byte blocks). NEON is always
 // present on ARM64, so no run-time check or target region is needed.
@@ -6341,6 +7551,13 @@ inline std::size_t check_blocks(const unsigned char* p, std::size_t n) noexcept 
   std::size_t i = 0;
   for (; n - i >= 64; i += 64) {
     const block b = load_block(p + i);
+    // ASCII: only a character cut before it fails (a loop of its own, so that compilers do not
+    // compute the checks of the other blocks for it).
+    if (vmaxvq_u8(vorrq_u8(vorrq_u8(b.v[0], b.v[1]), vorrq_u8(b.v[2], b.v[3]))) < 0x80) {
+      if (UTF8DFA_UNLIKELY(any(incomplete))) return i;
+      prev = b.v[3];
+      continue;
+    }
     if (UTF8DFA_UNLIKELY(any(check_block(check, b, prev, incomplete)))) return i;
     prev = b.v[3];
   }
@@ -6411,25 +7628,928 @@ inline namespace UTF8DFA_ABI_NAMESPACE {
 namespace detail {
 namespace neon {
 
+/// Payload bits of a byte by its high nibble: ASCII 7, continuation 6, leads 5, 4 and 3.
+inline constexpr std::uint8_t payload_masks[16] = {0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F,
+                                                   0x3F, 0x3F, 0x3F, 0x3F, 0x1F, 0x1F, 0x0F, 0x07};
+inline constexpr std::uint8_t bit_weights[16] = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
+inline constexpr std::uint16_t word_weights[8] = {1, 2, 4, 8, 16, 32, 64, 128};
+inline constexpr std::uint32_t dword_weights[4] = {1, 2, 4, 8};
+
+/// The 64-bit mask of four 16-byte comparison results (bit k: byte k of the 64 is 0xFF).
+UTF8DFA_ALWAYS_INLINE std::uint64_t bits64(uint8x16_t m0, uint8x16_t m1, uint8x16_t m2, uint8x16_t m3) noexcept {
+  const uint8x16_t w = vld1q_u8(bit_weights);
+  const uint8x16_t t0 = vpaddq_u8(vandq_u8(m0, w), vandq_u8(m1, w));
+  const uint8x16_t t1 = vpaddq_u8(vandq_u8(m2, w), vandq_u8(m3, w));
+  const uint8x16_t t2 = vpaddq_u8(t0, t1);
+  return vgetq_lane_u64(vreinterpretq_u64_u8(vpaddq_u8(t2, t2)), 0);
+}
+
+UTF8DFA_ALWAYS_INLINE unsigned popcount64(std::uint64_t v) noexcept {
+  return vaddv_u8(vcnt_u8(vcreate_u8(v)));
+}
+
+/// Stores the first `bytes` (0..16) bytes of v at o, and nothing else.
+UTF8DFA_ALWAYS_INLINE void store_exact(unsigned char* o, uint8x16_t v, unsigned bytes) noexcept {
+  if (bytes == 16) {
+    vst1q_u8(o, v);
+    return;
+  }
+  if ((bytes & 8u) != 0) {
+    vst1_u8(o, vget_low_u8(v));
+    o += 8;
+    v = vextq_u8(v, v, 8);
+  }
+  if ((bytes & 4u) != 0) {
+    const std::uint32_t x = vgetq_lane_u32(vreinterpretq_u32_u8(v), 0);
+    std::memcpy(o, &x, 4);
+    o += 4;
+    v = vextq_u8(v, v, 4);
+  }
+  if ((bytes & 2u) != 0) {
+    const std::uint16_t x = vgetq_lane_u16(vreinterpretq_u16_u8(v), 0);
+    std::memcpy(o, &x, 2);
+    o += 2;
+    v = vextq_u8(v, v, 2);
+  }
+  if ((bytes & 1u) != 0) *o = vgetq_lane_u8(v, 0);
+}
+
+/// Stores the first `count` units of the 8 in `u` at o, as UTF-16 or UTF-32 (by Out); with
+/// `spill`, all 8.
+template <class Out>
+UTF8DFA_ALWAYS_INLINE void put8(Out* o, uint16x8_t u, unsigned count, bool spill) noexcept {
+  auto* const bytes = reinterpret_cast<unsigned char*>(o);
+  if constexpr (sizeof(Out) == 2) {
+    if (spill)
+      vst1q_u16(reinterpret_cast<std::uint16_t*>(o), u);
+    else
+      store_exact(bytes, vreinterpretq_u8_u16(u), 2 * count);
+  } else {
+    const uint32x4_t lo = vmovl_u16(vget_low_u16(u)), hi = vmovl_high_u16(u);
+    if (spill) {
+      vst1q_u32(reinterpret_cast<std::uint32_t*>(o), lo);
+      vst1q_u32(reinterpret_cast<std::uint32_t*>(o) + 4, hi);
+    } else if (count <= 4) {
+      store_exact(bytes, vreinterpretq_u8_u32(lo), 4 * count);
+    } else {
+      vst1q_u32(reinterpret_cast<std::uint32_t*>(o), lo);
+      store_exact(bytes + 16, vreinterpretq_u8_u32(hi), 4 * (count - 4));
+    }
+  }
+}
+
+/// Stores the first `count` bytes of v at o; with `spill`, all 16.
+UTF8DFA_ALWAYS_INLINE void put_bytes(unsigned char* o, uint8x16_t v, unsigned count, bool spill) noexcept {
+  if (spill)
+    vst1q_u8(o, v);
+  else
+    store_exact(o, v, count);
+}
+
+/// The 64 ASCII bytes of b widened to 64 units.
+template <class Out>
+UTF8DFA_ALWAYS_INLINE void widen64(Out* o, const block& b) noexcept {
+  for (int k = 0; k < 4; ++k) {
+    put8(o + 16 * k, vmovl_u8(vget_low_u8(b.v[k])), 8, true);
+    put8(o + 16 * k + 8, vmovl_high_u8(b.v[k]), 8, true);
+  }
+}
+
+/// The scalar function on the rest of the input, merged with what the vector loop did.
+template <bool Strict, class In, class Out>
+inline conversion_result finish_scalar(const In* p, std::size_t n, Out* out, transcode_cursor<Out> c,
+                                       char32_t repl) noexcept {
+  conversion_result r{};
+  if constexpr (sizeof(In) == 1) {
+    r = Strict                ? utf8_to_utf_scalar(p + c.i, n - c.i, c.o, strict{})
+        : repl == skip_marker ? utf8_to_utf_scalar(p + c.i, n - c.i, c.o, skip{})
+                              : utf8_to_utf_scalar(p + c.i, n - c.i, c.o, replace{repl});
+  } else {
+    r = Strict                ? utf_to_utf8_scalar(p + c.i, n - c.i, c.o, strict{})
+        : repl == skip_marker ? utf_to_utf8_scalar(p + c.i, n - c.i, c.o, skip{})
+                              : utf_to_utf8_scalar(p + c.i, n - c.i, c.o, replace{repl});
+  }
+  const error_code e = c.first != error_code::none ? c.first : r.error;
+  return {c.i + r.read, static_cast<std::size_t>(c.o - out) + r.written, e};
+}
+
+/// Decodes the characters of the checked block at p + start (its character ends `ends`, its ASCII
+/// bytes `ascii`) in windows, from c.i while the window's ends lie in the block: Any, characters of
+/// 1..4 bytes; else of 1..3 (Three) or 1..2; Ascii, runs of 8 ASCII bytes or more 16 at a time.
+template <bool Any, bool Three, bool Ascii, class Out>
+UTF8DFA_ALWAYS_INLINE void decode_windows(const unsigned char* p, std::size_t start, std::uint64_t ends,
+                                          std::uint64_t ascii, Out* safe_end, transcode_cursor<Out>& c) noexcept {
+  const shuffle_tables& t = tables;
+  const uint8x16_t payload = vld1q_u8(payload_masks);
+  const std::size_t limit = start + 64 - window_bytes;  // window ends read in the block
+  while (c.i < limit) {
+    const auto off = static_cast<unsigned>(c.i - start);
+    const std::uint64_t a = ascii >> off;
+    if (Ascii && (a & 0xFF) == 0xFF) {  // 8 ASCII characters or more: 16 units
+      unsigned k = static_cast<unsigned>(__builtin_ctzll(~a));
+      if (k > 16) k = 16;
+      const uint8x16_t v = vld1q_u8(p + c.i);
+      const bool spill = k == 16 || c.o + 16 <= safe_end;
+      put8(c.o, vmovl_u8(vget_low_u8(v)), k < 8 ? k : 8, spill);
+      put8(c.o + 8, vmovl_high_u8(v), k - 8, spill);
+      c.i += k;
+      c.o += k;
+      continue;
+    }
+    const unsigned m = static_cast<unsigned>(ends >> off) & 0xFFFu;
+    const uint8x16_t v = vld1q_u8(p + c.i);
+    const uint8x16_t bits = vandq_u8(v, vqtbl1q_u8(payload, vshrq_n_u8(v, 4)));
+    if constexpr (!Any) {
+      // Lane j: (last byte, byte before) = lo + 256 hi -> lo + 64 hi; a 3-byte lead's 4 bits on top.
+      const uint16x8_t two = vreinterpretq_u16_u8(vqtbl1q_u8(bits, vld1q_u8(t.bmp_shuffle[m])));
+      uint16x8_t cp = vmlsq_n_u16(two, vshrq_n_u16(two, 8), 192);
+      if constexpr (Three)
+        cp = vsliq_n_u16(cp, vreinterpretq_u16_u8(vqtbl1q_u8(bits, vld1q_u8(t.bmp_shuffle[m] + 16))), 12);
+      const unsigned count = t.bmp_meta[m][1];
+      put8(c.o, cp, count, c.o + 8 <= safe_end);
+      c.i += t.bmp_meta[m][0];
+      c.o += count;
+      continue;
+    }
+    // Lane j: (last, before, before, first) bytes; two 12-bit halves as above, then joined.
+    const uint16x8_t halves = vreinterpretq_u16_u8(vqtbl1q_u8(bits, vld1q_u8(t.any_shuffle[m])));
+    const uint32x4_t x = vreinterpretq_u32_u16(vmlsq_n_u16(halves, vshrq_n_u16(halves, 8), 192));
+    const uint32x4_t cp = vsliq_n_u32(x, vshrq_n_u32(x, 16), 12);
+    const unsigned count = t.any_meta[m][1];
+    c.i += t.any_meta[m][0];
+    if constexpr (sizeof(Out) == 4) {
+      if (c.o + 4 <= safe_end)
+        vst1q_u32(reinterpret_cast<std::uint32_t*>(c.o), cp);
+      else
+        store_exact(reinterpret_cast<unsigned char*>(c.o), vreinterpretq_u8_u32(cp), 4 * count);
+      c.o += count;
+    } else {
+      const uint32x4_t supp = vcgtq_u32(cp, vdupq_n_u32(0xFFFF));
+      const unsigned sm = vaddvq_u32(vandq_u32(supp, vld1q_u32(dword_weights)));
+      // A supplementary value as the dword (low surrogate << 16 | high surrogate).
+      const uint32x4_t high = vaddq_u32(vshrq_n_u32(cp, 10), vdupq_n_u32(0xD7C0));
+      const uint32x4_t low = vorrq_u32(vandq_u32(cp, vdupq_n_u32(0x3FF)), vdupq_n_u32(0xDC00));
+      const uint32x4_t units = vbslq_u32(supp, vsliq_n_u32(high, low, 16), cp);
+      const uint8x16_t packed = vqtbl1q_u8(vreinterpretq_u8_u32(units), vld1q_u8(t.pack_pairs[sm]));
+      const unsigned written = count + static_cast<unsigned>(__builtin_popcount(sm));
+      put8(c.o, vreinterpretq_u16_u8(packed), written, c.o + 8 <= safe_end);
+      c.o += written;
+    }
+  }
+}
+
+/// UTF-8 to UTF-32 or UTF-16 (by Out).
+template <bool Strict, class Out>
+inline conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
+                                          char32_t replacement) noexcept {
+  transcode_cursor<Out> c{0, out, error_code::none};
+  const char32_t repl = kernel_repl(replacement);
+  const checker check;
+  const uint8x16_t zero = vdupq_n_u8(0);
+  const int8x16_t cont_limit = vdupq_n_s8(-65);
+  while (n - c.i >= 80) {  // a block, and the 16 bytes a window load past it may touch
+    const unsigned char* const b = p + c.i;
+    const block bl = load_block(b);
+    const std::uint8_t top = vmaxvq_u8(vmaxq_u8(vmaxq_u8(bl.v[0], bl.v[1]), vmaxq_u8(bl.v[2], bl.v[3])));
+    if (top < 0x80) {
+      widen64(c.o, bl);
+      c.i += 64;
+      c.o += 64;
+      continue;
+    }
+    const uint8x16_t err = vorrq_u8(vorrq_u8(check(bl.v[0], zero), check(bl.v[1], bl.v[0])),
+                                    vorrq_u8(check(bl.v[2], bl.v[1]), check(bl.v[3], bl.v[2])));
+    if (UTF8DFA_UNLIKELY(any(err))) {
+      if (!scalar_region<Strict>(p, n, c.i + 64, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+      continue;
+    }
+    // Bit k of `ends`: byte k + 1 is no continuation (byte k ends a character); of `ascii`: byte k
+    // is ASCII.
+    const std::uint64_t ends = bits64(vcgtq_s8(vld1q_s8(reinterpret_cast<const signed char*>(b) + 1), cont_limit),
+                                      vcgtq_s8(vld1q_s8(reinterpret_cast<const signed char*>(b) + 17), cont_limit),
+                                      vcgtq_s8(vld1q_s8(reinterpret_cast<const signed char*>(b) + 33), cont_limit),
+                                      vcgtq_s8(vld1q_s8(reinterpret_cast<const signed char*>(b) + 49), cont_limit));
+    const std::uint64_t ascii = bits64(vcltq_u8(bl.v[0], vdupq_n_u8(0x80)), vcltq_u8(bl.v[1], vdupq_n_u8(0x80)),
+                                       vcltq_u8(bl.v[2], vdupq_n_u8(0x80)), vcltq_u8(bl.v[3], vdupq_n_u8(0x80)));
+    // The characters that end in bytes 0..62 are complete and valid: they will be written, one
+    // unit or more each, whatever comes after them; stores may spill up to there.
+    Out* const safe_end = c.o + popcount64(ends & ~(std::uint64_t{1} << 63));
+    const std::size_t start = c.i;
+    // Runs of 8 ASCII bytes (bit k: bytes k..k+7).
+    std::uint64_t runs = ascii & (ascii >> 1);
+    runs &= runs >> 2;
+    runs &= runs >> 4;
+    if (top >= 0xF0)
+      decode_windows<true, true, true>(p, start, ends, ascii, safe_end, c);
+    else if (top >= 0xE0)
+      runs != 0 ? decode_windows<false, true, true>(p, start, ends, ascii, safe_end, c)
+                : decode_windows<false, true, false>(p, start, ends, ascii, safe_end, c);
+    else
+      runs != 0 ? decode_windows<false, false, true>(p, start, ends, ascii, safe_end, c)
+                : decode_windows<false, false, false>(p, start, ends, ascii, safe_end, c);
+  }
+  return finish_scalar<Strict>(p, n, out, c, repl);
+}
+
+/// Writes the UTF-8 forms (1 or 2 bytes) of the 8 values below 0x800 in w; with `spill`, up to 8
+/// bytes past them.
+UTF8DFA_ALWAYS_INLINE unsigned char* encode_short8(unsigned char* o, uint16x8_t w, bool spill) noexcept {
+  const shuffle_tables& t = tables;
+  const uint16x8_t ge80 = vcgtq_u16(w, vdupq_n_u16(0x7F));
+  const uint16x8_t tail = vorrq_u16(vandq_u16(w, vdupq_n_u16(0x3F)), vdupq_n_u16(0x80));
+  const uint16x8_t lead = vbslq_u16(ge80, vorrq_u16(vshrq_n_u16(w, 6), vdupq_n_u16(0xC0)), w);
+  const unsigned m = vaddvq_u16(vandq_u16(ge80, vld1q_u16(word_weights)));
+  const uint8x16_t packed =
+      vqtbl1q_u8(vreinterpretq_u8_u16(vsliq_n_u16(lead, tail, 8)), vld1q_u8(t.pack_short_utf8[m]));
+  const unsigned len = t.short_utf8_length[m];
+  put_bytes(o, packed, len, spill);
+  return o + len;
+}
+
+/// Writes the UTF-8 forms of the 8 BMP scalar values in w; with `spill`, up to 12 bytes past them.
+UTF8DFA_ALWAYS_INLINE unsigned char* encode_bmp8(unsigned char* o, uint16x8_t w, bool spill) noexcept {
+  const shuffle_tables& t = tables;
+  const uint16x8_t weights = vld1q_u16(word_weights);
+  const uint16x8_t ge80 = vcgtq_u16(w, vdupq_n_u16(0x7F));
+  const uint16x8_t ge800 = vcgtq_u16(w, vdupq_n_u16(0x7FF));
+  const uint16x8_t tail = vorrq_u16(vandq_u16(w, vdupq_n_u16(0x3F)), vdupq_n_u16(0x80));  // last byte
+  // Bit c: unit c is ASCII; bit c + 8: below 0x800.
+  const unsigned m = vaddvq_u16(vorrq_u16(vbicq_u16(weights, ge80), vbicq_u16(vshlq_n_u16(weights, 8), ge800)));
+  // Bytes 0, 1 of each dword: the first two bytes of the form; byte 2 the last of a 3-byte form.
+  const uint16x8_t first = vbslq_u16(ge800, vorrq_u16(vshrq_n_u16(w, 12), vdupq_n_u16(0xE0)),
+                                     vbslq_u16(ge80, vorrq_u16(vshrq_n_u16(w, 6), vdupq_n_u16(0xC0)), w));
+  const uint16x8_t second =
+      vbslq_u16(ge800, vorrq_u16(vandq_u16(vshrq_n_u16(w, 6), vdupq_n_u16(0x3F)), vdupq_n_u16(0x80)), tail);
+  const uint16x8_t head = vsliq_n_u16(first, second, 8);
+  const uint8x16_t lo = vreinterpretq_u8_u16(vzip1q_u16(head, tail));
+  const uint8x16_t hi = vreinterpretq_u8_u16(vzip2q_u16(head, tail));
+  const unsigned i0 = (m & 0x0Fu) | ((m >> 4) & 0xF0u), i1 = ((m >> 4) & 0x0Fu) | ((m >> 8) & 0xF0u);
+  const unsigned n0 = t.bmp_utf8_length[i0], n1 = t.bmp_utf8_length[i1];
+  const uint8x16_t p0 = vqtbl1q_u8(lo, vld1q_u8(t.pack_bmp_utf8[i0]));
+  const uint8x16_t p1 = vqtbl1q_u8(hi, vld1q_u8(t.pack_bmp_utf8[i1]));
+  put_bytes(o, p0, n0, spill || n0 + n1 >= 16);
+  put_bytes(o + n0, p1, n1, spill);
+  return o + n0 + n1;
+}
+
+/// True when none of the 16 units of a and b is a surrogate.
+UTF8DFA_ALWAYS_INLINE bool no_surrogate16(uint16x8_t a, uint16x8_t b) noexcept {
+  const uint16x8_t bias = vdupq_n_u16(0xD800);
+  return vminvq_u16(vminq_u16(vsubq_u16(a, bias), vsubq_u16(b, bias))) >= 0x800;
+}
+
+/// The 16 units at p as two vectors of 16-bit lanes; false (UTF-32) when one is above 0xFFFF.
+template <class In>
+UTF8DFA_ALWAYS_INLINE bool load16(const In* p, uint16x8_t& a, uint16x8_t& b) noexcept {
+  if constexpr (sizeof(In) == 2) {
+    const auto* q = reinterpret_cast<const std::uint16_t*>(p);
+    a = vld1q_u16(q);
+    b = vld1q_u16(q + 8);
+  } else {
+    const auto* q = reinterpret_cast<const std::uint32_t*>(p);
+    const uint32x4_t x0 = vld1q_u32(q), x1 = vld1q_u32(q + 4), x2 = vld1q_u32(q + 8), x3 = vld1q_u32(q + 12);
+    if (vmaxvq_u32(vorrq_u32(vorrq_u32(x0, x1), vorrq_u32(x2, x3))) > 0xFFFF) return false;
+    a = vuzp1q_u16(vreinterpretq_u16_u32(x0), vreinterpretq_u16_u32(x1));
+    b = vuzp1q_u16(vreinterpretq_u16_u32(x2), vreinterpretq_u16_u32(x3));
+  }
+  return true;
+}
+
+/// True when the 16 units at p are BMP scalar values.
+template <class In>
+UTF8DFA_ALWAYS_INLINE bool plain16(const In* p) noexcept {
+  uint16x8_t a, b;
+  return load16(p, a, b) && no_surrogate16(a, b);
+}
+
+/// True when the 8 units at p are BMP scalar values (UTF-16: no surrogate; UTF-32: nor above FFFF).
+template <class In>
+UTF8DFA_ALWAYS_INLINE bool plain8(const In* p) noexcept {
+  if constexpr (sizeof(In) == 2) {
+    const uint16x8_t w = vld1q_u16(reinterpret_cast<const std::uint16_t*>(p));
+    return vminvq_u16(vsubq_u16(w, vdupq_n_u16(0xD800))) >= 0x800;
+  } else {
+    const uint32x4_t a = vld1q_u32(reinterpret_cast<const std::uint32_t*>(p));
+    const uint32x4_t b = vld1q_u32(reinterpret_cast<const std::uint32_t*>(p) + 4);
+    const uint32x4_t lo = vminq_u32(vsubq_u32(a, vdupq_n_u32(0xD800)), vsubq_u32(b, vdupq_n_u32(0xD800)));
+    return vmaxvq_u32(vorrq_u32(a, b)) <= 0xFFFF && vminvq_u32(lo) >= 0x800;
+  }
+}
+
+/// The 8 units at p (BMP values) as 16-bit lanes.
+template <class In>
+UTF8DFA_ALWAYS_INLINE uint16x8_t load8(const In* p) noexcept {
+  if constexpr (sizeof(In) == 2) {
+    return vld1q_u16(reinterpret_cast<const std::uint16_t*>(p));
+  } else {
+    const uint32x4_t a = vld1q_u32(reinterpret_cast<const std::uint32_t*>(p));
+    const uint32x4_t b = vld1q_u32(reinterpret_cast<const std::uint32_t*>(p) + 4);
+    return vuzp1q_u16(vreinterpretq_u16_u32(a), vreinterpretq_u16_u32(b));
+  }
+}
+
+/// UTF-16 or UTF-32 (by In) to UTF-8, 16 units at a time: ASCII, or BMP scalar values (encoded 8 at
+/// a time, as forms of 1 or 2 bytes when all are below 0x800); 16 units holding anything else go
+/// scalar.
+template <bool Strict, class In>
+inline conversion_result utf_to_utf8_impl(const In* p, std::size_t n, unsigned char* out,
+                                          char32_t replacement) noexcept {
+  transcode_cursor<unsigned char> c{0, out, error_code::none};
+  const char32_t repl = kernel_repl(replacement);
+  bool known_plain = false;  // the 16 units at c.i are known to be BMP scalar values
+  while (n - c.i >= 16) {
+    uint16x8_t a = vdupq_n_u16(0), b = vdupq_n_u16(0);
+    const bool bmp = load16(p + c.i, a, b);
+    const unsigned top = bmp ? vmaxvq_u16(vmaxq_u16(a, b)) : 0xFFFFu;
+    if (top < 0x80) {
+      vst1q_u8(c.o, vuzp1q_u8(vreinterpretq_u8_u16(a), vreinterpretq_u8_u16(b)));
+      c.i += 16;
+      c.o += 16;
+      known_plain = false;
+      continue;
+    }
+    if (!known_plain && (!bmp || (top >= 0xD800 && !no_surrogate16(a, b)))) {
+      if (!scalar_region<Strict>(p, n, c.i + 16, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+      continue;
+    }
+    // A full-width store spills up to 12 bytes: safe when the next 16 units are BMP scalar values.
+    const bool next_plain = n - c.i >= 32 && plain16(p + c.i + 16);
+    if (top < 0x800) {
+      // (The first half's spill is overwritten: the two write 16 bytes or more.)
+      c.o = encode_short8(c.o, a, true);
+      c.o = encode_short8(c.o, b, next_plain);
+    } else {
+      c.o = encode_bmp8(c.o, a, next_plain);
+      c.o = encode_bmp8(c.o, b, next_plain);
+    }
+    c.i += 16;
+    known_plain = next_plain;
+  }
+  return finish_scalar<Strict>(p, n, out, c, repl);
+}
+
+// The kernel-table entry points (`replacement == strict_marker` means strict).
+
+inline conversion_result utf8_to_utf32(const unsigned char* p, std::size_t n, char32_t* out,
+                                       char32_t replacement) noexcept {
+  prepare_tables();
+  return replacement == strict_marker ? utf8_to_utf_impl<true>(p, n, out, replacement)
+                                      : utf8_to_utf_impl<false>(p, n, out, replacement);
+}
+
+inline conversion_result utf8_to_utf16(const unsigned char* p, std::size_t n, char16_t* out,
+                                       char32_t replacement) noexcept {
+  prepare_tables();
+  return replacement == strict_marker ? utf8_to_utf_impl<true>(p, n, out, replacement)
+                                      : utf8_to_utf_impl<false>(p, n, out, replacement);
+}
+
+inline conversion_result utf16_to_utf8(const char16_t* p, std::size_t n, unsigned char* out,
+                                       char32_t replacement) noexcept {
+  prepare_tables();
+  return replacement == strict_marker ? utf_to_utf8_impl<true>(p, n, out, replacement)
+                                      : utf_to_utf8_impl<false>(p, n, out, replacement);
+}
+
+inline conversion_result utf32_to_utf8(const char32_t* p, std::size_t n, unsigned char* out,
+                                       char32_t replacement) noexcept {
+  prepare_tables();
+  return replacement == strict_marker ? utf_to_utf8_impl<true>(p, n, out, replacement)
+                                      : utf_to_utf8_impl<false>(p, n, out, replacement);
+}
+
+}  // namespace neon
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+#endif
+
+#endif
+// ---- end utf8dfa/detail/simd/neon/transcode.hpp ----
+// ---- begin utf8dfa/detail/simd/neon/units.hpp ----
+// utf8dfa: NEON kernels of the Latin-1 and UTF-16 / UTF-32 operations (ARM64). Same results as the
+// scalar functions of units.hpp, unit for unit: a block holding a surrogate that is not part of a
+// pair, or anything else the vector step does not take, goes to the scalar code of the same
+// operation, and so do the last few units.
+#ifndef UTF8DFA_DETAIL_SIMD_NEON_UNITS_HPP
+#define UTF8DFA_DETAIL_SIMD_NEON_UNITS_HPP
+
+
+
+#if UTF8DFA_NEON_KERNELS
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+namespace neon {
+
+/// Latin-1 to UTF-8: 16 ASCII bytes copied, else each half of 8 bytes as 8 forms of 1 or 2 bytes.
+inline std::size_t latin1_to_utf8(const unsigned char* p, std::size_t n, unsigned char* out) noexcept {
+  prepare_tables();
+  const shuffle_tables& t = tables;
+  const uint16x8_t weights = vld1q_u16(word_weights);
+  std::size_t i = 0;
+  unsigned char* o = out;
+  while (n - i >= 16) {
+    const uint8x16_t v = vld1q_u8(p + i);
+    if (vmaxvq_u8(v) < 0x80) {
+      vst1q_u8(o, v);
+      i += 16;
+      o += 16;
+      continue;
+    }
+    for (int h = 0; h < 2; ++h) {
+      const uint16x8_t w = h == 0 ? vmovl_u8(vget_low_u8(v)) : vmovl_high_u8(v);
+      const uint16x8_t ge80 = vcgtq_u16(w, vdupq_n_u16(0x7F));
+      const uint16x8_t lead = vbslq_u16(ge80, vorrq_u16(vshrq_n_u16(w, 6), vdupq_n_u16(0xC0)), w);
+      const uint16x8_t tail = vorrq_u16(vandq_u16(w, vdupq_n_u16(0x3F)), vdupq_n_u16(0x80));
+      const unsigned m = vaddvq_u16(vandq_u16(ge80, weights));
+      const uint8x16_t packed =
+          vqtbl1q_u8(vreinterpretq_u8_u16(vsliq_n_u16(lead, tail, 8)), vld1q_u8(t.pack_short_utf8[m]));
+      const unsigned len = 8 + static_cast<unsigned>(__builtin_popcount(m));
+      // Every byte after these 8 writes one output byte or two: a spill of up to 8 is overwritten.
+      put_bytes(o, packed, len, n - i - 8 * static_cast<std::size_t>(h) >= 16);
+      o += len;
+    }
+    i += 16;
+  }
+  return static_cast<std::size_t>(o - out) + latin1_to_utf8_scalar(p + i, n - i, o);
+}
+
+/// UTF-8 to Latin-1 (Policy strict, replace or skip): 16 ASCII bytes copied; else 16 bytes that
+/// hold ASCII and well-formed 2-byte forms of U+0080..U+00FF only (C2 or C3 and a continuation,
+/// the last perhaps ending one byte past them) packed; other blocks through the scalar code.
+template <class Policy>
+inline conversion_result utf8_to_latin1_impl(const unsigned char* p, std::size_t n, unsigned char* out,
+                                             Policy pol) noexcept {
+  unsigned char repl = '?';
+  if (!latin1_replacement(pol, repl)) return {0, 0, error_code::unrepresentable};
+  const shuffle_tables& t = tables;
+  const uint8x16_t weights = vld1q_u8(bit_weights);
+  latin1_progress s;
+  bool ascii_before = true;  // the last step was ASCII: try 64 bytes at once
+  while (n - s.read >= 17) {
+    if (ascii_before && n - s.read >= 64) {
+      const block b = load_block(p + s.read);
+      if (vmaxvq_u8(vorrq_u8(vorrq_u8(b.v[0], b.v[1]), vorrq_u8(b.v[2], b.v[3]))) < 0x80) {
+        for (int k = 0; k < 4; ++k) vst1q_u8(out + s.written + 16 * k, b.v[k]);
+        s.read += 64;
+        s.written += 64;
+        continue;
+      }
+    }
+    const std::size_t i = s.read;
+    const uint8x16_t v = vld1q_u8(p + i);
+    ascii_before = vmaxvq_u8(v) < 0x80;
+    if (ascii_before) {
+      vst1q_u8(out + s.written, v);
+      s.read += 16;
+      s.written += 16;
+      continue;
+    }
+    const uint8x16_t next = vld1q_u8(p + i + 1);
+    const uint8x16_t lead = vceqq_u8(vandq_u8(v, vdupq_n_u8(0xFE)), vdupq_n_u8(0xC2));
+    const uint8x16_t cont = vceqq_u8(vandq_u8(v, vdupq_n_u8(0xC0)), vdupq_n_u8(0x80));
+    const uint8x16_t next_cont = vceqq_u8(vandq_u8(next, vdupq_n_u8(0xC0)), vdupq_n_u8(0x80));
+    const uint8x16_t ascii = vcltq_u8(v, vdupq_n_u8(0x80));
+    // Each byte ASCII, a lead followed by a continuation, or a continuation after a lead.
+    const uint8x16_t good =
+        vorrq_u8(ascii, vorrq_u8(vandq_u8(lead, next_cont), vandq_u8(cont, vextq_u8(vdupq_n_u8(0), lead, 15))));
+    if (vminvq_u8(good) != 0xFF) {
+      if (!to_latin1_until<Policy>(p, n, i + 16, out, s, repl)) return latin1_result(s, n, true);
+      continue;
+    }
+    const uint8x16_t value = vbslq_u8(lead, vorrq_u8(vshlq_n_u8(v, 6), vandq_u8(next, vdupq_n_u8(0x3F))), v);
+    const uint8x16_t keep = vandq_u8(vmvnq_u8(cont), weights);
+    const unsigned k0 = vaddv_u8(vget_low_u8(keep)), k1 = vaddv_u8(vget_high_u8(keep));
+    const uint8x8_t low = vtbl1_u8(vget_low_u8(value), vld1_u8(t.pack_bytes[k0]));
+    const uint8x8_t high = vtbl1_u8(vget_high_u8(value), vld1_u8(t.pack_bytes[k1]));
+    const auto n0 = static_cast<unsigned>(__builtin_popcount(k0)), n1 = static_cast<unsigned>(__builtin_popcount(k1));
+    if (n0 + n1 >= 8)
+      vst1_u8(out + s.written, low);  // (the high half's store overwrites what is past n0)
+    else
+      store_exact(out + s.written, vcombine_u8(low, low), n0);
+    store_exact(out + s.written + n0, vcombine_u8(high, high), n1);
+    s.written += n0 + n1;
+    s.read += 16 + (vgetq_lane_u8(lead, 15) != 0 ? 1 : 0);
+  }
+  const bool done = to_latin1_until<Policy>(p, n, n, out, s, repl);
+  return latin1_result(s, n, !done);
+}
+
+inline conversion_result utf8_to_latin1(const unsigned char* p, std::size_t n, unsigned char* out,
+                                        char32_t replacement) noexcept {
+  prepare_tables();
+  if (replacement == strict_marker) return utf8_to_latin1_impl(p, n, out, strict{});
+  if (replacement == skip_marker) return utf8_to_latin1_impl(p, n, out, skip{});
+  return utf8_to_latin1_impl(p, n, out, replace{replacement});
+}
+
+/// For 16 UTF-16 units (a, b) that start on a character boundary: 0 when a surrogate in them is
+/// not part of a pair (a high surrogate in the last unit counts as paired), else the units to take
+/// (15 when the last is a high surrogate, whose pair waits for the next block).
+UTF8DFA_ALWAYS_INLINE unsigned paired16(uint16x8_t a, uint16x8_t b) noexcept {
+  const uint16x8_t ten = vdupq_n_u16(0xFC00);
+  const uint16x8_t high_a = vceqq_u16(vandq_u16(a, ten), vdupq_n_u16(0xD800));
+  const uint16x8_t high_b = vceqq_u16(vandq_u16(b, ten), vdupq_n_u16(0xD800));
+  const uint16x8_t low_a = vceqq_u16(vandq_u16(a, ten), vdupq_n_u16(0xDC00));
+  const uint16x8_t low_b = vceqq_u16(vandq_u16(b, ten), vdupq_n_u16(0xDC00));
+  // A low surrogate exactly after each high one.
+  const uint16x8_t bad =
+      vorrq_u16(veorq_u16(low_a, vextq_u16(vdupq_n_u16(0), high_a, 7)), veorq_u16(low_b, vextq_u16(high_a, high_b, 7)));
+  if (vmaxvq_u16(bad) != 0) return 0;
+  return vgetq_lane_u16(high_b, 7) != 0 ? 15 : 16;
+}
+
+/// paired16 for the 32 units at q: 0, 31 or 32.
+UTF8DFA_ALWAYS_INLINE unsigned paired32(const std::uint16_t* q) noexcept {
+  const uint16x8_t ten = vdupq_n_u16(0xFC00);
+  uint16x8_t prev_high = vdupq_n_u16(0), bad = vdupq_n_u16(0);
+  for (int k = 0; k < 4; ++k) {
+    const uint16x8_t w = vandq_u16(vld1q_u16(q + 8 * k), ten);
+    const uint16x8_t high = vceqq_u16(w, vdupq_n_u16(0xD800));
+    bad = vorrq_u16(bad, veorq_u16(vceqq_u16(w, vdupq_n_u16(0xDC00)), vextq_u16(prev_high, high, 7)));
+    prev_high = high;
+  }
+  if (vmaxvq_u16(bad) != 0) return 0;
+  return vgetq_lane_u16(prev_high, 7) != 0 ? 31 : 32;
+}
+
+/// True when none of the 32 units at q is a surrogate.
+UTF8DFA_ALWAYS_INLINE bool no_surrogate32(const std::uint16_t* q) noexcept {
+  const uint16x8_t bias = vdupq_n_u16(0xD800);
+  const uint16x8_t a = vminq_u16(vsubq_u16(vld1q_u16(q), bias), vsubq_u16(vld1q_u16(q + 8), bias));
+  const uint16x8_t b = vminq_u16(vsubq_u16(vld1q_u16(q + 16), bias), vsubq_u16(vld1q_u16(q + 24), bias));
+  return vminvq_u16(vminq_u16(a, b)) >= 0x800;
+}
+
+/// validate_utf's answer: 32 units without surrogates at a time, else 16 whose surrogates pair up.
+inline validation_result validate_utf16(const char16_t* p, std::size_t n) noexcept {
+  const auto* q = reinterpret_cast<const std::uint16_t*>(p);
+  std::size_t i = 0;
+  for (bool pass = true; pass && n - i >= 16;) {
+    while (n - i >= 32 && no_surrogate32(q + i)) i += 32;
+    // Surrogates: a few blocks of 32 whose surrogates pair up, else of 16, before trying again.
+    for (unsigned k = 0, take = 32; k < 4 && take != 0 && n - i >= 32; ++k) {
+      take = paired32(q + i);
+      i += take;
+    }
+    for (int k = 0; k < 4 && n - i >= 16; ++k) {
+      const unsigned take = paired16(vld1q_u16(q + i), vld1q_u16(q + i + 8));
+      if (take == 0) {  // the scalar code finds the error
+        pass = false;
+        break;
+      }
+      i += take;
+    }
+  }
+  validation_result r = validate_utf(p + i, n - i);
+  r.valid_up_to += i;
+  return r;
+}
+
+/// The scalar UTF-16 <-> UTF-32 conversion on the rest of the input, merged with the vector loop's.
+template <bool Strict, class In, class Out>
+inline conversion_result finish_units(const In* p, std::size_t n, Out* out, transcode_cursor<Out> c,
+                                      char32_t repl) noexcept {
+  conversion_result r{};
+  if (Strict)
+    r = utf_to_utf(p + c.i, n - c.i, c.o, strict{});
+  else if (repl == skip_marker)
+    r = utf_to_utf(p + c.i, n - c.i, c.o, skip{});
+  else
+    r = utf_to_utf(p + c.i, n - c.i, c.o, replace{repl});
+  const error_code e = c.first != error_code::none ? c.first : r.error;
+  return {c.i + r.read, static_cast<std::size_t>(c.o - out) + r.written, e};
+}
+
+/// UTF-16 to UTF-32: 16 units without surrogates widened; other blocks through the scalar decoder.
+template <bool Strict>
+inline conversion_result utf16_to_utf32_impl(const char16_t* p, std::size_t n, char32_t* out,
+                                             char32_t replacement) noexcept {
+  transcode_cursor<char32_t> c{0, out, error_code::none};
+  const char32_t repl = kernel_repl(replacement);
+  const auto* q = reinterpret_cast<const std::uint16_t*>(p);
+  while (n - c.i >= 16) {
+    const uint16x8_t a = vld1q_u16(q + c.i), b = vld1q_u16(q + c.i + 8);
+    if (no_surrogate16(a, b)) {
+      auto* o = reinterpret_cast<std::uint32_t*>(c.o);
+      vst1q_u32(o, vmovl_u16(vget_low_u16(a)));
+      vst1q_u32(o + 4, vmovl_high_u16(a));
+      vst1q_u32(o + 8, vmovl_u16(vget_low_u16(b)));
+      vst1q_u32(o + 12, vmovl_high_u16(b));
+      c.i += 16;
+      c.o += 16;
+      continue;
+    }
+    if (!scalar_region<Strict>(p, n, c.i + 16, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+  }
+  return finish_units<Strict>(p, n, out, c, repl);
+}
+
+/// True when the 8 units of x and y are scalar values (no surrogate, none above 0x10FFFF).
+UTF8DFA_ALWAYS_INLINE bool all_scalar_values(uint32x4_t x, uint32x4_t y) noexcept {
+  const uint32x4_t bias = vdupq_n_u32(0xD800);
+  const uint32x4_t off = vminq_u32(vsubq_u32(x, bias), vsubq_u32(y, bias));
+  return vminvq_u32(off) >= 0x800 && vmaxvq_u32(vmaxq_u32(x, y)) <= 0x10FFFF;
+}
+
+/// Writes the 4 scalar values of cp as UTF-16 (a supplementary one as a pair); with `spill`, 8
+/// units whatever their count. Returns the units of the values.
+UTF8DFA_ALWAYS_INLINE unsigned put_pairs(char16_t* o, uint32x4_t cp, bool spill) noexcept {
+  const uint32x4_t supp = vcgtq_u32(cp, vdupq_n_u32(0xFFFF));
+  const unsigned sm = vaddvq_u32(vandq_u32(supp, vld1q_u32(dword_weights)));
+  const uint32x4_t high = vaddq_u32(vshrq_n_u32(cp, 10), vdupq_n_u32(0xD7C0));
+  const uint32x4_t low = vorrq_u32(vandq_u32(cp, vdupq_n_u32(0x3FF)), vdupq_n_u32(0xDC00));
+  const uint32x4_t units = vbslq_u32(supp, vsliq_n_u32(high, low, 16), cp);
+  const uint8x16_t packed = vqtbl1q_u8(vreinterpretq_u8_u32(units), vld1q_u8(tables.pack_pairs[sm]));
+  const unsigned written = 4 + static_cast<unsigned>(__builtin_popcount(sm));
+  put8(o, vreinterpretq_u16_u8(packed), written, spill);
+  return written;
+}
+
+/// UTF-32 to UTF-16: 16 BMP scalar values narrowed; other blocks through the scalar decoder.
+template <bool Strict>
+inline conversion_result utf32_to_utf16_impl(const char32_t* p, std::size_t n, char16_t* out,
+                                             char32_t replacement) noexcept {
+  transcode_cursor<char16_t> c{0, out, error_code::none};
+  const char32_t repl = kernel_repl(replacement);
+  while (n - c.i >= 16) {
+    uint16x8_t a = vdupq_n_u16(0), b = vdupq_n_u16(0);
+    if (load16(p + c.i, a, b) && no_surrogate16(a, b)) {
+      vst1q_u16(reinterpret_cast<std::uint16_t*>(c.o), a);
+      vst1q_u16(reinterpret_cast<std::uint16_t*>(c.o) + 8, b);
+      c.i += 16;
+      c.o += 16;
+      continue;
+    }
+    // 8 scalar values, supplementary ones among them (emoji): each a unit or a pair.
+    const auto* q = reinterpret_cast<const std::uint32_t*>(p + c.i);
+    const uint32x4_t x = vld1q_u32(q), y = vld1q_u32(q + 4);
+    if (all_scalar_values(x, y)) {
+      const unsigned nx = put_pairs(c.o, x, true);  // (y writes 4 units or more over its spill)
+      c.o += nx;
+      c.o += put_pairs(c.o, y, false);
+      c.i += 8;
+      continue;
+    }
+    if (!scalar_region<Strict>(p, n, c.i + 16, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+  }
+  return finish_units<Strict>(p, n, out, c, repl);
+}
+
+inline conversion_result utf16_to_utf32(const char16_t* p, std::size_t n, char32_t* out,
+                                        char32_t replacement) noexcept {
+  return replacement == strict_marker ? utf16_to_utf32_impl<true>(p, n, out, replacement)
+                                      : utf16_to_utf32_impl<false>(p, n, out, replacement);
+}
+
+inline conversion_result utf32_to_utf16(const char32_t* p, std::size_t n, char16_t* out,
+                                        char32_t replacement) noexcept {
+  prepare_tables();
+  return replacement == strict_marker ? utf32_to_utf16_impl<true>(p, n, out, replacement)
+                                      : utf32_to_utf16_impl<false>(p, n, out, replacement);
+}
+
+/// UTF-16 with each unpaired surrogate replaced by U+FFFD (out may be p): well-formed blocks copied.
+inline std::size_t to_well_formed_utf16(const char16_t* p, std::size_t n, char16_t* out) noexcept {
+  const auto* q = reinterpret_cast<const std::uint16_t*>(p);
+  auto* o = reinterpret_cast<std::uint16_t*>(out);
+  std::size_t i = 0;
+  while (n - i >= 16) {
+    for (; n - i >= 32 && no_surrogate32(q + i); i += 32)
+      for (int k = 0; k < 4; ++k) vst1q_u16(o + i + 8 * k, vld1q_u16(q + i + 8 * k));
+    // Surrogates: a few blocks of 32 whose surrogates pair up (a high surrogate that ends one is
+    // written again by the next), else of 16, before trying again.
+    for (unsigned k = 0, take = 32; k < 4 && take != 0 && n - i >= 32; ++k) {
+      take = paired32(q + i);
+      if (take != 0)
+        for (int v = 0; v < 4; ++v) vst1q_u16(o + i + 8 * v, vld1q_u16(q + i + 8 * v));
+      i += take;
+    }
+    for (int k = 0; k < 4 && n - i >= 16; ++k) {
+      const uint16x8_t a = vld1q_u16(q + i), b = vld1q_u16(q + i + 8);
+      const unsigned take = paired16(a, b);
+      if (take == 0) {
+        i = to_well_formed_until(p, n, i, i + 16, out);
+        continue;
+      }
+      vst1q_u16(o + i, a);
+      vst1q_u16(o + i + 8, b);  // (with take == 15, the next block writes its first unit again)
+      i += take;
+    }
+  }
+  to_well_formed_until(p, n, i, n, out);
+  return n;
+}
+
+/// UTF-8 bytes of UTF-16 after conversion (utf8_length_scalar's answer): 16 units a step whose
+/// surrogates pair up, counted in vector lanes; blocks with a lone surrogate through the scalar count.
+inline std::size_t utf8_length_from_utf16(const char16_t* p, std::size_t n, char32_t repl) noexcept {
+  const auto* q = reinterpret_cast<const std::uint16_t*>(p);
+  const std::size_t repl_bytes = replacement_bytes(repl);
+  uint32x4_t acc = vdupq_n_u32(0);  // bytes past one a unit
+  std::size_t i = 0, total = 0, steps = 0;
+  while (n - i >= 16) {
+    const uint16x8_t a = vld1q_u16(q + i), b = vld1q_u16(q + i + 8);
+    const unsigned take = paired16(a, b);
+    if (take == 0) {
+      total += utf8_bytes_region(p, n, i, i + 16, repl_bytes);
+      continue;
+    }
+    // One byte more from 0x80, two from 0x800; one less for each half of a pair (4 bytes in all).
+    const uint16x8_t lim80 = vdupq_n_u16(0x7F), lim800 = vdupq_n_u16(0x7FF), f800 = vdupq_n_u16(0xF800);
+    const uint16x8_t sur_a = vceqq_u16(vandq_u16(a, f800), vdupq_n_u16(0xD800));
+    const uint16x8_t sur_b = vceqq_u16(vandq_u16(b, f800), vdupq_n_u16(0xD800));
+    uint16x8_t extra = vsubq_u16(sur_a, vaddq_u16(vcgtq_u16(a, lim80), vcgtq_u16(a, lim800)));
+    extra = vaddq_u16(extra, vsubq_u16(sur_b, vaddq_u16(vcgtq_u16(b, lim80), vcgtq_u16(b, lim800))));
+    acc = vpadalq_u16(acc, extra);  // (at most 8 a lane a step)
+    total += take;
+    if (take == 15) total -= 1;  // the high half that waits for the next block: its extra byte
+    i += take;
+    if (++steps == (std::size_t{1} << 28)) {  // before a lane could wrap
+      total += vaddlvq_u32(acc);
+      acc = vdupq_n_u32(0);
+      steps = 0;
+    }
+  }
+  total += vaddlvq_u32(acc);
+  return total + utf8_bytes_region(p, n, i, n, repl_bytes);
+}
+
+/// UTF-8 bytes of UTF-32 after conversion: 8 scalar values a step counted in vector lanes, blocks
+/// holding another value through the scalar count.
+inline std::size_t utf8_length_from_utf32(const char32_t* p, std::size_t n, char32_t repl) noexcept {
+  const auto* q = reinterpret_cast<const std::uint32_t*>(p);
+  const std::size_t repl_bytes = replacement_bytes(repl);
+  uint32x4_t acc = vdupq_n_u32(0);  // bytes past one a unit (at most 6 a lane a step)
+  std::size_t i = 0, total = 0, steps = 0;
+  while (n - i >= 8) {
+    const uint32x4_t x = vld1q_u32(q + i), y = vld1q_u32(q + i + 4);
+    if (!all_scalar_values(x, y)) {
+      total += utf8_bytes_region(p, n, i, i + 8, repl_bytes);
+      continue;
+    }
+    const uint32x4_t lim80 = vdupq_n_u32(0x7F), lim800 = vdupq_n_u32(0x7FF), lim10000 = vdupq_n_u32(0xFFFF);
+    const uint32x4_t ex = vaddq_u32(vaddq_u32(vcgtq_u32(x, lim80), vcgtq_u32(x, lim800)), vcgtq_u32(x, lim10000));
+    const uint32x4_t ey = vaddq_u32(vaddq_u32(vcgtq_u32(y, lim80), vcgtq_u32(y, lim800)), vcgtq_u32(y, lim10000));
+    acc = vsubq_u32(acc, vaddq_u32(ex, ey));
+    i += 8;
+    total += 8;
+    if (++steps == (std::size_t{1} << 28)) {  // before a lane could wrap
+      total += vaddlvq_u32(acc);
+      acc = vdupq_n_u32(0);
+      steps = 0;
+    }
+  }
+  total += vaddlvq_u32(acc);
+  return total + utf8_bytes_region(p, n, i, n, repl_bytes);
+}
+
+/// Latin-1 bytes widened to UTF-16 or UTF-32 (by Out), 16 at a time. Returns n.
+template <class Out>
+inline std::size_t latin1_widen(const unsigned char* p, std::size_t n, Out* out) noexcept {
+  std::size_t i = 0;
+  for (; n - i >= 16; i += 16) {
+    const uint8x16_t v = vld1q_u8(p + i);
+    put8(out + i, vmovl_u8(vget_low_u8(v)), 8, true);
+    put8(out + i + 8, vmovl_high_u8(v), 8, true);
+  }
+  latin1_widen_scalar(p + i, n - i, out + i);
+  return n;
+}
+
+/// Bytes of the UTF-8 of Latin-1: n, and one more for each byte 80..FF (counted in byte lanes).
+inline std::size_t utf8_length_from_latin1(const unsigned char* p, std::size_t n) noexcept {
+  std::size_t i = 0, total = n;
+  while (n - i >= 16) {
+    const std::size_t vectors = (n - i) / 16 < 255 ? (n - i) / 16 : 255;
+    uint8x16_t acc = vdupq_n_u8(0);
+    for (std::size_t k = 0; k < vectors; ++k, i += 16) acc = vsraq_n_u8(acc, vld1q_u8(p + i), 7);
+    total += vaddlvq_u8(acc);
+  }
+  return total + utf8_length_from_latin1_scalar(p + i, n - i) - (n - i);
+}
+
+/// The units with their bytes in the opposite order (out may be p), one instruction a vector.
+template <class Unit>
+inline std::size_t change_endianness(const Unit* p, std::size_t n, Unit* out) noexcept {
+  const auto* q = reinterpret_cast<const std::uint8_t*>(p);
+  auto* o = reinterpret_cast<std::uint8_t*>(out);
+  std::size_t i = 0;
+  for (; (n - i) * sizeof(Unit) >= 16; i += 16 / sizeof(Unit)) {
+    const uint8x16_t v = vld1q_u8(q + i * sizeof(Unit));
+    vst1q_u8(o + i * sizeof(Unit), sizeof(Unit) == 2 ? vrev16q_u8(v) : vrev32q_u8(v));
+  }
+  change_endianness_scalar(p + i, n - i, out + i);
+  return n;
+}
+
+/// Code points in UTF-16: n less the pairs (a high surrogate, then a low one), counted in lanes.
+inline std::size_t count_utf16(const char16_t* p, std::size_t n) noexcept {
+  const auto* q = reinterpret_cast<const std::uint16_t*>(p);
+  const uint16x8_t ten = vdupq_n_u16(0xFC00);
+  std::size_t i = 0, pairs = 0;
+  while (n - i >= 9) {  // 8 units and the one after them
+    const std::size_t vectors = (n - i - 1) / 8 < 65535 ? (n - i - 1) / 8 : 65535;
+    uint16x8_t acc = vdupq_n_u16(0);
+    for (std::size_t k = 0; k < vectors; ++k, i += 8) {
+      const uint16x8_t high = vceqq_u16(vandq_u16(vld1q_u16(q + i), ten), vdupq_n_u16(0xD800));
+      const uint16x8_t low = vceqq_u16(vandq_u16(vld1q_u16(q + i + 1), ten), vdupq_n_u16(0xDC00));
+      acc = vsubq_u16(acc, vandq_u16(high, low));
+    }
+    pairs += vaddlvq_u16(acc);
+  }
+  return n - pairs - pair_starts_scalar(p, n, i, n);
+}
+
+/// validate_utf's answer for UTF-32: 8 scalar values a step; from a block holding another value on,
+/// the scalar code.
+inline validation_result validate_utf32(const char32_t* p, std::size_t n) noexcept {
+  const auto* q = reinterpret_cast<const std::uint32_t*>(p);
+  std::size_t i = 0;
+  while (n - i >= 8 && all_scalar_values(vld1q_u32(q + i), vld1q_u32(q + i + 4))) i += 8;
+  validation_result r = validate_utf(p + i, n - i);
+  r.valid_up_to += i;
+  return r;
+}
+
+/// UTF-16 or UTF-32 (by In) to Latin-1 (Policy strict, replace or skip): 16 units up to 0xFF
+/// narrowed; other blocks through the scalar code.
+template <class Policy, class In>
+inline conversion_result utf_to_latin1_impl(const In* p, std::size_t n, unsigned char* out, Policy pol) noexcept {
+  unsigned char repl = '?';
+  if (!latin1_replacement(pol, repl)) return {0, 0, error_code::unrepresentable};
+  latin1_progress s;
+  while (n - s.read >= 16) {
+    uint16x8_t a = vdupq_n_u16(0), b = vdupq_n_u16(0);
+    if (load16(p + s.read, a, b) && vmaxvq_u16(vmaxq_u16(a, b)) <= 0xFF) {
+      vst1q_u8(out + s.written, vuzp1q_u8(vreinterpretq_u8_u16(a), vreinterpretq_u8_u16(b)));
+      s.read += 16;
+      s.written += 16;
+      continue;
+    }
+    if (!to_latin1_until<Policy>(p, n, s.read + 16, out, s, repl)) return latin1_result(s, n, true);
+  }
+  const bool done = to_latin1_until<Policy>(p, n, n, out, s, repl);
+  return latin1_result(s, n, !done);
+}
+
+template <class In>
+inline conversion_result utf_to_latin1(const In* p, std::size_t n, unsigned char* out, char32_t replacement) noexcept {
+  if (replacement == strict_marker) return utf_to_latin1_impl(p, n, out, strict{});
+  if (replacement == skip_marker) return utf_to_latin1_impl(p, n, out, skip{});
+  return utf_to_latin1_impl(p, n, out, replace{replacement});
+}
+
+}  // namespace neon
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+#endif
+
+#endif
+// ---- end utf8dfa/detail/simd/neon/units.hpp ----
+
+#if UTF8DFA_NEON_KERNELS
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+namespace neon {
+
+/// UTF-8 inputs shorter than this are converted in a padded copy.
+inline constexpr std::size_t short_below = 256;
+
 inline constexpr kernel_table table{
     "neon",
     &validate,
     &count_leads,
     &utf16_length,
-    scalar_kernels.utf8_to_utf32,
-    scalar_kernels.utf8_to_utf16,
-    scalar_kernels.utf16_to_utf8,
-    scalar_kernels.utf32_to_utf8,
+    // UTF-8 input under 32 bytes: the scalar DFA; up to short_below bytes: in a padded copy, so
+    // that the blocks cover the whole input (short_input.hpp).
+    &padded_from<unsigned char, char32_t, &utf8_to_utf32, scalar_utf8_to_utf32, 32, short_below, 80>,
+    &padded_from<unsigned char, char16_t, &utf8_to_utf16, scalar_utf8_to_utf16, 32, short_below, 80>,
+    &vector_from<char16_t, unsigned char, &utf16_to_utf8, scalar_utf16_to_utf8, 16>,
+    &vector_from<char32_t, unsigned char, &utf32_to_utf8, scalar_utf32_to_utf8, 16>,
     &utf8_units_by<true, &validate, &utf16_length>,
     &utf8_units_by<false, &validate, &count_leads>,
-    scalar_kernels.utf8_length_from_utf16,
-    scalar_kernels.utf8_length_from_utf32,
-    scalar_kernels.latin1_to_utf8,
-    scalar_kernels.utf8_to_latin1,
-    scalar_kernels.validate_utf16,
-    scalar_kernels.utf16_to_utf32,
-    scalar_kernels.utf32_to_utf16,
-    scalar_kernels.to_well_formed_utf16,
+    &utf8_length_from_utf16,
+    &utf8_length_from_utf32,
+    &latin1_to_utf8,
+    &utf8_to_latin1,
+    &validate_utf16,
+    &vector_from<char16_t, char32_t, &utf16_to_utf32, scalar_utf16_to_utf32, 16>,
+    &vector_from<char32_t, char16_t, &utf32_to_utf16, scalar_utf32_to_utf16, 16>,
+    &to_well_formed_utf16,
+    &count_utf16,
+    &validate_utf32,
+    &utf_to_latin1<char16_t>,
+    &utf_to_latin1<char32_t>,
+    &latin1_widen<char16_t>,
+    &latin1_widen<char32_t>,
+    &utf8_length_from_latin1,
+    &change_endianness<char16_t>,
+    &change_endianness<char32_t>,
+    scalar_kernels.validate_utf16_swapped,
 };
 
 }  // namespace neon
@@ -6623,6 +8743,16 @@ inline constexpr kernel_table table{
     scalar_kernels.utf16_to_utf32,
     scalar_kernels.utf32_to_utf16,
     scalar_kernels.to_well_formed_utf16,
+    scalar_kernels.count_utf16,
+    scalar_kernels.validate_utf32,
+    scalar_kernels.utf16_to_latin1,
+    scalar_kernels.utf32_to_latin1,
+    scalar_kernels.latin1_to_utf16,
+    scalar_kernels.latin1_to_utf32,
+    scalar_kernels.utf8_length_from_latin1,
+    scalar_kernels.change_endianness_utf16,
+    scalar_kernels.change_endianness_utf32,
+    scalar_kernels.validate_utf16_swapped,
 };
 
 }  // namespace sse4
@@ -6871,8 +9001,8 @@ inline bool select_kernel(std::string_view name) noexcept {
 // ---- end utf8dfa/detail/dispatch.hpp ----
 // ---- begin utf8dfa/latin1.hpp ----
 // utf8dfa: ISO-8859-1 (Latin-1), where each byte is the code point of the same value
-// (U+0000..U+00FF), to and from UTF-8, UTF-16 and UTF-32. Latin-1 to UTF-8 and UTF-8 to Latin-1 are
-// kernel operations (vector code where the kernel has it); the others are scalar.
+// (U+0000..U+00FF), to and from UTF-8, UTF-16 and UTF-32. The conversions and utf8_length_from_latin1
+// are kernel operations (vector code where the kernel has it).
 //
 // Into Latin-1, a character above U+00FF is `unrepresentable`: strict stops before it (as before
 // an ill-formed subpart, whose kind is reported as usual), replace writes the policy's replacement
@@ -6883,13 +9013,119 @@ inline bool select_kernel(std::string_view name) noexcept {
 #ifndef UTF8DFA_LATIN1_HPP
 #define UTF8DFA_LATIN1_HPP
 
+#include <string>
 
+// ---- begin utf8dfa/detail/units_kernels.hpp ----
+// utf8dfa: the scalar forms of the bulk operations on Latin-1, UTF-16 and UTF-32 that are kernel
+// operations in their own right (counting UTF-16, validating UTF-32, Latin-1 to UTF-16 / UTF-32 and
+// the UTF-8 length of Latin-1, byte-order changes): the kernel table's portable entries and the
+// reference of the vector kernels. Constexpr where the public function is.
+#ifndef UTF8DFA_DETAIL_UNITS_KERNELS_HPP
+#define UTF8DFA_DETAIL_UNITS_KERNELS_HPP
+
+
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+
+/// The unit with its bytes in the opposite order.
+constexpr char16_t swap_bytes(char16_t u) noexcept {
+  return static_cast<char16_t>(((u & 0xFFu) << 8) | (u >> 8));
+}
+constexpr char32_t swap_bytes(char32_t u) noexcept {
+  return ((u & 0xFFu) << 24) | ((u & 0xFF00u) << 8) | ((u >> 8) & 0xFF00u) | (u >> 24);
+}
+
+/// Code points in UTF-16: one per surrogate pair or other unit.
+constexpr std::size_t count_utf16_scalar(const char16_t* p, std::size_t n) noexcept {
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < n; ++count) i += decode_utf16_at(p, n, i).length;
+  return count;
+}
+
+/// The pairs (a high surrogate, then a low one) that start in [from, to) of the `n` units at p:
+/// count_utf16 is n less the pairs.
+inline std::size_t pair_starts_scalar(const char16_t* p, std::size_t n, std::size_t from, std::size_t to) noexcept {
+  std::size_t pairs = 0;
+  for (std::size_t i = from; i < to && i + 1 < n; ++i)
+    pairs += (p[i] & 0xFC00u) == 0xD800u && (p[i + 1] & 0xFC00u) == 0xDC00u;
+  return pairs;
+}
+
+/// validate_utf16 on the `n` units at p with the bytes of each exchanged (UTF-16 in the byte order
+/// opposite to the host's).
+inline validation_result validate_utf16_swapped_scalar(const char16_t* p, std::size_t n) noexcept {
+  for (std::size_t i = 0; i < n; ++i) {
+    const char16_t u = swap_bytes(p[i]);
+    if (u < 0xD800 || u > 0xDFFF) continue;
+    if (u >= 0xDC00) return {i, 1, error_code::surrogate};
+    if (i + 1 == n) return {i, 0, error_code::incomplete};
+    const char16_t v = swap_bytes(p[i + 1]);
+    if (v < 0xDC00 || v > 0xDFFF) return {i, 1, error_code::surrogate};
+    ++i;
+  }
+  return {n, 0, error_code::none};
+}
+
+/// The kernel entry for UTF-32 validation.
+constexpr validation_result validate_utf32_scalar(const char32_t* p, std::size_t n) noexcept {
+  return validate_utf(p, n);
+}
+
+/// Latin-1 bytes to UTF-16 or UTF-32 units (one each). Returns n.
+template <class Out>
+std::size_t latin1_widen_scalar(const unsigned char* p, std::size_t n, Out* out) noexcept {
+  for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<Out>(p[i]);
+  return n;
+}
+
+/// Bytes of the UTF-8 of Latin-1: one per byte, two for 80..FF.
+inline std::size_t utf8_length_from_latin1_scalar(const unsigned char* p, std::size_t n) noexcept {
+  std::size_t total = n;
+  for (std::size_t i = 0; i < n; ++i) total += p[i] >> 7;
+  return total;
+}
+
+/// The units with their bytes in the opposite order into `out` (which may be `p`). Returns n.
+template <class Unit>
+std::size_t change_endianness_scalar(const Unit* p, std::size_t n, Unit* out) noexcept {
+  for (std::size_t i = 0; i < n; ++i) out[i] = swap_bytes(p[i]);
+  return n;
+}
+
+/// Units of `Unit` from p to the next 64-byte boundary (0 when p is on one): the vector kernels'
+/// loads from there on do not straddle cache lines.
+template <class Unit>
+std::size_t units_to_line(const Unit* p) noexcept {
+  return (64 - reinterpret_cast<std::uintptr_t>(p) % 64) % 64 / sizeof(Unit);
+}
+
+/// The kernels' encoding of a policy into Latin-1 (strict_marker, skip_marker or the replacement
+/// byte, '?' for assume_valid); false for a replacement above U+00FF.
+template <class Policy>
+constexpr bool latin1_kernel_replacement(const Policy& pol, char32_t& repl) noexcept {
+  unsigned char byte = '?';
+  if (!latin1_replacement(pol, byte)) return false;
+  repl = byte;
+  if constexpr (Policy::stops_on_error)
+    repl = strict_marker;
+  else if constexpr (skips_errors_v<Policy>)
+    repl = skip_marker;
+  return true;
+}
+
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/detail/units_kernels.hpp ----
 // ---- begin utf8dfa/transcode.hpp ----
 // utf8dfa: bulk conversion between UTF-8 and UTF-16 / UTF-32, with exact output-length helpers.
 #ifndef UTF8DFA_TRANSCODE_HPP
 #define UTF8DFA_TRANSCODE_HPP
 
-#include <string>
 
 // ---- begin utf8dfa/dialect.hpp ----
 // utf8dfa: the dialects of UTF-8 that real systems exchange, each one a grammar and a table.
@@ -7146,6 +9382,62 @@ struct table_machine {
     return (dialect_shift<table()>.row[b] >> s4) & 0x3C;
   }
 };
+
+/// Eight steps of a dialect's shift form (s4 = 4 * state), written out.
+template <class M>
+UTF8DFA_ALWAYS_INLINE std::uint64_t dialect_step8(std::uint64_t s4, const unsigned char* q) noexcept {
+  for (std::size_t k = 0; k < 8; ++k) s4 = M::shift_step(s4, q[k]);
+  return s4;
+}
+
+/// True when the 16 bytes at p are ASCII without 00 (NulByte false: 00 is not a character).
+template <bool NulByte>
+UTF8DFA_ALWAYS_INLINE bool dialect_ascii16(const unsigned char* p) noexcept {
+  const std::uint64_t a = load64(p), b = load64(p + 8);
+  if (((a | b) & high_bits) != 0) return false;
+  if constexpr (NulByte) return true;
+  return (((a + 0x7F7F7F7F7F7F7F7Full) & (b + 0x7F7F7F7F7F7F7F7Full)) & high_bits) == high_bits;
+}
+
+/// One stream of dialect_two_streams_valid over [i, end) from the shift-form state s4: ASCII
+/// skipped while at the plain boundary, the rest in blocks of 64 bytes; false when rejected.
+template <class M, bool NulByte>
+UTF8DFA_ALWAYS_INLINE bool dialect_stream_block(const unsigned char* p, std::size_t& i, std::size_t end,
+                                                std::uint64_t& s4) noexcept {
+  if (s4 == 4u * M::start)
+    while (end - i >= 80 && dialect_ascii16<NulByte>(p + i)) i += 16;
+  if (end - i < 64) return true;
+  for (std::size_t k = 0; k < 64; k += 8) s4 = dialect_step8<M>(s4, p + i + k);
+  i += 64;
+  return !M::rejected(static_cast<typename M::state>(s4 >> 2));
+}
+
+/// True when [p, p + n) is well-formed in the dialect of machine M, checked as two interleaved
+/// chains of the shift form (twice the bytes per cycle of one chain of dependent shifts), split
+/// after an ASCII byte near the middle: in every dialect ASCII is a whole character that leaves
+/// the plain boundary, M::start, where the second chain begins. False (no split point within 256
+/// bytes of the middle, or an error) says nothing: the caller walks one stream for the answer.
+template <class M, bool NulByte>
+bool dialect_two_streams_valid(const unsigned char* p, std::size_t n) noexcept {
+  std::size_t mid = n / 2;
+  const std::size_t last = mid + 256;
+  while (mid < last && p[mid - 1] >= 0x80u) ++mid;
+  if (mid == last) return false;
+  std::size_t a = 0, b = mid;
+  std::uint64_t sa = 4u * M::start, sb = 4u * M::start;
+  for (;;) {
+    if (!dialect_stream_block<M, NulByte>(p, a, mid, sa) || !dialect_stream_block<M, NulByte>(p, b, n, sb))
+      return false;
+    if (mid - a < 64 || n - b < 64) break;
+  }
+  while (mid - a >= 64)
+    if (!dialect_stream_block<M, NulByte>(p, a, mid, sa)) return false;
+  while (n - b >= 64)
+    if (!dialect_stream_block<M, NulByte>(p, b, n, sb)) return false;
+  for (; a < mid; ++a) sa = M::shift_step(sa, p[a]);
+  for (; b < n; ++b) sb = M::shift_step(sb, p[b]);
+  return sa == 4u * M::start && M::boundary(static_cast<typename M::state>(sb >> 2));
+}
 
 }  // namespace detail
 }  // namespace UTF8DFA_ABI_NAMESPACE
@@ -7419,6 +9711,10 @@ namespace detail {
 /// Overloads for the skip policy are templates on it, so that a `{}` argument still means replace{}.
 template <class Policy>
 using enable_if_skip = std::enable_if_t<skips_errors_v<Policy>, int>;
+
+/// The assume_valid overloads of the length helpers are templates on it for the same reason.
+template <class Policy>
+using enable_if_assume_valid = std::enable_if_t<std::is_same_v<Policy, assume_valid>, int>;
 
 /// A policy as the kernels take it (kernel_table.hpp): strict_marker, skip_marker or the replacement.
 template <class Policy>
@@ -7923,6 +10219,42 @@ std::size_t utf8_length_from_utf16(std::u16string_view in, Skip) noexcept {
 template <class Skip, detail::enable_if_skip<Skip> = 0>
 std::size_t utf8_length_from_utf32(std::u32string_view in, Skip) noexcept {
   return detail::kernel_fn<&detail::kernel_table::utf8_length_from_utf32>()(in.data(), in.size(), detail::skip_marker);
+}
+
+// Lengths of input known to be valid (assume_valid): the cost of count_code_points (no validation of
+// UTF-8). Exact on well-formed input. On ill-formed input the result is the count described at each one,
+// which need not be the size of any conversion's output (size buffers for such input with the
+// replace overloads); nothing is read out of bounds.
+
+/// char16_t units of valid UTF-8: its non-continuation bytes (not 80..BF), plus one for each byte
+/// F0..FF.
+template <class AssumeValid, class Bytes, detail::enable_if_assume_valid<AssumeValid> = 0,
+          detail::enable_if_bytes<Bytes> = 0>
+std::size_t utf16_length_from_utf8(const Bytes& bytes, AssumeValid) noexcept {
+  const auto s = detail::as_span(bytes);
+  return detail::kernel_fn<&detail::kernel_table::utf16_length>()(detail::as_uchars(s.data), s.size);
+}
+
+/// char32_t units of valid UTF-8: its non-continuation bytes (not 80..BF), as count_code_points.
+template <class AssumeValid, class Bytes, detail::enable_if_assume_valid<AssumeValid> = 0,
+          detail::enable_if_bytes<Bytes> = 0>
+std::size_t utf32_length_from_utf8(const Bytes& bytes, AssumeValid) noexcept {
+  const auto s = detail::as_span(bytes);
+  return detail::kernel_fn<&detail::kernel_table::count_leads>()(detail::as_uchars(s.data), s.size);
+}
+
+/// Bytes of valid UTF-16 as UTF-8. The replace overload's kernel (its check for lone surrogates
+/// costs little next to the sum): on ill-formed input, each lone surrogate counts 3 (U+FFFD).
+template <class AssumeValid, detail::enable_if_assume_valid<AssumeValid> = 0>
+std::size_t utf8_length_from_utf16(std::u16string_view in, AssumeValid) noexcept {
+  return utf8_length_from_utf16(in, replace{});
+}
+
+/// Bytes of valid UTF-32 as UTF-8. The replace overload's kernel: on ill-formed input, a surrogate
+/// or a value above 0x10FFFF counts 3 (U+FFFD).
+template <class AssumeValid, detail::enable_if_assume_valid<AssumeValid> = 0>
+std::size_t utf8_length_from_utf32(std::u32string_view in, AssumeValid) noexcept {
+  return utf8_length_from_utf32(in, replace{});
 }
 
 // ---- Allocating helpers. ---------------------------------------------------------------------
@@ -8435,19 +10767,6 @@ template std::string utf_to_utf8_string<char32_t>(const char32_t*, std::size_t, 
 namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
 
-namespace detail {
-
-/// Latin-1 bytes to UTF-16 or UTF-32 units (one each).
-template <class Bytes, class Out>
-std::size_t latin1_widen(const Bytes& bytes, Out* out) noexcept {
-  const auto s = as_span(bytes);
-  const unsigned char* p = as_uchars(s.data);
-  for (std::size_t i = 0; i < s.size; ++i) out[i] = static_cast<Out>(p[i]);
-  return s.size;
-}
-
-}  // namespace detail
-
 /// Latin-1 to UTF-8 into `out` (size it with utf8_length_from_latin1); never fails. Returns the bytes written.
 template <class Bytes, class Byte, detail::enable_if_bytes<Bytes> = 0, detail::enable_if_byte<Byte> = 0>
 std::size_t latin1_to_utf8(const Bytes& bytes, Byte* out) noexcept {
@@ -8460,10 +10779,7 @@ std::size_t latin1_to_utf8(const Bytes& bytes, Byte* out) noexcept {
 template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
 std::size_t utf8_length_from_latin1(const Bytes& bytes) noexcept {
   const auto s = detail::as_span(bytes);
-  const unsigned char* p = detail::as_uchars(s.data);
-  std::size_t n = s.size;
-  for (std::size_t i = 0; i < s.size; ++i) n += p[i] >> 7;
-  return n;
+  return detail::kernel_fn<&detail::kernel_table::utf8_length_from_latin1>()(detail::as_uchars(s.data), s.size);
 }
 
 /// UTF-8 to Latin-1 into `out`; a character above U+00FF is `unrepresentable` (see the header comment).
@@ -8471,13 +10787,8 @@ template <class Policy = strict, class Bytes, class Byte, detail::enable_if_byte
           detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
 conversion_result utf8_to_latin1(const Bytes& bytes, Byte* out, Policy policy = {}) noexcept {
   const auto s = detail::as_span(bytes);
-  unsigned char repl = '?';
-  if (!detail::latin1_replacement(policy, repl)) return {0, 0, error_code::unrepresentable};
-  char32_t kernel_repl = repl;
-  if constexpr (Policy::stops_on_error)
-    kernel_repl = detail::strict_marker;
-  else if constexpr (detail::skips_errors_v<Policy>)
-    kernel_repl = detail::skip_marker;
+  char32_t kernel_repl = 0;
+  if (!detail::latin1_kernel_replacement(policy, kernel_repl)) return {0, 0, error_code::unrepresentable};
   return detail::kernel_fn<&detail::kernel_table::utf8_to_latin1>()(detail::as_uchars(s.data), s.size,
                                                                     detail::as_uchars(out), kernel_repl);
 }
@@ -8506,31 +10817,357 @@ std::size_t latin1_length_from_utf8(const Bytes& bytes, Skip) noexcept {
 /// Latin-1 to UTF-16 into `out` (one unit per byte); never fails. Returns the units written.
 template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
 std::size_t latin1_to_utf16(const Bytes& bytes, char16_t* out) noexcept {
-  return detail::latin1_widen(bytes, out);
+  const auto s = detail::as_span(bytes);
+  return detail::kernel_fn<&detail::kernel_table::latin1_to_utf16>()(detail::as_uchars(s.data), s.size, out);
 }
 
 /// Latin-1 to UTF-32 into `out` (one unit per byte); never fails. Returns the units written.
 template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
 std::size_t latin1_to_utf32(const Bytes& bytes, char32_t* out) noexcept {
-  return detail::latin1_widen(bytes, out);
+  const auto s = detail::as_span(bytes);
+  return detail::kernel_fn<&detail::kernel_table::latin1_to_utf32>()(detail::as_uchars(s.data), s.size, out);
 }
 
 /// UTF-16 to Latin-1 into `out` (at most in.size() bytes): unpaired surrogates as in
 /// utf16_to_utf8, a character above U+00FF `unrepresentable`.
 template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
 conversion_result utf16_to_latin1(std::u16string_view in, Byte* out, Policy policy = {}) noexcept {
-  return detail::to_latin1(in.data(), in.size(), detail::as_uchars(out), policy);
+  char32_t repl = 0;
+  if (!detail::latin1_kernel_replacement(policy, repl)) return {0, 0, error_code::unrepresentable};
+  return detail::kernel_fn<&detail::kernel_table::utf16_to_latin1>()(in.data(), in.size(), detail::as_uchars(out),
+                                                                     repl);
 }
 
 /// UTF-32 to Latin-1 into `out` (at most in.size() bytes): surrogates and values above 0x10FFFF as
 /// in utf32_to_utf8, a value above U+00FF `unrepresentable`.
 template <class Policy = strict, class Byte, detail::enable_if_byte<Byte> = 0, detail::enable_if_policy<Policy> = 0>
 conversion_result utf32_to_latin1(std::u32string_view in, Byte* out, Policy policy = {}) noexcept {
-  return detail::to_latin1(in.data(), in.size(), detail::as_uchars(out), policy);
+  char32_t repl = 0;
+  if (!detail::latin1_kernel_replacement(policy, repl)) return {0, 0, error_code::unrepresentable};
+  return detail::kernel_fn<&detail::kernel_table::utf32_to_latin1>()(in.data(), in.size(), detail::as_uchars(out),
+                                                                     repl);
 }
+
+// ---- Allocating conversions and the length helpers with a policy (the pointer forms above do
+// the work, in pieces, as transcode.hpp's allocating conversions do: detail::convert_in_chunks). ----
+
+namespace detail {
+
+/// The bytes utf8_to_latin1 or utf16/utf32_to_latin1 (by In) writes for [p, p+n): one per character
+/// or error (Skip: one per character up to U+00FF).
+template <bool Skip, class In>
+constexpr std::size_t latin1_units_from_utf(const In* p, std::size_t n) noexcept {
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < n;) {
+    const decoded d = decode_utf_at(p, n, i);
+    count += !Skip || (d.error == error_code::none && d.code_point <= 0xFF);
+    i += d.length;
+  }
+  return count;
+}
+
+/// Latin-1 bytes as UTF-8, UTF-16 or UTF-32 (by Str), through the pointer conversions.
+template <class Str>
+Str latin1_to_string(const unsigned char* p, std::size_t n) {
+  using Out = typename Str::value_type;
+  conversion_result status{};
+  return convert_in_chunks<Str>(
+      p, n, sizeof(Out) == 1 ? 2 : 1,
+      [](const unsigned char* q, std::size_t m, Out* o) {
+        const byte_span_range<unsigned char> in{q, m};
+        std::size_t w = 0;
+        if constexpr (sizeof(Out) == 1)
+          w = utf8dfa::latin1_to_utf8(in, o);
+        else if constexpr (sizeof(Out) == 2)
+          w = utf8dfa::latin1_to_utf16(in, o);
+        else
+          w = utf8dfa::latin1_to_utf32(in, o);
+        return conversion_result{m, w, error_code::none};
+      },
+      [](const unsigned char*, std::size_t cut) { return cut; },
+      [](const unsigned char* q, std::size_t m) {
+        if constexpr (sizeof(Out) == 1)
+          return utf8dfa::utf8_length_from_latin1(byte_span_range<unsigned char>{q, m});
+        else
+          return m;
+      },
+      status);
+}
+
+/// UTF-8, UTF-16 or UTF-32 (by In) to Latin-1 as a string under Policy (strict, replace or skip);
+/// a replacement above U+00FF is refused as the pointer forms refuse it (an empty string, status
+/// {0, 0, unrepresentable}).
+template <class Policy, class In>
+std::string to_latin1_string(const In* p, std::size_t n, Policy pol, conversion_result& status) {
+  unsigned char repl = '?';
+  if (!latin1_replacement(pol, repl)) {
+    status = {0, 0, error_code::unrepresentable};
+    return std::string();
+  }
+  std::string out = convert_in_chunks<std::string>(
+      p, n, 1,
+      [pol](const In* q, std::size_t m, char* o) {
+        if constexpr (sizeof(In) == 1)
+          return utf8dfa::utf8_to_latin1(byte_span_range<unsigned char>{q, m}, o, pol);
+        else if constexpr (sizeof(In) == 2)
+          return utf8dfa::utf16_to_latin1(std::u16string_view(q, m), o, pol);
+        else
+          return utf8dfa::utf32_to_latin1(std::u32string_view(q, m), o, pol);
+      },
+      [](const In* q, std::size_t cut) {
+        if constexpr (sizeof(In) == 1)
+          return utf8_chunk_end(q, cut);
+        else if constexpr (sizeof(In) == 2)
+          return utf16_chunk_end(q, cut);
+        else
+          return utf32_chunk_end(q, cut);
+      },
+      [](const In* q, std::size_t m) {  // at least what the rest writes: one byte per character or error
+        if constexpr (sizeof(In) == 1)
+          return utf8dfa::utf32_length_from_utf8(byte_span_range<unsigned char>{q, m});
+        else
+          return m;
+      },
+      status);
+  // Strict: a piece's end may have cut an incomplete character off from the byte that ends it, so
+  // the kind of the error is read again from the whole input (none there: the character is above
+  // U+00FF).
+  if constexpr (sizeof(In) == 1) {
+    if (status.error != error_code::none && status.read < n) {
+      const error_code e = decode_at(p, n, status.read).error;
+      status.error = e == error_code::none ? error_code::unrepresentable : e;
+    }
+  }
+  return out;
+}
+
+// Compiled once with UTF8DFA_SEPARATE_COMPILATION (detail/latin1_instances.hpp), on the same terms
+// as transcode.hpp's string conversions.
+#if defined(UTF8DFA_SEPARATE_COMPILATION) && !defined(__cpp_lib_string_resize_and_overwrite) && \
+    !(defined(_GLIBCXX_USE_CXX11_ABI) && _GLIBCXX_USE_CXX11_ABI == 0)
+extern template std::string latin1_to_string<std::string>(const unsigned char*, std::size_t);
+extern template std::u16string latin1_to_string<std::u16string>(const unsigned char*, std::size_t);
+extern template std::u32string latin1_to_string<std::u32string>(const unsigned char*, std::size_t);
+extern template std::string to_latin1_string<strict, unsigned char>(const unsigned char*, std::size_t, strict,
+                                                                    conversion_result&);
+extern template std::string to_latin1_string<replace, unsigned char>(const unsigned char*, std::size_t, replace,
+                                                                     conversion_result&);
+extern template std::string to_latin1_string<skip, unsigned char>(const unsigned char*, std::size_t, skip,
+                                                                  conversion_result&);
+extern template std::string to_latin1_string<strict, char16_t>(const char16_t*, std::size_t, strict,
+                                                               conversion_result&);
+extern template std::string to_latin1_string<replace, char16_t>(const char16_t*, std::size_t, replace,
+                                                                conversion_result&);
+extern template std::string to_latin1_string<skip, char16_t>(const char16_t*, std::size_t, skip, conversion_result&);
+extern template std::string to_latin1_string<strict, char32_t>(const char32_t*, std::size_t, strict,
+                                                               conversion_result&);
+extern template std::string to_latin1_string<replace, char32_t>(const char32_t*, std::size_t, replace,
+                                                                conversion_result&);
+extern template std::string to_latin1_string<skip, char32_t>(const char32_t*, std::size_t, skip, conversion_result&);
+#endif
+
+}  // namespace detail
+
+/// Bytes utf8_to_latin1(bytes, out, r) writes (exact): one per character or maximal ill-formed
+/// subpart; 0 for a replacement above U+00FF (replace{} included), which is refused.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+std::size_t latin1_length_from_utf8(const Bytes& bytes, replace r) noexcept {
+  unsigned char repl = '?';
+  return detail::latin1_replacement(r, repl) ? utf32_length_from_utf8(bytes) : 0;
+}
+
+/// Bytes utf16_to_latin1 writes: one per character or unpaired surrogate. Exact for replace,
+/// assume_valid and well-formed input; an upper bound for strict.
+inline std::size_t latin1_length_from_utf16(std::u16string_view in) noexcept {
+  return detail::latin1_units_from_utf<false>(in.data(), in.size());
+}
+
+/// Bytes utf16_to_latin1(in, out, r) writes (exact); 0 for a replacement above U+00FF.
+inline std::size_t latin1_length_from_utf16(std::u16string_view in, replace r) noexcept {
+  unsigned char repl = '?';
+  return detail::latin1_replacement(r, repl) ? latin1_length_from_utf16(in) : 0;
+}
+
+/// Bytes utf16_to_latin1 writes under skip (exact): the characters up to U+00FF.
+template <class Skip, detail::enable_if_skip<Skip> = 0>
+std::size_t latin1_length_from_utf16(std::u16string_view in, Skip) noexcept {
+  return detail::latin1_units_from_utf<true>(in.data(), in.size());
+}
+
+/// Bytes utf32_to_latin1 writes: one per unit (exact for replace, assume_valid and well-formed
+/// input; an upper bound for strict).
+inline std::size_t latin1_length_from_utf32(std::u32string_view in) noexcept {
+  return in.size();
+}
+
+/// Bytes utf32_to_latin1(in, out, r) writes (exact); 0 for a replacement above U+00FF.
+inline std::size_t latin1_length_from_utf32(std::u32string_view in, replace r) noexcept {
+  unsigned char repl = '?';
+  return detail::latin1_replacement(r, repl) ? in.size() : 0;
+}
+
+/// Bytes utf32_to_latin1 writes under skip (exact): the values up to U+00FF.
+template <class Skip, detail::enable_if_skip<Skip> = 0>
+std::size_t latin1_length_from_utf32(std::u32string_view in, Skip) noexcept {
+  return detail::latin1_units_from_utf<true>(in.data(), in.size());
+}
+
+/// Latin-1 to UTF-8 as a string; never fails.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+std::string latin1_to_utf8(const Bytes& bytes) {
+  const auto s = detail::as_span(bytes);
+  return detail::latin1_to_string<std::string>(detail::as_uchars(s.data), s.size);
+}
+
+/// Latin-1 to UTF-16 as a string (one unit per byte); never fails.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+std::u16string latin1_to_utf16(const Bytes& bytes) {
+  const auto s = detail::as_span(bytes);
+  return detail::latin1_to_string<std::u16string>(detail::as_uchars(s.data), s.size);
+}
+
+/// Latin-1 to UTF-32 as a string (one unit per byte); never fails.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+std::u32string latin1_to_utf32(const Bytes& bytes) {
+  const auto s = detail::as_span(bytes);
+  return detail::latin1_to_string<std::u32string>(detail::as_uchars(s.data), s.size);
+}
+
+/// UTF-8 to Latin-1, strict without exceptions: `status` reports the first error (`unrepresentable`
+/// for a character above U+00FF); the result holds the characters before it.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+std::string to_latin1(const Bytes& bytes, conversion_result& status) {
+  const auto s = detail::as_span(bytes);
+  return detail::to_latin1_string(detail::as_uchars(s.data), s.size, strict{}, status);
+}
+
+/// UTF-16 to Latin-1, strict without exceptions.
+inline std::string to_latin1(std::u16string_view in, conversion_result& status) {
+  return detail::to_latin1_string(in.data(), in.size(), strict{}, status);
+}
+
+/// UTF-32 to Latin-1, strict without exceptions.
+inline std::string to_latin1(std::u32string_view in, conversion_result& status) {
+  return detail::to_latin1_string(in.data(), in.size(), strict{}, status);
+}
+
+/// UTF-8 to Latin-1 with one `r.replacement` per character above U+00FF or maximal ill-formed
+/// subpart; never fails. A replacement above U+00FF (replace{}'s U+FFFD included) is refused as
+/// utf8_to_latin1 refuses it: the result is empty, whatever the input.
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+std::string to_latin1_lossy(const Bytes& bytes, replace r = replace{U'?'}) {
+  const auto s = detail::as_span(bytes);
+  conversion_result status{};
+  return detail::to_latin1_string(detail::as_uchars(s.data), s.size, r, status);
+}
+
+/// UTF-16 to Latin-1 with one replacement per character above U+00FF or unpaired surrogate (a
+/// replacement above U+00FF: an empty result).
+inline std::string to_latin1_lossy(std::u16string_view in, replace r = replace{U'?'}) {
+  conversion_result status{};
+  return detail::to_latin1_string(in.data(), in.size(), r, status);
+}
+
+/// UTF-32 to Latin-1 with one replacement per value above U+00FF (a replacement above U+00FF: an
+/// empty result).
+inline std::string to_latin1_lossy(std::u32string_view in, replace r = replace{U'?'}) {
+  conversion_result status{};
+  return detail::to_latin1_string(in.data(), in.size(), r, status);
+}
+
+/// UTF-8 to Latin-1 with each character above U+00FF and maximal ill-formed subpart dropped
+/// (to_latin1_lossy(bytes, skip{})).
+template <class Skip, class Bytes, detail::enable_if_skip<Skip> = 0, detail::enable_if_bytes<Bytes> = 0>
+std::string to_latin1_lossy(const Bytes& bytes, Skip) {
+  const auto s = detail::as_span(bytes);
+  conversion_result status{};
+  return detail::to_latin1_string(detail::as_uchars(s.data), s.size, skip{}, status);
+}
+
+/// UTF-16 to Latin-1 with each character above U+00FF and unpaired surrogate dropped.
+template <class Skip, detail::enable_if_skip<Skip> = 0>
+std::string to_latin1_lossy(std::u16string_view in, Skip) {
+  conversion_result status{};
+  return detail::to_latin1_string(in.data(), in.size(), skip{}, status);
+}
+
+/// UTF-32 to Latin-1 with each value above U+00FF, surrogate and value above 0x10FFFF dropped.
+template <class Skip, detail::enable_if_skip<Skip> = 0>
+std::string to_latin1_lossy(std::u32string_view in, Skip) {
+  conversion_result status{};
+  return detail::to_latin1_string(in.data(), in.size(), skip{}, status);
+}
+
+#if UTF8DFA_HAS_EXCEPTIONS
+
+/// UTF-8 to Latin-1; throws conversion_error at the first ill-formed subpart or character above
+/// U+00FF (code() == error_code::unrepresentable).
+template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
+std::string to_latin1(const Bytes& bytes) {
+  conversion_result status{};
+  return detail::or_throw(to_latin1(bytes, status), status, "UTF-8", "byte");
+}
+
+/// UTF-16 to Latin-1; throws conversion_error at an unpaired surrogate or a character above U+00FF.
+inline std::string to_latin1(std::u16string_view in) {
+  conversion_result status{};
+  return detail::or_throw(to_latin1(in, status), status, "UTF-16", "unit");
+}
+
+/// UTF-32 to Latin-1; throws conversion_error at a surrogate or a value above U+00FF.
+inline std::string to_latin1(std::u32string_view in) {
+  conversion_result status{};
+  return detail::or_throw(to_latin1(in, status), status, "UTF-32", "unit");
+}
+
+#endif
 
 }  // namespace UTF8DFA_ABI_NAMESPACE
 }  // namespace utf8dfa
+
+// The explicit instantiations, in the one unit that compiles the library.
+#if defined(UTF8DFA_SEPARATE_COMPILATION) && defined(UTF8DFA_IMPLEMENTATION)
+// ---- begin utf8dfa/detail/latin1_instances.hpp ----
+// utf8dfa: the explicit instantiations of the Latin-1 string conversions that latin1.hpp declares
+// `extern template` with UTF8DFA_SEPARATE_COMPILATION, compiled once in the UTF8DFA_IMPLEMENTATION
+// unit: latin1.hpp includes this at its end, and <utf8dfa/src.hpp> directly (latin1.hpp may have
+// come before it, without UTF8DFA_IMPLEMENTATION). Not in string_instances.hpp: transcode.hpp
+// includes that one at its end, which may be while latin1.hpp, which includes transcode.hpp, has
+// not declared its own functions yet.
+#ifndef UTF8DFA_DETAIL_LATIN1_INSTANCES_HPP
+#define UTF8DFA_DETAIL_LATIN1_INSTANCES_HPP
+
+
+#if defined(UTF8DFA_SEPARATE_COMPILATION) && defined(UTF8DFA_IMPLEMENTATION)
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+
+template std::string latin1_to_string<std::string>(const unsigned char*, std::size_t);
+template std::u16string latin1_to_string<std::u16string>(const unsigned char*, std::size_t);
+template std::u32string latin1_to_string<std::u32string>(const unsigned char*, std::size_t);
+template std::string to_latin1_string<strict, unsigned char>(const unsigned char*, std::size_t, strict,
+                                                             conversion_result&);
+template std::string to_latin1_string<replace, unsigned char>(const unsigned char*, std::size_t, replace,
+                                                              conversion_result&);
+template std::string to_latin1_string<skip, unsigned char>(const unsigned char*, std::size_t, skip, conversion_result&);
+template std::string to_latin1_string<strict, char16_t>(const char16_t*, std::size_t, strict, conversion_result&);
+template std::string to_latin1_string<replace, char16_t>(const char16_t*, std::size_t, replace, conversion_result&);
+template std::string to_latin1_string<skip, char16_t>(const char16_t*, std::size_t, skip, conversion_result&);
+template std::string to_latin1_string<strict, char32_t>(const char32_t*, std::size_t, strict, conversion_result&);
+template std::string to_latin1_string<replace, char32_t>(const char32_t*, std::size_t, replace, conversion_result&);
+template std::string to_latin1_string<skip, char32_t>(const char32_t*, std::size_t, skip, conversion_result&);
+
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+
+#endif
+// ---- end utf8dfa/detail/latin1_instances.hpp ----
+#endif
 
 #endif
 // ---- end utf8dfa/latin1.hpp ----
@@ -8541,8 +11178,10 @@ conversion_result utf32_to_latin1(std::u32string_view in, Byte* out, Policy poli
 // One definition of an unpaired surrogate serves the whole library (detail::decode_utf16_at, also
 // behind utf16_to_utf8): a surrogate that is not a high one followed by a low one. A high surrogate
 // that ends the input is `incomplete` (a later chunk could pair it), every other one `surrogate`.
-// Offsets and lengths are in code units. UTF-16 validation, UTF-16 <-> UTF-32 and to_well_formed_utf16
-// are kernel operations (vector code where the kernel has it); the rest is scalar.
+// Offsets and lengths are in code units. Validation, count_utf16, UTF-16 <-> UTF-32,
+// to_well_formed_utf16 and the byte-order changes are kernel operations (vector code where the kernel
+// has it); the forms in the other byte order swap a chunk at a time with the kernel's byte shuffle and
+// run the host-order kernel on it; the lengths of UTF-32 <-> UTF-16 are scalar.
 #ifndef UTF8DFA_UTF16_HPP
 #define UTF8DFA_UTF16_HPP
 
@@ -8572,43 +11211,39 @@ inline constexpr bool host_little_endian = std::endian::native == std::endian::l
 #error "utf8dfa: cannot tell this platform's byte order (no std::endian, no __BYTE_ORDER__)"
 #endif
 
-/// The unit with its bytes in the opposite order.
-constexpr char16_t swap_bytes(char16_t u) noexcept {
-  return static_cast<char16_t>(((u & 0xFFu) << 8) | (u >> 8));
-}
-constexpr char32_t swap_bytes(char32_t u) noexcept {
-  return ((u & 0xFFu) << 24) | ((u & 0xFF00u) << 8) | ((u >> 8) & 0xFF00u) | (u >> 24);
+/// The kernel's change_endianness_utf16 / _utf32 (by Unit).
+template <class Unit>
+std::size_t swap_units(const Unit* p, std::size_t n, Unit* out) noexcept {
+  if constexpr (sizeof(Unit) == 2)
+    return kernel_fn<&kernel_table::change_endianness_utf16>()(p, n, out);
+  else
+    return kernel_fn<&kernel_table::change_endianness_utf32>()(p, n, out);
 }
 
-/// Calls f(units, count, offset) on the `n` UTF-16 or UTF-32 units (by Unit) whose bytes start at
-/// `p`, stored little-endian (Little) or big-endian: copied into host order a chunk at a time in a
-/// buffer (so `p` needs no alignment). A chunk ends on a value D800..DBFF only where the input does,
-/// so surrogate pairs (and, in UTF-32, a lead surrogate and what follows it) stay together. f
-/// returns false to stop.
-template <bool Little, class Unit, class F>
-void for_each_host_chunk(const unsigned char* p, std::size_t n, F f) {
-  constexpr std::size_t chunk = 4096 / sizeof(Unit);
+/// Calls f(units, count, offset) on the `n` UTF-16 or UTF-32 units (by Unit) at `p` (Src: Unit, or
+/// a byte type when `p` may not be aligned for Unit), stored little-endian (Little) or big-endian:
+/// put into host order a chunk at a time in a buffer (the kernel's byte shuffle, straight from `p`
+/// when it holds units). A chunk ends on a value D800..DBFF only where the input does, so surrogate
+/// pairs (and, in UTF-32, a lead surrogate and what follows it) stay together. f returns false to
+/// stop.
+template <bool Little, class Unit, class Src, class F>
+void for_each_host_chunk(const Src* p, std::size_t n, F f) {
+  constexpr std::size_t chunk = 8192 / sizeof(Unit);
   Unit buf[chunk];
   for (std::size_t pos = 0; pos < n;) {
     std::size_t len = n - pos < chunk ? n - pos : chunk;
-    std::memcpy(buf, p + pos * sizeof(Unit), len * sizeof(Unit));
-    if constexpr (Little != host_little_endian) {
-      if (len == chunk) {  // a constant count: a loop compilers vectorise at -O2
-        for (std::size_t k = 0; k < chunk; ++k) buf[k] = swap_bytes(buf[k]);
-      } else {
-        for (std::size_t k = 0; k < len; ++k) buf[k] = swap_bytes(buf[k]);
-      }
+    if constexpr (std::is_same_v<Src, Unit> && Little != host_little_endian) {
+      swap_units(p + pos, len, buf);
+    } else {
+      std::memcpy(buf, reinterpret_cast<const unsigned char*>(p) + pos * sizeof(Unit), len * sizeof(Unit));
+      if constexpr (Little != host_little_endian) swap_units(buf, len, buf);
     }
     if (pos + len < n && buf[len - 1] >= 0xD800 && buf[len - 1] <= 0xDBFF) --len;
+    // (A chunk that then still ends on a high surrogate, one before another, meets it as
+    // `incomplete`: chunk_error makes that the `surrogate` it is.)
     if (!f(static_cast<const Unit*>(buf), len, pos)) return;
     pos += len;
   }
-}
-
-/// Bytes of the units of `in` (read as their object representation).
-template <class Unit>
-const unsigned char* unit_bytes(std::basic_string_view<Unit> in) noexcept {
-  return reinterpret_cast<const unsigned char*>(in.data());
 }
 
 /// validate_utf16 (the kernel's) or validate_utf32 (by Unit) on host-order units.
@@ -8617,17 +11252,25 @@ validation_result validate_units(const Unit* p, std::size_t n) noexcept {
   if constexpr (sizeof(Unit) == 2)
     return kernel_fn<&kernel_table::validate_utf16>()(p, n);
   else
-    return validate_utf(p, n);
+    return kernel_fn<&kernel_table::validate_utf32>()(p, n);
 }
 
-/// validate_units on the `n` units whose bytes start at `p`, stored little-endian (Little) or big-endian.
-template <bool Little, class Unit>
-validation_result validate_stored(const unsigned char* p, std::size_t n) noexcept {
+/// The error `e` met in a chunk of for_each_host_chunk that ends at `end`, in the whole
+/// input of `n` units: a high surrogate that ends a chunk but not the input is followed by another.
+inline error_code chunk_error(error_code e, std::size_t end, std::size_t n) noexcept {
+  return e == error_code::incomplete && end < n ? error_code::surrogate : e;
+}
+
+/// validate_units on the `n` units at `p` (Src: as for for_each_host_chunk), stored little-endian
+/// (Little) or big-endian.
+template <bool Little, class Unit, class Src>
+validation_result validate_stored(const Src* p, std::size_t n) noexcept {
   validation_result r{n, 0, error_code::none};
   for_each_host_chunk<Little, Unit>(p, n, [&](const Unit* b, std::size_t len, std::size_t base) {
     const validation_result v = validate_units(b, len);
     if (v) return true;
-    r = {base + v.valid_up_to, v.error_length, v.error};
+    const error_code e = chunk_error(v.error, base + len, n);
+    r = {base + v.valid_up_to, e == v.error ? v.error_length : std::size_t{1}, e};
     return false;
   });
   return r;
@@ -8638,8 +11281,10 @@ template <bool Little, class Unit>
 validation_result validate_utf_in_order(std::basic_string_view<Unit> in) noexcept {
   if constexpr (Little == host_little_endian)
     return validate_units(in.data(), in.size());
+  else if constexpr (sizeof(Unit) == 2)
+    return kernel_fn<&kernel_table::validate_utf16_swapped>()(in.data(), in.size());
   else
-    return validate_stored<Little, Unit>(unit_bytes(in), in.size());
+    return validate_stored<Little, Unit>(in.data(), in.size());
 }
 
 /// The host-order UTF-16 or UTF-32 (by Unit) to UTF-8 conversion.
@@ -8658,11 +11303,11 @@ conversion_result utf_in_order_to_utf8(std::basic_string_view<Unit> in, Byte* ou
     return utf_to_utf8(in, out, policy);
   } else {
     conversion_result r{in.size(), 0, error_code::none};
-    for_each_host_chunk<Little, Unit>(unit_bytes(in), in.size(), [&](const Unit* b, std::size_t len, std::size_t base) {
+    for_each_host_chunk<Little, Unit>(in.data(), in.size(), [&](const Unit* b, std::size_t len, std::size_t base) {
       const conversion_result c = utf_to_utf8(std::basic_string_view<Unit>(b, len), out + r.written, policy);
       r.written += c.written;
       if (c.error != error_code::none) {
-        if (r.error == error_code::none) r.error = c.error;
+        if (r.error == error_code::none) r.error = chunk_error(c.error, base + len, in.size());
         if constexpr (Policy::stops_on_error) {
           r.read = base + c.read;
           return false;
@@ -8674,18 +11319,44 @@ conversion_result utf_in_order_to_utf8(std::basic_string_view<Unit> in, Byte* ou
   }
 }
 
-/// utf8_to_utf16 / utf8_to_utf32 (by Unit) writing units little-endian (Little) or big-endian.
+/// The host-order UTF-8 to UTF-16 or UTF-32 (by Unit) conversion.
+template <class Policy, class Unit, class Bytes>
+conversion_result utf8_to_utf(const Bytes& bytes, Unit* out, Policy policy) noexcept {
+  if constexpr (sizeof(Unit) == 2)
+    return utf8_to_utf16(bytes, out, policy);
+  else
+    return utf8_to_utf32(bytes, out, policy);
+}
+
+/// utf8_to_utf16 / utf8_to_utf32 (by Unit) writing units little-endian (Little) or big-endian. In
+/// the other byte order, pieces of 8 KiB that end before a byte other than a continuation are
+/// converted and swapped while in cache; a piece with an error (or one cut inside a character: an
+/// `incomplete` error) is taken again with the rest of the input in one call, so results are those
+/// of one call. (assume_valid, which reports no error, converts in one call.)
 template <bool Little, class Policy, class Unit, class Bytes>
 conversion_result utf8_to_utf_in_order(const Bytes& bytes, Unit* out, Policy policy) noexcept {
-  conversion_result r{};
-  if constexpr (sizeof(Unit) == 2)
-    r = utf8_to_utf16(bytes, out, policy);
-  else
-    r = utf8_to_utf32(bytes, out, policy);
-  if constexpr (Little != host_little_endian) {
-    for (std::size_t i = 0; i < r.written; ++i) out[i] = swap_bytes(out[i]);
+  if constexpr (Little == host_little_endian || std::is_same_v<Policy, assume_valid>) {
+    const conversion_result r = utf8_to_utf(bytes, out, policy);
+    if constexpr (Little != host_little_endian) swap_units(out, r.written, out);
+    return r;
+  } else {
+    const auto s = as_span(bytes);
+    using Byte = std::remove_cv_t<std::remove_pointer_t<decltype(s.data)>>;
+    constexpr std::size_t piece = 8192;
+    std::size_t pos = 0, written = 0;
+    while (s.size - pos > piece) {
+      std::size_t cut = pos + piece;
+      while (cut > pos + piece - 4 && (octet(s.data[cut]) & 0xC0u) == 0x80u) --cut;
+      const conversion_result r = utf8_to_utf(byte_span_range<Byte>{s.data + pos, cut - pos}, out + written, policy);
+      if (r.error != error_code::none) break;
+      swap_units(out + written, r.written, out + written);
+      written += r.written;
+      pos = cut;
+    }
+    const conversion_result r = utf8_to_utf(byte_span_range<Byte>{s.data + pos, s.size - pos}, out + written, policy);
+    swap_units(out + written, r.written, out + written);
+    return {pos + r.read, written + r.written, r.error};
   }
-  return r;
 }
 
 /// utf8_length_from_utf16 / utf8_length_from_utf32 (by Unit) on units stored little-endian (Little)
@@ -8702,7 +11373,7 @@ std::size_t utf8_length_from_utf_in_order(std::basic_string_view<Unit> in, R r) 
     return length(in);
   } else {
     std::size_t total = 0;
-    for_each_host_chunk<Little, Unit>(unit_bytes(in), in.size(), [&](const Unit* b, std::size_t len, std::size_t) {
+    for_each_host_chunk<Little, Unit>(in.data(), in.size(), [&](const Unit* b, std::size_t len, std::size_t) {
       total += length(std::basic_string_view<Unit>(b, len));
       return true;
     });
@@ -8723,15 +11394,15 @@ constexpr validation_result validate_utf16(std::u16string_view in) noexcept {
 
 /// Checks UTF-32: a surrogate value is `surrogate`, a value above 0x10FFFF `too_large` (length 1).
 constexpr validation_result validate_utf32(std::u32string_view in) noexcept {
-  return detail::validate_utf(in.data(), in.size());
+  if (UTF8DFA_IS_CONSTANT_EVALUATED()) return detail::validate_utf32_scalar(in.data(), in.size());
+  return detail::kernel_fn<&detail::kernel_table::validate_utf32>()(in.data(), in.size());
 }
 
 /// Code points in UTF-16: one per surrogate pair or other unit; each unpaired surrogate counts
 /// as one (the U+FFFD a lossy conversion writes for it).
 constexpr std::size_t count_utf16(std::u16string_view in) noexcept {
-  std::size_t count = 0;
-  for (std::size_t i = 0; i < in.size(); ++count) i += detail::decode_utf16_at(in.data(), in.size(), i).length;
-  return count;
+  if (UTF8DFA_IS_CONSTANT_EVALUATED()) return detail::count_utf16_scalar(in.data(), in.size());
+  return detail::kernel_fn<&detail::kernel_table::count_utf16>()(in.data(), in.size());
 }
 
 /// Copies UTF-16 to `out` (in.size() units) with each unpaired surrogate replaced by U+FFFD;
@@ -8806,15 +11477,13 @@ inline constexpr bool host_is_little_endian = detail::host_little_endian;
 /// Exchanges the two bytes of every unit (UTF-16LE <-> UTF-16BE) into `out` (in.size() units);
 /// `out` may be in.data(). Returns the units written.
 inline std::size_t change_endianness_utf16(std::u16string_view in, char16_t* out) noexcept {
-  for (std::size_t i = 0; i < in.size(); ++i) out[i] = detail::swap_bytes(in[i]);
-  return in.size();
+  return detail::kernel_fn<&detail::kernel_table::change_endianness_utf16>()(in.data(), in.size(), out);
 }
 
 /// Reverses the four bytes of every unit (UTF-32LE <-> UTF-32BE) into `out` (in.size() units);
 /// `out` may be in.data(). Returns the units written.
 inline std::size_t change_endianness_utf32(std::u32string_view in, char32_t* out) noexcept {
-  for (std::size_t i = 0; i < in.size(); ++i) out[i] = detail::swap_bytes(in[i]);
-  return in.size();
+  return detail::kernel_fn<&detail::kernel_table::change_endianness_utf32>()(in.data(), in.size(), out);
 }
 
 /// validate_utf16 on UTF-16LE.
@@ -9788,14 +12457,16 @@ UTF8DFA_ALWAYS_INLINE bool no_nul16(const unsigned char* p) noexcept {
   return (((a + 0x7F7F7F7F7F7F7F7Full) & (b + 0x7F7F7F7F7F7F7F7Full)) & high_bits) == high_bits;
 }
 
-/// Run-time validation in a dialect other than utf8: ASCII skipped 16 bytes at a time at the plain
-/// boundary (where 00 is not a character, only blocks without it), the rest through the shift form
-/// of the dialect's table in blocks of 64 bytes (reject absorbs, so one test per block). Only when
-/// that fails, or ends inside a character, does the character-by-character walk run, from the last
-/// block that began at a boundary, to say where and why.
+/// Run-time validation in a dialect other than utf8: long input first as two streams
+/// (dialect_two_streams_valid, which can only say "well-formed"); else ASCII skipped 16 bytes at a
+/// time at the plain boundary (where 00 is not a character, only blocks without it), the rest
+/// through the shift form of the dialect's table in blocks of 64 bytes (reject absorbs, so one test
+/// per block). Only when that fails, or ends inside a character, does the character-by-character
+/// walk run, from the last block that began at a boundary, to say where and why.
 template <class D>
 validation_result validate_dialect(const unsigned char* p, std::size_t n) noexcept {
   using M = machine_of<D>;
+  if (n >= 1024 && dialect_two_streams_valid<M, dialect_traits<D>::nul_byte>(p, n)) return {n, 0, error_code::none};
   std::uint64_t s4 = 4 * std::uint64_t{M::start};  // the state, shift form
   typename M::state safe_state = M::start;
   std::size_t i = 0, safe = 0;  // a block start at a boundary, and the state there
@@ -11374,6 +14045,45 @@ inline constexpr int utf_form_v = is_byte_v<U>                                  
 template <class T>
 inline constexpr bool is_code_unit_v = utf_form_v<T> != 0;
 
+/// An iterator's legacy category (iterator_traits), or void where it has none (C++20 iterators that
+/// are not C++17 iterators, e.g. move-only input iterators such as std::views::istream's).
+template <class It, class = void>
+struct legacy_category {
+  using type = void;
+};
+template <class It>
+struct legacy_category<It, std::void_t<typename std::iterator_traits<It>::iterator_category>> {
+  using type = typename std::iterator_traits<It>::iterator_category;
+};
+template <class It, class Tag>
+inline constexpr bool legacy_at_least_v = std::is_base_of_v<Tag, typename legacy_category<It>::type>;
+
+/// What a view's iterator can do with the input's iterators: the better of the C++17 category and
+/// (C++20) the iterator concept (a std::views::transform iterator is a C++17 input iterator whose
+/// concept may be random access).
+#if UTF8DFA_HAS_RANGES
+template <class It>
+inline constexpr bool view_forward_v = std::forward_iterator<It> || legacy_at_least_v<It, std::forward_iterator_tag>;
+template <class It>
+inline constexpr bool view_bidi_v =
+    std::bidirectional_iterator<It> || legacy_at_least_v<It, std::bidirectional_iterator_tag>;
+template <class It>
+inline constexpr bool view_random_v =
+    std::random_access_iterator<It> || legacy_at_least_v<It, std::random_access_iterator_tag>;
+/// The value type of an iterator (C++20: std::iter_value_t, which needs no iterator_traits).
+template <class It>
+using view_unit_t = std::remove_cv_t<std::iter_value_t<It>>;
+#else
+template <class It>
+inline constexpr bool view_forward_v = legacy_at_least_v<It, std::forward_iterator_tag>;
+template <class It>
+inline constexpr bool view_bidi_v = legacy_at_least_v<It, std::bidirectional_iterator_tag>;
+template <class It>
+inline constexpr bool view_random_v = legacy_at_least_v<It, std::random_access_iterator_tag>;
+template <class It>
+using view_unit_t = std::remove_cv_t<typename std::iterator_traits<It>::value_type>;
+#endif
+
 /// A UTF-16 or UTF-32 code unit's value (wchar_t may be signed: a negative value reads as above
 /// 0x10FFFF, an error).
 template <class T>
@@ -11559,14 +14269,20 @@ constexpr char32_t view_replacement([[maybe_unused]] const P& policy) noexcept {
 /// ill-formed subpart), assume_valid (the same), skip (nothing for an ill-formed subpart: the
 /// iterator never stands on one), or strict (the iteration ends at the first error).
 /// Bidirectional over bidirectional input unless strict, forward over forward input, single-pass
-/// over input iterators. Besides the values: base(), length(), error(), offset().
+/// over input iterators (then move-only where the input's iterator is, e.g. std::views::istream's:
+/// it reads each character as it steps to it, and `it++` returns nothing). Besides the values:
+/// base(), length(), error(), offset().
+/// Strict is forward only: its iteration ends at the first error, so its end is a position that
+/// only a walk from the start finds; stepping back from the input's end would yield the characters
+/// after the error, which the forward walk never reaches, and finding that end first would make
+/// end() linear instead of constant time, which ranges require of it.
 /// It holds the current character (its output units, input length and error), never more (over
 /// contiguous UTF-8, also where the input's last 3 bytes start; over contiguous input, how many of
 /// the next units are ASCII, or UTF-16 outside the surrogates into UTF-16 or UTF-32: those it steps
 /// over without decoding, still one unit per increment).
 template <class Out, class It, class Sent = It, class Policy = replace>
 class utf_iterator {
-  using in_unit = std::remove_cv_t<typename std::iterator_traits<It>::value_type>;
+  using in_unit = detail::view_unit_t<It>;
   static constexpr int in_form = detail::utf_form_v<in_unit>;
   static constexpr int out_form = detail::utf_form_v<Out>;
   static_assert(in_form != 0, "the input's code units are UTF-8 (1-byte), UTF-16 (char16_t) or UTF-32 (char32_t)");
@@ -11575,11 +14291,12 @@ class utf_iterator {
   static_assert(detail::is_view_policy_v<Policy>, "Policy is strict, replace, assume_valid or skip");
   static constexpr bool stops = Policy::stops_on_error;
   static constexpr bool skips = detail::skips_errors_v<Policy>;
-  static constexpr bool multipass = detail::is_forward_iter_v<It>;
-  static constexpr bool bidirectional = detail::is_bidi_iter_v<It> && !stops;
-  static constexpr bool random_access =
-      std::is_base_of_v<std::random_access_iterator_tag, detail::iter_category_t<It>> ||
-      detail::is_contiguous_iter_v<It>;
+  static constexpr bool multipass = detail::view_forward_v<It>;
+  static constexpr bool bidirectional = detail::view_bidi_v<It> && !stops;
+  static constexpr bool random_access = detail::view_random_v<It> || detail::is_contiguous_iter_v<It>;
+  // Single-pass iterators keep no `first` (the input's iterator may be move-only).
+  struct no_first {};
+  using first_type = std::conditional_t<multipass, It, no_first>;
   // The current character's units, packed: unit k at bits [k * bits, (k + 1) * bits).
   static constexpr unsigned bits = out_form == 32 ? 0 : static_cast<unsigned>(out_form);
   using packed = std::conditional_t<out_form == 32, char32_t, std::uint32_t>;
@@ -11609,7 +14326,7 @@ class utf_iterator {
   /// An iterator at the start of [pos, last); it cannot move before `pos`. For input iterators this
   /// reads the first character.
   UTF8DFA_ALWAYS_INLINE constexpr utf_iterator(It pos, Sent last, Policy policy = {})
-      : first_(pos), pos_(pos), last_(last), repl_(detail::view_replacement(policy)) {
+      : first_(first_of(pos)), pos_(std::move(pos)), last_(std::move(last)), repl_(detail::view_replacement(policy)) {
     start();
   }
 
@@ -11648,13 +14365,19 @@ class utf_iterator {
   /// counted from the view's start (linear time over multi-pass iterators that are not random-access).
   constexpr std::size_t offset() const {
     if constexpr (multipass)
-      return static_cast<std::size_t>(std::distance(first_, base()));
+#if UTF8DFA_HAS_RANGES_VIEWS
+      return static_cast<std::size_t>(std::ranges::distance(first_, pos_));
+#else
+      return static_cast<std::size_t>(std::distance(first_, pos_));
+#endif
     else
       return off_;
   }
 
   /// The index of the current unit within its character's encoding (0 for the first).
-  constexpr std::size_t unit_index() const noexcept { return n_ == 0 ? 0u : n_ - 1u - rem_; }
+  constexpr std::size_t unit_index() const noexcept {
+    return n_ == 0 ? 0u : n_ - 1u - rem_;
+  }
 
   /// Steps to the next code unit; at the end it stays there.
   UTF8DFA_ALWAYS_INLINE constexpr utf_iterator& operator++() {
@@ -11701,10 +14424,15 @@ class utf_iterator {
     return *this;
   }
 
-  constexpr utf_iterator operator++(int) {
-    utf_iterator old = *this;
-    ++*this;
-    return old;
+  /// The iterator before the step; nothing where the input's iterator cannot be copied.
+  constexpr auto operator++(int) {
+    if constexpr (std::is_copy_constructible_v<It>) {
+      utf_iterator old = *this;
+      ++*this;
+      return old;
+    } else {
+      ++*this;
+    }
   }
 
   /// Steps back one code unit; at the first position it stays there.
@@ -11752,7 +14480,9 @@ class utf_iterator {
     else
       return true;
   }
-  friend constexpr bool operator!=(const utf_iterator& a, const utf_iterator& b) { return !(a == b); }
+  friend constexpr bool operator!=(const utf_iterator& a, const utf_iterator& b) {
+    return !(a == b);
+  }
 
   // Comparisons with a sentinel of another type: true at the end (or stopped at an error).
   template <class S, std::enable_if_t<std::is_same_v<S, Sent> && !std::is_same_v<S, It>, int> = 0>
@@ -11773,6 +14503,13 @@ class utf_iterator {
   }
 
  private:
+  static constexpr first_type first_of([[maybe_unused]] const It& pos) {
+    if constexpr (multipass)
+      return pos;
+    else
+      return first_type{};
+  }
+
   // Holds one character with its input length and error: its units, or its replacement's.
   UTF8DFA_ALWAYS_INLINE constexpr void hold(const decoded& d) {
     const char32_t c = d.error == error_code::none ? d.code_point : repl_;
@@ -11986,7 +14723,7 @@ class utf_iterator {
     }
   }
 
-  It first_{};
+  first_type first_{};
   It pos_{};
   Sent last_{};
   std::size_t off_ = 0;  // single-pass: input units consumed before the current character
@@ -12026,7 +14763,7 @@ class utf_view
   UTF8DFA_ALWAYS_INLINE constexpr sentinel end() const {
     if constexpr (!std::is_same_v<It, Sent>)
       return last_;
-    else if constexpr (detail::is_forward_iter_v<It>)
+    else if constexpr (detail::view_forward_v<It>)
       return iterator(first_, last_, last_, policy_);
     else
       return iterator(last_, last_, policy_);
@@ -12045,6 +14782,57 @@ class utf_view
   Sent last_{};
   Policy policy_{};
 };
+
+#if UTF8DFA_HAS_RANGES_VIEWS
+/// A std::ranges::view V of code units transcoded to Out, holding V itself (as_utf8, as_utf16 and
+/// as_utf32 make these, C++20, for views and ranges that utf_view cannot hold by their iterators:
+/// a view passed as a temporary, one that can only be iterated when not const, such as
+/// std::views::filter's or std::views::istream's, or one whose iterators are move-only). Its
+/// iterators are utf_iterator over V's iterator and sentinel; begin() and end() are const where V
+/// can be iterated as const. Over an input-only V (std::views::istream) it is an input range, read
+/// as it is iterated: call begin() once. A borrowed range where V is one.
+template <class Out, class V, class Policy = replace>
+class utf_owning_view : public std::ranges::view_interface<utf_owning_view<Out, V, Policy>> {
+  template <class R>
+  using iterator_of = utf_iterator<Out, std::ranges::iterator_t<R>, std::ranges::sentinel_t<R>, Policy>;
+
+  template <class R>
+  static constexpr iterator_of<R> begin_of(R& r, const Policy& policy) {
+    return iterator_of<R>(std::ranges::begin(r), std::ranges::end(r), policy);
+  }
+
+  template <class R>
+  static constexpr auto end_of(R& r, const Policy& policy) {
+    if constexpr (!std::ranges::common_range<R>)
+      return std::ranges::end(r);
+    else if constexpr (detail::view_forward_v<std::ranges::iterator_t<R>>)
+      return iterator_of<R>(std::ranges::begin(r), std::ranges::end(r), std::ranges::end(r), policy);
+    else
+      return iterator_of<R>(std::ranges::end(r), std::ranges::end(r), policy);
+  }
+
+ public:
+  using iterator = iterator_of<V>;
+
+  constexpr utf_owning_view() requires std::default_initializable<V>
+  = default;
+  constexpr explicit utf_owning_view(V base, Policy policy = {}) : base_(std::move(base)), policy_(policy) {}
+
+  /// The first unit (for single-pass input, reading the first character).
+  constexpr iterator begin() { return begin_of(base_, policy_); }
+  constexpr auto end() { return end_of(base_, policy_); }
+  constexpr auto begin() const requires std::ranges::range<const V> { return begin_of(base_, policy_); }
+  constexpr auto end() const requires std::ranges::range<const V> { return end_of(base_, policy_); }
+
+  /// The view of the input.
+  constexpr V base() const& requires std::copy_constructible<V> { return base_; }
+  constexpr V base() && { return std::move(base_); }
+
+ private:
+  V base_ = V();
+  Policy policy_{};
+};
+#endif
 
 // ---- null-terminated UTF-16 and UTF-32 strings: null_sentinel for wide code units --------------
 
@@ -12070,23 +14858,29 @@ namespace detail {
 
 template <class R>
 using range_iter_t = decltype(std::begin(std::declval<const R&>()));
+template <class R>
+using range_sent_t = decltype(std::end(std::declval<const R&>()));
 
 struct not_a_unit {};
 
+/// The code unit of a range iterated as const with copyable iterators (what utf_view holds), else
+/// not_a_unit.
 template <class R, class = void>
 struct range_unit {
   using type = not_a_unit;
 };
 template <class R>
-struct range_unit<R, std::void_t<range_iter_t<R>, decltype(std::end(std::declval<const R&>()))>> {
-  using type = std::remove_cv_t<typename std::iterator_traits<range_iter_t<R>>::value_type>;
+struct range_unit<R, std::void_t<range_iter_t<R>, range_sent_t<R>>> {
+  using type =
+      std::conditional_t<std::is_copy_constructible_v<range_iter_t<R>>, view_unit_t<range_iter_t<R>>, not_a_unit>;
 };
 
-/// Ranges of code units as_utf* take: containers and views of any UTF form (not arrays or pointers,
-/// which are null-terminated strings).
+template <class B>
+inline constexpr bool is_input_of_views_v = !std::is_array_v<B> && !std::is_pointer_v<B> && !is_view_policy_v<B>;
+
+/// Ranges of code units iterated as const (utf_view holds their iterators).
 template <class R, class B = uncvref_t<R>>
-inline constexpr bool is_unit_range_v = !std::is_array_v<B> && !std::is_pointer_v<B> && !is_view_policy_v<B> &&
-                                        is_code_unit_v<typename range_unit<B>::type>;
+inline constexpr bool is_const_unit_range_v = is_input_of_views_v<B>&& is_code_unit_v<typename range_unit<B>::type>;
 
 template <class R, class = void>
 struct is_contiguous_units : std::false_type {};
@@ -12098,38 +14892,117 @@ struct is_contiguous_units<
 template <class R>
 inline constexpr bool is_borrowed_units_v = is_borrowed_bytes_v<R>;
 
-/// A range as_utf* can view without dangling: an lvalue, or a borrowed range (a view, a span).
+/// A range utf_view can view by its iterators without dangling: an lvalue, or a borrowed range (a
+/// view, a span) iterated as const.
 template <class R>
-inline constexpr bool is_viewable_units_v = is_unit_range_v<R> &&
-                                            (std::is_lvalue_reference_v<R> || is_borrowed_units_v<uncvref_t<R>>);
+inline constexpr bool is_viewable_by_iterators_v = is_const_unit_range_v<R> &&
+                                                   (std::is_lvalue_reference_v<R> || is_borrowed_units_v<uncvref_t<R>>);
+
+#if UTF8DFA_HAS_RANGES_VIEWS
+/// C++20: an input range of code units (iterated as it is passed: non-const for a non-const lvalue
+/// or a temporary).
+template <class R>
+concept unit_input_range = is_input_of_views_v<uncvref_t<R>> && std::ranges::input_range<R&> &&
+    is_code_unit_v<std::remove_cv_t<std::ranges::range_value_t<R&>>>;
+
+/// C++20: the view utf_owning_view holds for R: std::views::all's (a ref_view of an lvalue
+/// container, a copy of a view, a view moved in), or a copy of a view that is a const lvalue but can
+/// only be iterated when not const (std::views::all cannot take it: it is no range as const).
+template <class R>
+constexpr auto hold_view(R&& r) {
+  if constexpr (std::ranges::viewable_range<R>)
+    return std::views::all(static_cast<R&&>(r));
+  else
+    return uncvref_t<R>(r);
+}
+template <class R>
+using held_view_t = decltype(hold_view(std::declval<R>()));
+
+template <class R>
+inline constexpr bool is_holdable_v = std::ranges::viewable_range<R> ||
+                                      (std::is_lvalue_reference_v<R> && std::ranges::view<uncvref_t<R>> &&
+                                       std::copy_constructible<uncvref_t<R>>);
+
+/// C++20: a range whose held view (held_view_t) is a range of code units.
+template <class R>
+concept unit_all_range =
+    is_input_of_views_v<uncvref_t<R>> && is_holdable_v<R> && std::ranges::input_range<held_view_t<R>> &&
+    is_code_unit_v<std::remove_cv_t<std::ranges::range_value_t<held_view_t<R>>>>;
+
+template <class R>
+inline constexpr bool is_lvalue_or_view_v = std::is_lvalue_reference_v<R> || std::ranges::view<uncvref_t<R>>;
+
+/// C++20: a range utf_owning_view can hold: an lvalue (through std::views::all: a ref_view, or a copy
+/// of a view) or a view passed as a temporary (moved in); not a temporary container (it would
+/// dangle, or be moved into the view).
+template <class R>
+concept unit_ownable_range = unit_all_range<R> && is_lvalue_or_view_v<R>;
+#endif
+
+/// Ranges of code units as_utf* take: containers and views of any UTF form (not arrays or pointers,
+/// which are null-terminated strings).
+template <class R>
+inline constexpr bool is_unit_range_v = is_const_unit_range_v<R>
+#if UTF8DFA_HAS_RANGES_VIEWS
+                                        || unit_input_range<R> || unit_all_range<R>
+#endif
+    ;
+
+/// The ranges as_utf* view: by their iterators (utf_view), or (C++20) held (utf_owning_view).
+template <class R>
+inline constexpr bool is_viewable_units_v = is_viewable_by_iterators_v<R>
+#if UTF8DFA_HAS_RANGES_VIEWS
+                                            || unit_ownable_range<R>
+#endif
+    ;
 
 template <class Out, class Policy, class R>
 constexpr auto make_utf_view(R&& r, Policy policy) {
   using B = uncvref_t<R>;
-  static_assert(std::is_lvalue_reference_v<R> || is_borrowed_units_v<B>,
-                "a transcoding view of a temporary container would dangle: keep the container in a variable");
-  if constexpr (is_contiguous_units<B>::value) {
+  if constexpr (!is_viewable_by_iterators_v<R>) {
+#if UTF8DFA_HAS_RANGES_VIEWS
+    return utf_owning_view<Out, held_view_t<R>, Policy>(hold_view(static_cast<R&&>(r)), policy);
+#endif
+  } else if constexpr (is_contiguous_units<B>::value) {
     const auto* p = std::data(r);
     using P = std::remove_cv_t<std::remove_pointer_t<decltype(p)>>;
     const P* first = p;
     return utf_view<Out, const P*, const P*, Policy>(first, first + std::size(r), policy);
   } else {
     const B& c = r;
-    return utf_view<Out, range_iter_t<B>, range_iter_t<B>, Policy>(std::begin(c), std::end(c), policy);
+    return utf_view<Out, range_iter_t<B>, range_sent_t<B>, Policy>(std::begin(c), std::end(c), policy);
   }
 }
 
+/// An iterator pair as_utf* take: an iterator of code units that can be copied (utf_view holds the
+/// pair and begins again at each begin()), and an end that compares with it.
 template <class It>
-using iter_unit_t = std::remove_cv_t<typename std::iterator_traits<It>::value_type>;
+inline constexpr bool is_iterator_v = !std::is_void_v<typename legacy_category<It>::type>
+#if UTF8DFA_HAS_RANGES
+                                      || std::input_iterator<It>
+#endif
+    ;
+template <class It, class Sent, class = void>
+struct is_unit_iterator_pair : std::false_type {};
+template <class It, class Sent>
+struct is_unit_iterator_pair<
+    It, Sent, std::void_t<view_unit_t<It>, decltype(std::declval<const It&>() == std::declval<const Sent&>())>>
+    : std::bool_constant<is_iterator_v<It> && is_code_unit_v<view_unit_t<It>> && std::is_copy_constructible_v<It> &&
+                         !is_view_policy_v<Sent>> {};
 
 }  // namespace detail
 
 // ---- as_utf8, as_utf16, as_utf32 ----------------------------------------------------------------
 // Each takes: a range of code units (std::string, std::u16string_view, std::vector<char32_t>,
 // std::span<const std::byte>, std::list<char16_t>, ...; a temporary container is refused, it would
-// dangle); a null-terminated string (const CharT*, or a string literal); or an iterator pair
-// (e.g. std::istreambuf_iterator<char>, read as it is decoded). An optional last argument is the
-// policy: replace{} (the default, U+FFFD), replace{U'?'}, skip{} (errors dropped), or strict{}.
+// dangle); in C++20 also any view of code units, held by value where the view cannot be viewed
+// through its iterators (a temporary view such as `s | std::views::take_while(p)`, a view that is
+// iterated only when not const such as std::views::filter's or the input-only
+// std::views::istream<char>(in); see utf_owning_view); a null-terminated string (const CharT*, or a
+// string literal); or an iterator pair (e.g. std::istreambuf_iterator<char>, read as it is decoded;
+// the end may be a sentinel of another type; in C++20 the iterator may be move-only). An optional
+// last argument is the policy: replace{} (the default, U+FFFD), replace{U'?'}, skip{} (errors
+// dropped), or strict{}.
 
 /// UTF-8 code units (char) of any UTF input.
 template <class R, class Policy = replace,
@@ -12137,7 +15010,8 @@ template <class R, class Policy = replace,
 constexpr auto as_utf8(R&& r, Policy policy = {}) {
   return detail::make_utf_view<char>(static_cast<R&&>(r), policy);
 }
-/// Refused: a view of a temporary container would dangle (keep the container in a variable).
+/// Refused: a view of a temporary container would dangle (keep the container in a variable); a
+/// view passed as an lvalue that can neither be copied nor iterated as const must be moved in.
 template <class R, class Policy = replace,
           std::enable_if_t<detail::is_unit_range_v<R> && !detail::is_viewable_units_v<R>, int> = 0>
 constexpr void as_utf8(R&& r, Policy policy = {}) = delete;
@@ -12148,7 +15022,8 @@ template <class R, class Policy = replace,
 constexpr auto as_utf16(R&& r, Policy policy = {}) {
   return detail::make_utf_view<char16_t>(static_cast<R&&>(r), policy);
 }
-/// Refused: a view of a temporary container would dangle (keep the container in a variable).
+/// Refused: a view of a temporary container would dangle (keep the container in a variable); a
+/// view passed as an lvalue that can neither be copied nor iterated as const must be moved in.
 template <class R, class Policy = replace,
           std::enable_if_t<detail::is_unit_range_v<R> && !detail::is_viewable_units_v<R>, int> = 0>
 constexpr void as_utf16(R&& r, Policy policy = {}) = delete;
@@ -12159,7 +15034,8 @@ template <class R, class Policy = replace,
 constexpr auto as_utf32(R&& r, Policy policy = {}) {
   return detail::make_utf_view<char32_t>(static_cast<R&&>(r), policy);
 }
-/// Refused: a view of a temporary container would dangle (keep the container in a variable).
+/// Refused: a view of a temporary container would dangle (keep the container in a variable); a
+/// view passed as an lvalue that can neither be copied nor iterated as const must be moved in.
 template <class R, class Policy = replace,
           std::enable_if_t<detail::is_unit_range_v<R> && !detail::is_viewable_units_v<R>, int> = 0>
 constexpr void as_utf32(R&& r, Policy policy = {}) = delete;
@@ -12187,30 +15063,58 @@ constexpr utf_view<char32_t, const T*, null_sentinel_t, Policy> as_utf32(const T
 
 /// The code units [first, last) of any iterator pair, as UTF-8.
 template <class It, class Sent, class Policy = replace,
-          std::enable_if_t<detail::is_code_unit_v<detail::iter_unit_t<It>> && !detail::is_view_policy_v<Sent> &&
-                               detail::is_view_policy_v<Policy>,
-                           int> = 0>
+          std::enable_if_t<detail::is_unit_iterator_pair<It, Sent>::value && detail::is_view_policy_v<Policy>, int> = 0>
 constexpr utf_view<char, It, Sent, Policy> as_utf8(It first, Sent last, Policy policy = {}) {
   return {first, last, policy};
 }
 
 /// The code units [first, last) of any iterator pair, as UTF-16.
 template <class It, class Sent, class Policy = replace,
-          std::enable_if_t<detail::is_code_unit_v<detail::iter_unit_t<It>> && !detail::is_view_policy_v<Sent> &&
-                               detail::is_view_policy_v<Policy>,
-                           int> = 0>
+          std::enable_if_t<detail::is_unit_iterator_pair<It, Sent>::value && detail::is_view_policy_v<Policy>, int> = 0>
 constexpr utf_view<char16_t, It, Sent, Policy> as_utf16(It first, Sent last, Policy policy = {}) {
   return {first, last, policy};
 }
 
 /// The code units [first, last) of any iterator pair, as UTF-32.
 template <class It, class Sent, class Policy = replace,
-          std::enable_if_t<detail::is_code_unit_v<detail::iter_unit_t<It>> && !detail::is_view_policy_v<Sent> &&
-                               detail::is_view_policy_v<Policy>,
-                           int> = 0>
+          std::enable_if_t<detail::is_unit_iterator_pair<It, Sent>::value && detail::is_view_policy_v<Policy>, int> = 0>
 constexpr utf_view<char32_t, It, Sent, Policy> as_utf32(It first, Sent last, Policy policy = {}) {
   return {first, last, policy};
 }
+
+#if UTF8DFA_HAS_RANGES_VIEWS
+namespace detail {
+/// C++20: a move-only input iterator of code units and its end (e.g. std::views::istream's), which
+/// utf_view cannot hold: held as a std::ranges::subrange in a utf_owning_view, an input range.
+template <class It, class Sent>
+concept move_only_unit_pair = std::input_iterator<It> && !std::copy_constructible<It> && std::sentinel_for<Sent, It> &&
+                              is_code_unit_v<view_unit_t<It>> && !is_view_policy_v<Sent>;
+}  // namespace detail
+
+/// The code units [first, last) of a move-only input iterator and its end, as UTF-8 (read once).
+template <class It, class Sent, class Policy = replace,
+          std::enable_if_t<detail::move_only_unit_pair<It, Sent> && detail::is_view_policy_v<Policy>, int> = 0>
+constexpr auto as_utf8(It first, Sent last, Policy policy = {}) {
+  using S = std::ranges::subrange<It, Sent>;
+  return utf_owning_view<char, S, Policy>(S(std::move(first), std::move(last)), policy);
+}
+
+/// The same as UTF-16.
+template <class It, class Sent, class Policy = replace,
+          std::enable_if_t<detail::move_only_unit_pair<It, Sent> && detail::is_view_policy_v<Policy>, int> = 0>
+constexpr auto as_utf16(It first, Sent last, Policy policy = {}) {
+  using S = std::ranges::subrange<It, Sent>;
+  return utf_owning_view<char16_t, S, Policy>(S(std::move(first), std::move(last)), policy);
+}
+
+/// The same as UTF-32.
+template <class It, class Sent, class Policy = replace,
+          std::enable_if_t<detail::move_only_unit_pair<It, Sent> && detail::is_view_policy_v<Policy>, int> = 0>
+constexpr auto as_utf32(It first, Sent last, Policy policy = {}) {
+  using S = std::ranges::subrange<It, Sent>;
+  return utf_owning_view<char32_t, S, Policy>(S(std::move(first), std::move(last)), policy);
+}
+#endif
 
 }  // namespace UTF8DFA_ABI_NAMESPACE
 }  // namespace utf8dfa
@@ -12220,6 +15124,9 @@ namespace std::ranges {
 /// The view holds only iterators, so its iterators stay valid after it is gone.
 template <class Out, class It, class Sent, class Policy>
 inline constexpr bool enable_borrowed_range<utf8dfa::utf_view<Out, It, Sent, Policy>> = true;
+/// The held view's iterators are the view's: borrowed where the held view is.
+template <class Out, class V, class Policy>
+inline constexpr bool enable_borrowed_range<utf8dfa::utf_owning_view<Out, V, Policy>> = enable_borrowed_range<V>;
 }  // namespace std::ranges
 #endif
 
