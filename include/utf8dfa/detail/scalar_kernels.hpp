@@ -77,7 +77,7 @@ inline constexpr kernel_table scalar_kernels{
     scalar_utf16_to_utf32,
     scalar_utf32_to_utf16,
     &to_well_formed_utf16_scalar,
-    &count_utf16_scalar,
+    &count_utf16_by_pairs,
     &validate_utf32_scalar,
     scalar_utf16_to_latin1,
     scalar_utf32_to_latin1,

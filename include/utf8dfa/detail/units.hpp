@@ -98,6 +98,20 @@ bool to_latin1_until(const In* p, std::size_t n, std::size_t stop, unsigned char
       }
       d = decode_at(p, n, i);
     } else {
+      // Blocks of 32 values up to FF (no surrogate, none too large) copied in one loop each (the
+      // compiler vectorises the test and the copy).
+      bool copied = false;
+      const std::size_t limit = stop < n ? stop : n;
+      while (limit - i >= 32) {
+        std::uint32_t any = 0;
+        for (std::size_t k = 0; k < 32; ++k) any |= static_cast<std::uint32_t>(p[i + k]);
+        if (any > 0xFFu) break;
+        for (std::size_t k = 0; k < 32; ++k) out[o + k] = static_cast<unsigned char>(p[i + k]);
+        i += 32;
+        o += 32;
+        copied = true;
+      }
+      if (copied) continue;
       d = decode_utf_at(p, n, i);
     }
     error_code e = d.error;

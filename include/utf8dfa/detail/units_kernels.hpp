@@ -41,6 +41,23 @@ inline std::size_t pair_starts_scalar(const char16_t* p, std::size_t n, std::siz
   return pairs;
 }
 
+/// The kernel table's count_utf16: n less the pairs, counted without a branch in blocks of 256
+/// units with 16-bit sums (which the compiler vectorises in 16-bit lanes), rather than
+/// count_utf16_scalar's walk from character to character.
+inline std::size_t count_utf16_by_pairs(const char16_t* p, std::size_t n) noexcept {
+  const auto starts_pair = [p](std::size_t i) {
+    return static_cast<unsigned>(((p[i] & 0xFC00u) == 0xD800u) & ((p[i + 1] & 0xFC00u) == 0xDC00u));
+  };
+  std::size_t pairs = 0, i = 0;
+  for (; n - i > 256; i += 256) {  // the unit after the block is read too
+    std::uint16_t block = 0;
+    for (std::size_t k = 0; k < 256; ++k) block = static_cast<std::uint16_t>(block + starts_pair(i + k));
+    pairs += block;
+  }
+  for (; i + 1 < n; ++i) pairs += starts_pair(i);
+  return n - pairs;
+}
+
 /// validate_utf16 on the `n` units at p with the bytes of each exchanged (UTF-16 in the byte order
 /// opposite to the host's).
 inline validation_result validate_utf16_swapped_scalar(const char16_t* p, std::size_t n) noexcept {
