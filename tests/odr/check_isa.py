@@ -20,7 +20,7 @@ LEGACY = re.compile(
     r"^(pshufb|palignr|ptest|pabs[bwd]|psign[bwd]|phadd|phsub|pmaddubsw|pmulhrsw|pblend|blendv?p[sd]|"
     r"pmov[sz]x|pmins[bd]|pmaxs[bd]|pminu[wd]|pmaxu[wd]|pmulld|pmuldq|pcmpeqq|pcmpgtq|packusdw|"
     r"pextr[bdq]|pinsr[bdq]|extractps|insertps|round[ps][sd]|dpp[sd]|mpsadbw|phminposuw|pcmp[ei]str|"
-    r"crc32|popcnt|lzcnt|tzcnt|andn|bextr|blsi|blsmsk|blsr|bzhi|pdep|pext|mulx|rorx|sarx|shlx|shrx)")
+    r"crc32|popcnt|lzcnt|tzcnt|andn|bextr|blsi|blsmsk|blsr|bzhi|pdep\b|pext\b|mulx|rorx|sarx|shlx|shrx)")
 WIDE = re.compile(r"%[yz]mm\d+|%k[0-7]\b")
 
 
