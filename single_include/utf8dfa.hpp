@@ -4679,27 +4679,86 @@ inline conversion_result utf16_to_utf32(const char16_t* p, std::size_t n, char32
   return repl == strict_marker ? utf16_to_utf32_by<true>(p, n, out, repl) : utf16_to_utf32_by<false>(p, n, out, repl);
 }
 
-/// UTF-32 to UTF-16: blocks of 8 values in the BMP (no surrogate) in vectors, the others scalar.
+/// UTF-32 to UTF-16: blocks of 16 or 8 values without an error in vectors (BMP ones packed, supplementary
+/// ones split by a shuffle per lane), blocks with an error scalar.
 template <bool Strict>
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf32_to_utf16_by(const char32_t* p, std::size_t n,
                                                                          char16_t* out, char32_t repl) noexcept {
   const __m256i d800 = _mm256_set1_epi32(0xD800);
   const __m256i top = _mm256_set1_epi32(0x07FF);
+  const __m256i f800 = _mm256_set1_epi16(static_cast<short>(0xF800));
+  const __m256i d800w = _mm256_set1_epi16(static_cast<short>(0xD800));
+  const __m256i plane16 = _mm256_set1_epi32(0x10), ffff = _mm256_set1_epi32(0xFFFF);
+  const __m256i high_base = _mm256_set1_epi32(0xD7C0);
+  const __m256i low10 = _mm256_set1_epi32(0x3FF), low_tag = _mm256_set1_epi32(0xDC00);
   transcode_cursor<char16_t> c{0, out, error_code::none};
+  bool bmp = true;  // the last block was in the BMP: 16 values at a time are worth a try
   while (n - c.i >= 8) {
+    if (bmp && n - c.i >= 16) {
+      // 16 values at a time while they are BMP values other than surrogates: packed to words (a value
+      // above FFFF saturates, and is seen by its high half), the two vectors' lanes then put in order.
+      const __m256i v0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
+      const __m256i v1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 8));
+      const __m256i w = _mm256_packus_epi32(v0, v1);
+      const __m256i bad = _mm256_or_si256(_mm256_srli_epi32(_mm256_or_si256(v0, v1), 16),
+                                          _mm256_cmpeq_epi16(_mm256_and_si256(w, f800), d800w));
+      if (_mm256_testz_si256(bad, bad)) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o), _mm256_permute4x64_epi64(w, 0xD8));
+        c.o += 16;
+        c.i += 16;
+        continue;
+      }
+    }
     const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
-    // Taken as they are when no value is above FFFF or a surrogate (v - D800 below 800).
+    // An error: a surrogate (v - D800 below 800) or a value above 10FFFF (its high half above 10).
     const __m256i t = _mm256_sub_epi32(v, d800);
-    const __m256i bad = _mm256_or_si256(_mm256_srli_epi32(v, 16), _mm256_cmpeq_epi32(_mm256_min_epu32(t, top), t));
-    if (UTF8DFA_LIKELY(_mm256_testz_si256(bad, bad))) {
+    const __m256i bad = _mm256_or_si256(_mm256_cmpeq_epi32(_mm256_min_epu32(t, top), t),
+                                        _mm256_cmpgt_epi32(_mm256_srli_epi32(v, 16), plane16));
+    if (UTF8DFA_UNLIKELY(!_mm256_testz_si256(bad, bad))) {
+      if (!scalar_region<Strict>(p, n, c.i + 8, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+      continue;
+    }
+    const __m256i supp = _mm256_cmpgt_epi32(v, ffff);
+    bmp = _mm256_testz_si256(supp, supp) != 0;
+    if (bmp) {
       // Lanes 0..3 and 4..7 packed to words (the values are at most FFFF), then put in order.
       const __m256i words = _mm256_packus_epi32(v, v);
-      const __m128i ordered = _mm256_castsi256_si128(_mm256_permute4x64_epi64(words, 0x08));
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o), ordered);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o), _mm256_castsi256_si128(_mm256_permute4x64_epi64(words, 0x08)));
       c.o += 8;
       c.i += 8;
-    } else if (!scalar_region<Strict>(p, n, c.i + 8, c, repl)) {
-      return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+    } else {
+      // Supplementary values: each value becomes a dword, the pair (high surrogate, low surrogate) or
+      // the value and a word to drop; a shuffle per lane packs the words. The first lane's 8 units
+      // are all the block's (each lane gives at least 4); the second lane's are stored exactly.
+      const __m256i pair = _mm256_or_si256(_mm256_add_epi32(_mm256_srli_epi32(v, 10), high_base),
+                                           _mm256_slli_epi32(_mm256_or_si256(_mm256_and_si256(v, low10), low_tag), 16));
+      const __m256i d = _mm256_blendv_epi8(v, pair, supp);
+      // Word 2j of each dword is kept, word 2j + 1 where value j is supplementary.
+      const unsigned words =
+          _pdep_u32(static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(supp))), 0xAAAAu) | 0x5555u;
+      const __m128i lo =
+          _mm_shuffle_epi8(_mm256_castsi256_si128(d),
+                           _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_words[words & 0xFFu])));
+      const __m128i hi =
+          _mm_shuffle_epi8(_mm256_extracti128_si256(d, 1),
+                           _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_words[words >> 8])));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o), lo);
+      c.o += _mm_popcnt_u32(words & 0xFFu);
+      const auto count = static_cast<unsigned>(_mm_popcnt_u32(words >> 8));
+      if (count == 8) {
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o), hi);
+      } else {
+        _mm_maskstore_epi32(reinterpret_cast<int*>(c.o),
+                            _mm_cmpgt_epi32(_mm_set1_epi32(static_cast<int>(count / 2)), _mm_setr_epi32(0, 1, 2, 3)),
+                            hi);
+        if ((count & 1u) != 0) {
+          alignas(16) char16_t units[8];
+          _mm_store_si128(reinterpret_cast<__m128i*>(units), hi);
+          c.o[count - 1] = units[count - 1];
+        }
+      }
+      c.o += count;
+      c.i += 8;
     }
   }
   if (!scalar_region<Strict>(p, n, n, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
@@ -4707,6 +4766,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf32_to_utf16_by(const c
 }
 
 inline conversion_result utf32_to_utf16(const char32_t* p, std::size_t n, char16_t* out, char32_t repl) noexcept {
+  prepare_tables();
   return repl == strict_marker ? utf32_to_utf16_by<true>(p, n, out, repl) : utf32_to_utf16_by<false>(p, n, out, repl);
 }
 
@@ -6694,10 +6754,60 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE unsigned char* widen_latin1_32(unsig
   return o + count;
 }
 
+/// 64-bit word e of the byte permute that puts byte j in byte 2j and byte 32 + j in byte 2j + 1.
+constexpr long long pair_halves_word(int e) noexcept {
+  unsigned long long v = 0;
+  for (int t = 0; t < 4; ++t) {
+    const auto j = static_cast<unsigned long long>(4 * e + t);
+    v |= j << (16 * t) | (32 + j) << (16 * t + 8);
+  }
+  return static_cast<long long>(v);
+}
+
+/// The UTF-8 of 64 Latin-1 bytes `x` with `high` (their bytes 80..FF) not zero, with whole-vector
+/// stores: the caller has at least 128 bytes of room at `o`. One byte permute pairs byte j with byte
+/// 32 + j in a 16-bit lane; each half then makes every byte c a little-endian word [lead, tail]: lead
+/// C2 and tail c for c < C0, lead C3 and tail c - 40 above (c's two top bits move into the lead); an
+/// ASCII byte keeps only its tail, which is c itself.
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE unsigned char* widen_latin1_64(unsigned char* o, __m512i x,
+                                                                           std::uint64_t high) noexcept {
+  const __m512i y = _mm512_permutexvar_epi8(
+      _mm512_set_epi64(pair_halves_word(7), pair_halves_word(6), pair_halves_word(5), pair_halves_word(4),
+                       pair_halves_word(3), pair_halves_word(2), pair_halves_word(1), pair_halves_word(0)),
+      x);
+  const __m512i c2 = _mm512_set1_epi16(0xC2);
+  const __m512i up = _mm512_set1_epi16(1 - 0x4000);  // lead C2 -> C3, tail c -> c - 40
+  const std::uint64_t top = _mm512_cmpge_epu8_mask(x, _mm512_set1_epi8(static_cast<char>(0xC0)));
+  const __m512i a0 = _mm512_or_si512(_mm512_slli_epi16(y, 8), c2);
+  const __m512i a = _mm512_mask_add_epi16(a0, static_cast<__mmask32>(top), a0, up);
+  const __m512i b0 = _mm512_or_si512(_mm512_and_si512(y, _mm512_set1_epi16(static_cast<short>(0xFF00))), c2);
+  const __m512i b = _mm512_mask_add_epi16(b0, static_cast<__mmask32>(top >> 32), b0, up);
+  const auto lo = static_cast<std::uint32_t>(high), hi = static_cast<std::uint32_t>(high >> 32);
+  const std::uint64_t keep_a = 0xAAAAAAAAAAAAAAAAull | _pdep_u64(lo, 0x5555555555555555ull);
+  const std::uint64_t keep_b = 0xAAAAAAAAAAAAAAAAull | _pdep_u64(hi, 0x5555555555555555ull);
+  _mm512_storeu_si512(o, _mm512_maskz_compress_epi8(static_cast<__mmask64>(keep_a), a));
+  o += 32 + _mm_popcnt_u32(lo);
+  _mm512_storeu_si512(o, _mm512_maskz_compress_epi8(static_cast<__mmask64>(keep_b), b));
+  return o + 32 + _mm_popcnt_u32(hi);
+}
+
+/// Latin-1 to UTF-8. While 128 or more input bytes remain, the output (exactly sized, at least a byte
+/// per input byte) has room for two whole vectors: whole-vector loads and stores; then masked ones.
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t latin1_to_utf8(const unsigned char* p, std::size_t n,
                                                                          unsigned char* out) noexcept {
   unsigned char* o = out;
-  for (std::size_t i = 0; i < n;) {
+  std::size_t i = 0;
+  for (; n - i >= 128; i += 64) {
+    const __m512i x = _mm512_loadu_si512(p + i);
+    const std::uint64_t high = _mm512_movepi8_mask(x);
+    if (high == 0) {
+      _mm512_storeu_si512(o, x);
+      o += 64;
+    } else {
+      o = widen_latin1_64(o, x, high);
+    }
+  }
+  while (i < n) {
     const std::size_t k = n - i < 64 ? n - i : 64;
     const auto live = static_cast<__mmask64>(low_bits(k));
     const __m512i x = _mm512_maskz_loadu_epi8(live, p + i);
@@ -6951,8 +7061,26 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf32_to_utf16_by(const
                                                                            char16_t* out, char32_t repl) noexcept {
   const cp_constants kc;
   transcode_cursor<char16_t> c{0, out, error_code::none};
+  // Word j of the permute takes word 2j of the pair of vectors: the low word of value j.
+  const __m512i words = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(byte_iota()));
+  const __m512i evens = _mm512_add_epi16(words, words);
+  const __m512i upper = _mm512_set1_epi32(static_cast<int>(0xFFFF0000u));
+  const __m512i f800 = _mm512_set1_epi16(static_cast<short>(0xF800)),
+                d800 = _mm512_set1_epi16(static_cast<short>(0xD800));
   while (c.i < n) {
     const std::size_t i = c.i;
+    // 32 values of the BMP other than surrogates: 32 units, one permute.
+    if (n - i >= 32) {
+      const __m512i v0 = _mm512_loadu_si512(p + i), v1 = _mm512_loadu_si512(p + i + 16);
+      const __m512i w = _mm512_permutex2var_epi16(v0, evens, v1);
+      if (_mm512_test_epi32_mask(_mm512_or_si512(v0, v1), upper) == 0 &&
+          _mm512_cmpeq_epi16_mask(_mm512_and_si512(w, f800), d800) == 0) {
+        _mm512_storeu_si512(c.o, w);
+        c.o += 32;
+        c.i += 32;
+        continue;
+      }
+    }
     const std::size_t k = n - i < 16 ? n - i : 16;
     const __m512i v = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(low_bits(k)), p + i);
     const __mmask16 sur =

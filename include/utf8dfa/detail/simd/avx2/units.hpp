@@ -319,27 +319,86 @@ inline conversion_result utf16_to_utf32(const char16_t* p, std::size_t n, char32
   return repl == strict_marker ? utf16_to_utf32_by<true>(p, n, out, repl) : utf16_to_utf32_by<false>(p, n, out, repl);
 }
 
-/// UTF-32 to UTF-16: blocks of 8 values in the BMP (no surrogate) in vectors, the others scalar.
+/// UTF-32 to UTF-16: blocks of 16 or 8 values without an error in vectors (BMP ones packed, supplementary
+/// ones split by a shuffle per lane), blocks with an error scalar.
 template <bool Strict>
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf32_to_utf16_by(const char32_t* p, std::size_t n,
                                                                          char16_t* out, char32_t repl) noexcept {
   const __m256i d800 = _mm256_set1_epi32(0xD800);
   const __m256i top = _mm256_set1_epi32(0x07FF);
+  const __m256i f800 = _mm256_set1_epi16(static_cast<short>(0xF800));
+  const __m256i d800w = _mm256_set1_epi16(static_cast<short>(0xD800));
+  const __m256i plane16 = _mm256_set1_epi32(0x10), ffff = _mm256_set1_epi32(0xFFFF);
+  const __m256i high_base = _mm256_set1_epi32(0xD7C0);
+  const __m256i low10 = _mm256_set1_epi32(0x3FF), low_tag = _mm256_set1_epi32(0xDC00);
   transcode_cursor<char16_t> c{0, out, error_code::none};
+  bool bmp = true;  // the last block was in the BMP: 16 values at a time are worth a try
   while (n - c.i >= 8) {
+    if (bmp && n - c.i >= 16) {
+      // 16 values at a time while they are BMP values other than surrogates: packed to words (a value
+      // above FFFF saturates, and is seen by its high half), the two vectors' lanes then put in order.
+      const __m256i v0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
+      const __m256i v1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 8));
+      const __m256i w = _mm256_packus_epi32(v0, v1);
+      const __m256i bad = _mm256_or_si256(_mm256_srli_epi32(_mm256_or_si256(v0, v1), 16),
+                                          _mm256_cmpeq_epi16(_mm256_and_si256(w, f800), d800w));
+      if (_mm256_testz_si256(bad, bad)) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o), _mm256_permute4x64_epi64(w, 0xD8));
+        c.o += 16;
+        c.i += 16;
+        continue;
+      }
+    }
     const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
-    // Taken as they are when no value is above FFFF or a surrogate (v - D800 below 800).
+    // An error: a surrogate (v - D800 below 800) or a value above 10FFFF (its high half above 10).
     const __m256i t = _mm256_sub_epi32(v, d800);
-    const __m256i bad = _mm256_or_si256(_mm256_srli_epi32(v, 16), _mm256_cmpeq_epi32(_mm256_min_epu32(t, top), t));
-    if (UTF8DFA_LIKELY(_mm256_testz_si256(bad, bad))) {
+    const __m256i bad = _mm256_or_si256(_mm256_cmpeq_epi32(_mm256_min_epu32(t, top), t),
+                                        _mm256_cmpgt_epi32(_mm256_srli_epi32(v, 16), plane16));
+    if (UTF8DFA_UNLIKELY(!_mm256_testz_si256(bad, bad))) {
+      if (!scalar_region<Strict>(p, n, c.i + 8, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+      continue;
+    }
+    const __m256i supp = _mm256_cmpgt_epi32(v, ffff);
+    bmp = _mm256_testz_si256(supp, supp) != 0;
+    if (bmp) {
       // Lanes 0..3 and 4..7 packed to words (the values are at most FFFF), then put in order.
       const __m256i words = _mm256_packus_epi32(v, v);
-      const __m128i ordered = _mm256_castsi256_si128(_mm256_permute4x64_epi64(words, 0x08));
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o), ordered);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o), _mm256_castsi256_si128(_mm256_permute4x64_epi64(words, 0x08)));
       c.o += 8;
       c.i += 8;
-    } else if (!scalar_region<Strict>(p, n, c.i + 8, c, repl)) {
-      return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+    } else {
+      // Supplementary values: each value becomes a dword, the pair (high surrogate, low surrogate) or
+      // the value and a word to drop; a shuffle per lane packs the words. The first lane's 8 units
+      // are all the block's (each lane gives at least 4); the second lane's are stored exactly.
+      const __m256i pair = _mm256_or_si256(_mm256_add_epi32(_mm256_srli_epi32(v, 10), high_base),
+                                           _mm256_slli_epi32(_mm256_or_si256(_mm256_and_si256(v, low10), low_tag), 16));
+      const __m256i d = _mm256_blendv_epi8(v, pair, supp);
+      // Word 2j of each dword is kept, word 2j + 1 where value j is supplementary.
+      const unsigned words =
+          _pdep_u32(static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(supp))), 0xAAAAu) | 0x5555u;
+      const __m128i lo =
+          _mm_shuffle_epi8(_mm256_castsi256_si128(d),
+                           _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_words[words & 0xFFu])));
+      const __m128i hi =
+          _mm_shuffle_epi8(_mm256_extracti128_si256(d, 1),
+                           _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_words[words >> 8])));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o), lo);
+      c.o += _mm_popcnt_u32(words & 0xFFu);
+      const auto count = static_cast<unsigned>(_mm_popcnt_u32(words >> 8));
+      if (count == 8) {
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o), hi);
+      } else {
+        _mm_maskstore_epi32(reinterpret_cast<int*>(c.o),
+                            _mm_cmpgt_epi32(_mm_set1_epi32(static_cast<int>(count / 2)), _mm_setr_epi32(0, 1, 2, 3)),
+                            hi);
+        if ((count & 1u) != 0) {
+          alignas(16) char16_t units[8];
+          _mm_store_si128(reinterpret_cast<__m128i*>(units), hi);
+          c.o[count - 1] = units[count - 1];
+        }
+      }
+      c.o += count;
+      c.i += 8;
     }
   }
   if (!scalar_region<Strict>(p, n, n, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
@@ -347,6 +406,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf32_to_utf16_by(const c
 }
 
 inline conversion_result utf32_to_utf16(const char32_t* p, std::size_t n, char16_t* out, char32_t repl) noexcept {
+  prepare_tables();
   return repl == strict_marker ? utf32_to_utf16_by<true>(p, n, out, repl) : utf32_to_utf16_by<false>(p, n, out, repl);
 }
 

@@ -44,10 +44,60 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE unsigned char* widen_latin1_32(unsig
   return o + count;
 }
 
+/// 64-bit word e of the byte permute that puts byte j in byte 2j and byte 32 + j in byte 2j + 1.
+constexpr long long pair_halves_word(int e) noexcept {
+  unsigned long long v = 0;
+  for (int t = 0; t < 4; ++t) {
+    const auto j = static_cast<unsigned long long>(4 * e + t);
+    v |= j << (16 * t) | (32 + j) << (16 * t + 8);
+  }
+  return static_cast<long long>(v);
+}
+
+/// The UTF-8 of 64 Latin-1 bytes `x` with `high` (their bytes 80..FF) not zero, with whole-vector
+/// stores: the caller has at least 128 bytes of room at `o`. One byte permute pairs byte j with byte
+/// 32 + j in a 16-bit lane; each half then makes every byte c a little-endian word [lead, tail]: lead
+/// C2 and tail c for c < C0, lead C3 and tail c - 40 above (c's two top bits move into the lead); an
+/// ASCII byte keeps only its tail, which is c itself.
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE unsigned char* widen_latin1_64(unsigned char* o, __m512i x,
+                                                                           std::uint64_t high) noexcept {
+  const __m512i y = _mm512_permutexvar_epi8(
+      _mm512_set_epi64(pair_halves_word(7), pair_halves_word(6), pair_halves_word(5), pair_halves_word(4),
+                       pair_halves_word(3), pair_halves_word(2), pair_halves_word(1), pair_halves_word(0)),
+      x);
+  const __m512i c2 = _mm512_set1_epi16(0xC2);
+  const __m512i up = _mm512_set1_epi16(1 - 0x4000);  // lead C2 -> C3, tail c -> c - 40
+  const std::uint64_t top = _mm512_cmpge_epu8_mask(x, _mm512_set1_epi8(static_cast<char>(0xC0)));
+  const __m512i a0 = _mm512_or_si512(_mm512_slli_epi16(y, 8), c2);
+  const __m512i a = _mm512_mask_add_epi16(a0, static_cast<__mmask32>(top), a0, up);
+  const __m512i b0 = _mm512_or_si512(_mm512_and_si512(y, _mm512_set1_epi16(static_cast<short>(0xFF00))), c2);
+  const __m512i b = _mm512_mask_add_epi16(b0, static_cast<__mmask32>(top >> 32), b0, up);
+  const auto lo = static_cast<std::uint32_t>(high), hi = static_cast<std::uint32_t>(high >> 32);
+  const std::uint64_t keep_a = 0xAAAAAAAAAAAAAAAAull | _pdep_u64(lo, 0x5555555555555555ull);
+  const std::uint64_t keep_b = 0xAAAAAAAAAAAAAAAAull | _pdep_u64(hi, 0x5555555555555555ull);
+  _mm512_storeu_si512(o, _mm512_maskz_compress_epi8(static_cast<__mmask64>(keep_a), a));
+  o += 32 + _mm_popcnt_u32(lo);
+  _mm512_storeu_si512(o, _mm512_maskz_compress_epi8(static_cast<__mmask64>(keep_b), b));
+  return o + 32 + _mm_popcnt_u32(hi);
+}
+
+/// Latin-1 to UTF-8. While 128 or more input bytes remain, the output (exactly sized, at least a byte
+/// per input byte) has room for two whole vectors: whole-vector loads and stores; then masked ones.
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t latin1_to_utf8(const unsigned char* p, std::size_t n,
                                                                          unsigned char* out) noexcept {
   unsigned char* o = out;
-  for (std::size_t i = 0; i < n;) {
+  std::size_t i = 0;
+  for (; n - i >= 128; i += 64) {
+    const __m512i x = _mm512_loadu_si512(p + i);
+    const std::uint64_t high = _mm512_movepi8_mask(x);
+    if (high == 0) {
+      _mm512_storeu_si512(o, x);
+      o += 64;
+    } else {
+      o = widen_latin1_64(o, x, high);
+    }
+  }
+  while (i < n) {
     const std::size_t k = n - i < 64 ? n - i : 64;
     const auto live = static_cast<__mmask64>(low_bits(k));
     const __m512i x = _mm512_maskz_loadu_epi8(live, p + i);
@@ -301,8 +351,26 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf32_to_utf16_by(const
                                                                            char16_t* out, char32_t repl) noexcept {
   const cp_constants kc;
   transcode_cursor<char16_t> c{0, out, error_code::none};
+  // Word j of the permute takes word 2j of the pair of vectors: the low word of value j.
+  const __m512i words = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(byte_iota()));
+  const __m512i evens = _mm512_add_epi16(words, words);
+  const __m512i upper = _mm512_set1_epi32(static_cast<int>(0xFFFF0000u));
+  const __m512i f800 = _mm512_set1_epi16(static_cast<short>(0xF800)),
+                d800 = _mm512_set1_epi16(static_cast<short>(0xD800));
   while (c.i < n) {
     const std::size_t i = c.i;
+    // 32 values of the BMP other than surrogates: 32 units, one permute.
+    if (n - i >= 32) {
+      const __m512i v0 = _mm512_loadu_si512(p + i), v1 = _mm512_loadu_si512(p + i + 16);
+      const __m512i w = _mm512_permutex2var_epi16(v0, evens, v1);
+      if (_mm512_test_epi32_mask(_mm512_or_si512(v0, v1), upper) == 0 &&
+          _mm512_cmpeq_epi16_mask(_mm512_and_si512(w, f800), d800) == 0) {
+        _mm512_storeu_si512(c.o, w);
+        c.o += 32;
+        c.i += 32;
+        continue;
+      }
+    }
     const std::size_t k = n - i < 16 ? n - i : 16;
     const __m512i v = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(low_bits(k)), p + i);
     const __mmask16 sur =
