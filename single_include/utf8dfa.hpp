@@ -6828,55 +6828,69 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t latin1_to_utf8(const u
 // ---- UTF-8 to Latin-1 -----------------------------------------------------------------------
 
 /// UTF-8 to Latin-1 under Policy: blocks of ASCII and C2/C3 pairs in vectors, the others scalar.
+/// A pair cut by a block's end is carried: the lead is dropped in its block, and the next block
+/// writes the character at its continuation byte (80..BF, or C0..FF after a C3 lead: 40 added).
+/// Every block is whole (64 bytes) but the last, so the loads stay on the alignment they started on.
 template <class Policy>
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const unsigned char* p, std::size_t n,
                                                                            unsigned char* out,
                                                                            unsigned char repl) noexcept {
-  const __m512i fe = _mm512_set1_epi8(static_cast<char>(0xFE));
-  const __m512i c2 = _mm512_set1_epi8(static_cast<char>(0xC2));
-  const __m512i c0 = _mm512_set1_epi8(static_cast<char>(0xC0));
-  const __m512i low6 = _mm512_set1_epi8(0x3F);
-  const __m512i before = _mm512_sub_epi8(byte_iota(), _mm512_set1_epi8(1));  // byte j takes byte j - 1
+  // Built once (opaque: the compiler would otherwise build them again in the loop).
+  const __m512i fe = opaque(_mm512_set1_epi8(static_cast<char>(0xFE)));
+  const __m512i c2 = opaque(_mm512_set1_epi8(static_cast<char>(0xC2)));
+  const __m512i c3 = opaque(_mm512_set1_epi8(static_cast<char>(0xC3)));
+  const __m512i c0 = opaque(_mm512_set1_epi8(static_cast<char>(0xC0)));
+  const __m512i x40 = opaque(_mm512_set1_epi8(0x40));
   latin1_progress s;
-  std::size_t i = 0, w = 0;  // s.read and s.written, in registers
+  std::size_t i = 0, w = 0;              // s.read and s.written, in registers
+  std::uint64_t lead_in = 0, c3_in = 0;  // the last block ended with a lead (1), a C3 one (1)
   while (i < n) {
-    const std::size_t k = n - i < 64 ? n - i : 64;
-    std::uint64_t live = low_bits(k);
-    const __m512i x = _mm512_maskz_loadu_epi8(static_cast<__mmask64>(live), p + i);
+    // Runs of ASCII, a vector at a time (not after a cut pair: its continuation comes first).
+    while (lead_in == 0 && n - i >= 64) {
+      const __m512i a = _mm512_loadu_si512(p + i);
+      if (_mm512_movepi8_mask(a) != 0) break;
+      _mm512_storeu_si512(out + w, a);
+      i += 64;
+      w += 64;
+    }
+    if (i == n) break;
+    const bool whole = n - i >= 64;
+    const std::size_t k = whole ? 64 : n - i;
+    const std::uint64_t live = whole ? ~std::uint64_t{0} : _bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(k));
+    const __m512i x = whole ? _mm512_loadu_si512(p + i) : _mm512_maskz_loadu_epi8(static_cast<__mmask64>(live), p + i);
     const std::uint64_t high = _mm512_movepi8_mask(x);
-    if (high == 0) {
-      _mm512_mask_storeu_epi8(out + w, static_cast<__mmask64>(live), x);
-      i += k;
-      w += k;
-      continue;
-    }
-    std::uint64_t lead = _mm512_cmpeq_epi8_mask(_mm512_and_si512(x, fe), c2);
-    const std::uint64_t cont = _mm512_cmplt_epi8_mask(x, c0) & high;  // 80..BF
-    std::size_t take = k;
-    if (n - i > 64 && (lead >> 63) != 0) {  // a pair cut by the block end: the next block takes it
-      take = 63;
-      lead &= ~(std::uint64_t{1} << 63);
-      live >>= 1;
-    }
-    // A lead still at byte 63 ends the input: an error (lead << 1 would drop it).
-    if (UTF8DFA_UNLIKELY((high & live & ~lead & ~cont) != 0 || (lead << 1) != (cont & live) || (lead >> 63) != 0)) {
-      s.read = i;
+    const std::uint64_t lead = _mm512_mask_cmpeq_epi8_mask(static_cast<__mmask64>(high), _mm512_and_si512(x, fe), c2);
+    const std::uint64_t cont = _mm512_mask_cmplt_epu8_mask(static_cast<__mmask64>(high), x, c0);  // 80..BF
+    // Each high byte a lead or a continuation, each continuation after a lead, the other way round
+    // in the block (a lead at the end of the last block is seen below).
+    if (UTF8DFA_UNLIKELY(((high & ~lead & ~cont) | ((((lead << 1) | lead_in) & live) ^ cont)) != 0)) {
+      s.read = i - lead_in;  // the cut pair's lead wrote nothing yet
       s.written = w;
-      if (!to_latin1_until<Policy>(p, n, i + take, out, s, repl)) return latin1_result(s, n, true);
+      if (!to_latin1_until<Policy>(p, n, i + k, out, s, repl)) return latin1_result(s, n, true);
       i = s.read;
       w = s.written;
+      lead_in = c3_in = 0;
       continue;
     }
-    const __m512i prev = _mm512_permutexvar_epi8(before, x);
-    const __m512i value = _mm512_or_si512(_mm512_and_si512(x, low6), _mm512_and_si512(_mm512_slli_epi16(prev, 6), c0));
-    const __m512i bytes = _mm512_mask_blend_epi8(static_cast<__mmask64>(cont), x, value);
+    const std::uint64_t is_c3 = _mm512_cmpeq_epi8_mask(x, c3);
+    const __m512i bytes = _mm512_mask_add_epi8(x, static_cast<__mmask64>(((is_c3 << 1) | c3_in) & cont), x, x40);
     const std::uint64_t keep = live & ~lead;
-    const __m512i packed = _mm512_maskz_compress_epi8(static_cast<__mmask64>(keep), bytes);
-    const auto count = static_cast<std::size_t>(_mm_popcnt_u64(keep));
-    _mm512_mask_storeu_epi8(out + w, static_cast<__mmask64>(low_bits(count)), packed);
-    i += take;
+    const auto count = static_cast<unsigned>(_mm_popcnt_u64(keep));
+    _mm512_mask_storeu_epi8(out + w, static_cast<__mmask64>(_bzhi_u64(~std::uint64_t{0}, count)),
+                            _mm512_maskz_compress_epi8(static_cast<__mmask64>(keep), bytes));
+    // The last byte's bit (the block is whole but at the end, where a lead is an error anyway).
+    lead_in = (lead >> (k - 1)) & 1u;
+    c3_in = is_c3 >> 63;
+    i += k;
     w += count;
   }
+  if (UTF8DFA_UNLIKELY(lead_in != 0)) {  // a lead ends the input: the scalar code says what it is
+    s.read = n - 1;
+    s.written = w;
+    if (!to_latin1_until<Policy>(p, n, n, out, s, repl)) return latin1_result(s, n, true);
+    w = s.written;
+  }
+  s.read = n;
   s.written = w;
   return latin1_result(s, n, false);
 }
@@ -6945,23 +6959,41 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool plain128(const char16_t* p, __m
   return _mm512_cmplt_epu16_mask(m, limit) == 0;
 }
 
+/// Units to skip so that p + skip is on a 64-byte line when the units before hold no surrogate (a
+/// whole-line load is one access, and this loop is bound by loads), else 0.
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE std::size_t to_line(const char16_t* p, std::size_t n, __m512i shift,
+                                                                __m512i limit) noexcept {
+  const auto at = reinterpret_cast<std::uintptr_t>(p);
+  if (n < 256 || (at & 63) == 0 || (at & 1) != 0) return 0;
+  const std::size_t head = (64 - (at & 63)) / 2;
+  const __m512i u = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(head)), p);
+  return _mm512_cmplt_epu16_mask(_mm512_add_epi16(u, shift), limit) == 0 ? head : 0;
+}
+
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16(const char16_t* p,
                                                                                std::size_t n) noexcept {
   const __m512i shift = _mm512_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
   const __m512i limit = _mm512_set1_epi16(0x0800);
-  for (std::size_t i = 0; i < n;) {
+  std::size_t i = to_line(p, n, shift, limit);
+  while (n - i >= 32) {
     if (n - i >= 128 && plain128(p + i, shift, limit)) {
       i += 128;
       continue;
     }
-    const std::size_t k = n - i < 32 ? n - i : 32;
-    const __m512i u = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(k)), p + i);
-    const unit_block b = check_utf16(u, i, n, k);
+    const unit_block b = check_utf16(_mm512_loadu_si512(p + i), i, n, 32);
     if (UTF8DFA_UNLIKELY(!b.clean)) {
       const validation_result r = validate_utf(p + i, n - i);
       return {i + r.valid_up_to, r.error_length, r.error};
     }
     i += b.take;
+  }
+  if (i < n) {
+    const std::size_t k = n - i;
+    const __m512i u = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(k)), p + i);
+    if (!check_utf16(u, i, n, k).clean) {
+      const validation_result r = validate_utf(p + i, n - i);
+      return {i + r.valid_up_to, r.error_length, r.error};
+    }
   }
   return {n, 0, error_code::none};
 }
