@@ -326,18 +326,17 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf16_to_utf32_by(const
   transcode_cursor<char32_t> c{0, out, error_code::none};
   while (c.i < n) {
     const std::size_t i = c.i;
-    if (n - i >= 32) {  // 32 units without a surrogate
-      const __m512i u = _mm512_loadu_si512(p + i);
-      if (_mm512_cmplt_epu16_mask(_mm512_add_epi16(u, shift), limit) == 0) {
-        _mm512_storeu_si512(c.o, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(u)));
-        _mm512_storeu_si512(c.o + 16, _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(u, 1)));
-        c.o += 32;
-        c.i += 32;
-        continue;
-      }
+    const bool whole = n - i >= 32;
+    const std::size_t k = whole ? 32 : n - i;
+    const __m512i u =
+        whole ? _mm512_loadu_si512(p + i) : _mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(k)), p + i);
+    if (whole && _mm512_cmplt_epu16_mask(_mm512_add_epi16(u, shift), limit) == 0) {  // 32 units, no surrogate
+      _mm512_storeu_si512(c.o, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(u)));
+      _mm512_storeu_si512(c.o + 16, _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(u, 1)));
+      c.o += 32;
+      c.i += 32;
+      continue;
     }
-    const std::size_t k = n - i < 32 ? n - i : 32;
-    const __m512i u = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(k)), p + i);
     const unit_block b = check_utf16(u, i, n, k);
     if (UTF8DFA_UNLIKELY(!b.clean)) {
       if (!scalar_region<Strict>(p, n, i + b.take, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
@@ -354,8 +353,8 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf16_to_utf32_by(const
       continue;
     }
     // The unit after each one (what follows a high surrogate is its low one).
-    const std::size_t k1 = n - i - 1 < 32 ? n - i - 1 : 32;
-    const __m512i next = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(k1)), p + i + 1);
+    const __m512i next = n - i > 32 ? _mm512_loadu_si512(p + i + 1)
+                                    : _mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(n - i - 1)), p + i + 1);
     const std::uint32_t keep = static_cast<std::uint32_t>(low_bits(b.take)) & ~b.low;
     for (unsigned h = 0; h < 2; ++h) {
       const __m512i a = _mm512_cvtepu16_epi32(h == 0 ? _mm512_castsi512_si256(u) : _mm512_extracti64x4_epi64(u, 1));
