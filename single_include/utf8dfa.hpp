@@ -1140,6 +1140,11 @@ inline constexpr bool stops_on_error = Policy::stops_on_error;
 /// A replacement value that no policy can produce: the kernels' encoding of `skip` (kernel_table.hpp).
 inline constexpr char32_t skip_marker = 0xFFFFFFFEu;
 
+/// The encoding of assume_valid for the UTF-8 lengths of UTF-16 and UTF-32 (no check): each UTF-16
+/// unit counted on its own (a surrogate 2 bytes, so a pair 4), each UTF-32 value by its width (3 for
+/// a surrogate or a value above 10FFFF, as U+FFFD).
+inline constexpr char32_t valid_marker = 0xFFFFFFFDu;
+
 /// What a conversion does with a piece whose error is `e` (none: a character) under Policy: write
 /// it (a character, or the policy's replacement, put in `c`), drop it (skip) or stop (strict).
 /// The first error of a conversion that goes on is kept in `first`.
@@ -1530,10 +1535,33 @@ std::size_t utf8_units_by(const unsigned char* p, std::size_t n, char32_t repl) 
   }
 }
 
+/// UTF-8 bytes of UTF-16 or UTF-32 [p, p+n) counted as valid_marker says: one byte a unit, one more
+/// from 0x80, one more from 0x800, one less for a surrogate (UTF-16) or one more for a supplementary
+/// value (UTF-32). Each unit on its own, in blocks whose sums compilers vectorise.
+template <class In>
+constexpr std::size_t utf8_length_valid(const In* p, std::size_t n) noexcept {
+  std::size_t total = n;
+  for (std::size_t i = 0; i < n;) {
+    const std::size_t m = n - i < 4096 ? n - i : 4096;
+    std::uint32_t extra = 0;
+    for (std::size_t k = 0; k < m; ++k) {
+      const std::uint32_t u = p[i + k];
+      if constexpr (sizeof(In) == 2)
+        extra += std::uint32_t{u >= 0x80u} + std::uint32_t{u >= 0x800u} - std::uint32_t{(u & 0xF800u) == 0xD800u};
+      else
+        extra += std::uint32_t{u >= 0x80u} + std::uint32_t{u >= 0x800u} + std::uint32_t{u - 0x10000u < 0x100000u};
+    }
+    total += extra;
+    i += m;
+  }
+  return total;
+}
+
 /// UTF-8 bytes of UTF-16 or UTF-32 [p, p+n) after conversion, replacements written as `repl`
-/// (skip_marker: none).
+/// (skip_marker: none; valid_marker: utf8_length_valid).
 template <class In>
 std::size_t utf8_length_scalar(const In* p, std::size_t n, char32_t repl) noexcept {
+  if (repl == valid_marker) return utf8_length_valid(p, n);
   std::size_t i = 0;
   return utf8_bytes_region(p, n, i, n, replacement_bytes(repl));
 }
@@ -1850,6 +1878,7 @@ struct kernel_table {
   // (repl == skip_marker).
   std::size_t (*utf16_length_from_utf8)(const unsigned char*, std::size_t, char32_t repl) noexcept;
   std::size_t (*utf32_length_from_utf8)(const unsigned char*, std::size_t, char32_t repl) noexcept;
+  // (These two also take valid_marker: assume_valid's count, no check; scalar.hpp.)
   std::size_t (*utf8_length_from_utf16)(const char16_t*, std::size_t, char32_t repl) noexcept;
   std::size_t (*utf8_length_from_utf32)(const char32_t*, std::size_t, char32_t repl) noexcept;
   // Latin-1 and UTF-16 / UTF-32 input (latin1.hpp, utf16.hpp). utf8_to_latin1's replacement is
@@ -3204,6 +3233,73 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf32_bytes_segment(const char32_t* p, st
 // The kernel-table entry points (a failing step reaches one block past its start; the tail left to
 // the scalar decoder is shorter than a block).
 
+/// Adds to the lane counters `acc` the compare results (-1 where true) whose sum, with 2 a unit, is
+/// the bytes past one a unit that utf8_length_valid (scalar.hpp) counts: -1 up to 7F, -1 up to 7FF,
+/// then -1 for a surrogate in UTF-16 (16-bit lanes), +1 for a supplementary value in UTF-32.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i valid_add(__m256i acc, __m256i u, char16_t) noexcept {
+  const __m256i small = _mm256_cmpeq_epi16(_mm256_min_epu16(u, _mm256_set1_epi16(0x7F)), u);
+  const __m256i mid = _mm256_cmpeq_epi16(_mm256_min_epu16(u, _mm256_set1_epi16(0x7FF)), u);
+  const __m256i sur = _mm256_cmpeq_epi16(_mm256_and_si256(u, _mm256_set1_epi16(static_cast<short>(0xF800))),
+                                         _mm256_set1_epi16(static_cast<short>(0xD800)));
+  return _mm256_add_epi16(acc, _mm256_add_epi16(_mm256_add_epi16(small, mid), sur));
+}
+
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i valid_add(__m256i acc, __m256i u, char32_t) noexcept {
+  const __m256i small = _mm256_cmpeq_epi32(_mm256_min_epu32(u, _mm256_set1_epi32(0x7F)), u);
+  const __m256i mid = _mm256_cmpeq_epi32(_mm256_min_epu32(u, _mm256_set1_epi32(0x7FF)), u);
+  const __m256i t = _mm256_sub_epi32(u, _mm256_set1_epi32(0x10000));
+  const __m256i supp = _mm256_cmpeq_epi32(_mm256_min_epu32(t, _mm256_set1_epi32(0xFFFFF)), t);
+  return _mm256_add_epi32(acc, _mm256_sub_epi32(_mm256_add_epi32(small, mid), supp));
+}
+
+/// The sum of valid_add's (signed) lane counters.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::ptrdiff_t valid_sum(__m256i acc, char16_t) noexcept {
+  acc = _mm256_madd_epi16(acc, _mm256_set1_epi16(1));
+  const __m128i s = _mm_add_epi32(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
+  return static_cast<std::ptrdiff_t>(_mm_extract_epi32(s, 0)) + _mm_extract_epi32(s, 1) + _mm_extract_epi32(s, 2) +
+         _mm_extract_epi32(s, 3);
+}
+
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::ptrdiff_t valid_sum(__m256i acc, char32_t) noexcept {
+  const __m256i wide = _mm256_add_epi64(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(acc)),
+                                        _mm256_cvtepi32_epi64(_mm256_extracti128_si256(acc, 1)));
+  const __m128i s = _mm_add_epi64(_mm256_castsi256_si128(wide), _mm256_extracti128_si256(wide, 1));
+  return static_cast<std::ptrdiff_t>(_mm_cvtsi128_si64(s) + _mm_extract_epi64(s, 1));
+}
+
+/// utf8_length_valid (scalar.hpp) for UTF-16 or UTF-32: four vectors a step, skipped when they hold
+/// nothing above 7F, else counted in lane counters (summed every 2048 steps, before a 16-bit lane
+/// could wrap); the last units by the scalar count.
+template <class In>
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t utf8_length_valid(const In* p, std::size_t n) noexcept {
+  constexpr std::size_t step = 32 / sizeof(In);
+  const __m256i high = sizeof(In) == 2 ? _mm256_set1_epi16(static_cast<short>(0xFF80)) : _mm256_set1_epi32(~0x7F);
+  std::size_t i = 0, counted = 0;  // counted: units in the lane counters, 3 bytes each less what they say
+  std::ptrdiff_t less = 0;
+  __m256i acc = _mm256_setzero_si256();
+  unsigned steps = 0;
+  while (n - i >= 4 * step) {
+    const __m256i a = load(p + i), b = load(p + i + step), c = load(p + i + 2 * step), d = load(p + i + 3 * step);
+    i += 4 * step;
+    if (_mm256_testz_si256(_mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, d)), high)) continue;
+    acc = valid_add(valid_add(valid_add(valid_add(acc, a, In{}), b, In{}), c, In{}), d, In{});
+    counted += 4 * step;
+    if (++steps == 2048) {  // -8 a lane a step at most
+      less += valid_sum(acc, In{});
+      acc = _mm256_setzero_si256();
+      steps = 0;
+    }
+  }
+  for (; n - i >= step; i += step, counted += step) acc = valid_add(acc, load(p + i), In{});
+  less += valid_sum(acc, In{});
+  // The units skipped as ASCII count one byte each (in i - counted).
+  return (i - counted) + 3 * counted + static_cast<std::size_t>(less) + detail::utf8_length_valid<In>(p + i, n - i);
+}
+
+/// Units below which the lengths under valid_marker take utf8_length_valid (no checks), above which
+/// the replace count, whose blocks are faster on long input.
+inline constexpr std::size_t valid_below = 256;
+
 inline std::size_t utf16_length_from_utf8(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
   return utf8_units_blocks<true, &utf8_units_segment<true>, 64>(p, n, repl);
 }
@@ -3213,10 +3309,21 @@ inline std::size_t utf32_length_from_utf8(const unsigned char* p, std::size_t n,
 }
 
 inline std::size_t utf8_length_from_utf16(const char16_t* p, std::size_t n, char32_t repl) noexcept {
+  // valid_marker: on long input the replace count with a 2-byte replacement (U+0080), which is the
+  // same count (the errors of UTF-16 are its lone surrogates).
+  if (repl == valid_marker) {
+    if (n < valid_below) return utf8_length_valid(p, n);
+    repl = 0x80;
+  }
   return utf8_bytes_blocks<char16_t, &utf16_bytes_segment, 16>(p, n, repl);
 }
 
 inline std::size_t utf8_length_from_utf32(const char32_t* p, std::size_t n, char32_t repl) noexcept {
+  // valid_marker: on long input the replace count (U+FFFD, 3 bytes, is what it counts for an error).
+  if (repl == valid_marker) {
+    if (n < valid_below) return utf8_length_valid(p, n);
+    repl = replacement_character;
+  }
   return utf8_bytes_blocks<char32_t, &utf32_bytes_segment, 8>(p, n, repl);
 }
 
@@ -5895,7 +6002,77 @@ UTF8DFA_TARGET_AVX512 inline std::size_t utf32_bytes_segment(const char32_t* p, 
   return stop;
 }
 
+/// Adds to the lane counters `acc` the bytes past one a unit that utf8_length_valid (scalar.hpp)
+/// counts for the UTF-16 units (16-bit lanes) or UTF-32 values (32-bit lanes) in u.
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m512i valid_add(__m512i acc, __m512i u, char16_t) noexcept {
+  const __m512i one = _mm512_set1_epi16(1);
+  acc = _mm512_mask_add_epi16(acc, _mm512_cmpgt_epu16_mask(u, _mm512_set1_epi16(0x7F)), acc, one);
+  acc = _mm512_mask_add_epi16(acc, _mm512_cmpgt_epu16_mask(u, _mm512_set1_epi16(0x7FF)), acc, one);
+  const __mmask32 sur = _mm512_cmpeq_epi16_mask(_mm512_and_si512(u, _mm512_set1_epi16(static_cast<short>(0xF800))),
+                                                _mm512_set1_epi16(static_cast<short>(0xD800)));
+  return _mm512_mask_sub_epi16(acc, sur, acc, one);
+}
+
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m512i valid_add(__m512i acc, __m512i u, char32_t) noexcept {
+  const __m512i one = _mm512_set1_epi32(1);
+  acc = _mm512_mask_add_epi32(acc, _mm512_cmpgt_epu32_mask(u, _mm512_set1_epi32(0x7F)), acc, one);
+  acc = _mm512_mask_add_epi32(acc, _mm512_cmpgt_epu32_mask(u, _mm512_set1_epi32(0x7FF)), acc, one);
+  const __mmask16 supp =
+      _mm512_cmplt_epu32_mask(_mm512_sub_epi32(u, _mm512_set1_epi32(0x10000)), _mm512_set1_epi32(0x100000));
+  return _mm512_mask_add_epi32(acc, supp, acc, one);
+}
+
+/// The sum of valid_add's lane counters.
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE std::size_t valid_sum(__m512i acc, char16_t) noexcept {
+  const __m512i pairs = _mm512_add_epi32(_mm512_and_si512(acc, _mm512_set1_epi32(0xFFFF)), _mm512_srli_epi32(acc, 16));
+  return static_cast<unsigned>(_mm512_reduce_add_epi32(pairs));
+}
+
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE std::size_t valid_sum(__m512i acc, char32_t) noexcept {
+  return static_cast<unsigned>(_mm512_reduce_add_epi32(acc));
+}
+
+/// utf8_length_valid (scalar.hpp) for UTF-16 or UTF-32: four vectors a step, skipped when they
+/// hold nothing above 7F, else each test's mask added to 16-bit (UTF-16) or 32-bit lane counters
+/// (summed every 4096 steps, before one could wrap); the last units by masked loads, whose zeros count
+/// nothing.
+template <class In>
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE std::size_t utf8_length_valid(const In* p, std::size_t n) noexcept {
+  constexpr std::size_t step = 64 / sizeof(In);
+  constexpr bool utf16 = sizeof(In) == 2;
+  const __m512i high = utf16 ? _mm512_set1_epi16(static_cast<short>(0xFF80)) : _mm512_set1_epi32(~0x7F);
+  std::size_t total = n, i = 0;
+  __m512i acc = _mm512_setzero_si512();
+  unsigned steps = 0;
+  while (n - i >= 4 * step) {
+    const __m512i a = _mm512_loadu_si512(p + i), b = _mm512_loadu_si512(p + i + step);
+    const __m512i c = _mm512_loadu_si512(p + i + 2 * step), d = _mm512_loadu_si512(p + i + 3 * step);
+    i += 4 * step;
+    // ternary logic FE: a | b | c; then | d.
+    if (_mm512_test_epi32_mask(_mm512_or_si512(_mm512_ternarylogic_epi32(a, b, c, 0xFE), d), high) == 0) continue;
+    acc = valid_add(valid_add(valid_add(valid_add(acc, a, In{}), b, In{}), c, In{}), d, In{});
+    if (++steps == 4096) {  // 8 a lane a step at most
+      total += valid_sum(acc, In{});
+      acc = _mm512_setzero_si512();
+      steps = 0;
+    }
+  }
+  for (; n - i >= step; i += step) acc = valid_add(acc, _mm512_loadu_si512(p + i), In{});
+  if (i < n) {
+    const std::uint64_t live = _bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(n - i));
+    if constexpr (utf16)
+      acc = valid_add(acc, _mm512_maskz_loadu_epi16(static_cast<__mmask32>(live), p + i), In{});
+    else
+      acc = valid_add(acc, _mm512_maskz_loadu_epi32(static_cast<__mmask16>(live), p + i), In{});
+  }
+  return total + valid_sum(acc, In{});
+}
+
 // The kernel-table entry points.
+
+/// Units below which the lengths under valid_marker take utf8_length_valid (no checks), above which
+/// the replace count, whose blocks are faster on long input.
+inline constexpr std::size_t valid_below = 256;
 
 inline std::size_t utf16_length_from_utf8(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
   return utf8_units_blocks<true, &utf8_units_segment<true>, 256>(p, n, repl);
@@ -5906,10 +6083,21 @@ inline std::size_t utf32_length_from_utf8(const unsigned char* p, std::size_t n,
 }
 
 inline std::size_t utf8_length_from_utf16(const char16_t* p, std::size_t n, char32_t repl) noexcept {
+  // valid_marker: on long input the replace count with a 2-byte replacement (U+0080), which is the
+  // same count (the errors of UTF-16 are its lone surrogates).
+  if (repl == valid_marker) {
+    if (n < valid_below) return utf8_length_valid(p, n);
+    repl = 0x80;
+  }
   return utf8_bytes_blocks<char16_t, &utf16_bytes_segment, 32>(p, n, repl);
 }
 
 inline std::size_t utf8_length_from_utf32(const char32_t* p, std::size_t n, char32_t repl) noexcept {
+  // valid_marker: on long input the replace count (U+FFFD, 3 bytes, is what it counts for an error).
+  if (repl == valid_marker) {
+    if (n < valid_below) return utf8_length_valid(p, n);
+    repl = replacement_character;
+  }
   return utf8_bytes_blocks<char32_t, &utf32_bytes_segment, 16>(p, n, repl);
 }
 
@@ -8572,9 +8760,45 @@ inline std::size_t to_well_formed_utf16(const char16_t* p, std::size_t n, char16
   return n;
 }
 
+/// utf8_length_valid (scalar.hpp) for UTF-16 or UTF-32: 8 or 4 units a vector, each test's lanes
+/// (all ones where true) subtracted from counters, added up every 2^14 steps (before a 16-bit lane
+/// could wrap); the last units by the scalar count.
+template <class In>
+std::size_t utf8_length_valid(const In* p, std::size_t n) noexcept {
+  constexpr std::size_t step = 16 / sizeof(In);
+  std::size_t total = n, i = 0;
+  while (n - i >= step) {
+    const std::size_t steps = (n - i) / step < (std::size_t{1} << 14) ? (n - i) / step : std::size_t{1} << 14;
+    if constexpr (sizeof(In) == 2) {
+      const auto* q = reinterpret_cast<const std::uint16_t*>(p);
+      uint16x8_t acc = vdupq_n_u16(0);  // at most 2 a lane a step
+      for (std::size_t k = 0; k < steps; ++k, i += step) {
+        const uint16x8_t u = vld1q_u16(q + i);
+        const uint16x8_t sur = vceqq_u16(vandq_u16(u, vdupq_n_u16(0xF800)), vdupq_n_u16(0xD800));
+        // A surrogate is above 7FF too: 1 + 1 - 1 for it, as the lanes' all-ones count -1.
+        acc = vaddq_u16(acc,
+                        vsubq_u16(sur, vaddq_u16(vcgtq_u16(u, vdupq_n_u16(0x7F)), vcgtq_u16(u, vdupq_n_u16(0x7FF)))));
+      }
+      total += vaddlvq_u16(acc);
+    } else {
+      const auto* q = reinterpret_cast<const std::uint32_t*>(p);
+      uint32x4_t acc = vdupq_n_u32(0);
+      for (std::size_t k = 0; k < steps; ++k, i += step) {
+        const uint32x4_t u = vld1q_u32(q + i);
+        const uint32x4_t supp = vcltq_u32(vsubq_u32(u, vdupq_n_u32(0x10000)), vdupq_n_u32(0x100000));
+        acc = vsubq_u32(acc,
+                        vaddq_u32(supp, vaddq_u32(vcgtq_u32(u, vdupq_n_u32(0x7F)), vcgtq_u32(u, vdupq_n_u32(0x7FF)))));
+      }
+      total += vaddvq_u32(acc);
+    }
+  }
+  return total - (n - i) + detail::utf8_length_valid<In>(p + i, n - i);
+}
+
 /// UTF-8 bytes of UTF-16 after conversion (utf8_length_scalar's answer): 16 units a step whose
 /// surrogates pair up, counted in vector lanes; blocks with a lone surrogate through the scalar count.
 inline std::size_t utf8_length_from_utf16(const char16_t* p, std::size_t n, char32_t repl) noexcept {
+  if (repl == valid_marker) return utf8_length_valid(p, n);
   const auto* q = reinterpret_cast<const std::uint16_t*>(p);
   const std::size_t repl_bytes = replacement_bytes(repl);
   uint32x4_t acc = vdupq_n_u32(0);  // bytes past one a unit
@@ -8609,6 +8833,7 @@ inline std::size_t utf8_length_from_utf16(const char16_t* p, std::size_t n, char
 /// UTF-8 bytes of UTF-32 after conversion: 8 scalar values a step counted in vector lanes, blocks
 /// holding another value through the scalar count.
 inline std::size_t utf8_length_from_utf32(const char32_t* p, std::size_t n, char32_t repl) noexcept {
+  if (repl == valid_marker) return utf8_length_valid(p, n);
   const auto* q = reinterpret_cast<const std::uint32_t*>(p);
   const std::size_t repl_bytes = replacement_bytes(repl);
   uint32x4_t acc = vdupq_n_u32(0);  // bytes past one a unit (at most 6 a lane a step)
@@ -10490,18 +10715,18 @@ std::size_t utf32_length_from_utf8(const Bytes& bytes, AssumeValid) noexcept {
   return detail::kernel_fn<&detail::kernel_table::count_leads>()(detail::as_uchars(s.data), s.size);
 }
 
-/// Bytes of valid UTF-16 as UTF-8. The replace overload's kernel (its check for lone surrogates
-/// costs little next to the sum): on ill-formed input, each lone surrogate counts 3 (U+FFFD).
+/// Bytes of valid UTF-16 as UTF-8, no check made: each unit counted on its own, so on ill-formed
+/// input a lone surrogate counts 2 (a pair's half).
 template <class AssumeValid, detail::enable_if_assume_valid<AssumeValid> = 0>
 std::size_t utf8_length_from_utf16(std::u16string_view in, AssumeValid) noexcept {
-  return utf8_length_from_utf16(in, replace{});
+  return detail::kernel_fn<&detail::kernel_table::utf8_length_from_utf16>()(in.data(), in.size(), detail::valid_marker);
 }
 
-/// Bytes of valid UTF-32 as UTF-8. The replace overload's kernel: on ill-formed input, a surrogate
-/// or a value above 0x10FFFF counts 3 (U+FFFD).
+/// Bytes of valid UTF-32 as UTF-8, no check made: on ill-formed input, a surrogate or a value above
+/// 0x10FFFF counts 3 (U+FFFD).
 template <class AssumeValid, detail::enable_if_assume_valid<AssumeValid> = 0>
 std::size_t utf8_length_from_utf32(std::u32string_view in, AssumeValid) noexcept {
-  return utf8_length_from_utf32(in, replace{});
+  return detail::kernel_fn<&detail::kernel_table::utf8_length_from_utf32>()(in.data(), in.size(), detail::valid_marker);
 }
 
 // ---- Allocating helpers. ---------------------------------------------------------------------

@@ -559,18 +559,18 @@ std::size_t utf32_length_from_utf8(const Bytes& bytes, AssumeValid) noexcept {
   return detail::kernel_fn<&detail::kernel_table::count_leads>()(detail::as_uchars(s.data), s.size);
 }
 
-/// Bytes of valid UTF-16 as UTF-8. The replace overload's kernel (its check for lone surrogates
-/// costs little next to the sum): on ill-formed input, each lone surrogate counts 3 (U+FFFD).
+/// Bytes of valid UTF-16 as UTF-8, no check made: each unit counted on its own, so on ill-formed
+/// input a lone surrogate counts 2 (a pair's half).
 template <class AssumeValid, detail::enable_if_assume_valid<AssumeValid> = 0>
 std::size_t utf8_length_from_utf16(std::u16string_view in, AssumeValid) noexcept {
-  return utf8_length_from_utf16(in, replace{});
+  return detail::kernel_fn<&detail::kernel_table::utf8_length_from_utf16>()(in.data(), in.size(), detail::valid_marker);
 }
 
-/// Bytes of valid UTF-32 as UTF-8. The replace overload's kernel: on ill-formed input, a surrogate
-/// or a value above 0x10FFFF counts 3 (U+FFFD).
+/// Bytes of valid UTF-32 as UTF-8, no check made: on ill-formed input, a surrogate or a value above
+/// 0x10FFFF counts 3 (U+FFFD).
 template <class AssumeValid, detail::enable_if_assume_valid<AssumeValid> = 0>
 std::size_t utf8_length_from_utf32(std::u32string_view in, AssumeValid) noexcept {
-  return utf8_length_from_utf32(in, replace{});
+  return detail::kernel_fn<&detail::kernel_table::utf8_length_from_utf32>()(in.data(), in.size(), detail::valid_marker);
 }
 
 // ---- Allocating helpers. ---------------------------------------------------------------------

@@ -38,6 +38,7 @@ struct kernel_table {
   // (repl == skip_marker).
   std::size_t (*utf16_length_from_utf8)(const unsigned char*, std::size_t, char32_t repl) noexcept;
   std::size_t (*utf32_length_from_utf8)(const unsigned char*, std::size_t, char32_t repl) noexcept;
+  // (These two also take valid_marker: assume_valid's count, no check; scalar.hpp.)
   std::size_t (*utf8_length_from_utf16)(const char16_t*, std::size_t, char32_t repl) noexcept;
   std::size_t (*utf8_length_from_utf32)(const char32_t*, std::size_t, char32_t repl) noexcept;
   // Latin-1 and UTF-16 / UTF-32 input (latin1.hpp, utf16.hpp). utf8_to_latin1's replacement is

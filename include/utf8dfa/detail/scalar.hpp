@@ -177,6 +177,11 @@ inline constexpr bool stops_on_error = Policy::stops_on_error;
 /// A replacement value that no policy can produce: the kernels' encoding of `skip` (kernel_table.hpp).
 inline constexpr char32_t skip_marker = 0xFFFFFFFEu;
 
+/// The encoding of assume_valid for the UTF-8 lengths of UTF-16 and UTF-32 (no check): each UTF-16
+/// unit counted on its own (a surrogate 2 bytes, so a pair 4), each UTF-32 value by its width (3 for
+/// a surrogate or a value above 10FFFF, as U+FFFD).
+inline constexpr char32_t valid_marker = 0xFFFFFFFDu;
+
 /// What a conversion does with a piece whose error is `e` (none: a character) under Policy: write
 /// it (a character, or the policy's replacement, put in `c`), drop it (skip) or stop (strict).
 /// The first error of a conversion that goes on is kept in `first`.
@@ -567,10 +572,33 @@ std::size_t utf8_units_by(const unsigned char* p, std::size_t n, char32_t repl) 
   }
 }
 
+/// UTF-8 bytes of UTF-16 or UTF-32 [p, p+n) counted as valid_marker says: one byte a unit, one more
+/// from 0x80, one more from 0x800, one less for a surrogate (UTF-16) or one more for a supplementary
+/// value (UTF-32). Each unit on its own, in blocks whose sums compilers vectorise.
+template <class In>
+constexpr std::size_t utf8_length_valid(const In* p, std::size_t n) noexcept {
+  std::size_t total = n;
+  for (std::size_t i = 0; i < n;) {
+    const std::size_t m = n - i < 4096 ? n - i : 4096;
+    std::uint32_t extra = 0;
+    for (std::size_t k = 0; k < m; ++k) {
+      const std::uint32_t u = p[i + k];
+      if constexpr (sizeof(In) == 2)
+        extra += std::uint32_t{u >= 0x80u} + std::uint32_t{u >= 0x800u} - std::uint32_t{(u & 0xF800u) == 0xD800u};
+      else
+        extra += std::uint32_t{u >= 0x80u} + std::uint32_t{u >= 0x800u} + std::uint32_t{u - 0x10000u < 0x100000u};
+    }
+    total += extra;
+    i += m;
+  }
+  return total;
+}
+
 /// UTF-8 bytes of UTF-16 or UTF-32 [p, p+n) after conversion, replacements written as `repl`
-/// (skip_marker: none).
+/// (skip_marker: none; valid_marker: utf8_length_valid).
 template <class In>
 std::size_t utf8_length_scalar(const In* p, std::size_t n, char32_t repl) noexcept {
+  if (repl == valid_marker) return utf8_length_valid(p, n);
   std::size_t i = 0;
   return utf8_bytes_region(p, n, i, n, replacement_bytes(repl));
 }

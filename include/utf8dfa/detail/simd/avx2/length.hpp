@@ -363,6 +363,73 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf32_bytes_segment(const char32_t* p, st
 // The kernel-table entry points (a failing step reaches one block past its start; the tail left to
 // the scalar decoder is shorter than a block).
 
+/// Adds to the lane counters `acc` the compare results (-1 where true) whose sum, with 2 a unit, is
+/// the bytes past one a unit that utf8_length_valid (scalar.hpp) counts: -1 up to 7F, -1 up to 7FF,
+/// then -1 for a surrogate in UTF-16 (16-bit lanes), +1 for a supplementary value in UTF-32.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i valid_add(__m256i acc, __m256i u, char16_t) noexcept {
+  const __m256i small = _mm256_cmpeq_epi16(_mm256_min_epu16(u, _mm256_set1_epi16(0x7F)), u);
+  const __m256i mid = _mm256_cmpeq_epi16(_mm256_min_epu16(u, _mm256_set1_epi16(0x7FF)), u);
+  const __m256i sur = _mm256_cmpeq_epi16(_mm256_and_si256(u, _mm256_set1_epi16(static_cast<short>(0xF800))),
+                                         _mm256_set1_epi16(static_cast<short>(0xD800)));
+  return _mm256_add_epi16(acc, _mm256_add_epi16(_mm256_add_epi16(small, mid), sur));
+}
+
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i valid_add(__m256i acc, __m256i u, char32_t) noexcept {
+  const __m256i small = _mm256_cmpeq_epi32(_mm256_min_epu32(u, _mm256_set1_epi32(0x7F)), u);
+  const __m256i mid = _mm256_cmpeq_epi32(_mm256_min_epu32(u, _mm256_set1_epi32(0x7FF)), u);
+  const __m256i t = _mm256_sub_epi32(u, _mm256_set1_epi32(0x10000));
+  const __m256i supp = _mm256_cmpeq_epi32(_mm256_min_epu32(t, _mm256_set1_epi32(0xFFFFF)), t);
+  return _mm256_add_epi32(acc, _mm256_sub_epi32(_mm256_add_epi32(small, mid), supp));
+}
+
+/// The sum of valid_add's (signed) lane counters.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::ptrdiff_t valid_sum(__m256i acc, char16_t) noexcept {
+  acc = _mm256_madd_epi16(acc, _mm256_set1_epi16(1));
+  const __m128i s = _mm_add_epi32(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
+  return static_cast<std::ptrdiff_t>(_mm_extract_epi32(s, 0)) + _mm_extract_epi32(s, 1) + _mm_extract_epi32(s, 2) +
+         _mm_extract_epi32(s, 3);
+}
+
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::ptrdiff_t valid_sum(__m256i acc, char32_t) noexcept {
+  const __m256i wide = _mm256_add_epi64(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(acc)),
+                                        _mm256_cvtepi32_epi64(_mm256_extracti128_si256(acc, 1)));
+  const __m128i s = _mm_add_epi64(_mm256_castsi256_si128(wide), _mm256_extracti128_si256(wide, 1));
+  return static_cast<std::ptrdiff_t>(_mm_cvtsi128_si64(s) + _mm_extract_epi64(s, 1));
+}
+
+/// utf8_length_valid (scalar.hpp) for UTF-16 or UTF-32: four vectors a step, skipped when they hold
+/// nothing above 7F, else counted in lane counters (summed every 2048 steps, before a 16-bit lane
+/// could wrap); the last units by the scalar count.
+template <class In>
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t utf8_length_valid(const In* p, std::size_t n) noexcept {
+  constexpr std::size_t step = 32 / sizeof(In);
+  const __m256i high = sizeof(In) == 2 ? _mm256_set1_epi16(static_cast<short>(0xFF80)) : _mm256_set1_epi32(~0x7F);
+  std::size_t i = 0, counted = 0;  // counted: units in the lane counters, 3 bytes each less what they say
+  std::ptrdiff_t less = 0;
+  __m256i acc = _mm256_setzero_si256();
+  unsigned steps = 0;
+  while (n - i >= 4 * step) {
+    const __m256i a = load(p + i), b = load(p + i + step), c = load(p + i + 2 * step), d = load(p + i + 3 * step);
+    i += 4 * step;
+    if (_mm256_testz_si256(_mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, d)), high)) continue;
+    acc = valid_add(valid_add(valid_add(valid_add(acc, a, In{}), b, In{}), c, In{}), d, In{});
+    counted += 4 * step;
+    if (++steps == 2048) {  // -8 a lane a step at most
+      less += valid_sum(acc, In{});
+      acc = _mm256_setzero_si256();
+      steps = 0;
+    }
+  }
+  for (; n - i >= step; i += step, counted += step) acc = valid_add(acc, load(p + i), In{});
+  less += valid_sum(acc, In{});
+  // The units skipped as ASCII count one byte each (in i - counted).
+  return (i - counted) + 3 * counted + static_cast<std::size_t>(less) + detail::utf8_length_valid<In>(p + i, n - i);
+}
+
+/// Units below which the lengths under valid_marker take utf8_length_valid (no checks), above which
+/// the replace count, whose blocks are faster on long input.
+inline constexpr std::size_t valid_below = 256;
+
 inline std::size_t utf16_length_from_utf8(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
   return utf8_units_blocks<true, &utf8_units_segment<true>, 64>(p, n, repl);
 }
@@ -372,10 +439,21 @@ inline std::size_t utf32_length_from_utf8(const unsigned char* p, std::size_t n,
 }
 
 inline std::size_t utf8_length_from_utf16(const char16_t* p, std::size_t n, char32_t repl) noexcept {
+  // valid_marker: on long input the replace count with a 2-byte replacement (U+0080), which is the
+  // same count (the errors of UTF-16 are its lone surrogates).
+  if (repl == valid_marker) {
+    if (n < valid_below) return utf8_length_valid(p, n);
+    repl = 0x80;
+  }
   return utf8_bytes_blocks<char16_t, &utf16_bytes_segment, 16>(p, n, repl);
 }
 
 inline std::size_t utf8_length_from_utf32(const char32_t* p, std::size_t n, char32_t repl) noexcept {
+  // valid_marker: on long input the replace count (U+FFFD, 3 bytes, is what it counts for an error).
+  if (repl == valid_marker) {
+    if (n < valid_below) return utf8_length_valid(p, n);
+    repl = replacement_character;
+  }
   return utf8_bytes_blocks<char32_t, &utf32_bytes_segment, 8>(p, n, repl);
 }
 

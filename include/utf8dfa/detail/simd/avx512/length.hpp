@@ -352,7 +352,77 @@ UTF8DFA_TARGET_AVX512 inline std::size_t utf32_bytes_segment(const char32_t* p, 
   return stop;
 }
 
+/// Adds to the lane counters `acc` the bytes past one a unit that utf8_length_valid (scalar.hpp)
+/// counts for the UTF-16 units (16-bit lanes) or UTF-32 values (32-bit lanes) in u.
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m512i valid_add(__m512i acc, __m512i u, char16_t) noexcept {
+  const __m512i one = _mm512_set1_epi16(1);
+  acc = _mm512_mask_add_epi16(acc, _mm512_cmpgt_epu16_mask(u, _mm512_set1_epi16(0x7F)), acc, one);
+  acc = _mm512_mask_add_epi16(acc, _mm512_cmpgt_epu16_mask(u, _mm512_set1_epi16(0x7FF)), acc, one);
+  const __mmask32 sur = _mm512_cmpeq_epi16_mask(_mm512_and_si512(u, _mm512_set1_epi16(static_cast<short>(0xF800))),
+                                                _mm512_set1_epi16(static_cast<short>(0xD800)));
+  return _mm512_mask_sub_epi16(acc, sur, acc, one);
+}
+
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m512i valid_add(__m512i acc, __m512i u, char32_t) noexcept {
+  const __m512i one = _mm512_set1_epi32(1);
+  acc = _mm512_mask_add_epi32(acc, _mm512_cmpgt_epu32_mask(u, _mm512_set1_epi32(0x7F)), acc, one);
+  acc = _mm512_mask_add_epi32(acc, _mm512_cmpgt_epu32_mask(u, _mm512_set1_epi32(0x7FF)), acc, one);
+  const __mmask16 supp =
+      _mm512_cmplt_epu32_mask(_mm512_sub_epi32(u, _mm512_set1_epi32(0x10000)), _mm512_set1_epi32(0x100000));
+  return _mm512_mask_add_epi32(acc, supp, acc, one);
+}
+
+/// The sum of valid_add's lane counters.
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE std::size_t valid_sum(__m512i acc, char16_t) noexcept {
+  const __m512i pairs = _mm512_add_epi32(_mm512_and_si512(acc, _mm512_set1_epi32(0xFFFF)), _mm512_srli_epi32(acc, 16));
+  return static_cast<unsigned>(_mm512_reduce_add_epi32(pairs));
+}
+
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE std::size_t valid_sum(__m512i acc, char32_t) noexcept {
+  return static_cast<unsigned>(_mm512_reduce_add_epi32(acc));
+}
+
+/// utf8_length_valid (scalar.hpp) for UTF-16 or UTF-32: four vectors a step, skipped when they
+/// hold nothing above 7F, else each test's mask added to 16-bit (UTF-16) or 32-bit lane counters
+/// (summed every 4096 steps, before one could wrap); the last units by masked loads, whose zeros count
+/// nothing.
+template <class In>
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE std::size_t utf8_length_valid(const In* p, std::size_t n) noexcept {
+  constexpr std::size_t step = 64 / sizeof(In);
+  constexpr bool utf16 = sizeof(In) == 2;
+  const __m512i high = utf16 ? _mm512_set1_epi16(static_cast<short>(0xFF80)) : _mm512_set1_epi32(~0x7F);
+  std::size_t total = n, i = 0;
+  __m512i acc = _mm512_setzero_si512();
+  unsigned steps = 0;
+  while (n - i >= 4 * step) {
+    const __m512i a = _mm512_loadu_si512(p + i), b = _mm512_loadu_si512(p + i + step);
+    const __m512i c = _mm512_loadu_si512(p + i + 2 * step), d = _mm512_loadu_si512(p + i + 3 * step);
+    i += 4 * step;
+    // ternary logic FE: a | b | c; then | d.
+    if (_mm512_test_epi32_mask(_mm512_or_si512(_mm512_ternarylogic_epi32(a, b, c, 0xFE), d), high) == 0) continue;
+    acc = valid_add(valid_add(valid_add(valid_add(acc, a, In{}), b, In{}), c, In{}), d, In{});
+    if (++steps == 4096) {  // 8 a lane a step at most
+      total += valid_sum(acc, In{});
+      acc = _mm512_setzero_si512();
+      steps = 0;
+    }
+  }
+  for (; n - i >= step; i += step) acc = valid_add(acc, _mm512_loadu_si512(p + i), In{});
+  if (i < n) {
+    const std::uint64_t live = _bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(n - i));
+    if constexpr (utf16)
+      acc = valid_add(acc, _mm512_maskz_loadu_epi16(static_cast<__mmask32>(live), p + i), In{});
+    else
+      acc = valid_add(acc, _mm512_maskz_loadu_epi32(static_cast<__mmask16>(live), p + i), In{});
+  }
+  return total + valid_sum(acc, In{});
+}
+
 // The kernel-table entry points.
+
+/// Units below which the lengths under valid_marker take utf8_length_valid (no checks), above which
+/// the replace count, whose blocks are faster on long input.
+inline constexpr std::size_t valid_below = 256;
 
 inline std::size_t utf16_length_from_utf8(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
   return utf8_units_blocks<true, &utf8_units_segment<true>, 256>(p, n, repl);
@@ -363,10 +433,21 @@ inline std::size_t utf32_length_from_utf8(const unsigned char* p, std::size_t n,
 }
 
 inline std::size_t utf8_length_from_utf16(const char16_t* p, std::size_t n, char32_t repl) noexcept {
+  // valid_marker: on long input the replace count with a 2-byte replacement (U+0080), which is the
+  // same count (the errors of UTF-16 are its lone surrogates).
+  if (repl == valid_marker) {
+    if (n < valid_below) return utf8_length_valid(p, n);
+    repl = 0x80;
+  }
   return utf8_bytes_blocks<char16_t, &utf16_bytes_segment, 32>(p, n, repl);
 }
 
 inline std::size_t utf8_length_from_utf32(const char32_t* p, std::size_t n, char32_t repl) noexcept {
+  // valid_marker: on long input the replace count (U+FFFD, 3 bytes, is what it counts for an error).
+  if (repl == valid_marker) {
+    if (n < valid_below) return utf8_length_valid(p, n);
+    repl = replacement_character;
+  }
   return utf8_bytes_blocks<char32_t, &utf32_bytes_segment, 16>(p, n, repl);
 }
 

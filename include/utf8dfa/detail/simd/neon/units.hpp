@@ -322,9 +322,45 @@ inline std::size_t to_well_formed_utf16(const char16_t* p, std::size_t n, char16
   return n;
 }
 
+/// utf8_length_valid (scalar.hpp) for UTF-16 or UTF-32: 8 or 4 units a vector, each test's lanes
+/// (all ones where true) subtracted from counters, added up every 2^14 steps (before a 16-bit lane
+/// could wrap); the last units by the scalar count.
+template <class In>
+std::size_t utf8_length_valid(const In* p, std::size_t n) noexcept {
+  constexpr std::size_t step = 16 / sizeof(In);
+  std::size_t total = n, i = 0;
+  while (n - i >= step) {
+    const std::size_t steps = (n - i) / step < (std::size_t{1} << 14) ? (n - i) / step : std::size_t{1} << 14;
+    if constexpr (sizeof(In) == 2) {
+      const auto* q = reinterpret_cast<const std::uint16_t*>(p);
+      uint16x8_t acc = vdupq_n_u16(0);  // at most 2 a lane a step
+      for (std::size_t k = 0; k < steps; ++k, i += step) {
+        const uint16x8_t u = vld1q_u16(q + i);
+        const uint16x8_t sur = vceqq_u16(vandq_u16(u, vdupq_n_u16(0xF800)), vdupq_n_u16(0xD800));
+        // A surrogate is above 7FF too: 1 + 1 - 1 for it, as the lanes' all-ones count -1.
+        acc = vaddq_u16(acc,
+                        vsubq_u16(sur, vaddq_u16(vcgtq_u16(u, vdupq_n_u16(0x7F)), vcgtq_u16(u, vdupq_n_u16(0x7FF)))));
+      }
+      total += vaddlvq_u16(acc);
+    } else {
+      const auto* q = reinterpret_cast<const std::uint32_t*>(p);
+      uint32x4_t acc = vdupq_n_u32(0);
+      for (std::size_t k = 0; k < steps; ++k, i += step) {
+        const uint32x4_t u = vld1q_u32(q + i);
+        const uint32x4_t supp = vcltq_u32(vsubq_u32(u, vdupq_n_u32(0x10000)), vdupq_n_u32(0x100000));
+        acc = vsubq_u32(acc,
+                        vaddq_u32(supp, vaddq_u32(vcgtq_u32(u, vdupq_n_u32(0x7F)), vcgtq_u32(u, vdupq_n_u32(0x7FF)))));
+      }
+      total += vaddvq_u32(acc);
+    }
+  }
+  return total - (n - i) + detail::utf8_length_valid<In>(p + i, n - i);
+}
+
 /// UTF-8 bytes of UTF-16 after conversion (utf8_length_scalar's answer): 16 units a step whose
 /// surrogates pair up, counted in vector lanes; blocks with a lone surrogate through the scalar count.
 inline std::size_t utf8_length_from_utf16(const char16_t* p, std::size_t n, char32_t repl) noexcept {
+  if (repl == valid_marker) return utf8_length_valid(p, n);
   const auto* q = reinterpret_cast<const std::uint16_t*>(p);
   const std::size_t repl_bytes = replacement_bytes(repl);
   uint32x4_t acc = vdupq_n_u32(0);  // bytes past one a unit
@@ -359,6 +395,7 @@ inline std::size_t utf8_length_from_utf16(const char16_t* p, std::size_t n, char
 /// UTF-8 bytes of UTF-32 after conversion: 8 scalar values a step counted in vector lanes, blocks
 /// holding another value through the scalar count.
 inline std::size_t utf8_length_from_utf32(const char32_t* p, std::size_t n, char32_t repl) noexcept {
+  if (repl == valid_marker) return utf8_length_valid(p, n);
   const auto* q = reinterpret_cast<const std::uint32_t*>(p);
   const std::size_t repl_bytes = replacement_bytes(repl);
   uint32x4_t acc = vdupq_n_u32(0);  // bytes past one a unit (at most 6 a lane a step)
