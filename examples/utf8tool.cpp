@@ -19,7 +19,7 @@
 #include <fcntl.h>
 #include <io.h>
 #endif
-#if defined(__unix__) || defined(__APPLE__)
+#if defined(__unix__) || defined(__APPLE__) || defined(__wasi__)  // (WASI has read and poll too)
 #include <poll.h>
 #include <unistd.h>
 #define UTF8TOOL_POSIX 1

@@ -11247,11 +11247,16 @@ std::size_t latin1_to_utf8(const Bytes& bytes, Byte* out) noexcept {
                                                                     detail::as_uchars(out));
 }
 
-/// Bytes latin1_to_utf8 writes: one per byte, two for 80..FF.
+/// Bytes latin1_to_utf8 writes: one per byte, two for 80..FF; SIZE_MAX when that many does not fit
+/// in std::size_t (where it has 32 bits: over 2 GiB of bytes 80..FF), so that allocating it fails.
 template <class Bytes, detail::enable_if_bytes<Bytes> = 0>
 std::size_t utf8_length_from_latin1(const Bytes& bytes) noexcept {
   const auto s = detail::as_span(bytes);
-  return detail::kernel_fn<&detail::kernel_table::utf8_length_from_latin1>()(detail::as_uchars(s.data), s.size);
+  const std::size_t total =
+      detail::kernel_fn<&detail::kernel_table::utf8_length_from_latin1>()(detail::as_uchars(s.data), s.size);
+  // The kernels add the bytes 80..FF (at most all of them) to the count of bytes, modulo
+  // std::size_t's range: a sum that went past it wrapped to less than the count.
+  return total < s.size ? static_cast<std::size_t>(-1) : total;
 }
 
 /// UTF-8 to Latin-1 into `out`; a character above U+00FF is `unrepresentable` (see the header comment).

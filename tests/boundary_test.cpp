@@ -3,6 +3,7 @@
 #include <utf8dfa/boundary.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <random>
 #include <string>
 #include <string_view>
@@ -126,7 +127,8 @@ TEST_CASE("boundaries: random corrupted text") {
     const int chars = std::uniform_int_distribution<int>(0, 12)(rng);
     for (int i = 0; i < chars; ++i) {
       char buf[4];
-      s.append(buf, utf8dfa::encode(std::uniform_int_distribution<char32_t>(0, 0x10FFFF)(rng), buf));
+      s.append(buf, utf8dfa::encode(
+                        static_cast<char32_t>(std::uniform_int_distribution<std::uint32_t>(0, 0x10FFFF)(rng)), buf));
     }
     if (round % 2 == 1 && !s.empty())
       s[std::uniform_int_distribution<std::size_t>(0, s.size() - 1)(rng)] =

@@ -235,18 +235,18 @@ std::string random_text(std::mt19937& rng, std::size_t chars) {
       case 0:
       case 1:
       case 2:
-        cp = std::uniform_int_distribution<char32_t>(0, 0x7F)(rng);
+        cp = static_cast<char32_t>(std::uniform_int_distribution<std::uint32_t>(0, 0x7F)(rng));
         break;
       case 3:
       case 4:
-        cp = std::uniform_int_distribution<char32_t>(0x80, 0x7FF)(rng);
+        cp = static_cast<char32_t>(std::uniform_int_distribution<std::uint32_t>(0x80, 0x7FF)(rng));
         break;
       case 5:
       case 6:
-        cp = std::uniform_int_distribution<char32_t>(0x800, 0xFFFF)(rng);
+        cp = static_cast<char32_t>(std::uniform_int_distribution<std::uint32_t>(0x800, 0xFFFF)(rng));
         break;
       default:
-        cp = std::uniform_int_distribution<char32_t>(0x10000, 0x10FFFF)(rng);
+        cp = static_cast<char32_t>(std::uniform_int_distribution<std::uint32_t>(0x10000, 0x10FFFF)(rng));
         break;
     }
     char buf[4];

@@ -3,6 +3,7 @@
 #include <utf8dfa/latin1.hpp>
 
 #include <cstddef>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -277,5 +278,37 @@ TEST_CASE("latin1: random ill-formed UTF-8, UTF-16 and UTF-32 against the refere
     check_utf32(s);
   }
 }
+
+#if defined(__wasm32__)
+TEST_CASE("latin1: utf8_length_from_latin1 past a 32-bit size_t's range is SIZE_MAX") {
+  // 2 GiB and 64 KiB of E9 (two UTF-8 bytes each: 2^32 + 128 KiB, past SIZE_MAX), in WebAssembly
+  // pages of their own (the C library's malloc refuses 2 GiB at once). Memory cannot shrink: the
+  // case comes last in its file, which runs alone in its process.
+  const std::size_t pages = 32769, n = pages * 65536;
+  const std::size_t first = __builtin_wasm_memory_grow(0, pages);
+  if (first == static_cast<std::size_t>(-1)) {
+    WARN("could not grow the memory by 2 GiB: skipped");
+    return;
+  }
+  auto* const p = reinterpret_cast<unsigned char*>(first * 65536);
+  std::memset(p, 0xE9, n);
+  CHECK(utf8dfa::utf8_length_from_latin1(std::string_view(reinterpret_cast<const char*>(p), n)) ==
+        static_cast<std::size_t>(-1));
+  // Just below: 2^31 - 1 bytes E9 (2^32 - 2 bytes of UTF-8) fit.
+  const std::size_t fits = (std::size_t{1} << 31) - 1;
+  CHECK(utf8dfa::utf8_length_from_latin1(std::string_view(reinterpret_cast<const char*>(p), fits)) == 2 * fits);
+  // The first total past the range, 2^32 (which wraps to 0): all n bytes, 2^32 - n of them E9.
+  const std::size_t high = static_cast<std::size_t>(-1) - n + 1;
+  std::memset(p + high, 'a', n - high);
+  CHECK(utf8dfa::utf8_length_from_latin1(std::string_view(reinterpret_cast<const char*>(p), n)) ==
+        static_cast<std::size_t>(-1));
+  // One E9 fewer: 2^32 - 1, SIZE_MAX itself, the largest total that fits.
+  p[high - 1] = 'a';
+  CHECK(utf8dfa::utf8_length_from_latin1(std::string_view(reinterpret_cast<const char*>(p), n)) ==
+        static_cast<std::size_t>(-1));
+  CHECK(utf8dfa::utf8_length_from_latin1(std::string_view(reinterpret_cast<const char*>(p), n - 1)) ==
+        static_cast<std::size_t>(-2));
+}
+#endif
 
 }  // namespace utf8dfa_test_latin1

@@ -7,6 +7,9 @@
 #include <catch2/catch_session.hpp>
 #else
 #define CATCH_CONFIG_RUNNER
+#if defined(__wasi__)
+#define CATCH_CONFIG_NO_POSIX_SIGNALS  // WASI has no signals (a fault traps the whole module)
+#endif
 #include <catch2/catch.hpp>
 #endif
 

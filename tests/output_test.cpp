@@ -119,7 +119,7 @@ TEST_CASE("output iterators: replace writes the replacement for each invalid val
   std::u32string expected;
   std::mt19937 rng(1);
   for (char32_t b : bad) {
-    const char32_t good = std::uniform_int_distribution<char32_t>(0, 0xD7FF)(rng);
+    const char32_t good = static_cast<char32_t>(std::uniform_int_distribution<std::uint32_t>(0, 0xD7FF)(rng));
     input.push_back(good);
     input.push_back(b);
     expected.push_back(good);

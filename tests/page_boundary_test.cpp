@@ -12,7 +12,6 @@
 #include <utf8dfa.hpp>
 #include <utf8dfa/detail/scalar_kernels.hpp>  // the scalar kernel table, also under separate compilation
 
-#include <csignal>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -28,6 +27,7 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <csignal>
 #else
 #define UTF8DFA_TEST_HAVE_MMAP 0
 #endif
@@ -383,6 +383,8 @@ TEST_CASE("page boundary: the guard pages really fault") {
   CHECK(g.begin()[0] + g.end()[-1] == 3);
 }
 
+}  // namespace utf8dfa_test_page_boundary
+
 #else
 
 TEST_CASE("page boundary: skipped (needs mmap and mprotect)") {
@@ -390,5 +392,3 @@ TEST_CASE("page boundary: skipped (needs mmap and mprotect)") {
 }
 
 #endif
-
-}  // namespace utf8dfa_test_page_boundary

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <iterator>
@@ -275,7 +276,7 @@ void append_char(bytes& s, std::mt19937& rng, int width = 0) {
   static constexpr char32_t hi[] = {0, 0x7F, 0x7FF, 0xFFFF, 0x10FFFF};
   if (width == 0) width = std::uniform_int_distribution<int>(1, 4)(rng);
   char32_t cp;
-  do cp = std::uniform_int_distribution<char32_t>(lo[width], hi[width])(rng);
+  do cp = static_cast<char32_t>(std::uniform_int_distribution<std::uint32_t>(lo[width], hi[width])(rng));
   while (cp >= 0xD800 && cp <= 0xDFFF);
   char buf[4];
   s.append(buf, utf8dfa::encode(cp, buf));

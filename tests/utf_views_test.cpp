@@ -236,18 +236,18 @@ std::string random_text(std::mt19937& rng, std::size_t chars) {
       case 0:
       case 1:
       case 2:
-        cp = std::uniform_int_distribution<char32_t>(0, 0x7F)(rng);
+        cp = static_cast<char32_t>(std::uniform_int_distribution<std::uint32_t>(0, 0x7F)(rng));
         break;
       case 3:
       case 4:
-        cp = std::uniform_int_distribution<char32_t>(0x80, 0x7FF)(rng);
+        cp = static_cast<char32_t>(std::uniform_int_distribution<std::uint32_t>(0x80, 0x7FF)(rng));
         break;
       case 5:
       case 6:
-        cp = std::uniform_int_distribution<char32_t>(0x800, 0xFFFF)(rng);
+        cp = static_cast<char32_t>(std::uniform_int_distribution<std::uint32_t>(0x800, 0xFFFF)(rng));
         break;
       default:
-        cp = std::uniform_int_distribution<char32_t>(0x10000, 0x10FFFF)(rng);
+        cp = static_cast<char32_t>(std::uniform_int_distribution<std::uint32_t>(0x10000, 0x10FFFF)(rng));
         break;
     }
     char buf[4];
@@ -564,7 +564,8 @@ TEST_CASE("as_utf*: random well-formed and corrupted text in every form and iter
     const std::u16string u = random_utf16(rng, std::uniform_int_distribution<std::size_t>(0, 20)(rng));
     check_all(u.data(), u.size());
     std::u32string w = utf8dfa::to_utf32_lossy(s);
-    if (!w.empty()) w[w.size() / 2] = std::uniform_int_distribution<char32_t>(0xD000, 0x110010)(rng);
+    if (!w.empty())
+      w[w.size() / 2] = static_cast<char32_t>(std::uniform_int_distribution<std::uint32_t>(0xD000, 0x110010)(rng));
     check_all(w.data(), w.size());
   }
   REQUIRE(failures == 0);
@@ -581,7 +582,8 @@ TEST_CASE("as_utf*: runs of ASCII (and of UTF-16 outside the surrogates) up to t
       if (c >= 0x41 && c <= 0x5A) c = static_cast<char16_t>(std::uniform_int_distribution<int>(0x80, 0xFFFF)(rng));
     check_all(u.data(), u.size(), false);
     std::u32string w = utf8dfa::to_utf32_lossy(s);
-    if (!w.empty() && round % 3 == 0) w[w.size() / 3] = std::uniform_int_distribution<char32_t>(0xD000, 0x110010)(rng);
+    if (!w.empty() && round % 3 == 0)
+      w[w.size() / 3] = static_cast<char32_t>(std::uniform_int_distribution<std::uint32_t>(0xD000, 0x110010)(rng));
     check_all(w.data(), w.size(), false);
     // Forward and backward steps mixed, over each input form.
     const auto v16 = utf8dfa::as_utf16(s);

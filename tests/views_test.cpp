@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <iterator>
 #include <list>
@@ -167,7 +168,8 @@ TEST_CASE("code_points: random corrupted text agrees with decode_next, both dire
     const int chars = std::uniform_int_distribution<int>(0, 30)(rng);
     for (int i = 0; i < chars; ++i) {
       char buf[4];
-      s.append(buf, utf8dfa::encode(std::uniform_int_distribution<char32_t>(0, 0x10FFFF)(rng), buf));
+      s.append(buf, utf8dfa::encode(
+                        static_cast<char32_t>(std::uniform_int_distribution<std::uint32_t>(0, 0x10FFFF)(rng)), buf));
       if (std::uniform_int_distribution<int>(0, 9)(rng) == 0)
         s.push_back(static_cast<char>(std::uniform_int_distribution<int>(0x80, 0xFF)(rng)));
     }

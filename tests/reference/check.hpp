@@ -17,6 +17,14 @@
 #include "../sample.hpp"
 #include "abnf.hpp"
 
+// Scratch buffers reused across calls: one per thread, except under WASI, whose programs here are
+// single-threaded and whose C++ runtime has no thread-exit destructors (__cxa_thread_atexit).
+#if defined(__wasi__)
+#define UTF8DFA_CHECK_SCRATCH static
+#else
+#define UTF8DFA_CHECK_SCRATCH thread_local
+#endif
+
 namespace utf8dfa_check {
 
 using utf8dfa_ref::error;
@@ -110,7 +118,7 @@ inline std::string check_decode(const unsigned char* p, std::size_t n, bool ever
     std::size_t len;
     error kind;
   };
-  thread_local std::vector<seg> segs;
+  UTF8DFA_CHECK_SCRATCH std::vector<seg> segs;
   segs.clear();
   const bytes b{p, n};
   for (std::size_t pos = 0; pos < n;) {
@@ -208,9 +216,9 @@ inline std::string result_text(const utf8dfa::conversion_result& r) {
 /// With `allocating`, to_utf16_lossy and the status helpers too.
 inline std::string check_transcode(const unsigned char* p, std::size_t n, char32_t repl = U'\uFFFD',
                                    bool allocating = false) {
-  thread_local expected e;
-  thread_local std::u32string out32;
-  thread_local std::u16string out16;
+  UTF8DFA_CHECK_SCRATCH expected e;
+  UTF8DFA_CHECK_SCRATCH std::u32string out32;
+  UTF8DFA_CHECK_SCRATCH std::u16string out16;
   compute(e, p, n, repl);
   const bytes b{p, n};
   const bool ok = e.first == error::none;
@@ -307,7 +315,7 @@ inline std::string units_hex(const char32_t* p, std::size_t n) {
 /// per unpaired surrogate or bad unit, RFC 3629 section 3 encoding.
 template <class Unit>
 std::string check_to_utf8(const Unit* p, std::size_t n, char32_t repl = U'\uFFFD', bool allocating = false) {
-  thread_local std::string want, out;
+  UTF8DFA_CHECK_SCRATCH std::string want, out;
   want.clear();
   std::size_t valid_up_to = n, bytes_before = 0;
   error first = error::none;

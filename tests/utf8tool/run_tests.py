@@ -403,8 +403,13 @@ def group_io(d):
                 p = subprocess.run(TOOL + args, stdout=full, stderr=subprocess.PIPE, cwd=d)
             expect((p.returncode, b"", p.stderr), 1, b"", b"utf8tool: write error: No space left on device\n",
                    f"disk full {args}")
-    p = subprocess.run(f'{shlex.join(TOOL)} sanitize {name} >&-', shell=True, stderr=subprocess.PIPE, cwd=d)
-    expect((p.returncode, b"", p.stderr[:21]), 1, b"", b"utf8tool: write error", "stdout closed")
+    # (Node, which runs the WebAssembly build, opens /dev/null for a closed standard descriptor
+    # before the program starts: the program never sees it closed.)
+    if not (EMULATOR and os.path.basename(EMULATOR[0]).startswith("node")):
+        p = subprocess.run(f'{shlex.join(TOOL)} sanitize {name} >&-', shell=True, stderr=subprocess.PIPE, cwd=d)
+        expect((p.returncode, b"", p.stderr[:21]), 1, b"", b"utf8tool: write error", "stdout closed")
+    else:
+        print("stdout closed: skipped under Node (it reopens closed standard descriptors on /dev/null)")
     # a pipe is processed as data arrives: output for the first line comes before the input ends
     for args, first, rest, want1, want2 in (
             (["sanitize"], b"first \xff line\n\xe2\x82", b"\xac end\n", "first \ufffd line\n".encode(),
