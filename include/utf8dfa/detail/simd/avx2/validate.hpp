@@ -168,13 +168,33 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_blocks(co
   return rescan_from(p, n, b);
 }
 
+/// Copies the `n` (4 <= n <= 96) bytes at p to `to`, which has room for 96 bytes (those after the
+/// copy become zero), reading nothing past p + n: masked dword loads (masked-out dwords are not
+/// read), then the last 4 bytes again. No library call: GCC turns copy loops into memcpy, whose
+/// AVX-512 form can leave vector state that makes the SSE code after it (the caller's) slow.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void copy_short(unsigned char* to, const unsigned char* p,
+                                                          std::size_t n) noexcept {
+  const auto dwords = static_cast<int>(n / 4);
+  const __m256i index = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  for (int k = 0; k < 3; ++k) {
+    const __m256i live = _mm256_cmpgt_epi32(_mm256_set1_epi32(dwords - 8 * k), index);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(to + 32 * k),
+                        _mm256_maskload_epi32(reinterpret_cast<const int*>(p + 32 * k), live));
+  }
+  std::uint32_t last = 0;
+  std::memcpy(&last, p + n - 4, 4);
+  std::memcpy(to + n - 4, &last, 4);
+}
+
 /// validate_scalar's answer for 32 <= n < min_block_input: the blocks check a copy of the input
 /// preceded by zero bytes (ASCII), which passes exactly when the input is well-formed; an input
 /// that fails is validated again by the scalar DFA, which says where and why.
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_short(const unsigned char* p,
                                                                              std::size_t n) noexcept {
-  alignas(32) unsigned char copy[min_block_input] = {};
-  std::memcpy(copy + min_block_input - n, p, n);
+  alignas(32) unsigned char copy[2 * min_block_input];
+  for (std::size_t k = 0; k < min_block_input; k += 32)
+    _mm256_store_si256(reinterpret_cast<__m256i*>(copy + k), _mm256_setzero_si256());
+  copy_short(copy + min_block_input - n, p, n);
   if (UTF8DFA_LIKELY(check_blocks(copy, min_block_input) == blocks_pass)) return {n, 0, error_code::none};
   return validate_scalar(p, n);
 }
