@@ -261,6 +261,28 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE Out* store_code_points(Out* o, __m256i
   }
 }
 
+/// Copies the `n` (4 <= n <= 96) bytes at p to `to`, which has room for 96 bytes (those after the
+/// copy become zero), reading nothing past p + n: masked dword loads (masked-out dwords are not
+/// read) and the last n % 4 bytes merged in registers (a store of its own would delay the loads
+/// that read the copy back). No library call: GCC turns copy loops into memcpy, whose AVX-512 form
+/// can leave vector state that makes the SSE code after it (the caller's) slow.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void copy_short(unsigned char* to, const unsigned char* p,
+                                                          std::size_t n) noexcept {
+  const auto dwords = static_cast<int>(n / 4);
+  const auto rest = static_cast<unsigned>(n % 4);
+  std::uint32_t last = 0;
+  std::memcpy(&last, p + n - 4, 4);
+  const __m256i partial = _mm256_set1_epi32(rest == 0 ? 0 : static_cast<int>(last >> (8 * (4 - rest))));
+  const __m256i index = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  for (int k = 0; k < 3; ++k) {
+    const __m256i at = _mm256_set1_epi32(dwords - 8 * k);
+    const __m256i whole =
+        _mm256_maskload_epi32(reinterpret_cast<const int*>(p + 32 * k), _mm256_cmpgt_epi32(at, index));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(to + 32 * k),
+                        _mm256_blendv_epi8(whole, partial, _mm256_cmpeq_epi32(at, index)));
+  }
+}
+
 /// Copies `count` units from `from` to o with vector loads and stores, writing nothing past o + count
 /// (and no library call, see copy_short).
 template <class Out>
