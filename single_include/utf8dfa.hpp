@@ -6113,6 +6113,33 @@ template <bool Strict, class Out>
 UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
                                                          char32_t replacement) noexcept {
   transcode_cursor<Out> c{0, out, error_code::none};
+  // ASCII from the start, 64 bytes a step, the last ones masked, before the other paths' constants
+  // are built (their cost shows on short inputs).
+  for (;;) {
+    const std::size_t avail = n - c.i < 64 ? n - c.i : 64;
+    const std::uint64_t live = low_bits(avail);
+    const __m512i v = _mm512_maskz_loadu_epi8(live, p + c.i);
+    if (avail == 0 || _mm512_movepi8_mask(v) != 0) break;
+    if constexpr (sizeof(Out) == 4) {
+      // (16 bits of `live` per group of 16 bytes)
+      _mm512_mask_storeu_epi32(c.o, static_cast<__mmask16>(live),
+                               _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 0)));
+      _mm512_mask_storeu_epi32(c.o + 16, static_cast<__mmask16>(live >> 16),
+                               _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 1)));
+      _mm512_mask_storeu_epi32(c.o + 32, static_cast<__mmask16>(live >> 32),
+                               _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 2)));
+      _mm512_mask_storeu_epi32(c.o + 48, static_cast<__mmask16>(live >> 48),
+                               _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 3)));
+    } else {
+      // (32 bits of `live` per half)
+      _mm512_mask_storeu_epi16(c.o, static_cast<__mmask32>(live), _mm512_cvtepu8_epi16(_mm512_castsi512_si256(v)));
+      _mm512_mask_storeu_epi16(c.o + 32, static_cast<__mmask32>(live >> 32),
+                               _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(v, 1)));
+    }
+    c.i += avail;
+    c.o += avail;
+  }
+  if (c.i == n) return {n, n, error_code::none};
   const char32_t repl = kernel_repl(replacement);
   const __m512i iota = byte_iota();
   const __m512i quads = _mm512_set_epi8(15, 15, 15, 15, 14, 14, 14, 14, 13, 13, 13, 13, 12, 12, 12, 12, 11, 11, 11, 11,
@@ -9030,13 +9057,19 @@ inline atomic_slot<const kernel_table*>& active_kernel_slot() noexcept {
   return slot;
 }
 
+/// The kernel to start with, stored as the kernel in use (out of line: kernels() stays small
+/// enough to inline into each call).
+UTF8DFA_NOINLINE inline const kernel_table& choose_kernel() noexcept {
+  const kernel_table* k = default_kernel();
+  active_kernel_slot().store(k);
+  return *k;
+}
+
 /// The kernel in use.
 inline const kernel_table& kernels() noexcept {
   const kernel_table* k = active_kernel_slot().load();
   if (UTF8DFA_LIKELY(k != nullptr)) return *k;
-  k = default_kernel();
-  active_kernel_slot().store(k);
-  return *k;
+  return choose_kernel();
 }
 
 /// One operation of the kernel in use: kernel_fn<&kernel_table::validate>()(p, n).
@@ -9064,13 +9097,19 @@ inline atomic_slot<std::size_t>& active_kernel_slot() noexcept {
   return slot;
 }
 
-/// The index in compiled_kernels of the kernel in use.
-inline std::size_t active_kernel_index() noexcept {
-  std::size_t k = active_kernel_slot().load();
-  if (UTF8DFA_LIKELY(k != 0)) return k - 1;
-  k = default_kernel_index();
+/// The kernel to start with, stored as the kernel in use; its index (out of line: the function
+/// below stays small enough to inline into each call).
+UTF8DFA_NOINLINE inline std::size_t choose_kernel_index() noexcept {
+  const std::size_t k = default_kernel_index();
   active_kernel_slot().store(k + 1);
   return k;
+}
+
+/// The index in compiled_kernels of the kernel in use.
+inline std::size_t active_kernel_index() noexcept {
+  const std::size_t k = active_kernel_slot().load();
+  if (UTF8DFA_LIKELY(k != 0)) return k - 1;
+  return choose_kernel_index();
 }
 
 /// The kernel in use, every operation (compiles every kernel: bulk functions use kernel_fn).
