@@ -163,33 +163,6 @@ template <bool Strict, class Out>
 UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
                                                          char32_t replacement) noexcept {
   transcode_cursor<Out> c{0, out, error_code::none};
-  // ASCII from the start, 64 bytes a step, the last ones masked, before the other paths' constants
-  // are built (their cost shows on short inputs).
-  for (;;) {
-    const std::size_t avail = n - c.i < 64 ? n - c.i : 64;
-    const std::uint64_t live = low_bits(avail);
-    const __m512i v = _mm512_maskz_loadu_epi8(live, p + c.i);
-    if (avail == 0 || _mm512_movepi8_mask(v) != 0) break;
-    if constexpr (sizeof(Out) == 4) {
-      // (16 bits of `live` per group of 16 bytes)
-      _mm512_mask_storeu_epi32(c.o, static_cast<__mmask16>(live),
-                               _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 0)));
-      _mm512_mask_storeu_epi32(c.o + 16, static_cast<__mmask16>(live >> 16),
-                               _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 1)));
-      _mm512_mask_storeu_epi32(c.o + 32, static_cast<__mmask16>(live >> 32),
-                               _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 2)));
-      _mm512_mask_storeu_epi32(c.o + 48, static_cast<__mmask16>(live >> 48),
-                               _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 3)));
-    } else {
-      // (32 bits of `live` per half)
-      _mm512_mask_storeu_epi16(c.o, static_cast<__mmask32>(live), _mm512_cvtepu8_epi16(_mm512_castsi512_si256(v)));
-      _mm512_mask_storeu_epi16(c.o + 32, static_cast<__mmask32>(live >> 32),
-                               _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(v, 1)));
-    }
-    c.i += avail;
-    c.o += avail;
-  }
-  if (c.i == n) return {n, n, error_code::none};
   const char32_t repl = kernel_repl(replacement);
   const __m512i iota = byte_iota();
   const __m512i quads = _mm512_set_epi8(15, 15, 15, 15, 14, 14, 14, 14, 13, 13, 13, 13, 12, 12, 12, 12, 11, 11, 11, 11,
