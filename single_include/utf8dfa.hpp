@@ -2753,17 +2753,8 @@ UTF8DFA_TARGET_AVX2 inline bool any(__m256i v) noexcept {
   return !_mm256_testz_si256(v, v);
 }
 
-/// Checks the 64 bytes lo, hi (preceded by `prev`); returns the error vector.
-UTF8DFA_TARGET_AVX2 inline __m256i check_block(const checker& check, __m256i lo, __m256i hi, __m256i prev,
-                                               __m256i& incomplete) noexcept {
-  if (_mm256_movemask_epi8(_mm256_or_si256(lo, hi)) == 0) return incomplete;
-  const __m256i err = _mm256_or_si256(check(lo, prev), check(hi, lo));
-  incomplete = ends_incomplete(hi);
-  return err;
-}
-
-/// Inputs shorter than this go to the scalar DFA (the checks need 96 readable bytes).
-inline constexpr std::size_t min_block_input = 96;
+/// Inputs shorter than this are checked in a padded copy (the checks need 64 readable bytes).
+inline constexpr std::size_t min_block_input = 64;
 
 /// How far past the block start a failing check_blocks step reaches.
 inline constexpr std::size_t block_span = 64;
@@ -2793,40 +2784,56 @@ UTF8DFA_TARGET_AVX2 inline std::size_t check_blocks(const unsigned char* p, std:
     incomplete = ends_incomplete(hi);
     prev = hi;
   }
-  // The last 64 bytes again (re-checking bytes that passed is harmless), then the end of input.
+  // The last 1..63 bytes: the last 32 after the 32 before them, and those after the 32 before them
+  // when more than 32 are left (then i >= 64 and n >= 96); re-checking bytes that passed is harmless.
   __m256i err = incomplete;
   if (i < n) {
     const __m256i lo = load(p + n - 64), hi = load(p + n - 32);
-    __m256i ignored = incomplete;
-    err = _mm256_or_si256(check_block(check, lo, hi, load(p + n - 96), ignored), ends_incomplete(hi));
+    if (_mm256_movemask_epi8(_mm256_or_si256(lo, hi)) != 0) {
+      err = _mm256_or_si256(check(hi, lo), ends_incomplete(hi));
+      if (n - i > 32) err = _mm256_or_si256(err, check(lo, load(p + n - 96)));
+    }
   }
   if (UTF8DFA_UNLIKELY(any(err))) return i;
   return blocks_pass;
 }
 
-/// validate_scalar's answer for n >= min_block_input, 64 bytes per step.
-UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_blocks(const unsigned char* p,
-                                                                              std::size_t n) noexcept {
-  const std::size_t b = check_blocks(p, n);
-  if (UTF8DFA_LIKELY(b == blocks_pass)) return {n, 0, error_code::none};
+/// rescan_from, out of line (the scalar DFA after a failing check).
+UTF8DFA_NOINLINE inline validation_result rescan_after(const unsigned char* p, std::size_t n, std::size_t b) noexcept {
   return rescan_from(p, n, b);
 }
 
-/// validate_scalar's answer for 32 <= n < min_block_input: the blocks check a copy of the input
-/// preceded by zero bytes (ASCII), which passes exactly when the input is well-formed; an input
-/// that fails is validated again by the scalar DFA, which says where and why.
+/// validate_scalar's answer for 32 <= n < min_block_input, with no copy (a copy's stores delay the
+/// loads that read it back): the first 32 bytes after zero bytes (ASCII), and the last 32 after the
+/// 4 bytes before them (zero bytes where these are before the input). An input that fails is
+/// validated again by the scalar DFA, which says where and why.
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_short(const unsigned char* p,
                                                                              std::size_t n) noexcept {
-  alignas(32) unsigned char copy[min_block_input] = {};
-  std::memcpy(copy + min_block_input - n, p, n);
-  if (UTF8DFA_LIKELY(check_blocks(copy, min_block_input) == blocks_pass)) return {n, 0, error_code::none};
+  const std::size_t q = n - 32;  // where the last 32 bytes start (0..31)
+  std::uint32_t before = 0;      // the 4 bytes before q, the last highest
+  if (q >= 4) {
+    std::memcpy(&before, p + q - 4, 4);
+  } else if (q > 0) {
+    std::memcpy(&before, p, 4);
+    before <<= 8 * (4 - q);
+  }
+  const checker check;
+  const __m256i lo = load(p), hi = load(p + q);
+  const __m256i prev = _mm256_insert_epi32(_mm256_setzero_si256(), static_cast<int>(before), 7);
+  const __m256i err =
+      _mm256_or_si256(_mm256_or_si256(check(lo, _mm256_setzero_si256()), check(hi, prev)), ends_incomplete(hi));
+  if (UTF8DFA_LIKELY(!any(err))) return {n, 0, error_code::none};
   return validate_scalar(p, n);
 }
 
-/// validate_scalar's answer. Inputs under 32 bytes take the scalar DFA: this function is plain code
-/// (no target region), so they run exactly as in the scalar kernel.
-inline validation_result validate(const unsigned char* p, std::size_t n) noexcept {
-  if (n >= min_block_input) return validate_blocks(p, n);
+/// validate_scalar's answer: 64-byte blocks from 64 bytes up, one block over a padded copy from 32,
+/// the scalar DFA below.
+UTF8DFA_TARGET_AVX2 inline validation_result validate(const unsigned char* p, std::size_t n) noexcept {
+  if (UTF8DFA_LIKELY(n >= min_block_input)) {
+    const std::size_t b = check_blocks(p, n);
+    if (UTF8DFA_LIKELY(b == blocks_pass)) return {n, 0, error_code::none};
+    return rescan_after(p, n, b);
+  }
   return n < 32 ? validate_scalar(p, n) : validate_short(p, n);
 }
 
@@ -3772,20 +3779,102 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE Out* store_code_points(Out* o, __m256i
   }
 }
 
-/// UTF-8 to UTF-32 or UTF-16, 32-byte blocks starting on a character boundary.
+/// Copies the `n` (4 <= n <= 96) bytes at p to `to`, which has room for 96 bytes (those after the
+/// copy become zero), reading nothing past p + n: masked dword loads (masked-out dwords are not
+/// read) and the last n % 4 bytes merged in registers (a store of its own would delay the loads
+/// that read the copy back). No library call: GCC turns copy loops into memcpy, whose AVX-512 form
+/// can leave vector state that makes the SSE code after it (the caller's) slow.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void copy_short(unsigned char* to, const unsigned char* p,
+                                                          std::size_t n) noexcept {
+  const auto dwords = static_cast<int>(n / 4);
+  const auto rest = static_cast<unsigned>(n % 4);
+  std::uint32_t last = 0;
+  std::memcpy(&last, p + n - 4, 4);
+  const __m256i partial = _mm256_set1_epi32(rest == 0 ? 0 : static_cast<int>(last >> (8 * (4 - rest))));
+  const __m256i index = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  for (int k = 0; k < 3; ++k) {
+    const __m256i at = _mm256_set1_epi32(dwords - 8 * k);
+    const __m256i whole =
+        _mm256_maskload_epi32(reinterpret_cast<const int*>(p + 32 * k), _mm256_cmpgt_epi32(at, index));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(to + 32 * k),
+                        _mm256_blendv_epi8(whole, partial, _mm256_cmpeq_epi32(at, index)));
+  }
+}
+
+/// Copies `count` units from `from` to o with vector loads and stores, writing nothing past o + count
+/// (and no library call, see copy_short).
+template <class Out>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void copy_units_out(Out* o, const Out* from, std::size_t count) noexcept {
+  constexpr std::size_t per = 32 / sizeof(Out);
+  if (count >= per) {
+    for (std::size_t j = 0; j < count - per; j += per) {
+      __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(from + j));
+      __asm__("" : "+x"(v));  // (not a memcpy)
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + j), v);
+    }
+    // The last vector ends at o + count (overlapping the one before: the same units again).
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + count - per),
+                        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(from + count - per)));
+    return;
+  }
+  const std::size_t bytes = count * sizeof(Out);
+  const __m256i live =
+      _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(bytes / 4)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  _mm256_maskstore_epi32(reinterpret_cast<int*>(o), live, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(from)));
+  if constexpr (sizeof(Out) == 2)
+    if ((count & 1u) != 0) o[count - 1] = from[count - 1];
+}
+
+/// Bytes of zeros after the input that the blocks of utf8_to_utf_impl need (a block and the 8
+/// bytes its last window may touch).
+inline constexpr std::size_t utf8_block_reach = 40;
+
+/// The block loop of utf8_to_utf_impl (with `Tail`): over a copy of the input's last `n` (< 40)
+/// bytes followed by zero bytes; blocks run until they have passed the input's end. Each zero byte
+/// is a character of its own (U+0000) that writes one zero unit; so when no block holds an error,
+/// the input's output is the copy's less one unit per zero byte the blocks passed.
+template <bool Strict, class Out, bool Tail = false>
+UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
+                                                       char32_t replacement) noexcept;
+
+/// Finishes a conversion whose blocks stopped with fewer than utf8_block_reach bytes left: the
+/// last bytes in a padded copy (utf8_to_utf_impl with `Tail`), the scalar DFA when they hold an
+/// error (which says where the error is and whether the input ends inside a character).
 template <bool Strict, class Out>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE conversion_result finish_padded(const unsigned char* p, std::size_t n,
+                                                                          Out* out, transcode_cursor<Out> c,
+                                                                          char32_t repl) noexcept {
+  const std::size_t left = n - c.i;
+  if (left >= 8) {
+    alignas(32) unsigned char in[96];
+    alignas(32) Out converted[160];
+    copy_short(in, p + c.i, left);
+    const conversion_result r = utf8_to_utf_impl<true, Out, true>(in, left, converted, 0);
+    if (r.error == error_code::none) {
+      const std::size_t written = r.written - (r.read - left);
+      copy_units_out(c.o, converted, written);
+      return {n, static_cast<std::size_t>(c.o - out) + written, c.first};
+    }
+  }
+  return finish_scalar<Strict>(p, n, out, c, repl);
+}
+
+template <bool Strict, class Out, bool Tail>
 UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
                                                        char32_t replacement) noexcept {
   transcode_cursor<Out> c{0, out, error_code::none};
   const char32_t repl = kernel_repl(replacement);
+  const std::size_t stop = n;  // (Tail: the input's end in the copy)
+  if constexpr (Tail) n += utf8_block_reach;
   // Bytes (lead+3, lead+2, lead+1, lead) of positions 0..3 in the low lane and 4..7 in the high one.
   const __m256i window =
       _mm256_setr_epi8(3, 2, 1, 0, 4, 3, 2, 1, 5, 4, 3, 2, 6, 5, 4, 3, 7, 6, 5, 4, 8, 7, 6, 5, 9, 8, 7, 6, 10, 9, 8, 7);
   // Lead-byte high nibble C..F (taken modulo 8) -> right shift and payload mask of the gathered value.
   const __m256i shifts = _mm256_setr_epi32(0, 0, 0, 0, 12, 12, 6, 0);
   const __m256i masks = _mm256_setr_epi32(0, 0, 0, 0, 0x7FF, 0x7FF, 0xFFFF, 0x1FFFFF);
-  bool checked = false;    // the block at c.i is known to pass the check
-  while (n - c.i >= 40) {  // a block and the 8 bytes its last window may touch
+  bool checked = false;  // the block at c.i is known to pass the check
+  // A block and the 8 bytes its last window may touch.
+  while (Tail ? c.i < stop : n - c.i >= utf8_block_reach) {
     const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
     const auto high = static_cast<std::uint32_t>(_mm256_movemask_epi8(v));
     if (high == 0) {
@@ -3803,6 +3892,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
       continue;
     }
     if (!checked && UTF8DFA_UNLIKELY(utf8_block_has_error(v))) {
+      if constexpr (Tail) return {c.i, 0, error_code::invalid_byte};  // (any error: the DFA decides)
       if (!scalar_region<Strict>(p, n, c.i + 32, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
       continue;
     }
@@ -3868,7 +3958,10 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
     }
     c.i += take;
   }
-  return finish_scalar<Strict>(p, n, out, c, repl);
+  if constexpr (Tail)
+    return {c.i, static_cast<std::size_t>(c.o - out), error_code::none};
+  else
+    return finish_padded<Strict>(p, n, out, c, repl);
 }
 
 /// Packs the four 1..4-byte forms of v (one per dword, see pack_utf8).
@@ -5223,20 +5316,16 @@ inline namespace UTF8DFA_ABI_NAMESPACE {
 namespace detail {
 namespace avx2 {
 
-/// UTF-8 inputs shorter than this are converted in a padded copy.
-inline constexpr std::size_t short_below = 256;
-
 inline constexpr kernel_table table{
     "avx2",
     &validate,
     &count_leads,
     &utf16_length,
-    // Short inputs: under 32 UTF-8 bytes (16 UTF-16 or UTF-32 units) the scalar DFA; UTF-8 up to
-    // short_below bytes in a padded copy, so that the blocks cover the whole input (short_input.hpp).
-    // A padded copy does not pay for UTF-16 and UTF-32 input: their blocks are shorter, their
-    // scalar tail cheaper than the two copies.
-    &padded_from<unsigned char, char32_t, &utf8_to_utf32, scalar_utf8_to_utf32, 32, short_below, 40>,
-    &padded_from<unsigned char, char16_t, &utf8_to_utf16, scalar_utf8_to_utf16, 32, short_below, 40>,
+    // Short inputs: under 8 UTF-8 bytes (16 UTF-16 or UTF-32 units) the scalar DFA. The UTF-8
+    // conversions finish their last bytes in a padded copy of their own (transcode.hpp); for UTF-16
+    // and UTF-32 input the blocks are shorter and the scalar tail cheaper.
+    &vector_from<unsigned char, char32_t, &utf8_to_utf32, scalar_utf8_to_utf32, 8>,
+    &vector_from<unsigned char, char16_t, &utf8_to_utf16, scalar_utf8_to_utf16, 8>,
     &vector_from<char16_t, unsigned char, &utf16_to_utf8, scalar_utf16_to_utf8, 16>,
     &vector_from<char32_t, unsigned char, &utf32_to_utf8, scalar_utf32_to_utf8, 16>,
     &utf16_length_from_utf8,
@@ -9365,13 +9454,19 @@ inline atomic_slot<const kernel_table*>& active_kernel_slot() noexcept {
   return slot;
 }
 
+/// The kernel to start with, stored as the kernel in use (out of line: kernels() stays small
+/// enough to inline into each call).
+UTF8DFA_NOINLINE inline const kernel_table& choose_kernel() noexcept {
+  const kernel_table* k = default_kernel();
+  active_kernel_slot().store(k);
+  return *k;
+}
+
 /// The kernel in use.
 inline const kernel_table& kernels() noexcept {
   const kernel_table* k = active_kernel_slot().load();
   if (UTF8DFA_LIKELY(k != nullptr)) return *k;
-  k = default_kernel();
-  active_kernel_slot().store(k);
-  return *k;
+  return choose_kernel();
 }
 
 /// One operation of the kernel in use: kernel_fn<&kernel_table::validate>()(p, n).
@@ -9399,13 +9494,19 @@ inline atomic_slot<std::size_t>& active_kernel_slot() noexcept {
   return slot;
 }
 
-/// The index in compiled_kernels of the kernel in use.
-inline std::size_t active_kernel_index() noexcept {
-  std::size_t k = active_kernel_slot().load();
-  if (UTF8DFA_LIKELY(k != 0)) return k - 1;
-  k = default_kernel_index();
+/// The kernel to start with, stored as the kernel in use; its index (out of line: the function
+/// below stays small enough to inline into each call).
+UTF8DFA_NOINLINE inline std::size_t choose_kernel_index() noexcept {
+  const std::size_t k = default_kernel_index();
   active_kernel_slot().store(k + 1);
   return k;
+}
+
+/// The index in compiled_kernels of the kernel in use.
+inline std::size_t active_kernel_index() noexcept {
+  const std::size_t k = active_kernel_slot().load();
+  if (UTF8DFA_LIKELY(k != 0)) return k - 1;
+  return choose_kernel_index();
 }
 
 /// The kernel in use, every operation (compiles every kernel: bulk functions use kernel_fn).

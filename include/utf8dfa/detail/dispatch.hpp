@@ -51,13 +51,19 @@ inline atomic_slot<const kernel_table*>& active_kernel_slot() noexcept {
   return slot;
 }
 
+/// The kernel to start with, stored as the kernel in use (out of line: kernels() stays small
+/// enough to inline into each call).
+UTF8DFA_NOINLINE inline const kernel_table& choose_kernel() noexcept {
+  const kernel_table* k = default_kernel();
+  active_kernel_slot().store(k);
+  return *k;
+}
+
 /// The kernel in use.
 inline const kernel_table& kernels() noexcept {
   const kernel_table* k = active_kernel_slot().load();
   if (UTF8DFA_LIKELY(k != nullptr)) return *k;
-  k = default_kernel();
-  active_kernel_slot().store(k);
-  return *k;
+  return choose_kernel();
 }
 
 /// One operation of the kernel in use: kernel_fn<&kernel_table::validate>()(p, n).
@@ -85,13 +91,19 @@ inline atomic_slot<std::size_t>& active_kernel_slot() noexcept {
   return slot;
 }
 
-/// The index in compiled_kernels of the kernel in use.
-inline std::size_t active_kernel_index() noexcept {
-  std::size_t k = active_kernel_slot().load();
-  if (UTF8DFA_LIKELY(k != 0)) return k - 1;
-  k = default_kernel_index();
+/// The kernel to start with, stored as the kernel in use; its index (out of line: the function
+/// below stays small enough to inline into each call).
+UTF8DFA_NOINLINE inline std::size_t choose_kernel_index() noexcept {
+  const std::size_t k = default_kernel_index();
   active_kernel_slot().store(k + 1);
   return k;
+}
+
+/// The index in compiled_kernels of the kernel in use.
+inline std::size_t active_kernel_index() noexcept {
+  const std::size_t k = active_kernel_slot().load();
+  if (UTF8DFA_LIKELY(k != 0)) return k - 1;
+  return choose_kernel_index();
 }
 
 /// The kernel in use, every operation (compiles every kernel: bulk functions use kernel_fn).

@@ -17,20 +17,16 @@ inline namespace UTF8DFA_ABI_NAMESPACE {
 namespace detail {
 namespace avx2 {
 
-/// UTF-8 inputs shorter than this are converted in a padded copy.
-inline constexpr std::size_t short_below = 256;
-
 inline constexpr kernel_table table{
     "avx2",
     &validate,
     &count_leads,
     &utf16_length,
-    // Short inputs: under 32 UTF-8 bytes (16 UTF-16 or UTF-32 units) the scalar DFA; UTF-8 up to
-    // short_below bytes in a padded copy, so that the blocks cover the whole input (short_input.hpp).
-    // A padded copy does not pay for UTF-16 and UTF-32 input: their blocks are shorter, their
-    // scalar tail cheaper than the two copies.
-    &padded_from<unsigned char, char32_t, &utf8_to_utf32, scalar_utf8_to_utf32, 32, short_below, 40>,
-    &padded_from<unsigned char, char16_t, &utf8_to_utf16, scalar_utf8_to_utf16, 32, short_below, 40>,
+    // Short inputs: under 8 UTF-8 bytes (16 UTF-16 or UTF-32 units) the scalar DFA. The UTF-8
+    // conversions finish their last bytes in a padded copy of their own (transcode.hpp); for UTF-16
+    // and UTF-32 input the blocks are shorter and the scalar tail cheaper.
+    &vector_from<unsigned char, char32_t, &utf8_to_utf32, scalar_utf8_to_utf32, 8>,
+    &vector_from<unsigned char, char16_t, &utf8_to_utf16, scalar_utf8_to_utf16, 8>,
     &vector_from<char16_t, unsigned char, &utf16_to_utf8, scalar_utf16_to_utf8, 16>,
     &vector_from<char32_t, unsigned char, &utf32_to_utf8, scalar_utf32_to_utf8, 16>,
     &utf16_length_from_utf8,

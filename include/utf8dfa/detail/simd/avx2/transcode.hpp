@@ -17,6 +17,7 @@
 #if UTF8DFA_X86_KERNELS
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
@@ -260,20 +261,102 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE Out* store_code_points(Out* o, __m256i
   }
 }
 
-/// UTF-8 to UTF-32 or UTF-16, 32-byte blocks starting on a character boundary.
+/// Copies the `n` (4 <= n <= 96) bytes at p to `to`, which has room for 96 bytes (those after the
+/// copy become zero), reading nothing past p + n: masked dword loads (masked-out dwords are not
+/// read) and the last n % 4 bytes merged in registers (a store of its own would delay the loads
+/// that read the copy back). No library call: GCC turns copy loops into memcpy, whose AVX-512 form
+/// can leave vector state that makes the SSE code after it (the caller's) slow.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void copy_short(unsigned char* to, const unsigned char* p,
+                                                          std::size_t n) noexcept {
+  const auto dwords = static_cast<int>(n / 4);
+  const auto rest = static_cast<unsigned>(n % 4);
+  std::uint32_t last = 0;
+  std::memcpy(&last, p + n - 4, 4);
+  const __m256i partial = _mm256_set1_epi32(rest == 0 ? 0 : static_cast<int>(last >> (8 * (4 - rest))));
+  const __m256i index = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  for (int k = 0; k < 3; ++k) {
+    const __m256i at = _mm256_set1_epi32(dwords - 8 * k);
+    const __m256i whole =
+        _mm256_maskload_epi32(reinterpret_cast<const int*>(p + 32 * k), _mm256_cmpgt_epi32(at, index));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(to + 32 * k),
+                        _mm256_blendv_epi8(whole, partial, _mm256_cmpeq_epi32(at, index)));
+  }
+}
+
+/// Copies `count` units from `from` to o with vector loads and stores, writing nothing past o + count
+/// (and no library call, see copy_short).
+template <class Out>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void copy_units_out(Out* o, const Out* from, std::size_t count) noexcept {
+  constexpr std::size_t per = 32 / sizeof(Out);
+  if (count >= per) {
+    for (std::size_t j = 0; j < count - per; j += per) {
+      __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(from + j));
+      __asm__("" : "+x"(v));  // (not a memcpy)
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + j), v);
+    }
+    // The last vector ends at o + count (overlapping the one before: the same units again).
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + count - per),
+                        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(from + count - per)));
+    return;
+  }
+  const std::size_t bytes = count * sizeof(Out);
+  const __m256i live =
+      _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(bytes / 4)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  _mm256_maskstore_epi32(reinterpret_cast<int*>(o), live, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(from)));
+  if constexpr (sizeof(Out) == 2)
+    if ((count & 1u) != 0) o[count - 1] = from[count - 1];
+}
+
+/// Bytes of zeros after the input that the blocks of utf8_to_utf_impl need (a block and the 8
+/// bytes its last window may touch).
+inline constexpr std::size_t utf8_block_reach = 40;
+
+/// The block loop of utf8_to_utf_impl (with `Tail`): over a copy of the input's last `n` (< 40)
+/// bytes followed by zero bytes; blocks run until they have passed the input's end. Each zero byte
+/// is a character of its own (U+0000) that writes one zero unit; so when no block holds an error,
+/// the input's output is the copy's less one unit per zero byte the blocks passed.
+template <bool Strict, class Out, bool Tail = false>
+UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
+                                                       char32_t replacement) noexcept;
+
+/// Finishes a conversion whose blocks stopped with fewer than utf8_block_reach bytes left: the
+/// last bytes in a padded copy (utf8_to_utf_impl with `Tail`), the scalar DFA when they hold an
+/// error (which says where the error is and whether the input ends inside a character).
 template <bool Strict, class Out>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE conversion_result finish_padded(const unsigned char* p, std::size_t n,
+                                                                          Out* out, transcode_cursor<Out> c,
+                                                                          char32_t repl) noexcept {
+  const std::size_t left = n - c.i;
+  if (left >= 8) {
+    alignas(32) unsigned char in[96];
+    alignas(32) Out converted[160];
+    copy_short(in, p + c.i, left);
+    const conversion_result r = utf8_to_utf_impl<true, Out, true>(in, left, converted, 0);
+    if (r.error == error_code::none) {
+      const std::size_t written = r.written - (r.read - left);
+      copy_units_out(c.o, converted, written);
+      return {n, static_cast<std::size_t>(c.o - out) + written, c.first};
+    }
+  }
+  return finish_scalar<Strict>(p, n, out, c, repl);
+}
+
+template <bool Strict, class Out, bool Tail>
 UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
                                                        char32_t replacement) noexcept {
   transcode_cursor<Out> c{0, out, error_code::none};
   const char32_t repl = kernel_repl(replacement);
+  const std::size_t stop = n;  // (Tail: the input's end in the copy)
+  if constexpr (Tail) n += utf8_block_reach;
   // Bytes (lead+3, lead+2, lead+1, lead) of positions 0..3 in the low lane and 4..7 in the high one.
   const __m256i window =
       _mm256_setr_epi8(3, 2, 1, 0, 4, 3, 2, 1, 5, 4, 3, 2, 6, 5, 4, 3, 7, 6, 5, 4, 8, 7, 6, 5, 9, 8, 7, 6, 10, 9, 8, 7);
   // Lead-byte high nibble C..F (taken modulo 8) -> right shift and payload mask of the gathered value.
   const __m256i shifts = _mm256_setr_epi32(0, 0, 0, 0, 12, 12, 6, 0);
   const __m256i masks = _mm256_setr_epi32(0, 0, 0, 0, 0x7FF, 0x7FF, 0xFFFF, 0x1FFFFF);
-  bool checked = false;    // the block at c.i is known to pass the check
-  while (n - c.i >= 40) {  // a block and the 8 bytes its last window may touch
+  bool checked = false;  // the block at c.i is known to pass the check
+  // A block and the 8 bytes its last window may touch.
+  while (Tail ? c.i < stop : n - c.i >= utf8_block_reach) {
     const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
     const auto high = static_cast<std::uint32_t>(_mm256_movemask_epi8(v));
     if (high == 0) {
@@ -291,6 +374,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
       continue;
     }
     if (!checked && UTF8DFA_UNLIKELY(utf8_block_has_error(v))) {
+      if constexpr (Tail) return {c.i, 0, error_code::invalid_byte};  // (any error: the DFA decides)
       if (!scalar_region<Strict>(p, n, c.i + 32, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
       continue;
     }
@@ -356,7 +440,10 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
     }
     c.i += take;
   }
-  return finish_scalar<Strict>(p, n, out, c, repl);
+  if constexpr (Tail)
+    return {c.i, static_cast<std::size_t>(c.o - out), error_code::none};
+  else
+    return finish_padded<Strict>(p, n, out, c, repl);
 }
 
 /// Packs the four 1..4-byte forms of v (one per dword, see pack_utf8).

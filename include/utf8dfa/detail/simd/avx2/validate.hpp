@@ -109,17 +109,8 @@ UTF8DFA_TARGET_AVX2 inline bool any(__m256i v) noexcept {
   return !_mm256_testz_si256(v, v);
 }
 
-/// Checks the 64 bytes lo, hi (preceded by `prev`); returns the error vector.
-UTF8DFA_TARGET_AVX2 inline __m256i check_block(const checker& check, __m256i lo, __m256i hi, __m256i prev,
-                                               __m256i& incomplete) noexcept {
-  if (_mm256_movemask_epi8(_mm256_or_si256(lo, hi)) == 0) return incomplete;
-  const __m256i err = _mm256_or_si256(check(lo, prev), check(hi, lo));
-  incomplete = ends_incomplete(hi);
-  return err;
-}
-
-/// Inputs shorter than this go to the scalar DFA (the checks need 96 readable bytes).
-inline constexpr std::size_t min_block_input = 96;
+/// Inputs shorter than this are checked in a padded copy (the checks need 64 readable bytes).
+inline constexpr std::size_t min_block_input = 64;
 
 /// How far past the block start a failing check_blocks step reaches.
 inline constexpr std::size_t block_span = 64;
@@ -149,40 +140,56 @@ UTF8DFA_TARGET_AVX2 inline std::size_t check_blocks(const unsigned char* p, std:
     incomplete = ends_incomplete(hi);
     prev = hi;
   }
-  // The last 64 bytes again (re-checking bytes that passed is harmless), then the end of input.
+  // The last 1..63 bytes: the last 32 after the 32 before them, and those after the 32 before them
+  // when more than 32 are left (then i >= 64 and n >= 96); re-checking bytes that passed is harmless.
   __m256i err = incomplete;
   if (i < n) {
     const __m256i lo = load(p + n - 64), hi = load(p + n - 32);
-    __m256i ignored = incomplete;
-    err = _mm256_or_si256(check_block(check, lo, hi, load(p + n - 96), ignored), ends_incomplete(hi));
+    if (_mm256_movemask_epi8(_mm256_or_si256(lo, hi)) != 0) {
+      err = _mm256_or_si256(check(hi, lo), ends_incomplete(hi));
+      if (n - i > 32) err = _mm256_or_si256(err, check(lo, load(p + n - 96)));
+    }
   }
   if (UTF8DFA_UNLIKELY(any(err))) return i;
   return blocks_pass;
 }
 
-/// validate_scalar's answer for n >= min_block_input, 64 bytes per step.
-UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_blocks(const unsigned char* p,
-                                                                              std::size_t n) noexcept {
-  const std::size_t b = check_blocks(p, n);
-  if (UTF8DFA_LIKELY(b == blocks_pass)) return {n, 0, error_code::none};
+/// rescan_from, out of line (the scalar DFA after a failing check).
+UTF8DFA_NOINLINE inline validation_result rescan_after(const unsigned char* p, std::size_t n, std::size_t b) noexcept {
   return rescan_from(p, n, b);
 }
 
-/// validate_scalar's answer for 32 <= n < min_block_input: the blocks check a copy of the input
-/// preceded by zero bytes (ASCII), which passes exactly when the input is well-formed; an input
-/// that fails is validated again by the scalar DFA, which says where and why.
+/// validate_scalar's answer for 32 <= n < min_block_input, with no copy (a copy's stores delay the
+/// loads that read it back): the first 32 bytes after zero bytes (ASCII), and the last 32 after the
+/// 4 bytes before them (zero bytes where these are before the input). An input that fails is
+/// validated again by the scalar DFA, which says where and why.
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_short(const unsigned char* p,
                                                                              std::size_t n) noexcept {
-  alignas(32) unsigned char copy[min_block_input] = {};
-  std::memcpy(copy + min_block_input - n, p, n);
-  if (UTF8DFA_LIKELY(check_blocks(copy, min_block_input) == blocks_pass)) return {n, 0, error_code::none};
+  const std::size_t q = n - 32;  // where the last 32 bytes start (0..31)
+  std::uint32_t before = 0;      // the 4 bytes before q, the last highest
+  if (q >= 4) {
+    std::memcpy(&before, p + q - 4, 4);
+  } else if (q > 0) {
+    std::memcpy(&before, p, 4);
+    before <<= 8 * (4 - q);
+  }
+  const checker check;
+  const __m256i lo = load(p), hi = load(p + q);
+  const __m256i prev = _mm256_insert_epi32(_mm256_setzero_si256(), static_cast<int>(before), 7);
+  const __m256i err =
+      _mm256_or_si256(_mm256_or_si256(check(lo, _mm256_setzero_si256()), check(hi, prev)), ends_incomplete(hi));
+  if (UTF8DFA_LIKELY(!any(err))) return {n, 0, error_code::none};
   return validate_scalar(p, n);
 }
 
-/// validate_scalar's answer. Inputs under 32 bytes take the scalar DFA: this function is plain code
-/// (no target region), so they run exactly as in the scalar kernel.
-inline validation_result validate(const unsigned char* p, std::size_t n) noexcept {
-  if (n >= min_block_input) return validate_blocks(p, n);
+/// validate_scalar's answer: 64-byte blocks from 64 bytes up, one block over a padded copy from 32,
+/// the scalar DFA below.
+UTF8DFA_TARGET_AVX2 inline validation_result validate(const unsigned char* p, std::size_t n) noexcept {
+  if (UTF8DFA_LIKELY(n >= min_block_input)) {
+    const std::size_t b = check_blocks(p, n);
+    if (UTF8DFA_LIKELY(b == blocks_pass)) return {n, 0, error_code::none};
+    return rescan_after(p, n, b);
+  }
   return n < 32 ? validate_scalar(p, n) : validate_short(p, n);
 }
 
