@@ -2,9 +2,6 @@
 // output, and nothing written past `written` (canaries), for strict and replace policies, on valid
 // multilingual text, random bytes, planted errors at every position, every short length, sequences
 // straddling vector boundaries and inputs ending right before an unmapped page.
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -13,6 +10,7 @@
 #include <vector>
 
 #include "catch.hpp"
+#include "guard_pages.hpp"
 #include "utf8dfa.hpp"
 #include "utf8dfa/detail/cpu.hpp"
 #include "utf8dfa/detail/dispatch.hpp"
@@ -547,6 +545,7 @@ TEST_CASE("SIMD transcoding: long text with a few errors (the replace path resum
   CHECK(stats().failure.empty());
 }
 
+#if UTF8DFA_TEST_GUARD_PAGES
 TEST_CASE("SIMD transcoding: input ending right before an unmapped page") {
   const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
   void* map = mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -613,6 +612,8 @@ TEST_CASE("SIMD transcoding: output ending right before an unmapped page") {
   CHECK(mismatches == 0);
   WARN("simd transcode comparisons so far: " << stats().cases);
 }
+
+#endif
 
 TEST_CASE("SIMD counting: long inputs, across the byte counters' flush every 127 steps of 128 bytes") {
 #if UTF8DFA_X86_KERNELS
