@@ -1,13 +1,11 @@
 #!/usr/bin/env python3
 """Runs the built utf8tool on generated files and on stdin and checks it against the contract.
 
-    run_tests.py TOOL GROUP [--shared DIR] [--stream-file PATH] [--emulator "CMD ARGS"] [--light]
+    run_tests.py TOOL GROUP [--shared DIR] [--stream-file PATH] [--emulator "CMD ARGS"]
 
 --emulator runs the programs under an emulator (a cross build under qemu-user): each run is made
 with the default chunk size only (the chunking is the same code on every host, checked natively),
-and the memory group, which measures the process itself, is skipped. --light (where each run is
-costly: a Windows program under wine starts in a few tenths of a second) tries the chunk boundaries
-of the io group at two offsets instead of eight and six.
+and the memory group, which measures the process itself, is skipped.
 
 Expected results come from Python's own codecs (bytes.decode(..., 'replace') implements the Unicode
 maximal-subpart rule) and from a small reference written here straight from the RFC 3629 ABNF, never
@@ -30,7 +28,6 @@ TOOL = None  # the command line that runs utf8tool (a list: an emulator may come
 EMULATOR = []
 SHARED = None
 STREAM_FILE = None
-LIGHT = False
 CHECKS = 0
 SKIP = 77  # ctest SKIP_RETURN_CODE
 
@@ -429,7 +426,7 @@ def group_io(d):
         got += p.stdout.read()
         expect((p.wait(), got, b""), 0, want1 + want2, b"", f"pipe {args}")
     # the default chunk size (65536): characters and errors straddling the first chunk boundaries
-    for shift in (-1, 0) if LIGHT else range(-4, 4):
+    for shift in range(-4, 4):
         for piece in (b"\xf0\x9f\x98\x80", b"\xe2\x82\xac", b"\xe2\x82", b"\xf0\x9f\x98" + b"A", b"\xed\xa0\x80"):
             data = b"a" * (65536 + shift) + piece + b"\n" + b"b" * 65536 + piece
             name = write(d, "edge.txt", data)
@@ -444,7 +441,7 @@ def group_io(d):
             prefix = data[:e[0] if e else len(data)].decode().encode("utf-32-le")
             expect(run1(["convert", "--to", "utf32le", name], b"", None, d), 1 if e else 0, prefix,
                    utf8_message(name, data) if e else b"", f"boundary strict convert {shift} {piece!r}")
-    for shift in (-1, 0) if LIGHT else range(-3, 3):  # a surrogate pair (or a lone high surrogate) across the boundary
+    for shift in range(-3, 3):  # a surrogate pair (or a lone high surrogate) across the boundary
         for tail in ("\U0001F600", "\U0001F600x"):
             text = "a" * (32768 + shift) + tail
             for raw in (text.encode("utf-16-le"), text.encode("utf-16-le")[:-2]):
@@ -863,11 +860,8 @@ GROUPS = {n[len("group_"):]: f for n, f in globals().items() if n.startswith("gr
 
 
 def main():
-    global TOOL, SHARED, STREAM_FILE, EMULATOR, LIGHT
+    global TOOL, SHARED, STREAM_FILE, EMULATOR
     args = sys.argv[1:]
-    if "--light" in args:
-        LIGHT = True
-        args.remove("--light")
     if "--emulator" in args:
         i = args.index("--emulator")
         EMULATOR = shlex.split(args[i + 1])
