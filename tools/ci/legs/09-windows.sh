@@ -20,14 +20,15 @@ leg_windows() {
   local best=${kernels%%;*}
   [[ $best == scalar ]] && kernels=scalar || kernels="$best;scalar"
   echo "windows: kernels $kernels (native dispatch: $best)"
-  # A wine prefix of the leg's own, created before the tests run in parallel, and one wine server
-  # for the whole leg: a program then starts in a few hundredths of a second instead of about one
-  # (each start otherwise starts a server, which stays 3 s; utf8tool's tests start the tool about
-  # 1700 times), and no start meets a server on its way out.
+  # A wine prefix of the leg's own and one wine server for the whole leg: a program then starts in a
+  # few hundredths of a second instead of about one (each start otherwise starts a server, which
+  # stays 3 s; utf8tool's tests start the tool about 1700 times), and no start meets a server on its
+  # way out. wineboot starts wine's services under it before any test, with no output: a service
+  # started by a test would hold the test's output pipes open (ctest would wait for them).
   export WINEPREFIX="$dir-wine" WINEDEBUG=-all
-  wineboot --init >/dev/null 2>&1 || return 1
-  wineserver --wait
+  mkdir -p "$WINEPREFIX"
   wineserver --persistent || return 1
+  wineboot --init </dev/null >/dev/null 2>&1 || return 1
   # -Wno-psabi: at -O2 mingw's g++ 12 warns, at the end of the unit that compiles the kernels, that
   # "AVX512F vector return without AVX512F enabled changes the ABI" (not with -fno-ipa-icf: about a
   # function that identical code folding makes). Every function with AVX-512 vectors is in the
