@@ -12,8 +12,17 @@
 #include <string>
 
 #include <utf8dfa.hpp>
+#if defined(_WIN32)
+#include <fcntl.h>
+#include <io.h>
+#endif
 
 int main(int argc, char** argv) {
+#if defined(_WIN32)
+  // Bytes as they are: text mode would turn CR LF into LF and end the input at a Ctrl-Z byte.
+  _setmode(_fileno(stdin), _O_BINARY);
+  _setmode(_fileno(stdout), _O_BINARY);
+#endif
   const std::size_t max_bytes = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 4096;
 
   // Decode while reading: the view over istreambuf_iterator is single-pass and never buffers the input.

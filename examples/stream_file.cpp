@@ -8,8 +8,17 @@
 
 #include <cstdio>
 #include <string>
+#if defined(_WIN32)
+#include <fcntl.h>
+#include <io.h>
+#endif
 
 int main(int argc, char** argv) {
+#if defined(_WIN32)
+  // Bytes as they are: text mode would turn CR LF into LF and end the input at a Ctrl-Z byte.
+  _setmode(_fileno(stdin), _O_BINARY);
+  _setmode(_fileno(stdout), _O_BINARY);
+#endif
   std::FILE* f = argc > 1 ? std::fopen(argv[1], "rb") : stdin;
   if (f == nullptr) {
     std::perror(argv[1]);

@@ -151,6 +151,14 @@ std::size_t read_chunk(input& in, unsigned char* buf, std::size_t size, bool& fa
       break;
     }
   }
+#elif defined(_WIN32)
+  // _read, unlike fread, returns what a pipe holds without waiting for `size` bytes (binary mode:
+  // no translation).
+  const int n = _read(_fileno(in.file), buf, static_cast<unsigned>(size));
+  if (n >= 0) {
+    in.offset += static_cast<std::uint64_t>(n);
+    return static_cast<std::size_t>(n);
+  }
 #else
   const std::size_t n = std::fread(buf, 1, size, in.file);
   if (n == size || !std::ferror(in.file)) {
@@ -777,8 +785,11 @@ using namespace utf8tool;
 
 int main(int argc, char** argv) {
 #if defined(_WIN32)
+  // Bytes as they are: in text mode the C runtime would turn CR LF into LF (and end the input at a
+  // Ctrl-Z byte) on stdin, and LF into CR LF on stdout; messages on stderr end in LF everywhere.
   _setmode(_fileno(stdin), _O_BINARY);
   _setmode(_fileno(stdout), _O_BINARY);
+  _setmode(_fileno(stderr), _O_BINARY);
 #endif
   if (const char* env = std::getenv("UTF8TOOL_CHUNK_SIZE")) {
     char* end = nullptr;

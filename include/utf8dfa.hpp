@@ -22,5 +22,6 @@
 #include "utf8dfa/validate.hpp"
 #include "utf8dfa/version.hpp"
 #include "utf8dfa/views.hpp"
+#include "utf8dfa/wide.hpp"
 
 #endif

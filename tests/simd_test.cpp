@@ -22,13 +22,8 @@
 
 #include "catch.hpp"
 
-#if defined(__unix__) || defined(__APPLE__)
-#include <sys/mman.h>
-#include <unistd.h>
-#define UTF8DFA_TEST_MMAP 1
-#else
-#define UTF8DFA_TEST_MMAP 0
-#endif
+#include "guard_pages.hpp"
+#define UTF8DFA_TEST_MMAP UTF8DFA_TEST_GUARD_PAGES
 
 namespace utf8dfa_test_simd {  // the file's own names (the suite also builds as unity sources)
 

@@ -10,15 +10,7 @@
 #include <vector>
 
 #include "catch.hpp"
-
-#if defined(__unix__) || defined(__APPLE__)
-#include <sys/mman.h>
-#include <unistd.h>
-#define UTF8DFA_TRANSCODE_TEST_MMAP 1
-#else
-#define UTF8DFA_TRANSCODE_TEST_MMAP 0  // no memory protection (WebAssembly): no guard-page cases
-#endif
-
+#include "guard_pages.hpp"
 #include "utf8dfa.hpp"
 #include "utf8dfa/detail/cpu.hpp"
 #include "utf8dfa/detail/dispatch.hpp"
@@ -555,7 +547,7 @@ TEST_CASE("SIMD transcoding: long text with a few errors (the replace path resum
   CHECK(stats().failure.empty());
 }
 
-#if UTF8DFA_TRANSCODE_TEST_MMAP
+#if UTF8DFA_TEST_GUARD_PAGES
 TEST_CASE("SIMD transcoding: input ending right before an unmapped page") {
   const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
   void* map = mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -16,13 +16,8 @@
 #include "catch.hpp"
 #include "utf8dfa.hpp"
 
-#if defined(__unix__) || defined(__APPLE__)
-#define UTF8DFA_UNITS_TEST_MMAP 1
-#include <sys/mman.h>
-#include <unistd.h>
-#else
-#define UTF8DFA_UNITS_TEST_MMAP 0
-#endif
+#include "guard_pages.hpp"
+#define UTF8DFA_UNITS_TEST_MMAP UTF8DFA_TEST_GUARD_PAGES
 
 namespace utf8dfa_test_simd_units {  // the file's own names (the suite also builds as unity sources)
 

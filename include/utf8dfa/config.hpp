@@ -83,12 +83,28 @@
 #endif
 
 // Which SIMD kernels this build has (detail/simd/target.hpp holds their instruction-set regions):
-// x86-64 with GCC or Clang gets sse4, avx2 and avx512 (chosen at run time), ARM64 neon;
-// UTF8DFA_NO_SIMD leaves the scalar kernel only.
+// x86-64 with GCC or Clang (mingw-w64 and clang-cl included) gets sse4, avx2 and avx512 (chosen at
+// run time), ARM64 neon; UTF8DFA_NO_SIMD leaves the scalar kernel only.
+// MSVC (cl.exe: _MSC_VER without __clang__) gets the scalar kernel on x86-64: the x86 kernels are
+// written for GCC and Clang (per-function __attribute__((target)) regions, __builtin_popcount and
+// __builtin_ctzll). Its CPU detection is ready (detail/cpu.hpp: __cpuidex and _xgetbv). Neither is
+// compiled in CI, which has no MSVC: CI builds Windows programs with mingw-w64 only.
+#if defined(_MSC_VER) && !defined(__clang__)
+#define UTF8DFA_MSVC 1
+#else
+#define UTF8DFA_MSVC 0
+#endif
 #if UTF8DFA_X86_64 && !defined(UTF8DFA_NO_SIMD) && (defined(__GNUC__) || defined(__clang__))
 #define UTF8DFA_X86_KERNELS 1
 #else
 #define UTF8DFA_X86_KERNELS 0
+#endif
+// Whether detail/cpu.hpp asks the CPU (cpuid, xgetbv) for its features: where there are x86 kernels
+// to choose, and under MSVC on x86-64.
+#if UTF8DFA_X86_KERNELS || (UTF8DFA_X86_64 && UTF8DFA_MSVC && !defined(UTF8DFA_NO_SIMD))
+#define UTF8DFA_X86_CPU_DETECTION 1
+#else
+#define UTF8DFA_X86_CPU_DETECTION 0
 #endif
 #if UTF8DFA_ARM64 && !defined(UTF8DFA_NO_SIMD) && (defined(__ARM_NEON) || defined(_M_ARM64))
 #define UTF8DFA_NEON_KERNELS 1

@@ -553,6 +553,60 @@ def group_stream_file(d):
             expect((p.returncode, p.stdout, p.stderr), 1 if e else 0, want.encode(), b"", f"stream_file {data[:40]!r}")
 
 
+def windows_path(path):
+    """An absolute POSIX path as a Windows program under wine sees it: drive Z: is the root."""
+    return "Z:" + os.path.abspath(path).replace("/", "\\")
+
+
+def group_platform(d):
+    """CR LF text (files and stdin: bytes in, bytes out, no newline translation; lines counted by LF),
+    and, for a Windows program (TOOL ends in .exe: run under wine, drive Z: mapping /), Windows
+    paths: drive letters, backslashes, both separators mixed."""
+    rng = random.Random(18)
+    lines = [random_text(rng, 30).replace(b"\n", b"") for _ in range(6)]
+    crlf = b"\r\n".join(lines) + b"\r\n"
+    name = write(d, "crlf.txt", crlf)
+    expect(run(["validate", name], cwd=d), 0, b"", b"", "CR LF file valid")
+    expect(run(["sanitize", name], cwd=d), 0, crlf, b"", "CR LF file sanitized unchanged")
+    expect(run(["sanitize"], crlf), 0, crlf, b"", "CR LF stdin sanitized unchanged")
+    expect(run(["count", name], cwd=d), 0, f"{len(crlf.decode())}\n".encode(), b"", "CR LF counted (CR is a character)")
+    text = crlf.decode()
+    for enc in ("utf16le", "utf32be"):
+        codec = {"utf16le": "utf-16-le", "utf32be": "utf-32-be"}[enc]
+        wide = text.encode(codec)
+        expect(run(["convert", "--to", enc, name], cwd=d), 0, wide, b"", f"CR LF to {enc}")
+        expect(run(["convert", "--from", enc], wide), 0, crlf, b"", f"CR LF from {enc} on stdin")
+    # an error after CR LF lines: line and column count LF only (CR is the last column of a line)
+    bad = b"one\r\ntwo\r\nth\xffree\r\n"
+    badname = write(d, "crlf_bad.txt", bad)
+    expect(run(["validate", badname], cwd=d), 1, b"", utf8_message(badname, bad), "CR LF then an error")
+    assert utf8_message(badname, bad).startswith(b"crlf_bad.txt:3:3:")
+    expect(run(["sanitize"], bad), 0, bad.decode("utf-8", "replace").encode(), b"", "CR LF sanitize with an error")
+    # Ctrl-Z (0x1A) and a lone CR are bytes like any other (a text-mode stdin would stop at Ctrl-Z)
+    raw = b"a\x1ab\rc\r\n\x1a"
+    expect(run(["sanitize"], raw), 0, raw, b"", "Ctrl-Z and CR on stdin")
+    expect(run(["convert", "--to", "utf16le"], raw), 0, raw.decode().encode("utf-16-le"), b"", "Ctrl-Z to UTF-16")
+    if not (TOOL[-1].lower().endswith(".exe")):
+        print("not a Windows program: the Windows path checks skipped")
+        return
+    os.mkdir(os.path.join(d, "sub dir"))
+    inner = write(d, os.path.join("sub dir", "in.txt"), crlf)
+    full = windows_path(os.path.join(d, inner))
+    assert full.startswith("Z:\\") and "/" not in full, full
+    expect(run(["sanitize", full]), 0, crlf, b"", "absolute Windows path")
+    expect(run(["sanitize", "sub dir\\in.txt"], cwd=d), 0, crlf, b"", "relative path, backslash")
+    expect(run(["sanitize", "sub dir/in.txt"], cwd=d), 0, crlf, b"", "relative path, slash")
+    mixed = full[:full.rindex("\\")] + "/in.txt"
+    expect(run(["count", mixed]), 0, f"{len(text)}\n".encode(), b"", "mixed separators")
+    expect(run(["validate", full.lower()[:2] + full[2:]]), 0, b"", b"", "lower-case drive letter")
+    # messages name the file as given
+    badfull = windows_path(os.path.join(d, badname))
+    expect(run(["validate", badfull]), 1, b"", utf8_message(badfull, bad), "error message with a Windows path")
+    missing = windows_path(os.path.join(d, "missing.txt"))
+    expect(run(["validate", missing]), 1, b"", f"utf8tool: {missing}: No such file or directory\n".encode(),
+           "missing file, Windows path")
+
+
 # ---- dialects ---------------------------------------------------------------------------------
 
 def code_point_bytes(c):

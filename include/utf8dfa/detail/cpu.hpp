@@ -9,8 +9,10 @@
 #include "../config.hpp"
 #include "slot.hpp"
 
-#if UTF8DFA_X86_KERNELS
-#include <cpuid.h>
+#if UTF8DFA_X86_CPU_DETECTION && UTF8DFA_MSVC
+#include <intrin.h>  // __cpuidex, _xgetbv
+#elif UTF8DFA_X86_CPU_DETECTION
+#include <cpuid.h>  // GCC and Clang (mingw-w64 too): __get_cpuid_count
 #endif
 
 namespace utf8dfa {
@@ -40,11 +42,27 @@ inline constexpr std::uint32_t cpu_needs_avx2 = cpu_needs_sse4 | cpu_avx2 | cpu_
 inline constexpr std::uint32_t cpu_needs_avx512 =
     cpu_needs_avx2 | cpu_avx512f | cpu_avx512bw | cpu_avx512vl | cpu_avx512dq | cpu_avx512vbmi | cpu_avx512vbmi2;
 
-#if UTF8DFA_X86_KERNELS
+#if UTF8DFA_X86_CPU_DETECTION
 struct cpuid_regs {
   std::uint32_t eax, ebx, ecx, edx;
 };
 
+#if UTF8DFA_MSVC
+// MSVC (not compiled in CI): its intrinsics, which need no target option. Zeros for a leaf above
+// the highest of its range (basic or extended), as __get_cpuid_count gives.
+inline cpuid_regs cpuid_query(std::uint32_t leaf, std::uint32_t subleaf) noexcept {
+  int r[4] = {0, 0, 0, 0};
+  __cpuidex(r, static_cast<int>(leaf & 0x80000000u), 0);
+  if (static_cast<std::uint32_t>(r[0]) < leaf) return {0, 0, 0, 0};
+  __cpuidex(r, static_cast<int>(leaf), static_cast<int>(subleaf));
+  return {static_cast<std::uint32_t>(r[0]), static_cast<std::uint32_t>(r[1]), static_cast<std::uint32_t>(r[2]),
+          static_cast<std::uint32_t>(r[3])};
+}
+
+inline std::uint64_t xgetbv0() noexcept {
+  return _xgetbv(0);
+}
+#else
 inline cpuid_regs cpuid_query(std::uint32_t leaf, std::uint32_t subleaf) noexcept {
   cpuid_regs r{0, 0, 0, 0};
   unsigned a = 0, b = 0, c = 0, d = 0;
@@ -59,6 +77,7 @@ inline std::uint64_t xgetbv0() noexcept {
   __asm__ __volatile__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0u));
   return (std::uint64_t{hi} << 32) | lo;
 }
+#endif
 
 inline std::uint32_t detect_cpu_features() noexcept {
   auto bit = [](std::uint32_t reg, unsigned n) { return (reg >> n) & 1u; };
