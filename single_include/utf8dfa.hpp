@@ -2671,6 +2671,11 @@ std::size_t utf8_bytes_blocks(const In* p, std::size_t n, char32_t repl) noexcep
 #define UTF8DFA_TARGET_AVX2 __attribute__((target("avx2,bmi,bmi2,popcnt,lzcnt")))
 #define UTF8DFA_TARGET_AVX512 \
   __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512vbmi,avx512vbmi2,bmi,bmi2,popcnt,lzcnt")))
+// Before an AVX2 or AVX-512 kernel calls scalar code (compiled without AVX: its SSE instructions are
+// the legacy encoding): clears the upper halves of the vector registers. g++ 12 leaves them dirty on
+// some paths to such calls, and legacy SSE code then runs very slowly (a 32-unit UTF-16 to Latin-1
+// conversion took 530 ns instead of 28 on an Intel Xeon). Nothing vector-valued lives across a call.
+#define UTF8DFA_LEAVE_AVX() _mm256_zeroupper()
 #endif
 
 // ARM64: NEON is part of the base architecture, so its kernel is chosen at compile time.
@@ -2859,6 +2864,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_short(con
   const __m256i err =
       _mm256_or_si256(_mm256_or_si256(check(lo, _mm256_setzero_si256()), check(hi, prev)), ends_incomplete(hi));
   if (UTF8DFA_LIKELY(!any(err))) return {n, 0, error_code::none};
+  UTF8DFA_LEAVE_AVX();
   return validate_scalar(p, n);
 }
 
@@ -2870,6 +2876,7 @@ UTF8DFA_TARGET_AVX2 inline validation_result validate(const unsigned char* p, st
     if (UTF8DFA_LIKELY(b == blocks_pass)) return {n, 0, error_code::none};
     return rescan_after(p, n, b);
   }
+  UTF8DFA_LEAVE_AVX();
   return n < 32 ? validate_scalar(p, n) : validate_short(p, n);
 }
 
@@ -2897,6 +2904,7 @@ UTF8DFA_TARGET_AVX2 inline std::size_t count_leads(const unsigned char* p, std::
   for (; n - i >= 32; i += 32)
     count += static_cast<std::size_t>(
         _mm_popcnt_u32(static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(load(p + i), limit)))));
+  UTF8DFA_LEAVE_AVX();
   return count + count_leads_scalar(p + i, n - i);
 }
 
@@ -2912,6 +2920,7 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf16_length(const unsigned char* p, std:
         static_cast<unsigned>(_mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpgt_epi8(in, four_limit), in)));
     count += static_cast<std::size_t>(_mm_popcnt_u32(leads)) + static_cast<std::size_t>(_mm_popcnt_u32(fours));
   }
+  UTF8DFA_LEAVE_AVX();
   return count + utf16_length_scalar(p + i, n - i);
 }
 
@@ -3892,6 +3901,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE conversion_result finish_padded(const 
       return {n, static_cast<std::size_t>(c.o - out) + written, c.first};
     }
   }
+  UTF8DFA_LEAVE_AVX();
   return finish_scalar<Strict>(p, n, out, c, repl);
 }
 
@@ -3929,6 +3939,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
     }
     if (!checked && UTF8DFA_UNLIKELY(utf8_block_has_error(v))) {
       if constexpr (Tail) return {c.i, 0, error_code::invalid_byte};  // (any error: the DFA decides)
+      UTF8DFA_LEAVE_AVX();
       if (!scalar_region<Strict>(p, n, c.i + 32, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
       continue;
     }
@@ -4391,6 +4402,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std:
       take = 15;
     }
     if (UTF8DFA_UNLIKELY(low != ((high << 1) & 0xFFFFu))) {
+      UTF8DFA_LEAVE_AVX();
       if (!scalar_region<Strict>(p, n, c.i + take, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
       continue;
     }
@@ -4399,6 +4411,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std:
                 : encode16<true>(c.o, w, s.hs, s.ls, take == 15, false, load_unit_constants());
     c.i += take;
   }
+  UTF8DFA_LEAVE_AVX();
   return finish_scalar<Strict>(p, n, out, c, repl);
 }
 
@@ -4547,6 +4560,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std:
     }
     if (c.i + 8 > valid_to) {
       if (UTF8DFA_UNLIKELY(!all_scalar_values(cp))) {
+        UTF8DFA_LEAVE_AVX();
         if (!scalar_region<Strict>(p, n, c.i + 8, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
         continue;
       }
@@ -4560,6 +4574,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std:
     c.o = encode8(c.o, cp, spill);
     c.i += 8;
   }
+  UTF8DFA_LEAVE_AVX();
   return finish_scalar<Strict>(p, n, out, c, repl);
 }
 
@@ -4657,6 +4672,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t latin1_to_utf8(const uns
       o = spill_latin1_8(o, _mm256_extracti128_si256(words, 1), (bits >> 8) & 0xFFu);
     }
   }
+  UTF8DFA_LEAVE_AVX();
   return static_cast<std::size_t>(o - out) + latin1_to_utf8_scalar(p + i, n - i, o);
 }
 
@@ -4745,6 +4761,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const u
     if (UTF8DFA_UNLIKELY((high & live & ~lead & ~cont) != 0 || (std::uint64_t{lead} << 1) != (cont & live))) {
       s.read = i;
       s.written = w;
+      UTF8DFA_LEAVE_AVX();
       if (!to_latin1_until<Policy>(p, n, i + take, out, s, repl)) return latin1_result(s, n, true);
       i = s.read;
       w = s.written;
@@ -4772,6 +4789,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const u
   }
   s.read = i;
   s.written = w;
+  UTF8DFA_LEAVE_AVX();
   const bool done = to_latin1_until<Policy>(p, n, n, out, s, repl);
   return latin1_result(s, n, !done);
 }
@@ -4846,6 +4864,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_utf16(con
     if (UTF8DFA_UNLIKELY(!b.clean)) break;  // the scalar code finds the error
     i += b.take;
   }
+  UTF8DFA_LEAVE_AVX();
   const validation_result r = validate_utf(p + i, n - i);
   return {i + r.valid_up_to, r.error_length, r.error};
 }
@@ -4860,9 +4879,11 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t to_well_formed_utf16(con
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), u);
       i += b.take;
     } else {
+      UTF8DFA_LEAVE_AVX();
       i = to_well_formed_until(p, n, i, i + b.take, out);
     }
   }
+  UTF8DFA_LEAVE_AVX();
   to_well_formed_until(p, n, i, n, out);
   return n;
 }
@@ -4902,10 +4923,13 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf16_to_utf32_by(const c
         c.o += count;
       }
       c.i += b.take;
-    } else if (!scalar_region<Strict>(p, n, c.i + b.take, c, repl)) {
-      return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+    } else {
+      UTF8DFA_LEAVE_AVX();
+      if (!scalar_region<Strict>(p, n, c.i + b.take, c, repl))
+        return {c.i, static_cast<std::size_t>(c.o - out), c.first};
     }
   }
+  UTF8DFA_LEAVE_AVX();
   if (!scalar_region<Strict>(p, n, n, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
   return {n, static_cast<std::size_t>(c.o - out), c.first};
 }
@@ -4951,6 +4975,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf32_to_utf16_by(const c
     const __m256i bad = _mm256_or_si256(_mm256_cmpeq_epi32(_mm256_min_epu32(t, top), t),
                                         _mm256_cmpgt_epi32(_mm256_srli_epi32(v, 16), plane16));
     if (UTF8DFA_UNLIKELY(!_mm256_testz_si256(bad, bad))) {
+      UTF8DFA_LEAVE_AVX();
       if (!scalar_region<Strict>(p, n, c.i + 8, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
       continue;
     }
@@ -4997,6 +5022,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf32_to_utf16_by(const c
       c.i += 8;
     }
   }
+  UTF8DFA_LEAVE_AVX();
   if (!scalar_region<Strict>(p, n, n, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
   return {n, static_cast<std::size_t>(c.o - out), c.first};
 }
@@ -5060,6 +5086,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t count_utf16(const char16
   const __m256i shift = _mm256_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
   const __m256i top = _mm256_set1_epi16(0x07FF);
   std::size_t i = scalar_head(p, n);
+  UTF8DFA_LEAVE_AVX();
   std::size_t pairs = pair_starts_scalar(p, n, 0, i);
   bool try_plain = true;
   while (n - i > 16) {  // the unit after the block is there
@@ -5088,6 +5115,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t count_utf16(const char16
     const __m128i quarter = _mm_add_epi32(half, _mm_unpackhi_epi64(half, half));
     pairs += static_cast<std::uint32_t>(_mm_cvtsi128_si32(_mm_add_epi32(quarter, _mm_srli_si128(quarter, 4))));
   }
+  UTF8DFA_LEAVE_AVX();
   return n - pairs - pair_starts_scalar(p, n, i, n);
 }
 
@@ -5108,6 +5136,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_utf32(con
                                                                              std::size_t n) noexcept {
   const __m256i offset = _mm256_set1_epi32(static_cast<int>(0xFFFF2000u));
   std::size_t i = scalar_head(p, n);
+  UTF8DFA_LEAVE_AVX();
   validation_result r = validate_utf(p, i);
   if (!r) return r;
   while (n - i >= 32) {
@@ -5130,6 +5159,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_utf32(con
     if (UTF8DFA_UNLIKELY(_mm256_movemask_epi8(_mm256_and_si256(big_ok, sur_ok)) != -1)) break;
     i += step;
   }
+  UTF8DFA_LEAVE_AVX();
   r = validate_utf(p + i, n - i);
   return {i + r.valid_up_to, r.error_length, r.error};
 }
@@ -5181,6 +5211,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result units_to_latin1_by(const 
     if (head != 0) {  // scalar to the next 64-byte boundary
       s.read = i;
       s.written = i - lag;
+      UTF8DFA_LEAVE_AVX();
       if (!to_latin1_until<Policy>(p, n, i + head, out, s, repl)) return latin1_result(s, n, true);
       i = s.read;
       if (i - s.written != lag) same_lag = i;
@@ -5195,6 +5226,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result units_to_latin1_by(const 
     if (n - i < 32) break;
     s.read = i;
     s.written = i - lag;
+    UTF8DFA_LEAVE_AVX();
     if (!to_latin1_until<Policy>(p, n, i + 32, out, s, repl)) return latin1_result(s, n, true);
     i = s.read;
     if (i - s.written != lag) same_lag = i;
@@ -5204,6 +5236,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result units_to_latin1_by(const 
   if (i < n && n >= 32 && n - 32 >= same_lag && narrow32<false>(p + n - 32, out + (n - 32 - lag))) i = n;
   s.read = i;
   s.written = i - lag;
+  UTF8DFA_LEAVE_AVX();
   const bool done = to_latin1_until<Policy>(p, n, n, out, s, repl);
   return latin1_result(s, n, !done);
 }
@@ -5221,6 +5254,7 @@ template <class Out>
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t latin1_widen(const unsigned char* p, std::size_t n,
                                                               Out* out) noexcept {
   std::size_t i = scalar_head(out, n);  // stores from a 64-byte boundary
+  UTF8DFA_LEAVE_AVX();
   latin1_widen_scalar(p, i, out);
   if constexpr (sizeof(Out) == 2) {
     for (; n - i >= 32; i += 32) {
@@ -5247,6 +5281,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t latin1_widen(const unsigned cha
       i += 8;
     }
   }
+  UTF8DFA_LEAVE_AVX();
   latin1_widen_scalar(p + i, n - i, out + i);
   return n;
 }
@@ -5269,6 +5304,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::size_t sum_bytes(__m256i counts) 
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t utf8_length_from_latin1(const unsigned char* p,
                                                                                 std::size_t n) noexcept {
   std::size_t i = scalar_head(p, n);
+  UTF8DFA_LEAVE_AVX();
   std::size_t total = utf8_length_from_latin1_scalar(p, i) + (n - i);
   while (n - i >= 128) {
     const std::size_t end = i + ((n - i) / 128 < 255 ? (n - i) / 128 : 255) * 128;
@@ -5290,6 +5326,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t utf8_length_from_latin1(
     const auto high = static_cast<std::uint32_t>(_mm256_movemask_epi8(high_bytes(p + n - 32)));
     return total + static_cast<std::size_t>(_mm_popcnt_u64(std::uint64_t{high} >> (32 - (n - i))));
   }
+  UTF8DFA_LEAVE_AVX();
   return total + utf8_length_from_latin1_scalar(p + i, n - i) - (n - i);
 }
 
@@ -5302,6 +5339,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t change_endianness(const Unit* p
                                                : _mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12);
   const __m256i order = _mm256_broadcastsi128_si256(lane_order);
   std::size_t i = scalar_head(out, n);  // stores from a 64-byte boundary
+  UTF8DFA_LEAVE_AVX();
   change_endianness_scalar(p, i, out);
   for (; n - i >= 2 * lanes; i += 2 * lanes) {
     const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
@@ -5313,6 +5351,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t change_endianness(const Unit* p
     const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), _mm_shuffle_epi8(x, lane_order));
   }
+  UTF8DFA_LEAVE_AVX();
   change_endianness_scalar(p + i, n - i, out + i);
   return n;
 }
@@ -5333,6 +5372,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_utf16_swa
     if (UTF8DFA_UNLIKELY(!b.clean)) break;  // the scalar code finds the error
     i += b.take;
   }
+  UTF8DFA_LEAVE_AVX();
   const validation_result r = validate_utf16_swapped_scalar(p + i, n - i);
   return {i + r.valid_up_to, r.error_length, r.error};
 }
@@ -6533,6 +6573,7 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
       c.i += take;
       continue;
     }
+    UTF8DFA_LEAVE_AVX();
     if (!scalar_region<Strict>(p, n, c.i + avail, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
   }
   return {n, static_cast<std::size_t>(c.o - out), c.first};
@@ -6878,8 +6919,10 @@ UTF8DFA_TARGET_AVX512 conversion_result utf16_to_utf8_impl(const char16_t* p, st
     const std::ptrdiff_t took = utf16_block<false>(p + c.i, 32, w, two, c.o, k);
     if (UTF8DFA_LIKELY(took > 0)) {
       c.i += static_cast<std::size_t>(took);
-    } else if (!scalar_region<Strict>(p, n, c.i + static_cast<std::size_t>(-took), c, repl)) {
-      return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+    } else {
+      UTF8DFA_LEAVE_AVX();
+      if (!scalar_region<Strict>(p, n, c.i + static_cast<std::size_t>(-took), c, repl))
+        return {c.i, static_cast<std::size_t>(c.o - out), c.first};
     }
   }
   if (c.i < n) {  // the last 1..31 units (lanes past them are zero)
@@ -6979,6 +7022,7 @@ UTF8DFA_TARGET_AVX512 conversion_result utf32_to_utf8_impl(const char32_t* p, st
       }
     }
     if (UTF8DFA_UNLIKELY(!all_scalar_values(cp) || !all_scalar_values(cp1))) {
+      UTF8DFA_LEAVE_AVX();
       if (!scalar_region<Strict>(p, n, c.i + a0, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
       continue;
     }
@@ -7179,6 +7223,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const
     if (UTF8DFA_UNLIKELY(((high & ~lead & ~cont) | ((((lead << 1) | lead_in) & live) ^ cont)) != 0)) {
       s.read = i - lead_in;  // the cut pair's lead wrote nothing yet
       s.written = w;
+      UTF8DFA_LEAVE_AVX();
       if (!to_latin1_until<Policy>(p, n, i + k, out, s, repl)) return latin1_result(s, n, true);
       i = s.read;
       w = s.written;
@@ -7200,6 +7245,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const
   if (UTF8DFA_UNLIKELY(lead_in != 0)) {  // a lead ends the input: the scalar code says what it is
     s.read = n - 1;
     s.written = w;
+    UTF8DFA_LEAVE_AVX();
     if (!to_latin1_until<Policy>(p, n, n, out, s, repl)) return latin1_result(s, n, true);
     w = s.written;
   }
@@ -7295,6 +7341,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16(c
     }
     const unit_block b = check_utf16(_mm512_loadu_si512(p + i), i, n, 32);
     if (UTF8DFA_UNLIKELY(!b.clean)) {
+      UTF8DFA_LEAVE_AVX();
       const validation_result r = validate_utf(p + i, n - i);
       return {i + r.valid_up_to, r.error_length, r.error};
     }
@@ -7304,6 +7351,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16(c
     const std::size_t k = n - i;
     const __m512i u = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(k)), p + i);
     if (!check_utf16(u, i, n, k).clean) {
+      UTF8DFA_LEAVE_AVX();
       const validation_result r = validate_utf(p + i, n - i);
       return {i + r.valid_up_to, r.error_length, r.error};
     }
@@ -7332,6 +7380,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t to_well_formed_utf16(c
       _mm512_mask_storeu_epi16(out + i, static_cast<__mmask32>(low_bits(b.take)), u);
       i += b.take;
     } else {
+      UTF8DFA_LEAVE_AVX();
       i = to_well_formed_until(p, n, i, i + b.take, out);
     }
   }
@@ -7362,6 +7411,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf16_to_utf32_by(const
     }
     const unit_block b = check_utf16(u, i, n, k);
     if (UTF8DFA_UNLIKELY(!b.clean)) {
+      UTF8DFA_LEAVE_AVX();
       if (!scalar_region<Strict>(p, n, i + b.take, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
       continue;
     }
@@ -7431,6 +7481,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf32_to_utf16_by(const
         _mm512_cmplt_epu32_mask(_mm512_sub_epi32(v, _mm512_set1_epi32(0xD800)), _mm512_set1_epi32(0x800));
     const __mmask16 big = _mm512_cmpgt_epu32_mask(v, _mm512_set1_epi32(0x10FFFF));
     if (UTF8DFA_UNLIKELY((sur | big) != 0)) {
+      UTF8DFA_LEAVE_AVX();
       if (!scalar_region<Strict>(p, n, i + k, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
       continue;
     }
@@ -7604,6 +7655,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf32(c
       take_utf32(a, _mm512_maskz_loadu_epi32(static_cast<__mmask16>(low_bits(step)), p + i));
     }
     if (UTF8DFA_UNLIKELY(!utf32_fine(a))) {
+      UTF8DFA_LEAVE_AVX();
       const validation_result r = validate_utf(p + i, n - i);
       return {i + r.valid_up_to, r.error_length, r.error};
     }
@@ -7676,6 +7728,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result units_to_latin1_by(cons
     }
     s.read = i;
     s.written = i - lag;
+    UTF8DFA_LEAVE_AVX();
     if (!to_latin1_until<Policy>(p, n, i + k, out, s, repl)) return latin1_result(s, n, true);
     i = s.read;
     lag = i - s.written;
@@ -7792,6 +7845,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16_s
     const __m512i u = _mm512_shuffle_epi8(_mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(k)), p + i), order);
     const unit_block b = check_utf16(u, i, n, k);
     if (UTF8DFA_UNLIKELY(!b.clean)) {
+      UTF8DFA_LEAVE_AVX();
       const validation_result r = validate_utf16_swapped_scalar(p + i, n - i);
       return {i + r.valid_up_to, r.error_length, r.error};
     }

@@ -338,6 +338,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE conversion_result finish_padded(const 
       return {n, static_cast<std::size_t>(c.o - out) + written, c.first};
     }
   }
+  UTF8DFA_LEAVE_AVX();
   return finish_scalar<Strict>(p, n, out, c, repl);
 }
 
@@ -375,6 +376,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
     }
     if (!checked && UTF8DFA_UNLIKELY(utf8_block_has_error(v))) {
       if constexpr (Tail) return {c.i, 0, error_code::invalid_byte};  // (any error: the DFA decides)
+      UTF8DFA_LEAVE_AVX();
       if (!scalar_region<Strict>(p, n, c.i + 32, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
       continue;
     }
@@ -837,6 +839,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std:
       take = 15;
     }
     if (UTF8DFA_UNLIKELY(low != ((high << 1) & 0xFFFFu))) {
+      UTF8DFA_LEAVE_AVX();
       if (!scalar_region<Strict>(p, n, c.i + take, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
       continue;
     }
@@ -845,6 +848,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std:
                 : encode16<true>(c.o, w, s.hs, s.ls, take == 15, false, load_unit_constants());
     c.i += take;
   }
+  UTF8DFA_LEAVE_AVX();
   return finish_scalar<Strict>(p, n, out, c, repl);
 }
 
@@ -993,6 +997,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std:
     }
     if (c.i + 8 > valid_to) {
       if (UTF8DFA_UNLIKELY(!all_scalar_values(cp))) {
+        UTF8DFA_LEAVE_AVX();
         if (!scalar_region<Strict>(p, n, c.i + 8, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
         continue;
       }
@@ -1006,6 +1011,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std:
     c.o = encode8(c.o, cp, spill);
     c.i += 8;
   }
+  UTF8DFA_LEAVE_AVX();
   return finish_scalar<Strict>(p, n, out, c, repl);
 }
 

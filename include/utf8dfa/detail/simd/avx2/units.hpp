@@ -61,6 +61,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t latin1_to_utf8(const uns
       o = spill_latin1_8(o, _mm256_extracti128_si256(words, 1), (bits >> 8) & 0xFFu);
     }
   }
+  UTF8DFA_LEAVE_AVX();
   return static_cast<std::size_t>(o - out) + latin1_to_utf8_scalar(p + i, n - i, o);
 }
 
@@ -149,6 +150,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const u
     if (UTF8DFA_UNLIKELY((high & live & ~lead & ~cont) != 0 || (std::uint64_t{lead} << 1) != (cont & live))) {
       s.read = i;
       s.written = w;
+      UTF8DFA_LEAVE_AVX();
       if (!to_latin1_until<Policy>(p, n, i + take, out, s, repl)) return latin1_result(s, n, true);
       i = s.read;
       w = s.written;
@@ -176,6 +178,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const u
   }
   s.read = i;
   s.written = w;
+  UTF8DFA_LEAVE_AVX();
   const bool done = to_latin1_until<Policy>(p, n, n, out, s, repl);
   return latin1_result(s, n, !done);
 }
@@ -250,6 +253,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_utf16(con
     if (UTF8DFA_UNLIKELY(!b.clean)) break;  // the scalar code finds the error
     i += b.take;
   }
+  UTF8DFA_LEAVE_AVX();
   const validation_result r = validate_utf(p + i, n - i);
   return {i + r.valid_up_to, r.error_length, r.error};
 }
@@ -264,9 +268,11 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t to_well_formed_utf16(con
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), u);
       i += b.take;
     } else {
+      UTF8DFA_LEAVE_AVX();
       i = to_well_formed_until(p, n, i, i + b.take, out);
     }
   }
+  UTF8DFA_LEAVE_AVX();
   to_well_formed_until(p, n, i, n, out);
   return n;
 }
@@ -306,10 +312,13 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf16_to_utf32_by(const c
         c.o += count;
       }
       c.i += b.take;
-    } else if (!scalar_region<Strict>(p, n, c.i + b.take, c, repl)) {
-      return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+    } else {
+      UTF8DFA_LEAVE_AVX();
+      if (!scalar_region<Strict>(p, n, c.i + b.take, c, repl))
+        return {c.i, static_cast<std::size_t>(c.o - out), c.first};
     }
   }
+  UTF8DFA_LEAVE_AVX();
   if (!scalar_region<Strict>(p, n, n, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
   return {n, static_cast<std::size_t>(c.o - out), c.first};
 }
@@ -355,6 +364,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf32_to_utf16_by(const c
     const __m256i bad = _mm256_or_si256(_mm256_cmpeq_epi32(_mm256_min_epu32(t, top), t),
                                         _mm256_cmpgt_epi32(_mm256_srli_epi32(v, 16), plane16));
     if (UTF8DFA_UNLIKELY(!_mm256_testz_si256(bad, bad))) {
+      UTF8DFA_LEAVE_AVX();
       if (!scalar_region<Strict>(p, n, c.i + 8, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
       continue;
     }
@@ -401,6 +411,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf32_to_utf16_by(const c
       c.i += 8;
     }
   }
+  UTF8DFA_LEAVE_AVX();
   if (!scalar_region<Strict>(p, n, n, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
   return {n, static_cast<std::size_t>(c.o - out), c.first};
 }

@@ -50,6 +50,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t count_utf16(const char16
   const __m256i shift = _mm256_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
   const __m256i top = _mm256_set1_epi16(0x07FF);
   std::size_t i = scalar_head(p, n);
+  UTF8DFA_LEAVE_AVX();
   std::size_t pairs = pair_starts_scalar(p, n, 0, i);
   bool try_plain = true;
   while (n - i > 16) {  // the unit after the block is there
@@ -78,6 +79,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t count_utf16(const char16
     const __m128i quarter = _mm_add_epi32(half, _mm_unpackhi_epi64(half, half));
     pairs += static_cast<std::uint32_t>(_mm_cvtsi128_si32(_mm_add_epi32(quarter, _mm_srli_si128(quarter, 4))));
   }
+  UTF8DFA_LEAVE_AVX();
   return n - pairs - pair_starts_scalar(p, n, i, n);
 }
 
@@ -98,6 +100,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_utf32(con
                                                                              std::size_t n) noexcept {
   const __m256i offset = _mm256_set1_epi32(static_cast<int>(0xFFFF2000u));
   std::size_t i = scalar_head(p, n);
+  UTF8DFA_LEAVE_AVX();
   validation_result r = validate_utf(p, i);
   if (!r) return r;
   while (n - i >= 32) {
@@ -120,6 +123,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_utf32(con
     if (UTF8DFA_UNLIKELY(_mm256_movemask_epi8(_mm256_and_si256(big_ok, sur_ok)) != -1)) break;
     i += step;
   }
+  UTF8DFA_LEAVE_AVX();
   r = validate_utf(p + i, n - i);
   return {i + r.valid_up_to, r.error_length, r.error};
 }
@@ -171,6 +175,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result units_to_latin1_by(const 
     if (head != 0) {  // scalar to the next 64-byte boundary
       s.read = i;
       s.written = i - lag;
+      UTF8DFA_LEAVE_AVX();
       if (!to_latin1_until<Policy>(p, n, i + head, out, s, repl)) return latin1_result(s, n, true);
       i = s.read;
       if (i - s.written != lag) same_lag = i;
@@ -185,6 +190,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result units_to_latin1_by(const 
     if (n - i < 32) break;
     s.read = i;
     s.written = i - lag;
+    UTF8DFA_LEAVE_AVX();
     if (!to_latin1_until<Policy>(p, n, i + 32, out, s, repl)) return latin1_result(s, n, true);
     i = s.read;
     if (i - s.written != lag) same_lag = i;
@@ -194,6 +200,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result units_to_latin1_by(const 
   if (i < n && n >= 32 && n - 32 >= same_lag && narrow32<false>(p + n - 32, out + (n - 32 - lag))) i = n;
   s.read = i;
   s.written = i - lag;
+  UTF8DFA_LEAVE_AVX();
   const bool done = to_latin1_until<Policy>(p, n, n, out, s, repl);
   return latin1_result(s, n, !done);
 }
@@ -211,6 +218,7 @@ template <class Out>
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t latin1_widen(const unsigned char* p, std::size_t n,
                                                               Out* out) noexcept {
   std::size_t i = scalar_head(out, n);  // stores from a 64-byte boundary
+  UTF8DFA_LEAVE_AVX();
   latin1_widen_scalar(p, i, out);
   if constexpr (sizeof(Out) == 2) {
     for (; n - i >= 32; i += 32) {
@@ -237,6 +245,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t latin1_widen(const unsigned cha
       i += 8;
     }
   }
+  UTF8DFA_LEAVE_AVX();
   latin1_widen_scalar(p + i, n - i, out + i);
   return n;
 }
@@ -259,6 +268,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::size_t sum_bytes(__m256i counts) 
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t utf8_length_from_latin1(const unsigned char* p,
                                                                                 std::size_t n) noexcept {
   std::size_t i = scalar_head(p, n);
+  UTF8DFA_LEAVE_AVX();
   std::size_t total = utf8_length_from_latin1_scalar(p, i) + (n - i);
   while (n - i >= 128) {
     const std::size_t end = i + ((n - i) / 128 < 255 ? (n - i) / 128 : 255) * 128;
@@ -280,6 +290,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t utf8_length_from_latin1(
     const auto high = static_cast<std::uint32_t>(_mm256_movemask_epi8(high_bytes(p + n - 32)));
     return total + static_cast<std::size_t>(_mm_popcnt_u64(std::uint64_t{high} >> (32 - (n - i))));
   }
+  UTF8DFA_LEAVE_AVX();
   return total + utf8_length_from_latin1_scalar(p + i, n - i) - (n - i);
 }
 
@@ -292,6 +303,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t change_endianness(const Unit* p
                                                : _mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12);
   const __m256i order = _mm256_broadcastsi128_si256(lane_order);
   std::size_t i = scalar_head(out, n);  // stores from a 64-byte boundary
+  UTF8DFA_LEAVE_AVX();
   change_endianness_scalar(p, i, out);
   for (; n - i >= 2 * lanes; i += 2 * lanes) {
     const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
@@ -303,6 +315,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t change_endianness(const Unit* p
     const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), _mm_shuffle_epi8(x, lane_order));
   }
+  UTF8DFA_LEAVE_AVX();
   change_endianness_scalar(p + i, n - i, out + i);
   return n;
 }
@@ -323,6 +336,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_utf16_swa
     if (UTF8DFA_UNLIKELY(!b.clean)) break;  // the scalar code finds the error
     i += b.take;
   }
+  UTF8DFA_LEAVE_AVX();
   const validation_result r = validate_utf16_swapped_scalar(p + i, n - i);
   return {i + r.valid_up_to, r.error_length, r.error};
 }

@@ -179,6 +179,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_short(con
   const __m256i err =
       _mm256_or_si256(_mm256_or_si256(check(lo, _mm256_setzero_si256()), check(hi, prev)), ends_incomplete(hi));
   if (UTF8DFA_LIKELY(!any(err))) return {n, 0, error_code::none};
+  UTF8DFA_LEAVE_AVX();
   return validate_scalar(p, n);
 }
 
@@ -190,6 +191,7 @@ UTF8DFA_TARGET_AVX2 inline validation_result validate(const unsigned char* p, st
     if (UTF8DFA_LIKELY(b == blocks_pass)) return {n, 0, error_code::none};
     return rescan_after(p, n, b);
   }
+  UTF8DFA_LEAVE_AVX();
   return n < 32 ? validate_scalar(p, n) : validate_short(p, n);
 }
 
@@ -217,6 +219,7 @@ UTF8DFA_TARGET_AVX2 inline std::size_t count_leads(const unsigned char* p, std::
   for (; n - i >= 32; i += 32)
     count += static_cast<std::size_t>(
         _mm_popcnt_u32(static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(load(p + i), limit)))));
+  UTF8DFA_LEAVE_AVX();
   return count + count_leads_scalar(p + i, n - i);
 }
 
@@ -232,6 +235,7 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf16_length(const unsigned char* p, std:
         static_cast<unsigned>(_mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpgt_epi8(in, four_limit), in)));
     count += static_cast<std::size_t>(_mm_popcnt_u32(leads)) + static_cast<std::size_t>(_mm_popcnt_u32(fours));
   }
+  UTF8DFA_LEAVE_AVX();
   return count + utf16_length_scalar(p + i, n - i);
 }
 

@@ -299,6 +299,7 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
       c.i += take;
       continue;
     }
+    UTF8DFA_LEAVE_AVX();
     if (!scalar_region<Strict>(p, n, c.i + avail, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
   }
   return {n, static_cast<std::size_t>(c.o - out), c.first};
@@ -644,8 +645,10 @@ UTF8DFA_TARGET_AVX512 conversion_result utf16_to_utf8_impl(const char16_t* p, st
     const std::ptrdiff_t took = utf16_block<false>(p + c.i, 32, w, two, c.o, k);
     if (UTF8DFA_LIKELY(took > 0)) {
       c.i += static_cast<std::size_t>(took);
-    } else if (!scalar_region<Strict>(p, n, c.i + static_cast<std::size_t>(-took), c, repl)) {
-      return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+    } else {
+      UTF8DFA_LEAVE_AVX();
+      if (!scalar_region<Strict>(p, n, c.i + static_cast<std::size_t>(-took), c, repl))
+        return {c.i, static_cast<std::size_t>(c.o - out), c.first};
     }
   }
   if (c.i < n) {  // the last 1..31 units (lanes past them are zero)
@@ -745,6 +748,7 @@ UTF8DFA_TARGET_AVX512 conversion_result utf32_to_utf8_impl(const char32_t* p, st
       }
     }
     if (UTF8DFA_UNLIKELY(!all_scalar_values(cp) || !all_scalar_values(cp1))) {
+      UTF8DFA_LEAVE_AVX();
       if (!scalar_region<Strict>(p, n, c.i + a0, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
       continue;
     }

@@ -156,6 +156,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const
     if (UTF8DFA_UNLIKELY(((high & ~lead & ~cont) | ((((lead << 1) | lead_in) & live) ^ cont)) != 0)) {
       s.read = i - lead_in;  // the cut pair's lead wrote nothing yet
       s.written = w;
+      UTF8DFA_LEAVE_AVX();
       if (!to_latin1_until<Policy>(p, n, i + k, out, s, repl)) return latin1_result(s, n, true);
       i = s.read;
       w = s.written;
@@ -177,6 +178,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const
   if (UTF8DFA_UNLIKELY(lead_in != 0)) {  // a lead ends the input: the scalar code says what it is
     s.read = n - 1;
     s.written = w;
+    UTF8DFA_LEAVE_AVX();
     if (!to_latin1_until<Policy>(p, n, n, out, s, repl)) return latin1_result(s, n, true);
     w = s.written;
   }
@@ -272,6 +274,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16(c
     }
     const unit_block b = check_utf16(_mm512_loadu_si512(p + i), i, n, 32);
     if (UTF8DFA_UNLIKELY(!b.clean)) {
+      UTF8DFA_LEAVE_AVX();
       const validation_result r = validate_utf(p + i, n - i);
       return {i + r.valid_up_to, r.error_length, r.error};
     }
@@ -281,6 +284,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16(c
     const std::size_t k = n - i;
     const __m512i u = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(k)), p + i);
     if (!check_utf16(u, i, n, k).clean) {
+      UTF8DFA_LEAVE_AVX();
       const validation_result r = validate_utf(p + i, n - i);
       return {i + r.valid_up_to, r.error_length, r.error};
     }
@@ -309,6 +313,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t to_well_formed_utf16(c
       _mm512_mask_storeu_epi16(out + i, static_cast<__mmask32>(low_bits(b.take)), u);
       i += b.take;
     } else {
+      UTF8DFA_LEAVE_AVX();
       i = to_well_formed_until(p, n, i, i + b.take, out);
     }
   }
@@ -339,6 +344,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf16_to_utf32_by(const
     }
     const unit_block b = check_utf16(u, i, n, k);
     if (UTF8DFA_UNLIKELY(!b.clean)) {
+      UTF8DFA_LEAVE_AVX();
       if (!scalar_region<Strict>(p, n, i + b.take, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
       continue;
     }
@@ -408,6 +414,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf32_to_utf16_by(const
         _mm512_cmplt_epu32_mask(_mm512_sub_epi32(v, _mm512_set1_epi32(0xD800)), _mm512_set1_epi32(0x800));
     const __mmask16 big = _mm512_cmpgt_epu32_mask(v, _mm512_set1_epi32(0x10FFFF));
     if (UTF8DFA_UNLIKELY((sur | big) != 0)) {
+      UTF8DFA_LEAVE_AVX();
       if (!scalar_region<Strict>(p, n, i + k, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
       continue;
     }

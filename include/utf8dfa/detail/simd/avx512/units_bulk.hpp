@@ -153,6 +153,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf32(c
       take_utf32(a, _mm512_maskz_loadu_epi32(static_cast<__mmask16>(low_bits(step)), p + i));
     }
     if (UTF8DFA_UNLIKELY(!utf32_fine(a))) {
+      UTF8DFA_LEAVE_AVX();
       const validation_result r = validate_utf(p + i, n - i);
       return {i + r.valid_up_to, r.error_length, r.error};
     }
@@ -225,6 +226,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result units_to_latin1_by(cons
     }
     s.read = i;
     s.written = i - lag;
+    UTF8DFA_LEAVE_AVX();
     if (!to_latin1_until<Policy>(p, n, i + k, out, s, repl)) return latin1_result(s, n, true);
     i = s.read;
     lag = i - s.written;
@@ -341,6 +343,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16_s
     const __m512i u = _mm512_shuffle_epi8(_mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(k)), p + i), order);
     const unit_block b = check_utf16(u, i, n, k);
     if (UTF8DFA_UNLIKELY(!b.clean)) {
+      UTF8DFA_LEAVE_AVX();
       const validation_result r = validate_utf16_swapped_scalar(p + i, n - i);
       return {i + r.valid_up_to, r.error_length, r.error};
     }
