@@ -397,33 +397,16 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::ptrdiff_t valid_sum(__m256i acc, 
   return static_cast<std::ptrdiff_t>(_mm_cvtsi128_si64(s) + _mm_extract_epi64(s, 1));
 }
 
-/// utf8_length_valid (scalar.hpp) for UTF-16 or UTF-32: four vectors a step, skipped when they hold
-/// nothing above 7F, else counted in lane counters (summed every 2048 steps, before a 16-bit lane
-/// could wrap); the last units by the scalar count.
+/// utf8_length_valid (scalar.hpp) for UTF-16 or UTF-32, on short input (under valid_below units: the
+/// lane counters take at most -32 a lane): a vector a step, the last units by the scalar count.
 template <class In>
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t utf8_length_valid(const In* p, std::size_t n) noexcept {
   constexpr std::size_t step = 32 / sizeof(In);
-  const __m256i high = sizeof(In) == 2 ? _mm256_set1_epi16(static_cast<short>(0xFF80)) : _mm256_set1_epi32(~0x7F);
-  std::size_t i = 0, counted = 0;  // counted: units in the lane counters, 3 bytes each less what they say
-  std::ptrdiff_t less = 0;
+  std::size_t i = 0;
   __m256i acc = _mm256_setzero_si256();
-  unsigned steps = 0;
-  while (n - i >= 4 * step) {
-    const __m256i a = load(p + i), b = load(p + i + step), c = load(p + i + 2 * step), d = load(p + i + 3 * step);
-    i += 4 * step;
-    if (_mm256_testz_si256(_mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, d)), high)) continue;
-    acc = valid_add(valid_add(valid_add(valid_add(acc, a, In{}), b, In{}), c, In{}), d, In{});
-    counted += 4 * step;
-    if (++steps == 2048) {  // -8 a lane a step at most
-      less += valid_sum(acc, In{});
-      acc = _mm256_setzero_si256();
-      steps = 0;
-    }
-  }
-  for (; n - i >= step; i += step, counted += step) acc = valid_add(acc, load(p + i), In{});
-  less += valid_sum(acc, In{});
-  // The units skipped as ASCII count one byte each (in i - counted).
-  return (i - counted) + 3 * counted + static_cast<std::size_t>(less) + detail::utf8_length_valid<In>(p + i, n - i);
+  for (; n - i >= step; i += step) acc = valid_add(acc, load(p + i), In{});
+  // Each unit counted in the lanes: 3 bytes, less what the lanes say (a negative sum).
+  return 3 * i + static_cast<std::size_t>(valid_sum(acc, In{})) + detail::utf8_length_valid<In>(p + i, n - i);
 }
 
 /// Units below which the lengths under valid_marker take utf8_length_valid (no checks), above which

@@ -382,40 +382,23 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE std::size_t valid_sum(__m512i acc, c
   return static_cast<unsigned>(_mm512_reduce_add_epi32(acc));
 }
 
-/// utf8_length_valid (scalar.hpp) for UTF-16 or UTF-32: four vectors a step, skipped when they
-/// hold nothing above 7F, else each test's mask added to 16-bit (UTF-16) or 32-bit lane counters
-/// (summed every 4096 steps, before one could wrap); the last units by masked loads, whose zeros count
-/// nothing.
+/// utf8_length_valid (scalar.hpp) for UTF-16 or UTF-32, on short input (under valid_below units: the
+/// 16- or 32-bit lane counters take at most 16 a lane): a vector a step, the last units by a masked
+/// load, whose zeros count nothing.
 template <class In>
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE std::size_t utf8_length_valid(const In* p, std::size_t n) noexcept {
   constexpr std::size_t step = 64 / sizeof(In);
-  constexpr bool utf16 = sizeof(In) == 2;
-  const __m512i high = utf16 ? _mm512_set1_epi16(static_cast<short>(0xFF80)) : _mm512_set1_epi32(~0x7F);
-  std::size_t total = n, i = 0;
+  std::size_t i = 0;
   __m512i acc = _mm512_setzero_si512();
-  unsigned steps = 0;
-  while (n - i >= 4 * step) {
-    const __m512i a = _mm512_loadu_si512(p + i), b = _mm512_loadu_si512(p + i + step);
-    const __m512i c = _mm512_loadu_si512(p + i + 2 * step), d = _mm512_loadu_si512(p + i + 3 * step);
-    i += 4 * step;
-    // ternary logic FE: a | b | c; then | d.
-    if (_mm512_test_epi32_mask(_mm512_or_si512(_mm512_ternarylogic_epi32(a, b, c, 0xFE), d), high) == 0) continue;
-    acc = valid_add(valid_add(valid_add(valid_add(acc, a, In{}), b, In{}), c, In{}), d, In{});
-    if (++steps == 4096) {  // 8 a lane a step at most
-      total += valid_sum(acc, In{});
-      acc = _mm512_setzero_si512();
-      steps = 0;
-    }
-  }
   for (; n - i >= step; i += step) acc = valid_add(acc, _mm512_loadu_si512(p + i), In{});
   if (i < n) {
     const std::uint64_t live = _bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(n - i));
-    if constexpr (utf16)
+    if constexpr (sizeof(In) == 2)
       acc = valid_add(acc, _mm512_maskz_loadu_epi16(static_cast<__mmask32>(live), p + i), In{});
     else
       acc = valid_add(acc, _mm512_maskz_loadu_epi32(static_cast<__mmask16>(live), p + i), In{});
   }
-  return total + valid_sum(acc, In{});
+  return n + valid_sum(acc, In{});
 }
 
 // The kernel-table entry points.
