@@ -720,7 +720,7 @@ void check_swapped_api(const std::vector<unsigned char>& b, const std::u16string
     ++stats().cases;
     if ((want.read != got.read || want.written != got.written || want.error != got.error || x != y) &&
         stats().failure.empty())
-      stats().failure = describe("utf16 other order to utf8 (api)", "dispatched", 0, w.size(), want, got);
+      stats().failure = describe("utf16 other order to utf8 (api)", "dispatched", char32_t{0}, w.size(), want, got);
   };
   const auto to16 = [&](auto policy) {
     std::u16string x(b.size() + 1, u'\0'), y(b.size() + 1, u'\0');
@@ -731,7 +731,7 @@ void check_swapped_api(const std::vector<unsigned char>& b, const std::u16string
     if ((want.read != got.read || want.written != got.written || want.error != got.error ||
          swapped(x.data(), x.size()) != y) &&
         stats().failure.empty())
-      stats().failure = describe("utf8 to utf16 other order (api)", "dispatched", 0, b.size(), want, got);
+      stats().failure = describe("utf8 to utf16 other order (api)", "dispatched", char32_t{0}, b.size(), want, got);
   };
   from16(utf8dfa::strict{});
   from16(utf8dfa::replace{});
