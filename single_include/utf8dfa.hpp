@@ -20,6 +20,7 @@
 //   utf8dfa/detail/kernel_list.hpp
 //   utf8dfa/detail/cpu.hpp
 //   utf8dfa/detail/scalar_kernels.hpp
+//   utf8dfa/detail/swapped_kernels.hpp
 //   utf8dfa/detail/units_kernels.hpp
 //   utf8dfa/detail/simd/avx2/kernels.hpp
 //   utf8dfa/detail/simd/short_input.hpp
@@ -1920,6 +1921,10 @@ struct kernel_table {
   std::size_t (*change_endianness_utf32)(const char32_t*, std::size_t, char32_t*) noexcept;
   // validate_utf16 on units whose bytes are in the order opposite to the host's.
   validation_result (*validate_utf16_swapped)(const char16_t*, std::size_t) noexcept;
+  // utf16_to_utf8 reading, and utf8_to_utf16 writing, units whose bytes are in the order opposite to
+  // the host's (same results, error positions and policy encoding as the host-order entries).
+  conversion_result (*utf16_swapped_to_utf8)(const char16_t*, std::size_t, unsigned char*, char32_t) noexcept;
+  conversion_result (*utf8_to_utf16_swapped)(const unsigned char*, std::size_t, char16_t*, char32_t) noexcept;
 };
 
 }  // namespace detail
@@ -2142,6 +2147,87 @@ inline bool cpu_has(std::uint32_t needs) noexcept {
 #define UTF8DFA_DETAIL_SCALAR_KERNELS_HPP
 
 
+// ---- begin utf8dfa/detail/swapped_kernels.hpp ----
+// utf8dfa: UTF-16 <-> UTF-8 with the UTF-16 units in the byte order opposite to the host's, built
+// from a kernel's byte-order change and host-order conversion (the kernels without conversions of
+// their own in that order, and the vector kernels' short inputs). Plain code: any kernel's table
+// may name these.
+#ifndef UTF8DFA_DETAIL_SWAPPED_KERNELS_HPP
+#define UTF8DFA_DETAIL_SWAPPED_KERNELS_HPP
+
+
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+
+/// A kernel's change_endianness_utf16.
+using swap16_fn = std::size_t (*)(const char16_t*, std::size_t, char16_t*) noexcept;
+
+/// utf16_to_utf8 (Convert, a kernel's, same policy encoding) on the `n` units at p stored in the
+/// other byte order: put into host order (Swap) a chunk at a time in a buffer and converted. A chunk
+/// ends on a high surrogate only where the input does, so pairs stay together; a chunk that still
+/// ends on one (a high surrogate before another) meets it as `incomplete`, reported as the
+/// `surrogate` it is. Results are those of one call on the swapped input.
+template <swap16_fn Swap, conversion_result (*Convert)(const char16_t*, std::size_t, unsigned char*, char32_t) noexcept>
+conversion_result utf16_swapped_to_utf8_by_chunks(const char16_t* p, std::size_t n, unsigned char* out,
+                                                  char32_t replacement) noexcept {
+  constexpr std::size_t chunk = 4096;
+  char16_t buf[chunk];
+  conversion_result r{n, 0, error_code::none};
+  for (std::size_t pos = 0; pos < n;) {
+    std::size_t len = n - pos < chunk ? n - pos : chunk;
+    Swap(p + pos, len, buf);
+    if (pos + len < n && buf[len - 1] >= 0xD800 && buf[len - 1] <= 0xDBFF) --len;
+    const conversion_result c = Convert(buf, len, out + r.written, replacement);
+    r.written += c.written;
+    if (c.error != error_code::none) {
+      if (r.error == error_code::none)
+        r.error = c.error == error_code::incomplete && pos + len < n ? error_code::surrogate : c.error;
+      if (replacement == strict_marker) {
+        r.read = pos + c.read;
+        return r;
+      }
+    }
+    pos += len;
+  }
+  return r;
+}
+
+/// utf8_to_utf16 (Convert, a kernel's) writing units in the other byte order: pieces of 8 KiB that
+/// end before a byte other than a continuation are converted and swapped (Swap, in place) while in
+/// cache; a piece with an error (or one cut inside a character: an `incomplete` error) is taken
+/// again with the rest of the input in one call, so results are those of one call.
+template <swap16_fn Swap, conversion_result (*Convert)(const unsigned char*, std::size_t, char16_t*, char32_t) noexcept>
+conversion_result utf8_to_utf16_swapped_by_pieces(const unsigned char* p, std::size_t n, char16_t* out,
+                                                  char32_t replacement) noexcept {
+  constexpr std::size_t piece = 8192;
+  std::size_t pos = 0, written = 0;
+  while (n - pos > piece) {
+    std::size_t cut = pos + piece;
+    while (cut > pos + piece - 4 && (p[cut] & 0xC0u) == 0x80u) --cut;
+    const conversion_result r = Convert(p + pos, cut - pos, out + written, replacement);
+    if (r.error != error_code::none) break;
+    Swap(out + written, r.written, out + written);
+    written += r.written;
+    pos = cut;
+  }
+  const conversion_result r = Convert(p + pos, n - pos, out + written, replacement);
+  Swap(out + written, r.written, out + written);
+  return {pos + r.read, written + r.written, r.error};
+}
+
+/// Exchanges the two bytes of each of the `n` units at p, in place (a vector kernel's scalar steps).
+inline void swap_units_in_place(char16_t* p, std::size_t n) noexcept {
+  for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<char16_t>((p[i] >> 8) | ((p[i] & 0xFFu) << 8));
+}
+
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/detail/swapped_kernels.hpp ----
 // ---- begin utf8dfa/detail/units_kernels.hpp ----
 // utf8dfa: the scalar forms of the bulk operations on Latin-1, UTF-16 and UTF-32 that are kernel
 // operations in their own right (counting UTF-16, validating UTF-32, Latin-1 to UTF-16 / UTF-32 and
@@ -2311,6 +2397,12 @@ inline constexpr auto scalar_utf16_to_latin1 = &by_policy<char16_t, unsigned cha
 inline constexpr auto scalar_utf32_to_latin1 = &by_policy<char32_t, unsigned char, &to_latin1<strict, char32_t>,
                                                           &to_latin1<replace, char32_t>, &to_latin1<skip, char32_t>>;
 
+// UTF-16 in the other byte order: the scalar conversions on swapped chunks.
+inline constexpr auto scalar_utf16_swapped_to_utf8 =
+    &utf16_swapped_to_utf8_by_chunks<&change_endianness_scalar<char16_t>, scalar_utf16_to_utf8>;
+inline constexpr auto scalar_utf8_to_utf16_swapped =
+    &utf8_to_utf16_swapped_by_pieces<&change_endianness_scalar<char16_t>, scalar_utf8_to_utf16>;
+
 inline constexpr kernel_table scalar_kernels{
     "scalar",
     &validate_scalar,
@@ -2340,6 +2432,8 @@ inline constexpr kernel_table scalar_kernels{
     &change_endianness_scalar<char16_t>,
     &change_endianness_scalar<char32_t>,
     &validate_utf16_swapped_scalar,
+    scalar_utf16_swapped_to_utf8,
+    scalar_utf8_to_utf16_swapped,
 };
 
 }  // namespace detail
@@ -3504,6 +3598,37 @@ inline bool scalar_region(const In* p, std::size_t n, std::size_t end, transcode
   return true;
 }
 
+/// scalar_region for a conversion whose UTF-16 side (the input when In is char16_t, else the output)
+/// is stored in the byte order opposite to the host's when Swap: input units are swapped into a
+/// buffer 64 at a time (with the unit after, which completes a pair crossing the buffer's end), output
+/// units are swapped in place once written.
+template <bool Strict, bool Swap, class In, class Out>
+inline bool scalar_region_in_order(const In* p, std::size_t n, std::size_t end, transcode_cursor<Out>& c,
+                                   char32_t replacement) noexcept {
+  if constexpr (!Swap) {
+    return scalar_region<Strict>(p, n, end, c, replacement);
+  } else if constexpr (sizeof(In) == 2) {
+    char16_t buf[65];
+    while (c.i < end) {
+      const std::size_t base = c.i, stop = end - base < 64 ? end : base + 64;
+      const std::size_t len = (stop < n ? stop + 1 : n) - base;
+      for (std::size_t j = 0; j < len; ++j)
+        buf[j] = static_cast<char16_t>((p[base + j] >> 8) | ((p[base + j] & 0xFFu) << 8));
+      transcode_cursor<Out> local{0, c.o, c.first};
+      const bool ok = scalar_region<Strict>(buf, len, stop - base, local, replacement);
+      c = {base + local.i, local.o, local.first};
+      if (!ok) return false;
+    }
+    return true;
+  } else {
+    static_assert(sizeof(Out) == 2, "a swapped conversion has a UTF-16 side");
+    Out* const from = c.o;
+    const bool ok = scalar_region<Strict>(p, n, end, c, replacement);
+    swap_units_in_place(from, static_cast<std::size_t>(c.o - from));
+    return ok;
+  }
+}
+
 }  // namespace detail
 }  // namespace UTF8DFA_ABI_NAMESPACE
 }  // namespace utf8dfa
@@ -3638,6 +3763,31 @@ inline void prepare_tables() noexcept {
   static_cast<void>(ready);
 }
 
+/// w with the two bytes of each 16-bit unit exchanged when Swap (UTF-16 in the byte order opposite
+/// to the host's, as loaded or to be stored): one byte shuffle.
+template <bool Swap>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i in_order16(__m256i w) noexcept {
+  if constexpr (Swap)
+    return _mm256_shuffle_epi8(w, _mm256_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14, 1, 0, 3, 2, 5,
+                                                   4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14));
+  else
+    return w;
+}
+
+template <bool Swap>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m128i in_order16(__m128i w) noexcept {
+  if constexpr (Swap)
+    return _mm_shuffle_epi8(w, _mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14));
+  else
+    return w;
+}
+
+/// The 16 UTF-16 units at p in host order (exchanged as loaded when Swap).
+template <bool Swap>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i load16(const char16_t* p) noexcept {
+  return in_order16<Swap>(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+}
+
 /// Stores the first `count` (<= 16) bytes of v at o, and nothing else.
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void store_exact(unsigned char* o, __m128i v, unsigned count) noexcept {
   const __m128i whole = _mm_cmpgt_epi32(_mm_set1_epi32(static_cast<int>(count / 4)), _mm_setr_epi32(0, 1, 2, 3));
@@ -3685,6 +3835,24 @@ inline conversion_result finish_scalar(const In* p, std::size_t n, Out* out, tra
   return {c.i + r.read, static_cast<std::size_t>(c.o - out) + r.written, e};
 }
 
+/// finish_scalar for a conversion whose UTF-16 side is in the other byte order when Swap (see
+/// scalar_region_in_order).
+template <bool Strict, bool Swap, class In, class Out>
+inline conversion_result finish_scalar_in_order(const In* p, std::size_t n, Out* out, transcode_cursor<Out> c,
+                                                char32_t repl) noexcept {
+  if constexpr (!Swap) {
+    return finish_scalar<Strict>(p, n, out, c, repl);
+  } else if constexpr (sizeof(In) == 2) {
+    if (!scalar_region_in_order<Strict, true>(p, n, n, c, repl))
+      return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+    return {n, static_cast<std::size_t>(c.o - out), c.first};
+  } else {
+    const conversion_result r = finish_scalar<Strict>(p, n, out, c, repl);
+    swap_units_in_place(c.o, r.written - static_cast<std::size_t>(c.o - out));
+    return r;
+  }
+}
+
 /// Decodes, in each 16-bit lane holding (byte, next byte) in `pairs` and the byte after them in the
 /// low byte of `thirds`, the 1-, 2- or 3-byte form starting there (meaningful at lead bytes only).
 template <bool Three>
@@ -3705,26 +3873,27 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i decode_bmp(__m256i pairs, __m2
 }
 
 /// Writes the 8 words of `units` selected by `sel` (not 0), packed, as UTF-32 or UTF-16, with
-/// full-width stores: up to 7 units past the result are overwritten.
-template <class Out>
+/// full-width stores: up to 7 units past the result are overwritten. (UTF-16 with its bytes
+/// exchanged when Swap, here and below.)
+template <bool Swap, class Out>
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE Out* spill_short(Out* o, __m128i units, unsigned sel) noexcept {
   const __m128i packed =
       _mm_shuffle_epi8(units, _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_words[sel])));
   if constexpr (sizeof(Out) == 2)
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(o), packed);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(o), in_order16<Swap>(packed));
   else
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), _mm256_cvtepu16_epi32(packed));
   return o + _mm_popcnt_u32(sel);
 }
 
 /// Writes the BMP code points of the 8 words of `units` selected by `sel`, packed, as UTF-32 or UTF-16.
-template <class Out>
+template <bool Swap, class Out>
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE Out* store_short(Out* o, __m128i units, unsigned sel) noexcept {
   const __m128i packed =
       _mm_shuffle_epi8(units, _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_words[sel])));
   const auto count = static_cast<unsigned>(__builtin_popcount(sel));
   if constexpr (sizeof(Out) == 2)
-    store_exact(o, packed, count);
+    store_exact(o, in_order16<Swap>(packed), count);
   else
     store_exact(o, _mm256_cvtepu16_epi32(packed), count);
   return o + count;
@@ -3732,7 +3901,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE Out* store_short(Out* o, __m128i units
 
 /// Decodes the characters of the valid block v at p (forms of 1..3 bytes) that start at the
 /// positions `starts` and writes them; `spill` allows full-width stores (see spill_short).
-template <bool Three, class Out>
+template <bool Three, bool Swap, class Out>
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE Out* decode_block_bmp(Out* o, const unsigned char* p, __m256i v,
                                                                 std::uint32_t starts, bool spill) noexcept {
   // Each position's (byte, next byte) as a word, and the byte after: unpacking gives positions
@@ -3748,21 +3917,21 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE Out* decode_block_bmp(Out* o, const un
   const __m256i odd = decode_bmp<Three>(_mm256_unpackhi_epi8(v, next), third_hi);
   const unsigned s0 = starts & 0xFFu, s1 = (starts >> 8) & 0xFFu, s2 = (starts >> 16) & 0xFFu, s3 = starts >> 24;
   if (spill) {
-    if (s0 != 0) o = spill_short(o, _mm256_castsi256_si128(even), s0);
-    if (s1 != 0) o = spill_short(o, _mm256_castsi256_si128(odd), s1);
-    if (s2 != 0) o = spill_short(o, _mm256_extracti128_si256(even, 1), s2);
-    if (s3 != 0) o = spill_short(o, _mm256_extracti128_si256(odd, 1), s3);
+    if (s0 != 0) o = spill_short<Swap>(o, _mm256_castsi256_si128(even), s0);
+    if (s1 != 0) o = spill_short<Swap>(o, _mm256_castsi256_si128(odd), s1);
+    if (s2 != 0) o = spill_short<Swap>(o, _mm256_extracti128_si256(even, 1), s2);
+    if (s3 != 0) o = spill_short<Swap>(o, _mm256_extracti128_si256(odd, 1), s3);
     return o;
   }
-  o = store_short(o, _mm256_castsi256_si128(even), s0);
-  o = store_short(o, _mm256_castsi256_si128(odd), s1);
-  o = store_short(o, _mm256_extracti128_si256(even, 1), s2);
-  return store_short(o, _mm256_extracti128_si256(odd, 1), s3);
+  o = store_short<Swap>(o, _mm256_castsi256_si128(even), s0);
+  o = store_short<Swap>(o, _mm256_castsi256_si128(odd), s1);
+  o = store_short<Swap>(o, _mm256_extracti128_si256(even, 1), s2);
+  return store_short<Swap>(o, _mm256_extracti128_si256(odd, 1), s3);
 }
 
 /// Writes the first `count` (1..8) code points of cp (scalar values) as UTF-32 or UTF-16; with
 /// `spill`, full-width stores may write up to 8 units past the result.
-template <class Out>
+template <bool Swap, class Out>
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE Out* store_code_points(Out* o, __m256i cp, unsigned count,
                                                                  bool spill) noexcept {
   if constexpr (sizeof(Out) == 4) {
@@ -3776,7 +3945,8 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE Out* store_code_points(Out* o, __m256i
         _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     const __m256i supp = _mm256_and_si256(_mm256_cmpgt_epi32(cp, _mm256_set1_epi32(0xFFFF)), live);
     if (_mm256_testz_si256(supp, supp)) {
-      const __m128i words = _mm256_castsi256_si128(_mm256_permute4x64_epi64(_mm256_packus_epi32(cp, cp), 0x08));
+      const __m128i words =
+          in_order16<Swap>(_mm256_castsi256_si128(_mm256_permute4x64_epi64(_mm256_packus_epi32(cp, cp), 0x08)));
       if (spill)
         _mm_storeu_si128(reinterpret_cast<__m128i*>(o), words);
       else
@@ -3787,7 +3957,8 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE Out* store_code_points(Out* o, __m256i
     // are the first of each live dword and the second of each supplementary one.
     const __m256i high = _mm256_add_epi32(_mm256_srli_epi32(cp, 10), _mm256_set1_epi32(0xD7C0));
     const __m256i low = _mm256_or_si256(_mm256_and_si256(cp, _mm256_set1_epi32(0x3FF)), _mm256_set1_epi32(0xDC00));
-    const __m256i units = _mm256_blendv_epi8(cp, _mm256_or_si256(high, _mm256_slli_epi32(low, 16)), supp);
+    const __m256i units =
+        in_order16<Swap>(_mm256_blendv_epi8(cp, _mm256_or_si256(high, _mm256_slli_epi32(low, 16)), supp));
     const __m256i keep = _mm256_or_si256(_mm256_and_si256(live, _mm256_set1_epi32(0xFFFF)),
                                          _mm256_and_si256(supp, _mm256_set1_epi32(static_cast<int>(0xFFFF0000u))));
     const auto m = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_packs_epi16(keep, keep)));
@@ -3862,14 +4033,15 @@ inline constexpr std::size_t utf8_block_reach = 40;
 /// bytes followed by zero bytes; blocks run until they have passed the input's end. Each zero byte
 /// is a character of its own (U+0000) that writes one zero unit; so when no block holds an error,
 /// the input's output is the copy's less one unit per zero byte the blocks passed.
-template <bool Strict, class Out, bool Tail = false>
+/// UTF-16 is written with the bytes of each unit exchanged when Swap.
+template <bool Strict, class Out, bool Tail = false, bool Swap = false>
 UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
                                                        char32_t replacement) noexcept;
 
 /// Finishes a conversion whose blocks stopped with fewer than utf8_block_reach bytes left: the
 /// last bytes in a padded copy (utf8_to_utf_impl with `Tail`), the scalar DFA when they hold an
 /// error (which says where the error is and whether the input ends inside a character).
-template <bool Strict, class Out>
+template <bool Strict, bool Swap, class Out>
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE conversion_result finish_padded(const unsigned char* p, std::size_t n,
                                                                           Out* out, transcode_cursor<Out> c,
                                                                           char32_t repl) noexcept {
@@ -3878,7 +4050,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE conversion_result finish_padded(const 
     alignas(32) unsigned char in[96];
     alignas(32) Out converted[160];
     copy_short(in, p + c.i, left);
-    const conversion_result r = utf8_to_utf_impl<true, Out, true>(in, left, converted, 0);
+    const conversion_result r = utf8_to_utf_impl<true, Out, true, Swap>(in, left, converted, 0);
     if (r.error == error_code::none) {
       const std::size_t written = r.written - (r.read - left);
       copy_units_out(c.o, converted, written);
@@ -3886,10 +4058,10 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE conversion_result finish_padded(const 
     }
   }
   UTF8DFA_LEAVE_AVX();
-  return finish_scalar<Strict>(p, n, out, c, repl);
+  return finish_scalar_in_order<Strict, Swap>(p, n, out, c, repl);
 }
 
-template <bool Strict, class Out, bool Tail>
+template <bool Strict, class Out, bool Tail, bool Swap>
 UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
                                                        char32_t replacement) noexcept {
   transcode_cursor<Out> c{0, out, error_code::none};
@@ -3913,8 +4085,10 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
           _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 8 * g),
                               _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + c.i + 8 * g))));
       } else {
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o), _mm256_cvtepu8_epi16(_mm256_castsi256_si128(v)));
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 16), _mm256_cvtepu8_epi16(_mm256_extracti128_si256(v, 1)));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o),
+                            in_order16<Swap>(_mm256_cvtepu8_epi16(_mm256_castsi256_si128(v))));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 16),
+                            in_order16<Swap>(_mm256_cvtepu8_epi16(_mm256_extracti128_si256(v, 1))));
       }
       c.i += 32;
       c.o += 32;
@@ -3924,7 +4098,8 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
     if (!checked && UTF8DFA_UNLIKELY(utf8_block_has_error(v))) {
       if constexpr (Tail) return {c.i, 0, error_code::invalid_byte};  // (any error: the DFA decides)
       UTF8DFA_LEAVE_AVX();
-      if (!scalar_region<Strict>(p, n, c.i + 32, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+      if (!scalar_region_in_order<Strict, Swap>(p, n, c.i + 32, c, repl))
+        return {c.i, static_cast<std::size_t>(c.o - out), c.first};
       continue;
     }
     checked = false;
@@ -3942,9 +4117,9 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
     checked = spill;
     if (_mm256_movemask_epi8(_mm256_subs_epu8(v, _mm256_set1_epi8(0x70))) == 0) {  // forms of 1..3 bytes
       if (_mm256_movemask_epi8(_mm256_subs_epu8(v, _mm256_set1_epi8(0x60))) == 0)
-        c.o = decode_block_bmp<false>(c.o, p + c.i, v, starts, spill);
+        c.o = decode_block_bmp<false, Swap>(c.o, p + c.i, v, starts, spill);
       else
-        c.o = decode_block_bmp<true>(c.o, p + c.i, v, starts, spill);
+        c.o = decode_block_bmp<true, Swap>(c.o, p + c.i, v, starts, spill);
       c.i += take;
       continue;
     }
@@ -3964,7 +4139,8 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
         const __m256i lead = _mm256_add_epi32(_mm256_srli_epi32(cp, 10), _mm256_set1_epi32(0xD7C0));
         const __m256i trail =
             _mm256_or_si256(_mm256_and_si256(cp, _mm256_set1_epi32(0x3FF)), _mm256_set1_epi32(0xDC00));
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o), _mm256_or_si256(lead, _mm256_slli_epi32(trail, 16)));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o),
+                            in_order16<Swap>(_mm256_or_si256(lead, _mm256_slli_epi32(trail, 16))));
         c.o += 16;
       }
       c.i += 32;
@@ -3985,14 +4161,14 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
       const __m256i cp = _mm256_blendv_epi8(multi, _mm256_srli_epi32(raw, 24), ascii);
       const __m256i packed = _mm256_permutevar8x32_epi32(
           cp, _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<long long>(tables.pack_dwords[sel]))));
-      c.o = store_code_points(c.o, packed, static_cast<unsigned>(_mm_popcnt_u32(sel)), spill);
+      c.o = store_code_points<Swap>(c.o, packed, static_cast<unsigned>(_mm_popcnt_u32(sel)), spill);
     }
     c.i += take;
   }
   if constexpr (Tail)
     return {c.i, static_cast<std::size_t>(c.o - out), error_code::none};
   else
-    return finish_padded<Strict>(p, n, out, c, repl);
+    return finish_padded<Strict, Swap>(p, n, out, c, repl);
 }
 
 /// Packs the four 1..4-byte forms of v (one per dword, see pack_utf8).
@@ -4250,8 +4426,9 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE surrogates find_surrogates(__m256i w) 
 
 /// True when the 16 UTF-16 units at p are well-formed on their own (every surrogate paired inside
 /// them): converted, they give at least 16 bytes whatever the policy.
+template <bool Swap>
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool pairs_complete(const char16_t* p) noexcept {
-  const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  const __m256i w = load16<Swap>(p);
   if (!any_surrogate(w)) return true;
   const surrogates s = find_surrogates(w);
   return (s.high & 0x8000u) == 0 && s.low == ((s.high << 1) & 0xFFFFu);
@@ -4279,6 +4456,7 @@ struct bulk_position {
 /// The 64-unit steps of utf16_to_utf8_impl, from i while 80 units or more are left and the 64 units
 /// at i are ASCII, surrogate pairs only, or free of surrogates (and so are the 16 after them). Out of
 /// line, so that the constants and pointers of its loop stay in registers.
+template <bool Swap>
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline bulk_position utf16_bulk(const char16_t* p, std::size_t i, std::size_t n,
                                                                      unsigned char* o) noexcept {
   bool plain = false;
@@ -4286,10 +4464,10 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline bulk_position utf16_bulk(const char1
   while (n - i >= 80) {
     // Four blocks at once when they and the block after them hold no surrogate: full-width stores
     // throughout (the fifth block gives at least 16 bytes after them).
-    const __m256i w0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
-    const __m256i w1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 16));
-    const __m256i w2 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 32));
-    const __m256i w3 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 48));
+    const __m256i w0 = load16<Swap>(p + i);
+    const __m256i w1 = load16<Swap>(p + i + 16);
+    const __m256i w2 = load16<Swap>(p + i + 32);
+    const __m256i w3 = load16<Swap>(p + i + 48);
     const __m256i all = _mm256_or_si256(_mm256_or_si256(w0, w1), _mm256_or_si256(w2, w3));
     if (_mm256_testz_si256(all, k.ff80)) {
       const __m256i b01 = _mm256_permute4x64_epi64(_mm256_packus_epi16(w0, w1), 0xD8);
@@ -4301,7 +4479,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline bulk_position utf16_bulk(const char1
       plain = false;
       continue;
     }
-    const __m256i w4 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 64));
+    const __m256i w4 = load16<Swap>(p + i + 64);
     const __m256i bias = k16<0xD800>();
     const __m256i low =
         _mm256_min_epu16(_mm256_min_epu16(_mm256_min_epu16(_mm256_sub_epi16(w0, bias), _mm256_sub_epi16(w1, bias)),
@@ -4340,8 +4518,8 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline bulk_position utf16_bulk(const char1
 /// UTF-16 to UTF-8: 64 units at a time when they are ASCII, surrogate pairs only, or free of
 /// surrogates (and so are the 16 after them); else 16 units at a time (15 when the last is the high
 /// half of a pair: the pair waits for the next block); a block holding an unpaired surrogate goes
-/// scalar.
-template <bool Strict>
+/// scalar. With Swap, the units are stored in the byte order opposite to the host's: exchanged as loaded.
+template <bool Strict, bool Swap = false>
 UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std::size_t n, unsigned char* out,
                                                          char32_t replacement) noexcept {
   transcode_cursor<unsigned char> c{0, out, error_code::none};
@@ -4350,13 +4528,13 @@ UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std:
   std::size_t careful_to = 0;
   while (n - c.i >= 16) {
     if (c.i >= careful_to && n - c.i >= 80) {
-      const bulk_position b = utf16_bulk(p, c.i, n, c.o);  // (leaves 16 units or more)
+      const bulk_position b = utf16_bulk<Swap>(p, c.i, n, c.o);  // (leaves 16 units or more)
       if (b.i != c.i) plain = b.plain;
       c.i = b.i;
       c.o = b.o;
       if (n - c.i >= 80) careful_to = c.i + 64;  // other surrogates: block by block for a while
     }
-    const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
+    const __m256i w = load16<Swap>(p + c.i);
     if (_mm256_testz_si256(w, k16<0xFF80>())) {
       const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(w, w), 0x08);
       _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o), _mm256_castsi256_si128(bytes));
@@ -4367,9 +4545,8 @@ UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std:
     }
     if (plain || !any_surrogate(w)) {
       // Full-width stores spill at most 12 bytes: safe when the next block converts to at least 16.
-      const bool next_plain =
-          n - c.i >= 32 && !any_surrogate(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 16)));
-      const bool spill = next_plain || (n - c.i >= 32 && pairs_complete(p + c.i + 16));
+      const bool next_plain = n - c.i >= 32 && !any_surrogate(load16<Swap>(p + c.i + 16));
+      const bool spill = next_plain || (n - c.i >= 32 && pairs_complete<Swap>(p + c.i + 16));
       // (Each branch inlines the encoder with `spill` constant: no test per store.)
       c.o = spill ? encode16_bmp(c.o, w, true) : encode16_bmp(c.o, w, false);
       c.i += 16;
@@ -4387,16 +4564,17 @@ UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std:
     }
     if (UTF8DFA_UNLIKELY(low != ((high << 1) & 0xFFFFu))) {
       UTF8DFA_LEAVE_AVX();
-      if (!scalar_region<Strict>(p, n, c.i + take, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+      if (!scalar_region_in_order<Strict, Swap>(p, n, c.i + take, c, repl))
+        return {c.i, static_cast<std::size_t>(c.o - out), c.first};
       continue;
     }
-    const bool spill = n - c.i >= take + 16u && pairs_complete(p + c.i + take);
+    const bool spill = n - c.i >= take + 16u && pairs_complete<Swap>(p + c.i + take);
     c.o = spill ? encode16<true>(c.o, w, s.hs, s.ls, take == 15, true, load_unit_constants())
                 : encode16<true>(c.o, w, s.hs, s.ls, take == 15, false, load_unit_constants());
     c.i += take;
   }
   UTF8DFA_LEAVE_AVX();
-  return finish_scalar<Strict>(p, n, out, c, repl);
+  return finish_scalar_in_order<Strict, Swap>(p, n, out, c, repl);
 }
 
 /// True when the 16 UTF-32 units at p are all below D800.
@@ -4583,6 +4761,22 @@ UTF8DFA_TARGET_AVX2 inline conversion_result utf16_to_utf8(const char16_t* p, st
   prepare_tables();
   return replacement == strict_marker ? utf16_to_utf8_impl<true>(p, n, out, replacement)
                                       : utf16_to_utf8_impl<false>(p, n, out, replacement);
+}
+
+// UTF-16 in the byte order opposite to the host's.
+
+UTF8DFA_TARGET_AVX2 inline conversion_result utf8_to_utf16_swapped(const unsigned char* p, std::size_t n, char16_t* out,
+                                                                   char32_t replacement) noexcept {
+  prepare_tables();
+  return replacement == strict_marker ? utf8_to_utf_impl<true, char16_t, false, true>(p, n, out, replacement)
+                                      : utf8_to_utf_impl<false, char16_t, false, true>(p, n, out, replacement);
+}
+
+UTF8DFA_TARGET_AVX2 inline conversion_result utf16_swapped_to_utf8(const char16_t* p, std::size_t n, unsigned char* out,
+                                                                   char32_t replacement) noexcept {
+  prepare_tables();
+  return replacement == strict_marker ? utf16_to_utf8_impl<true, true>(p, n, out, replacement)
+                                      : utf16_to_utf8_impl<false, true>(p, n, out, replacement);
 }
 
 UTF8DFA_TARGET_AVX2 inline conversion_result utf32_to_utf8(const char32_t* p, std::size_t n, unsigned char* out,
@@ -5408,6 +5602,8 @@ inline constexpr kernel_table table{
     &change_endianness<char16_t>,
     &change_endianness<char32_t>,
     &validate_utf16_swapped,
+    &vector_from<char16_t, unsigned char, &utf16_swapped_to_utf8, scalar_utf16_swapped_to_utf8, 16>,
+    &vector_from<unsigned char, char16_t, &utf8_to_utf16_swapped, scalar_utf8_to_utf16_swapped, 8>,
 };
 
 }  // namespace avx2
@@ -6277,6 +6473,24 @@ inline std::uint64_t low_bits(std::size_t k) noexcept {
   return k >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << k) - 1;
 }
 
+/// w with the two bytes of each 16-bit unit exchanged when Swap (UTF-16 in the byte order opposite
+/// to the host's, as loaded or to be stored): one rotate, no constant.
+template <bool Swap>
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m512i in_order16(__m512i w) noexcept {
+  if constexpr (Swap)
+    return _mm512_shldi_epi16(w, w, 8);
+  else
+    return w;
+}
+
+template <bool Swap>
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m256i in_order16(__m256i w) noexcept {
+  if constexpr (Swap)
+    return _mm256_shldi_epi16(w, w, 8);
+  else
+    return w;
+}
+
 /// The bytes 0, 1, .. 63.
 UTF8DFA_TARGET_AVX512 inline __m512i byte_iota() noexcept {
   return _mm512_set_epi8(63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40,
@@ -6299,8 +6513,8 @@ struct cp_constants {
         quad_offsets(opaque(_mm512_set1_epi32(0x00010203))) {}
 };
 
-/// Writes up to 16 code points (valid scalar values) as UTF-32 or UTF-16.
-template <class Out>
+/// Writes up to 16 code points (valid scalar values) as UTF-32 or UTF-16 (its bytes exchanged when Swap).
+template <bool Swap = false, class Out>
 UTF8DFA_TARGET_AVX512 inline Out* store_code_points(const cp_constants& k, Out* o, __m512i cp,
                                                     unsigned count) noexcept {
   const auto live = static_cast<__mmask16>(low_bits(count));
@@ -6310,7 +6524,7 @@ UTF8DFA_TARGET_AVX512 inline Out* store_code_points(const cp_constants& k, Out* 
   } else {
     const __mmask16 supp = _mm512_mask_cmpge_epu32_mask(live, cp, k.supp);
     if (supp == 0) {
-      _mm256_mask_storeu_epi16(o, live, _mm512_cvtepi32_epi16(cp));
+      _mm256_mask_storeu_epi16(o, live, in_order16<Swap>(_mm512_cvtepi32_epi16(cp)));
       return o + count;
     }
     // A supplementary code point becomes the dword (low surrogate << 16 | high surrogate).
@@ -6319,7 +6533,8 @@ UTF8DFA_TARGET_AVX512 inline Out* store_code_points(const cp_constants& k, Out* 
     const __m512i words = _mm512_mask_blend_epi32(supp, cp, _mm512_or_si512(hi, _mm512_slli_epi32(lo, 16)));
     const auto keep = static_cast<__mmask32>(_pdep_u32(live, 0x55555555u) | _pdep_u32(supp, 0xAAAAAAAAu));
     const unsigned units = static_cast<unsigned>(__builtin_popcount(keep));
-    _mm512_mask_storeu_epi16(o, static_cast<__mmask32>(low_bits(units)), _mm512_maskz_compress_epi16(keep, words));
+    _mm512_mask_storeu_epi16(o, static_cast<__mmask32>(low_bits(units)),
+                             _mm512_maskz_compress_epi16(keep, in_order16<Swap>(words)));
     return o + units;
   }
 }
@@ -6339,8 +6554,8 @@ UTF8DFA_TARGET_AVX512 inline __m512i decode16(const cp_constants& k, __m512i v, 
                           _mm512_permutexvar_epi32(nibble, masks));
 }
 
-/// Writes the first `count` (0..32, more is cut) of the 32 code points in cp0, cp1.
-template <class Out>
+/// Writes the first `count` (0..32, more is cut) of the 32 code points in cp0, cp1 (as store_code_points).
+template <bool Swap = false, class Out>
 UTF8DFA_TARGET_AVX512 inline Out* store_code_points2(const cp_constants& k, Out* o, __m512i cp0, __m512i cp1,
                                                      unsigned count) noexcept {
   const unsigned n0 = count < 16 ? count : 16u, n1 = count < 16 ? 0u : count < 32 ? count - 16 : 16u;
@@ -6350,11 +6565,11 @@ UTF8DFA_TARGET_AVX512 inline Out* store_code_points2(const cp_constants& k, Out*
     if (supp == 0) {  // one store of up to 32 units
       const __m512i words =
           _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi32_epi16(cp0)), _mm512_cvtepi32_epi16(cp1), 1);
-      _mm512_mask_storeu_epi16(o, static_cast<__mmask32>(low_bits(n0 + n1)), words);
+      _mm512_mask_storeu_epi16(o, static_cast<__mmask32>(low_bits(n0 + n1)), in_order16<Swap>(words));
       return o + n0 + n1;
     }
   }
-  return store_code_points(k, store_code_points(k, o, cp0, n0), cp1, n1);
+  return store_code_points<Swap>(k, store_code_points<Swap>(k, o, cp0, n0), cp1, n1);
 }
 
 /// The constants of decode_bmp, built once before a loop.
@@ -6382,13 +6597,15 @@ UTF8DFA_TARGET_AVX512 inline __m512i decode_bmp(const bmp_constants& k, __m512i 
 
 /// Writes the BMP code points of the first `count` 16-bit lanes selected by `sel`, packed, as UTF-32
 /// or UTF-16. (`sel` may select more lanes after those: a mask straight from a compare, taken
-/// without a round trip through a general register, which is slow on AMD Zen 5.)
-template <class Out>
+/// without a round trip through a general register, which is slow on AMD Zen 5.) UTF-16 has its
+/// bytes exchanged when Swap.
+template <bool Swap = false, class Out>
 UTF8DFA_TARGET_AVX512 inline Out* store_units(Out* o, __m512i units, __mmask32 sel, unsigned count) noexcept {
-  const __m512i packed = _mm512_maskz_compress_epi16(sel, units);
   if constexpr (sizeof(Out) == 2) {
+    const __m512i packed = _mm512_maskz_compress_epi16(sel, in_order16<Swap>(units));
     _mm512_mask_storeu_epi16(o, static_cast<__mmask32>(low_bits(count)), packed);
   } else {
+    const __m512i packed = _mm512_maskz_compress_epi16(sel, units);
     const unsigned n0 = count < 16 ? count : 16u;
     _mm512_mask_storeu_epi32(o, static_cast<__mmask16>(low_bits(n0)),
                              _mm512_cvtepu16_epi32(_mm512_castsi512_si256(packed)));
@@ -6400,7 +6617,8 @@ UTF8DFA_TARGET_AVX512 inline Out* store_units(Out* o, __m512i units, __mmask32 s
 
 /// UTF-8 to UTF-32 or UTF-16. Blocks of 64 bytes start on a character boundary; a valid block is
 /// decoded up to its last complete character by gathering each character's 4 bytes into a dword.
-template <bool Strict, class Out>
+/// UTF-16 is written with the bytes of each unit exchanged when Swap.
+template <bool Strict, class Out, bool Swap = false>
 UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
                                                          char32_t replacement) noexcept {
   transcode_cursor<Out> c{0, out, error_code::none};
@@ -6437,7 +6655,7 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
         _mm512_storeu_si512(c.o, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 0)));
         _mm512_storeu_si512(c.o + 16, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 1)));
       } else {
-        _mm512_storeu_si512(c.o, _mm512_cvtepu8_epi16(_mm512_castsi512_si256(v)));
+        _mm512_storeu_si512(c.o, in_order16<Swap>(_mm512_cvtepu8_epi16(_mm512_castsi512_si256(v))));
       }
       c.o += 32;
       c.i += 32;
@@ -6446,7 +6664,7 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
           _mm512_storeu_si512(c.o, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 2)));
           _mm512_storeu_si512(c.o + 16, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 3)));
         } else {
-          _mm512_storeu_si512(c.o, _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(v, 1)));
+          _mm512_storeu_si512(c.o, in_order16<Swap>(_mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(v, 1))));
         }
         c.o += 32;
         c.i += 32;
@@ -6460,8 +6678,8 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
             _mm512_storeu_si512(c.o + 32, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(a, 2)));
             _mm512_storeu_si512(c.o + 48, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(a, 3)));
           } else {
-            _mm512_storeu_si512(c.o, _mm512_cvtepu8_epi16(_mm512_castsi512_si256(a)));
-            _mm512_storeu_si512(c.o + 32, _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(a, 1)));
+            _mm512_storeu_si512(c.o, in_order16<Swap>(_mm512_cvtepu8_epi16(_mm512_castsi512_si256(a))));
+            _mm512_storeu_si512(c.o + 32, in_order16<Swap>(_mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(a, 1))));
           }
           c.o += 64;
           c.i += 64;
@@ -6473,7 +6691,7 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
       __m512i rest = v;
       for (std::size_t g = 0; g < avail; g += 16) {
         const unsigned k = avail - g < 16 ? static_cast<unsigned>(avail - g) : 16u;
-        c.o = store_code_points(cpk, c.o, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(rest)), k);
+        c.o = store_code_points<Swap>(cpk, c.o, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(rest)), k);
         rest = _mm512_alignr_epi32(_mm512_setzero_si512(), rest, 4);
       }
       c.i += avail;
@@ -6496,28 +6714,30 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
       const auto count0 = static_cast<unsigned>(__builtin_popcount(static_cast<std::uint32_t>(starts)));
       const auto count1 = static_cast<unsigned>(__builtin_popcountll(starts >> 32));
       if (ge_e0 == 0) {  // 1- and 2-byte forms only: no third bytes
-        c.o = store_units(c.o,
-                          decode_bmp(bmp, _mm512_permutexvar_epi8(pairs_lo, v), _mm512_setzero_si512(),
-                                     static_cast<__mmask32>(high), 0),
-                          static_cast<__mmask32>(leads), count0);
-        c.o = store_units(c.o,
-                          decode_bmp(bmp, _mm512_permutexvar_epi8(pairs_hi, v), _mm512_setzero_si512(),
-                                     static_cast<__mmask32>(high >> 32), 0),
-                          static_cast<__mmask32>(leads >> 32), count1);
+        c.o = store_units<Swap>(c.o,
+                                decode_bmp(bmp, _mm512_permutexvar_epi8(pairs_lo, v), _mm512_setzero_si512(),
+                                           static_cast<__mmask32>(high), 0),
+                                static_cast<__mmask32>(leads), count0);
+        c.o = store_units<Swap>(c.o,
+                                decode_bmp(bmp, _mm512_permutexvar_epi8(pairs_hi, v), _mm512_setzero_si512(),
+                                           static_cast<__mmask32>(high >> 32), 0),
+                                static_cast<__mmask32>(leads >> 32), count1);
         c.i += take;
         continue;
       }
       if (ge_f0 == 0) {
         // 1-, 2- and 3-byte forms only: each position's (byte, next byte) and the byte after as 16-bit
         // lanes, decoded there, and the lanes at lead positions packed.
-        c.o = store_units(c.o,
-                          decode_bmp(bmp, _mm512_permutexvar_epi8(pairs_lo, v), _mm512_permutexvar_epi8(thirds_lo, v),
-                                     static_cast<__mmask32>(high), static_cast<__mmask32>(ge_e0)),
-                          static_cast<__mmask32>(leads), count0);
-        c.o = store_units(c.o,
-                          decode_bmp(bmp, _mm512_permutexvar_epi8(pairs_hi, v), _mm512_permutexvar_epi8(thirds_hi, v),
-                                     static_cast<__mmask32>(high >> 32), static_cast<__mmask32>(ge_e0 >> 32)),
-                          static_cast<__mmask32>(leads >> 32), count1);
+        c.o = store_units<Swap>(
+            c.o,
+            decode_bmp(bmp, _mm512_permutexvar_epi8(pairs_lo, v), _mm512_permutexvar_epi8(thirds_lo, v),
+                       static_cast<__mmask32>(high), static_cast<__mmask32>(ge_e0)),
+            static_cast<__mmask32>(leads), count0);
+        c.o = store_units<Swap>(
+            c.o,
+            decode_bmp(bmp, _mm512_permutexvar_epi8(pairs_hi, v), _mm512_permutexvar_epi8(thirds_hi, v),
+                       static_cast<__mmask32>(high >> 32), static_cast<__mmask32>(ge_e0 >> 32)),
+            static_cast<__mmask32>(leads >> 32), count1);
         c.i += take;
         continue;
       }
@@ -6526,22 +6746,23 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
       // Only blocks holding a 4-byte form come here: text of mostly 4-byte forms has at most 16
       // characters a block, one group of 16.
       if (chars <= 16) {
-        c.o = store_code_points(cpk, c.o, decode16(cpk, v, pos, quads, shifts, masks), chars);
+        c.o = store_code_points<Swap>(cpk, c.o, decode16(cpk, v, pos, quads, shifts, masks), chars);
         c.i += take;
         continue;
       }
-      c.o =
-          store_code_points2(cpk, c.o, decode16(cpk, v, pos, quads, shifts, masks),
-                             decode16(cpk, v, pos, _mm512_add_epi8(quads, _mm512_set1_epi8(16)), shifts, masks), chars);
+      c.o = store_code_points2<Swap>(cpk, c.o, decode16(cpk, v, pos, quads, shifts, masks),
+                                     decode16(cpk, v, pos, _mm512_add_epi8(quads, _mm512_set1_epi8(16)), shifts, masks),
+                                     chars);
       if (UTF8DFA_UNLIKELY(chars > 32))
-        c.o = store_code_points2(
+        c.o = store_code_points2<Swap>(
             cpk, c.o, decode16(cpk, v, pos, _mm512_add_epi8(quads, _mm512_set1_epi8(32)), shifts, masks),
             decode16(cpk, v, pos, _mm512_add_epi8(quads, _mm512_set1_epi8(48)), shifts, masks), chars - 32);
       c.i += take;
       continue;
     }
     UTF8DFA_LEAVE_AVX();
-    if (!scalar_region<Strict>(p, n, c.i + avail, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+    if (!scalar_region_in_order<Strict, Swap>(p, n, c.i + avail, c, repl))
+      return {c.i, static_cast<std::size_t>(c.o - out), c.first};
   }
   return {n, static_cast<std::size_t>(c.o - out), c.first};
 }
@@ -6811,7 +7032,7 @@ UTF8DFA_TARGET_AVX512 inline unsigned char* encode_pairs16(unsigned char* o, __m
 /// all ASCII (`two` marks its units at or above U+0080). Returns the units converted (the block, or
 /// all but its last unit when that is a high surrogate of a pair cut by the block end), or minus the
 /// units to run through the scalar path when the block holds an unpaired surrogate.
-template <bool Tail>
+template <bool Tail, bool Swap = false>
 UTF8DFA_TARGET_AVX512 inline std::ptrdiff_t utf16_block(const char16_t* p, std::size_t avail, __m512i w, __mmask32 two,
                                                         unsigned char*& o, const encode_consts& k) noexcept {
   const __mmask32 three = _mm512_cmpge_epu16_mask(w, k.x800);
@@ -6836,7 +7057,7 @@ UTF8DFA_TARGET_AVX512 inline std::ptrdiff_t utf16_block(const char16_t* p, std::
     o = encode_pairs16(o, w, k);
     return 32;
   }
-  const __m512i next = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(avail - 1)), p + 1);
+  const __m512i next = in_order16<Swap>(_mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(avail - 1)), p + 1));
   // A cut pair's high surrogate lies past `take`: pack_triples drops it (a tail, for it).
   if (!Tail && take == 31) {
     o = encode_pairs32<true>(o, w, next, two, three, high, low, take, k);
@@ -6847,8 +7068,9 @@ UTF8DFA_TARGET_AVX512 inline std::ptrdiff_t utf16_block(const char16_t* p, std::
 }
 
 /// UTF-16 to UTF-8, 32 units at a time (surrogate pairs combined in-register; a pair cut by the
-/// block end waits for the next block; a block holding an unpaired surrogate goes scalar).
-template <bool Strict>
+/// block end waits for the next block; a block holding an unpaired surrogate goes scalar). With Swap,
+/// the units are stored in the byte order opposite to the host's: exchanged as loaded.
+template <bool Strict, bool Swap = false>
 UTF8DFA_TARGET_AVX512 conversion_result utf16_to_utf8_impl(const char16_t* p, std::size_t n, unsigned char* out,
                                                            char32_t replacement) noexcept {
   transcode_cursor<unsigned char> c{0, out, error_code::none};
@@ -6858,7 +7080,7 @@ UTF8DFA_TARGET_AVX512 conversion_result utf16_to_utf8_impl(const char16_t* p, st
   while (n <= 64) {
     const std::size_t avail = n - c.i < 32 ? n - c.i : 32;
     const auto live = static_cast<__mmask32>(low_bits(avail));
-    const __m512i w = _mm512_maskz_loadu_epi16(live, p + c.i);
+    const __m512i w = in_order16<Swap>(_mm512_maskz_loadu_epi16(live, p + c.i));
     if (_mm512_cmpge_epu16_mask(w, _mm512_set1_epi16(0x80)) != 0) break;
     _mm256_mask_storeu_epi8(c.o, live, _mm512_cvtepi16_epi8(w));
     c.i += avail;
@@ -6867,7 +7089,7 @@ UTF8DFA_TARGET_AVX512 conversion_result utf16_to_utf8_impl(const char16_t* p, st
   }
   const encode_consts& k = encode_constants();
   while (n - c.i >= 32) {
-    const __m512i w = _mm512_loadu_si512(p + c.i);
+    const __m512i w = in_order16<Swap>(_mm512_loadu_si512(p + c.i));
     const __mmask32 two = _mm512_cmpge_epu16_mask(w, k.x80);
     if (two == 0) {
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o), _mm512_cvtepi16_epi8(w));
@@ -6875,7 +7097,8 @@ UTF8DFA_TARGET_AVX512 conversion_result utf16_to_utf8_impl(const char16_t* p, st
       c.o += 32;
       // The ASCII run that follows, 64 units per step: the low bytes picked by one permute.
       while (n - c.i >= 64) {
-        const __m512i w0 = _mm512_loadu_si512(p + c.i), w1 = _mm512_loadu_si512(p + c.i + 32);
+        const __m512i w0 = in_order16<Swap>(_mm512_loadu_si512(p + c.i));
+        const __m512i w1 = in_order16<Swap>(_mm512_loadu_si512(p + c.i + 32));
         if (_mm512_cmpge_epu16_mask(_mm512_or_si512(w0, w1), k.x80) != 0) break;
         _mm512_storeu_si512(c.o, _mm512_permutex2var_epi8(w0, k.even, w1));
         c.i += 64;
@@ -6883,25 +7106,25 @@ UTF8DFA_TARGET_AVX512 conversion_result utf16_to_utf8_impl(const char16_t* p, st
       }
       continue;
     }
-    const std::ptrdiff_t took = utf16_block<false>(p + c.i, 32, w, two, c.o, k);
+    const std::ptrdiff_t took = utf16_block<false, Swap>(p + c.i, 32, w, two, c.o, k);
     if (UTF8DFA_LIKELY(took > 0)) {
       c.i += static_cast<std::size_t>(took);
     } else {
       UTF8DFA_LEAVE_AVX();
-      if (!scalar_region<Strict>(p, n, c.i + static_cast<std::size_t>(-took), c, repl))
+      if (!scalar_region_in_order<Strict, Swap>(p, n, c.i + static_cast<std::size_t>(-took), c, repl))
         return {c.i, static_cast<std::size_t>(c.o - out), c.first};
     }
   }
   if (c.i < n) {  // the last 1..31 units (lanes past them are zero)
     const std::size_t avail = n - c.i;
-    const __m512i w = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(avail)), p + c.i);
+    const __m512i w = in_order16<Swap>(_mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(avail)), p + c.i));
     const __mmask32 two = _mm512_cmpge_epu16_mask(w, k.x80);
     if (two == 0) {
       _mm256_mask_storeu_epi8(c.o, static_cast<__mmask32>(low_bits(avail)), _mm512_cvtepi16_epi8(w));
       c.o += avail;
     } else {
-      const std::ptrdiff_t took = utf16_block<true>(p + c.i, avail, w, two, c.o, k);
-      if (took <= 0 && !scalar_region<Strict>(p, n, n, c, repl))
+      const std::ptrdiff_t took = utf16_block<true, Swap>(p + c.i, avail, w, two, c.o, k);
+      if (took <= 0 && !scalar_region_in_order<Strict, Swap>(p, n, n, c, repl))
         return {c.i, static_cast<std::size_t>(c.o - out), c.first};
     }
   }
@@ -7024,6 +7247,21 @@ UTF8DFA_TARGET_AVX512 inline conversion_result utf32_to_utf8(const char32_t* p, 
                                                              char32_t replacement) noexcept {
   return replacement == strict_marker ? utf32_to_utf8_impl<true>(p, n, out, replacement)
                                       : utf32_to_utf8_impl<false>(p, n, out, replacement);
+}
+
+// UTF-16 in the byte order opposite to the host's.
+
+UTF8DFA_TARGET_AVX512 inline conversion_result utf8_to_utf16_swapped(const unsigned char* p, std::size_t n,
+                                                                     char16_t* out, char32_t replacement) noexcept {
+  return replacement == strict_marker ? utf8_to_utf_impl<true, char16_t, true>(p, n, out, replacement)
+                                      : utf8_to_utf_impl<false, char16_t, true>(p, n, out, replacement);
+}
+
+UTF8DFA_TARGET_AVX512 inline conversion_result utf16_swapped_to_utf8(const char16_t* p, std::size_t n,
+                                                                     unsigned char* out,
+                                                                     char32_t replacement) noexcept {
+  return replacement == strict_marker ? utf16_to_utf8_impl<true, true>(p, n, out, replacement)
+                                      : utf16_to_utf8_impl<false, true>(p, n, out, replacement);
 }
 
 }  // namespace avx512
@@ -7872,6 +8110,8 @@ inline constexpr kernel_table table{
     &change_endianness<char16_t>,
     &change_endianness<char32_t>,
     &validate_utf16_swapped,
+    &vector_from<char16_t, unsigned char, &utf16_swapped_to_utf8, scalar_utf16_swapped_to_utf8, 8>,
+    &vector_from<unsigned char, char16_t, &utf8_to_utf16_swapped, scalar_utf8_to_utf16_swapped, 12>,
 };
 
 }  // namespace avx512
@@ -9151,6 +9391,11 @@ inline constexpr kernel_table table{
     &change_endianness<char16_t>,
     &change_endianness<char32_t>,
     scalar_kernels.validate_utf16_swapped,
+    &utf16_swapped_to_utf8_by_chunks<&change_endianness<char16_t>,
+                                     &vector_from<char16_t, unsigned char, &utf16_to_utf8, scalar_utf16_to_utf8, 16>>,
+    &utf8_to_utf16_swapped_by_pieces<
+        &change_endianness<char16_t>,
+        &padded_from<unsigned char, char16_t, &utf8_to_utf16, scalar_utf8_to_utf16, 32, short_below, 80>>,
 };
 
 }  // namespace neon
@@ -9354,6 +9599,8 @@ inline constexpr kernel_table table{
     scalar_kernels.change_endianness_utf16,
     scalar_kernels.change_endianness_utf32,
     scalar_kernels.validate_utf16_swapped,
+    scalar_kernels.utf16_swapped_to_utf8,
+    scalar_kernels.utf8_to_utf16_swapped,
 };
 
 }  // namespace sse4
@@ -11815,8 +12062,10 @@ template std::string to_latin1_string<skip, char32_t>(const char32_t*, std::size
 // that ends the input is `incomplete` (a later chunk could pair it), every other one `surrogate`.
 // Offsets and lengths are in code units. Validation, count_utf16, UTF-16 <-> UTF-32,
 // to_well_formed_utf16 and the byte-order changes are kernel operations (vector code where the kernel
-// has it); the forms in the other byte order swap a chunk at a time with the kernel's byte shuffle and
-// run the host-order kernel on it; the lengths of UTF-32 <-> UTF-16 are scalar.
+// has it); UTF-16 <-> UTF-8 in the other byte order are kernel operations too (the vector kernels
+// exchange the bytes of each vector as loaded or stored), the other forms in the other byte order swap
+// a chunk at a time with the kernel's byte shuffle and run the host-order kernel on it; the lengths
+// of UTF-32 <-> UTF-16 are scalar.
 #ifndef UTF8DFA_UTF16_HPP
 #define UTF8DFA_UTF16_HPP
 
@@ -11932,10 +12181,15 @@ conversion_result utf_to_utf8(std::basic_string_view<Unit> in, Byte* out, Policy
 }
 
 /// utf16_to_utf8 / utf32_to_utf8 (by Unit) on units stored little-endian (Little) or big-endian.
+/// UTF-16 in the other byte order is the kernel's utf16_swapped_to_utf8; UTF-32 is swapped a chunk
+/// at a time.
 template <bool Little, class Policy, class Unit, class Byte>
 conversion_result utf_in_order_to_utf8(std::basic_string_view<Unit> in, Byte* out, Policy policy) noexcept {
   if constexpr (Little == host_little_endian) {
     return utf_to_utf8(in, out, policy);
+  } else if constexpr (sizeof(Unit) == 2) {
+    return kernel_fn<&kernel_table::utf16_swapped_to_utf8>()(in.data(), in.size(), as_uchars(out),
+                                                             kernel_replacement(policy));
   } else {
     conversion_result r{in.size(), 0, error_code::none};
     for_each_host_chunk<Little, Unit>(in.data(), in.size(), [&](const Unit* b, std::size_t len, std::size_t base) {
@@ -11963,14 +12217,19 @@ conversion_result utf8_to_utf(const Bytes& bytes, Unit* out, Policy policy) noex
     return utf8_to_utf32(bytes, out, policy);
 }
 
-/// utf8_to_utf16 / utf8_to_utf32 (by Unit) writing units little-endian (Little) or big-endian. In
-/// the other byte order, pieces of 8 KiB that end before a byte other than a continuation are
+/// utf8_to_utf16 / utf8_to_utf32 (by Unit) writing units little-endian (Little) or big-endian.
+/// UTF-16 in the other byte order is the kernel's utf8_to_utf16_swapped. UTF-32 in the other byte
+/// order: pieces of 8 KiB that end before a byte other than a continuation are
 /// converted and swapped while in cache; a piece with an error (or one cut inside a character: an
 /// `incomplete` error) is taken again with the rest of the input in one call, so results are those
 /// of one call. (assume_valid, which reports no error, converts in one call.)
 template <bool Little, class Policy, class Unit, class Bytes>
 conversion_result utf8_to_utf_in_order(const Bytes& bytes, Unit* out, Policy policy) noexcept {
-  if constexpr (Little == host_little_endian || std::is_same_v<Policy, assume_valid>) {
+  if constexpr (Little != host_little_endian && sizeof(Unit) == 2) {
+    const auto s = as_span(bytes);
+    return kernel_fn<&kernel_table::utf8_to_utf16_swapped>()(as_uchars(s.data), s.size, out,
+                                                             kernel_replacement(policy));
+  } else if constexpr (Little == host_little_endian || std::is_same_v<Policy, assume_valid>) {
     const conversion_result r = utf8_to_utf(bytes, out, policy);
     if constexpr (Little != host_little_endian) swap_units(out, r.written, out);
     return r;

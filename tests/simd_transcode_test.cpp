@@ -641,4 +641,213 @@ TEST_CASE("SIMD counting: long inputs, across the byte counters' flush every 127
 #endif
 }
 
+// ---- UTF-16 in the byte order opposite to the host's (utf16_swapped_to_utf8, utf8_to_utf16_swapped):
+// under the kernel this run dispatches to, each equals its host-order conversion on byte-swapped
+// input or output, for every policy encoding.
+
+namespace {
+
+constexpr char32_t swapped_replacements[] = {d::strict_marker, 0xFFFD, U'?', 0x1F600, d::skip_marker};
+
+char16_t swap16(char16_t u) {
+  return static_cast<char16_t>((u >> 8) | ((u & 0xFFu) << 8));
+}
+
+std::u16string swapped(const char16_t* p, std::size_t n) {
+  std::u16string s(p, n);
+  for (char16_t& u : s) u = swap16(u);
+  return s;
+}
+
+/// utf16_swapped_to_utf8 on `sw` (the `n` units of `host`, swapped) against utf16_to_utf8 on `host`.
+void check_swapped_from16(const d::kernel_table& k, const char16_t* host, const char16_t* sw, std::size_t n) {
+  static std::vector<unsigned char> want_buf, got_buf;
+  const std::size_t cap = 4 * n + 64;  // (a replacement of 4 bytes for each unit)
+  for (char32_t repl : swapped_replacements) {
+    want_buf.assign(cap, canary<unsigned char>());
+    got_buf.assign(cap, canary<unsigned char>());
+    const conversion_result want = k.utf16_to_utf8(host, n, want_buf.data(), repl);
+    const conversion_result got = k.utf16_swapped_to_utf8(sw, n, got_buf.data(), repl);
+    ++stats().cases;
+    const bool ok =
+        want.read == got.read && want.written == got.written && want.error == got.error && want_buf == got_buf;
+    if (!ok && stats().failure.empty()) stats().failure = describe("utf16_swapped_to_utf8", k.name, repl, n, want, got);
+  }
+}
+
+void check_swapped_from16(const d::kernel_table& k, const std::u16string& host) {
+  check_swapped_from16(k, host.data(), swapped(host.data(), host.size()).data(), host.size());
+}
+
+/// utf8_to_utf16_swapped on the `n` bytes at p against utf8_to_utf16 with its output swapped.
+void check_swapped_to16(const d::kernel_table& k, const unsigned char* p, std::size_t n) {
+  static std::vector<char16_t> want_buf, got_buf;
+  const std::size_t cap = 2 * n + 64;  // (a replacement of 2 units for each byte)
+  for (char32_t repl : swapped_replacements) {
+    want_buf.assign(cap, canary<char16_t>());
+    got_buf.assign(cap, static_cast<char16_t>(0x5A5A));  // a canary that swapping changes
+    const conversion_result want = k.utf8_to_utf16(p, n, want_buf.data(), repl);
+    for (std::size_t j = 0; j < want.written; ++j) want_buf[j] = swap16(want_buf[j]);
+    for (std::size_t j = want.written; j < cap; ++j) want_buf[j] = static_cast<char16_t>(0x5A5A);
+    const conversion_result got = k.utf8_to_utf16_swapped(p, n, got_buf.data(), repl);
+    ++stats().cases;
+    const bool ok =
+        want.read == got.read && want.written == got.written && want.error == got.error && want_buf == got_buf;
+    if (!ok && stats().failure.empty()) {
+      std::string msg = describe("utf8_to_utf16_swapped", k.name, repl, n, want, got);
+      for (std::size_t j = 0; j < cap; ++j)
+        if (want_buf[j] != got_buf[j]) {
+          msg += " first output difference at unit " + std::to_string(j);
+          break;
+        }
+      stats().failure = msg;
+    }
+  }
+}
+
+void check_swapped_to16(const d::kernel_table& k, const std::vector<unsigned char>& v) {
+  check_swapped_to16(k, v.data(), v.size());
+}
+
+/// The public other-byte-order functions (every policy) against the host-order ones.
+void check_swapped_api(const std::vector<unsigned char>& b, const std::u16string& w) {
+  const std::u16string sw = swapped(w.data(), w.size());
+  const auto from16 = [&](auto policy) {
+    std::vector<unsigned char> x(3 * w.size() + 1, 0), y(3 * w.size() + 1, 0);
+    const conversion_result want = utf8dfa::utf16_to_utf8(w, x.data(), policy);
+    const conversion_result got = utf8dfa::host_is_little_endian ? utf8dfa::utf16be_to_utf8(sw, y.data(), policy)
+                                                                 : utf8dfa::utf16le_to_utf8(sw, y.data(), policy);
+    ++stats().cases;
+    if ((want.read != got.read || want.written != got.written || want.error != got.error || x != y) &&
+        stats().failure.empty())
+      stats().failure = describe("utf16 other order to utf8 (api)", "dispatched", char32_t{0}, w.size(), want, got);
+  };
+  const auto to16 = [&](auto policy) {
+    std::u16string x(b.size() + 1, u'\0'), y(b.size() + 1, u'\0');
+    const conversion_result want = utf8dfa::utf8_to_utf16(b, x.data(), policy);
+    const conversion_result got = utf8dfa::host_is_little_endian ? utf8dfa::utf8_to_utf16be(b, y.data(), policy)
+                                                                 : utf8dfa::utf8_to_utf16le(b, y.data(), policy);
+    ++stats().cases;
+    if ((want.read != got.read || want.written != got.written || want.error != got.error ||
+         swapped(x.data(), x.size()) != y) &&
+        stats().failure.empty())
+      stats().failure = describe("utf8 to utf16 other order (api)", "dispatched", char32_t{0}, b.size(), want, got);
+  };
+  from16(utf8dfa::strict{});
+  from16(utf8dfa::replace{});
+  from16(utf8dfa::skip{});
+  to16(utf8dfa::strict{});
+  to16(utf8dfa::replace{U'?'});
+  to16(utf8dfa::skip{});
+  if (utf8dfa::validate_utf16(w)) from16(utf8dfa::assume_valid{});
+  if (utf8dfa::validate(b)) to16(utf8dfa::assume_valid{});
+}
+
+}  // namespace
+
+TEST_CASE("UTF-16 in the other byte order: every length 0..300 and planted errors") {
+  const d::kernel_table& k = *d::default_kernel();
+  std::mt19937 rng(41);
+  for (const auto& mix : mixes) {
+    const std::u32string s = random_text(rng, 300, mix);
+    const std::vector<unsigned char> b = to_utf8(s);
+    const std::u16string w = to_utf16(s);
+    for (std::size_t n = 0; n <= 300; ++n) {
+      check_swapped_to16(k, b.data(), n < b.size() ? n : b.size());  // (may end inside a character)
+      check_swapped_from16(k, w.data(), swapped(w.data(), n < w.size() ? n : w.size()).data(),
+                           n < w.size() ? n : w.size());
+    }
+    check_swapped_api(b, w);
+    // An error at every position of the first blocks: UTF-8 (a bad byte, a lone continuation, a
+    // truncated form) and UTF-16 (a lone high or low surrogate, a high one at the end).
+    for (std::size_t at = 0; at < 140 && at < b.size(); ++at)
+      for (const std::vector<unsigned char>& bad :
+           {std::vector<unsigned char>{0xFF}, {0x80}, {0xE2, 0x82}, {0xF0, 0x9F, 0x98}, {0xED, 0xA0, 0x80}}) {
+        std::vector<unsigned char> e = b;
+        e.insert(e.begin() + static_cast<std::ptrdiff_t>(at), bad.begin(), bad.end());
+        e.resize(200);
+        check_swapped_to16(k, e);
+      }
+    for (std::size_t at = 0; at < 100 && at < w.size(); ++at)
+      for (char16_t bad : {u'\xD83D', u'\xDE00'}) {
+        std::u16string e = w;
+        e.insert(e.begin() + static_cast<std::ptrdiff_t>(at), bad);
+        e.resize(e.size() < 130 ? e.size() : 130);
+        check_swapped_from16(k, e);
+        e.resize(at + 1);  // the error last
+        check_swapped_from16(k, e);
+      }
+  }
+  INFO(stats().failure);
+  CHECK(stats().failure.empty());
+}
+
+TEST_CASE("UTF-16 in the other byte order: random units and bytes, long inputs") {
+  const d::kernel_table& k = *d::default_kernel();
+  std::mt19937 rng(42);
+  for (int rep = 0; rep < 300; ++rep) {
+    const std::size_t n = rep < 280 ? rng() % 400 : 9000 + rng() % 12000;  // (past the 8 KiB pieces)
+    std::u16string w(n, u'\0');
+    const unsigned kind = rng() % 4;
+    for (char16_t& u : w) {
+      const unsigned r = rng() % 100;
+      u = static_cast<char16_t>(kind == 0 ? rng() : r < 3 ? 0xD800 + rng() % 0x800 : r < 60 ? rng() % 0x80 : rng());
+    }
+    if (kind == 3) w = to_utf16(random_text(rng, n, mixes[rng() % 11]));  // valid, with pairs
+    check_swapped_from16(k, w);
+    std::vector<unsigned char> b(n);
+    for (unsigned char& c : b) {
+      const unsigned r = rng() % 100;
+      c = static_cast<unsigned char>(kind == 0 ? rng() : r < 2 ? rng() : r < 70 ? rng() % 0x80 : 0x80 + rng() % 0x40);
+    }
+    if (kind >= 2) b = to_utf8(random_text(rng, n, mixes[rng() % 11]));
+    if (kind == 2 && !b.empty()) b[rng() % b.size()] = 0xFF;  // one error, perhaps late
+    check_swapped_to16(k, b);
+    check_swapped_api(b, w);
+  }
+  INFO(stats().failure);
+  CHECK(stats().failure.empty());
+}
+
+#if UTF8DFA_TEST_GUARD_PAGES
+TEST_CASE("UTF-16 in the other byte order: input and output ending right before an unmapped page") {
+  const d::kernel_table& k = *d::default_kernel();
+  const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  void* map = mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  REQUIRE(map != MAP_FAILED);
+  REQUIRE(mprotect(static_cast<char*>(map) + page, page, PROT_NONE) == 0);
+  unsigned char* const end = static_cast<unsigned char*>(map) + page;
+  std::mt19937 rng(43);
+  std::size_t mismatches = 0;
+  for (const auto& mix : {mixes[0], mixes[4], mixes[5], mixes[3], mixes[2]}) {
+    const std::u32string s = random_text(rng, 300, mix);
+    const std::vector<unsigned char> b = to_utf8(s);
+    const std::u16string w = to_utf16(s);
+    for (std::size_t n = 0; n <= 300; ++n) {
+      const std::size_t n8 = n < b.size() ? n : b.size();
+      std::memcpy(end - n8, b.data() + b.size() - n8, n8);  // suffixes: may start mid-character
+      check_swapped_to16(k, end - n8, n8);
+      const std::size_t n16 = n < w.size() ? n : w.size();
+      const std::u16string host = w.substr(w.size() - n16), sw = swapped(host.data(), n16);
+      std::memcpy(end - 2 * n16, sw.data(), 2 * n16);
+      check_swapped_from16(k, host.data(), reinterpret_cast<const char16_t*>(end - 2 * n16), n16);
+      // Output exactly as long as the conversion needs.
+      const std::vector<unsigned char> pb = to_utf8(s.substr(0, n));
+      const std::u16string pw = to_utf16(s.substr(0, n)), psw = swapped(pw.data(), pw.size());
+      for (char32_t repl : {d::strict_marker, char32_t{0xFFFD}}) {
+        auto* o16 = reinterpret_cast<char16_t*>(end - 2 * pw.size());
+        mismatches += k.utf8_to_utf16_swapped(pb.data(), pb.size(), o16, repl).written != pw.size();
+        mismatches += std::u16string(o16, pw.size()) != psw;
+        mismatches += k.utf16_swapped_to_utf8(psw.data(), psw.size(), end - pb.size(), repl).written != pb.size();
+        mismatches += !pb.empty() && std::memcmp(end - pb.size(), pb.data(), pb.size()) != 0;
+      }
+    }
+  }
+  munmap(map, 2 * page);
+  CHECK(mismatches == 0);
+  INFO(stats().failure);
+  CHECK(stats().failure.empty());
+}
+#endif
+
 }  // namespace utf8dfa_test_simd_transcode

@@ -6,8 +6,10 @@
 // that ends the input is `incomplete` (a later chunk could pair it), every other one `surrogate`.
 // Offsets and lengths are in code units. Validation, count_utf16, UTF-16 <-> UTF-32,
 // to_well_formed_utf16 and the byte-order changes are kernel operations (vector code where the kernel
-// has it); the forms in the other byte order swap a chunk at a time with the kernel's byte shuffle and
-// run the host-order kernel on it; the lengths of UTF-32 <-> UTF-16 are scalar.
+// has it); UTF-16 <-> UTF-8 in the other byte order are kernel operations too (the vector kernels
+// exchange the bytes of each vector as loaded or stored), the other forms in the other byte order swap
+// a chunk at a time with the kernel's byte shuffle and run the host-order kernel on it; the lengths
+// of UTF-32 <-> UTF-16 are scalar.
 #ifndef UTF8DFA_UTF16_HPP
 #define UTF8DFA_UTF16_HPP
 
@@ -136,10 +138,15 @@ conversion_result utf_to_utf8(std::basic_string_view<Unit> in, Byte* out, Policy
 }
 
 /// utf16_to_utf8 / utf32_to_utf8 (by Unit) on units stored little-endian (Little) or big-endian.
+/// UTF-16 in the other byte order is the kernel's utf16_swapped_to_utf8; UTF-32 is swapped a chunk
+/// at a time.
 template <bool Little, class Policy, class Unit, class Byte>
 conversion_result utf_in_order_to_utf8(std::basic_string_view<Unit> in, Byte* out, Policy policy) noexcept {
   if constexpr (Little == host_little_endian) {
     return utf_to_utf8(in, out, policy);
+  } else if constexpr (sizeof(Unit) == 2) {
+    return kernel_fn<&kernel_table::utf16_swapped_to_utf8>()(in.data(), in.size(), as_uchars(out),
+                                                             kernel_replacement(policy));
   } else {
     conversion_result r{in.size(), 0, error_code::none};
     for_each_host_chunk<Little, Unit>(in.data(), in.size(), [&](const Unit* b, std::size_t len, std::size_t base) {
@@ -167,14 +174,19 @@ conversion_result utf8_to_utf(const Bytes& bytes, Unit* out, Policy policy) noex
     return utf8_to_utf32(bytes, out, policy);
 }
 
-/// utf8_to_utf16 / utf8_to_utf32 (by Unit) writing units little-endian (Little) or big-endian. In
-/// the other byte order, pieces of 8 KiB that end before a byte other than a continuation are
+/// utf8_to_utf16 / utf8_to_utf32 (by Unit) writing units little-endian (Little) or big-endian.
+/// UTF-16 in the other byte order is the kernel's utf8_to_utf16_swapped. UTF-32 in the other byte
+/// order: pieces of 8 KiB that end before a byte other than a continuation are
 /// converted and swapped while in cache; a piece with an error (or one cut inside a character: an
 /// `incomplete` error) is taken again with the rest of the input in one call, so results are those
 /// of one call. (assume_valid, which reports no error, converts in one call.)
 template <bool Little, class Policy, class Unit, class Bytes>
 conversion_result utf8_to_utf_in_order(const Bytes& bytes, Unit* out, Policy policy) noexcept {
-  if constexpr (Little == host_little_endian || std::is_same_v<Policy, assume_valid>) {
+  if constexpr (Little != host_little_endian && sizeof(Unit) == 2) {
+    const auto s = as_span(bytes);
+    return kernel_fn<&kernel_table::utf8_to_utf16_swapped>()(as_uchars(s.data), s.size, out,
+                                                             kernel_replacement(policy));
+  } else if constexpr (Little == host_little_endian || std::is_same_v<Policy, assume_valid>) {
     const conversion_result r = utf8_to_utf(bytes, out, policy);
     if constexpr (Little != host_little_endian) swap_units(out, r.written, out);
     return r;

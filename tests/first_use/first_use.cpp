@@ -88,6 +88,13 @@ int main(int argc, char** argv) {
   } else if (op == "utf8_to_latin1") {
     ok = compare_conversion(&d::kernel_table::utf8_to_latin1, latin1_utf8, 1, static_cast<unsigned char>(0), k,
                             op.c_str(), U'?');
+  } else if (op == "utf16_swapped_to_utf8") {
+    std::vector<char16_t> swapped(utf16.size());
+    d::scalar_kernels.change_endianness_utf16(utf16.data(), utf16.size(), swapped.data());
+    ok = compare_conversion(&d::kernel_table::utf16_swapped_to_utf8, swapped, 4, static_cast<unsigned char>(0), k,
+                            op.c_str());
+  } else if (op == "utf8_to_utf16_swapped") {
+    ok = compare_conversion(&d::kernel_table::utf8_to_utf16_swapped, utf8, 2, char16_t{}, k, op.c_str());
   } else if (op == "latin1_to_utf8") {
     std::vector<unsigned char> want(2 * latin1.size()), got(want.size());
     const std::size_t nw = d::scalar_kernels.latin1_to_utf8(latin1.data(), latin1.size(), want.data());

@@ -62,6 +62,10 @@ struct kernel_table {
   std::size_t (*change_endianness_utf32)(const char32_t*, std::size_t, char32_t*) noexcept;
   // validate_utf16 on units whose bytes are in the order opposite to the host's.
   validation_result (*validate_utf16_swapped)(const char16_t*, std::size_t) noexcept;
+  // utf16_to_utf8 reading, and utf8_to_utf16 writing, units whose bytes are in the order opposite to
+  // the host's (same results, error positions and policy encoding as the host-order entries).
+  conversion_result (*utf16_swapped_to_utf8)(const char16_t*, std::size_t, unsigned char*, char32_t) noexcept;
+  conversion_result (*utf8_to_utf16_swapped)(const unsigned char*, std::size_t, char16_t*, char32_t) noexcept;
 };
 
 }  // namespace detail

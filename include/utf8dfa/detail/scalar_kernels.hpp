@@ -10,6 +10,7 @@
 #include "../policy.hpp"
 #include "kernel_table.hpp"
 #include "scalar.hpp"
+#include "swapped_kernels.hpp"
 #include "units.hpp"
 #include "units_kernels.hpp"
 
@@ -58,6 +59,12 @@ inline constexpr auto scalar_utf16_to_latin1 = &by_policy<char16_t, unsigned cha
 inline constexpr auto scalar_utf32_to_latin1 = &by_policy<char32_t, unsigned char, &to_latin1<strict, char32_t>,
                                                           &to_latin1<replace, char32_t>, &to_latin1<skip, char32_t>>;
 
+// UTF-16 in the other byte order: the scalar conversions on swapped chunks.
+inline constexpr auto scalar_utf16_swapped_to_utf8 =
+    &utf16_swapped_to_utf8_by_chunks<&change_endianness_scalar<char16_t>, scalar_utf16_to_utf8>;
+inline constexpr auto scalar_utf8_to_utf16_swapped =
+    &utf8_to_utf16_swapped_by_pieces<&change_endianness_scalar<char16_t>, scalar_utf8_to_utf16>;
+
 inline constexpr kernel_table scalar_kernels{
     "scalar",
     &validate_scalar,
@@ -87,6 +94,8 @@ inline constexpr kernel_table scalar_kernels{
     &change_endianness_scalar<char16_t>,
     &change_endianness_scalar<char32_t>,
     &validate_utf16_swapped_scalar,
+    scalar_utf16_swapped_to_utf8,
+    scalar_utf8_to_utf16_swapped,
 };
 
 }  // namespace detail

@@ -11,6 +11,7 @@
 #include "../bytes.hpp"
 #include "../dfa.hpp"
 #include "../scalar.hpp"
+#include "../swapped_kernels.hpp"
 
 namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
@@ -124,6 +125,37 @@ inline bool scalar_region(const In* p, std::size_t n, std::size_t end, transcode
     c.i += d.length;
   }
   return true;
+}
+
+/// scalar_region for a conversion whose UTF-16 side (the input when In is char16_t, else the output)
+/// is stored in the byte order opposite to the host's when Swap: input units are swapped into a
+/// buffer 64 at a time (with the unit after, which completes a pair crossing the buffer's end), output
+/// units are swapped in place once written.
+template <bool Strict, bool Swap, class In, class Out>
+inline bool scalar_region_in_order(const In* p, std::size_t n, std::size_t end, transcode_cursor<Out>& c,
+                                   char32_t replacement) noexcept {
+  if constexpr (!Swap) {
+    return scalar_region<Strict>(p, n, end, c, replacement);
+  } else if constexpr (sizeof(In) == 2) {
+    char16_t buf[65];
+    while (c.i < end) {
+      const std::size_t base = c.i, stop = end - base < 64 ? end : base + 64;
+      const std::size_t len = (stop < n ? stop + 1 : n) - base;
+      for (std::size_t j = 0; j < len; ++j)
+        buf[j] = static_cast<char16_t>((p[base + j] >> 8) | ((p[base + j] & 0xFFu) << 8));
+      transcode_cursor<Out> local{0, c.o, c.first};
+      const bool ok = scalar_region<Strict>(buf, len, stop - base, local, replacement);
+      c = {base + local.i, local.o, local.first};
+      if (!ok) return false;
+    }
+    return true;
+  } else {
+    static_assert(sizeof(Out) == 2, "a swapped conversion has a UTF-16 side");
+    Out* const from = c.o;
+    const bool ok = scalar_region<Strict>(p, n, end, c, replacement);
+    swap_units_in_place(from, static_cast<std::size_t>(c.o - from));
+    return ok;
+  }
 }
 
 }  // namespace detail

@@ -91,6 +91,31 @@ inline void prepare_tables() noexcept {
   static_cast<void>(ready);
 }
 
+/// w with the two bytes of each 16-bit unit exchanged when Swap (UTF-16 in the byte order opposite
+/// to the host's, as loaded or to be stored): one byte shuffle.
+template <bool Swap>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i in_order16(__m256i w) noexcept {
+  if constexpr (Swap)
+    return _mm256_shuffle_epi8(w, _mm256_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14, 1, 0, 3, 2, 5,
+                                                   4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14));
+  else
+    return w;
+}
+
+template <bool Swap>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m128i in_order16(__m128i w) noexcept {
+  if constexpr (Swap)
+    return _mm_shuffle_epi8(w, _mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14));
+  else
+    return w;
+}
+
+/// The 16 UTF-16 units at p in host order (exchanged as loaded when Swap).
+template <bool Swap>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i load16(const char16_t* p) noexcept {
+  return in_order16<Swap>(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+}
+
 /// Stores the first `count` (<= 16) bytes of v at o, and nothing else.
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void store_exact(unsigned char* o, __m128i v, unsigned count) noexcept {
   const __m128i whole = _mm_cmpgt_epi32(_mm_set1_epi32(static_cast<int>(count / 4)), _mm_setr_epi32(0, 1, 2, 3));
@@ -138,6 +163,24 @@ inline conversion_result finish_scalar(const In* p, std::size_t n, Out* out, tra
   return {c.i + r.read, static_cast<std::size_t>(c.o - out) + r.written, e};
 }
 
+/// finish_scalar for a conversion whose UTF-16 side is in the other byte order when Swap (see
+/// scalar_region_in_order).
+template <bool Strict, bool Swap, class In, class Out>
+inline conversion_result finish_scalar_in_order(const In* p, std::size_t n, Out* out, transcode_cursor<Out> c,
+                                                char32_t repl) noexcept {
+  if constexpr (!Swap) {
+    return finish_scalar<Strict>(p, n, out, c, repl);
+  } else if constexpr (sizeof(In) == 2) {
+    if (!scalar_region_in_order<Strict, true>(p, n, n, c, repl))
+      return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+    return {n, static_cast<std::size_t>(c.o - out), c.first};
+  } else {
+    const conversion_result r = finish_scalar<Strict>(p, n, out, c, repl);
+    swap_units_in_place(c.o, r.written - static_cast<std::size_t>(c.o - out));
+    return r;
+  }
+}
+
 /// Decodes, in each 16-bit lane holding (byte, next byte) in `pairs` and the byte after them in the
 /// low byte of `thirds`, the 1-, 2- or 3-byte form starting there (meaningful at lead bytes only).
 template <bool Three>
@@ -158,26 +201,27 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i decode_bmp(__m256i pairs, __m2
 }
 
 /// Writes the 8 words of `units` selected by `sel` (not 0), packed, as UTF-32 or UTF-16, with
-/// full-width stores: up to 7 units past the result are overwritten.
-template <class Out>
+/// full-width stores: up to 7 units past the result are overwritten. (UTF-16 with its bytes
+/// exchanged when Swap, here and below.)
+template <bool Swap, class Out>
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE Out* spill_short(Out* o, __m128i units, unsigned sel) noexcept {
   const __m128i packed =
       _mm_shuffle_epi8(units, _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_words[sel])));
   if constexpr (sizeof(Out) == 2)
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(o), packed);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(o), in_order16<Swap>(packed));
   else
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), _mm256_cvtepu16_epi32(packed));
   return o + _mm_popcnt_u32(sel);
 }
 
 /// Writes the BMP code points of the 8 words of `units` selected by `sel`, packed, as UTF-32 or UTF-16.
-template <class Out>
+template <bool Swap, class Out>
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE Out* store_short(Out* o, __m128i units, unsigned sel) noexcept {
   const __m128i packed =
       _mm_shuffle_epi8(units, _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_words[sel])));
   const auto count = static_cast<unsigned>(__builtin_popcount(sel));
   if constexpr (sizeof(Out) == 2)
-    store_exact(o, packed, count);
+    store_exact(o, in_order16<Swap>(packed), count);
   else
     store_exact(o, _mm256_cvtepu16_epi32(packed), count);
   return o + count;
@@ -185,7 +229,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE Out* store_short(Out* o, __m128i units
 
 /// Decodes the characters of the valid block v at p (forms of 1..3 bytes) that start at the
 /// positions `starts` and writes them; `spill` allows full-width stores (see spill_short).
-template <bool Three, class Out>
+template <bool Three, bool Swap, class Out>
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE Out* decode_block_bmp(Out* o, const unsigned char* p, __m256i v,
                                                                 std::uint32_t starts, bool spill) noexcept {
   // Each position's (byte, next byte) as a word, and the byte after: unpacking gives positions
@@ -201,21 +245,21 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE Out* decode_block_bmp(Out* o, const un
   const __m256i odd = decode_bmp<Three>(_mm256_unpackhi_epi8(v, next), third_hi);
   const unsigned s0 = starts & 0xFFu, s1 = (starts >> 8) & 0xFFu, s2 = (starts >> 16) & 0xFFu, s3 = starts >> 24;
   if (spill) {
-    if (s0 != 0) o = spill_short(o, _mm256_castsi256_si128(even), s0);
-    if (s1 != 0) o = spill_short(o, _mm256_castsi256_si128(odd), s1);
-    if (s2 != 0) o = spill_short(o, _mm256_extracti128_si256(even, 1), s2);
-    if (s3 != 0) o = spill_short(o, _mm256_extracti128_si256(odd, 1), s3);
+    if (s0 != 0) o = spill_short<Swap>(o, _mm256_castsi256_si128(even), s0);
+    if (s1 != 0) o = spill_short<Swap>(o, _mm256_castsi256_si128(odd), s1);
+    if (s2 != 0) o = spill_short<Swap>(o, _mm256_extracti128_si256(even, 1), s2);
+    if (s3 != 0) o = spill_short<Swap>(o, _mm256_extracti128_si256(odd, 1), s3);
     return o;
   }
-  o = store_short(o, _mm256_castsi256_si128(even), s0);
-  o = store_short(o, _mm256_castsi256_si128(odd), s1);
-  o = store_short(o, _mm256_extracti128_si256(even, 1), s2);
-  return store_short(o, _mm256_extracti128_si256(odd, 1), s3);
+  o = store_short<Swap>(o, _mm256_castsi256_si128(even), s0);
+  o = store_short<Swap>(o, _mm256_castsi256_si128(odd), s1);
+  o = store_short<Swap>(o, _mm256_extracti128_si256(even, 1), s2);
+  return store_short<Swap>(o, _mm256_extracti128_si256(odd, 1), s3);
 }
 
 /// Writes the first `count` (1..8) code points of cp (scalar values) as UTF-32 or UTF-16; with
 /// `spill`, full-width stores may write up to 8 units past the result.
-template <class Out>
+template <bool Swap, class Out>
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE Out* store_code_points(Out* o, __m256i cp, unsigned count,
                                                                  bool spill) noexcept {
   if constexpr (sizeof(Out) == 4) {
@@ -229,7 +273,8 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE Out* store_code_points(Out* o, __m256i
         _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     const __m256i supp = _mm256_and_si256(_mm256_cmpgt_epi32(cp, _mm256_set1_epi32(0xFFFF)), live);
     if (_mm256_testz_si256(supp, supp)) {
-      const __m128i words = _mm256_castsi256_si128(_mm256_permute4x64_epi64(_mm256_packus_epi32(cp, cp), 0x08));
+      const __m128i words =
+          in_order16<Swap>(_mm256_castsi256_si128(_mm256_permute4x64_epi64(_mm256_packus_epi32(cp, cp), 0x08)));
       if (spill)
         _mm_storeu_si128(reinterpret_cast<__m128i*>(o), words);
       else
@@ -240,7 +285,8 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE Out* store_code_points(Out* o, __m256i
     // are the first of each live dword and the second of each supplementary one.
     const __m256i high = _mm256_add_epi32(_mm256_srli_epi32(cp, 10), _mm256_set1_epi32(0xD7C0));
     const __m256i low = _mm256_or_si256(_mm256_and_si256(cp, _mm256_set1_epi32(0x3FF)), _mm256_set1_epi32(0xDC00));
-    const __m256i units = _mm256_blendv_epi8(cp, _mm256_or_si256(high, _mm256_slli_epi32(low, 16)), supp);
+    const __m256i units =
+        in_order16<Swap>(_mm256_blendv_epi8(cp, _mm256_or_si256(high, _mm256_slli_epi32(low, 16)), supp));
     const __m256i keep = _mm256_or_si256(_mm256_and_si256(live, _mm256_set1_epi32(0xFFFF)),
                                          _mm256_and_si256(supp, _mm256_set1_epi32(static_cast<int>(0xFFFF0000u))));
     const auto m = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_packs_epi16(keep, keep)));
@@ -315,14 +361,15 @@ inline constexpr std::size_t utf8_block_reach = 40;
 /// bytes followed by zero bytes; blocks run until they have passed the input's end. Each zero byte
 /// is a character of its own (U+0000) that writes one zero unit; so when no block holds an error,
 /// the input's output is the copy's less one unit per zero byte the blocks passed.
-template <bool Strict, class Out, bool Tail = false>
+/// UTF-16 is written with the bytes of each unit exchanged when Swap.
+template <bool Strict, class Out, bool Tail = false, bool Swap = false>
 UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
                                                        char32_t replacement) noexcept;
 
 /// Finishes a conversion whose blocks stopped with fewer than utf8_block_reach bytes left: the
 /// last bytes in a padded copy (utf8_to_utf_impl with `Tail`), the scalar DFA when they hold an
 /// error (which says where the error is and whether the input ends inside a character).
-template <bool Strict, class Out>
+template <bool Strict, bool Swap, class Out>
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE conversion_result finish_padded(const unsigned char* p, std::size_t n,
                                                                           Out* out, transcode_cursor<Out> c,
                                                                           char32_t repl) noexcept {
@@ -331,7 +378,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE conversion_result finish_padded(const 
     alignas(32) unsigned char in[96];
     alignas(32) Out converted[160];
     copy_short(in, p + c.i, left);
-    const conversion_result r = utf8_to_utf_impl<true, Out, true>(in, left, converted, 0);
+    const conversion_result r = utf8_to_utf_impl<true, Out, true, Swap>(in, left, converted, 0);
     if (r.error == error_code::none) {
       const std::size_t written = r.written - (r.read - left);
       copy_units_out(c.o, converted, written);
@@ -339,10 +386,10 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE conversion_result finish_padded(const 
     }
   }
   UTF8DFA_LEAVE_AVX();
-  return finish_scalar<Strict>(p, n, out, c, repl);
+  return finish_scalar_in_order<Strict, Swap>(p, n, out, c, repl);
 }
 
-template <bool Strict, class Out, bool Tail>
+template <bool Strict, class Out, bool Tail, bool Swap>
 UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
                                                        char32_t replacement) noexcept {
   transcode_cursor<Out> c{0, out, error_code::none};
@@ -366,8 +413,10 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
           _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 8 * g),
                               _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + c.i + 8 * g))));
       } else {
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o), _mm256_cvtepu8_epi16(_mm256_castsi256_si128(v)));
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 16), _mm256_cvtepu8_epi16(_mm256_extracti128_si256(v, 1)));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o),
+                            in_order16<Swap>(_mm256_cvtepu8_epi16(_mm256_castsi256_si128(v))));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 16),
+                            in_order16<Swap>(_mm256_cvtepu8_epi16(_mm256_extracti128_si256(v, 1))));
       }
       c.i += 32;
       c.o += 32;
@@ -377,7 +426,8 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
     if (!checked && UTF8DFA_UNLIKELY(utf8_block_has_error(v))) {
       if constexpr (Tail) return {c.i, 0, error_code::invalid_byte};  // (any error: the DFA decides)
       UTF8DFA_LEAVE_AVX();
-      if (!scalar_region<Strict>(p, n, c.i + 32, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+      if (!scalar_region_in_order<Strict, Swap>(p, n, c.i + 32, c, repl))
+        return {c.i, static_cast<std::size_t>(c.o - out), c.first};
       continue;
     }
     checked = false;
@@ -395,9 +445,9 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
     checked = spill;
     if (_mm256_movemask_epi8(_mm256_subs_epu8(v, _mm256_set1_epi8(0x70))) == 0) {  // forms of 1..3 bytes
       if (_mm256_movemask_epi8(_mm256_subs_epu8(v, _mm256_set1_epi8(0x60))) == 0)
-        c.o = decode_block_bmp<false>(c.o, p + c.i, v, starts, spill);
+        c.o = decode_block_bmp<false, Swap>(c.o, p + c.i, v, starts, spill);
       else
-        c.o = decode_block_bmp<true>(c.o, p + c.i, v, starts, spill);
+        c.o = decode_block_bmp<true, Swap>(c.o, p + c.i, v, starts, spill);
       c.i += take;
       continue;
     }
@@ -417,7 +467,8 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
         const __m256i lead = _mm256_add_epi32(_mm256_srli_epi32(cp, 10), _mm256_set1_epi32(0xD7C0));
         const __m256i trail =
             _mm256_or_si256(_mm256_and_si256(cp, _mm256_set1_epi32(0x3FF)), _mm256_set1_epi32(0xDC00));
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o), _mm256_or_si256(lead, _mm256_slli_epi32(trail, 16)));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o),
+                            in_order16<Swap>(_mm256_or_si256(lead, _mm256_slli_epi32(trail, 16))));
         c.o += 16;
       }
       c.i += 32;
@@ -438,14 +489,14 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
       const __m256i cp = _mm256_blendv_epi8(multi, _mm256_srli_epi32(raw, 24), ascii);
       const __m256i packed = _mm256_permutevar8x32_epi32(
           cp, _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<long long>(tables.pack_dwords[sel]))));
-      c.o = store_code_points(c.o, packed, static_cast<unsigned>(_mm_popcnt_u32(sel)), spill);
+      c.o = store_code_points<Swap>(c.o, packed, static_cast<unsigned>(_mm_popcnt_u32(sel)), spill);
     }
     c.i += take;
   }
   if constexpr (Tail)
     return {c.i, static_cast<std::size_t>(c.o - out), error_code::none};
   else
-    return finish_padded<Strict>(p, n, out, c, repl);
+    return finish_padded<Strict, Swap>(p, n, out, c, repl);
 }
 
 /// Packs the four 1..4-byte forms of v (one per dword, see pack_utf8).
@@ -703,8 +754,9 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE surrogates find_surrogates(__m256i w) 
 
 /// True when the 16 UTF-16 units at p are well-formed on their own (every surrogate paired inside
 /// them): converted, they give at least 16 bytes whatever the policy.
+template <bool Swap>
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool pairs_complete(const char16_t* p) noexcept {
-  const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  const __m256i w = load16<Swap>(p);
   if (!any_surrogate(w)) return true;
   const surrogates s = find_surrogates(w);
   return (s.high & 0x8000u) == 0 && s.low == ((s.high << 1) & 0xFFFFu);
@@ -732,6 +784,7 @@ struct bulk_position {
 /// The 64-unit steps of utf16_to_utf8_impl, from i while 80 units or more are left and the 64 units
 /// at i are ASCII, surrogate pairs only, or free of surrogates (and so are the 16 after them). Out of
 /// line, so that the constants and pointers of its loop stay in registers.
+template <bool Swap>
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline bulk_position utf16_bulk(const char16_t* p, std::size_t i, std::size_t n,
                                                                      unsigned char* o) noexcept {
   bool plain = false;
@@ -739,10 +792,10 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline bulk_position utf16_bulk(const char1
   while (n - i >= 80) {
     // Four blocks at once when they and the block after them hold no surrogate: full-width stores
     // throughout (the fifth block gives at least 16 bytes after them).
-    const __m256i w0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
-    const __m256i w1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 16));
-    const __m256i w2 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 32));
-    const __m256i w3 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 48));
+    const __m256i w0 = load16<Swap>(p + i);
+    const __m256i w1 = load16<Swap>(p + i + 16);
+    const __m256i w2 = load16<Swap>(p + i + 32);
+    const __m256i w3 = load16<Swap>(p + i + 48);
     const __m256i all = _mm256_or_si256(_mm256_or_si256(w0, w1), _mm256_or_si256(w2, w3));
     if (_mm256_testz_si256(all, k.ff80)) {
       const __m256i b01 = _mm256_permute4x64_epi64(_mm256_packus_epi16(w0, w1), 0xD8);
@@ -754,7 +807,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline bulk_position utf16_bulk(const char1
       plain = false;
       continue;
     }
-    const __m256i w4 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 64));
+    const __m256i w4 = load16<Swap>(p + i + 64);
     const __m256i bias = k16<0xD800>();
     const __m256i low =
         _mm256_min_epu16(_mm256_min_epu16(_mm256_min_epu16(_mm256_sub_epi16(w0, bias), _mm256_sub_epi16(w1, bias)),
@@ -793,8 +846,8 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline bulk_position utf16_bulk(const char1
 /// UTF-16 to UTF-8: 64 units at a time when they are ASCII, surrogate pairs only, or free of
 /// surrogates (and so are the 16 after them); else 16 units at a time (15 when the last is the high
 /// half of a pair: the pair waits for the next block); a block holding an unpaired surrogate goes
-/// scalar.
-template <bool Strict>
+/// scalar. With Swap, the units are stored in the byte order opposite to the host's: exchanged as loaded.
+template <bool Strict, bool Swap = false>
 UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std::size_t n, unsigned char* out,
                                                          char32_t replacement) noexcept {
   transcode_cursor<unsigned char> c{0, out, error_code::none};
@@ -803,13 +856,13 @@ UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std:
   std::size_t careful_to = 0;
   while (n - c.i >= 16) {
     if (c.i >= careful_to && n - c.i >= 80) {
-      const bulk_position b = utf16_bulk(p, c.i, n, c.o);  // (leaves 16 units or more)
+      const bulk_position b = utf16_bulk<Swap>(p, c.i, n, c.o);  // (leaves 16 units or more)
       if (b.i != c.i) plain = b.plain;
       c.i = b.i;
       c.o = b.o;
       if (n - c.i >= 80) careful_to = c.i + 64;  // other surrogates: block by block for a while
     }
-    const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
+    const __m256i w = load16<Swap>(p + c.i);
     if (_mm256_testz_si256(w, k16<0xFF80>())) {
       const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(w, w), 0x08);
       _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o), _mm256_castsi256_si128(bytes));
@@ -820,9 +873,8 @@ UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std:
     }
     if (plain || !any_surrogate(w)) {
       // Full-width stores spill at most 12 bytes: safe when the next block converts to at least 16.
-      const bool next_plain =
-          n - c.i >= 32 && !any_surrogate(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 16)));
-      const bool spill = next_plain || (n - c.i >= 32 && pairs_complete(p + c.i + 16));
+      const bool next_plain = n - c.i >= 32 && !any_surrogate(load16<Swap>(p + c.i + 16));
+      const bool spill = next_plain || (n - c.i >= 32 && pairs_complete<Swap>(p + c.i + 16));
       // (Each branch inlines the encoder with `spill` constant: no test per store.)
       c.o = spill ? encode16_bmp(c.o, w, true) : encode16_bmp(c.o, w, false);
       c.i += 16;
@@ -840,16 +892,17 @@ UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std:
     }
     if (UTF8DFA_UNLIKELY(low != ((high << 1) & 0xFFFFu))) {
       UTF8DFA_LEAVE_AVX();
-      if (!scalar_region<Strict>(p, n, c.i + take, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+      if (!scalar_region_in_order<Strict, Swap>(p, n, c.i + take, c, repl))
+        return {c.i, static_cast<std::size_t>(c.o - out), c.first};
       continue;
     }
-    const bool spill = n - c.i >= take + 16u && pairs_complete(p + c.i + take);
+    const bool spill = n - c.i >= take + 16u && pairs_complete<Swap>(p + c.i + take);
     c.o = spill ? encode16<true>(c.o, w, s.hs, s.ls, take == 15, true, load_unit_constants())
                 : encode16<true>(c.o, w, s.hs, s.ls, take == 15, false, load_unit_constants());
     c.i += take;
   }
   UTF8DFA_LEAVE_AVX();
-  return finish_scalar<Strict>(p, n, out, c, repl);
+  return finish_scalar_in_order<Strict, Swap>(p, n, out, c, repl);
 }
 
 /// True when the 16 UTF-32 units at p are all below D800.
@@ -1036,6 +1089,22 @@ UTF8DFA_TARGET_AVX2 inline conversion_result utf16_to_utf8(const char16_t* p, st
   prepare_tables();
   return replacement == strict_marker ? utf16_to_utf8_impl<true>(p, n, out, replacement)
                                       : utf16_to_utf8_impl<false>(p, n, out, replacement);
+}
+
+// UTF-16 in the byte order opposite to the host's.
+
+UTF8DFA_TARGET_AVX2 inline conversion_result utf8_to_utf16_swapped(const unsigned char* p, std::size_t n, char16_t* out,
+                                                                   char32_t replacement) noexcept {
+  prepare_tables();
+  return replacement == strict_marker ? utf8_to_utf_impl<true, char16_t, false, true>(p, n, out, replacement)
+                                      : utf8_to_utf_impl<false, char16_t, false, true>(p, n, out, replacement);
+}
+
+UTF8DFA_TARGET_AVX2 inline conversion_result utf16_swapped_to_utf8(const char16_t* p, std::size_t n, unsigned char* out,
+                                                                   char32_t replacement) noexcept {
+  prepare_tables();
+  return replacement == strict_marker ? utf16_to_utf8_impl<true, true>(p, n, out, replacement)
+                                      : utf16_to_utf8_impl<false, true>(p, n, out, replacement);
 }
 
 UTF8DFA_TARGET_AVX2 inline conversion_result utf32_to_utf8(const char32_t* p, std::size_t n, unsigned char* out,

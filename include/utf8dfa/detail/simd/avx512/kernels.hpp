@@ -49,6 +49,8 @@ inline constexpr kernel_table table{
     &change_endianness<char16_t>,
     &change_endianness<char32_t>,
     &validate_utf16_swapped,
+    &vector_from<char16_t, unsigned char, &utf16_swapped_to_utf8, scalar_utf16_swapped_to_utf8, 8>,
+    &vector_from<unsigned char, char16_t, &utf8_to_utf16_swapped, scalar_utf8_to_utf16_swapped, 12>,
 };
 
 }  // namespace avx512

@@ -36,6 +36,24 @@ inline std::uint64_t low_bits(std::size_t k) noexcept {
   return k >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << k) - 1;
 }
 
+/// w with the two bytes of each 16-bit unit exchanged when Swap (UTF-16 in the byte order opposite
+/// to the host's, as loaded or to be stored): one rotate, no constant.
+template <bool Swap>
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m512i in_order16(__m512i w) noexcept {
+  if constexpr (Swap)
+    return _mm512_shldi_epi16(w, w, 8);
+  else
+    return w;
+}
+
+template <bool Swap>
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m256i in_order16(__m256i w) noexcept {
+  if constexpr (Swap)
+    return _mm256_shldi_epi16(w, w, 8);
+  else
+    return w;
+}
+
 /// The bytes 0, 1, .. 63.
 UTF8DFA_TARGET_AVX512 inline __m512i byte_iota() noexcept {
   return _mm512_set_epi8(63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40,
@@ -58,8 +76,8 @@ struct cp_constants {
         quad_offsets(opaque(_mm512_set1_epi32(0x00010203))) {}
 };
 
-/// Writes up to 16 code points (valid scalar values) as UTF-32 or UTF-16.
-template <class Out>
+/// Writes up to 16 code points (valid scalar values) as UTF-32 or UTF-16 (its bytes exchanged when Swap).
+template <bool Swap = false, class Out>
 UTF8DFA_TARGET_AVX512 inline Out* store_code_points(const cp_constants& k, Out* o, __m512i cp,
                                                     unsigned count) noexcept {
   const auto live = static_cast<__mmask16>(low_bits(count));
@@ -69,7 +87,7 @@ UTF8DFA_TARGET_AVX512 inline Out* store_code_points(const cp_constants& k, Out* 
   } else {
     const __mmask16 supp = _mm512_mask_cmpge_epu32_mask(live, cp, k.supp);
     if (supp == 0) {
-      _mm256_mask_storeu_epi16(o, live, _mm512_cvtepi32_epi16(cp));
+      _mm256_mask_storeu_epi16(o, live, in_order16<Swap>(_mm512_cvtepi32_epi16(cp)));
       return o + count;
     }
     // A supplementary code point becomes the dword (low surrogate << 16 | high surrogate).
@@ -78,7 +96,8 @@ UTF8DFA_TARGET_AVX512 inline Out* store_code_points(const cp_constants& k, Out* 
     const __m512i words = _mm512_mask_blend_epi32(supp, cp, _mm512_or_si512(hi, _mm512_slli_epi32(lo, 16)));
     const auto keep = static_cast<__mmask32>(_pdep_u32(live, 0x55555555u) | _pdep_u32(supp, 0xAAAAAAAAu));
     const unsigned units = static_cast<unsigned>(__builtin_popcount(keep));
-    _mm512_mask_storeu_epi16(o, static_cast<__mmask32>(low_bits(units)), _mm512_maskz_compress_epi16(keep, words));
+    _mm512_mask_storeu_epi16(o, static_cast<__mmask32>(low_bits(units)),
+                             _mm512_maskz_compress_epi16(keep, in_order16<Swap>(words)));
     return o + units;
   }
 }
@@ -98,8 +117,8 @@ UTF8DFA_TARGET_AVX512 inline __m512i decode16(const cp_constants& k, __m512i v, 
                           _mm512_permutexvar_epi32(nibble, masks));
 }
 
-/// Writes the first `count` (0..32, more is cut) of the 32 code points in cp0, cp1.
-template <class Out>
+/// Writes the first `count` (0..32, more is cut) of the 32 code points in cp0, cp1 (as store_code_points).
+template <bool Swap = false, class Out>
 UTF8DFA_TARGET_AVX512 inline Out* store_code_points2(const cp_constants& k, Out* o, __m512i cp0, __m512i cp1,
                                                      unsigned count) noexcept {
   const unsigned n0 = count < 16 ? count : 16u, n1 = count < 16 ? 0u : count < 32 ? count - 16 : 16u;
@@ -109,11 +128,11 @@ UTF8DFA_TARGET_AVX512 inline Out* store_code_points2(const cp_constants& k, Out*
     if (supp == 0) {  // one store of up to 32 units
       const __m512i words =
           _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi32_epi16(cp0)), _mm512_cvtepi32_epi16(cp1), 1);
-      _mm512_mask_storeu_epi16(o, static_cast<__mmask32>(low_bits(n0 + n1)), words);
+      _mm512_mask_storeu_epi16(o, static_cast<__mmask32>(low_bits(n0 + n1)), in_order16<Swap>(words));
       return o + n0 + n1;
     }
   }
-  return store_code_points(k, store_code_points(k, o, cp0, n0), cp1, n1);
+  return store_code_points<Swap>(k, store_code_points<Swap>(k, o, cp0, n0), cp1, n1);
 }
 
 /// The constants of decode_bmp, built once before a loop.
@@ -141,13 +160,15 @@ UTF8DFA_TARGET_AVX512 inline __m512i decode_bmp(const bmp_constants& k, __m512i 
 
 /// Writes the BMP code points of the first `count` 16-bit lanes selected by `sel`, packed, as UTF-32
 /// or UTF-16. (`sel` may select more lanes after those: a mask straight from a compare, taken
-/// without a round trip through a general register, which is slow on AMD Zen 5.)
-template <class Out>
+/// without a round trip through a general register, which is slow on AMD Zen 5.) UTF-16 has its
+/// bytes exchanged when Swap.
+template <bool Swap = false, class Out>
 UTF8DFA_TARGET_AVX512 inline Out* store_units(Out* o, __m512i units, __mmask32 sel, unsigned count) noexcept {
-  const __m512i packed = _mm512_maskz_compress_epi16(sel, units);
   if constexpr (sizeof(Out) == 2) {
+    const __m512i packed = _mm512_maskz_compress_epi16(sel, in_order16<Swap>(units));
     _mm512_mask_storeu_epi16(o, static_cast<__mmask32>(low_bits(count)), packed);
   } else {
+    const __m512i packed = _mm512_maskz_compress_epi16(sel, units);
     const unsigned n0 = count < 16 ? count : 16u;
     _mm512_mask_storeu_epi32(o, static_cast<__mmask16>(low_bits(n0)),
                              _mm512_cvtepu16_epi32(_mm512_castsi512_si256(packed)));
@@ -159,7 +180,8 @@ UTF8DFA_TARGET_AVX512 inline Out* store_units(Out* o, __m512i units, __mmask32 s
 
 /// UTF-8 to UTF-32 or UTF-16. Blocks of 64 bytes start on a character boundary; a valid block is
 /// decoded up to its last complete character by gathering each character's 4 bytes into a dword.
-template <bool Strict, class Out>
+/// UTF-16 is written with the bytes of each unit exchanged when Swap.
+template <bool Strict, class Out, bool Swap = false>
 UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
                                                          char32_t replacement) noexcept {
   transcode_cursor<Out> c{0, out, error_code::none};
@@ -196,7 +218,7 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
         _mm512_storeu_si512(c.o, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 0)));
         _mm512_storeu_si512(c.o + 16, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 1)));
       } else {
-        _mm512_storeu_si512(c.o, _mm512_cvtepu8_epi16(_mm512_castsi512_si256(v)));
+        _mm512_storeu_si512(c.o, in_order16<Swap>(_mm512_cvtepu8_epi16(_mm512_castsi512_si256(v))));
       }
       c.o += 32;
       c.i += 32;
@@ -205,7 +227,7 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
           _mm512_storeu_si512(c.o, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 2)));
           _mm512_storeu_si512(c.o + 16, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 3)));
         } else {
-          _mm512_storeu_si512(c.o, _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(v, 1)));
+          _mm512_storeu_si512(c.o, in_order16<Swap>(_mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(v, 1))));
         }
         c.o += 32;
         c.i += 32;
@@ -219,8 +241,8 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
             _mm512_storeu_si512(c.o + 32, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(a, 2)));
             _mm512_storeu_si512(c.o + 48, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(a, 3)));
           } else {
-            _mm512_storeu_si512(c.o, _mm512_cvtepu8_epi16(_mm512_castsi512_si256(a)));
-            _mm512_storeu_si512(c.o + 32, _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(a, 1)));
+            _mm512_storeu_si512(c.o, in_order16<Swap>(_mm512_cvtepu8_epi16(_mm512_castsi512_si256(a))));
+            _mm512_storeu_si512(c.o + 32, in_order16<Swap>(_mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(a, 1))));
           }
           c.o += 64;
           c.i += 64;
@@ -232,7 +254,7 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
       __m512i rest = v;
       for (std::size_t g = 0; g < avail; g += 16) {
         const unsigned k = avail - g < 16 ? static_cast<unsigned>(avail - g) : 16u;
-        c.o = store_code_points(cpk, c.o, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(rest)), k);
+        c.o = store_code_points<Swap>(cpk, c.o, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(rest)), k);
         rest = _mm512_alignr_epi32(_mm512_setzero_si512(), rest, 4);
       }
       c.i += avail;
@@ -255,28 +277,30 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
       const auto count0 = static_cast<unsigned>(__builtin_popcount(static_cast<std::uint32_t>(starts)));
       const auto count1 = static_cast<unsigned>(__builtin_popcountll(starts >> 32));
       if (ge_e0 == 0) {  // 1- and 2-byte forms only: no third bytes
-        c.o = store_units(c.o,
-                          decode_bmp(bmp, _mm512_permutexvar_epi8(pairs_lo, v), _mm512_setzero_si512(),
-                                     static_cast<__mmask32>(high), 0),
-                          static_cast<__mmask32>(leads), count0);
-        c.o = store_units(c.o,
-                          decode_bmp(bmp, _mm512_permutexvar_epi8(pairs_hi, v), _mm512_setzero_si512(),
-                                     static_cast<__mmask32>(high >> 32), 0),
-                          static_cast<__mmask32>(leads >> 32), count1);
+        c.o = store_units<Swap>(c.o,
+                                decode_bmp(bmp, _mm512_permutexvar_epi8(pairs_lo, v), _mm512_setzero_si512(),
+                                           static_cast<__mmask32>(high), 0),
+                                static_cast<__mmask32>(leads), count0);
+        c.o = store_units<Swap>(c.o,
+                                decode_bmp(bmp, _mm512_permutexvar_epi8(pairs_hi, v), _mm512_setzero_si512(),
+                                           static_cast<__mmask32>(high >> 32), 0),
+                                static_cast<__mmask32>(leads >> 32), count1);
         c.i += take;
         continue;
       }
       if (ge_f0 == 0) {
         // 1-, 2- and 3-byte forms only: each position's (byte, next byte) and the byte after as 16-bit
         // lanes, decoded there, and the lanes at lead positions packed.
-        c.o = store_units(c.o,
-                          decode_bmp(bmp, _mm512_permutexvar_epi8(pairs_lo, v), _mm512_permutexvar_epi8(thirds_lo, v),
-                                     static_cast<__mmask32>(high), static_cast<__mmask32>(ge_e0)),
-                          static_cast<__mmask32>(leads), count0);
-        c.o = store_units(c.o,
-                          decode_bmp(bmp, _mm512_permutexvar_epi8(pairs_hi, v), _mm512_permutexvar_epi8(thirds_hi, v),
-                                     static_cast<__mmask32>(high >> 32), static_cast<__mmask32>(ge_e0 >> 32)),
-                          static_cast<__mmask32>(leads >> 32), count1);
+        c.o = store_units<Swap>(
+            c.o,
+            decode_bmp(bmp, _mm512_permutexvar_epi8(pairs_lo, v), _mm512_permutexvar_epi8(thirds_lo, v),
+                       static_cast<__mmask32>(high), static_cast<__mmask32>(ge_e0)),
+            static_cast<__mmask32>(leads), count0);
+        c.o = store_units<Swap>(
+            c.o,
+            decode_bmp(bmp, _mm512_permutexvar_epi8(pairs_hi, v), _mm512_permutexvar_epi8(thirds_hi, v),
+                       static_cast<__mmask32>(high >> 32), static_cast<__mmask32>(ge_e0 >> 32)),
+            static_cast<__mmask32>(leads >> 32), count1);
         c.i += take;
         continue;
       }
@@ -285,22 +309,23 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
       // Only blocks holding a 4-byte form come here: text of mostly 4-byte forms has at most 16
       // characters a block, one group of 16.
       if (chars <= 16) {
-        c.o = store_code_points(cpk, c.o, decode16(cpk, v, pos, quads, shifts, masks), chars);
+        c.o = store_code_points<Swap>(cpk, c.o, decode16(cpk, v, pos, quads, shifts, masks), chars);
         c.i += take;
         continue;
       }
-      c.o =
-          store_code_points2(cpk, c.o, decode16(cpk, v, pos, quads, shifts, masks),
-                             decode16(cpk, v, pos, _mm512_add_epi8(quads, _mm512_set1_epi8(16)), shifts, masks), chars);
+      c.o = store_code_points2<Swap>(cpk, c.o, decode16(cpk, v, pos, quads, shifts, masks),
+                                     decode16(cpk, v, pos, _mm512_add_epi8(quads, _mm512_set1_epi8(16)), shifts, masks),
+                                     chars);
       if (UTF8DFA_UNLIKELY(chars > 32))
-        c.o = store_code_points2(
+        c.o = store_code_points2<Swap>(
             cpk, c.o, decode16(cpk, v, pos, _mm512_add_epi8(quads, _mm512_set1_epi8(32)), shifts, masks),
             decode16(cpk, v, pos, _mm512_add_epi8(quads, _mm512_set1_epi8(48)), shifts, masks), chars - 32);
       c.i += take;
       continue;
     }
     UTF8DFA_LEAVE_AVX();
-    if (!scalar_region<Strict>(p, n, c.i + avail, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+    if (!scalar_region_in_order<Strict, Swap>(p, n, c.i + avail, c, repl))
+      return {c.i, static_cast<std::size_t>(c.o - out), c.first};
   }
   return {n, static_cast<std::size_t>(c.o - out), c.first};
 }
@@ -570,7 +595,7 @@ UTF8DFA_TARGET_AVX512 inline unsigned char* encode_pairs16(unsigned char* o, __m
 /// all ASCII (`two` marks its units at or above U+0080). Returns the units converted (the block, or
 /// all but its last unit when that is a high surrogate of a pair cut by the block end), or minus the
 /// units to run through the scalar path when the block holds an unpaired surrogate.
-template <bool Tail>
+template <bool Tail, bool Swap = false>
 UTF8DFA_TARGET_AVX512 inline std::ptrdiff_t utf16_block(const char16_t* p, std::size_t avail, __m512i w, __mmask32 two,
                                                         unsigned char*& o, const encode_consts& k) noexcept {
   const __mmask32 three = _mm512_cmpge_epu16_mask(w, k.x800);
@@ -595,7 +620,7 @@ UTF8DFA_TARGET_AVX512 inline std::ptrdiff_t utf16_block(const char16_t* p, std::
     o = encode_pairs16(o, w, k);
     return 32;
   }
-  const __m512i next = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(avail - 1)), p + 1);
+  const __m512i next = in_order16<Swap>(_mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(avail - 1)), p + 1));
   // A cut pair's high surrogate lies past `take`: pack_triples drops it (a tail, for it).
   if (!Tail && take == 31) {
     o = encode_pairs32<true>(o, w, next, two, three, high, low, take, k);
@@ -606,8 +631,9 @@ UTF8DFA_TARGET_AVX512 inline std::ptrdiff_t utf16_block(const char16_t* p, std::
 }
 
 /// UTF-16 to UTF-8, 32 units at a time (surrogate pairs combined in-register; a pair cut by the
-/// block end waits for the next block; a block holding an unpaired surrogate goes scalar).
-template <bool Strict>
+/// block end waits for the next block; a block holding an unpaired surrogate goes scalar). With Swap,
+/// the units are stored in the byte order opposite to the host's: exchanged as loaded.
+template <bool Strict, bool Swap = false>
 UTF8DFA_TARGET_AVX512 conversion_result utf16_to_utf8_impl(const char16_t* p, std::size_t n, unsigned char* out,
                                                            char32_t replacement) noexcept {
   transcode_cursor<unsigned char> c{0, out, error_code::none};
@@ -617,7 +643,7 @@ UTF8DFA_TARGET_AVX512 conversion_result utf16_to_utf8_impl(const char16_t* p, st
   while (n <= 64) {
     const std::size_t avail = n - c.i < 32 ? n - c.i : 32;
     const auto live = static_cast<__mmask32>(low_bits(avail));
-    const __m512i w = _mm512_maskz_loadu_epi16(live, p + c.i);
+    const __m512i w = in_order16<Swap>(_mm512_maskz_loadu_epi16(live, p + c.i));
     if (_mm512_cmpge_epu16_mask(w, _mm512_set1_epi16(0x80)) != 0) break;
     _mm256_mask_storeu_epi8(c.o, live, _mm512_cvtepi16_epi8(w));
     c.i += avail;
@@ -626,7 +652,7 @@ UTF8DFA_TARGET_AVX512 conversion_result utf16_to_utf8_impl(const char16_t* p, st
   }
   const encode_consts& k = encode_constants();
   while (n - c.i >= 32) {
-    const __m512i w = _mm512_loadu_si512(p + c.i);
+    const __m512i w = in_order16<Swap>(_mm512_loadu_si512(p + c.i));
     const __mmask32 two = _mm512_cmpge_epu16_mask(w, k.x80);
     if (two == 0) {
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o), _mm512_cvtepi16_epi8(w));
@@ -634,7 +660,8 @@ UTF8DFA_TARGET_AVX512 conversion_result utf16_to_utf8_impl(const char16_t* p, st
       c.o += 32;
       // The ASCII run that follows, 64 units per step: the low bytes picked by one permute.
       while (n - c.i >= 64) {
-        const __m512i w0 = _mm512_loadu_si512(p + c.i), w1 = _mm512_loadu_si512(p + c.i + 32);
+        const __m512i w0 = in_order16<Swap>(_mm512_loadu_si512(p + c.i));
+        const __m512i w1 = in_order16<Swap>(_mm512_loadu_si512(p + c.i + 32));
         if (_mm512_cmpge_epu16_mask(_mm512_or_si512(w0, w1), k.x80) != 0) break;
         _mm512_storeu_si512(c.o, _mm512_permutex2var_epi8(w0, k.even, w1));
         c.i += 64;
@@ -642,25 +669,25 @@ UTF8DFA_TARGET_AVX512 conversion_result utf16_to_utf8_impl(const char16_t* p, st
       }
       continue;
     }
-    const std::ptrdiff_t took = utf16_block<false>(p + c.i, 32, w, two, c.o, k);
+    const std::ptrdiff_t took = utf16_block<false, Swap>(p + c.i, 32, w, two, c.o, k);
     if (UTF8DFA_LIKELY(took > 0)) {
       c.i += static_cast<std::size_t>(took);
     } else {
       UTF8DFA_LEAVE_AVX();
-      if (!scalar_region<Strict>(p, n, c.i + static_cast<std::size_t>(-took), c, repl))
+      if (!scalar_region_in_order<Strict, Swap>(p, n, c.i + static_cast<std::size_t>(-took), c, repl))
         return {c.i, static_cast<std::size_t>(c.o - out), c.first};
     }
   }
   if (c.i < n) {  // the last 1..31 units (lanes past them are zero)
     const std::size_t avail = n - c.i;
-    const __m512i w = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(avail)), p + c.i);
+    const __m512i w = in_order16<Swap>(_mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(avail)), p + c.i));
     const __mmask32 two = _mm512_cmpge_epu16_mask(w, k.x80);
     if (two == 0) {
       _mm256_mask_storeu_epi8(c.o, static_cast<__mmask32>(low_bits(avail)), _mm512_cvtepi16_epi8(w));
       c.o += avail;
     } else {
-      const std::ptrdiff_t took = utf16_block<true>(p + c.i, avail, w, two, c.o, k);
-      if (took <= 0 && !scalar_region<Strict>(p, n, n, c, repl))
+      const std::ptrdiff_t took = utf16_block<true, Swap>(p + c.i, avail, w, two, c.o, k);
+      if (took <= 0 && !scalar_region_in_order<Strict, Swap>(p, n, n, c, repl))
         return {c.i, static_cast<std::size_t>(c.o - out), c.first};
     }
   }
@@ -783,6 +810,21 @@ UTF8DFA_TARGET_AVX512 inline conversion_result utf32_to_utf8(const char32_t* p, 
                                                              char32_t replacement) noexcept {
   return replacement == strict_marker ? utf32_to_utf8_impl<true>(p, n, out, replacement)
                                       : utf32_to_utf8_impl<false>(p, n, out, replacement);
+}
+
+// UTF-16 in the byte order opposite to the host's.
+
+UTF8DFA_TARGET_AVX512 inline conversion_result utf8_to_utf16_swapped(const unsigned char* p, std::size_t n,
+                                                                     char16_t* out, char32_t replacement) noexcept {
+  return replacement == strict_marker ? utf8_to_utf_impl<true, char16_t, true>(p, n, out, replacement)
+                                      : utf8_to_utf_impl<false, char16_t, true>(p, n, out, replacement);
+}
+
+UTF8DFA_TARGET_AVX512 inline conversion_result utf16_swapped_to_utf8(const char16_t* p, std::size_t n,
+                                                                     unsigned char* out,
+                                                                     char32_t replacement) noexcept {
+  return replacement == strict_marker ? utf16_to_utf8_impl<true, true>(p, n, out, replacement)
+                                      : utf16_to_utf8_impl<false, true>(p, n, out, replacement);
 }
 
 }  // namespace avx512

@@ -41,6 +41,8 @@ inline constexpr kernel_table table{
     scalar_kernels.change_endianness_utf16,
     scalar_kernels.change_endianness_utf32,
     scalar_kernels.validate_utf16_swapped,
+    scalar_kernels.utf16_swapped_to_utf8,
+    scalar_kernels.utf8_to_utf16_swapped,
 };
 
 }  // namespace sse4
