@@ -416,7 +416,7 @@ inline std::size_t utf32_length_from_utf8(const unsigned char* p, std::size_t n,
 }
 
 UTF8DFA_NOINLINE inline std::size_t utf8_length_from_utf16_blocks(const char16_t* p, std::size_t n,
-                                                                   char32_t repl) noexcept {
+                                                                  char32_t repl) noexcept {
   // valid_marker: on long input the replace count with a 2-byte replacement (U+0080), which is the
   // same count (the errors of UTF-16 are its lone surrogates).
   if (repl == valid_marker) {
@@ -448,8 +448,8 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE utf16_short_block utf16_short_counts
 UTF8DFA_TARGET_AVX512 inline std::size_t utf8_length_from_utf16(const char16_t* p, std::size_t n,
                                                                 char32_t repl) noexcept {
   if (n <= 64 && repl != valid_marker) {
-    const utf16_short_block a =
-        utf16_short_counts(_mm512_maskz_loadu_epi16(static_cast<__mmask32>(_bzhi_u32(~0u, static_cast<unsigned>(n))), p));
+    const utf16_short_block a = utf16_short_counts(
+        _mm512_maskz_loadu_epi16(static_cast<__mmask32>(_bzhi_u32(~0u, static_cast<unsigned>(n))), p));
     std::uint64_t high = a.high, low = a.low;
     std::size_t more = a.more;
     if (n > 32) {
