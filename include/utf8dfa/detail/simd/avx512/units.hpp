@@ -365,7 +365,12 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE std::size_t to_line(const char16_t* 
 
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16(const char16_t* p,
                                                                                std::size_t n) noexcept {
-  if (n <= 1024) {  // short input: vectors from the start, one test; an error: the scalar code from the start
+  if (n <= 64) {  // short input: one or two masked vectors; an error: the scalar code from the start
+    if (UTF8DFA_LIKELY(paired64(surrogates64(p, n)))) return {n, 0, error_code::none};
+    UTF8DFA_LEAVE_AVX();
+    return validate_utf(p, n);
+  }
+  if (n <= 1024) {  // vectors from the start, one test; an error: the scalar code from the start
     if (UTF8DFA_LIKELY(utf16_pairs_up<false>(p, n))) return {n, 0, error_code::none};
     UTF8DFA_LEAVE_AVX();
     return validate_utf(p, n);

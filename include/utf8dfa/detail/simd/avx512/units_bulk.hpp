@@ -135,7 +135,21 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool utf32_fine(const utf32_maxima& 
 /// valid).
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf32(const char32_t* p,
                                                                                std::size_t n) noexcept {
-  if (n <= 1024) {  // short input: vectors from the start (unaligned), the last ones masked, one check
+  if (n <= 64) {  // short input: up to four masked vectors (tested first: the fewest branches)
+    utf32_maxima a{_mm512_setzero_si512(), _mm512_setzero_si512()};
+    take_utf32(a, _mm512_maskz_loadu_epi32(mask16(n), p));
+    if (n > 16) {
+      take_utf32(a, _mm512_maskz_loadu_epi32(mask16(n - 16), p + 16));
+      if (n > 32) {
+        take_utf32(a, _mm512_maskz_loadu_epi32(mask16(n - 32), p + 32));
+        if (n > 48) take_utf32(a, _mm512_maskz_loadu_epi32(mask16(n - 48), p + 48));
+      }
+    }
+    if (UTF8DFA_LIKELY(utf32_fine(a))) return {n, 0, error_code::none};
+    UTF8DFA_LEAVE_AVX();
+    return validate_utf(p, n);
+  }
+  if (n <= 1024) {  // vectors from the start (unaligned), the last ones masked, one check
     utf32_maxima a{_mm512_setzero_si512(), _mm512_setzero_si512()}, b = a;
     std::size_t i = 0;
     for (; n - i > 64; i += 64) {
@@ -336,7 +350,9 @@ UTF8DFA_TARGET_AVX512 conversion_result units_to_latin1(const In* p, std::size_t
   const __m512i twice = _mm512_add_epi8(byte_iota(), byte_iota());
   const __m512i low_bytes = sizeof(In) == 2 ? twice : _mm512_add_epi8(twice, twice);
   std::size_t i = 0;
-  if (n <= 1024) {
+  if (n <= 64) {  // (tested first: the shortest calls take the fewest branches)
+    if (narrow_short(p, n, out, low_bytes)) return {n, n, error_code::none};
+  } else if (n <= 1024) {
     while (n - i > 64 && narrow64u(p + i, out + i, low_bytes)) i += 64;
     if (n - i <= 64 && narrow_short(p + i, n - i, out + i, low_bytes)) return {n, n, error_code::none};
   }
@@ -356,44 +372,45 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE void widen_masked(const unsigned cha
     _mm512_mask_storeu_epi32(o, static_cast<__mmask16>(live), _mm512_cvtepu8_epi32(_mm512_castsi512_si128(x)));
 }
 
+/// Widens the r (at most 64) Latin-1 bytes at p into UTF-16 (Out char16_t) or UTF-32 at o: one
+/// masked load, up to two or four masked stores.
+template <class Out>
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE void widen_short(const unsigned char* p, std::size_t r, Out* o) noexcept {
+  const __m512i x = _mm512_maskz_loadu_epi8(mask64(r), p);
+  if constexpr (sizeof(Out) == 2) {
+    _mm512_mask_storeu_epi16(o, mask32(r), _mm512_cvtepu8_epi16(_mm512_castsi512_si256(x)));
+    if (r > 32) _mm512_mask_storeu_epi16(o + 32, mask32(r - 32), _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(x, 1)));
+  } else {
+    _mm512_mask_storeu_epi32(o, mask16(r), _mm512_cvtepu8_epi32(_mm512_castsi512_si128(x)));
+    if (r > 16) {
+      _mm512_mask_storeu_epi32(o + 16, mask16(r - 16), _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(x, 1)));
+      if (r > 32) {
+        _mm512_mask_storeu_epi32(o + 32, mask16(r - 32), _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(x, 2)));
+        if (r > 48)
+          _mm512_mask_storeu_epi32(o + 48, mask16(r - 48), _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(x, 3)));
+      }
+    }
+  }
+}
+
 /// Latin-1 to UTF-16 (Out char16_t) or UTF-32: 32 or 16 bytes widened a vector at a time, stored
 /// from a 64-byte boundary of the output on (the head and the tail masked).
 template <class Out>
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE std::size_t latin1_widen(const unsigned char* p, std::size_t n,
                                                                 Out* out) noexcept {
   constexpr std::size_t lanes = 64 / sizeof(Out);
-  if (n <= 1024) {  // short input: 64 bytes a step from the start (unaligned), the rest masked
+  if (n <= 64) {  // short input: one masked load, masked stores
+    widen_short(p, n, out);
+    return n;
+  }
+  if (sizeof(Out) == 2 && n <= 1024) {  // UTF-16: 64 bytes a step from the start (unaligned), the rest masked
     std::size_t i = 0;
     for (; n - i > 64; i += 64) {
-      const __m512i x = _mm512_loadu_si512(p + i);
-      if constexpr (sizeof(Out) == 2) {
-        _mm512_storeu_si512(out + i, _mm512_cvtepu8_epi16(_mm512_castsi512_si256(x)));
-        _mm512_storeu_si512(out + i + 32, _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(x, 1)));
-      } else {
-        _mm512_storeu_si512(out + i, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(x)));
-        _mm512_storeu_si512(out + i + 16, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(x, 1)));
-        _mm512_storeu_si512(out + i + 32, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(x, 2)));
-        _mm512_storeu_si512(out + i + 48, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(x, 3)));
-      }
+      _mm512_storeu_si512(out + i, _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i))));
+      _mm512_storeu_si512(out + i + 32,
+                          _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 32))));
     }
-    const std::size_t r = n - i;  // 0 (only when n is) to 64
-    Out* const o = out + i;
-    const __m512i x = _mm512_maskz_loadu_epi8(mask64(r), p + i);
-    if constexpr (sizeof(Out) == 2) {
-      _mm512_mask_storeu_epi16(o, mask32(r), _mm512_cvtepu8_epi16(_mm512_castsi512_si256(x)));
-      if (r > 32)
-        _mm512_mask_storeu_epi16(o + 32, mask32(r - 32), _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(x, 1)));
-    } else {
-      _mm512_mask_storeu_epi32(o, mask16(r), _mm512_cvtepu8_epi32(_mm512_castsi512_si128(x)));
-      if (r > 16) {
-        _mm512_mask_storeu_epi32(o + 16, mask16(r - 16), _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(x, 1)));
-        if (r > 32) {
-          _mm512_mask_storeu_epi32(o + 32, mask16(r - 32), _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(x, 2)));
-          if (r > 48)
-            _mm512_mask_storeu_epi32(o + 48, mask16(r - 48), _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(x, 3)));
-        }
-      }
-    }
+    widen_short(p + i, n - i, out + i);
     return n;
   }
   std::size_t i = units_to_line(out) < n ? units_to_line(out) : n;
@@ -490,7 +507,12 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16_s
                                                                                        std::size_t n) noexcept {
   const __m512i shift = _mm512_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
   const __m512i limit = _mm512_set1_epi16(0x0800);
-  if (n <= 1024) {  // short input: vectors from the start, one test; an error: the scalar code from the start
+  if (n <= 64) {  // short input: one or two masked vectors; an error: the scalar code from the start
+    if (UTF8DFA_LIKELY(paired64(surrogates64<true>(p, n)))) return {n, 0, error_code::none};
+    UTF8DFA_LEAVE_AVX();
+    return validate_utf16_swapped_scalar(p, n);
+  }
+  if (n <= 1024) {  // vectors from the start, one test; an error: the scalar code from the start
     if (UTF8DFA_LIKELY(utf16_pairs_up<true>(p, n))) return {n, 0, error_code::none};
     UTF8DFA_LEAVE_AVX();
     return validate_utf16_swapped_scalar(p, n);
