@@ -403,7 +403,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE std::size_t latin1_widen(const unsigned c
     widen_short(p, n, out);
     return n;
   }
-  if (sizeof(Out) == 2 && n <= 1024) {  // UTF-16: 64 bytes a step from the start (unaligned), the rest masked
+  if (sizeof(Out) == 2 && n <= 256) {  // UTF-16: 64 bytes a step from the start (unaligned), the rest masked
     std::size_t i = 0;
     for (; n - i > 64; i += 64) {
       _mm512_storeu_si512(out + i, _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i))));
@@ -470,7 +470,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE std::size_t change_endianness(const Unit*
     const auto live = static_cast<__mmask64>(low_bits(k * sizeof(Unit)));
     _mm512_mask_storeu_epi8(out + i, live, _mm512_shuffle_epi8(_mm512_maskz_loadu_epi8(live, p + i), order));
   };
-  if (n * sizeof(Unit) <= 2048) {  // short input: 128 bytes a step from the start (unaligned), the rest masked
+  if (n * sizeof(Unit) <= 512) {  // short input: 128 bytes a step from the start (unaligned), the rest masked
     const auto* in = reinterpret_cast<const unsigned char*>(p);
     auto* o = reinterpret_cast<unsigned char*>(out);
     const std::size_t bytes = n * sizeof(Unit);
