@@ -5947,9 +5947,20 @@ UTF8DFA_TARGET_AVX512 inline std::size_t check_blocks(const unsigned char* p, st
   return blocks_pass;
 }
 
-/// validate_scalar's answer by check_blocks; the tail (and a short input) is one masked block
-/// whose zero padding makes a character cut by the end fail the pair checks.
+/// validate_scalar's answer by check_blocks; the tail is one masked block whose zero padding makes
+/// a character cut by the end fail the pair checks. An input of up to 64 bytes is that block alone
+/// (a whole one also checked for a cut character), before any of check_blocks' set-up.
 UTF8DFA_TARGET_AVX512 inline validation_result validate(const unsigned char* p, std::size_t n) noexcept {
+  if (n <= 64) {
+    const __m512i in = load_first(p, n);
+    if (_mm512_movepi8_mask(in) == 0) return {n, 0, error_code::none};
+    const checker check;
+    const __m512i err = check(in, _mm512_setzero_si512());
+    if (UTF8DFA_LIKELY(!any(n == 64 ? _mm512_or_si512(err, ends_incomplete(in)) : err)))
+      return {n, 0, error_code::none};
+    UTF8DFA_LEAVE_AVX();
+    return rescan_from(p, n, 0);
+  }
   const std::size_t b = check_blocks(p, n);
   if (UTF8DFA_LIKELY(b == blocks_pass)) return {n, 0, error_code::none};
   return rescan_from(p, n, b);
@@ -6410,7 +6421,8 @@ inline std::size_t utf32_length_from_utf8(const unsigned char* p, std::size_t n,
   return utf8_units_blocks<false, &utf8_units_segment<false>, 256>(p, n, repl);
 }
 
-inline std::size_t utf8_length_from_utf16(const char16_t* p, std::size_t n, char32_t repl) noexcept {
+UTF8DFA_NOINLINE inline std::size_t utf8_length_from_utf16_blocks(const char16_t* p, std::size_t n,
+                                                                  char32_t repl) noexcept {
   // valid_marker: on long input the replace count with a 2-byte replacement (U+0080), which is the
   // same count (the errors of UTF-16 are its lone surrogates).
   if (repl == valid_marker) {
@@ -6418,6 +6430,45 @@ inline std::size_t utf8_length_from_utf16(const char16_t* p, std::size_t n, char
     repl = 0x80;
   }
   return utf8_bytes_blocks<char16_t, &utf16_bytes_segment, 32>(p, n, repl);
+}
+
+/// The high and the low surrogates of the UTF-16 units u and their UTF-8 bytes past one a unit (a
+/// high surrogate counted as 3, as any unit from 0x800 on).
+struct utf16_short_block {
+  std::uint32_t high, low;
+  std::size_t more;
+};
+
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE utf16_short_block utf16_short_counts(__m512i u) noexcept {
+  const __m512i top = _mm512_and_si512(u, _mm512_set1_epi16(static_cast<short>(0xFC00)));
+  const std::uint32_t high = _mm512_cmpeq_epi16_mask(top, _mm512_set1_epi16(static_cast<short>(0xD800)));
+  const std::uint32_t low = _mm512_cmpeq_epi16_mask(top, _mm512_set1_epi16(static_cast<short>(0xDC00)));
+  const std::uint32_t ge80 = _mm512_cmpge_epu16_mask(u, _mm512_set1_epi16(0x80));
+  const std::uint32_t ge800 = _mm512_cmpge_epu16_mask(u, _mm512_set1_epi16(0x800));
+  return {high, low, static_cast<std::size_t>(_mm_popcnt_u32(ge80) + _mm_popcnt_u32(ge800))};
+}
+
+/// The kernel entry. A short input (at most 64 units) whose surrogates pair up: its bytes from one
+/// or two masked vectors (n, plus 1 from 0x80 on, plus 1 from 0x800 on, less 2 a pair: a pair is
+/// 3 + 3 counted as 4). Any other input by the blocks (or, under valid_marker, as below).
+UTF8DFA_TARGET_AVX512 inline std::size_t utf8_length_from_utf16(const char16_t* p, std::size_t n,
+                                                                char32_t repl) noexcept {
+  if (n <= 64 && repl != valid_marker) {
+    const utf16_short_block a = utf16_short_counts(
+        _mm512_maskz_loadu_epi16(static_cast<__mmask32>(_bzhi_u32(~0u, static_cast<unsigned>(n))), p));
+    std::uint64_t high = a.high, low = a.low;
+    std::size_t more = a.more;
+    if (n > 32) {
+      const utf16_short_block b = utf16_short_counts(
+          _mm512_maskz_loadu_epi16(static_cast<__mmask32>(_bzhi_u32(~0u, static_cast<unsigned>(n - 32))), p + 32));
+      high |= std::uint64_t{b.high} << 32;
+      low |= std::uint64_t{b.low} << 32;
+      more += b.more;
+    }
+    if (UTF8DFA_LIKELY((((high << 1) ^ low) | (high >> 63)) == 0))
+      return n + more - 2 * static_cast<std::size_t>(_mm_popcnt_u64(high));
+  }
+  return utf8_length_from_utf16_blocks(p, n, repl);
 }
 
 inline std::size_t utf8_length_from_utf32(const char32_t* p, std::size_t n, char32_t repl) noexcept {
@@ -7298,6 +7349,18 @@ inline namespace UTF8DFA_ABI_NAMESPACE {
 namespace detail {
 namespace avx512 {
 
+/// The low `k` bits set (k <= 255: bzhi reads the low 8 bits of its index, and leaves every bit
+/// set from the width on).
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __mmask16 mask16(std::size_t k) noexcept {
+  return static_cast<__mmask16>(_bzhi_u32(0xFFFFu, static_cast<unsigned>(k)));
+}
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __mmask32 mask32(std::size_t k) noexcept {
+  return static_cast<__mmask32>(_bzhi_u32(~0u, static_cast<unsigned>(k)));
+}
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __mmask64 mask64(std::size_t k) noexcept {
+  return static_cast<__mmask64>(_bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(k)));
+}
+
 // ---- Latin-1 to UTF-8 -----------------------------------------------------------------------
 
 /// Writes the UTF-8 of the `k` (<= 32) Latin-1 bytes in `y` (zero past k; `high` their bytes 80..FF).
@@ -7459,14 +7522,103 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const
   return latin1_result(s, n, false);
 }
 
-inline conversion_result utf8_to_latin1(const unsigned char* p, std::size_t n, unsigned char* out,
-                                        char32_t replacement) noexcept {
+/// The kernel entry: a short input of ASCII and whole C2/C3 pairs (the same result under every
+/// policy) in one masked block, any other by utf8_to_latin1_by from the start.
+UTF8DFA_TARGET_AVX512 inline conversion_result utf8_to_latin1(const unsigned char* p, std::size_t n, unsigned char* out,
+                                                              char32_t replacement) noexcept {
+  if (n <= 64) {
+    const __m512i x = _mm512_maskz_loadu_epi8(mask64(n), p);
+    const std::uint64_t high = _mm512_movepi8_mask(x);
+    if (high == 0) {
+      _mm512_mask_storeu_epi8(out, mask64(n), x);
+      return {n, n, error_code::none};
+    }
+    const std::uint64_t lead =
+        _mm512_mask_cmpeq_epi8_mask(high, _mm512_and_si512(x, _mm512_set1_epi8(static_cast<char>(0xFE))),
+                                    _mm512_set1_epi8(static_cast<char>(0xC2)));
+    const std::uint64_t cont = _mm512_mask_cmplt_epu8_mask(high, x, _mm512_set1_epi8(static_cast<char>(0xC0)));
+    // Each high byte a lead or a continuation, each continuation right after a lead, no lead last.
+    if (((high & ~lead & ~cont) | ((lead << 1) ^ cont) | (lead >> 63)) == 0) {
+      const std::uint64_t is_c3 = _mm512_cmpeq_epi8_mask(x, _mm512_set1_epi8(static_cast<char>(0xC3)));
+      const __m512i bytes = _mm512_mask_add_epi8(x, is_c3 << 1, x, _mm512_set1_epi8(0x40));
+      const std::uint64_t keep = mask64(n) & ~lead;
+      const auto count = static_cast<std::size_t>(_mm_popcnt_u64(keep));
+      _mm512_mask_storeu_epi8(out, mask64(count), _mm512_maskz_compress_epi8(keep, bytes));
+      return {n, count, error_code::none};
+    }
+  }
   if (replacement == strict_marker) return utf8_to_latin1_by<strict>(p, n, out, 0);
   if (replacement == skip_marker) return utf8_to_latin1_by<skip>(p, n, out, 0);
   return utf8_to_latin1_by<replace>(p, n, out, static_cast<unsigned char>(replacement));
 }
 
 // ---- UTF-16 -----------------------------------------------------------------------------------
+
+/// The high and the low surrogates among the n (at most 64) UTF-16 units at p, bit j for unit j.
+struct surrogate_masks {
+  std::uint64_t high, low;
+};
+
+/// u with the bytes of each 16-bit unit exchanged when Swap.
+template <bool Swap>
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m512i swap_if(__m512i u) noexcept {
+  if constexpr (Swap)
+    return _mm512_shuffle_epi8(
+        u, _mm512_broadcast_i32x4(_mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14)));
+  else
+    return u;
+}
+
+/// Short input: one or two masked loads (nothing read past p + n), bytes exchanged when Swap.
+template <bool Swap = false>
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE surrogate_masks surrogates64(const char16_t* p, std::size_t n) noexcept {
+  const __m512i tag = _mm512_set1_epi16(static_cast<short>(0xFC00));
+  const __m512i high = _mm512_set1_epi16(static_cast<short>(0xD800));
+  const __m512i low = _mm512_set1_epi16(static_cast<short>(0xDC00));
+  const __m512i a = _mm512_and_si512(swap_if<Swap>(_mm512_maskz_loadu_epi16(mask32(n), p)), tag);
+  std::uint64_t h = _mm512_cmpeq_epi16_mask(a, high), l = _mm512_cmpeq_epi16_mask(a, low);
+  if (n > 32) {
+    const __m512i b = _mm512_and_si512(swap_if<Swap>(_mm512_maskz_loadu_epi16(mask32(n - 32), p + 32)), tag);
+    h |= std::uint64_t{_mm512_cmpeq_epi16_mask(b, high)} << 32;
+    l |= std::uint64_t{_mm512_cmpeq_epi16_mask(b, low)} << 32;
+  }
+  return {h, l};
+}
+
+/// True when the surrogates of a short input (at most 64 units) pair up: each high one followed
+/// by a low one (not the last unit), each low one after a high one.
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool paired64(const surrogate_masks& m) noexcept {
+  return (((m.high << 1) ^ m.low) | (m.high >> 63)) == 0;
+}
+
+/// True when the surrogates of the n (at most 1024) UTF-16 units at p (bytes exchanged when Swap)
+/// pair up. Vectors of 32 from the start (unaligned), the last one masked: first whether there is
+/// any surrogate at all (one add and one min a vector), then, only if there is, the pairs, a vector
+/// at a time (a high surrogate in the last unit of one carried to the next).
+template <bool Swap>
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool utf16_pairs_up(const char16_t* p, std::size_t n) noexcept {
+  const __m512i shift = _mm512_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
+  __m512i least = _mm512_set1_epi16(-1);
+  std::size_t i = 0;
+  for (; n - i > 32; i += 32)
+    least = _mm512_min_epu16(least, _mm512_add_epi16(swap_if<Swap>(_mm512_loadu_si512(p + i)), shift));
+  least =
+      _mm512_min_epu16(least, _mm512_add_epi16(swap_if<Swap>(_mm512_maskz_loadu_epi16(mask32(n - i), p + i)), shift));
+  if (_mm512_cmplt_epu16_mask(least, _mm512_set1_epi16(0x0800)) == 0) return true;
+  const __m512i tag = _mm512_set1_epi16(static_cast<short>(0xFC00));
+  const __m512i high = _mm512_set1_epi16(static_cast<short>(0xD800));
+  const __m512i low = _mm512_set1_epi16(static_cast<short>(0xDC00));
+  std::uint64_t bad = 0, carry = 0;
+  for (i = 0; i < n; i += 32) {
+    const __m512i u =
+        _mm512_and_si512(swap_if<Swap>(_mm512_maskz_loadu_epi16(mask32(n - i < 32 ? n - i : 32), p + i)), tag);
+    const std::uint64_t h = _mm512_cmpeq_epi16_mask(u, high), l = _mm512_cmpeq_epi16_mask(u, low);
+    // (past the input the lanes are zero: a high surrogate last in a masked vector finds no low one)
+    bad |= (((h << 1) | carry) ^ l) & 0xFFFFFFFFu;
+    carry = h >> 31;
+  }
+  return (bad | carry) == 0;
+}
 
 /// The surrogates of a block of UTF-16: every one (`any`), the high ones, the low ones.
 struct surrogates {
@@ -7536,6 +7688,16 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE std::size_t to_line(const char16_t* 
 
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16(const char16_t* p,
                                                                                std::size_t n) noexcept {
+  if (n <= 64) {  // short input: one or two masked vectors; an error: the scalar code from the start
+    if (UTF8DFA_LIKELY(paired64(surrogates64(p, n)))) return {n, 0, error_code::none};
+    UTF8DFA_LEAVE_AVX();
+    return validate_utf(p, n);
+  }
+  if (n <= 1024) {  // vectors from the start, one test; an error: the scalar code from the start
+    if (UTF8DFA_LIKELY(utf16_pairs_up<false>(p, n))) return {n, 0, error_code::none};
+    UTF8DFA_LEAVE_AVX();
+    return validate_utf(p, n);
+  }
   const __m512i shift = _mm512_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
   const __m512i limit = _mm512_set1_epi16(0x0800);
   std::size_t i = to_line(p, n, shift, limit);
@@ -7771,6 +7933,10 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE std::size_t sum_words(__m512i v) noe
 /// pair, the others 32 at a time (each block reads the unit before it as well; the pairs counted in
 /// 16-bit lanes, added up every 65535 blocks at most).
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t count_utf16(const char16_t* p, std::size_t n) noexcept {
+  if (n <= 64) {  // short input: one or two masked vectors, the pairs by one mask shift
+    const surrogate_masks m = surrogates64(p, n);
+    return n - static_cast<std::size_t>(_mm_popcnt_u64((m.high << 1) & m.low));
+  }
   const __m512i shift = _mm512_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
   const __m512i limit = _mm512_set1_epi16(0x0800);
   const __m512i one = _mm512_set1_epi16(1);
@@ -7838,6 +8004,44 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool utf32_fine(const utf32_maxima& 
 /// valid).
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf32(const char32_t* p,
                                                                                std::size_t n) noexcept {
+  if (n <= 64) {  // short input: up to four masked vectors (tested first: the fewest branches)
+    utf32_maxima a{_mm512_setzero_si512(), _mm512_setzero_si512()};
+    take_utf32(a, _mm512_maskz_loadu_epi32(mask16(n), p));
+    if (n > 16) {
+      take_utf32(a, _mm512_maskz_loadu_epi32(mask16(n - 16), p + 16));
+      if (n > 32) {
+        take_utf32(a, _mm512_maskz_loadu_epi32(mask16(n - 32), p + 32));
+        if (n > 48) take_utf32(a, _mm512_maskz_loadu_epi32(mask16(n - 48), p + 48));
+      }
+    }
+    if (UTF8DFA_LIKELY(utf32_fine(a))) return {n, 0, error_code::none};
+    UTF8DFA_LEAVE_AVX();
+    return validate_utf(p, n);
+  }
+  if (n <= 1024) {  // vectors from the start (unaligned), the last ones masked, one check
+    utf32_maxima a{_mm512_setzero_si512(), _mm512_setzero_si512()}, b = a;
+    std::size_t i = 0;
+    for (; n - i > 64; i += 64) {
+      take_utf32(a, _mm512_loadu_si512(p + i));
+      take_utf32(b, _mm512_loadu_si512(p + i + 16));
+      take_utf32(a, _mm512_loadu_si512(p + i + 32));
+      take_utf32(b, _mm512_loadu_si512(p + i + 48));
+    }
+    const std::size_t r = n - i;  // 0 (only when n is) to 64
+    take_utf32(a, _mm512_maskz_loadu_epi32(mask16(r), p + i));
+    if (r > 16) {
+      take_utf32(b, _mm512_maskz_loadu_epi32(mask16(r - 16), p + i + 16));
+      if (r > 32) {
+        take_utf32(a, _mm512_maskz_loadu_epi32(mask16(r - 32), p + i + 32));
+        if (r > 48) take_utf32(b, _mm512_maskz_loadu_epi32(mask16(r - 48), p + i + 48));
+      }
+    }
+    a.value = _mm512_max_epu32(a.value, b.value);
+    a.shifted = _mm512_max_epu32(a.shifted, b.shifted);
+    if (UTF8DFA_LIKELY(utf32_fine(a))) return {n, 0, error_code::none};
+    UTF8DFA_LEAVE_AVX();
+    return validate_utf(p, n);
+  }
   std::size_t i = 0;
   for (std::size_t step = 0; i < n; i += step) {
     utf32_maxima a{_mm512_setzero_si512(), _mm512_setzero_si512()}, b = a;
@@ -7892,19 +8096,82 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool narrow64(const In* p, unsigned 
   return true;
 }
 
+/// Writes the n (at most 64) values at p as bytes at out when they are all at most FF (with
+/// `low_bytes` as for narrow64): straight-line masked loads and one masked store; false (nothing
+/// written) when one is not.
+template <class In>
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool narrow_short(const In* p, std::size_t n, unsigned char* out,
+                                                              __m512i low_bytes) noexcept {
+  if constexpr (sizeof(In) == 2) {
+    const __m512i over = _mm512_set1_epi16(static_cast<short>(0xFF00));
+    if (n <= 32) {
+      const __m512i u = _mm512_maskz_loadu_epi16(mask32(n), p);
+      if (_mm512_test_epi16_mask(u, over) != 0) return false;
+      _mm256_mask_storeu_epi8(out, mask32(n), _mm512_cvtepi16_epi8(u));
+      return true;
+    }
+    const __m512i a = _mm512_loadu_si512(p), b = _mm512_maskz_loadu_epi16(mask32(n - 32), p + 32);
+    if (_mm512_test_epi16_mask(_mm512_or_si512(a, b), over) != 0) return false;
+    _mm512_mask_storeu_epi8(out, mask64(n), _mm512_permutex2var_epi8(a, low_bytes, b));
+    return true;
+  } else {
+    const __m512i over = _mm512_set1_epi32(static_cast<int>(0xFFFFFF00u));
+    if (n <= 16) {
+      const __m512i v = _mm512_maskz_loadu_epi32(mask16(n), p);
+      if (_mm512_test_epi32_mask(v, over) != 0) return false;
+      _mm_mask_storeu_epi8(out, mask16(n), _mm512_cvtepi32_epi8(v));
+      return true;
+    }
+    const __m512i a = _mm512_loadu_si512(p);
+    if (n <= 32) {
+      const __m512i b = _mm512_maskz_loadu_epi32(mask16(n - 16), p + 16);
+      if (_mm512_test_epi32_mask(_mm512_or_si512(a, b), over) != 0) return false;
+      _mm256_mask_storeu_epi8(out, mask32(n), _mm512_castsi512_si256(_mm512_permutex2var_epi8(a, low_bytes, b)));
+      return true;
+    }
+    const __m512i b = _mm512_loadu_si512(p + 16), c = _mm512_maskz_loadu_epi32(mask16(n - 32), p + 32);
+    const __m512i d = n > 48 ? _mm512_maskz_loadu_epi32(mask16(n - 48), p + 48) : _mm512_setzero_si512();
+    if (_mm512_test_epi32_mask(_mm512_ternarylogic_epi32(_mm512_or_si512(a, b), c, d, 0xFE), over) != 0) return false;
+    const __m512i ab = _mm512_permutex2var_epi8(a, low_bytes, b), cd = _mm512_permutex2var_epi8(c, low_bytes, d);
+    _mm512_mask_storeu_epi8(out, mask64(n), _mm512_inserti64x4(ab, _mm512_castsi512_si256(cd), 1));
+    return true;
+  }
+}
+
+/// narrow64 on 64 values at any alignment.
+template <class In>
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool narrow64u(const In* p, unsigned char* o, __m512i low_bytes) noexcept {
+  __m512i bytes;
+  if constexpr (sizeof(In) == 2) {
+    const __m512i a = _mm512_loadu_si512(p), b = _mm512_loadu_si512(p + 32);
+    if (_mm512_test_epi16_mask(_mm512_or_si512(a, b), _mm512_set1_epi16(static_cast<short>(0xFF00))) != 0) return false;
+    bytes = _mm512_permutex2var_epi8(a, low_bytes, b);
+  } else {
+    const __m512i a = _mm512_loadu_si512(p), b = _mm512_loadu_si512(p + 16);
+    const __m512i c = _mm512_loadu_si512(p + 32), d = _mm512_loadu_si512(p + 48);
+    if (_mm512_test_epi32_mask(_mm512_ternarylogic_epi32(_mm512_or_si512(a, b), c, d, 0xFE),
+                               _mm512_set1_epi32(static_cast<int>(0xFFFFFF00u))) != 0)
+      return false;
+    const __m512i ab = _mm512_permutex2var_epi8(a, low_bytes, b), cd = _mm512_permutex2var_epi8(c, low_bytes, d);
+    bytes = _mm512_inserti64x4(ab, _mm512_castsi512_si256(cd), 1);
+  }
+  _mm512_storeu_si512(o, bytes);
+  return true;
+}
+
 /// UTF-16 (In char16_t, 32 units a vector) or UTF-32 (16) to Latin-1 under Policy: blocks of
 /// values up to FF narrowed in vectors, the others scalar.
 template <class Policy, class In>
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result units_to_latin1_by(const In* p, std::size_t n,
-                                                                            unsigned char* out,
-                                                                            unsigned char repl) noexcept {
+                                                                            unsigned char* out, unsigned char repl,
+                                                                            std::size_t start) noexcept {
   constexpr std::size_t lanes = 64 / sizeof(In);
   // The low byte of each 16-bit (32-bit) lane of two vectors: bytes 2j (4j; the first 32 only used).
   const __m512i twice = _mm512_add_epi8(byte_iota(), byte_iota());
   const __m512i low_bytes = sizeof(In) == 2 ? twice : _mm512_add_epi8(twice, twice);
   latin1_progress s;
   // s.read, and s.read - s.written (which the vector blocks leave as it is), in registers.
-  std::size_t i = 0, lag = 0;
+  std::size_t i = start, lag = 0;
   while (i < n) {
     // From a 64-byte boundary, blocks of 64 while they fit (a tight loop); then, or before the
     // boundary, a masked block up to it.
@@ -7942,11 +8209,25 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result units_to_latin1_by(cons
   return latin1_result(s, n, false);
 }
 
+/// The kernel entry. Up to 1024 units, blocks of 64 from the start (unaligned) while their values
+/// are all up to FF, then the rest in straight-line masked vectors (the same result under every
+/// policy); a block with a larger value, and longer input, go to units_to_latin1_by from that block
+/// (which aligns its blocks).
 template <class In>
-conversion_result units_to_latin1(const In* p, std::size_t n, unsigned char* out, char32_t replacement) noexcept {
-  if (replacement == strict_marker) return units_to_latin1_by<strict>(p, n, out, 0);
-  if (replacement == skip_marker) return units_to_latin1_by<skip>(p, n, out, 0);
-  return units_to_latin1_by<replace>(p, n, out, static_cast<unsigned char>(replacement));
+UTF8DFA_TARGET_AVX512 conversion_result units_to_latin1(const In* p, std::size_t n, unsigned char* out,
+                                                        char32_t replacement) noexcept {
+  const __m512i twice = _mm512_add_epi8(byte_iota(), byte_iota());
+  const __m512i low_bytes = sizeof(In) == 2 ? twice : _mm512_add_epi8(twice, twice);
+  std::size_t i = 0;
+  if (n <= 64) {  // (tested first: the shortest calls take the fewest branches)
+    if (narrow_short(p, n, out, low_bytes)) return {n, n, error_code::none};
+  } else if (n <= 1024) {
+    while (n - i > 64 && narrow64u(p + i, out + i, low_bytes)) i += 64;
+    if (n - i <= 64 && narrow_short(p + i, n - i, out + i, low_bytes)) return {n, n, error_code::none};
+  }
+  if (replacement == strict_marker) return units_to_latin1_by<strict>(p, n, out, 0, i);
+  if (replacement == skip_marker) return units_to_latin1_by<skip>(p, n, out, 0, i);
+  return units_to_latin1_by<replace>(p, n, out, static_cast<unsigned char>(replacement), i);
 }
 
 /// Widens the k (at most 32 or 16) Latin-1 bytes at p into UTF-16 (Out char16_t) or UTF-32 at o.
@@ -7960,12 +8241,47 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE void widen_masked(const unsigned cha
     _mm512_mask_storeu_epi32(o, static_cast<__mmask16>(live), _mm512_cvtepu8_epi32(_mm512_castsi512_si128(x)));
 }
 
+/// Widens the r (at most 64) Latin-1 bytes at p into UTF-16 (Out char16_t) or UTF-32 at o: one
+/// masked load, up to two or four masked stores.
+template <class Out>
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE void widen_short(const unsigned char* p, std::size_t r, Out* o) noexcept {
+  const __m512i x = _mm512_maskz_loadu_epi8(mask64(r), p);
+  if constexpr (sizeof(Out) == 2) {
+    _mm512_mask_storeu_epi16(o, mask32(r), _mm512_cvtepu8_epi16(_mm512_castsi512_si256(x)));
+    if (r > 32) _mm512_mask_storeu_epi16(o + 32, mask32(r - 32), _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(x, 1)));
+  } else {
+    _mm512_mask_storeu_epi32(o, mask16(r), _mm512_cvtepu8_epi32(_mm512_castsi512_si128(x)));
+    if (r > 16) {
+      _mm512_mask_storeu_epi32(o + 16, mask16(r - 16), _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(x, 1)));
+      if (r > 32) {
+        _mm512_mask_storeu_epi32(o + 32, mask16(r - 32), _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(x, 2)));
+        if (r > 48)
+          _mm512_mask_storeu_epi32(o + 48, mask16(r - 48), _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(x, 3)));
+      }
+    }
+  }
+}
+
 /// Latin-1 to UTF-16 (Out char16_t) or UTF-32: 32 or 16 bytes widened a vector at a time, stored
 /// from a 64-byte boundary of the output on (the head and the tail masked).
 template <class Out>
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE std::size_t latin1_widen(const unsigned char* p, std::size_t n,
                                                                 Out* out) noexcept {
   constexpr std::size_t lanes = 64 / sizeof(Out);
+  if (n <= 64) {  // short input: one masked load, masked stores
+    widen_short(p, n, out);
+    return n;
+  }
+  if (sizeof(Out) == 2 && n <= 256) {  // UTF-16: 64 bytes a step from the start (unaligned), the rest masked
+    std::size_t i = 0;
+    for (; n - i > 64; i += 64) {
+      _mm512_storeu_si512(out + i, _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i))));
+      _mm512_storeu_si512(out + i + 32,
+                          _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 32))));
+    }
+    widen_short(p + i, n - i, out + i);
+    return n;
+  }
   std::size_t i = units_to_line(out) < n ? units_to_line(out) : n;
   widen_masked(p, i, out);
   for (; n - i >= 2 * lanes; i += 2 * lanes) {  // two vectors a step
@@ -8023,6 +8339,26 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE std::size_t change_endianness(const Unit*
     const auto live = static_cast<__mmask64>(low_bits(k * sizeof(Unit)));
     _mm512_mask_storeu_epi8(out + i, live, _mm512_shuffle_epi8(_mm512_maskz_loadu_epi8(live, p + i), order));
   };
+  if (n * sizeof(Unit) <= 512) {  // short input: 128 bytes a step from the start (unaligned), the rest masked
+    const auto* in = reinterpret_cast<const unsigned char*>(p);
+    auto* o = reinterpret_cast<unsigned char*>(out);
+    const std::size_t bytes = n * sizeof(Unit);
+    std::size_t j = 0;
+    for (; bytes - j > 128; j += 128) {  // both loaded before the stores (out may be p)
+      const __m512i a = _mm512_loadu_si512(in + j), b = _mm512_loadu_si512(in + j + 64);
+      _mm512_storeu_si512(o + j, _mm512_shuffle_epi8(a, order));
+      _mm512_storeu_si512(o + j + 64, _mm512_shuffle_epi8(b, order));
+    }
+    const std::size_t r = bytes - j;  // 0 (only when n is) to 128
+    if (r <= 64) {
+      _mm512_mask_storeu_epi8(o + j, mask64(r), _mm512_shuffle_epi8(_mm512_maskz_loadu_epi8(mask64(r), in + j), order));
+    } else {
+      const __m512i a = _mm512_loadu_si512(in + j), b = _mm512_maskz_loadu_epi8(mask64(r - 64), in + j + 64);
+      _mm512_storeu_si512(o + j, _mm512_shuffle_epi8(a, order));
+      _mm512_mask_storeu_epi8(o + j + 64, mask64(r - 64), _mm512_shuffle_epi8(b, order));
+    }
+    return n;
+  }
   std::size_t i = units_to_line(out) < n ? units_to_line(out) : n;  // stores from a 64-byte boundary
   masked(0, i);
   for (; n - i >= 2 * lanes; i += 2 * lanes) {
@@ -8040,6 +8376,16 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16_s
                                                                                        std::size_t n) noexcept {
   const __m512i shift = _mm512_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
   const __m512i limit = _mm512_set1_epi16(0x0800);
+  if (n <= 64) {  // short input: one or two masked vectors; an error: the scalar code from the start
+    if (UTF8DFA_LIKELY(paired64(surrogates64<true>(p, n)))) return {n, 0, error_code::none};
+    UTF8DFA_LEAVE_AVX();
+    return validate_utf16_swapped_scalar(p, n);
+  }
+  if (n <= 1024) {  // vectors from the start, one test; an error: the scalar code from the start
+    if (UTF8DFA_LIKELY(utf16_pairs_up<true>(p, n))) return {n, 0, error_code::none};
+    UTF8DFA_LEAVE_AVX();
+    return validate_utf16_swapped_scalar(p, n);
+  }
   const __m512i order = unit_byte_reversal<char16_t>();
   for (std::size_t i = 0; i < n;) {
     if (n - i >= 128 && plain128<true>(p + i, shift, limit)) {

@@ -574,6 +574,50 @@ TEST_CASE("UTF-8 to UTF-16 / UTF-32 in the other byte order: errors and characte
       }
 }
 
+TEST_CASE("short inputs: every length to 130, a bad unit or sequence at every position, every start in a line") {
+  // The kernels take inputs of up to 64 units in one or a few masked vectors, without alignment;
+  // an error sends them to the scalar code from the start. Latin-1 text (so that every conversion
+  // to Latin-1 takes that path) with one planted unit or sequence, from every start unit of a line.
+  std::u16string latin16;
+  std::u32string latin32;
+  for (std::size_t k = 0; k < 130 + 16; ++k) {
+    latin16 += static_cast<char16_t>(k % 5 == 0 ? 0xE9 : 0x61 + k % 26);
+    latin32 += static_cast<char32_t>(k % 5 == 0 ? 0xE9 : 0x61 + k % 26);
+  }
+  for (std::size_t n = 0; n <= 130; ++n)
+    for (std::size_t pos = 0; pos <= n; ++pos) {  // pos == n: nothing planted
+      const std::size_t offset = (n + pos) % 16;
+      for (const char16_t planted : {u'\xD800', u'\xDC00', u'\x0100', u'\xD83D'}) {
+        if (pos == n && planted != u'\xD800') continue;
+        std::u16string s = latin16.substr(0, offset + n);
+        if (pos < n) s[offset + pos] = planted;
+        if (planted == u'\xD83D' && pos + 1 < n) s[offset + pos + 1] = u'\xDE00';  // a pair
+        const std::u16string_view v = std::u16string_view(s).substr(offset);
+        check_utf16_more(v);
+        REQUIRE(same(utf8dfa::validate_utf16(v), d::validate_utf(v.data(), n)));
+      }
+      for (const char32_t planted : {char32_t{0xD800}, char32_t{0x110000}, char32_t{0x100}, char32_t{0x10FFFF}}) {
+        if (pos == n && planted != 0xD800) continue;
+        std::u32string s = latin32.substr(0, offset + n);
+        if (pos < n) s[offset + pos] = planted;
+        check_utf32_more(std::u32string_view(s).substr(offset));
+      }
+      // UTF-8: Latin-1 text as pairs and ASCII, cut at n bytes, with a sequence planted at pos.
+      for (const char* planted : {"\xFF", "\x80", "\xC3", "\xE2\x82\xAC", "\xC4\x80", "\xF0\x9F\x98\x80", "\xE4"}) {
+        if (pos == n && *planted != '\xFF') continue;
+        std::string s = std::string(offset, 'a') + latin1_utf8_text(n, 3);
+        s.resize(offset + n);
+        if (pos < n) s.replace(offset + pos, std::strlen(planted), planted);
+        s.resize(offset + n);
+        const std::string t = s.substr(offset);
+        check_utf8_to_latin1(t);
+        const auto* p = reinterpret_cast<const unsigned char*>(t.data());
+        INFO("UTF-8 length " << n << " planted at " << pos);
+        REQUIRE(same(utf8dfa::validate(t), d::validate_scalar(p, n)));
+      }
+    }
+}
+
 #if UTF8DFA_UNITS_TEST_MMAP
 /// A page of usable memory between two inaccessible ones.
 class guarded {
@@ -666,6 +710,40 @@ TEST_CASE("count_utf16, validate_utf32, Latin-1 <-> UTF-16 / UTF-32, byte orders
     REQUIRE(utf8dfa::latin1_to_utf16(vl, out.at_end<char16_t>(n)) == n);
     REQUIRE(utf8dfa::latin1_to_utf32(vl, out.at_end<char32_t>(n)) == n);
   }
+}
+TEST_CASE("short inputs ending at an inaccessible page: a bad unit at every position") {
+  const guarded in, out;
+  for (std::size_t n = 0; n <= 130; ++n)
+    for (std::size_t pos = 0; pos <= n; ++pos) {
+      INFO("length " << n << " bad unit at " << pos);
+      std::u16string t16(n, u'\xE9');
+      std::u32string t32(n, U'\xE9');
+      std::string t8(n, 'a');
+      if (pos < n) {
+        t16[pos] = pos % 2 == 0 ? u'\xDC00' : u'\x0100';
+        t32[pos] = pos % 2 == 0 ? char32_t{0xD800} : char32_t{0x100};
+        t8[pos] = pos % 2 == 0 ? '\xC3' : '\xFF';
+      }
+      const char16_t* u16 = in.at_end(n, t16.data());
+      const std::u16string_view v16(u16, n);
+      REQUIRE(same(utf8dfa::validate_utf16(v16), d::validate_utf(u16, n)));
+      REQUIRE(utf8dfa::count_utf16(v16) == d::count_utf16_scalar(u16, n));
+      const conversion_result w16 = d::to_latin1(u16, n, out.at_end<unsigned char>(n), utf8dfa::strict{});
+      REQUIRE(same(utf8dfa::utf16_to_latin1(v16, out.at_end<unsigned char>(n)), w16));
+      REQUIRE(utf8dfa::change_endianness_utf16(v16, out.at_end<char16_t>(n)) == n);
+      const char32_t* u32 = in.at_end(n, t32.data());
+      const std::u32string_view v32(u32, n);
+      REQUIRE(same(utf8dfa::validate_utf32(v32), d::validate_utf32_scalar(u32, n)));
+      const conversion_result w32 = d::to_latin1(u32, n, out.at_end<unsigned char>(n), utf8dfa::strict{});
+      REQUIRE(same(utf8dfa::utf32_to_latin1(v32, out.at_end<unsigned char>(n)), w32));
+      const auto* u8 = in.at_end(n, reinterpret_cast<const unsigned char*>(t8.data()));
+      const std::string_view v8(reinterpret_cast<const char*>(u8), n);
+      REQUIRE(same(utf8dfa::validate(v8), d::validate_scalar(u8, n)));
+      const conversion_result w8 = d::to_latin1(u8, n, out.at_end<unsigned char>(n), utf8dfa::strict{});
+      REQUIRE(same(utf8dfa::utf8_to_latin1(v8, out.at_end<unsigned char>(n)), w8));
+      REQUIRE(utf8dfa::latin1_to_utf16(v8, out.at_end<char16_t>(n)) == n);
+      REQUIRE(utf8dfa::latin1_to_utf32(v8, out.at_end<char32_t>(n)) == n);
+    }
 }
 #endif
 

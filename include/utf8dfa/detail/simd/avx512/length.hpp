@@ -415,7 +415,8 @@ inline std::size_t utf32_length_from_utf8(const unsigned char* p, std::size_t n,
   return utf8_units_blocks<false, &utf8_units_segment<false>, 256>(p, n, repl);
 }
 
-inline std::size_t utf8_length_from_utf16(const char16_t* p, std::size_t n, char32_t repl) noexcept {
+UTF8DFA_NOINLINE inline std::size_t utf8_length_from_utf16_blocks(const char16_t* p, std::size_t n,
+                                                                  char32_t repl) noexcept {
   // valid_marker: on long input the replace count with a 2-byte replacement (U+0080), which is the
   // same count (the errors of UTF-16 are its lone surrogates).
   if (repl == valid_marker) {
@@ -423,6 +424,45 @@ inline std::size_t utf8_length_from_utf16(const char16_t* p, std::size_t n, char
     repl = 0x80;
   }
   return utf8_bytes_blocks<char16_t, &utf16_bytes_segment, 32>(p, n, repl);
+}
+
+/// The high and the low surrogates of the UTF-16 units u and their UTF-8 bytes past one a unit (a
+/// high surrogate counted as 3, as any unit from 0x800 on).
+struct utf16_short_block {
+  std::uint32_t high, low;
+  std::size_t more;
+};
+
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE utf16_short_block utf16_short_counts(__m512i u) noexcept {
+  const __m512i top = _mm512_and_si512(u, _mm512_set1_epi16(static_cast<short>(0xFC00)));
+  const std::uint32_t high = _mm512_cmpeq_epi16_mask(top, _mm512_set1_epi16(static_cast<short>(0xD800)));
+  const std::uint32_t low = _mm512_cmpeq_epi16_mask(top, _mm512_set1_epi16(static_cast<short>(0xDC00)));
+  const std::uint32_t ge80 = _mm512_cmpge_epu16_mask(u, _mm512_set1_epi16(0x80));
+  const std::uint32_t ge800 = _mm512_cmpge_epu16_mask(u, _mm512_set1_epi16(0x800));
+  return {high, low, static_cast<std::size_t>(_mm_popcnt_u32(ge80) + _mm_popcnt_u32(ge800))};
+}
+
+/// The kernel entry. A short input (at most 64 units) whose surrogates pair up: its bytes from one
+/// or two masked vectors (n, plus 1 from 0x80 on, plus 1 from 0x800 on, less 2 a pair: a pair is
+/// 3 + 3 counted as 4). Any other input by the blocks (or, under valid_marker, as below).
+UTF8DFA_TARGET_AVX512 inline std::size_t utf8_length_from_utf16(const char16_t* p, std::size_t n,
+                                                                char32_t repl) noexcept {
+  if (n <= 64 && repl != valid_marker) {
+    const utf16_short_block a = utf16_short_counts(
+        _mm512_maskz_loadu_epi16(static_cast<__mmask32>(_bzhi_u32(~0u, static_cast<unsigned>(n))), p));
+    std::uint64_t high = a.high, low = a.low;
+    std::size_t more = a.more;
+    if (n > 32) {
+      const utf16_short_block b = utf16_short_counts(
+          _mm512_maskz_loadu_epi16(static_cast<__mmask32>(_bzhi_u32(~0u, static_cast<unsigned>(n - 32))), p + 32));
+      high |= std::uint64_t{b.high} << 32;
+      low |= std::uint64_t{b.low} << 32;
+      more += b.more;
+    }
+    if (UTF8DFA_LIKELY((((high << 1) ^ low) | (high >> 63)) == 0))
+      return n + more - 2 * static_cast<std::size_t>(_mm_popcnt_u64(high));
+  }
+  return utf8_length_from_utf16_blocks(p, n, repl);
 }
 
 inline std::size_t utf8_length_from_utf32(const char32_t* p, std::size_t n, char32_t repl) noexcept {

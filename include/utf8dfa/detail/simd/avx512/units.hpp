@@ -26,6 +26,18 @@ inline namespace UTF8DFA_ABI_NAMESPACE {
 namespace detail {
 namespace avx512 {
 
+/// The low `k` bits set (k <= 255: bzhi reads the low 8 bits of its index, and leaves every bit
+/// set from the width on).
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __mmask16 mask16(std::size_t k) noexcept {
+  return static_cast<__mmask16>(_bzhi_u32(0xFFFFu, static_cast<unsigned>(k)));
+}
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __mmask32 mask32(std::size_t k) noexcept {
+  return static_cast<__mmask32>(_bzhi_u32(~0u, static_cast<unsigned>(k)));
+}
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __mmask64 mask64(std::size_t k) noexcept {
+  return static_cast<__mmask64>(_bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(k)));
+}
+
 // ---- Latin-1 to UTF-8 -----------------------------------------------------------------------
 
 /// Writes the UTF-8 of the `k` (<= 32) Latin-1 bytes in `y` (zero past k; `high` their bytes 80..FF).
@@ -187,14 +199,103 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const
   return latin1_result(s, n, false);
 }
 
-inline conversion_result utf8_to_latin1(const unsigned char* p, std::size_t n, unsigned char* out,
-                                        char32_t replacement) noexcept {
+/// The kernel entry: a short input of ASCII and whole C2/C3 pairs (the same result under every
+/// policy) in one masked block, any other by utf8_to_latin1_by from the start.
+UTF8DFA_TARGET_AVX512 inline conversion_result utf8_to_latin1(const unsigned char* p, std::size_t n, unsigned char* out,
+                                                              char32_t replacement) noexcept {
+  if (n <= 64) {
+    const __m512i x = _mm512_maskz_loadu_epi8(mask64(n), p);
+    const std::uint64_t high = _mm512_movepi8_mask(x);
+    if (high == 0) {
+      _mm512_mask_storeu_epi8(out, mask64(n), x);
+      return {n, n, error_code::none};
+    }
+    const std::uint64_t lead =
+        _mm512_mask_cmpeq_epi8_mask(high, _mm512_and_si512(x, _mm512_set1_epi8(static_cast<char>(0xFE))),
+                                    _mm512_set1_epi8(static_cast<char>(0xC2)));
+    const std::uint64_t cont = _mm512_mask_cmplt_epu8_mask(high, x, _mm512_set1_epi8(static_cast<char>(0xC0)));
+    // Each high byte a lead or a continuation, each continuation right after a lead, no lead last.
+    if (((high & ~lead & ~cont) | ((lead << 1) ^ cont) | (lead >> 63)) == 0) {
+      const std::uint64_t is_c3 = _mm512_cmpeq_epi8_mask(x, _mm512_set1_epi8(static_cast<char>(0xC3)));
+      const __m512i bytes = _mm512_mask_add_epi8(x, is_c3 << 1, x, _mm512_set1_epi8(0x40));
+      const std::uint64_t keep = mask64(n) & ~lead;
+      const auto count = static_cast<std::size_t>(_mm_popcnt_u64(keep));
+      _mm512_mask_storeu_epi8(out, mask64(count), _mm512_maskz_compress_epi8(keep, bytes));
+      return {n, count, error_code::none};
+    }
+  }
   if (replacement == strict_marker) return utf8_to_latin1_by<strict>(p, n, out, 0);
   if (replacement == skip_marker) return utf8_to_latin1_by<skip>(p, n, out, 0);
   return utf8_to_latin1_by<replace>(p, n, out, static_cast<unsigned char>(replacement));
 }
 
 // ---- UTF-16 -----------------------------------------------------------------------------------
+
+/// The high and the low surrogates among the n (at most 64) UTF-16 units at p, bit j for unit j.
+struct surrogate_masks {
+  std::uint64_t high, low;
+};
+
+/// u with the bytes of each 16-bit unit exchanged when Swap.
+template <bool Swap>
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m512i swap_if(__m512i u) noexcept {
+  if constexpr (Swap)
+    return _mm512_shuffle_epi8(
+        u, _mm512_broadcast_i32x4(_mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14)));
+  else
+    return u;
+}
+
+/// Short input: one or two masked loads (nothing read past p + n), bytes exchanged when Swap.
+template <bool Swap = false>
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE surrogate_masks surrogates64(const char16_t* p, std::size_t n) noexcept {
+  const __m512i tag = _mm512_set1_epi16(static_cast<short>(0xFC00));
+  const __m512i high = _mm512_set1_epi16(static_cast<short>(0xD800));
+  const __m512i low = _mm512_set1_epi16(static_cast<short>(0xDC00));
+  const __m512i a = _mm512_and_si512(swap_if<Swap>(_mm512_maskz_loadu_epi16(mask32(n), p)), tag);
+  std::uint64_t h = _mm512_cmpeq_epi16_mask(a, high), l = _mm512_cmpeq_epi16_mask(a, low);
+  if (n > 32) {
+    const __m512i b = _mm512_and_si512(swap_if<Swap>(_mm512_maskz_loadu_epi16(mask32(n - 32), p + 32)), tag);
+    h |= std::uint64_t{_mm512_cmpeq_epi16_mask(b, high)} << 32;
+    l |= std::uint64_t{_mm512_cmpeq_epi16_mask(b, low)} << 32;
+  }
+  return {h, l};
+}
+
+/// True when the surrogates of a short input (at most 64 units) pair up: each high one followed
+/// by a low one (not the last unit), each low one after a high one.
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool paired64(const surrogate_masks& m) noexcept {
+  return (((m.high << 1) ^ m.low) | (m.high >> 63)) == 0;
+}
+
+/// True when the surrogates of the n (at most 1024) UTF-16 units at p (bytes exchanged when Swap)
+/// pair up. Vectors of 32 from the start (unaligned), the last one masked: first whether there is
+/// any surrogate at all (one add and one min a vector), then, only if there is, the pairs, a vector
+/// at a time (a high surrogate in the last unit of one carried to the next).
+template <bool Swap>
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool utf16_pairs_up(const char16_t* p, std::size_t n) noexcept {
+  const __m512i shift = _mm512_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
+  __m512i least = _mm512_set1_epi16(-1);
+  std::size_t i = 0;
+  for (; n - i > 32; i += 32)
+    least = _mm512_min_epu16(least, _mm512_add_epi16(swap_if<Swap>(_mm512_loadu_si512(p + i)), shift));
+  least =
+      _mm512_min_epu16(least, _mm512_add_epi16(swap_if<Swap>(_mm512_maskz_loadu_epi16(mask32(n - i), p + i)), shift));
+  if (_mm512_cmplt_epu16_mask(least, _mm512_set1_epi16(0x0800)) == 0) return true;
+  const __m512i tag = _mm512_set1_epi16(static_cast<short>(0xFC00));
+  const __m512i high = _mm512_set1_epi16(static_cast<short>(0xD800));
+  const __m512i low = _mm512_set1_epi16(static_cast<short>(0xDC00));
+  std::uint64_t bad = 0, carry = 0;
+  for (i = 0; i < n; i += 32) {
+    const __m512i u =
+        _mm512_and_si512(swap_if<Swap>(_mm512_maskz_loadu_epi16(mask32(n - i < 32 ? n - i : 32), p + i)), tag);
+    const std::uint64_t h = _mm512_cmpeq_epi16_mask(u, high), l = _mm512_cmpeq_epi16_mask(u, low);
+    // (past the input the lanes are zero: a high surrogate last in a masked vector finds no low one)
+    bad |= (((h << 1) | carry) ^ l) & 0xFFFFFFFFu;
+    carry = h >> 31;
+  }
+  return (bad | carry) == 0;
+}
 
 /// The surrogates of a block of UTF-16: every one (`any`), the high ones, the low ones.
 struct surrogates {
@@ -264,6 +365,16 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE std::size_t to_line(const char16_t* 
 
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16(const char16_t* p,
                                                                                std::size_t n) noexcept {
+  if (n <= 64) {  // short input: one or two masked vectors; an error: the scalar code from the start
+    if (UTF8DFA_LIKELY(paired64(surrogates64(p, n)))) return {n, 0, error_code::none};
+    UTF8DFA_LEAVE_AVX();
+    return validate_utf(p, n);
+  }
+  if (n <= 1024) {  // vectors from the start, one test; an error: the scalar code from the start
+    if (UTF8DFA_LIKELY(utf16_pairs_up<false>(p, n))) return {n, 0, error_code::none};
+    UTF8DFA_LEAVE_AVX();
+    return validate_utf(p, n);
+  }
   const __m512i shift = _mm512_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
   const __m512i limit = _mm512_set1_epi16(0x0800);
   std::size_t i = to_line(p, n, shift, limit);

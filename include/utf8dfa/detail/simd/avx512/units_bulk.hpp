@@ -64,6 +64,10 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE std::size_t sum_words(__m512i v) noe
 /// pair, the others 32 at a time (each block reads the unit before it as well; the pairs counted in
 /// 16-bit lanes, added up every 65535 blocks at most).
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t count_utf16(const char16_t* p, std::size_t n) noexcept {
+  if (n <= 64) {  // short input: one or two masked vectors, the pairs by one mask shift
+    const surrogate_masks m = surrogates64(p, n);
+    return n - static_cast<std::size_t>(_mm_popcnt_u64((m.high << 1) & m.low));
+  }
   const __m512i shift = _mm512_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
   const __m512i limit = _mm512_set1_epi16(0x0800);
   const __m512i one = _mm512_set1_epi16(1);
@@ -131,6 +135,44 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool utf32_fine(const utf32_maxima& 
 /// valid).
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf32(const char32_t* p,
                                                                                std::size_t n) noexcept {
+  if (n <= 64) {  // short input: up to four masked vectors (tested first: the fewest branches)
+    utf32_maxima a{_mm512_setzero_si512(), _mm512_setzero_si512()};
+    take_utf32(a, _mm512_maskz_loadu_epi32(mask16(n), p));
+    if (n > 16) {
+      take_utf32(a, _mm512_maskz_loadu_epi32(mask16(n - 16), p + 16));
+      if (n > 32) {
+        take_utf32(a, _mm512_maskz_loadu_epi32(mask16(n - 32), p + 32));
+        if (n > 48) take_utf32(a, _mm512_maskz_loadu_epi32(mask16(n - 48), p + 48));
+      }
+    }
+    if (UTF8DFA_LIKELY(utf32_fine(a))) return {n, 0, error_code::none};
+    UTF8DFA_LEAVE_AVX();
+    return validate_utf(p, n);
+  }
+  if (n <= 1024) {  // vectors from the start (unaligned), the last ones masked, one check
+    utf32_maxima a{_mm512_setzero_si512(), _mm512_setzero_si512()}, b = a;
+    std::size_t i = 0;
+    for (; n - i > 64; i += 64) {
+      take_utf32(a, _mm512_loadu_si512(p + i));
+      take_utf32(b, _mm512_loadu_si512(p + i + 16));
+      take_utf32(a, _mm512_loadu_si512(p + i + 32));
+      take_utf32(b, _mm512_loadu_si512(p + i + 48));
+    }
+    const std::size_t r = n - i;  // 0 (only when n is) to 64
+    take_utf32(a, _mm512_maskz_loadu_epi32(mask16(r), p + i));
+    if (r > 16) {
+      take_utf32(b, _mm512_maskz_loadu_epi32(mask16(r - 16), p + i + 16));
+      if (r > 32) {
+        take_utf32(a, _mm512_maskz_loadu_epi32(mask16(r - 32), p + i + 32));
+        if (r > 48) take_utf32(b, _mm512_maskz_loadu_epi32(mask16(r - 48), p + i + 48));
+      }
+    }
+    a.value = _mm512_max_epu32(a.value, b.value);
+    a.shifted = _mm512_max_epu32(a.shifted, b.shifted);
+    if (UTF8DFA_LIKELY(utf32_fine(a))) return {n, 0, error_code::none};
+    UTF8DFA_LEAVE_AVX();
+    return validate_utf(p, n);
+  }
   std::size_t i = 0;
   for (std::size_t step = 0; i < n; i += step) {
     utf32_maxima a{_mm512_setzero_si512(), _mm512_setzero_si512()}, b = a;
@@ -185,19 +227,82 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool narrow64(const In* p, unsigned 
   return true;
 }
 
+/// Writes the n (at most 64) values at p as bytes at out when they are all at most FF (with
+/// `low_bytes` as for narrow64): straight-line masked loads and one masked store; false (nothing
+/// written) when one is not.
+template <class In>
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool narrow_short(const In* p, std::size_t n, unsigned char* out,
+                                                              __m512i low_bytes) noexcept {
+  if constexpr (sizeof(In) == 2) {
+    const __m512i over = _mm512_set1_epi16(static_cast<short>(0xFF00));
+    if (n <= 32) {
+      const __m512i u = _mm512_maskz_loadu_epi16(mask32(n), p);
+      if (_mm512_test_epi16_mask(u, over) != 0) return false;
+      _mm256_mask_storeu_epi8(out, mask32(n), _mm512_cvtepi16_epi8(u));
+      return true;
+    }
+    const __m512i a = _mm512_loadu_si512(p), b = _mm512_maskz_loadu_epi16(mask32(n - 32), p + 32);
+    if (_mm512_test_epi16_mask(_mm512_or_si512(a, b), over) != 0) return false;
+    _mm512_mask_storeu_epi8(out, mask64(n), _mm512_permutex2var_epi8(a, low_bytes, b));
+    return true;
+  } else {
+    const __m512i over = _mm512_set1_epi32(static_cast<int>(0xFFFFFF00u));
+    if (n <= 16) {
+      const __m512i v = _mm512_maskz_loadu_epi32(mask16(n), p);
+      if (_mm512_test_epi32_mask(v, over) != 0) return false;
+      _mm_mask_storeu_epi8(out, mask16(n), _mm512_cvtepi32_epi8(v));
+      return true;
+    }
+    const __m512i a = _mm512_loadu_si512(p);
+    if (n <= 32) {
+      const __m512i b = _mm512_maskz_loadu_epi32(mask16(n - 16), p + 16);
+      if (_mm512_test_epi32_mask(_mm512_or_si512(a, b), over) != 0) return false;
+      _mm256_mask_storeu_epi8(out, mask32(n), _mm512_castsi512_si256(_mm512_permutex2var_epi8(a, low_bytes, b)));
+      return true;
+    }
+    const __m512i b = _mm512_loadu_si512(p + 16), c = _mm512_maskz_loadu_epi32(mask16(n - 32), p + 32);
+    const __m512i d = n > 48 ? _mm512_maskz_loadu_epi32(mask16(n - 48), p + 48) : _mm512_setzero_si512();
+    if (_mm512_test_epi32_mask(_mm512_ternarylogic_epi32(_mm512_or_si512(a, b), c, d, 0xFE), over) != 0) return false;
+    const __m512i ab = _mm512_permutex2var_epi8(a, low_bytes, b), cd = _mm512_permutex2var_epi8(c, low_bytes, d);
+    _mm512_mask_storeu_epi8(out, mask64(n), _mm512_inserti64x4(ab, _mm512_castsi512_si256(cd), 1));
+    return true;
+  }
+}
+
+/// narrow64 on 64 values at any alignment.
+template <class In>
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool narrow64u(const In* p, unsigned char* o, __m512i low_bytes) noexcept {
+  __m512i bytes;
+  if constexpr (sizeof(In) == 2) {
+    const __m512i a = _mm512_loadu_si512(p), b = _mm512_loadu_si512(p + 32);
+    if (_mm512_test_epi16_mask(_mm512_or_si512(a, b), _mm512_set1_epi16(static_cast<short>(0xFF00))) != 0) return false;
+    bytes = _mm512_permutex2var_epi8(a, low_bytes, b);
+  } else {
+    const __m512i a = _mm512_loadu_si512(p), b = _mm512_loadu_si512(p + 16);
+    const __m512i c = _mm512_loadu_si512(p + 32), d = _mm512_loadu_si512(p + 48);
+    if (_mm512_test_epi32_mask(_mm512_ternarylogic_epi32(_mm512_or_si512(a, b), c, d, 0xFE),
+                               _mm512_set1_epi32(static_cast<int>(0xFFFFFF00u))) != 0)
+      return false;
+    const __m512i ab = _mm512_permutex2var_epi8(a, low_bytes, b), cd = _mm512_permutex2var_epi8(c, low_bytes, d);
+    bytes = _mm512_inserti64x4(ab, _mm512_castsi512_si256(cd), 1);
+  }
+  _mm512_storeu_si512(o, bytes);
+  return true;
+}
+
 /// UTF-16 (In char16_t, 32 units a vector) or UTF-32 (16) to Latin-1 under Policy: blocks of
 /// values up to FF narrowed in vectors, the others scalar.
 template <class Policy, class In>
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result units_to_latin1_by(const In* p, std::size_t n,
-                                                                            unsigned char* out,
-                                                                            unsigned char repl) noexcept {
+                                                                            unsigned char* out, unsigned char repl,
+                                                                            std::size_t start) noexcept {
   constexpr std::size_t lanes = 64 / sizeof(In);
   // The low byte of each 16-bit (32-bit) lane of two vectors: bytes 2j (4j; the first 32 only used).
   const __m512i twice = _mm512_add_epi8(byte_iota(), byte_iota());
   const __m512i low_bytes = sizeof(In) == 2 ? twice : _mm512_add_epi8(twice, twice);
   latin1_progress s;
   // s.read, and s.read - s.written (which the vector blocks leave as it is), in registers.
-  std::size_t i = 0, lag = 0;
+  std::size_t i = start, lag = 0;
   while (i < n) {
     // From a 64-byte boundary, blocks of 64 while they fit (a tight loop); then, or before the
     // boundary, a masked block up to it.
@@ -235,11 +340,25 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result units_to_latin1_by(cons
   return latin1_result(s, n, false);
 }
 
+/// The kernel entry. Up to 1024 units, blocks of 64 from the start (unaligned) while their values
+/// are all up to FF, then the rest in straight-line masked vectors (the same result under every
+/// policy); a block with a larger value, and longer input, go to units_to_latin1_by from that block
+/// (which aligns its blocks).
 template <class In>
-conversion_result units_to_latin1(const In* p, std::size_t n, unsigned char* out, char32_t replacement) noexcept {
-  if (replacement == strict_marker) return units_to_latin1_by<strict>(p, n, out, 0);
-  if (replacement == skip_marker) return units_to_latin1_by<skip>(p, n, out, 0);
-  return units_to_latin1_by<replace>(p, n, out, static_cast<unsigned char>(replacement));
+UTF8DFA_TARGET_AVX512 conversion_result units_to_latin1(const In* p, std::size_t n, unsigned char* out,
+                                                        char32_t replacement) noexcept {
+  const __m512i twice = _mm512_add_epi8(byte_iota(), byte_iota());
+  const __m512i low_bytes = sizeof(In) == 2 ? twice : _mm512_add_epi8(twice, twice);
+  std::size_t i = 0;
+  if (n <= 64) {  // (tested first: the shortest calls take the fewest branches)
+    if (narrow_short(p, n, out, low_bytes)) return {n, n, error_code::none};
+  } else if (n <= 1024) {
+    while (n - i > 64 && narrow64u(p + i, out + i, low_bytes)) i += 64;
+    if (n - i <= 64 && narrow_short(p + i, n - i, out + i, low_bytes)) return {n, n, error_code::none};
+  }
+  if (replacement == strict_marker) return units_to_latin1_by<strict>(p, n, out, 0, i);
+  if (replacement == skip_marker) return units_to_latin1_by<skip>(p, n, out, 0, i);
+  return units_to_latin1_by<replace>(p, n, out, static_cast<unsigned char>(replacement), i);
 }
 
 /// Widens the k (at most 32 or 16) Latin-1 bytes at p into UTF-16 (Out char16_t) or UTF-32 at o.
@@ -253,12 +372,47 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE void widen_masked(const unsigned cha
     _mm512_mask_storeu_epi32(o, static_cast<__mmask16>(live), _mm512_cvtepu8_epi32(_mm512_castsi512_si128(x)));
 }
 
+/// Widens the r (at most 64) Latin-1 bytes at p into UTF-16 (Out char16_t) or UTF-32 at o: one
+/// masked load, up to two or four masked stores.
+template <class Out>
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE void widen_short(const unsigned char* p, std::size_t r, Out* o) noexcept {
+  const __m512i x = _mm512_maskz_loadu_epi8(mask64(r), p);
+  if constexpr (sizeof(Out) == 2) {
+    _mm512_mask_storeu_epi16(o, mask32(r), _mm512_cvtepu8_epi16(_mm512_castsi512_si256(x)));
+    if (r > 32) _mm512_mask_storeu_epi16(o + 32, mask32(r - 32), _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(x, 1)));
+  } else {
+    _mm512_mask_storeu_epi32(o, mask16(r), _mm512_cvtepu8_epi32(_mm512_castsi512_si128(x)));
+    if (r > 16) {
+      _mm512_mask_storeu_epi32(o + 16, mask16(r - 16), _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(x, 1)));
+      if (r > 32) {
+        _mm512_mask_storeu_epi32(o + 32, mask16(r - 32), _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(x, 2)));
+        if (r > 48)
+          _mm512_mask_storeu_epi32(o + 48, mask16(r - 48), _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(x, 3)));
+      }
+    }
+  }
+}
+
 /// Latin-1 to UTF-16 (Out char16_t) or UTF-32: 32 or 16 bytes widened a vector at a time, stored
 /// from a 64-byte boundary of the output on (the head and the tail masked).
 template <class Out>
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE std::size_t latin1_widen(const unsigned char* p, std::size_t n,
                                                                 Out* out) noexcept {
   constexpr std::size_t lanes = 64 / sizeof(Out);
+  if (n <= 64) {  // short input: one masked load, masked stores
+    widen_short(p, n, out);
+    return n;
+  }
+  if (sizeof(Out) == 2 && n <= 256) {  // UTF-16: 64 bytes a step from the start (unaligned), the rest masked
+    std::size_t i = 0;
+    for (; n - i > 64; i += 64) {
+      _mm512_storeu_si512(out + i, _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i))));
+      _mm512_storeu_si512(out + i + 32,
+                          _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 32))));
+    }
+    widen_short(p + i, n - i, out + i);
+    return n;
+  }
   std::size_t i = units_to_line(out) < n ? units_to_line(out) : n;
   widen_masked(p, i, out);
   for (; n - i >= 2 * lanes; i += 2 * lanes) {  // two vectors a step
@@ -316,6 +470,26 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE std::size_t change_endianness(const Unit*
     const auto live = static_cast<__mmask64>(low_bits(k * sizeof(Unit)));
     _mm512_mask_storeu_epi8(out + i, live, _mm512_shuffle_epi8(_mm512_maskz_loadu_epi8(live, p + i), order));
   };
+  if (n * sizeof(Unit) <= 512) {  // short input: 128 bytes a step from the start (unaligned), the rest masked
+    const auto* in = reinterpret_cast<const unsigned char*>(p);
+    auto* o = reinterpret_cast<unsigned char*>(out);
+    const std::size_t bytes = n * sizeof(Unit);
+    std::size_t j = 0;
+    for (; bytes - j > 128; j += 128) {  // both loaded before the stores (out may be p)
+      const __m512i a = _mm512_loadu_si512(in + j), b = _mm512_loadu_si512(in + j + 64);
+      _mm512_storeu_si512(o + j, _mm512_shuffle_epi8(a, order));
+      _mm512_storeu_si512(o + j + 64, _mm512_shuffle_epi8(b, order));
+    }
+    const std::size_t r = bytes - j;  // 0 (only when n is) to 128
+    if (r <= 64) {
+      _mm512_mask_storeu_epi8(o + j, mask64(r), _mm512_shuffle_epi8(_mm512_maskz_loadu_epi8(mask64(r), in + j), order));
+    } else {
+      const __m512i a = _mm512_loadu_si512(in + j), b = _mm512_maskz_loadu_epi8(mask64(r - 64), in + j + 64);
+      _mm512_storeu_si512(o + j, _mm512_shuffle_epi8(a, order));
+      _mm512_mask_storeu_epi8(o + j + 64, mask64(r - 64), _mm512_shuffle_epi8(b, order));
+    }
+    return n;
+  }
   std::size_t i = units_to_line(out) < n ? units_to_line(out) : n;  // stores from a 64-byte boundary
   masked(0, i);
   for (; n - i >= 2 * lanes; i += 2 * lanes) {
@@ -333,6 +507,16 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16_s
                                                                                        std::size_t n) noexcept {
   const __m512i shift = _mm512_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
   const __m512i limit = _mm512_set1_epi16(0x0800);
+  if (n <= 64) {  // short input: one or two masked vectors; an error: the scalar code from the start
+    if (UTF8DFA_LIKELY(paired64(surrogates64<true>(p, n)))) return {n, 0, error_code::none};
+    UTF8DFA_LEAVE_AVX();
+    return validate_utf16_swapped_scalar(p, n);
+  }
+  if (n <= 1024) {  // vectors from the start, one test; an error: the scalar code from the start
+    if (UTF8DFA_LIKELY(utf16_pairs_up<true>(p, n))) return {n, 0, error_code::none};
+    UTF8DFA_LEAVE_AVX();
+    return validate_utf16_swapped_scalar(p, n);
+  }
   const __m512i order = unit_byte_reversal<char16_t>();
   for (std::size_t i = 0; i < n;) {
     if (n - i >= 128 && plain128<true>(p + i, shift, limit)) {

@@ -235,9 +235,20 @@ UTF8DFA_TARGET_AVX512 inline std::size_t check_blocks(const unsigned char* p, st
   return blocks_pass;
 }
 
-/// validate_scalar's answer by check_blocks; the tail (and a short input) is one masked block
-/// whose zero padding makes a character cut by the end fail the pair checks.
+/// validate_scalar's answer by check_blocks; the tail is one masked block whose zero padding makes
+/// a character cut by the end fail the pair checks. An input of up to 64 bytes is that block alone
+/// (a whole one also checked for a cut character), before any of check_blocks' set-up.
 UTF8DFA_TARGET_AVX512 inline validation_result validate(const unsigned char* p, std::size_t n) noexcept {
+  if (n <= 64) {
+    const __m512i in = load_first(p, n);
+    if (_mm512_movepi8_mask(in) == 0) return {n, 0, error_code::none};
+    const checker check;
+    const __m512i err = check(in, _mm512_setzero_si512());
+    if (UTF8DFA_LIKELY(!any(n == 64 ? _mm512_or_si512(err, ends_incomplete(in)) : err)))
+      return {n, 0, error_code::none};
+    UTF8DFA_LEAVE_AVX();
+    return rescan_from(p, n, 0);
+  }
   const std::size_t b = check_blocks(p, n);
   if (UTF8DFA_LIKELY(b == blocks_pass)) return {n, 0, error_code::none};
   return rescan_from(p, n, b);
