@@ -219,6 +219,10 @@ UTF8DFA_TARGET_AVX2 inline std::size_t count_leads(const unsigned char* p, std::
   for (; n - i >= 32; i += 32)
     count += static_cast<std::size_t>(
         _mm_popcnt_u32(static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(load(p + i), limit)))));
+  if (i < n && n >= 32) {  // the last 32 bytes, those before i left out
+    const auto leads = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(load(p + n - 32), limit)));
+    return count + static_cast<std::size_t>(_mm_popcnt_u64(std::uint64_t{leads} >> (32 - (n - i))));
+  }
   UTF8DFA_LEAVE_AVX();
   return count + count_leads_scalar(p + i, n - i);
 }
@@ -234,6 +238,14 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf16_length(const unsigned char* p, std:
     const unsigned fours =
         static_cast<unsigned>(_mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpgt_epi8(in, four_limit), in)));
     count += static_cast<std::size_t>(_mm_popcnt_u32(leads)) + static_cast<std::size_t>(_mm_popcnt_u32(fours));
+  }
+  if (i < n && n >= 32) {  // the last 32 bytes, those before i left out
+    const __m256i in = load(p + n - 32);
+    const std::uint64_t leads = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(in, cont_limit)));
+    const std::uint64_t fours =
+        static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpgt_epi8(in, four_limit), in)));
+    const unsigned skip = static_cast<unsigned>(32 - (n - i));
+    return count + static_cast<std::size_t>(_mm_popcnt_u64(leads >> skip) + _mm_popcnt_u64(fours >> skip));
   }
   UTF8DFA_LEAVE_AVX();
   return count + utf16_length_scalar(p + i, n - i);
