@@ -295,21 +295,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf16_to_utf32_by(const c
   const __m256i fc00 = _mm256_set1_epi32(0xFC00);
   const __m256i d800 = _mm256_set1_epi32(0xD800);
   transcode_cursor<char32_t> c{0, out, error_code::none};
-  if (n < 16) {
-    // 8 to 15 units without a surrogate: two groups of 8, overlapping.
-    if (n >= 8) {
-      const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-      const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + n - 8));
-      const __m128i top = _mm_set1_epi16(static_cast<short>(0xF800));
-      const __m128i sur = _mm_set1_epi16(static_cast<short>(0xD800));
-      const __m128i any =
-          _mm_or_si128(_mm_cmpeq_epi16(_mm_and_si128(a, top), sur), _mm_cmpeq_epi16(_mm_and_si128(b, top), sur));
-      if (_mm_testz_si128(any, any)) {
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm256_cvtepu16_epi32(a));
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + n - 8), _mm256_cvtepu16_epi32(b));
-        return {n, n, error_code::none};
-      }
-    }
+  if (n < 16) {  // (utf16_to_utf32_short has taken those without a surrogate from 8 units)
     UTF8DFA_LEAVE_AVX();
     if (!scalar_region<Strict>(p, n, n, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
     return {n, static_cast<std::size_t>(c.o - out), c.first};
@@ -378,7 +364,45 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf16_to_utf32_by(const c
   return {n, static_cast<std::size_t>(c.o - out), c.first};
 }
 
+/// UTF-16 to UTF-32 of 8 to 64 units without a surrogate (false, and nothing written, otherwise):
+/// two groups of 8 below 16 units, else four of 16 that cover them, overlapping. Out of line and
+/// small: no registers to save or stack to align, as utf16_to_utf32_by has.
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline bool utf16_to_utf32_short(const char16_t* p, std::size_t n,
+                                                                      char32_t* out) noexcept {
+  if (n < 16) {
+    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + n - 8));
+    const __m128i top = _mm_set1_epi16(static_cast<short>(0xF800));
+    const __m128i sur = _mm_set1_epi16(static_cast<short>(0xD800));
+    const __m128i any =
+        _mm_or_si128(_mm_cmpeq_epi16(_mm_and_si128(a, top), sur), _mm_cmpeq_epi16(_mm_and_si128(b, top), sur));
+    if (!_mm_testz_si128(any, any)) return false;
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm256_cvtepu16_epi32(a));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + n - 8), _mm256_cvtepu16_epi32(b));
+    return true;
+  }
+  const std::size_t last = n - 16, second = last < 16 ? last : 16, third = last < 32 ? last : 32;
+  const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + second));
+  const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + third));
+  const __m256i d = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + last));
+  // D800..DFFF to 0000..07FF: the least of the four below 0800 where one is a surrogate.
+  const __m256i shift = _mm256_set1_epi16(0x2800), top = _mm256_set1_epi16(0x07FF);
+  const __m256i m = _mm256_min_epu16(_mm256_min_epu16(_mm256_add_epi16(a, shift), _mm256_add_epi16(b, shift)),
+                                     _mm256_min_epu16(_mm256_add_epi16(c, shift), _mm256_add_epi16(d, shift)));
+  if (_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_min_epu16(m, top), m)) != 0) return false;
+  const std::size_t at[4] = {0, second, third, last};
+  const __m256i v[4] = {a, b, c, d};
+  for (unsigned k = 0; k < 4; ++k) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + at[k]), _mm256_cvtepu16_epi32(_mm256_castsi256_si128(v[k])));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + at[k] + 8),
+                        _mm256_cvtepu16_epi32(_mm256_extracti128_si256(v[k], 1)));
+  }
+  return true;
+}
+
 inline conversion_result utf16_to_utf32(const char16_t* p, std::size_t n, char32_t* out, char32_t repl) noexcept {
+  if (n - 8 <= 64 - 8 && utf16_to_utf32_short(p, n, out)) return {n, n, error_code::none};
   prepare_tables();
   return repl == strict_marker ? utf16_to_utf32_by<true>(p, n, out, repl) : utf16_to_utf32_by<false>(p, n, out, repl);
 }

@@ -67,6 +67,19 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::size_t count_utf16_short(const ch
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t count_utf16(const char16_t* p, std::size_t n) noexcept {
   const __m256i shift = _mm256_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
   const __m256i top = _mm256_set1_epi16(0x07FF);
+  if (n - 17 <= 64 - 17) {
+    // 17 to 64 units: the pairs that start in four blocks of 16 that cover [0, n - 1), the
+    // block k at 16k or at n - 17 at most, counted from 16k on.
+    std::size_t pairs = 0;
+    for (std::size_t k = 0; k < 64; k += 16) {
+      const std::size_t at = k < n - 17 ? k : n - 17, seen = k - at;  // seen: its lanes counted before
+      const __m256i starts = pair_starts(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + at)),
+                                         _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + at + 1)));
+      const auto bits = static_cast<std::uint32_t>(_mm256_movemask_epi8(starts));  // 2 a lane
+      if (seen < 16) pairs += static_cast<std::size_t>(_mm_popcnt_u32(bits >> (2 * seen)));
+    }
+    return n - pairs / 2;
+  }
   if (n <= 16) {
     if (n > 8) return count_utf16_short(p, n);
     UTF8DFA_LEAVE_AVX();
@@ -130,6 +143,19 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void take_utf32(__m256i& value, __m256
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_utf32(const char32_t* p,
                                                                              std::size_t n) noexcept {
   const __m256i offset = _mm256_set1_epi32(static_cast<int>(0xFFFF2000u));
+  if (n - 8 <= 64 - 8) {
+    // 8 to 64 values: eight groups of 8 that cover them (overlapping from the last one on).
+    __m256i value = _mm256_setzero_si256(), shifted = value;
+    for (std::size_t k = 0; k < 64; k += 8) take_utf32(value, shifted, p + (k < n - 8 ? k : n - 8), offset);
+    const __m256i big_ok =
+        _mm256_cmpeq_epi32(_mm256_max_epu32(value, _mm256_set1_epi32(0x10FFFF)), _mm256_set1_epi32(0x10FFFF));
+    const __m256i sur_ok =
+        _mm256_cmpeq_epi32(_mm256_max_epu32(shifted, _mm256_set1_epi32(static_cast<int>(0xFFFFF7FFu))),
+                           _mm256_set1_epi32(static_cast<int>(0xFFFFF7FFu)));
+    if (_mm256_movemask_epi8(_mm256_and_si256(big_ok, sur_ok)) == -1) return {n, 0, error_code::none};
+    UTF8DFA_LEAVE_AVX();
+    return validate_utf(p, n);
+  }
   std::size_t i = scalar_head(p, n);
   UTF8DFA_LEAVE_AVX();
   validation_result r = validate_utf(p, i);
@@ -242,17 +268,12 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool narrow_short(const In* p, std::si
 }
 
 /// UTF-16 (In char16_t) or UTF-32 to Latin-1 under Policy: blocks of 32 values up to FF from a
-/// 64-byte boundary narrowed in vectors, the others scalar; 8 to 31 values in overlapping groups
-/// of 8 when they are all up to FF.
+/// 64-byte boundary narrowed in vectors, the others scalar.
 template <class Policy, class In>
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result units_to_latin1_by(const In* p, std::size_t n,
                                                                           unsigned char* out,
                                                                           unsigned char repl) noexcept {
   latin1_progress s;
-  if (n < 32 && n >= 8 && narrow_short(p, n, out)) {
-    s.read = s.written = n;
-    return latin1_result(s, n, false);
-  }
   // s.read, and s.read - s.written (which the vector blocks leave as it is), in registers.
   std::size_t i = 0, lag = 0;
   std::size_t same_lag = 0;  // where lag last changed (the output of [same_lag, i) is p's)
@@ -292,8 +313,42 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result units_to_latin1_by(const 
   return latin1_result(s, n, !done);
 }
 
+/// 32 values at p narrowed to bytes, with their bits or'ed into `over` (in 16- or 32-bit lanes).
+template <class In>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i narrow_any32(const In* p, __m256i& over) noexcept {
+  const auto* v = reinterpret_cast<const __m256i*>(p);
+  if constexpr (sizeof(In) == 2) {
+    const __m256i a = _mm256_loadu_si256(v), b = _mm256_loadu_si256(v + 1);
+    over = _mm256_or_si256(over, _mm256_or_si256(a, b));
+    return _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8);
+  } else {
+    const __m256i a = _mm256_loadu_si256(v), b = _mm256_loadu_si256(v + 1);
+    const __m256i c = _mm256_loadu_si256(v + 2), d = _mm256_loadu_si256(v + 3);
+    over = _mm256_or_si256(over, _mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, d)));
+    const __m256i mixed = _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, d));
+    return _mm256_permutevar8x32_epi32(mixed, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+  }
+}
+
+/// Latin-1 of 8 to 64 values when they are all up to FF (false, and nothing written, otherwise):
+/// overlapping groups of 8 below 32 values, else the first 32 and the last 32. Out of line and
+/// small: no registers to save or stack to align, as units_to_latin1_by has.
+template <class In>
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE bool narrow_upto64(const In* p, std::size_t n, unsigned char* out) noexcept {
+  if (n < 32) return narrow_short(p, n, out);
+  __m256i over = _mm256_setzero_si256();
+  const __m256i first = narrow_any32(p, over), last = narrow_any32(p + n - 32, over);
+  const __m256i limit = sizeof(In) == 2 ? _mm256_set1_epi16(static_cast<short>(0xFF00))
+                                        : _mm256_set1_epi32(static_cast<int>(0xFFFFFF00u));
+  if (!_mm256_testz_si256(over, limit)) return false;
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), first);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + n - 32), last);
+  return true;
+}
+
 template <class In>
 conversion_result units_to_latin1(const In* p, std::size_t n, unsigned char* out, char32_t replacement) noexcept {
+  if (n - 8 <= 64 - 8 && narrow_upto64(p, n, out)) return {n, n, error_code::none};
   if (replacement == strict_marker) return units_to_latin1_by<strict>(p, n, out, 0);
   if (replacement == skip_marker) return units_to_latin1_by<skip>(p, n, out, 0);
   return units_to_latin1_by<replace>(p, n, out, static_cast<unsigned char>(replacement));
@@ -426,6 +481,25 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t change_endianness(const Unit* p
   if (n < half) {
     UTF8DFA_LEAVE_AVX();
     change_endianness_scalar(p, n, out);
+    return n;
+  }
+  if (n <= 4 * lanes) {  // 16 to 128 bytes: two or four vectors, overlapping, all read before any store
+    if (n < lanes) {
+      const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+      const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + n - half));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm_shuffle_epi8(a, lane_order));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + n - half), _mm_shuffle_epi8(b, lane_order));
+    } else {
+      const std::size_t second = n <= 2 * lanes ? n - lanes : lanes, third = n <= 2 * lanes ? 0 : n - 2 * lanes;
+      const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+      const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + second));
+      const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + third));
+      const __m256i d = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + n - lanes));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm256_shuffle_epi8(a, order));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + second), _mm256_shuffle_epi8(b, order));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + third), _mm256_shuffle_epi8(c, order));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + n - lanes), _mm256_shuffle_epi8(d, order));
+    }
     return n;
   }
   // The last 16 bytes, read before any store (out may be p), stored last.
