@@ -5290,6 +5290,22 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::size_t count_utf16_short(const ch
   return n - static_cast<std::size_t>(_mm_popcnt_u32(first) + _mm_popcnt_u32(last)) / 2;
 }
 
+/// count_utf16 of 9 to 64 units, out of line (the long loop's registers stay out of it).
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t count_utf16_upto64(const char16_t* p, std::size_t n) noexcept {
+  if (n <= 16) return count_utf16_short(p, n);
+  // 17 to 64 units: the pairs that start in four blocks of 16 that cover [0, n - 1), the
+  // block k at 16k or at n - 17 at most, counted from 16k on.
+  std::size_t pairs = 0;
+  for (std::size_t k = 0; k < 64; k += 16) {
+    const std::size_t at = k < n - 17 ? k : n - 17, seen = k - at;  // seen: its lanes counted before
+    const __m256i starts = pair_starts(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + at)),
+                                       _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + at + 1)));
+    const auto bits = static_cast<std::uint32_t>(_mm256_movemask_epi8(starts));  // 2 a lane
+    if (seen < 16) pairs += static_cast<std::size_t>(_mm_popcnt_u32(bits >> (2 * seen)));
+  }
+  return n - pairs / 2;
+}
+
 /// count_utf16: the units less the pairs (a high surrogate right before a low one). From a 64-byte
 /// boundary: 64 units without a surrogate at a time, tried again after each block of 16 without a
 /// pair, the others 16 at a time against the units after them, counted in 16-bit lanes; the head
@@ -5297,21 +5313,8 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::size_t count_utf16_short(const ch
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t count_utf16(const char16_t* p, std::size_t n) noexcept {
   const __m256i shift = _mm256_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
   const __m256i top = _mm256_set1_epi16(0x07FF);
-  if (n - 17 <= 64 - 17) {
-    // 17 to 64 units: the pairs that start in four blocks of 16 that cover [0, n - 1), the
-    // block k at 16k or at n - 17 at most, counted from 16k on.
-    std::size_t pairs = 0;
-    for (std::size_t k = 0; k < 64; k += 16) {
-      const std::size_t at = k < n - 17 ? k : n - 17, seen = k - at;  // seen: its lanes counted before
-      const __m256i starts = pair_starts(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + at)),
-                                         _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + at + 1)));
-      const auto bits = static_cast<std::uint32_t>(_mm256_movemask_epi8(starts));  // 2 a lane
-      if (seen < 16) pairs += static_cast<std::size_t>(_mm_popcnt_u32(bits >> (2 * seen)));
-    }
-    return n - pairs / 2;
-  }
-  if (n <= 16) {
-    if (n > 8) return count_utf16_short(p, n);
+  if (n - 9 <= 64 - 9) return count_utf16_upto64(p, n);
+  if (n <= 8) {
     UTF8DFA_LEAVE_AVX();
     return n - pair_starts_scalar(p, n, 0, n);
   }
