@@ -2978,7 +2978,8 @@ UTF8DFA_TARGET_AVX2 inline validation_result validate(const unsigned char* p, st
 /// Bytes that are not continuation bytes (80..BF are the signed bytes below -64). Each compare
 /// gives -1 per such byte; byte counters (two, for independent chains) subtract them for up to 127
 /// steps of 128 bytes (at most 254 per counter), then vpsadbw adds the counters into 64-bit sums.
-UTF8DFA_TARGET_AVX2 inline std::size_t count_leads(const unsigned char* p, std::size_t n) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t count_leads_long(const unsigned char* p,
+                                                                         std::size_t n) noexcept {
   const __m256i limit = splat(0xBF), zero = _mm256_setzero_si256();
   __m256i sums = zero;
   std::size_t i = 0;
@@ -2999,8 +3000,32 @@ UTF8DFA_TARGET_AVX2 inline std::size_t count_leads(const unsigned char* p, std::
   for (; n - i >= 32; i += 32)
     count += static_cast<std::size_t>(
         _mm_popcnt_u32(static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(load(p + i), limit)))));
+  if (i < n && n >= 32) {  // the last 32 bytes, those before i left out
+    const auto leads = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(load(p + n - 32), limit)));
+    return count + static_cast<std::size_t>(_mm_popcnt_u64(std::uint64_t{leads} >> (32 - (n - i))));
+  }
   UTF8DFA_LEAVE_AVX();
   return count + count_leads_scalar(p + i, n - i);
+}
+
+/// count_leads: from 128 bytes count_leads_long; 32 to 127 bytes a vector a step, the last one
+/// overlapping (no registers to save, no loop set-up); below, the scalar count.
+UTF8DFA_TARGET_AVX2 inline std::size_t count_leads(const unsigned char* p, std::size_t n) noexcept {
+  if (n >= 128) return count_leads_long(p, n);
+  if (n < 32) {
+    UTF8DFA_LEAVE_AVX();
+    return count_leads_scalar(p, n);
+  }
+  const __m256i limit = splat(0xBF);
+  std::size_t count = 0, i = 0;
+  for (; n - i >= 32; i += 32)
+    count += static_cast<std::size_t>(
+        _mm_popcnt_u32(static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(load(p + i), limit)))));
+  if (i < n) {
+    const auto leads = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(load(p + n - 32), limit)));
+    count += static_cast<std::size_t>(_mm_popcnt_u64(std::uint64_t{leads} >> (32 - (n - i))));
+  }
+  return count;
 }
 
 /// UTF-16 units of well-formed input: leads, plus one more for each 4-byte lead (F0..FF).
@@ -3014,6 +3039,14 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf16_length(const unsigned char* p, std:
     const unsigned fours =
         static_cast<unsigned>(_mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpgt_epi8(in, four_limit), in)));
     count += static_cast<std::size_t>(_mm_popcnt_u32(leads)) + static_cast<std::size_t>(_mm_popcnt_u32(fours));
+  }
+  if (i < n && n >= 32) {  // the last 32 bytes, those before i left out
+    const __m256i in = load(p + n - 32);
+    const std::uint64_t leads = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(in, cont_limit)));
+    const std::uint64_t fours =
+        static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpgt_epi8(in, four_limit), in)));
+    const unsigned skip = static_cast<unsigned>(32 - (n - i));
+    return count + static_cast<std::size_t>(_mm_popcnt_u64(leads >> skip) + _mm_popcnt_u64(fours >> skip));
   }
   UTF8DFA_LEAVE_AVX();
   return count + utf16_length_scalar(p + i, n - i);
@@ -3073,8 +3106,61 @@ UTF8DFA_TARGET_AVX2 inline __m256i check_at(const checker& c, const unsigned cha
   return _mm256_xor_si256(flags, must_continue);
 }
 
+/// The UTF-16 (Utf16) or UTF-32 units of the 32 bytes `in` of well-formed UTF-8, one bit a byte:
+/// `units` has a bit for each lead, `fours` (UTF-16 only) one more for each 4-byte lead.
+template <bool Utf16>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void unit_bits(__m256i in, std::uint32_t& units,
+                                                         std::uint32_t& fours) noexcept {
+  units = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(in, splat(0xBF))));
+  // Signed: F0..FF are -16..-1, the only negative bytes above -17.
+  fours = Utf16 ? static_cast<std::uint32_t>(
+                      _mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpgt_epi8(in, splat(lead4_min - 1u)), in)))
+                : 0;
+}
+
+/// The units of the last `r` (1..63) bytes of the 64 in lo and hi.
+template <bool Utf16>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::size_t units_of_last(__m256i lo, __m256i hi, std::size_t r) noexcept {
+  std::uint32_t u0, f0, u1, f1;
+  unit_bits<Utf16>(lo, u0, f0);
+  unit_bits<Utf16>(hi, u1, f1);
+  const std::uint64_t units = (std::uint64_t{u1} << 32 | u0) >> (64 - r);
+  const std::uint64_t fours = (std::uint64_t{f1} << 32 | f0) >> (64 - r);
+  return static_cast<std::size_t>(_mm_popcnt_u64(units) + _mm_popcnt_u64(fours));
+}
+
+/// The units of 32 to 63 bytes of UTF-8 when they are well-formed (false otherwise), with no copy:
+/// the checks of validate_short, and the units of the first 32 bytes and of those after them in
+/// the last 32.
+template <bool Utf16>
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE bool utf8_units_short(const unsigned char* p, std::size_t n,
+                                                           std::size_t& count) noexcept {
+  const std::size_t q = n - 32;  // where the last 32 bytes start (0..31)
+  std::uint32_t before = 0;      // the 4 bytes before q, the last highest
+  if (q >= 4) {
+    std::memcpy(&before, p + q - 4, 4);
+  } else if (q > 0) {
+    std::memcpy(&before, p, 4);
+    before <<= 8 * (4 - q);
+  }
+  const checker check;
+  const __m256i lo = load(p), hi = load(p + q);
+  const __m256i prev = _mm256_insert_epi32(_mm256_setzero_si256(), static_cast<int>(before), 7);
+  const __m256i err =
+      _mm256_or_si256(_mm256_or_si256(check(lo, _mm256_setzero_si256()), check(hi, prev)), ends_incomplete(hi));
+  if (any(err)) return false;
+  std::uint32_t u0, f0, u1, f1;
+  unit_bits<Utf16>(lo, u0, f0);
+  unit_bits<Utf16>(hi, u1, f1);
+  const unsigned skip = static_cast<unsigned>(32 - q);  // bytes of hi among the first 32 (1..32)
+  count = static_cast<std::size_t>(_mm_popcnt_u32(u0) + _mm_popcnt_u32(f0) + _mm_popcnt_u64(std::uint64_t{u1} >> skip) +
+                                   _mm_popcnt_u64(std::uint64_t{f1} >> skip));
+  return true;
+}
+
 /// The length_segment of UTF-8 (see length_common.hpp): the block checks of validate.hpp over whole
-/// 64-byte blocks, each block that passes also counted; the tail is left to the scalar decoder.
+/// 64-byte blocks, each block that passes also counted, then the last 1..63 bytes in the last 64
+/// (checked after the 32 bytes before them); a tail that fails is left to the scalar decoder.
 template <bool Utf16>
 UTF8DFA_TARGET_AVX2 std::size_t utf8_units_segment(const unsigned char* p, std::size_t n, std::size_t& count) noexcept {
   const checker check;
@@ -3097,8 +3183,19 @@ UTF8DFA_TARGET_AVX2 std::size_t utf8_units_segment(const unsigned char* p, std::
       sums = _mm256_add_epi64(sums, _mm256_sad_epu8(both, zero));
     }
   }
+  std::size_t tail = 0;
+  if (i < n && n - i < 64 && i >= 64) {
+    const __m256i lo = load(p + n - 64), hi = load(p + n - 32);
+    __m256i err = _mm256_or_si256(check(hi, lo), ends_incomplete(hi));
+    if (n - i > 32) err = _mm256_or_si256(err, check(lo, load(p + n - 96)));  // (n >= 97)
+    if (!any(err)) {
+      tail = units_of_last<Utf16>(lo, hi, n - i);
+      i = n;
+      incomplete = zero;
+    }
+  }
   if (i < n || any(incomplete)) stop = i;
-  count = ascii + sum_epi64(sums);
+  count = ascii + sum_epi64(sums) + tail;
   return stop;
 }
 
@@ -3242,6 +3339,27 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf16_bytes_segment(const char16_t* p, st
       pending = 0;
     }
   }
+  if (paired && i < n && n - i <= 16 && n > 16) {
+    // The last 16 units against the units before them, those before i left out: a unit in them
+    // at i or past it that is a low surrogate must follow a high one, and a high one (the last
+    // unit included) must precede a low one. (The unit before i is no high surrogate.)
+    const __m256i w = load(p + n - 16), prev = load(p + n - 17);
+    const __m256i top = _mm256_and_si256(w, k.tag);
+    const __m256i hi = _mm256_cmpeq_epi16(top, k.x_d800);
+    const __m256i unpaired =
+        _mm256_xor_si256(_mm256_cmpeq_epi16(_mm256_and_si256(prev, k.tag), k.x_d800), _mm256_cmpeq_epi16(top, k.low));
+    const unsigned skip = static_cast<unsigned>(2 * (16 - (n - i)));  // the bits of the lanes before i
+    const auto hi_bits = static_cast<std::uint32_t>(_mm256_movemask_epi8(hi));
+    if (((static_cast<std::uint32_t>(_mm256_movemask_epi8(unpaired)) | (hi_bits & 0xC0000000u)) >> skip) == 0) {
+      // 3 bytes a unit, less 1 below 0x80, 1 more below 0x800, 2 for a high surrogate (2 bits a lane).
+      const auto small =
+          static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_and_si256(w, k.x_ff80), k.zero)));
+      const auto mid =
+          static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_and_si256(w, k.x_f800), k.zero)));
+      less -= (_mm_popcnt_u32(small >> skip) + _mm_popcnt_u32(mid >> skip)) / 2 + _mm_popcnt_u32(hi_bits >> skip);
+      i = n;
+    }
+  }
   less += sum_epi32(_mm256_madd_epi16(acc, k.one));
   sums = _mm256_add_epi64(sums, _mm256_sad_epu8(more, k.zero));
   count = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(3 * i - 2 * ascii - 2 * wide + sum_epi64(sums)) + less);
@@ -3372,6 +3490,16 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf32_bytes_segment(const char32_t* p, st
     if (UTF8DFA_UNLIKELY(!k.scalar_values(_mm256_sub_epi32(cp, k.sur), cp))) break;
     acc = _mm256_add_epi32(acc, k.minus_extra(cp));
   }
+  if (i < n && n - i < 8 && n >= 8) {
+    // The last 8 units, those before i left out of the count.
+    const __m256i cp = load(p + n - 8);
+    if (k.scalar_values(_mm256_sub_epi32(cp, k.sur), cp)) {
+      const __m256i fresh = _mm256_cmpgt_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+                                               _mm256_set1_epi32(static_cast<int>(7 - (n - i))));
+      acc = _mm256_add_epi32(acc, _mm256_and_si256(k.minus_extra(cp), fresh));
+      i = n;
+    }
+  }
   less += sum_epi32(acc);
   count = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(i) - less) + extra + sum_epi64(sums);
   return i == n ? blocks_pass : i;
@@ -3431,10 +3559,14 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t utf8_length_valid(const In* p, 
 inline constexpr std::size_t valid_below = 256;
 
 inline std::size_t utf16_length_from_utf8(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
+  std::size_t count = 0;
+  if (n >= 32 && n < 64 && utf8_units_short<true>(p, n, count)) return count;
   return utf8_units_blocks<true, &utf8_units_segment<true>, 64>(p, n, repl);
 }
 
 inline std::size_t utf32_length_from_utf8(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
+  std::size_t count = 0;
+  if (n >= 32 && n < 64 && utf8_units_short<false>(p, n, count)) return count;
   return utf8_units_blocks<false, &utf8_units_segment<false>, 64>(p, n, repl);
 }
 
@@ -5061,6 +5193,15 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t to_well_formed_utf16(con
       i = to_well_formed_until(p, n, i, i + b.take, out);
     }
   }
+  if (i < n && n >= 16) {
+    // The last 16 units, when they are well-formed (a low surrogate first counts as lone): their
+    // copy, the units before i among them written again as they were.
+    const __m256i u = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + n - 16));
+    if (check_utf16(u, n - 16, n).clean) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + n - 16), u);
+      return n;
+    }
+  }
   UTF8DFA_LEAVE_AVX();
   to_well_formed_until(p, n, i, n, out);
   return n;
@@ -5075,9 +5216,30 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf16_to_utf32_by(const c
   const __m256i fc00 = _mm256_set1_epi32(0xFC00);
   const __m256i d800 = _mm256_set1_epi32(0xD800);
   transcode_cursor<char32_t> c{0, out, error_code::none};
+  if (n < 16) {  // (utf16_to_utf32_short has taken those without a surrogate from 8 units)
+    UTF8DFA_LEAVE_AVX();
+    if (!scalar_region<Strict>(p, n, n, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+    return {n, static_cast<std::size_t>(c.o - out), c.first};
+  }
+  const __m256i shift = _mm256_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
+  const __m256i top = _mm256_set1_epi16(0x07FF);
+  bool wide = true;  // the last block of 16 had no surrogate: 32 at a time are worth a try
   while (n - c.i >= 16) {
+    // 32 units at a time while they hold no surrogate.
+    for (; wide && n - c.i >= 32; c.i += 32, c.o += 32) {
+      const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
+      const __m256i d = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 16));
+      const __m256i m = _mm256_min_epu16(_mm256_add_epi16(a, shift), _mm256_add_epi16(d, shift));
+      if (_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_min_epu16(m, top), m)) != 0) break;
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o), _mm256_cvtepu16_epi32(_mm256_castsi256_si128(a)));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 8), _mm256_cvtepu16_epi32(_mm256_extracti128_si256(a, 1)));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 16), _mm256_cvtepu16_epi32(_mm256_castsi256_si128(d)));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 24), _mm256_cvtepu16_epi32(_mm256_extracti128_si256(d, 1)));
+    }
+    if (n - c.i < 16) break;
     const __m256i u = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
     const unit_block b = check_utf16(u, c.i, n);
+    wide = b.plain;
     if (UTF8DFA_LIKELY(b.plain)) {
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o), _mm256_cvtepu16_epi32(_mm256_castsi256_si128(u)));
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 8), _mm256_cvtepu16_epi32(_mm256_extracti128_si256(u, 1)));
@@ -5107,12 +5269,61 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf16_to_utf32_by(const c
         return {c.i, static_cast<std::size_t>(c.o - out), c.first};
     }
   }
+  if (c.i < n) {  // (n >= 16)
+    // The last 16 units, when none is a surrogate: the units before c.i among them wrote one value
+    // each, the last before c.o, which are written again.
+    const __m256i u = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + n - 16));
+    if (check_utf16(u, n - 16, n).plain) {
+      char32_t* const o = c.o - (16 - (n - c.i));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), _mm256_cvtepu16_epi32(_mm256_castsi256_si128(u)));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 8), _mm256_cvtepu16_epi32(_mm256_extracti128_si256(u, 1)));
+      return {n, static_cast<std::size_t>(o + 16 - out), c.first};
+    }
+  }
   UTF8DFA_LEAVE_AVX();
   if (!scalar_region<Strict>(p, n, n, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
   return {n, static_cast<std::size_t>(c.o - out), c.first};
 }
 
+/// UTF-16 to UTF-32 of 8 to 64 units without a surrogate (false, and nothing written, otherwise):
+/// two groups of 8 below 16 units, else four of 16 that cover them, overlapping. Out of line and
+/// small: no registers to save or stack to align, as utf16_to_utf32_by has.
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline bool utf16_to_utf32_short(const char16_t* p, std::size_t n,
+                                                                      char32_t* out) noexcept {
+  if (n < 16) {
+    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + n - 8));
+    const __m128i top = _mm_set1_epi16(static_cast<short>(0xF800));
+    const __m128i sur = _mm_set1_epi16(static_cast<short>(0xD800));
+    const __m128i any =
+        _mm_or_si128(_mm_cmpeq_epi16(_mm_and_si128(a, top), sur), _mm_cmpeq_epi16(_mm_and_si128(b, top), sur));
+    if (!_mm_testz_si128(any, any)) return false;
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm256_cvtepu16_epi32(a));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + n - 8), _mm256_cvtepu16_epi32(b));
+    return true;
+  }
+  const std::size_t last = n - 16, second = last < 16 ? last : 16, third = last < 32 ? last : 32;
+  const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + second));
+  const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + third));
+  const __m256i d = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + last));
+  // D800..DFFF to 0000..07FF: the least of the four below 0800 where one is a surrogate.
+  const __m256i shift = _mm256_set1_epi16(0x2800), top = _mm256_set1_epi16(0x07FF);
+  const __m256i m = _mm256_min_epu16(_mm256_min_epu16(_mm256_add_epi16(a, shift), _mm256_add_epi16(b, shift)),
+                                     _mm256_min_epu16(_mm256_add_epi16(c, shift), _mm256_add_epi16(d, shift)));
+  if (_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_min_epu16(m, top), m)) != 0) return false;
+  const std::size_t at[4] = {0, second, third, last};
+  const __m256i v[4] = {a, b, c, d};
+  for (unsigned k = 0; k < 4; ++k) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + at[k]), _mm256_cvtepu16_epi32(_mm256_castsi256_si128(v[k])));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + at[k] + 8),
+                        _mm256_cvtepu16_epi32(_mm256_extracti128_si256(v[k], 1)));
+  }
+  return true;
+}
+
 inline conversion_result utf16_to_utf32(const char16_t* p, std::size_t n, char32_t* out, char32_t repl) noexcept {
+  if (n - 8 <= 64 - 8 && utf16_to_utf32_short(p, n, out)) return {n, n, error_code::none};
   prepare_tables();
   return repl == strict_marker ? utf16_to_utf32_by<true>(p, n, out, repl) : utf16_to_utf32_by<false>(p, n, out, repl);
 }
@@ -5256,6 +5467,39 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i pair_starts(__m256i u, __m256i
   return _mm256_cmpeq_epi16(key, _mm256_set1_epi16(static_cast<short>(0xDC00 | (0xD800 >> 10))));
 }
 
+/// The pairs that start among the 8 UTF-16 units at p (the unit after them read), 2 bits a unit.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::uint32_t pair_starts8(const char16_t* p) noexcept {
+  const __m128i u = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  const __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 1));
+  const __m128i key =
+      _mm_or_si128(_mm_and_si128(next, _mm_set1_epi16(static_cast<short>(0xFC00))), _mm_srli_epi16(u, 10));
+  return static_cast<std::uint32_t>(
+      _mm_movemask_epi8(_mm_cmpeq_epi16(key, _mm_set1_epi16(static_cast<short>(0xDC00 | (0xD800 >> 10))))));
+}
+
+/// count_utf16 of 9 to 16 units: the pairs that start among the first 8 units, and among the 8
+/// before the last one past those.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::size_t count_utf16_short(const char16_t* p, std::size_t n) noexcept {
+  const std::uint32_t first = pair_starts8(p), last = pair_starts8(p + n - 9) >> (2 * (17 - n));
+  return n - static_cast<std::size_t>(_mm_popcnt_u32(first) + _mm_popcnt_u32(last)) / 2;
+}
+
+/// count_utf16 of 9 to 64 units, out of line (the long loop's registers stay out of it).
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t count_utf16_upto64(const char16_t* p, std::size_t n) noexcept {
+  if (n <= 16) return count_utf16_short(p, n);
+  // 17 to 64 units: the pairs that start in four blocks of 16 that cover [0, n - 1), the
+  // block k at 16k or at n - 17 at most, counted from 16k on.
+  std::size_t pairs = 0;
+  for (std::size_t k = 0; k < 64; k += 16) {
+    const std::size_t at = k < n - 17 ? k : n - 17, seen = k - at;  // seen: its lanes counted before
+    const __m256i starts = pair_starts(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + at)),
+                                       _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + at + 1)));
+    const auto bits = static_cast<std::uint32_t>(_mm256_movemask_epi8(starts));  // 2 a lane
+    if (seen < 16) pairs += static_cast<std::size_t>(_mm_popcnt_u32(bits >> (2 * seen)));
+  }
+  return n - pairs / 2;
+}
+
 /// count_utf16: the units less the pairs (a high surrogate right before a low one). From a 64-byte
 /// boundary: 64 units without a surrogate at a time, tried again after each block of 16 without a
 /// pair, the others 16 at a time against the units after them, counted in 16-bit lanes; the head
@@ -5263,6 +5507,11 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i pair_starts(__m256i u, __m256i
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t count_utf16(const char16_t* p, std::size_t n) noexcept {
   const __m256i shift = _mm256_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
   const __m256i top = _mm256_set1_epi16(0x07FF);
+  if (n - 9 <= 64 - 9) return count_utf16_upto64(p, n);
+  if (n <= 8) {
+    UTF8DFA_LEAVE_AVX();
+    return n - pair_starts_scalar(p, n, 0, n);
+  }
   std::size_t i = scalar_head(p, n);
   UTF8DFA_LEAVE_AVX();
   std::size_t pairs = pair_starts_scalar(p, n, 0, i);
@@ -5293,6 +5542,14 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t count_utf16(const char16
     const __m128i quarter = _mm_add_epi32(half, _mm_unpackhi_epi64(half, half));
     pairs += static_cast<std::uint32_t>(_mm_cvtsi128_si32(_mm_add_epi32(quarter, _mm_srli_si128(quarter, 4))));
   }
+  if (i < n && n > 16) {
+    // The pairs that start in [i, n - 1): those that end among the last 16 units past i + 1.
+    const std::size_t rest = n - i;  // 1..16
+    const __m256i ends = pair_starts(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + n - 17)),
+                                     _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + n - 16)));
+    const std::uint64_t bits = static_cast<std::uint32_t>(_mm256_movemask_epi8(ends));  // 2 a lane
+    return n - pairs - static_cast<std::size_t>(_mm_popcnt_u64(bits >> (2 * (17 - rest)))) / 2;
+  }
   UTF8DFA_LEAVE_AVX();
   return n - pairs - pair_starts_scalar(p, n, i, n);
 }
@@ -5313,6 +5570,19 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void take_utf32(__m256i& value, __m256
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_utf32(const char32_t* p,
                                                                              std::size_t n) noexcept {
   const __m256i offset = _mm256_set1_epi32(static_cast<int>(0xFFFF2000u));
+  if (n - 8 <= 64 - 8) {
+    // 8 to 64 values: eight groups of 8 that cover them (overlapping from the last one on).
+    __m256i value = _mm256_setzero_si256(), shifted = value;
+    for (std::size_t k = 0; k < 64; k += 8) take_utf32(value, shifted, p + (k < n - 8 ? k : n - 8), offset);
+    const __m256i big_ok =
+        _mm256_cmpeq_epi32(_mm256_max_epu32(value, _mm256_set1_epi32(0x10FFFF)), _mm256_set1_epi32(0x10FFFF));
+    const __m256i sur_ok =
+        _mm256_cmpeq_epi32(_mm256_max_epu32(shifted, _mm256_set1_epi32(static_cast<int>(0xFFFFF7FFu))),
+                           _mm256_set1_epi32(static_cast<int>(0xFFFFF7FFu)));
+    if (_mm256_movemask_epi8(_mm256_and_si256(big_ok, sur_ok)) == -1) return {n, 0, error_code::none};
+    UTF8DFA_LEAVE_AVX();
+    return validate_utf(p, n);
+  }
   std::size_t i = scalar_head(p, n);
   UTF8DFA_LEAVE_AVX();
   validation_result r = validate_utf(p, i);
@@ -5336,6 +5606,23 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_utf32(con
                                               _mm256_set1_epi32(static_cast<int>(0xFFFFF7FFu)));
     if (UTF8DFA_UNLIKELY(_mm256_movemask_epi8(_mm256_and_si256(big_ok, sur_ok)) != -1)) break;
     i += step;
+  }
+  if (n - i < 32 && n >= 8 && i < n) {
+    // The rest in four groups of 8, overlapping, that end at n (read again by the scalar code when
+    // one holds an error).
+    const std::size_t last = n - 8;
+    const char32_t* q = p + i;
+    __m256i value = _mm256_setzero_si256(), shifted = value;
+    take_utf32(value, shifted, p + last, offset);
+    take_utf32(value, shifted, n - i > 8 ? q : p + last, offset);
+    take_utf32(value, shifted, n - i > 16 ? q + 8 : p + last, offset);
+    take_utf32(value, shifted, n - i > 24 ? q + 16 : p + last, offset);
+    const __m256i big_ok =
+        _mm256_cmpeq_epi32(_mm256_max_epu32(value, _mm256_set1_epi32(0x10FFFF)), _mm256_set1_epi32(0x10FFFF));
+    const __m256i sur_ok =
+        _mm256_cmpeq_epi32(_mm256_max_epu32(shifted, _mm256_set1_epi32(static_cast<int>(0xFFFFF7FFu))),
+                           _mm256_set1_epi32(static_cast<int>(0xFFFFF7FFu)));
+    if (_mm256_movemask_epi8(_mm256_and_si256(big_ok, sur_ok)) == -1) return {n, 0, error_code::none};
   }
   UTF8DFA_LEAVE_AVX();
   r = validate_utf(p + i, n - i);
@@ -5370,6 +5657,40 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool narrow32(const In* p, unsigned ch
     bytes = _mm256_permutevar8x32_epi32(mixed, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
   }
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), bytes);
+  return true;
+}
+
+/// The 8 values at p narrowed to bytes, in the low 8 bytes, with the bits above FF of any of them
+/// or'ed into `over` (In char16_t: one 16-byte load; char32_t: one 32-byte load).
+template <class In>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m128i narrow8(const In* p, __m128i& over) noexcept {
+  if constexpr (sizeof(In) == 2) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    over = _mm_or_si128(over, v);
+    return _mm_packus_epi16(v, v);
+  } else {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+    over = _mm_or_si128(over, _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1)));
+    const __m128i words = _mm_packus_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    return _mm_packus_epi16(words, words);
+  }
+}
+
+/// Latin-1 of 8 to 31 values that are all up to FF: four groups of 8, overlapping, that cover
+/// [0, n) (nothing read or written outside it); false, and nothing written, when a value is above FF.
+template <class In>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool narrow_short(const In* p, std::size_t n, unsigned char* out) noexcept {
+  const std::size_t last = n - 8, second = last < 8 ? last : 8, third = last < 16 ? last : 16;
+  __m128i over = _mm_setzero_si128();
+  const __m128i a = narrow8(p, over), b = narrow8(p + second, over);
+  const __m128i c = narrow8(p + third, over), d = narrow8(p + last, over);
+  const __m128i limit =
+      sizeof(In) == 2 ? _mm_set1_epi16(static_cast<short>(0xFF00)) : _mm_set1_epi32(static_cast<int>(0xFFFFFF00u));
+  if (!_mm_testz_si128(over, limit)) return false;
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(out), a);
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(out + second), b);
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(out + third), c);
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(out + last), d);
   return true;
 }
 
@@ -5419,8 +5740,42 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result units_to_latin1_by(const 
   return latin1_result(s, n, !done);
 }
 
+/// 32 values at p narrowed to bytes, with their bits or'ed into `over` (in 16- or 32-bit lanes).
+template <class In>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i narrow_any32(const In* p, __m256i& over) noexcept {
+  const auto* v = reinterpret_cast<const __m256i*>(p);
+  if constexpr (sizeof(In) == 2) {
+    const __m256i a = _mm256_loadu_si256(v), b = _mm256_loadu_si256(v + 1);
+    over = _mm256_or_si256(over, _mm256_or_si256(a, b));
+    return _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8);
+  } else {
+    const __m256i a = _mm256_loadu_si256(v), b = _mm256_loadu_si256(v + 1);
+    const __m256i c = _mm256_loadu_si256(v + 2), d = _mm256_loadu_si256(v + 3);
+    over = _mm256_or_si256(over, _mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, d)));
+    const __m256i mixed = _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, d));
+    return _mm256_permutevar8x32_epi32(mixed, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+  }
+}
+
+/// Latin-1 of 8 to 64 values when they are all up to FF (false, and nothing written, otherwise):
+/// overlapping groups of 8 below 32 values, else the first 32 and the last 32. Out of line and
+/// small: no registers to save or stack to align, as units_to_latin1_by has.
+template <class In>
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE bool narrow_upto64(const In* p, std::size_t n, unsigned char* out) noexcept {
+  if (n < 32) return narrow_short(p, n, out);
+  __m256i over = _mm256_setzero_si256();
+  const __m256i first = narrow_any32(p, over), last = narrow_any32(p + n - 32, over);
+  const __m256i limit = sizeof(In) == 2 ? _mm256_set1_epi16(static_cast<short>(0xFF00))
+                                        : _mm256_set1_epi32(static_cast<int>(0xFFFFFF00u));
+  if (!_mm256_testz_si256(over, limit)) return false;
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), first);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + n - 32), last);
+  return true;
+}
+
 template <class In>
 conversion_result units_to_latin1(const In* p, std::size_t n, unsigned char* out, char32_t replacement) noexcept {
+  if (n - 8 <= 64 - 8 && narrow_upto64(p, n, out)) return {n, n, error_code::none};
   if (replacement == strict_marker) return units_to_latin1_by<strict>(p, n, out, 0);
   if (replacement == skip_marker) return units_to_latin1_by<skip>(p, n, out, 0);
   return units_to_latin1_by<replace>(p, n, out, static_cast<unsigned char>(replacement));
@@ -5431,6 +5786,29 @@ conversion_result units_to_latin1(const In* p, std::size_t n, unsigned char* out
 template <class Out>
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t latin1_widen(const unsigned char* p, std::size_t n,
                                                               Out* out) noexcept {
+  constexpr std::size_t group = 32 / sizeof(Out);  // bytes a 32-byte store takes: 16 or 8
+  if (n < group) {
+    // group / 2 to group - 1 bytes: two groups of group / 2, overlapping (one 16-byte store each).
+    if (n >= group / 2) {
+      if constexpr (sizeof(Out) == 2) {
+        const __m128i a = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p));
+        const __m128i b = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + n - 8));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm_cvtepu8_epi16(a));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + n - 8), _mm_cvtepu8_epi16(b));
+      } else {
+        std::uint32_t a, b;
+        std::memcpy(&a, p, 4);
+        std::memcpy(&b, p + n - 4, 4);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm_cvtepu8_epi32(_mm_cvtsi32_si128(static_cast<int>(a))));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + n - 4),
+                         _mm_cvtepu8_epi32(_mm_cvtsi32_si128(static_cast<int>(b))));
+      }
+      return n;
+    }
+    UTF8DFA_LEAVE_AVX();
+    latin1_widen_scalar(p, n, out);
+    return n;
+  }
   std::size_t i = scalar_head(out, n);  // stores from a 64-byte boundary
   UTF8DFA_LEAVE_AVX();
   latin1_widen_scalar(p, i, out);
@@ -5458,6 +5836,16 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t latin1_widen(const unsigned cha
                           _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + i))));
       i += 8;
     }
+  }
+  if (i < n) {  // the last `group` bytes (n >= group), those before i written again
+    const std::size_t last = n - group;
+    if constexpr (sizeof(Out) == 2)
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + last),
+                          _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + last))));
+    else
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + last),
+                          _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + last))));
+    return n;
   }
   UTF8DFA_LEAVE_AVX();
   latin1_widen_scalar(p + i, n - i, out + i);
@@ -5516,6 +5904,33 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t change_endianness(const Unit* p
   const __m128i lane_order = sizeof(Unit) == 2 ? _mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14)
                                                : _mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12);
   const __m256i order = _mm256_broadcastsi128_si256(lane_order);
+  constexpr std::size_t half = lanes / 2;  // units in 16 bytes
+  if (n < half) {
+    UTF8DFA_LEAVE_AVX();
+    change_endianness_scalar(p, n, out);
+    return n;
+  }
+  if (n <= 4 * lanes) {  // 16 to 128 bytes: two or four vectors, overlapping, all read before any store
+    if (n < lanes) {
+      const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+      const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + n - half));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm_shuffle_epi8(a, lane_order));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + n - half), _mm_shuffle_epi8(b, lane_order));
+    } else {
+      const std::size_t second = n <= 2 * lanes ? n - lanes : lanes, third = n <= 2 * lanes ? 0 : n - 2 * lanes;
+      const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+      const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + second));
+      const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + third));
+      const __m256i d = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + n - lanes));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm256_shuffle_epi8(a, order));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + second), _mm256_shuffle_epi8(b, order));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + third), _mm256_shuffle_epi8(c, order));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + n - lanes), _mm256_shuffle_epi8(d, order));
+    }
+    return n;
+  }
+  // The last 16 bytes, read before any store (out may be p), stored last.
+  const __m128i last = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + n - half)), lane_order);
   std::size_t i = scalar_head(out, n);  // stores from a 64-byte boundary
   UTF8DFA_LEAVE_AVX();
   change_endianness_scalar(p, i, out);
@@ -5525,12 +5940,11 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t change_endianness(const Unit* p
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), _mm256_shuffle_epi8(a, order));
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i + lanes), _mm256_shuffle_epi8(b, order));
   }
-  for (; n - i >= lanes / 2; i += lanes / 2) {  // 16 bytes at a time
+  for (; n - i >= half; i += half) {  // 16 bytes at a time
     const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), _mm_shuffle_epi8(x, lane_order));
   }
-  UTF8DFA_LEAVE_AVX();
-  change_endianness_scalar(p + i, n - i, out + i);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(out + n - half), last);  // (units before i written again)
   return n;
 }
 

@@ -438,6 +438,21 @@ std::u32string latin1_utf32_text(std::size_t units, std::size_t every) {
   return s;
 }
 
+TEST_CASE("UTF-16 kernels: pairs or a lone surrogate, then a run of BMP units of every length to 40") {
+  // The kernels may finish with the last units read again: an output shorter or longer than the
+  // input before them, and a surrogate just before them, must not change their result.
+  for (std::size_t pairs = 0; pairs <= 20; ++pairs)
+    for (const char16_t lone : {u'\0', u'\xD800', u'\xDC00'})
+      for (std::size_t run = 0; run <= 40; ++run) {
+        std::u16string s;
+        for (std::size_t k = 0; k < pairs; ++k) s += u"\xD83D\xDE00";
+        if (lone != 0) s += lone;
+        for (std::size_t k = 0; k < run; ++k) s += static_cast<char16_t>(k % 3 == 0 ? 0x4E00 + k : 0x61 + k % 26);
+        check_utf16(s);
+        check_utf16_more(s);
+      }
+}
+
 TEST_CASE("count_utf16, UTF-16 to Latin-1, byte orders: a surrogate or a value above U+00FF at every position") {
   for (const std::size_t every : {0u, 3u, 31u}) {
     const std::u16string base = utf16_text(300, every);

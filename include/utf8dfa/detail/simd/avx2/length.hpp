@@ -12,6 +12,7 @@
 #if UTF8DFA_X86_KERNELS
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
@@ -56,8 +57,61 @@ UTF8DFA_TARGET_AVX2 inline __m256i check_at(const checker& c, const unsigned cha
   return _mm256_xor_si256(flags, must_continue);
 }
 
+/// The UTF-16 (Utf16) or UTF-32 units of the 32 bytes `in` of well-formed UTF-8, one bit a byte:
+/// `units` has a bit for each lead, `fours` (UTF-16 only) one more for each 4-byte lead.
+template <bool Utf16>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void unit_bits(__m256i in, std::uint32_t& units,
+                                                         std::uint32_t& fours) noexcept {
+  units = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(in, splat(0xBF))));
+  // Signed: F0..FF are -16..-1, the only negative bytes above -17.
+  fours = Utf16 ? static_cast<std::uint32_t>(
+                      _mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpgt_epi8(in, splat(lead4_min - 1u)), in)))
+                : 0;
+}
+
+/// The units of the last `r` (1..63) bytes of the 64 in lo and hi.
+template <bool Utf16>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::size_t units_of_last(__m256i lo, __m256i hi, std::size_t r) noexcept {
+  std::uint32_t u0, f0, u1, f1;
+  unit_bits<Utf16>(lo, u0, f0);
+  unit_bits<Utf16>(hi, u1, f1);
+  const std::uint64_t units = (std::uint64_t{u1} << 32 | u0) >> (64 - r);
+  const std::uint64_t fours = (std::uint64_t{f1} << 32 | f0) >> (64 - r);
+  return static_cast<std::size_t>(_mm_popcnt_u64(units) + _mm_popcnt_u64(fours));
+}
+
+/// The units of 32 to 63 bytes of UTF-8 when they are well-formed (false otherwise), with no copy:
+/// the checks of validate_short, and the units of the first 32 bytes and of those after them in
+/// the last 32.
+template <bool Utf16>
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE bool utf8_units_short(const unsigned char* p, std::size_t n,
+                                                           std::size_t& count) noexcept {
+  const std::size_t q = n - 32;  // where the last 32 bytes start (0..31)
+  std::uint32_t before = 0;      // the 4 bytes before q, the last highest
+  if (q >= 4) {
+    std::memcpy(&before, p + q - 4, 4);
+  } else if (q > 0) {
+    std::memcpy(&before, p, 4);
+    before <<= 8 * (4 - q);
+  }
+  const checker check;
+  const __m256i lo = load(p), hi = load(p + q);
+  const __m256i prev = _mm256_insert_epi32(_mm256_setzero_si256(), static_cast<int>(before), 7);
+  const __m256i err =
+      _mm256_or_si256(_mm256_or_si256(check(lo, _mm256_setzero_si256()), check(hi, prev)), ends_incomplete(hi));
+  if (any(err)) return false;
+  std::uint32_t u0, f0, u1, f1;
+  unit_bits<Utf16>(lo, u0, f0);
+  unit_bits<Utf16>(hi, u1, f1);
+  const unsigned skip = static_cast<unsigned>(32 - q);  // bytes of hi among the first 32 (1..32)
+  count = static_cast<std::size_t>(_mm_popcnt_u32(u0) + _mm_popcnt_u32(f0) + _mm_popcnt_u64(std::uint64_t{u1} >> skip) +
+                                   _mm_popcnt_u64(std::uint64_t{f1} >> skip));
+  return true;
+}
+
 /// The length_segment of UTF-8 (see length_common.hpp): the block checks of validate.hpp over whole
-/// 64-byte blocks, each block that passes also counted; the tail is left to the scalar decoder.
+/// 64-byte blocks, each block that passes also counted, then the last 1..63 bytes in the last 64
+/// (checked after the 32 bytes before them); a tail that fails is left to the scalar decoder.
 template <bool Utf16>
 UTF8DFA_TARGET_AVX2 std::size_t utf8_units_segment(const unsigned char* p, std::size_t n, std::size_t& count) noexcept {
   const checker check;
@@ -80,8 +134,19 @@ UTF8DFA_TARGET_AVX2 std::size_t utf8_units_segment(const unsigned char* p, std::
       sums = _mm256_add_epi64(sums, _mm256_sad_epu8(both, zero));
     }
   }
+  std::size_t tail = 0;
+  if (i < n && n - i < 64 && i >= 64) {
+    const __m256i lo = load(p + n - 64), hi = load(p + n - 32);
+    __m256i err = _mm256_or_si256(check(hi, lo), ends_incomplete(hi));
+    if (n - i > 32) err = _mm256_or_si256(err, check(lo, load(p + n - 96)));  // (n >= 97)
+    if (!any(err)) {
+      tail = units_of_last<Utf16>(lo, hi, n - i);
+      i = n;
+      incomplete = zero;
+    }
+  }
   if (i < n || any(incomplete)) stop = i;
-  count = ascii + sum_epi64(sums);
+  count = ascii + sum_epi64(sums) + tail;
   return stop;
 }
 
@@ -225,6 +290,27 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf16_bytes_segment(const char16_t* p, st
       pending = 0;
     }
   }
+  if (paired && i < n && n - i <= 16 && n > 16) {
+    // The last 16 units against the units before them, those before i left out: a unit in them
+    // at i or past it that is a low surrogate must follow a high one, and a high one (the last
+    // unit included) must precede a low one. (The unit before i is no high surrogate.)
+    const __m256i w = load(p + n - 16), prev = load(p + n - 17);
+    const __m256i top = _mm256_and_si256(w, k.tag);
+    const __m256i hi = _mm256_cmpeq_epi16(top, k.x_d800);
+    const __m256i unpaired =
+        _mm256_xor_si256(_mm256_cmpeq_epi16(_mm256_and_si256(prev, k.tag), k.x_d800), _mm256_cmpeq_epi16(top, k.low));
+    const unsigned skip = static_cast<unsigned>(2 * (16 - (n - i)));  // the bits of the lanes before i
+    const auto hi_bits = static_cast<std::uint32_t>(_mm256_movemask_epi8(hi));
+    if (((static_cast<std::uint32_t>(_mm256_movemask_epi8(unpaired)) | (hi_bits & 0xC0000000u)) >> skip) == 0) {
+      // 3 bytes a unit, less 1 below 0x80, 1 more below 0x800, 2 for a high surrogate (2 bits a lane).
+      const auto small =
+          static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_and_si256(w, k.x_ff80), k.zero)));
+      const auto mid =
+          static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_and_si256(w, k.x_f800), k.zero)));
+      less -= (_mm_popcnt_u32(small >> skip) + _mm_popcnt_u32(mid >> skip)) / 2 + _mm_popcnt_u32(hi_bits >> skip);
+      i = n;
+    }
+  }
   less += sum_epi32(_mm256_madd_epi16(acc, k.one));
   sums = _mm256_add_epi64(sums, _mm256_sad_epu8(more, k.zero));
   count = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(3 * i - 2 * ascii - 2 * wide + sum_epi64(sums)) + less);
@@ -355,6 +441,16 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf32_bytes_segment(const char32_t* p, st
     if (UTF8DFA_UNLIKELY(!k.scalar_values(_mm256_sub_epi32(cp, k.sur), cp))) break;
     acc = _mm256_add_epi32(acc, k.minus_extra(cp));
   }
+  if (i < n && n - i < 8 && n >= 8) {
+    // The last 8 units, those before i left out of the count.
+    const __m256i cp = load(p + n - 8);
+    if (k.scalar_values(_mm256_sub_epi32(cp, k.sur), cp)) {
+      const __m256i fresh = _mm256_cmpgt_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+                                               _mm256_set1_epi32(static_cast<int>(7 - (n - i))));
+      acc = _mm256_add_epi32(acc, _mm256_and_si256(k.minus_extra(cp), fresh));
+      i = n;
+    }
+  }
   less += sum_epi32(acc);
   count = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(i) - less) + extra + sum_epi64(sums);
   return i == n ? blocks_pass : i;
@@ -414,10 +510,14 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t utf8_length_valid(const In* p, 
 inline constexpr std::size_t valid_below = 256;
 
 inline std::size_t utf16_length_from_utf8(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
+  std::size_t count = 0;
+  if (n >= 32 && n < 64 && utf8_units_short<true>(p, n, count)) return count;
   return utf8_units_blocks<true, &utf8_units_segment<true>, 64>(p, n, repl);
 }
 
 inline std::size_t utf32_length_from_utf8(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
+  std::size_t count = 0;
+  if (n >= 32 && n < 64 && utf8_units_short<false>(p, n, count)) return count;
   return utf8_units_blocks<false, &utf8_units_segment<false>, 64>(p, n, repl);
 }
 

@@ -272,6 +272,15 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t to_well_formed_utf16(con
       i = to_well_formed_until(p, n, i, i + b.take, out);
     }
   }
+  if (i < n && n >= 16) {
+    // The last 16 units, when they are well-formed (a low surrogate first counts as lone): their
+    // copy, the units before i among them written again as they were.
+    const __m256i u = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + n - 16));
+    if (check_utf16(u, n - 16, n).clean) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + n - 16), u);
+      return n;
+    }
+  }
   UTF8DFA_LEAVE_AVX();
   to_well_formed_until(p, n, i, n, out);
   return n;
@@ -286,9 +295,30 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf16_to_utf32_by(const c
   const __m256i fc00 = _mm256_set1_epi32(0xFC00);
   const __m256i d800 = _mm256_set1_epi32(0xD800);
   transcode_cursor<char32_t> c{0, out, error_code::none};
+  if (n < 16) {  // (utf16_to_utf32_short has taken those without a surrogate from 8 units)
+    UTF8DFA_LEAVE_AVX();
+    if (!scalar_region<Strict>(p, n, n, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+    return {n, static_cast<std::size_t>(c.o - out), c.first};
+  }
+  const __m256i shift = _mm256_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
+  const __m256i top = _mm256_set1_epi16(0x07FF);
+  bool wide = true;  // the last block of 16 had no surrogate: 32 at a time are worth a try
   while (n - c.i >= 16) {
+    // 32 units at a time while they hold no surrogate.
+    for (; wide && n - c.i >= 32; c.i += 32, c.o += 32) {
+      const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
+      const __m256i d = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 16));
+      const __m256i m = _mm256_min_epu16(_mm256_add_epi16(a, shift), _mm256_add_epi16(d, shift));
+      if (_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_min_epu16(m, top), m)) != 0) break;
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o), _mm256_cvtepu16_epi32(_mm256_castsi256_si128(a)));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 8), _mm256_cvtepu16_epi32(_mm256_extracti128_si256(a, 1)));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 16), _mm256_cvtepu16_epi32(_mm256_castsi256_si128(d)));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 24), _mm256_cvtepu16_epi32(_mm256_extracti128_si256(d, 1)));
+    }
+    if (n - c.i < 16) break;
     const __m256i u = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
     const unit_block b = check_utf16(u, c.i, n);
+    wide = b.plain;
     if (UTF8DFA_LIKELY(b.plain)) {
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o), _mm256_cvtepu16_epi32(_mm256_castsi256_si128(u)));
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 8), _mm256_cvtepu16_epi32(_mm256_extracti128_si256(u, 1)));
@@ -318,12 +348,61 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf16_to_utf32_by(const c
         return {c.i, static_cast<std::size_t>(c.o - out), c.first};
     }
   }
+  if (c.i < n) {  // (n >= 16)
+    // The last 16 units, when none is a surrogate: the units before c.i among them wrote one value
+    // each, the last before c.o, which are written again.
+    const __m256i u = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + n - 16));
+    if (check_utf16(u, n - 16, n).plain) {
+      char32_t* const o = c.o - (16 - (n - c.i));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), _mm256_cvtepu16_epi32(_mm256_castsi256_si128(u)));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 8), _mm256_cvtepu16_epi32(_mm256_extracti128_si256(u, 1)));
+      return {n, static_cast<std::size_t>(o + 16 - out), c.first};
+    }
+  }
   UTF8DFA_LEAVE_AVX();
   if (!scalar_region<Strict>(p, n, n, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
   return {n, static_cast<std::size_t>(c.o - out), c.first};
 }
 
+/// UTF-16 to UTF-32 of 8 to 64 units without a surrogate (false, and nothing written, otherwise):
+/// two groups of 8 below 16 units, else four of 16 that cover them, overlapping. Out of line and
+/// small: no registers to save or stack to align, as utf16_to_utf32_by has.
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline bool utf16_to_utf32_short(const char16_t* p, std::size_t n,
+                                                                      char32_t* out) noexcept {
+  if (n < 16) {
+    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + n - 8));
+    const __m128i top = _mm_set1_epi16(static_cast<short>(0xF800));
+    const __m128i sur = _mm_set1_epi16(static_cast<short>(0xD800));
+    const __m128i any =
+        _mm_or_si128(_mm_cmpeq_epi16(_mm_and_si128(a, top), sur), _mm_cmpeq_epi16(_mm_and_si128(b, top), sur));
+    if (!_mm_testz_si128(any, any)) return false;
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm256_cvtepu16_epi32(a));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + n - 8), _mm256_cvtepu16_epi32(b));
+    return true;
+  }
+  const std::size_t last = n - 16, second = last < 16 ? last : 16, third = last < 32 ? last : 32;
+  const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + second));
+  const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + third));
+  const __m256i d = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + last));
+  // D800..DFFF to 0000..07FF: the least of the four below 0800 where one is a surrogate.
+  const __m256i shift = _mm256_set1_epi16(0x2800), top = _mm256_set1_epi16(0x07FF);
+  const __m256i m = _mm256_min_epu16(_mm256_min_epu16(_mm256_add_epi16(a, shift), _mm256_add_epi16(b, shift)),
+                                     _mm256_min_epu16(_mm256_add_epi16(c, shift), _mm256_add_epi16(d, shift)));
+  if (_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_min_epu16(m, top), m)) != 0) return false;
+  const std::size_t at[4] = {0, second, third, last};
+  const __m256i v[4] = {a, b, c, d};
+  for (unsigned k = 0; k < 4; ++k) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + at[k]), _mm256_cvtepu16_epi32(_mm256_castsi256_si128(v[k])));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + at[k] + 8),
+                        _mm256_cvtepu16_epi32(_mm256_extracti128_si256(v[k], 1)));
+  }
+  return true;
+}
+
 inline conversion_result utf16_to_utf32(const char16_t* p, std::size_t n, char32_t* out, char32_t repl) noexcept {
+  if (n - 8 <= 64 - 8 && utf16_to_utf32_short(p, n, out)) return {n, n, error_code::none};
   prepare_tables();
   return repl == strict_marker ? utf16_to_utf32_by<true>(p, n, out, repl) : utf16_to_utf32_by<false>(p, n, out, repl);
 }

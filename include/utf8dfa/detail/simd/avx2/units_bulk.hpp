@@ -15,6 +15,7 @@
 #if UTF8DFA_X86_KERNELS
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
@@ -42,6 +43,39 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i pair_starts(__m256i u, __m256i
   return _mm256_cmpeq_epi16(key, _mm256_set1_epi16(static_cast<short>(0xDC00 | (0xD800 >> 10))));
 }
 
+/// The pairs that start among the 8 UTF-16 units at p (the unit after them read), 2 bits a unit.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::uint32_t pair_starts8(const char16_t* p) noexcept {
+  const __m128i u = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  const __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 1));
+  const __m128i key =
+      _mm_or_si128(_mm_and_si128(next, _mm_set1_epi16(static_cast<short>(0xFC00))), _mm_srli_epi16(u, 10));
+  return static_cast<std::uint32_t>(
+      _mm_movemask_epi8(_mm_cmpeq_epi16(key, _mm_set1_epi16(static_cast<short>(0xDC00 | (0xD800 >> 10))))));
+}
+
+/// count_utf16 of 9 to 16 units: the pairs that start among the first 8 units, and among the 8
+/// before the last one past those.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::size_t count_utf16_short(const char16_t* p, std::size_t n) noexcept {
+  const std::uint32_t first = pair_starts8(p), last = pair_starts8(p + n - 9) >> (2 * (17 - n));
+  return n - static_cast<std::size_t>(_mm_popcnt_u32(first) + _mm_popcnt_u32(last)) / 2;
+}
+
+/// count_utf16 of 9 to 64 units, out of line (the long loop's registers stay out of it).
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t count_utf16_upto64(const char16_t* p, std::size_t n) noexcept {
+  if (n <= 16) return count_utf16_short(p, n);
+  // 17 to 64 units: the pairs that start in four blocks of 16 that cover [0, n - 1), the
+  // block k at 16k or at n - 17 at most, counted from 16k on.
+  std::size_t pairs = 0;
+  for (std::size_t k = 0; k < 64; k += 16) {
+    const std::size_t at = k < n - 17 ? k : n - 17, seen = k - at;  // seen: its lanes counted before
+    const __m256i starts = pair_starts(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + at)),
+                                       _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + at + 1)));
+    const auto bits = static_cast<std::uint32_t>(_mm256_movemask_epi8(starts));  // 2 a lane
+    if (seen < 16) pairs += static_cast<std::size_t>(_mm_popcnt_u32(bits >> (2 * seen)));
+  }
+  return n - pairs / 2;
+}
+
 /// count_utf16: the units less the pairs (a high surrogate right before a low one). From a 64-byte
 /// boundary: 64 units without a surrogate at a time, tried again after each block of 16 without a
 /// pair, the others 16 at a time against the units after them, counted in 16-bit lanes; the head
@@ -49,6 +83,11 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i pair_starts(__m256i u, __m256i
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t count_utf16(const char16_t* p, std::size_t n) noexcept {
   const __m256i shift = _mm256_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
   const __m256i top = _mm256_set1_epi16(0x07FF);
+  if (n - 9 <= 64 - 9) return count_utf16_upto64(p, n);
+  if (n <= 8) {
+    UTF8DFA_LEAVE_AVX();
+    return n - pair_starts_scalar(p, n, 0, n);
+  }
   std::size_t i = scalar_head(p, n);
   UTF8DFA_LEAVE_AVX();
   std::size_t pairs = pair_starts_scalar(p, n, 0, i);
@@ -79,6 +118,14 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t count_utf16(const char16
     const __m128i quarter = _mm_add_epi32(half, _mm_unpackhi_epi64(half, half));
     pairs += static_cast<std::uint32_t>(_mm_cvtsi128_si32(_mm_add_epi32(quarter, _mm_srli_si128(quarter, 4))));
   }
+  if (i < n && n > 16) {
+    // The pairs that start in [i, n - 1): those that end among the last 16 units past i + 1.
+    const std::size_t rest = n - i;  // 1..16
+    const __m256i ends = pair_starts(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + n - 17)),
+                                     _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + n - 16)));
+    const std::uint64_t bits = static_cast<std::uint32_t>(_mm256_movemask_epi8(ends));  // 2 a lane
+    return n - pairs - static_cast<std::size_t>(_mm_popcnt_u64(bits >> (2 * (17 - rest)))) / 2;
+  }
   UTF8DFA_LEAVE_AVX();
   return n - pairs - pair_starts_scalar(p, n, i, n);
 }
@@ -99,6 +146,19 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void take_utf32(__m256i& value, __m256
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_utf32(const char32_t* p,
                                                                              std::size_t n) noexcept {
   const __m256i offset = _mm256_set1_epi32(static_cast<int>(0xFFFF2000u));
+  if (n - 8 <= 64 - 8) {
+    // 8 to 64 values: eight groups of 8 that cover them (overlapping from the last one on).
+    __m256i value = _mm256_setzero_si256(), shifted = value;
+    for (std::size_t k = 0; k < 64; k += 8) take_utf32(value, shifted, p + (k < n - 8 ? k : n - 8), offset);
+    const __m256i big_ok =
+        _mm256_cmpeq_epi32(_mm256_max_epu32(value, _mm256_set1_epi32(0x10FFFF)), _mm256_set1_epi32(0x10FFFF));
+    const __m256i sur_ok =
+        _mm256_cmpeq_epi32(_mm256_max_epu32(shifted, _mm256_set1_epi32(static_cast<int>(0xFFFFF7FFu))),
+                           _mm256_set1_epi32(static_cast<int>(0xFFFFF7FFu)));
+    if (_mm256_movemask_epi8(_mm256_and_si256(big_ok, sur_ok)) == -1) return {n, 0, error_code::none};
+    UTF8DFA_LEAVE_AVX();
+    return validate_utf(p, n);
+  }
   std::size_t i = scalar_head(p, n);
   UTF8DFA_LEAVE_AVX();
   validation_result r = validate_utf(p, i);
@@ -122,6 +182,23 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_utf32(con
                                               _mm256_set1_epi32(static_cast<int>(0xFFFFF7FFu)));
     if (UTF8DFA_UNLIKELY(_mm256_movemask_epi8(_mm256_and_si256(big_ok, sur_ok)) != -1)) break;
     i += step;
+  }
+  if (n - i < 32 && n >= 8 && i < n) {
+    // The rest in four groups of 8, overlapping, that end at n (read again by the scalar code when
+    // one holds an error).
+    const std::size_t last = n - 8;
+    const char32_t* q = p + i;
+    __m256i value = _mm256_setzero_si256(), shifted = value;
+    take_utf32(value, shifted, p + last, offset);
+    take_utf32(value, shifted, n - i > 8 ? q : p + last, offset);
+    take_utf32(value, shifted, n - i > 16 ? q + 8 : p + last, offset);
+    take_utf32(value, shifted, n - i > 24 ? q + 16 : p + last, offset);
+    const __m256i big_ok =
+        _mm256_cmpeq_epi32(_mm256_max_epu32(value, _mm256_set1_epi32(0x10FFFF)), _mm256_set1_epi32(0x10FFFF));
+    const __m256i sur_ok =
+        _mm256_cmpeq_epi32(_mm256_max_epu32(shifted, _mm256_set1_epi32(static_cast<int>(0xFFFFF7FFu))),
+                           _mm256_set1_epi32(static_cast<int>(0xFFFFF7FFu)));
+    if (_mm256_movemask_epi8(_mm256_and_si256(big_ok, sur_ok)) == -1) return {n, 0, error_code::none};
   }
   UTF8DFA_LEAVE_AVX();
   r = validate_utf(p + i, n - i);
@@ -156,6 +233,40 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool narrow32(const In* p, unsigned ch
     bytes = _mm256_permutevar8x32_epi32(mixed, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
   }
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), bytes);
+  return true;
+}
+
+/// The 8 values at p narrowed to bytes, in the low 8 bytes, with the bits above FF of any of them
+/// or'ed into `over` (In char16_t: one 16-byte load; char32_t: one 32-byte load).
+template <class In>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m128i narrow8(const In* p, __m128i& over) noexcept {
+  if constexpr (sizeof(In) == 2) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    over = _mm_or_si128(over, v);
+    return _mm_packus_epi16(v, v);
+  } else {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+    over = _mm_or_si128(over, _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1)));
+    const __m128i words = _mm_packus_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    return _mm_packus_epi16(words, words);
+  }
+}
+
+/// Latin-1 of 8 to 31 values that are all up to FF: four groups of 8, overlapping, that cover
+/// [0, n) (nothing read or written outside it); false, and nothing written, when a value is above FF.
+template <class In>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool narrow_short(const In* p, std::size_t n, unsigned char* out) noexcept {
+  const std::size_t last = n - 8, second = last < 8 ? last : 8, third = last < 16 ? last : 16;
+  __m128i over = _mm_setzero_si128();
+  const __m128i a = narrow8(p, over), b = narrow8(p + second, over);
+  const __m128i c = narrow8(p + third, over), d = narrow8(p + last, over);
+  const __m128i limit =
+      sizeof(In) == 2 ? _mm_set1_epi16(static_cast<short>(0xFF00)) : _mm_set1_epi32(static_cast<int>(0xFFFFFF00u));
+  if (!_mm_testz_si128(over, limit)) return false;
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(out), a);
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(out + second), b);
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(out + third), c);
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(out + last), d);
   return true;
 }
 
@@ -205,8 +316,42 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result units_to_latin1_by(const 
   return latin1_result(s, n, !done);
 }
 
+/// 32 values at p narrowed to bytes, with their bits or'ed into `over` (in 16- or 32-bit lanes).
+template <class In>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i narrow_any32(const In* p, __m256i& over) noexcept {
+  const auto* v = reinterpret_cast<const __m256i*>(p);
+  if constexpr (sizeof(In) == 2) {
+    const __m256i a = _mm256_loadu_si256(v), b = _mm256_loadu_si256(v + 1);
+    over = _mm256_or_si256(over, _mm256_or_si256(a, b));
+    return _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8);
+  } else {
+    const __m256i a = _mm256_loadu_si256(v), b = _mm256_loadu_si256(v + 1);
+    const __m256i c = _mm256_loadu_si256(v + 2), d = _mm256_loadu_si256(v + 3);
+    over = _mm256_or_si256(over, _mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, d)));
+    const __m256i mixed = _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, d));
+    return _mm256_permutevar8x32_epi32(mixed, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+  }
+}
+
+/// Latin-1 of 8 to 64 values when they are all up to FF (false, and nothing written, otherwise):
+/// overlapping groups of 8 below 32 values, else the first 32 and the last 32. Out of line and
+/// small: no registers to save or stack to align, as units_to_latin1_by has.
+template <class In>
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE bool narrow_upto64(const In* p, std::size_t n, unsigned char* out) noexcept {
+  if (n < 32) return narrow_short(p, n, out);
+  __m256i over = _mm256_setzero_si256();
+  const __m256i first = narrow_any32(p, over), last = narrow_any32(p + n - 32, over);
+  const __m256i limit = sizeof(In) == 2 ? _mm256_set1_epi16(static_cast<short>(0xFF00))
+                                        : _mm256_set1_epi32(static_cast<int>(0xFFFFFF00u));
+  if (!_mm256_testz_si256(over, limit)) return false;
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), first);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + n - 32), last);
+  return true;
+}
+
 template <class In>
 conversion_result units_to_latin1(const In* p, std::size_t n, unsigned char* out, char32_t replacement) noexcept {
+  if (n - 8 <= 64 - 8 && narrow_upto64(p, n, out)) return {n, n, error_code::none};
   if (replacement == strict_marker) return units_to_latin1_by<strict>(p, n, out, 0);
   if (replacement == skip_marker) return units_to_latin1_by<skip>(p, n, out, 0);
   return units_to_latin1_by<replace>(p, n, out, static_cast<unsigned char>(replacement));
@@ -217,6 +362,29 @@ conversion_result units_to_latin1(const In* p, std::size_t n, unsigned char* out
 template <class Out>
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t latin1_widen(const unsigned char* p, std::size_t n,
                                                               Out* out) noexcept {
+  constexpr std::size_t group = 32 / sizeof(Out);  // bytes a 32-byte store takes: 16 or 8
+  if (n < group) {
+    // group / 2 to group - 1 bytes: two groups of group / 2, overlapping (one 16-byte store each).
+    if (n >= group / 2) {
+      if constexpr (sizeof(Out) == 2) {
+        const __m128i a = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p));
+        const __m128i b = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + n - 8));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm_cvtepu8_epi16(a));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + n - 8), _mm_cvtepu8_epi16(b));
+      } else {
+        std::uint32_t a, b;
+        std::memcpy(&a, p, 4);
+        std::memcpy(&b, p + n - 4, 4);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm_cvtepu8_epi32(_mm_cvtsi32_si128(static_cast<int>(a))));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + n - 4),
+                         _mm_cvtepu8_epi32(_mm_cvtsi32_si128(static_cast<int>(b))));
+      }
+      return n;
+    }
+    UTF8DFA_LEAVE_AVX();
+    latin1_widen_scalar(p, n, out);
+    return n;
+  }
   std::size_t i = scalar_head(out, n);  // stores from a 64-byte boundary
   UTF8DFA_LEAVE_AVX();
   latin1_widen_scalar(p, i, out);
@@ -244,6 +412,16 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t latin1_widen(const unsigned cha
                           _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + i))));
       i += 8;
     }
+  }
+  if (i < n) {  // the last `group` bytes (n >= group), those before i written again
+    const std::size_t last = n - group;
+    if constexpr (sizeof(Out) == 2)
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + last),
+                          _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + last))));
+    else
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + last),
+                          _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + last))));
+    return n;
   }
   UTF8DFA_LEAVE_AVX();
   latin1_widen_scalar(p + i, n - i, out + i);
@@ -302,6 +480,33 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t change_endianness(const Unit* p
   const __m128i lane_order = sizeof(Unit) == 2 ? _mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14)
                                                : _mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12);
   const __m256i order = _mm256_broadcastsi128_si256(lane_order);
+  constexpr std::size_t half = lanes / 2;  // units in 16 bytes
+  if (n < half) {
+    UTF8DFA_LEAVE_AVX();
+    change_endianness_scalar(p, n, out);
+    return n;
+  }
+  if (n <= 4 * lanes) {  // 16 to 128 bytes: two or four vectors, overlapping, all read before any store
+    if (n < lanes) {
+      const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+      const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + n - half));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm_shuffle_epi8(a, lane_order));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + n - half), _mm_shuffle_epi8(b, lane_order));
+    } else {
+      const std::size_t second = n <= 2 * lanes ? n - lanes : lanes, third = n <= 2 * lanes ? 0 : n - 2 * lanes;
+      const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+      const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + second));
+      const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + third));
+      const __m256i d = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + n - lanes));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm256_shuffle_epi8(a, order));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + second), _mm256_shuffle_epi8(b, order));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + third), _mm256_shuffle_epi8(c, order));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + n - lanes), _mm256_shuffle_epi8(d, order));
+    }
+    return n;
+  }
+  // The last 16 bytes, read before any store (out may be p), stored last.
+  const __m128i last = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + n - half)), lane_order);
   std::size_t i = scalar_head(out, n);  // stores from a 64-byte boundary
   UTF8DFA_LEAVE_AVX();
   change_endianness_scalar(p, i, out);
@@ -311,12 +516,11 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t change_endianness(const Unit* p
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), _mm256_shuffle_epi8(a, order));
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i + lanes), _mm256_shuffle_epi8(b, order));
   }
-  for (; n - i >= lanes / 2; i += lanes / 2) {  // 16 bytes at a time
+  for (; n - i >= half; i += half) {  // 16 bytes at a time
     const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), _mm_shuffle_epi8(x, lane_order));
   }
-  UTF8DFA_LEAVE_AVX();
-  change_endianness_scalar(p + i, n - i, out + i);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(out + n - half), last);  // (units before i written again)
   return n;
 }
 

@@ -198,7 +198,8 @@ UTF8DFA_TARGET_AVX2 inline validation_result validate(const unsigned char* p, st
 /// Bytes that are not continuation bytes (80..BF are the signed bytes below -64). Each compare
 /// gives -1 per such byte; byte counters (two, for independent chains) subtract them for up to 127
 /// steps of 128 bytes (at most 254 per counter), then vpsadbw adds the counters into 64-bit sums.
-UTF8DFA_TARGET_AVX2 inline std::size_t count_leads(const unsigned char* p, std::size_t n) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t count_leads_long(const unsigned char* p,
+                                                                         std::size_t n) noexcept {
   const __m256i limit = splat(0xBF), zero = _mm256_setzero_si256();
   __m256i sums = zero;
   std::size_t i = 0;
@@ -219,8 +220,32 @@ UTF8DFA_TARGET_AVX2 inline std::size_t count_leads(const unsigned char* p, std::
   for (; n - i >= 32; i += 32)
     count += static_cast<std::size_t>(
         _mm_popcnt_u32(static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(load(p + i), limit)))));
+  if (i < n && n >= 32) {  // the last 32 bytes, those before i left out
+    const auto leads = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(load(p + n - 32), limit)));
+    return count + static_cast<std::size_t>(_mm_popcnt_u64(std::uint64_t{leads} >> (32 - (n - i))));
+  }
   UTF8DFA_LEAVE_AVX();
   return count + count_leads_scalar(p + i, n - i);
+}
+
+/// count_leads: from 128 bytes count_leads_long; 32 to 127 bytes a vector a step, the last one
+/// overlapping (no registers to save, no loop set-up); below, the scalar count.
+UTF8DFA_TARGET_AVX2 inline std::size_t count_leads(const unsigned char* p, std::size_t n) noexcept {
+  if (n >= 128) return count_leads_long(p, n);
+  if (n < 32) {
+    UTF8DFA_LEAVE_AVX();
+    return count_leads_scalar(p, n);
+  }
+  const __m256i limit = splat(0xBF);
+  std::size_t count = 0, i = 0;
+  for (; n - i >= 32; i += 32)
+    count += static_cast<std::size_t>(
+        _mm_popcnt_u32(static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(load(p + i), limit)))));
+  if (i < n) {
+    const auto leads = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(load(p + n - 32), limit)));
+    count += static_cast<std::size_t>(_mm_popcnt_u64(std::uint64_t{leads} >> (32 - (n - i))));
+  }
+  return count;
 }
 
 /// UTF-16 units of well-formed input: leads, plus one more for each 4-byte lead (F0..FF).
@@ -234,6 +259,14 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf16_length(const unsigned char* p, std:
     const unsigned fours =
         static_cast<unsigned>(_mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpgt_epi8(in, four_limit), in)));
     count += static_cast<std::size_t>(_mm_popcnt_u32(leads)) + static_cast<std::size_t>(_mm_popcnt_u32(fours));
+  }
+  if (i < n && n >= 32) {  // the last 32 bytes, those before i left out
+    const __m256i in = load(p + n - 32);
+    const std::uint64_t leads = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(in, cont_limit)));
+    const std::uint64_t fours =
+        static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpgt_epi8(in, four_limit), in)));
+    const unsigned skip = static_cast<unsigned>(32 - (n - i));
+    return count + static_cast<std::size_t>(_mm_popcnt_u64(leads >> skip) + _mm_popcnt_u64(fours >> skip));
   }
   UTF8DFA_LEAVE_AVX();
   return count + utf16_length_scalar(p + i, n - i);
