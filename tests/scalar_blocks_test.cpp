@@ -268,13 +268,14 @@ std::string check_to_latin1(const std::basic_string<Unit>& s, Policy pol) {
 TEST_CASE("scalar blocks: UTF-16/32 to Latin-1 with a character or error at every position near the chunk edges",
           "[scalar_blocks]") {
   const scalar_kernel scalar;
-  // 600 units: chunks of 128 (UTF-16) or 64 (UTF-32) units and the rest; each ends with words of four (two) units and
-  // one at a time. Nothing may be written past the room that replace takes, nor past what is written.
+  // 600 units: UTF-32 blocks of 32, chunks of 128 (UTF-16) or 64 (UTF-32) units and the rest; each ends with words of
+  // four (two) units and one at a time. Nothing may be written past the room that replace takes, nor past what is
+  // written.
   std::u32string base;
   for (std::size_t k = 0; k < 600; ++k) base.push_back(static_cast<char32_t>((k * 37 + 11) % 256));
   const std::u16string base16(base.begin(), base.end());
-  const auto near_edge = [](std::size_t pos, std::size_t size) {  // chunks of 64 or 128 units
-    return pos % 64 <= 3 || pos % 64 >= 61 || pos + 8 >= size;
+  const auto near_edge = [](std::size_t pos, std::size_t size) {  // blocks of 32, chunks of 64 or 128 units
+    return pos % 32 <= 3 || pos % 32 >= 29 || pos + 8 >= size;
   };
   for (const std::u16string& piece :
        {std::u16string(u"\xD83D\xDE00"), std::u16string(1, char16_t(0xD800)), std::u16string(1, char16_t(0xDC00)),

@@ -108,6 +108,22 @@ bool to_latin1_until(const In* p, std::size_t n, std::size_t stop, unsigned char
       // written past what the conversion writes). A chunk with a value above FF (or a surrogate, or
       // one too large) goes unit by unit below.
       const std::size_t limit = stop < n ? stop : n;
+      if constexpr (sizeof(In) == 4) {  // UTF-32: blocks of 32 values checked and copied, while they last
+        bool copied = false;
+        while (i >= checked && limit - i >= 32) {
+          std::uint32_t any = 0;
+          for (std::size_t k = 0; k < 32; ++k) any |= static_cast<std::uint32_t>(p[i + k]);
+          if (any > 0xFFu) {
+            checked = i + 32;
+            break;
+          }
+          for (std::size_t k = 0; k < 32; ++k) out[o + k] = static_cast<unsigned char>(p[i + k]);
+          i += 32;
+          o += 32;
+          copied = true;
+        }
+        if (copied) continue;
+      }
       if (i >= checked) {
         constexpr std::size_t chunk = latin1_chunk_bytes / sizeof(In);
         const std::size_t m = limit - i < chunk ? limit - i : chunk;
