@@ -1346,12 +1346,14 @@ template <>
 struct unit_lanes<2> {
   static constexpr std::uint64_t ones = 0x0001000100010001ull, top = 0x8000800080008000ull;
   static constexpr std::uint64_t not_ascii = 0xFF80FF80FF80FF80ull, above_bmp = 0;
+  static constexpr std::uint64_t latin1 = 0x00FF00FF00FF00FFull;
   static constexpr std::uint64_t sur_mask = 0xF800F800F800F800ull, sur = 0xD800D800D800D800ull;
 };
 template <>
 struct unit_lanes<4> {
   static constexpr std::uint64_t ones = 0x0000000100000001ull, top = 0x8000000080000000ull;
   static constexpr std::uint64_t not_ascii = 0xFFFFFF80FFFFFF80ull, above_bmp = 0xFFFF0000FFFF0000ull;
+  static constexpr std::uint64_t latin1 = 0x000000FF000000FFull;
   static constexpr std::uint64_t sur_mask = 0x0000F8000000F800ull, sur = 0x0000D8000000D800ull;
 };
 
@@ -1650,6 +1652,10 @@ struct latin1_progress {
   error_code first = error_code::none;
 };
 
+/// Input bytes per chunk of the UTF-16 / UTF-32 to Latin-1 loop (128 or 64 units: of 64, 128, 256
+/// and 512 bytes, both ran fastest at 256 with g++ 12).
+inline constexpr std::size_t latin1_chunk_bytes = 256;
+
 /// UTF-8 (In a byte type, decoded by the DFA), UTF-16 or UTF-32 to Latin-1, the characters that
 /// start before `stop` (the last may end after it), from and into `s`; `repl` is what replace
 /// writes. False when strict stopped at an error (s.read is where, s.first what).
@@ -1657,6 +1663,7 @@ template <class Policy, class In>
 bool to_latin1_until(const In* p, std::size_t n, std::size_t stop, unsigned char* out, latin1_progress& s,
                      [[maybe_unused]] unsigned char repl) noexcept {
   std::size_t i = s.read, o = s.written;
+  [[maybe_unused]] std::size_t checked = 0;  // UTF-16/32: the end of the last chunk found not all Latin-1
   bool go_on = true;
   while (i < stop) {
     decoded d{};
@@ -1684,20 +1691,44 @@ bool to_latin1_until(const In* p, std::size_t n, std::size_t stop, unsigned char
       }
       d = decode_at(p, n, i);
     } else {
-      // Blocks of 32 values up to FF (no surrogate, none too large) copied in one loop each (the
-      // compiler vectorises the test and the copy).
-      bool copied = false;
+      // Chunks of up to latin1_chunk_bytes: checked a word at a time (the lanes all alike, so in
+      // either byte order), then narrowed in one loop (both vectorised, short chunks too; nothing is
+      // written past what the conversion writes). A chunk with a value above FF (or a surrogate, or
+      // one too large) goes unit by unit below.
       const std::size_t limit = stop < n ? stop : n;
-      while (limit - i >= 32) {
-        std::uint32_t any = 0;
-        for (std::size_t k = 0; k < 32; ++k) any |= static_cast<std::uint32_t>(p[i + k]);
-        if (any > 0xFFu) break;
-        for (std::size_t k = 0; k < 32; ++k) out[o + k] = static_cast<unsigned char>(p[i + k]);
-        i += 32;
-        o += 32;
-        copied = true;
+      if constexpr (sizeof(In) == 4) {  // UTF-32: blocks of 32 values checked and copied, while they last
+        bool copied = false;
+        while (i >= checked && limit - i >= 32) {
+          std::uint32_t any = 0;
+          for (std::size_t k = 0; k < 32; ++k) any |= static_cast<std::uint32_t>(p[i + k]);
+          if (any > 0xFFu) {
+            checked = i + 32;
+            break;
+          }
+          for (std::size_t k = 0; k < 32; ++k) out[o + k] = static_cast<unsigned char>(p[i + k]);
+          i += 32;
+          o += 32;
+          copied = true;
+        }
+        if (copied) continue;
       }
-      if (copied) continue;
+      if (i >= checked) {
+        constexpr std::size_t chunk = latin1_chunk_bytes / sizeof(In);
+        const std::size_t m = limit - i < chunk ? limit - i : chunk;
+        const In* q = p + i;
+        std::uint64_t any = 0;
+        std::size_t k = 0;
+        for (; m - k >= 8 / sizeof(In); k += 8 / sizeof(In)) any |= load64(q + k);
+        any = (any & ~unit_lanes<sizeof(In)>::latin1) != 0 ? 0x100u : 0u;
+        for (; k < m; ++k) any |= q[k];
+        if (any <= 0xFFu) {
+          for (k = 0; k < m; ++k) out[o + k] = static_cast<unsigned char>(q[k]);
+          i += m;
+          o += m;
+          continue;
+        }
+        checked = i + m;
+      }
       d = decode_utf_at(p, n, i);
     }
     error_code e = d.error;
@@ -2266,9 +2297,21 @@ inline std::size_t pair_starts_scalar(const char16_t* p, std::size_t n, std::siz
   return pairs;
 }
 
-/// The kernel table's count_utf16: n less the pairs, counted without a branch in blocks of 256
-/// units with 16-bit sums (which the compiler vectorises in 16-bit lanes), rather than
-/// count_utf16_scalar's walk from character to character.
+/// The pairs that start in the four units at p (p[4] is read too), as 0/1 in the four 16-bit lanes
+/// of a word: a lane of the word at p that is a high surrogate where that of the word at p + 1 is a
+/// low one (both loaded in native order, so lane k is unit k whatever the byte order).
+UTF8DFA_ALWAYS_INLINE std::uint64_t pair_lanes(const char16_t* p) noexcept {
+  using L = unit_lanes<2>;
+  const std::uint64_t t = ((load64(p) & 0xFC00FC00FC00FC00ull) ^ 0xD800D800D800D800ull) |
+                          ((load64(p + 1) & 0xFC00FC00FC00FC00ull) ^ 0xDC00DC00DC00DC00ull);
+  const std::uint64_t nonzero = (((t & ~L::top) + ~L::top) | t) & L::top;  // exact per lane
+  return (~nonzero & L::top) >> 15;
+}
+
+/// The kernel table's count_utf16: n less the pairs, counted without a branch: in blocks of 256
+/// units with 16-bit sums (which the compiler vectorises in 16-bit lanes), the rest four units a
+/// word (short input too, where a vector loop would leave most units to its one-at-a-time tail),
+/// rather than count_utf16_scalar's walk from character to character.
 inline std::size_t count_utf16_by_pairs(const char16_t* p, std::size_t n) noexcept {
   const auto starts_pair = [p](std::size_t i) {
     return static_cast<unsigned>(((p[i] & 0xFC00u) == 0xD800u) & ((p[i + 1] & 0xFC00u) == 0xDC00u));
@@ -2279,6 +2322,9 @@ inline std::size_t count_utf16_by_pairs(const char16_t* p, std::size_t n) noexce
     for (std::size_t k = 0; k < 256; ++k) block = static_cast<std::uint16_t>(block + starts_pair(i + k));
     pairs += block;
   }
+  std::uint64_t lanes = 0;  // at most 64 words: each lane stays below 2^16
+  for (; n - i >= 5; i += 4) lanes += pair_lanes(p + i);
+  pairs += static_cast<std::size_t>((lanes * unit_lanes<2>::ones) >> 48);
   for (; i + 1 < n; ++i) pairs += starts_pair(i);
   return n - pairs;
 }
@@ -10673,9 +10719,21 @@ inline std::size_t pair_starts_scalar(const char16_t* p, std::size_t n, std::siz
   return pairs;
 }
 
-/// The kernel table's count_utf16: n less the pairs, counted without a branch in blocks of 256
-/// units with 16-bit sums (which the compiler vectorises in 16-bit lanes), rather than
-/// count_utf16_scalar's walk from character to character.
+/// The pairs that start in the four units at p (p[4] is read too), as 0/1 in the four 16-bit lanes
+/// of a word: a lane of the word at p that is a high surrogate where that of the word at p + 1 is a
+/// low one (both loaded in native order, so lane k is unit k whatever the byte order).
+UTF8DFA_ALWAYS_INLINE std::uint64_t pair_lanes(const char16_t* p) noexcept {
+  using L = unit_lanes<2>;
+  const std::uint64_t t = ((load64(p) & 0xFC00FC00FC00FC00ull) ^ 0xD800D800D800D800ull) |
+                          ((load64(p + 1) & 0xFC00FC00FC00FC00ull) ^ 0xDC00DC00DC00DC00ull);
+  const std::uint64_t nonzero = (((t & ~L::top) + ~L::top) | t) & L::top;  // exact per lane
+  return (~nonzero & L::top) >> 15;
+}
+
+/// The kernel table's count_utf16: n less the pairs, counted without a branch: in blocks of 256
+/// units with 16-bit sums (which the compiler vectorises in 16-bit lanes), the rest four units a
+/// word (short input too, where a vector loop would leave most units to its one-at-a-time tail),
+/// rather than count_utf16_scalar's walk from character to character.
 inline std::size_t count_utf16_by_pairs(const char16_t* p, std::size_t n) noexcept {
   const auto starts_pair = [p](std::size_t i) {
     return static_cast<unsigned>(((p[i] & 0xFC00u) == 0xD800u) & ((p[i + 1] & 0xFC00u) == 0xDC00u));
@@ -10686,6 +10744,9 @@ inline std::size_t count_utf16_by_pairs(const char16_t* p, std::size_t n) noexce
     for (std::size_t k = 0; k < 256; ++k) block = static_cast<std::uint16_t>(block + starts_pair(i + k));
     pairs += block;
   }
+  std::uint64_t lanes = 0;  // at most 64 words: each lane stays below 2^16
+  for (; n - i >= 5; i += 4) lanes += pair_lanes(p + i);
+  pairs += static_cast<std::size_t>((lanes * unit_lanes<2>::ones) >> 48);
   for (; i + 1 < n; ++i) pairs += starts_pair(i);
   return n - pairs;
 }

@@ -2,7 +2,8 @@
 // scalar kernel whatever the CPU, against the references: runs of 16-byte / 16-unit ASCII blocks,
 // blocks of 16 units below 0x10000 (UTF-16 <-> UTF-32, UTF-16/32 -> UTF-8), the 256-unit blocks of
 // utf8_length_from_utf16/32 (a pair across their end, an error anywhere in them), UTF-8 characters
-// decoded while four bytes remain and within the last four, Latin-1 blocks of 16 bytes above 7F;
+// decoded while four bytes remain and within the last four, Latin-1 blocks of 16 bytes above 7F,
+// UTF-16/32 to Latin-1 in chunks of 256 bytes, count_utf16 by blocks and words;
 // and the dialect validators' two streams on long input (detail/dialect_dfa.hpp). Each case puts
 // one character or error at every position of a short input, or around the split of a long one.
 #include <utf8dfa.hpp>
@@ -10,6 +11,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "catch.hpp"
@@ -200,6 +203,128 @@ TEST_CASE("scalar blocks: Latin-1 to UTF-8 and back with blocks above 7F at ever
         const std::string bad_out = std::string(bad) == "\xC3\x41" ? "?A" : "?";
         CHECK(r.written == latin1.size() + bad_out.size());
         CHECK(lossy.compare(0, r.written, latin1.substr(0, pos) + bad_out + latin1.substr(pos)) == 0);
+      }
+    }
+}
+
+/// What utf16_to_latin1 / utf32_to_latin1 (by Unit) under `pol` give for `s`, worked out one unit or
+/// pair at a time: the result and the bytes.
+template <class Unit, class Policy>
+utf8dfa::conversion_result latin1_expected(const std::basic_string<Unit>& s, Policy, std::string& bytes) {
+  using utf8dfa::error_code;
+  constexpr bool strict = std::is_same<Policy, utf8dfa::strict>::value,
+                 skip = std::is_same<Policy, utf8dfa::skip>::value;
+  error_code first = error_code::none;
+  bytes.clear();
+  for (std::size_t i = 0; i < s.size();) {
+    const std::uint32_t u = s[i];
+    std::size_t len = 1;
+    error_code e = error_code::none;
+    if (u >= 0xD800 && u <= 0xDFFF) {
+      if (sizeof(Unit) == 2 && u <= 0xDBFF && i + 1 == s.size())
+        e = error_code::incomplete;
+      else if (sizeof(Unit) == 2 && u <= 0xDBFF && s[i + 1] >= 0xDC00 && s[i + 1] <= 0xDFFF)
+        e = error_code::unrepresentable, len = 2;
+      else
+        e = error_code::surrogate;
+    } else if (u > 0x10FFFF) {
+      e = error_code::too_large;
+    } else if (u > 0xFF) {
+      e = error_code::unrepresentable;
+    }
+    if (e == error_code::none) {
+      bytes += static_cast<char>(u);
+    } else {
+      if (strict) return {i, bytes.size(), e};
+      if (first == error_code::none) first = e;
+      if (!skip) bytes += '?';
+    }
+    i += len;
+  }
+  return {s.size(), bytes.size(), first};
+}
+
+/// utf16_to_latin1 / utf32_to_latin1 of `s` under `pol` against latin1_expected, into a buffer of
+/// exactly the bytes replace writes (the most any policy writes), with guard bytes after it; the
+/// bytes past those written must stay as they were.
+template <class Unit, class Policy>
+std::string check_to_latin1(const std::basic_string<Unit>& s, Policy pol) {
+  std::string want, room;
+  const utf8dfa::conversion_result expect = latin1_expected(s, pol, want);
+  latin1_expected(s, utf8dfa::replace{U'?'}, room);
+  std::string out(room.size() + 16, '#');
+  utf8dfa::conversion_result r{};
+  if constexpr (sizeof(Unit) == 2)
+    r = utf8dfa::utf16_to_latin1(std::u16string_view(s), &out[0], pol);
+  else
+    r = utf8dfa::utf32_to_latin1(std::u32string_view(s), &out[0], pol);
+  if (r.read != expect.read || r.written != expect.written || r.error != expect.error) return "result";
+  if (out.compare(0, want.size(), want) != 0) return "bytes";
+  if (out.compare(want.size(), std::string::npos, std::string(out.size() - want.size(), '#')) != 0)
+    return "wrote past the bytes written";
+  return {};
+}
+
+TEST_CASE("scalar blocks: UTF-16/32 to Latin-1 with a character or error at every position near the chunk edges",
+          "[scalar_blocks]") {
+  const scalar_kernel scalar;
+  // 600 units: UTF-32 blocks of 32, chunks of 128 (UTF-16) or 64 (UTF-32) units and the rest; each ends with words of
+  // four (two) units and one at a time. Nothing may be written past the room that replace takes, nor past what is
+  // written.
+  std::u32string base;
+  for (std::size_t k = 0; k < 600; ++k) base.push_back(static_cast<char32_t>((k * 37 + 11) % 256));
+  const std::u16string base16(base.begin(), base.end());
+  const auto near_edge = [](std::size_t pos, std::size_t size) {  // blocks of 32, chunks of 64 or 128 units
+    return pos % 32 <= 3 || pos % 32 >= 29 || pos + 8 >= size;
+  };
+  for (const std::u16string& piece :
+       {std::u16string(u"\xD83D\xDE00"), std::u16string(1, char16_t(0xD800)), std::u16string(1, char16_t(0xDC00)),
+        std::u16string(u"\x100"), std::u16string(u"\xD83D\xDE00\xD83D\xDE00\xD83D\xDE00")})
+    for (const std::size_t size : {std::size_t{600}, std::size_t{97}, std::size_t{40}, std::size_t{9}})
+      for (std::size_t pos = 0; pos <= size; ++pos) {
+        if (!near_edge(pos, size) && pos % 29 != 0) continue;
+        const std::u16string s = with(base16.substr(0, size), pos, piece);
+        INFO("UTF-16 of " << s.size() << ", piece at " << pos);
+        CHECK(check_to_latin1(s, utf8dfa::strict{}).empty());
+        CHECK(check_to_latin1(s, utf8dfa::replace{U'?'}).empty());
+        CHECK(check_to_latin1(s, utf8dfa::skip{}).empty());
+      }
+  // Input that is all pairs after a Latin-1 start: replace writes a byte per pair.
+  for (std::size_t lead = 0; lead < 80; ++lead) {
+    std::u16string s = base16.substr(0, lead);
+    for (std::size_t k = 0; k < 300; ++k) s += u"\xD83D\xDE00";
+    INFO("pairs after " << lead);
+    CHECK(check_to_latin1(s, utf8dfa::strict{}).empty());
+    CHECK(check_to_latin1(s, utf8dfa::replace{U'?'}).empty());
+    CHECK(check_to_latin1(s, utf8dfa::skip{}).empty());
+  }
+  for (const char32_t piece : {char32_t{0x100}, char32_t{0xD800}, char32_t{0x110000}, char32_t{0x1F600}})
+    for (const std::size_t size : {std::size_t{600}, std::size_t{40}})
+      for (std::size_t pos = 0; pos <= size; ++pos) {
+        if (!near_edge(pos, size) && pos % 29 != 0) continue;
+        const std::u32string s = with(base.substr(0, size), pos, std::u32string(1, piece));
+        INFO("UTF-32 of " << s.size() << ", piece at " << pos);
+        CHECK(check_to_latin1(s, utf8dfa::strict{}).empty());
+        CHECK(check_to_latin1(s, utf8dfa::replace{U'?'}).empty());
+        CHECK(check_to_latin1(s, utf8dfa::skip{}).empty());
+      }
+}
+
+TEST_CASE("scalar blocks: count_utf16 with a pair or lone surrogate at every position", "[scalar_blocks]") {
+  const scalar_kernel scalar;
+  // 256-unit blocks, then four units a word, then one at a time.
+  const std::u16string base = to16(mixed32(20)) + std::u16string(300, u'a');
+  for (const std::u16string& piece :
+       {std::u16string(u"\xD83D\xDE00"), std::u16string(1, char16_t(0xD800)), std::u16string(1, char16_t(0xDC00)),
+        std::u16string(u"\xDC00\xD800"), std::u16string(u"\xDBFF\xDFFF\xD800")})
+    for (std::size_t pos = 0; pos <= base.size(); ++pos) {
+      const std::u16string s = with(base, pos, piece);
+      for (const std::size_t cut : {s.size(), pos + piece.size(), pos + 1, pos, std::size_t{pos + 7}}) {
+        if (cut > s.size()) continue;
+        std::size_t want = 0;
+        for (std::size_t i = 0; i < cut; ++want) i += utf8dfa_ref::utf16_at(s.data(), cut, i).length;
+        INFO("piece at " << pos << ", " << cut << " units");
+        CHECK(utf8dfa::count_utf16(std::u16string_view(s.data(), cut)) == want);
       }
     }
 }

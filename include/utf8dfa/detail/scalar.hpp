@@ -365,12 +365,14 @@ template <>
 struct unit_lanes<2> {
   static constexpr std::uint64_t ones = 0x0001000100010001ull, top = 0x8000800080008000ull;
   static constexpr std::uint64_t not_ascii = 0xFF80FF80FF80FF80ull, above_bmp = 0;
+  static constexpr std::uint64_t latin1 = 0x00FF00FF00FF00FFull;
   static constexpr std::uint64_t sur_mask = 0xF800F800F800F800ull, sur = 0xD800D800D800D800ull;
 };
 template <>
 struct unit_lanes<4> {
   static constexpr std::uint64_t ones = 0x0000000100000001ull, top = 0x8000000080000000ull;
   static constexpr std::uint64_t not_ascii = 0xFFFFFF80FFFFFF80ull, above_bmp = 0xFFFF0000FFFF0000ull;
+  static constexpr std::uint64_t latin1 = 0x000000FF000000FFull;
   static constexpr std::uint64_t sur_mask = 0x0000F8000000F800ull, sur = 0x0000D8000000D800ull;
 };
 

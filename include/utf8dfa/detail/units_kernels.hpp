@@ -41,9 +41,21 @@ inline std::size_t pair_starts_scalar(const char16_t* p, std::size_t n, std::siz
   return pairs;
 }
 
-/// The kernel table's count_utf16: n less the pairs, counted without a branch in blocks of 256
-/// units with 16-bit sums (which the compiler vectorises in 16-bit lanes), rather than
-/// count_utf16_scalar's walk from character to character.
+/// The pairs that start in the four units at p (p[4] is read too), as 0/1 in the four 16-bit lanes
+/// of a word: a lane of the word at p that is a high surrogate where that of the word at p + 1 is a
+/// low one (both loaded in native order, so lane k is unit k whatever the byte order).
+UTF8DFA_ALWAYS_INLINE std::uint64_t pair_lanes(const char16_t* p) noexcept {
+  using L = unit_lanes<2>;
+  const std::uint64_t t = ((load64(p) & 0xFC00FC00FC00FC00ull) ^ 0xD800D800D800D800ull) |
+                          ((load64(p + 1) & 0xFC00FC00FC00FC00ull) ^ 0xDC00DC00DC00DC00ull);
+  const std::uint64_t nonzero = (((t & ~L::top) + ~L::top) | t) & L::top;  // exact per lane
+  return (~nonzero & L::top) >> 15;
+}
+
+/// The kernel table's count_utf16: n less the pairs, counted without a branch: in blocks of 256
+/// units with 16-bit sums (which the compiler vectorises in 16-bit lanes), the rest four units a
+/// word (short input too, where a vector loop would leave most units to its one-at-a-time tail),
+/// rather than count_utf16_scalar's walk from character to character.
 inline std::size_t count_utf16_by_pairs(const char16_t* p, std::size_t n) noexcept {
   const auto starts_pair = [p](std::size_t i) {
     return static_cast<unsigned>(((p[i] & 0xFC00u) == 0xD800u) & ((p[i + 1] & 0xFC00u) == 0xDC00u));
@@ -54,6 +66,9 @@ inline std::size_t count_utf16_by_pairs(const char16_t* p, std::size_t n) noexce
     for (std::size_t k = 0; k < 256; ++k) block = static_cast<std::uint16_t>(block + starts_pair(i + k));
     pairs += block;
   }
+  std::uint64_t lanes = 0;  // at most 64 words: each lane stays below 2^16
+  for (; n - i >= 5; i += 4) lanes += pair_lanes(p + i);
+  pairs += static_cast<std::size_t>((lanes * unit_lanes<2>::ones) >> 48);
   for (; i + 1 < n; ++i) pairs += starts_pair(i);
   return n - pairs;
 }
