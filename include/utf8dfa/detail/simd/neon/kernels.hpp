@@ -48,7 +48,7 @@ inline constexpr kernel_table table{
     &utf8_length_from_latin1,
     &change_endianness<char16_t>,
     &change_endianness<char32_t>,
-    scalar_kernels.validate_utf16_swapped,
+    &validate_utf16_swapped,
 };
 
 }  // namespace neon

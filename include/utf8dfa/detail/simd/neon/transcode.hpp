@@ -252,42 +252,77 @@ inline conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n,
   return finish_scalar<Strict>(p, n, out, c, repl);
 }
 
+/// p, as a value the compiler keeps in a register rather than recomputing it from the address of
+/// the table it points into (which costs two instructions a use in a loop).
+template <class T>
+UTF8DFA_ALWAYS_INLINE const T* in_register(const T* p) noexcept {
+#if defined(__GNUC__)
+  __asm__("" : "+r"(p));
+#endif
+  return p;
+}
+
+/// v, as a value the compiler keeps in a register rather than making it again in a loop.
+UTF8DFA_ALWAYS_INLINE uint8x16_t in_register(uint8x16_t v) noexcept {
+#if defined(__GNUC__)
+  __asm__("" : "+w"(v));
+#endif
+  return v;
+}
+
+/// The packing rows and lengths of encode_short8 and encode_bmp8.
+struct utf8_packers {
+  const std::uint8_t* short_rows;
+  const std::uint8_t* short_lengths;
+  const std::uint8_t* bmp_rows;
+  const std::uint8_t* bmp_lengths;
+
+  utf8_packers() noexcept
+      : short_rows(in_register(&tables.pack_short_utf8[0][0])),
+        short_lengths(in_register(tables.short_utf8_length)),
+        bmp_rows(in_register(&tables.pack_bmp_utf8[0][0])),
+        bmp_lengths(in_register(tables.bmp_utf8_length)) {}
+};
+
 /// Writes the UTF-8 forms (1 or 2 bytes) of the 8 values below 0x800 in w; with `spill`, up to 8
 /// bytes past them.
-UTF8DFA_ALWAYS_INLINE unsigned char* encode_short8(unsigned char* o, uint16x8_t w, bool spill) noexcept {
-  const shuffle_tables& t = tables;
+UTF8DFA_ALWAYS_INLINE unsigned char* encode_short8(unsigned char* o, uint16x8_t w, bool spill,
+                                                   const utf8_packers& k) noexcept {
   const uint16x8_t ge80 = vcgtq_u16(w, vdupq_n_u16(0x7F));
   const uint16x8_t tail = vorrq_u16(vandq_u16(w, vdupq_n_u16(0x3F)), vdupq_n_u16(0x80));
   const uint16x8_t lead = vbslq_u16(ge80, vorrq_u16(vshrq_n_u16(w, 6), vdupq_n_u16(0xC0)), w);
   const unsigned m = vaddvq_u16(vandq_u16(ge80, vld1q_u16(word_weights)));
   const uint8x16_t packed =
-      vqtbl1q_u8(vreinterpretq_u8_u16(vsliq_n_u16(lead, tail, 8)), vld1q_u8(t.pack_short_utf8[m]));
-  const unsigned len = t.short_utf8_length[m];
+      vqtbl1q_u8(vreinterpretq_u8_u16(vsliq_n_u16(lead, tail, 8)), vld1q_u8(k.short_rows + 16 * m));
+  const unsigned len = k.short_lengths[m];
   put_bytes(o, packed, len, spill);
   return o + len;
 }
 
+/// Bits 0..3 (8..11): units 0..3 (4..7) are ASCII; bits 4..7 (12..15): they are below 0x800.
+inline constexpr std::uint16_t ascii_unit_bits[8] = {0x1, 0x2, 0x4, 0x8, 0x100, 0x200, 0x400, 0x800};
+inline constexpr std::uint16_t short_unit_bits[8] = {0x10, 0x20, 0x40, 0x80, 0x1000, 0x2000, 0x4000, 0x8000};
+
 /// Writes the UTF-8 forms of the 8 BMP scalar values in w; with `spill`, up to 12 bytes past them.
-UTF8DFA_ALWAYS_INLINE unsigned char* encode_bmp8(unsigned char* o, uint16x8_t w, bool spill) noexcept {
-  const shuffle_tables& t = tables;
-  const uint16x8_t weights = vld1q_u16(word_weights);
+UTF8DFA_ALWAYS_INLINE unsigned char* encode_bmp8(unsigned char* o, uint16x8_t w, bool spill,
+                                                 const utf8_packers& k) noexcept {
   const uint16x8_t ge80 = vcgtq_u16(w, vdupq_n_u16(0x7F));
   const uint16x8_t ge800 = vcgtq_u16(w, vdupq_n_u16(0x7FF));
-  const uint16x8_t tail = vorrq_u16(vandq_u16(w, vdupq_n_u16(0x3F)), vdupq_n_u16(0x80));  // last byte
-  // Bit c: unit c is ASCII; bit c + 8: below 0x800.
-  const unsigned m = vaddvq_u16(vorrq_u16(vbicq_u16(weights, ge80), vbicq_u16(vshlq_n_u16(weights, 8), ge800)));
-  // Bytes 0, 1 of each dword: the first two bytes of the form; byte 2 the last of a 3-byte form.
-  const uint16x8_t first = vbslq_u16(ge800, vorrq_u16(vshrq_n_u16(w, 12), vdupq_n_u16(0xE0)),
-                                     vbslq_u16(ge80, vorrq_u16(vshrq_n_u16(w, 6), vdupq_n_u16(0xC0)), w));
-  const uint16x8_t second =
-      vbslq_u16(ge800, vorrq_u16(vandq_u16(vshrq_n_u16(w, 6), vdupq_n_u16(0x3F)), vdupq_n_u16(0x80)), tail);
-  const uint16x8_t head = vsliq_n_u16(first, second, 8);
-  const uint8x16_t lo = vreinterpretq_u8_u16(vzip1q_u16(head, tail));
-  const uint8x16_t hi = vreinterpretq_u8_u16(vzip2q_u16(head, tail));
-  const unsigned i0 = (m & 0x0Fu) | ((m >> 4) & 0xF0u), i1 = ((m >> 4) & 0x0Fu) | ((m >> 8) & 0xF0u);
-  const unsigned n0 = t.bmp_utf8_length[i0], n1 = t.bmp_utf8_length[i1];
-  const uint8x16_t p0 = vqtbl1q_u8(lo, vld1q_u8(t.pack_bmp_utf8[i0]));
-  const uint8x16_t p1 = vqtbl1q_u8(hi, vld1q_u8(t.pack_bmp_utf8[i1]));
+  // Bytes 0, 1 of each dword: the unit's low byte (a 1-byte form), 0x80 | its low 6 bits (the
+  // last byte of a longer form).
+  const uint16x8_t low = vsliq_n_u16(w, vorrq_u16(vandq_u16(w, vdupq_n_u16(0x3F)), vdupq_n_u16(0x80)), 8);
+  // Bytes 2, 3: 0xE0 | bits 12..15 (a 3-byte lead); bits 6..11 with 0x80 (a 3-byte form's second
+  // byte) or with 0xC0 (a 2-byte lead: bits 11 and up are 0).
+  const uint16x8_t bits = vandq_u16(vsriq_n_u16(vshlq_n_u16(w, 2), w, 12), vdupq_n_u16(0x3F0F));
+  const uint16x8_t high = vorrq_u16(bits, vbslq_u16(ge800, vdupq_n_u16(0x80E0), vdupq_n_u16(0xC0E0)));
+  const uint8x16_t lo = vreinterpretq_u8_u16(vzip1q_u16(low, high));
+  const uint8x16_t hi = vreinterpretq_u8_u16(vzip2q_u16(low, high));
+  const unsigned m =
+      vaddvq_u16(vorrq_u16(vbicq_u16(vld1q_u16(ascii_unit_bits), ge80), vbicq_u16(vld1q_u16(short_unit_bits), ge800)));
+  const unsigned i0 = m & 0xFFu, i1 = m >> 8;
+  const unsigned n0 = k.bmp_lengths[i0], n1 = k.bmp_lengths[i1];
+  const uint8x16_t p0 = vqtbl1q_u8(lo, vld1q_u8(k.bmp_rows + 16 * i0));
+  const uint8x16_t p1 = vqtbl1q_u8(hi, vld1q_u8(k.bmp_rows + 16 * i1));
   put_bytes(o, p0, n0, spill || n0 + n1 >= 16);
   put_bytes(o + n0, p1, n1, spill);
   return o + n0 + n1;
@@ -351,40 +386,58 @@ UTF8DFA_ALWAYS_INLINE uint16x8_t load8(const In* p) noexcept {
 
 /// UTF-16 or UTF-32 (by In) to UTF-8, 16 units at a time: ASCII, or BMP scalar values (encoded 8 at
 /// a time, as forms of 1 or 2 bytes when all are below 0x800); 16 units holding anything else go
-/// scalar.
+/// scalar. A step that encodes loads and classifies the next 16 units (its stores may spill into
+/// their output when they are BMP scalar values), and the next step takes them from there.
 template <bool Strict, class In>
 inline conversion_result utf_to_utf8_impl(const In* p, std::size_t n, unsigned char* out,
                                           char32_t replacement) noexcept {
   transcode_cursor<unsigned char> c{0, out, error_code::none};
   const char32_t repl = kernel_repl(replacement);
-  bool known_plain = false;  // the 16 units at c.i are known to be BMP scalar values
+  const utf8_packers k;
+  uint16x8_t a = vdupq_n_u16(0), b = vdupq_n_u16(0);
+  unsigned top = 0;     // the largest of the 16 units at c.i (0xFFFF: UTF-32 above the BMP)
+  bool plain = false;   // they are BMP scalar values
+  bool loaded = false;  // a, b, top and plain hold the 16 units at c.i
   while (n - c.i >= 16) {
-    uint16x8_t a = vdupq_n_u16(0), b = vdupq_n_u16(0);
-    const bool bmp = load16(p + c.i, a, b);
-    const unsigned top = bmp ? vmaxvq_u16(vmaxq_u16(a, b)) : 0xFFFFu;
+    if (!loaded) {
+      const bool bmp = load16(p + c.i, a, b);
+      top = bmp ? vmaxvq_u16(vmaxq_u16(a, b)) : 0xFFFFu;
+      plain = bmp && (top < 0xD800 || no_surrogate16(a, b));
+    }
+    loaded = false;
     if (top < 0x80) {
       vst1q_u8(c.o, vuzp1q_u8(vreinterpretq_u8_u16(a), vreinterpretq_u8_u16(b)));
       c.i += 16;
       c.o += 16;
-      known_plain = false;
       continue;
     }
-    if (!known_plain && (!bmp || (top >= 0xD800 && !no_surrogate16(a, b)))) {
+    if (!plain) {
       if (!scalar_region<Strict>(p, n, c.i + 16, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
       continue;
     }
+    uint16x8_t next_a = vdupq_n_u16(0), next_b = vdupq_n_u16(0);
+    unsigned next_top = 0;
+    bool next_plain = false;
+    if (n - c.i >= 32) {
+      const bool bmp = load16(p + c.i + 16, next_a, next_b);
+      next_top = bmp ? vmaxvq_u16(vmaxq_u16(next_a, next_b)) : 0xFFFFu;
+      next_plain = bmp && (next_top < 0xD800 || no_surrogate16(next_a, next_b));
+      loaded = true;
+    }
     // A full-width store spills up to 12 bytes: safe when the next 16 units are BMP scalar values.
-    const bool next_plain = n - c.i >= 32 && plain16(p + c.i + 16);
     if (top < 0x800) {
       // (The first half's spill is overwritten: the two write 16 bytes or more.)
-      c.o = encode_short8(c.o, a, true);
-      c.o = encode_short8(c.o, b, next_plain);
+      c.o = encode_short8(c.o, a, true, k);
+      c.o = encode_short8(c.o, b, next_plain, k);
     } else {
-      c.o = encode_bmp8(c.o, a, next_plain);
-      c.o = encode_bmp8(c.o, b, next_plain);
+      c.o = encode_bmp8(c.o, a, next_plain, k);
+      c.o = encode_bmp8(c.o, b, next_plain, k);
     }
     c.i += 16;
-    known_plain = next_plain;
+    a = next_a;
+    b = next_b;
+    top = next_top;
+    plain = next_plain;
   }
   return finish_scalar<Strict>(p, n, out, c, repl);
 }
