@@ -7924,12 +7924,12 @@ struct shuffle_tables {
   /// UTF-8 windows of characters of 1..3 bytes, indexed by the 12-bit mask of character ends (bit
   /// k: byte k is the last of a character): for up to 8 characters, the tbl controls that put in
   /// 16-bit lane j (last byte, byte before it) and (first byte of a 3-byte form, 0); then the bytes
-  /// the characters take and their count.
+  /// the characters take plus 256 times their count.
   std::uint8_t bmp_shuffle[4096][32];
-  std::uint8_t bmp_meta[4096][2];
+  std::uint16_t bmp_meta[4096];
   /// The same for characters of 1..4 bytes, up to 4 of them, in 32-bit lanes (last byte first).
   std::uint8_t any_shuffle[4096][16];
-  std::uint8_t any_meta[4096][2];
+  std::uint16_t any_meta[4096];
   /// For 4 dwords each holding a unit's bytes (its low byte for a 1-byte form; else byte 1 the last
   /// byte, byte 2 a 3-byte lead, byte 3 a 2-byte lead or a 3-byte form's second byte), indexed by
   /// bit c: form c is 1 byte long, bit c + 4: at most 2 bytes: the control that packs the forms
@@ -7972,9 +7972,7 @@ inline void build_utf8_windows(shuffle_tables& t) noexcept {
         ++count;
         start = k + 1;
       }
-      std::uint8_t* meta = any != 0 ? t.any_meta[m] : t.bmp_meta[m];
-      meta[0] = static_cast<std::uint8_t>(start);
-      meta[1] = static_cast<std::uint8_t>(count);
+      (any != 0 ? t.any_meta : t.bmp_meta)[m] = static_cast<std::uint16_t>(start + 256 * count);
     }
   }
 }
@@ -8124,17 +8122,22 @@ inline std::size_t check_blocks(const unsigned char* p, std::size_t n) noexcept 
   const checker check;
   uint8x16_t prev = vdupq_n_u8(0), incomplete = vdupq_n_u8(0);
   std::size_t i = 0;
-  for (; n - i >= 64; i += 64) {
+  while (n - i >= 64) {
     const block b = load_block(p + i);
-    // ASCII: only a character cut before it fails (a loop of its own, so that compilers do not
-    // compute the checks of the other blocks for it).
+    // ASCII: only a character cut before it fails; then the run of ASCII blocks after it in a
+    // loop of its own, with nothing else to check.
     if (vmaxvq_u8(vorrq_u8(vorrq_u8(b.v[0], b.v[1]), vorrq_u8(b.v[2], b.v[3]))) < 0x80) {
       if (UTF8DFA_UNLIKELY(any(incomplete))) return i;
-      prev = b.v[3];
+      for (i += 64; n - i >= 64; i += 64) {
+        const uint8x16x4_t v = vld1q_u8_x4(p + i);
+        if (vmaxvq_u8(vorrq_u8(vorrq_u8(v.val[0], v.val[1]), vorrq_u8(v.val[2], v.val[3]))) >= 0x80) break;
+      }
+      prev = vld1q_u8(p + i - 16);
       continue;
     }
     if (UTF8DFA_UNLIKELY(any(check_block(check, b, prev, incomplete)))) return i;
     prev = b.v[3];
+    i += 64;
   }
   // The last 64 bytes again (re-checking bytes that passed is harmless), then the end of input.
   uint8x16_t err = incomplete;
@@ -8223,6 +8226,24 @@ inline constexpr std::uint8_t payload_masks[16] = {0x7F, 0x7F, 0x7F, 0x7F, 0x7F,
 inline constexpr std::uint8_t bit_weights[16] = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
 inline constexpr std::uint16_t word_weights[8] = {1, 2, 4, 8, 16, 32, 64, 128};
 inline constexpr std::uint32_t dword_weights[4] = {1, 2, 4, 8};
+
+/// p, as a value the compiler keeps in a register rather than recomputing it from the address of
+/// the table it points into (which costs two instructions a use in a loop).
+template <class T>
+UTF8DFA_ALWAYS_INLINE const T* in_register(const T* p) noexcept {
+#if defined(__GNUC__)
+  __asm__("" : "+r"(p));
+#endif
+  return p;
+}
+
+/// v, as a value the compiler keeps in a register rather than making it again in a loop.
+UTF8DFA_ALWAYS_INLINE uint8x16_t in_register(uint8x16_t v) noexcept {
+#if defined(__GNUC__)
+  __asm__("" : "+w"(v));
+#endif
+  return v;
+}
 
 /// The 64-bit mask of four 16-byte comparison results (bit k: byte k of the 64 is 0xFF).
 UTF8DFA_ALWAYS_INLINE std::uint64_t bits64(uint8x16_t m0, uint8x16_t m1, uint8x16_t m2, uint8x16_t m3) noexcept {
@@ -8329,6 +8350,8 @@ template <bool Any, bool Three, bool Ascii, class Out>
 UTF8DFA_ALWAYS_INLINE void decode_windows(const unsigned char* p, std::size_t start, std::uint64_t ends,
                                           std::uint64_t ascii, Out* safe_end, transcode_cursor<Out>& c) noexcept {
   const shuffle_tables& t = tables;
+  const std::uint8_t* const shuffle = in_register(Any ? &t.any_shuffle[0][0] : &t.bmp_shuffle[0][0]);
+  const std::uint16_t* const meta = in_register(Any ? t.any_meta : t.bmp_meta);
   const uint8x16_t payload = vld1q_u8(payload_masks);
   const std::size_t limit = start + 64 - window_bytes;  // window ends read in the block
   while (c.i < limit) {
@@ -8345,27 +8368,27 @@ UTF8DFA_ALWAYS_INLINE void decode_windows(const unsigned char* p, std::size_t st
       c.o += k;
       continue;
     }
-    const unsigned m = static_cast<unsigned>(ends >> off) & 0xFFFu;
+    const std::size_t m = static_cast<std::size_t>(ends >> off) & 0xFFFu;
     const uint8x16_t v = vld1q_u8(p + c.i);
     const uint8x16_t bits = vandq_u8(v, vqtbl1q_u8(payload, vshrq_n_u8(v, 4)));
     if constexpr (!Any) {
       // Lane j: (last byte, byte before) = lo + 256 hi -> lo + 64 hi; a 3-byte lead's 4 bits on top.
-      const uint16x8_t two = vreinterpretq_u16_u8(vqtbl1q_u8(bits, vld1q_u8(t.bmp_shuffle[m])));
+      const uint16x8_t two = vreinterpretq_u16_u8(vqtbl1q_u8(bits, vld1q_u8(shuffle + 32 * m)));
       uint16x8_t cp = vmlsq_n_u16(two, vshrq_n_u16(two, 8), 192);
       if constexpr (Three)
-        cp = vsliq_n_u16(cp, vreinterpretq_u16_u8(vqtbl1q_u8(bits, vld1q_u8(t.bmp_shuffle[m] + 16))), 12);
-      const unsigned count = t.bmp_meta[m][1];
+        cp = vsliq_n_u16(cp, vreinterpretq_u16_u8(vqtbl1q_u8(bits, vld1q_u8(shuffle + 32 * m + 16))), 12);
+      const unsigned md = meta[m], count = md >> 8;
       put8(c.o, cp, count, c.o + 8 <= safe_end);
-      c.i += t.bmp_meta[m][0];
+      c.i += md & 0xFFu;
       c.o += count;
       continue;
     }
     // Lane j: (last, before, before, first) bytes; two 12-bit halves as above, then joined.
-    const uint16x8_t halves = vreinterpretq_u16_u8(vqtbl1q_u8(bits, vld1q_u8(t.any_shuffle[m])));
+    const uint16x8_t halves = vreinterpretq_u16_u8(vqtbl1q_u8(bits, vld1q_u8(shuffle + 16 * m)));
     const uint32x4_t x = vreinterpretq_u32_u16(vmlsq_n_u16(halves, vshrq_n_u16(halves, 8), 192));
     const uint32x4_t cp = vsliq_n_u32(x, vshrq_n_u32(x, 16), 12);
-    const unsigned count = t.any_meta[m][1];
-    c.i += t.any_meta[m][0];
+    const unsigned md = meta[m], count = md >> 8;
+    c.i += md & 0xFFu;
     if constexpr (sizeof(Out) == 4) {
       if (c.o + 4 <= safe_end)
         vst1q_u32(reinterpret_cast<std::uint32_t*>(c.o), cp);
@@ -8438,24 +8461,6 @@ inline conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n,
                 : decode_windows<false, false, false>(p, start, ends, ascii, safe_end, c);
   }
   return finish_scalar<Strict>(p, n, out, c, repl);
-}
-
-/// p, as a value the compiler keeps in a register rather than recomputing it from the address of
-/// the table it points into (which costs two instructions a use in a loop).
-template <class T>
-UTF8DFA_ALWAYS_INLINE const T* in_register(const T* p) noexcept {
-#if defined(__GNUC__)
-  __asm__("" : "+r"(p));
-#endif
-  return p;
-}
-
-/// v, as a value the compiler keeps in a register rather than making it again in a loop.
-UTF8DFA_ALWAYS_INLINE uint8x16_t in_register(uint8x16_t v) noexcept {
-#if defined(__GNUC__)
-  __asm__("" : "+w"(v));
-#endif
-  return v;
 }
 
 /// The packing rows and lengths of encode_short8 and encode_bmp8.
@@ -8572,6 +8577,27 @@ UTF8DFA_ALWAYS_INLINE uint16x8_t load8(const In* p) noexcept {
   }
 }
 
+/// Copies the ASCII units from c.i on, narrowed, 64 bytes of input a step (32 UTF-16 units, 16
+/// UTF-32 ones), while they are ASCII.
+template <class In>
+UTF8DFA_ALWAYS_INLINE void ascii_runs(const In* p, std::size_t n, transcode_cursor<unsigned char>& c) noexcept {
+  constexpr std::size_t step = 64 / sizeof(In);
+  for (; n - c.i >= step; c.i += step, c.o += step) {
+    if constexpr (sizeof(In) == 2) {
+      const uint16x8x4_t v = vld1q_u16_x4(reinterpret_cast<const std::uint16_t*>(p + c.i));
+      if (vmaxvq_u16(vorrq_u16(vorrq_u16(v.val[0], v.val[1]), vorrq_u16(v.val[2], v.val[3]))) >= 0x80) return;
+      vst1q_u8(c.o, vuzp1q_u8(vreinterpretq_u8_u16(v.val[0]), vreinterpretq_u8_u16(v.val[1])));
+      vst1q_u8(c.o + 16, vuzp1q_u8(vreinterpretq_u8_u16(v.val[2]), vreinterpretq_u8_u16(v.val[3])));
+    } else {
+      const uint32x4x4_t v = vld1q_u32_x4(reinterpret_cast<const std::uint32_t*>(p + c.i));
+      if (vmaxvq_u32(vorrq_u32(vorrq_u32(v.val[0], v.val[1]), vorrq_u32(v.val[2], v.val[3]))) >= 0x80) return;
+      const uint16x8_t lo = vuzp1q_u16(vreinterpretq_u16_u32(v.val[0]), vreinterpretq_u16_u32(v.val[1]));
+      const uint16x8_t hi = vuzp1q_u16(vreinterpretq_u16_u32(v.val[2]), vreinterpretq_u16_u32(v.val[3]));
+      vst1q_u8(c.o, vuzp1q_u8(vreinterpretq_u8_u16(lo), vreinterpretq_u8_u16(hi)));
+    }
+  }
+}
+
 /// UTF-16 or UTF-32 (by In) to UTF-8, 16 units at a time: ASCII, or BMP scalar values (encoded 8 at
 /// a time, as forms of 1 or 2 bytes when all are below 0x800); 16 units holding anything else go
 /// scalar. A step that encodes loads and classifies the next 16 units (its stores may spill into
@@ -8597,6 +8623,7 @@ inline conversion_result utf_to_utf8_impl(const In* p, std::size_t n, unsigned c
       vst1q_u8(c.o, vuzp1q_u8(vreinterpretq_u8_u16(a), vreinterpretq_u8_u16(b)));
       c.i += 16;
       c.o += 16;
+      ascii_runs(p, n, c);
       continue;
     }
     if (!plain) {
@@ -8877,11 +8904,15 @@ inline validation_result validate_utf16_impl(const char16_t* p, std::size_t n) n
   std::size_t i = 0;
   for (bool pass = true; pass && n - i >= 16;) {
     while (n - i >= 32 && no_surrogate32<Swap>(q + i)) i += 32;
-    // Surrogates: a few blocks of 32 whose surrogates pair up, else of 16, before trying again.
-    for (unsigned k = 0, take = 32; k < 4 && take != 0 && n - i >= 32; ++k) {
+    // Surrogates: up to 16 blocks of 32 whose surrogates pair up; when one does not, a few of 16;
+    // then try again.
+    unsigned take = 32;
+    for (unsigned k = 0; k < 16 && n - i >= 32; ++k) {
       take = paired32<Swap>(q + i);
+      if (take == 0) break;
       i += take;
     }
+    if (take != 0 && n - i >= 32) continue;
     for (int k = 0; k < 4 && n - i >= 16; ++k) {
       const unsigned take = paired16(load_units<Swap>(q + i), load_units<Swap>(q + i + 8));
       if (take == 0) {
@@ -9016,14 +9047,16 @@ inline std::size_t to_well_formed_utf16(const char16_t* p, std::size_t n, char16
   while (n - i >= 16) {
     for (; n - i >= 32 && no_surrogate32(q + i); i += 32)
       for (int k = 0; k < 4; ++k) vst1q_u16(o + i + 8 * k, vld1q_u16(q + i + 8 * k));
-    // Surrogates: a few blocks of 32 whose surrogates pair up (a high surrogate that ends one is
-    // written again by the next), else of 16, before trying again.
-    for (unsigned k = 0, take = 32; k < 4 && take != 0 && n - i >= 32; ++k) {
+    // Surrogates: up to 16 blocks of 32 whose surrogates pair up (a high surrogate that ends one
+    // is written again by the next); when one does not, a few of 16; then try again.
+    unsigned take = 32;
+    for (unsigned k = 0; k < 16 && n - i >= 32; ++k) {
       take = paired32(q + i);
-      if (take != 0)
-        for (int v = 0; v < 4; ++v) vst1q_u16(o + i + 8 * v, vld1q_u16(q + i + 8 * v));
+      if (take == 0) break;
+      for (int v = 0; v < 4; ++v) vst1q_u16(o + i + 8 * v, vld1q_u16(q + i + 8 * v));
       i += take;
     }
+    if (take != 0 && n - i >= 32) continue;
     for (int k = 0; k < 4 && n - i >= 16; ++k) {
       const uint16x8_t a = vld1q_u16(q + i), b = vld1q_u16(q + i + 8);
       const unsigned take = paired16(a, b);

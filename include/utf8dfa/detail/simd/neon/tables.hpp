@@ -21,12 +21,12 @@ struct shuffle_tables {
   /// UTF-8 windows of characters of 1..3 bytes, indexed by the 12-bit mask of character ends (bit
   /// k: byte k is the last of a character): for up to 8 characters, the tbl controls that put in
   /// 16-bit lane j (last byte, byte before it) and (first byte of a 3-byte form, 0); then the bytes
-  /// the characters take and their count.
+  /// the characters take plus 256 times their count.
   std::uint8_t bmp_shuffle[4096][32];
-  std::uint8_t bmp_meta[4096][2];
+  std::uint16_t bmp_meta[4096];
   /// The same for characters of 1..4 bytes, up to 4 of them, in 32-bit lanes (last byte first).
   std::uint8_t any_shuffle[4096][16];
-  std::uint8_t any_meta[4096][2];
+  std::uint16_t any_meta[4096];
   /// For 4 dwords each holding a unit's bytes (its low byte for a 1-byte form; else byte 1 the last
   /// byte, byte 2 a 3-byte lead, byte 3 a 2-byte lead or a 3-byte form's second byte), indexed by
   /// bit c: form c is 1 byte long, bit c + 4: at most 2 bytes: the control that packs the forms
@@ -69,9 +69,7 @@ inline void build_utf8_windows(shuffle_tables& t) noexcept {
         ++count;
         start = k + 1;
       }
-      std::uint8_t* meta = any != 0 ? t.any_meta[m] : t.bmp_meta[m];
-      meta[0] = static_cast<std::uint8_t>(start);
-      meta[1] = static_cast<std::uint8_t>(count);
+      (any != 0 ? t.any_meta : t.bmp_meta)[m] = static_cast<std::uint16_t>(start + 256 * count);
     }
   }
 }

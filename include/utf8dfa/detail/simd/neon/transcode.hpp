@@ -36,6 +36,24 @@ inline constexpr std::uint8_t bit_weights[16] = {1, 2, 4, 8, 16, 32, 64, 128, 1,
 inline constexpr std::uint16_t word_weights[8] = {1, 2, 4, 8, 16, 32, 64, 128};
 inline constexpr std::uint32_t dword_weights[4] = {1, 2, 4, 8};
 
+/// p, as a value the compiler keeps in a register rather than recomputing it from the address of
+/// the table it points into (which costs two instructions a use in a loop).
+template <class T>
+UTF8DFA_ALWAYS_INLINE const T* in_register(const T* p) noexcept {
+#if defined(__GNUC__)
+  __asm__("" : "+r"(p));
+#endif
+  return p;
+}
+
+/// v, as a value the compiler keeps in a register rather than making it again in a loop.
+UTF8DFA_ALWAYS_INLINE uint8x16_t in_register(uint8x16_t v) noexcept {
+#if defined(__GNUC__)
+  __asm__("" : "+w"(v));
+#endif
+  return v;
+}
+
 /// The 64-bit mask of four 16-byte comparison results (bit k: byte k of the 64 is 0xFF).
 UTF8DFA_ALWAYS_INLINE std::uint64_t bits64(uint8x16_t m0, uint8x16_t m1, uint8x16_t m2, uint8x16_t m3) noexcept {
   const uint8x16_t w = vld1q_u8(bit_weights);
@@ -141,6 +159,8 @@ template <bool Any, bool Three, bool Ascii, class Out>
 UTF8DFA_ALWAYS_INLINE void decode_windows(const unsigned char* p, std::size_t start, std::uint64_t ends,
                                           std::uint64_t ascii, Out* safe_end, transcode_cursor<Out>& c) noexcept {
   const shuffle_tables& t = tables;
+  const std::uint8_t* const shuffle = in_register(Any ? &t.any_shuffle[0][0] : &t.bmp_shuffle[0][0]);
+  const std::uint16_t* const meta = in_register(Any ? t.any_meta : t.bmp_meta);
   const uint8x16_t payload = vld1q_u8(payload_masks);
   const std::size_t limit = start + 64 - window_bytes;  // window ends read in the block
   while (c.i < limit) {
@@ -157,27 +177,27 @@ UTF8DFA_ALWAYS_INLINE void decode_windows(const unsigned char* p, std::size_t st
       c.o += k;
       continue;
     }
-    const unsigned m = static_cast<unsigned>(ends >> off) & 0xFFFu;
+    const std::size_t m = static_cast<std::size_t>(ends >> off) & 0xFFFu;
     const uint8x16_t v = vld1q_u8(p + c.i);
     const uint8x16_t bits = vandq_u8(v, vqtbl1q_u8(payload, vshrq_n_u8(v, 4)));
     if constexpr (!Any) {
       // Lane j: (last byte, byte before) = lo + 256 hi -> lo + 64 hi; a 3-byte lead's 4 bits on top.
-      const uint16x8_t two = vreinterpretq_u16_u8(vqtbl1q_u8(bits, vld1q_u8(t.bmp_shuffle[m])));
+      const uint16x8_t two = vreinterpretq_u16_u8(vqtbl1q_u8(bits, vld1q_u8(shuffle + 32 * m)));
       uint16x8_t cp = vmlsq_n_u16(two, vshrq_n_u16(two, 8), 192);
       if constexpr (Three)
-        cp = vsliq_n_u16(cp, vreinterpretq_u16_u8(vqtbl1q_u8(bits, vld1q_u8(t.bmp_shuffle[m] + 16))), 12);
-      const unsigned count = t.bmp_meta[m][1];
+        cp = vsliq_n_u16(cp, vreinterpretq_u16_u8(vqtbl1q_u8(bits, vld1q_u8(shuffle + 32 * m + 16))), 12);
+      const unsigned md = meta[m], count = md >> 8;
       put8(c.o, cp, count, c.o + 8 <= safe_end);
-      c.i += t.bmp_meta[m][0];
+      c.i += md & 0xFFu;
       c.o += count;
       continue;
     }
     // Lane j: (last, before, before, first) bytes; two 12-bit halves as above, then joined.
-    const uint16x8_t halves = vreinterpretq_u16_u8(vqtbl1q_u8(bits, vld1q_u8(t.any_shuffle[m])));
+    const uint16x8_t halves = vreinterpretq_u16_u8(vqtbl1q_u8(bits, vld1q_u8(shuffle + 16 * m)));
     const uint32x4_t x = vreinterpretq_u32_u16(vmlsq_n_u16(halves, vshrq_n_u16(halves, 8), 192));
     const uint32x4_t cp = vsliq_n_u32(x, vshrq_n_u32(x, 16), 12);
-    const unsigned count = t.any_meta[m][1];
-    c.i += t.any_meta[m][0];
+    const unsigned md = meta[m], count = md >> 8;
+    c.i += md & 0xFFu;
     if constexpr (sizeof(Out) == 4) {
       if (c.o + 4 <= safe_end)
         vst1q_u32(reinterpret_cast<std::uint32_t*>(c.o), cp);
@@ -250,24 +270,6 @@ inline conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n,
                 : decode_windows<false, false, false>(p, start, ends, ascii, safe_end, c);
   }
   return finish_scalar<Strict>(p, n, out, c, repl);
-}
-
-/// p, as a value the compiler keeps in a register rather than recomputing it from the address of
-/// the table it points into (which costs two instructions a use in a loop).
-template <class T>
-UTF8DFA_ALWAYS_INLINE const T* in_register(const T* p) noexcept {
-#if defined(__GNUC__)
-  __asm__("" : "+r"(p));
-#endif
-  return p;
-}
-
-/// v, as a value the compiler keeps in a register rather than making it again in a loop.
-UTF8DFA_ALWAYS_INLINE uint8x16_t in_register(uint8x16_t v) noexcept {
-#if defined(__GNUC__)
-  __asm__("" : "+w"(v));
-#endif
-  return v;
 }
 
 /// The packing rows and lengths of encode_short8 and encode_bmp8.
@@ -384,6 +386,27 @@ UTF8DFA_ALWAYS_INLINE uint16x8_t load8(const In* p) noexcept {
   }
 }
 
+/// Copies the ASCII units from c.i on, narrowed, 64 bytes of input a step (32 UTF-16 units, 16
+/// UTF-32 ones), while they are ASCII.
+template <class In>
+UTF8DFA_ALWAYS_INLINE void ascii_runs(const In* p, std::size_t n, transcode_cursor<unsigned char>& c) noexcept {
+  constexpr std::size_t step = 64 / sizeof(In);
+  for (; n - c.i >= step; c.i += step, c.o += step) {
+    if constexpr (sizeof(In) == 2) {
+      const uint16x8x4_t v = vld1q_u16_x4(reinterpret_cast<const std::uint16_t*>(p + c.i));
+      if (vmaxvq_u16(vorrq_u16(vorrq_u16(v.val[0], v.val[1]), vorrq_u16(v.val[2], v.val[3]))) >= 0x80) return;
+      vst1q_u8(c.o, vuzp1q_u8(vreinterpretq_u8_u16(v.val[0]), vreinterpretq_u8_u16(v.val[1])));
+      vst1q_u8(c.o + 16, vuzp1q_u8(vreinterpretq_u8_u16(v.val[2]), vreinterpretq_u8_u16(v.val[3])));
+    } else {
+      const uint32x4x4_t v = vld1q_u32_x4(reinterpret_cast<const std::uint32_t*>(p + c.i));
+      if (vmaxvq_u32(vorrq_u32(vorrq_u32(v.val[0], v.val[1]), vorrq_u32(v.val[2], v.val[3]))) >= 0x80) return;
+      const uint16x8_t lo = vuzp1q_u16(vreinterpretq_u16_u32(v.val[0]), vreinterpretq_u16_u32(v.val[1]));
+      const uint16x8_t hi = vuzp1q_u16(vreinterpretq_u16_u32(v.val[2]), vreinterpretq_u16_u32(v.val[3]));
+      vst1q_u8(c.o, vuzp1q_u8(vreinterpretq_u8_u16(lo), vreinterpretq_u8_u16(hi)));
+    }
+  }
+}
+
 /// UTF-16 or UTF-32 (by In) to UTF-8, 16 units at a time: ASCII, or BMP scalar values (encoded 8 at
 /// a time, as forms of 1 or 2 bytes when all are below 0x800); 16 units holding anything else go
 /// scalar. A step that encodes loads and classifies the next 16 units (its stores may spill into
@@ -409,6 +432,7 @@ inline conversion_result utf_to_utf8_impl(const In* p, std::size_t n, unsigned c
       vst1q_u8(c.o, vuzp1q_u8(vreinterpretq_u8_u16(a), vreinterpretq_u8_u16(b)));
       c.i += 16;
       c.o += 16;
+      ascii_runs(p, n, c);
       continue;
     }
     if (!plain) {

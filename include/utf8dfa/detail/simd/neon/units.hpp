@@ -215,11 +215,15 @@ inline validation_result validate_utf16_impl(const char16_t* p, std::size_t n) n
   std::size_t i = 0;
   for (bool pass = true; pass && n - i >= 16;) {
     while (n - i >= 32 && no_surrogate32<Swap>(q + i)) i += 32;
-    // Surrogates: a few blocks of 32 whose surrogates pair up, else of 16, before trying again.
-    for (unsigned k = 0, take = 32; k < 4 && take != 0 && n - i >= 32; ++k) {
+    // Surrogates: up to 16 blocks of 32 whose surrogates pair up; when one does not, a few of 16;
+    // then try again.
+    unsigned take = 32;
+    for (unsigned k = 0; k < 16 && n - i >= 32; ++k) {
       take = paired32<Swap>(q + i);
+      if (take == 0) break;
       i += take;
     }
+    if (take != 0 && n - i >= 32) continue;
     for (int k = 0; k < 4 && n - i >= 16; ++k) {
       const unsigned take = paired16(load_units<Swap>(q + i), load_units<Swap>(q + i + 8));
       if (take == 0) {
@@ -354,14 +358,16 @@ inline std::size_t to_well_formed_utf16(const char16_t* p, std::size_t n, char16
   while (n - i >= 16) {
     for (; n - i >= 32 && no_surrogate32(q + i); i += 32)
       for (int k = 0; k < 4; ++k) vst1q_u16(o + i + 8 * k, vld1q_u16(q + i + 8 * k));
-    // Surrogates: a few blocks of 32 whose surrogates pair up (a high surrogate that ends one is
-    // written again by the next), else of 16, before trying again.
-    for (unsigned k = 0, take = 32; k < 4 && take != 0 && n - i >= 32; ++k) {
+    // Surrogates: up to 16 blocks of 32 whose surrogates pair up (a high surrogate that ends one
+    // is written again by the next); when one does not, a few of 16; then try again.
+    unsigned take = 32;
+    for (unsigned k = 0; k < 16 && n - i >= 32; ++k) {
       take = paired32(q + i);
-      if (take != 0)
-        for (int v = 0; v < 4; ++v) vst1q_u16(o + i + 8 * v, vld1q_u16(q + i + 8 * v));
+      if (take == 0) break;
+      for (int v = 0; v < 4; ++v) vst1q_u16(o + i + 8 * v, vld1q_u16(q + i + 8 * v));
       i += take;
     }
+    if (take != 0 && n - i >= 32) continue;
     for (int k = 0; k < 4 && n - i >= 16; ++k) {
       const uint16x8_t a = vld1q_u16(q + i), b = vld1q_u16(q + i + 8);
       const unsigned take = paired16(a, b);

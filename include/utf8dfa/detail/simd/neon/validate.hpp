@@ -93,17 +93,22 @@ inline std::size_t check_blocks(const unsigned char* p, std::size_t n) noexcept 
   const checker check;
   uint8x16_t prev = vdupq_n_u8(0), incomplete = vdupq_n_u8(0);
   std::size_t i = 0;
-  for (; n - i >= 64; i += 64) {
+  while (n - i >= 64) {
     const block b = load_block(p + i);
-    // ASCII: only a character cut before it fails (a loop of its own, so that compilers do not
-    // compute the checks of the other blocks for it).
+    // ASCII: only a character cut before it fails; then the run of ASCII blocks after it in a
+    // loop of its own, with nothing else to check.
     if (vmaxvq_u8(vorrq_u8(vorrq_u8(b.v[0], b.v[1]), vorrq_u8(b.v[2], b.v[3]))) < 0x80) {
       if (UTF8DFA_UNLIKELY(any(incomplete))) return i;
-      prev = b.v[3];
+      for (i += 64; n - i >= 64; i += 64) {
+        const uint8x16x4_t v = vld1q_u8_x4(p + i);
+        if (vmaxvq_u8(vorrq_u8(vorrq_u8(v.val[0], v.val[1]), vorrq_u8(v.val[2], v.val[3]))) >= 0x80) break;
+      }
+      prev = vld1q_u8(p + i - 16);
       continue;
     }
     if (UTF8DFA_UNLIKELY(any(check_block(check, b, prev, incomplete)))) return i;
     prev = b.v[3];
+    i += 64;
   }
   // The last 64 bytes again (re-checking bytes that passed is harmless), then the end of input.
   uint8x16_t err = incomplete;
