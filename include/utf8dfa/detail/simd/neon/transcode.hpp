@@ -125,12 +125,22 @@ UTF8DFA_ALWAYS_INLINE void put_bytes(unsigned char* o, uint8x16_t v, unsigned co
     store_exact(o, v, count);
 }
 
-/// The 64 ASCII bytes of b widened to 64 units.
+/// The 64 ASCII bytes of b widened to 64 units (UTF-32: stored four vectors an instruction).
 template <class Out>
 UTF8DFA_ALWAYS_INLINE void widen64(Out* o, const block& b) noexcept {
-  for (int k = 0; k < 4; ++k) {
-    put8(o + 16 * k, vmovl_u8(vget_low_u8(b.v[k])), 8, true);
-    put8(o + 16 * k + 8, vmovl_high_u8(b.v[k]), 8, true);
+  if constexpr (sizeof(Out) == 2) {
+    for (int k = 0; k < 4; ++k) {
+      put8(o + 16 * k, vmovl_u8(vget_low_u8(b.v[k])), 8, true);
+      put8(o + 16 * k + 8, vmovl_high_u8(b.v[k]), 8, true);
+    }
+  } else {
+    auto* q = reinterpret_cast<std::uint32_t*>(o);
+    for (int k = 0; k < 4; ++k) {
+      const uint16x8_t lo = vmovl_u8(vget_low_u8(b.v[k])), hi = vmovl_high_u8(b.v[k]);
+      const uint32x4x4_t w = {
+          {vmovl_u16(vget_low_u16(lo)), vmovl_high_u16(lo), vmovl_u16(vget_low_u16(hi)), vmovl_high_u16(hi)}};
+      vst1q_u32_x4(q + 16 * k, w);
+    }
   }
 }
 
@@ -152,6 +162,13 @@ inline conversion_result finish_scalar(const In* p, std::size_t n, Out* out, tra
   return {c.i + r.read, static_cast<std::size_t>(c.o - out) + r.written, e};
 }
 
+/// The ends (bits 0..14 of a window's) of five 3-byte characters, and the tbl controls that put
+/// their (last byte, byte before) and their lead's bits in 16-bit lanes 0..4.
+inline constexpr std::uint64_t five3_ends = 0x4924;
+inline constexpr std::uint8_t five3_controls[32] = {2,    1,    5,    4,    8,    7,    11,   10,   14,   13,  0xFF,
+                                                    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0,    0xFF, 3,    0xFF, 6,   0xFF,
+                                                    9,    0xFF, 12,   0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+
 /// Decodes the characters of the checked block at p + start (its character ends `ends`, its ASCII
 /// bytes `ascii`) in windows, from c.i while the window's ends lie in the block: Any, characters of
 /// 1..4 bytes; else of 1..3 (Three) or 1..2; Ascii, runs of 8 ASCII bytes or more 16 at a time.
@@ -162,6 +179,7 @@ UTF8DFA_ALWAYS_INLINE void decode_windows(const unsigned char* p, std::size_t st
   const std::uint8_t* const shuffle = in_register(Any ? &t.any_shuffle[0][0] : &t.bmp_shuffle[0][0]);
   const std::uint16_t* const meta = in_register(Any ? t.any_meta : t.bmp_meta);
   const uint8x16_t payload = vld1q_u8(payload_masks);
+  const uint8x16_t five3_low = vld1q_u8(five3_controls), five3_lead = vld1q_u8(five3_controls + 16);
   const std::size_t limit = start + 64 - window_bytes;  // window ends read in the block
   while (c.i < limit) {
     const auto off = static_cast<unsigned>(c.i - start);
@@ -177,10 +195,20 @@ UTF8DFA_ALWAYS_INLINE void decode_windows(const unsigned char* p, std::size_t st
       c.o += k;
       continue;
     }
-    const std::size_t m = static_cast<std::size_t>(ends >> off) & 0xFFFu;
+    const std::uint64_t e = ends >> off;
+    const std::size_t m = static_cast<std::size_t>(e) & 0xFFFu;
     const uint8x16_t v = vld1q_u8(p + c.i);
     const uint8x16_t bits = vandq_u8(v, vqtbl1q_u8(payload, vshrq_n_u8(v, 4)));
     if constexpr (!Any) {
+      if (Three && off <= 64 - 15 && (e & 0x7FFFu) == five3_ends) {
+        // Five 3-byte characters (their ends in the block): one step of 15 bytes, fixed controls.
+        const uint16x8_t two = vreinterpretq_u16_u8(vqtbl1q_u8(bits, five3_low));
+        const uint16x8_t cp = vmlsq_n_u16(two, vshrq_n_u16(two, 8), 192);
+        put8(c.o, vsliq_n_u16(cp, vreinterpretq_u16_u8(vqtbl1q_u8(bits, five3_lead)), 12), 5, c.o + 8 <= safe_end);
+        c.i += 15;
+        c.o += 5;
+        continue;
+      }
       // Lane j: (last byte, byte before) = lo + 256 hi -> lo + 64 hi; a 3-byte lead's 4 bits on top.
       const uint16x8_t two = vreinterpretq_u16_u8(vqtbl1q_u8(bits, vld1q_u8(shuffle + 32 * m)));
       uint16x8_t cp = vmlsq_n_u16(two, vshrq_n_u16(two, 8), 192);
@@ -291,11 +319,12 @@ struct utf8_packers {
 UTF8DFA_ALWAYS_INLINE unsigned char* encode_short8(unsigned char* o, uint16x8_t w, bool spill,
                                                    const utf8_packers& k) noexcept {
   const uint16x8_t ge80 = vcgtq_u16(w, vdupq_n_u16(0x7F));
-  const uint16x8_t tail = vorrq_u16(vandq_u16(w, vdupq_n_u16(0x3F)), vdupq_n_u16(0x80));
-  const uint16x8_t lead = vbslq_u16(ge80, vorrq_u16(vshrq_n_u16(w, 6), vdupq_n_u16(0xC0)), w);
+  // (w >> 6, w's low byte) as (lead, last byte) with their marker bits; an ASCII unit as it is.
+  const uint16x8_t pair =
+      vorrq_u16(vandq_u16(vsliq_n_u16(vshrq_n_u16(w, 6), w, 8), vdupq_n_u16(0x3F1F)), vdupq_n_u16(0x80C0));
   const unsigned m = vaddvq_u16(vandq_u16(ge80, vld1q_u16(word_weights)));
   const uint8x16_t packed =
-      vqtbl1q_u8(vreinterpretq_u8_u16(vsliq_n_u16(lead, tail, 8)), vld1q_u8(k.short_rows + 16 * m));
+      vqtbl1q_u8(vreinterpretq_u8_u16(vbslq_u16(ge80, pair, w)), vld1q_u8(k.short_rows + 16 * std::size_t{m}));
   const unsigned len = k.short_lengths[m];
   put_bytes(o, packed, len, spill);
   return o + len;
