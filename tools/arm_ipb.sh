@@ -7,8 +7,8 @@
 # SO is a qemu-user TCG plugin that prints "insns: N" (the guest instructions executed) on stderr at
 # exit, such as the instruction counter among QEMU's own test plugins (tests/plugin/insn.c, libinsn.so).
 # DIR of --simdutf holds simdutf.cpp and simdutf.h; OP as bench/insn_driver.cpp names them (default:
-# all of them). Needs aarch64-linux-gnu-g++,
-# qemu-aarch64 built with plugin support (Debian's qemu-user is).
+# all of them). Needs aarch64-linux-gnu-g++, qemu-aarch64 built with plugin support (Debian's
+# qemu-user is).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 plugin="" simdutf="" corpora="" iters=10 jobs=2 build="$root/build/arm-ipb"
