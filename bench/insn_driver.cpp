@@ -19,13 +19,23 @@
 
 namespace {
 
-const char* const ops[] = {"validate",       "count",          "utf8_to_utf16",  "utf8_to_utf32",
-                           "utf16_to_utf8",  "utf32_to_utf8",  "validate_utf16", "utf16_to_utf32",
-                           "utf32_to_utf16", "latin1_to_utf8", "utf8_to_latin1", "to_well_formed_utf16"};
+const char* const ops[] = {"validate",
+                           "count",
+                           "utf8_to_utf16",
+                           "utf8_to_utf32",
+                           "utf16_to_utf8",
+                           "utf32_to_utf8",
+                           "validate_utf16",
+                           "utf16_to_utf32",
+                           "utf32_to_utf16",
+                           "latin1_to_utf8",
+                           "utf8_to_latin1",
+                           "to_well_formed_utf16",
+                           "validate_utf16_swapped"};
 
 struct inputs {
   std::string u8, latin1, latin1_u8;
-  std::u16string u16;
+  std::u16string u16, u16_swapped;  // (the second with the bytes of each unit exchanged)
   std::u32string u32;
 };
 
@@ -67,6 +77,13 @@ std::size_t run(bool ours, const std::string& op, const inputs& in, std::vector<
                         simdutf::convert_utf16le_to_utf8(u16.data(), u16.size(), o8.data()));
   if (op == "validate_utf16")
     return UTF8DFA_PICK(utf8dfa::validate_utf16(u16).valid_up_to, simdutf::validate_utf16le(u16.data(), u16.size()));
+  if (op == "validate_utf16_swapped") {
+    const std::u16string& s = in.u16_swapped;
+    return UTF8DFA_PICK(utf8dfa::host_is_little_endian ? utf8dfa::validate_utf16be(s).valid_up_to
+                                                       : utf8dfa::validate_utf16le(s).valid_up_to,
+                        utf8dfa::host_is_little_endian ? simdutf::validate_utf16be(s.data(), s.size())
+                                                       : simdutf::validate_utf16le(s.data(), s.size()));
+  }
   if (op == "utf16_to_utf32")
     return UTF8DFA_PICK(utf8dfa::utf16_to_utf32(u16, o32.data()).written,
                         simdutf::convert_utf16le_to_utf32(u16.data(), u16.size(), o32.data()));
@@ -109,6 +126,8 @@ int main(int argc, char** argv) {
   inputs in;
   in.u8 = ss.str();
   in.u16 = utf8dfa::to_utf16(in.u8);
+  in.u16_swapped.resize(in.u16.size());
+  utf8dfa::change_endianness_utf16(in.u16, &in.u16_swapped[0]);
   in.u32 = utf8dfa::to_utf32(in.u8);
   for (const char32_t c : in.u32) in.latin1 += static_cast<char>(c <= 0xFF ? c : 0x80 | (c & 0x7F));
   in.latin1_u8.resize(in.latin1.size() * 2);

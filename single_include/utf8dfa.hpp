@@ -8970,14 +8970,16 @@ struct shuffle_tables {
   /// UTF-8 windows of characters of 1..3 bytes, indexed by the 12-bit mask of character ends (bit
   /// k: byte k is the last of a character): for up to 8 characters, the tbl controls that put in
   /// 16-bit lane j (last byte, byte before it) and (first byte of a 3-byte form, 0); then the bytes
-  /// the characters take and their count.
+  /// the characters take plus 256 times their count.
   std::uint8_t bmp_shuffle[4096][32];
-  std::uint8_t bmp_meta[4096][2];
+  std::uint16_t bmp_meta[4096];
   /// The same for characters of 1..4 bytes, up to 4 of them, in 32-bit lanes (last byte first).
   std::uint8_t any_shuffle[4096][16];
-  std::uint8_t any_meta[4096][2];
-  /// For 4 dwords holding UTF-8 forms of 1..3 bytes from byte 0 on (bit c: form c is 1 byte long,
-  /// bit c + 4: at most 2 bytes): the control that packs them, and the packed length.
+  std::uint16_t any_meta[4096];
+  /// For 4 dwords each holding a unit's bytes (its low byte for a 1-byte form; else byte 1 the last
+  /// byte, byte 2 a 3-byte lead, byte 3 a 2-byte lead or a 3-byte form's second byte), indexed by
+  /// bit c: form c is 1 byte long, bit c + 4: at most 2 bytes: the control that packs the forms
+  /// (1 byte: 0; 2: 3, 1; 3: 2, 3, 1), and the packed length.
   std::uint8_t pack_bmp_utf8[256][16];
   std::uint8_t bmp_utf8_length[256];
   /// For 8 words holding UTF-8 forms of 1 or 2 bytes (bit k: word k's form is 2 bytes long).
@@ -8985,8 +8987,11 @@ struct shuffle_tables {
   std::uint8_t short_utf8_length[256];
   /// For 4 dwords holding one UTF-16 unit (bit c clear) or a surrogate pair (bit c set).
   std::uint8_t pack_pairs[16][16];
-  /// For 8 bytes: the indices of those whose bit is set, lowest first (the rest 0xFF).
+  /// For 8 bytes: the indices of those whose bit is set, lowest first (the rest 0xFF); the same
+  /// plus 8 (for the high half of a vector); how many bits are set.
   std::uint8_t pack_bytes[256][8];
+  std::uint8_t pack_high_bytes[256][8];
+  std::uint8_t bit_count[256];
 };
 
 inline void build_utf8_windows(shuffle_tables& t) noexcept {
@@ -9013,9 +9018,7 @@ inline void build_utf8_windows(shuffle_tables& t) noexcept {
         ++count;
         start = k + 1;
       }
-      std::uint8_t* meta = any != 0 ? t.any_meta[m] : t.bmp_meta[m];
-      meta[0] = static_cast<std::uint8_t>(start);
-      meta[1] = static_cast<std::uint8_t>(count);
+      (any != 0 ? t.any_meta : t.bmp_meta)[m] = static_cast<std::uint16_t>(start + 256 * count);
     }
   }
 }
@@ -9025,7 +9028,9 @@ inline void build_packers(shuffle_tables& t) noexcept {
     unsigned at = 0;
     for (unsigned c = 0; c < 4; ++c) {
       const unsigned len = ((m >> c) & 1u) != 0 ? 1 : ((m >> (c + 4)) & 1u) != 0 ? 2 : 3;
-      for (unsigned b = 0; b < len; ++b) t.pack_bmp_utf8[m][at++] = static_cast<std::uint8_t>(4 * c + b);
+      static constexpr std::uint8_t order[3][3] = {{0}, {3, 1}, {2, 3, 1}};
+      for (unsigned b = 0; b < len; ++b)
+        t.pack_bmp_utf8[m][at++] = static_cast<std::uint8_t>(4 * c + order[len - 1][b]);
     }
     t.bmp_utf8_length[m] = static_cast<std::uint8_t>(at);
     for (; at < 16; ++at) t.pack_bmp_utf8[m][at] = 0xFF;
@@ -9037,8 +9042,12 @@ inline void build_packers(shuffle_tables& t) noexcept {
     for (; bytes < 16; ++bytes) t.pack_short_utf8[m][bytes] = 0xFF;
     unsigned kept = 0;
     for (unsigned b = 0; b < 8; ++b)
-      if (((m >> b) & 1u) != 0) t.pack_bytes[m][kept++] = static_cast<std::uint8_t>(b);
-    for (; kept < 8; ++kept) t.pack_bytes[m][kept] = 0xFF;
+      if (((m >> b) & 1u) != 0) {
+        t.pack_high_bytes[m][kept] = static_cast<std::uint8_t>(b + 8);
+        t.pack_bytes[m][kept++] = static_cast<std::uint8_t>(b);
+      }
+    t.bit_count[m] = static_cast<std::uint8_t>(kept);
+    for (; kept < 8; ++kept) t.pack_bytes[m][kept] = t.pack_high_bytes[m][kept] = 0xFF;
   }
   for (unsigned m = 0; m < 16; ++m) {
     unsigned at = 0;
@@ -9159,17 +9168,22 @@ inline std::size_t check_blocks(const unsigned char* p, std::size_t n) noexcept 
   const checker check;
   uint8x16_t prev = vdupq_n_u8(0), incomplete = vdupq_n_u8(0);
   std::size_t i = 0;
-  for (; n - i >= 64; i += 64) {
+  while (n - i >= 64) {
     const block b = load_block(p + i);
-    // ASCII: only a character cut before it fails (a loop of its own, so that compilers do not
-    // compute the checks of the other blocks for it).
+    // ASCII: only a character cut before it fails; then the run of ASCII blocks after it in a
+    // loop of its own, with nothing else to check.
     if (vmaxvq_u8(vorrq_u8(vorrq_u8(b.v[0], b.v[1]), vorrq_u8(b.v[2], b.v[3]))) < 0x80) {
       if (UTF8DFA_UNLIKELY(any(incomplete))) return i;
-      prev = b.v[3];
+      for (i += 64; n - i >= 64; i += 64) {
+        const uint8x16x4_t v = vld1q_u8_x4(p + i);
+        if (vmaxvq_u8(vorrq_u8(vorrq_u8(v.val[0], v.val[1]), vorrq_u8(v.val[2], v.val[3]))) >= 0x80) break;
+      }
+      prev = vld1q_u8(p + i - 16);
       continue;
     }
     if (UTF8DFA_UNLIKELY(any(check_block(check, b, prev, incomplete)))) return i;
     prev = b.v[3];
+    i += 64;
   }
   // The last 64 bytes again (re-checking bytes that passed is harmless), then the end of input.
   uint8x16_t err = incomplete;
@@ -9190,21 +9204,35 @@ inline validation_result validate(const unsigned char* p, std::size_t n) noexcep
   return rescan_from(p, n, b);
 }
 
-/// Counts the lead bytes (and with `extra` also the bytes >= F0) of the whole vectors in [i, n),
-/// in byte lanes for up to 127 vectors at a time; advances i past them.
+/// Counts the lead bytes (and with `extra` also the bytes >= F0) of [i, n): 64 bytes a step in
+/// byte lanes (two sums of two comparisons each, so that the accumulator's chain is two adds long),
+/// flushed before a lane could wrap; then whole vectors. Advances i past what it counted.
 inline std::size_t count_vectors(const unsigned char* p, std::size_t n, bool extra, std::size_t& i) noexcept {
   const int8x16_t limit = vdupq_n_s8(-65);
   const uint8x16_t four = vdupq_n_u8(lead4_min);
   std::size_t count = 0;
-  while (n - i >= 16) {
-    const std::size_t vectors = (n - i) / 16 < 127 ? (n - i) / 16 : 127;
+  // Lanes of a comparison are 0 or -1: the accumulators subtract them.
+  const auto leads = [&](uint8x16_t v) { return vcgtq_s8(vreinterpretq_s8_u8(v), limit); };
+  while (n - i >= 64) {
+    const std::size_t most = extra ? 31 : 63;  // a lane gains 4 a step, or 8 with `extra`
+    const std::size_t blocks = (n - i) / 64 < most ? (n - i) / 64 : most;
     uint8x16_t acc = vdupq_n_u8(0);
-    for (std::size_t k = 0; k < vectors; ++k, i += 16) {
-      const uint8x16_t in = vld1q_u8(p + i);
-      acc = vsubq_u8(acc, vcgtq_s8(vreinterpretq_s8_u8(in), limit));  // minus -1: plus one
-      if (extra) acc = vsubq_u8(acc, vcgeq_u8(in, four));
+    for (std::size_t k = 0; k < blocks; ++k, i += 64) {
+      const uint8x16x4_t b = vld1q_u8_x4(p + i);
+      acc = vsubq_u8(acc, vaddq_u8(leads(b.val[0]), leads(b.val[1])));
+      acc = vsubq_u8(acc, vaddq_u8(leads(b.val[2]), leads(b.val[3])));
+      if (extra) {
+        acc = vsubq_u8(acc, vaddq_u8(vcgeq_u8(b.val[0], four), vcgeq_u8(b.val[1], four)));
+        acc = vsubq_u8(acc, vaddq_u8(vcgeq_u8(b.val[2], four), vcgeq_u8(b.val[3], four)));
+      }
     }
     count += vaddlvq_u8(acc);
+  }
+  for (; n - i >= 16; i += 16) {
+    const uint8x16_t in = vld1q_u8(p + i);
+    uint8x16_t acc = vsubq_u8(vdupq_n_u8(0), leads(in));
+    if (extra) acc = vsubq_u8(acc, vcgeq_u8(in, four));
+    count += vaddvq_u8(acc);
   }
   return count;
 }
@@ -9244,6 +9272,24 @@ inline constexpr std::uint8_t payload_masks[16] = {0x7F, 0x7F, 0x7F, 0x7F, 0x7F,
 inline constexpr std::uint8_t bit_weights[16] = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
 inline constexpr std::uint16_t word_weights[8] = {1, 2, 4, 8, 16, 32, 64, 128};
 inline constexpr std::uint32_t dword_weights[4] = {1, 2, 4, 8};
+
+/// p, as a value the compiler keeps in a register rather than recomputing it from the address of
+/// the table it points into (which costs two instructions a use in a loop).
+template <class T>
+UTF8DFA_ALWAYS_INLINE const T* in_register(const T* p) noexcept {
+#if defined(__GNUC__)
+  __asm__("" : "+r"(p));
+#endif
+  return p;
+}
+
+/// v, as a value the compiler keeps in a register rather than making it again in a loop.
+UTF8DFA_ALWAYS_INLINE uint8x16_t in_register(uint8x16_t v) noexcept {
+#if defined(__GNUC__)
+  __asm__("" : "+w"(v));
+#endif
+  return v;
+}
 
 /// The 64-bit mask of four 16-byte comparison results (bit k: byte k of the 64 is 0xFF).
 UTF8DFA_ALWAYS_INLINE std::uint64_t bits64(uint8x16_t m0, uint8x16_t m1, uint8x16_t m2, uint8x16_t m3) noexcept {
@@ -9316,12 +9362,22 @@ UTF8DFA_ALWAYS_INLINE void put_bytes(unsigned char* o, uint8x16_t v, unsigned co
     store_exact(o, v, count);
 }
 
-/// The 64 ASCII bytes of b widened to 64 units.
+/// The 64 ASCII bytes of b widened to 64 units (UTF-32: stored four vectors an instruction).
 template <class Out>
 UTF8DFA_ALWAYS_INLINE void widen64(Out* o, const block& b) noexcept {
-  for (int k = 0; k < 4; ++k) {
-    put8(o + 16 * k, vmovl_u8(vget_low_u8(b.v[k])), 8, true);
-    put8(o + 16 * k + 8, vmovl_high_u8(b.v[k]), 8, true);
+  if constexpr (sizeof(Out) == 2) {
+    for (int k = 0; k < 4; ++k) {
+      put8(o + 16 * k, vmovl_u8(vget_low_u8(b.v[k])), 8, true);
+      put8(o + 16 * k + 8, vmovl_high_u8(b.v[k]), 8, true);
+    }
+  } else {
+    auto* q = reinterpret_cast<std::uint32_t*>(o);
+    for (int k = 0; k < 4; ++k) {
+      const uint16x8_t lo = vmovl_u8(vget_low_u8(b.v[k])), hi = vmovl_high_u8(b.v[k]);
+      const uint32x4x4_t w = {
+          {vmovl_u16(vget_low_u16(lo)), vmovl_high_u16(lo), vmovl_u16(vget_low_u16(hi)), vmovl_high_u16(hi)}};
+      vst1q_u32_x4(q + 16 * k, w);
+    }
   }
 }
 
@@ -9343,6 +9399,13 @@ inline conversion_result finish_scalar(const In* p, std::size_t n, Out* out, tra
   return {c.i + r.read, static_cast<std::size_t>(c.o - out) + r.written, e};
 }
 
+/// The ends (bits 0..14 of a window's) of five 3-byte characters, and the tbl controls that put
+/// their (last byte, byte before) and their lead's bits in 16-bit lanes 0..4.
+inline constexpr std::uint64_t five3_ends = 0x4924;
+inline constexpr std::uint8_t five3_controls[32] = {2,    1,    5,    4,    8,    7,    11,   10,   14,   13,  0xFF,
+                                                    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0,    0xFF, 3,    0xFF, 6,   0xFF,
+                                                    9,    0xFF, 12,   0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+
 /// Decodes the characters of the checked block at p + start (its character ends `ends`, its ASCII
 /// bytes `ascii`) in windows, from c.i while the window's ends lie in the block: Any, characters of
 /// 1..4 bytes; else of 1..3 (Three) or 1..2; Ascii, runs of 8 ASCII bytes or more 16 at a time.
@@ -9350,7 +9413,10 @@ template <bool Any, bool Three, bool Ascii, class Out>
 UTF8DFA_ALWAYS_INLINE void decode_windows(const unsigned char* p, std::size_t start, std::uint64_t ends,
                                           std::uint64_t ascii, Out* safe_end, transcode_cursor<Out>& c) noexcept {
   const shuffle_tables& t = tables;
+  const std::uint8_t* const shuffle = in_register(Any ? &t.any_shuffle[0][0] : &t.bmp_shuffle[0][0]);
+  const std::uint16_t* const meta = in_register(Any ? t.any_meta : t.bmp_meta);
   const uint8x16_t payload = vld1q_u8(payload_masks);
+  const uint8x16_t five3_low = vld1q_u8(five3_controls), five3_lead = vld1q_u8(five3_controls + 16);
   const std::size_t limit = start + 64 - window_bytes;  // window ends read in the block
   while (c.i < limit) {
     const auto off = static_cast<unsigned>(c.i - start);
@@ -9366,27 +9432,37 @@ UTF8DFA_ALWAYS_INLINE void decode_windows(const unsigned char* p, std::size_t st
       c.o += k;
       continue;
     }
-    const unsigned m = static_cast<unsigned>(ends >> off) & 0xFFFu;
+    const std::uint64_t e = ends >> off;
+    const std::size_t m = static_cast<std::size_t>(e) & 0xFFFu;
     const uint8x16_t v = vld1q_u8(p + c.i);
     const uint8x16_t bits = vandq_u8(v, vqtbl1q_u8(payload, vshrq_n_u8(v, 4)));
     if constexpr (!Any) {
+      if (Three && off <= 64 - 15 && (e & 0x7FFFu) == five3_ends) {
+        // Five 3-byte characters (their ends in the block): one step of 15 bytes, fixed controls.
+        const uint16x8_t two = vreinterpretq_u16_u8(vqtbl1q_u8(bits, five3_low));
+        const uint16x8_t cp = vmlsq_n_u16(two, vshrq_n_u16(two, 8), 192);
+        put8(c.o, vsliq_n_u16(cp, vreinterpretq_u16_u8(vqtbl1q_u8(bits, five3_lead)), 12), 5, c.o + 8 <= safe_end);
+        c.i += 15;
+        c.o += 5;
+        continue;
+      }
       // Lane j: (last byte, byte before) = lo + 256 hi -> lo + 64 hi; a 3-byte lead's 4 bits on top.
-      const uint16x8_t two = vreinterpretq_u16_u8(vqtbl1q_u8(bits, vld1q_u8(t.bmp_shuffle[m])));
+      const uint16x8_t two = vreinterpretq_u16_u8(vqtbl1q_u8(bits, vld1q_u8(shuffle + 32 * m)));
       uint16x8_t cp = vmlsq_n_u16(two, vshrq_n_u16(two, 8), 192);
       if constexpr (Three)
-        cp = vsliq_n_u16(cp, vreinterpretq_u16_u8(vqtbl1q_u8(bits, vld1q_u8(t.bmp_shuffle[m] + 16))), 12);
-      const unsigned count = t.bmp_meta[m][1];
+        cp = vsliq_n_u16(cp, vreinterpretq_u16_u8(vqtbl1q_u8(bits, vld1q_u8(shuffle + 32 * m + 16))), 12);
+      const unsigned md = meta[m], count = md >> 8;
       put8(c.o, cp, count, c.o + 8 <= safe_end);
-      c.i += t.bmp_meta[m][0];
+      c.i += md & 0xFFu;
       c.o += count;
       continue;
     }
     // Lane j: (last, before, before, first) bytes; two 12-bit halves as above, then joined.
-    const uint16x8_t halves = vreinterpretq_u16_u8(vqtbl1q_u8(bits, vld1q_u8(t.any_shuffle[m])));
+    const uint16x8_t halves = vreinterpretq_u16_u8(vqtbl1q_u8(bits, vld1q_u8(shuffle + 16 * m)));
     const uint32x4_t x = vreinterpretq_u32_u16(vmlsq_n_u16(halves, vshrq_n_u16(halves, 8), 192));
     const uint32x4_t cp = vsliq_n_u32(x, vshrq_n_u32(x, 16), 12);
-    const unsigned count = t.any_meta[m][1];
-    c.i += t.any_meta[m][0];
+    const unsigned md = meta[m], count = md >> 8;
+    c.i += md & 0xFFu;
     if constexpr (sizeof(Out) == 4) {
       if (c.o + 4 <= safe_end)
         vst1q_u32(reinterpret_cast<std::uint32_t*>(c.o), cp);
@@ -9461,42 +9537,60 @@ inline conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n,
   return finish_scalar<Strict>(p, n, out, c, repl);
 }
 
+/// The packing rows and lengths of encode_short8 and encode_bmp8.
+struct utf8_packers {
+  const std::uint8_t* short_rows;
+  const std::uint8_t* short_lengths;
+  const std::uint8_t* bmp_rows;
+  const std::uint8_t* bmp_lengths;
+
+  utf8_packers() noexcept
+      : short_rows(in_register(&tables.pack_short_utf8[0][0])),
+        short_lengths(in_register(tables.short_utf8_length)),
+        bmp_rows(in_register(&tables.pack_bmp_utf8[0][0])),
+        bmp_lengths(in_register(tables.bmp_utf8_length)) {}
+};
+
 /// Writes the UTF-8 forms (1 or 2 bytes) of the 8 values below 0x800 in w; with `spill`, up to 8
 /// bytes past them.
-UTF8DFA_ALWAYS_INLINE unsigned char* encode_short8(unsigned char* o, uint16x8_t w, bool spill) noexcept {
-  const shuffle_tables& t = tables;
+UTF8DFA_ALWAYS_INLINE unsigned char* encode_short8(unsigned char* o, uint16x8_t w, bool spill,
+                                                   const utf8_packers& k) noexcept {
   const uint16x8_t ge80 = vcgtq_u16(w, vdupq_n_u16(0x7F));
-  const uint16x8_t tail = vorrq_u16(vandq_u16(w, vdupq_n_u16(0x3F)), vdupq_n_u16(0x80));
-  const uint16x8_t lead = vbslq_u16(ge80, vorrq_u16(vshrq_n_u16(w, 6), vdupq_n_u16(0xC0)), w);
+  // (w >> 6, w's low byte) as (lead, last byte) with their marker bits; an ASCII unit as it is.
+  const uint16x8_t pair =
+      vorrq_u16(vandq_u16(vsliq_n_u16(vshrq_n_u16(w, 6), w, 8), vdupq_n_u16(0x3F1F)), vdupq_n_u16(0x80C0));
   const unsigned m = vaddvq_u16(vandq_u16(ge80, vld1q_u16(word_weights)));
   const uint8x16_t packed =
-      vqtbl1q_u8(vreinterpretq_u8_u16(vsliq_n_u16(lead, tail, 8)), vld1q_u8(t.pack_short_utf8[m]));
-  const unsigned len = t.short_utf8_length[m];
+      vqtbl1q_u8(vreinterpretq_u8_u16(vbslq_u16(ge80, pair, w)), vld1q_u8(k.short_rows + 16 * std::size_t{m}));
+  const unsigned len = k.short_lengths[m];
   put_bytes(o, packed, len, spill);
   return o + len;
 }
 
+/// Bits 0..3 (8..11): units 0..3 (4..7) are ASCII; bits 4..7 (12..15): they are below 0x800.
+inline constexpr std::uint16_t ascii_unit_bits[8] = {0x1, 0x2, 0x4, 0x8, 0x100, 0x200, 0x400, 0x800};
+inline constexpr std::uint16_t short_unit_bits[8] = {0x10, 0x20, 0x40, 0x80, 0x1000, 0x2000, 0x4000, 0x8000};
+
 /// Writes the UTF-8 forms of the 8 BMP scalar values in w; with `spill`, up to 12 bytes past them.
-UTF8DFA_ALWAYS_INLINE unsigned char* encode_bmp8(unsigned char* o, uint16x8_t w, bool spill) noexcept {
-  const shuffle_tables& t = tables;
-  const uint16x8_t weights = vld1q_u16(word_weights);
+UTF8DFA_ALWAYS_INLINE unsigned char* encode_bmp8(unsigned char* o, uint16x8_t w, bool spill,
+                                                 const utf8_packers& k) noexcept {
   const uint16x8_t ge80 = vcgtq_u16(w, vdupq_n_u16(0x7F));
   const uint16x8_t ge800 = vcgtq_u16(w, vdupq_n_u16(0x7FF));
-  const uint16x8_t tail = vorrq_u16(vandq_u16(w, vdupq_n_u16(0x3F)), vdupq_n_u16(0x80));  // last byte
-  // Bit c: unit c is ASCII; bit c + 8: below 0x800.
-  const unsigned m = vaddvq_u16(vorrq_u16(vbicq_u16(weights, ge80), vbicq_u16(vshlq_n_u16(weights, 8), ge800)));
-  // Bytes 0, 1 of each dword: the first two bytes of the form; byte 2 the last of a 3-byte form.
-  const uint16x8_t first = vbslq_u16(ge800, vorrq_u16(vshrq_n_u16(w, 12), vdupq_n_u16(0xE0)),
-                                     vbslq_u16(ge80, vorrq_u16(vshrq_n_u16(w, 6), vdupq_n_u16(0xC0)), w));
-  const uint16x8_t second =
-      vbslq_u16(ge800, vorrq_u16(vandq_u16(vshrq_n_u16(w, 6), vdupq_n_u16(0x3F)), vdupq_n_u16(0x80)), tail);
-  const uint16x8_t head = vsliq_n_u16(first, second, 8);
-  const uint8x16_t lo = vreinterpretq_u8_u16(vzip1q_u16(head, tail));
-  const uint8x16_t hi = vreinterpretq_u8_u16(vzip2q_u16(head, tail));
-  const unsigned i0 = (m & 0x0Fu) | ((m >> 4) & 0xF0u), i1 = ((m >> 4) & 0x0Fu) | ((m >> 8) & 0xF0u);
-  const unsigned n0 = t.bmp_utf8_length[i0], n1 = t.bmp_utf8_length[i1];
-  const uint8x16_t p0 = vqtbl1q_u8(lo, vld1q_u8(t.pack_bmp_utf8[i0]));
-  const uint8x16_t p1 = vqtbl1q_u8(hi, vld1q_u8(t.pack_bmp_utf8[i1]));
+  // Bytes 0, 1 of each dword: the unit's low byte (a 1-byte form), 0x80 | its low 6 bits (the
+  // last byte of a longer form).
+  const uint16x8_t low = vsliq_n_u16(w, vorrq_u16(vandq_u16(w, vdupq_n_u16(0x3F)), vdupq_n_u16(0x80)), 8);
+  // Bytes 2, 3: 0xE0 | bits 12..15 (a 3-byte lead); bits 6..11 with 0x80 (a 3-byte form's second
+  // byte) or with 0xC0 (a 2-byte lead: bits 11 and up are 0).
+  const uint16x8_t bits = vandq_u16(vsriq_n_u16(vshlq_n_u16(w, 2), w, 12), vdupq_n_u16(0x3F0F));
+  const uint16x8_t high = vorrq_u16(bits, vbslq_u16(ge800, vdupq_n_u16(0x80E0), vdupq_n_u16(0xC0E0)));
+  const uint8x16_t lo = vreinterpretq_u8_u16(vzip1q_u16(low, high));
+  const uint8x16_t hi = vreinterpretq_u8_u16(vzip2q_u16(low, high));
+  const unsigned m =
+      vaddvq_u16(vorrq_u16(vbicq_u16(vld1q_u16(ascii_unit_bits), ge80), vbicq_u16(vld1q_u16(short_unit_bits), ge800)));
+  const unsigned i0 = m & 0xFFu, i1 = m >> 8;
+  const unsigned n0 = k.bmp_lengths[i0], n1 = k.bmp_lengths[i1];
+  const uint8x16_t p0 = vqtbl1q_u8(lo, vld1q_u8(k.bmp_rows + 16 * i0));
+  const uint8x16_t p1 = vqtbl1q_u8(hi, vld1q_u8(k.bmp_rows + 16 * i1));
   put_bytes(o, p0, n0, spill || n0 + n1 >= 16);
   put_bytes(o + n0, p1, n1, spill);
   return o + n0 + n1;
@@ -9558,42 +9652,82 @@ UTF8DFA_ALWAYS_INLINE uint16x8_t load8(const In* p) noexcept {
   }
 }
 
+/// Copies the ASCII units from c.i on, narrowed, 64 bytes of input a step (32 UTF-16 units, 16
+/// UTF-32 ones), while they are ASCII.
+template <class In>
+UTF8DFA_ALWAYS_INLINE void ascii_runs(const In* p, std::size_t n, transcode_cursor<unsigned char>& c) noexcept {
+  constexpr std::size_t step = 64 / sizeof(In);
+  for (; n - c.i >= step; c.i += step, c.o += step) {
+    if constexpr (sizeof(In) == 2) {
+      const uint16x8x4_t v = vld1q_u16_x4(reinterpret_cast<const std::uint16_t*>(p + c.i));
+      if (vmaxvq_u16(vorrq_u16(vorrq_u16(v.val[0], v.val[1]), vorrq_u16(v.val[2], v.val[3]))) >= 0x80) return;
+      vst1q_u8(c.o, vuzp1q_u8(vreinterpretq_u8_u16(v.val[0]), vreinterpretq_u8_u16(v.val[1])));
+      vst1q_u8(c.o + 16, vuzp1q_u8(vreinterpretq_u8_u16(v.val[2]), vreinterpretq_u8_u16(v.val[3])));
+    } else {
+      const uint32x4x4_t v = vld1q_u32_x4(reinterpret_cast<const std::uint32_t*>(p + c.i));
+      if (vmaxvq_u32(vorrq_u32(vorrq_u32(v.val[0], v.val[1]), vorrq_u32(v.val[2], v.val[3]))) >= 0x80) return;
+      const uint16x8_t lo = vuzp1q_u16(vreinterpretq_u16_u32(v.val[0]), vreinterpretq_u16_u32(v.val[1]));
+      const uint16x8_t hi = vuzp1q_u16(vreinterpretq_u16_u32(v.val[2]), vreinterpretq_u16_u32(v.val[3]));
+      vst1q_u8(c.o, vuzp1q_u8(vreinterpretq_u8_u16(lo), vreinterpretq_u8_u16(hi)));
+    }
+  }
+}
+
 /// UTF-16 or UTF-32 (by In) to UTF-8, 16 units at a time: ASCII, or BMP scalar values (encoded 8 at
 /// a time, as forms of 1 or 2 bytes when all are below 0x800); 16 units holding anything else go
-/// scalar.
+/// scalar. A step that encodes loads and classifies the next 16 units (its stores may spill into
+/// their output when they are BMP scalar values), and the next step takes them from there.
 template <bool Strict, class In>
 inline conversion_result utf_to_utf8_impl(const In* p, std::size_t n, unsigned char* out,
                                           char32_t replacement) noexcept {
   transcode_cursor<unsigned char> c{0, out, error_code::none};
   const char32_t repl = kernel_repl(replacement);
-  bool known_plain = false;  // the 16 units at c.i are known to be BMP scalar values
+  const utf8_packers k;
+  uint16x8_t a = vdupq_n_u16(0), b = vdupq_n_u16(0);
+  unsigned top = 0;     // the largest of the 16 units at c.i (0xFFFF: UTF-32 above the BMP)
+  bool plain = false;   // they are BMP scalar values
+  bool loaded = false;  // a, b, top and plain hold the 16 units at c.i
   while (n - c.i >= 16) {
-    uint16x8_t a = vdupq_n_u16(0), b = vdupq_n_u16(0);
-    const bool bmp = load16(p + c.i, a, b);
-    const unsigned top = bmp ? vmaxvq_u16(vmaxq_u16(a, b)) : 0xFFFFu;
+    if (!loaded) {
+      const bool bmp = load16(p + c.i, a, b);
+      top = bmp ? vmaxvq_u16(vmaxq_u16(a, b)) : 0xFFFFu;
+      plain = bmp && (top < 0xD800 || no_surrogate16(a, b));
+    }
+    loaded = false;
     if (top < 0x80) {
       vst1q_u8(c.o, vuzp1q_u8(vreinterpretq_u8_u16(a), vreinterpretq_u8_u16(b)));
       c.i += 16;
       c.o += 16;
-      known_plain = false;
+      ascii_runs(p, n, c);
       continue;
     }
-    if (!known_plain && (!bmp || (top >= 0xD800 && !no_surrogate16(a, b)))) {
+    if (!plain) {
       if (!scalar_region<Strict>(p, n, c.i + 16, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
       continue;
     }
+    uint16x8_t next_a = vdupq_n_u16(0), next_b = vdupq_n_u16(0);
+    unsigned next_top = 0;
+    bool next_plain = false;
+    if (n - c.i >= 32) {
+      const bool bmp = load16(p + c.i + 16, next_a, next_b);
+      next_top = bmp ? vmaxvq_u16(vmaxq_u16(next_a, next_b)) : 0xFFFFu;
+      next_plain = bmp && (next_top < 0xD800 || no_surrogate16(next_a, next_b));
+      loaded = true;
+    }
     // A full-width store spills up to 12 bytes: safe when the next 16 units are BMP scalar values.
-    const bool next_plain = n - c.i >= 32 && plain16(p + c.i + 16);
     if (top < 0x800) {
       // (The first half's spill is overwritten: the two write 16 bytes or more.)
-      c.o = encode_short8(c.o, a, true);
-      c.o = encode_short8(c.o, b, next_plain);
+      c.o = encode_short8(c.o, a, true, k);
+      c.o = encode_short8(c.o, b, next_plain, k);
     } else {
-      c.o = encode_bmp8(c.o, a, next_plain);
-      c.o = encode_bmp8(c.o, b, next_plain);
+      c.o = encode_bmp8(c.o, a, next_plain, k);
+      c.o = encode_bmp8(c.o, b, next_plain, k);
     }
     c.i += 16;
-    known_plain = next_plain;
+    a = next_a;
+    b = next_b;
+    top = next_top;
+    plain = next_plain;
   }
   return finish_scalar<Strict>(p, n, out, c, repl);
 }
@@ -9685,63 +9819,99 @@ inline std::size_t latin1_to_utf8(const unsigned char* p, std::size_t n, unsigne
   return static_cast<std::size_t>(o - out) + latin1_to_utf8_scalar(p + i, n - i, o);
 }
 
-/// UTF-8 to Latin-1 (Policy strict, replace or skip): 16 ASCII bytes copied; else 16 bytes that
-/// hold ASCII and well-formed 2-byte forms of U+0080..U+00FF only (C2 or C3 and a continuation,
-/// the last perhaps ending one byte past them) packed; other blocks through the scalar code.
+/// UTF-8 to Latin-1 (Policy strict, replace or skip), in 16-byte vectors at fixed steps: runs of
+/// 64 ASCII bytes copied; a vector of ASCII and well-formed 2-byte forms of U+0080..U+00FF only (C2
+/// or C3 and a continuation; the last lead's continuation is the next vector's first byte) packed
+/// in two halves; a vector holding anything else through the scalar code. A vector's packed bytes
+/// are stored once the next vector passed its check (it writes 8 bytes or more, so a store may
+/// spill into its output), the last exactly.
 template <class Policy>
 inline conversion_result utf8_to_latin1_impl(const unsigned char* p, std::size_t n, unsigned char* out,
                                              Policy pol) noexcept {
   unsigned char repl = '?';
   if (!latin1_replacement(pol, repl)) return {0, 0, error_code::unrepresentable};
-  const shuffle_tables& t = tables;
   const uint8x16_t weights = vld1q_u8(bit_weights);
+  const std::uint8_t* const low_rows = in_register(&tables.pack_bytes[0][0]);
+  const std::uint8_t* const high_rows = in_register(&tables.pack_high_bytes[0][0]);
+  const std::uint8_t* const counts = in_register(tables.bit_count);
+  const uint8x16_t lead_bits = in_register(vdupq_n_u8(0xFE)), lead_value = in_register(vdupq_n_u8(0xC2));
+  const uint8x16_t c0 = in_register(vdupq_n_u8(0xC0));
+  const int8x16_t cont_limit = vreinterpretq_s8_u8(in_register(vdupq_n_u8(0xC0)));  // -64
   latin1_progress s;
-  bool ascii_before = true;  // the last step was ASCII: try 64 bytes at once
-  while (n - s.read >= 17) {
-    if (ascii_before && n - s.read >= 64) {
-      const block b = load_block(p + s.read);
-      if (vmaxvq_u8(vorrq_u8(vorrq_u8(b.v[0], b.v[1]), vorrq_u8(b.v[2], b.v[3]))) < 0x80) {
-        for (int k = 0; k < 4; ++k) vst1q_u8(out + s.written + 16 * k, b.v[k]);
-        s.read += 64;
-        s.written += 64;
-        continue;
-      }
+  std::size_t read = 0, written = 0;  // (s's, kept in registers; s is set before the scalar code runs)
+  // The packed bytes of the last vector, not stored yet: `lo` (n0 of them) and `hi` (n1) end at
+  // out + written.
+  uint8x8_t lo = vdup_n_u8(0), hi = vdup_n_u8(0);
+  unsigned n0 = 0, n1 = 0;
+  const auto store_pending = [&](bool spill) {
+    unsigned char* const o = out + written - n0 - n1;
+    if (spill) {
+      vst1_u8(o, lo);
+      vst1_u8(o + n0, hi);
+    } else {
+      store_exact(o, vcombine_u8(lo, lo), n0);
+      store_exact(o + n0, vcombine_u8(hi, hi), n1);
     }
-    const std::size_t i = s.read;
+    n0 = n1 = 0;
+  };
+  std::size_t i = 0;                       // the vector's start: read, or one before (`carry`)
+  uint8x16_t lead_before = vdupq_n_u8(0);  // the last vector's leads
+  bool carry = false;                      // the last vector ended in a lead
+  while (n - i >= 32) {
     const uint8x16_t v = vld1q_u8(p + i);
-    ascii_before = vmaxvq_u8(v) < 0x80;
-    if (ascii_before) {
-      vst1q_u8(out + s.written, v);
-      s.read += 16;
-      s.written += 16;
+    if (!carry && vmaxvq_u8(v) < 0x80) {
+      // ASCII (16 bytes or more: they cover a spill of the pending bytes), then runs of 64.
+      store_pending(true);
+      vst1q_u8(out + written, v);
+      written += 16;
+      i += 16;
+      for (; n - i >= 64; i += 64) {
+        const uint8x16x4_t b = vld1q_u8_x4(p + i);
+        if (vmaxvq_u8(vorrq_u8(vorrq_u8(b.val[0], b.val[1]), vorrq_u8(b.val[2], b.val[3]))) >= 0x80) break;
+        vst1q_u8_x4(out + written, b);
+        written += 64;
+      }
+      read = i;
+      lead_before = vdupq_n_u8(0);
       continue;
     }
-    const uint8x16_t next = vld1q_u8(p + i + 1);
-    const uint8x16_t lead = vceqq_u8(vandq_u8(v, vdupq_n_u8(0xFE)), vdupq_n_u8(0xC2));
-    const uint8x16_t cont = vceqq_u8(vandq_u8(v, vdupq_n_u8(0xC0)), vdupq_n_u8(0x80));
-    const uint8x16_t next_cont = vceqq_u8(vandq_u8(next, vdupq_n_u8(0xC0)), vdupq_n_u8(0x80));
-    const uint8x16_t ascii = vcltq_u8(v, vdupq_n_u8(0x80));
-    // Each byte ASCII, a lead followed by a continuation, or a continuation after a lead.
-    const uint8x16_t good =
-        vorrq_u8(ascii, vorrq_u8(vandq_u8(lead, next_cont), vandq_u8(cont, vextq_u8(vdupq_n_u8(0), lead, 15))));
-    if (vminvq_u8(good) != 0xFF) {
+    const uint8x16_t next = vextq_u8(v, vld1q_u8(p + i + 16), 1);
+    const uint8x16_t cont = vcltq_s8(vreinterpretq_s8_u8(v), cont_limit);
+    const uint8x16_t next_cont = vcltq_s8(vreinterpretq_s8_u8(next), cont_limit);
+    const uint8x16_t lead = vceqq_u8(vandq_u8(v, lead_bits), lead_value);
+    // A continuation exactly after each lead, and no other byte from C0 up.
+    const uint8x16_t bad =
+        vorrq_u8(vorrq_u8(veorq_u8(cont, vextq_u8(lead_before, lead, 15)), vbicq_u8(lead, next_cont)),
+                 vbicq_u8(vcgeq_u8(v, c0), lead));
+    if (UTF8DFA_UNLIKELY(vmaxvq_u8(bad) != 0)) {
+      store_pending(false);
+      // (From read: after a carried lead, the vector's first byte belongs to the last one.)
+      s.read = read;
+      s.written = written;
       if (!to_latin1_until<Policy>(p, n, i + 16, out, s, repl)) return latin1_result(s, n, true);
+      i = read = s.read;
+      written = s.written;
+      carry = false;
+      lead_before = vdupq_n_u8(0);
       continue;
     }
-    const uint8x16_t value = vbslq_u8(lead, vorrq_u8(vshlq_n_u8(v, 6), vandq_u8(next, vdupq_n_u8(0x3F))), v);
-    const uint8x16_t keep = vandq_u8(vmvnq_u8(cont), weights);
-    const unsigned k0 = vaddv_u8(vget_low_u8(keep)), k1 = vaddv_u8(vget_high_u8(keep));
-    const uint8x8_t low = vtbl1_u8(vget_low_u8(value), vld1_u8(t.pack_bytes[k0]));
-    const uint8x8_t high = vtbl1_u8(vget_high_u8(value), vld1_u8(t.pack_bytes[k1]));
-    const auto n0 = static_cast<unsigned>(__builtin_popcount(k0)), n1 = static_cast<unsigned>(__builtin_popcount(k1));
-    if (n0 + n1 >= 8)
-      vst1_u8(out + s.written, low);  // (the high half's store overwrites what is past n0)
-    else
-      store_exact(out + s.written, vcombine_u8(low, low), n0);
-    store_exact(out + s.written + n0, vcombine_u8(high, high), n1);
-    s.written += n0 + n1;
-    s.read += 16 + (vgetq_lane_u8(lead, 15) != 0 ? 1 : 0);
+    store_pending(true);
+    const uint8x16_t value = vbslq_u8(lead, vsliq_n_u8(next, v, 6), v);
+    const uint8x16_t keep = vbicq_u8(weights, cont);
+    const std::size_t k0 = vaddv_u8(vget_low_u8(keep)), k1 = vaddv_u8(vget_high_u8(keep));
+    lo = vqtbl1_u8(value, vld1_u8(low_rows + 8 * k0));
+    hi = vqtbl1_u8(value, vld1_u8(high_rows + 8 * k1));
+    n0 = counts[k0];
+    n1 = counts[k1];
+    written += n0 + n1;
+    carry = vgetq_lane_u8(lead, 15) != 0;
+    lead_before = lead;
+    i += 16;
+    read = i + (carry ? 1 : 0);
   }
+  store_pending(false);
+  s.read = read;
+  s.written = written;
   const bool done = to_latin1_until<Policy>(p, n, n, out, s, repl);
   return latin1_result(s, n, !done);
 }
@@ -9752,6 +9922,13 @@ inline conversion_result utf8_to_latin1(const unsigned char* p, std::size_t n, u
   if (replacement == strict_marker) return utf8_to_latin1_impl(p, n, out, strict{});
   if (replacement == skip_marker) return utf8_to_latin1_impl(p, n, out, skip{});
   return utf8_to_latin1_impl(p, n, out, replace{replacement});
+}
+
+/// 8 UTF-16 units at q, with the bytes of each exchanged when Swap.
+template <bool Swap = false>
+UTF8DFA_ALWAYS_INLINE uint16x8_t load_units(const std::uint16_t* q) noexcept {
+  const uint16x8_t v = vld1q_u16(q);
+  return Swap ? vreinterpretq_u16_u8(vrev16q_u8(vreinterpretq_u8_u16(v))) : v;
 }
 
 /// For 16 UTF-16 units (a, b) that start on a character boundary: 0 when a surrogate in them is
@@ -9771,11 +9948,12 @@ UTF8DFA_ALWAYS_INLINE unsigned paired16(uint16x8_t a, uint16x8_t b) noexcept {
 }
 
 /// paired16 for the 32 units at q: 0, 31 or 32.
+template <bool Swap = false>
 UTF8DFA_ALWAYS_INLINE unsigned paired32(const std::uint16_t* q) noexcept {
   const uint16x8_t ten = vdupq_n_u16(0xFC00);
   uint16x8_t prev_high = vdupq_n_u16(0), bad = vdupq_n_u16(0);
   for (int k = 0; k < 4; ++k) {
-    const uint16x8_t w = vandq_u16(vld1q_u16(q + 8 * k), ten);
+    const uint16x8_t w = vandq_u16(load_units<Swap>(q + 8 * k), ten);
     const uint16x8_t high = vceqq_u16(w, vdupq_n_u16(0xD800));
     bad = vorrq_u16(bad, veorq_u16(vceqq_u16(w, vdupq_n_u16(0xDC00)), vextq_u16(prev_high, high, 7)));
     prev_high = high;
@@ -9785,36 +9963,52 @@ UTF8DFA_ALWAYS_INLINE unsigned paired32(const std::uint16_t* q) noexcept {
 }
 
 /// True when none of the 32 units at q is a surrogate.
+template <bool Swap = false>
 UTF8DFA_ALWAYS_INLINE bool no_surrogate32(const std::uint16_t* q) noexcept {
   const uint16x8_t bias = vdupq_n_u16(0xD800);
-  const uint16x8_t a = vminq_u16(vsubq_u16(vld1q_u16(q), bias), vsubq_u16(vld1q_u16(q + 8), bias));
-  const uint16x8_t b = vminq_u16(vsubq_u16(vld1q_u16(q + 16), bias), vsubq_u16(vld1q_u16(q + 24), bias));
+  const uint16x8_t a = vminq_u16(vsubq_u16(load_units<Swap>(q), bias), vsubq_u16(load_units<Swap>(q + 8), bias));
+  const uint16x8_t b = vminq_u16(vsubq_u16(load_units<Swap>(q + 16), bias), vsubq_u16(load_units<Swap>(q + 24), bias));
   return vminvq_u16(vminq_u16(a, b)) >= 0x800;
 }
 
-/// validate_utf's answer: 32 units without surrogates at a time, else 16 whose surrogates pair up.
-inline validation_result validate_utf16(const char16_t* p, std::size_t n) noexcept {
+/// validate_utf's answer (with Swap, on the units with their bytes exchanged): 32 units without
+/// surrogates at a time, else 16 whose surrogates pair up; the scalar code finds the error.
+template <bool Swap>
+inline validation_result validate_utf16_impl(const char16_t* p, std::size_t n) noexcept {
   const auto* q = reinterpret_cast<const std::uint16_t*>(p);
   std::size_t i = 0;
   for (bool pass = true; pass && n - i >= 16;) {
-    while (n - i >= 32 && no_surrogate32(q + i)) i += 32;
-    // Surrogates: a few blocks of 32 whose surrogates pair up, else of 16, before trying again.
-    for (unsigned k = 0, take = 32; k < 4 && take != 0 && n - i >= 32; ++k) {
-      take = paired32(q + i);
+    while (n - i >= 32 && no_surrogate32<Swap>(q + i)) i += 32;
+    // Surrogates: up to 16 blocks of 32 whose surrogates pair up; when one does not, a few of 16;
+    // then try again.
+    unsigned take = 32;
+    for (unsigned k = 0; k < 16 && n - i >= 32; ++k) {
+      take = paired32<Swap>(q + i);
+      if (take == 0) break;
       i += take;
     }
+    if (take != 0 && n - i >= 32) continue;
     for (int k = 0; k < 4 && n - i >= 16; ++k) {
-      const unsigned take = paired16(vld1q_u16(q + i), vld1q_u16(q + i + 8));
-      if (take == 0) {  // the scalar code finds the error
+      const unsigned take = paired16(load_units<Swap>(q + i), load_units<Swap>(q + i + 8));
+      if (take == 0) {
         pass = false;
         break;
       }
       i += take;
     }
   }
-  validation_result r = validate_utf(p + i, n - i);
+  validation_result r = Swap ? validate_utf16_swapped_scalar(p + i, n - i) : validate_utf(p + i, n - i);
   r.valid_up_to += i;
   return r;
+}
+
+inline validation_result validate_utf16(const char16_t* p, std::size_t n) noexcept {
+  return validate_utf16_impl<false>(p, n);
+}
+
+/// validate_utf16 on units with their bytes exchanged: a byte reversal a vector, then the same checks.
+inline validation_result validate_utf16_swapped(const char16_t* p, std::size_t n) noexcept {
+  return validate_utf16_impl<true>(p, n);
 }
 
 /// The scalar UTF-16 <-> UTF-32 conversion on the rest of the input, merged with the vector loop's.
@@ -9928,14 +10122,16 @@ inline std::size_t to_well_formed_utf16(const char16_t* p, std::size_t n, char16
   while (n - i >= 16) {
     for (; n - i >= 32 && no_surrogate32(q + i); i += 32)
       for (int k = 0; k < 4; ++k) vst1q_u16(o + i + 8 * k, vld1q_u16(q + i + 8 * k));
-    // Surrogates: a few blocks of 32 whose surrogates pair up (a high surrogate that ends one is
-    // written again by the next), else of 16, before trying again.
-    for (unsigned k = 0, take = 32; k < 4 && take != 0 && n - i >= 32; ++k) {
+    // Surrogates: up to 16 blocks of 32 whose surrogates pair up (a high surrogate that ends one
+    // is written again by the next); when one does not, a few of 16; then try again.
+    unsigned take = 32;
+    for (unsigned k = 0; k < 16 && n - i >= 32; ++k) {
       take = paired32(q + i);
-      if (take != 0)
-        for (int v = 0; v < 4; ++v) vst1q_u16(o + i + 8 * v, vld1q_u16(q + i + 8 * v));
+      if (take == 0) break;
+      for (int v = 0; v < 4; ++v) vst1q_u16(o + i + 8 * v, vld1q_u16(q + i + 8 * v));
       i += take;
     }
+    if (take != 0 && n - i >= 32) continue;
     for (int k = 0; k < 4 && n - i >= 16; ++k) {
       const uint16x8_t a = vld1q_u16(q + i), b = vld1q_u16(q + i + 8);
       const unsigned take = paired16(a, b);
@@ -10196,7 +10392,7 @@ inline constexpr kernel_table table{
     &utf8_length_from_latin1,
     &change_endianness<char16_t>,
     &change_endianness<char32_t>,
-    scalar_kernels.validate_utf16_swapped,
+    &validate_utf16_swapped,
     &utf16_swapped_to_utf8_by_chunks<&change_endianness<char16_t>,
                                      &vector_from<char16_t, unsigned char, &utf16_to_utf8, scalar_utf16_to_utf8, 16>>,
     &utf8_to_utf16_swapped_by_pieces<

@@ -20,6 +20,7 @@
 #include "utf8dfa/detail/simd/avx2/transcode.hpp"
 #include "utf8dfa/detail/simd/avx2/validate.hpp"
 #include "utf8dfa/detail/simd/avx512/transcode.hpp"
+#include "utf8dfa/detail/simd/neon/kernels.hpp"
 
 namespace utf8dfa_test_simd_transcode {  // the file's own names (the suite also builds as unity sources)
 
@@ -59,6 +60,12 @@ std::vector<simd_kernel> kernels_under_test() {
   // As the dispatcher calls them: short inputs through the scalar DFA or a padded copy (short_input.hpp).
   k.push_back({"avx2 table", has2, d::avx2::table.utf8_to_utf32, d::avx2::table.utf8_to_utf16,
                d::avx2::table.utf16_to_utf8, d::avx2::table.utf32_to_utf8});
+#endif
+#if UTF8DFA_NEON_KERNELS
+  k.push_back({"neon", true, &d::neon::utf8_to_utf32, &d::neon::utf8_to_utf16, &d::neon::utf16_to_utf8,
+               &d::neon::utf32_to_utf8});
+  k.push_back({"neon table", true, d::neon::table.utf8_to_utf32, d::neon::table.utf8_to_utf16,
+               d::neon::table.utf16_to_utf8, d::neon::table.utf32_to_utf8});
 #endif
   return k;
 }

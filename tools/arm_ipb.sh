@@ -7,12 +7,12 @@
 # SO is a qemu-user TCG plugin that prints "insns: N" (the guest instructions executed) on stderr at
 # exit, such as the instruction counter among QEMU's own test plugins (tests/plugin/insn.c, libinsn.so).
 # DIR of --simdutf holds simdutf.cpp and simdutf.h; OP as bench/insn_driver.cpp names them (default:
-# the six of the issue's table and the Latin-1 and UTF-16/UTF-32 ones). Needs aarch64-linux-gnu-g++,
-# qemu-aarch64 built with plugin support (Debian's qemu-user is).
+# all of them). Needs aarch64-linux-gnu-g++, qemu-aarch64 built with plugin support (Debian's
+# qemu-user is).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 plugin="" simdutf="" corpora="" iters=10 jobs=2 build="$root/build/arm-ipb"
-ops="validate count utf8_to_utf16 utf8_to_utf32 utf16_to_utf8 utf32_to_utf8 validate_utf16 utf16_to_utf32 utf32_to_utf16 latin1_to_utf8 utf8_to_latin1"
+ops="validate count utf8_to_utf16 utf8_to_utf32 utf16_to_utf8 utf32_to_utf8 validate_utf16 validate_utf16_swapped utf16_to_utf32 utf32_to_utf16 latin1_to_utf8 utf8_to_latin1 to_well_formed_utf16"
 while [ $# -gt 0 ]; do
   case $1 in
     --plugin) plugin=$2; shift 2 ;;

@@ -48,7 +48,7 @@ inline constexpr kernel_table table{
     &utf8_length_from_latin1,
     &change_endianness<char16_t>,
     &change_endianness<char32_t>,
-    scalar_kernels.validate_utf16_swapped,
+    &validate_utf16_swapped,
     &utf16_swapped_to_utf8_by_chunks<&change_endianness<char16_t>,
                                      &vector_from<char16_t, unsigned char, &utf16_to_utf8, scalar_utf16_to_utf8, 16>>,
     &utf8_to_utf16_swapped_by_pieces<

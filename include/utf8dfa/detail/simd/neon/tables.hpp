@@ -21,14 +21,16 @@ struct shuffle_tables {
   /// UTF-8 windows of characters of 1..3 bytes, indexed by the 12-bit mask of character ends (bit
   /// k: byte k is the last of a character): for up to 8 characters, the tbl controls that put in
   /// 16-bit lane j (last byte, byte before it) and (first byte of a 3-byte form, 0); then the bytes
-  /// the characters take and their count.
+  /// the characters take plus 256 times their count.
   std::uint8_t bmp_shuffle[4096][32];
-  std::uint8_t bmp_meta[4096][2];
+  std::uint16_t bmp_meta[4096];
   /// The same for characters of 1..4 bytes, up to 4 of them, in 32-bit lanes (last byte first).
   std::uint8_t any_shuffle[4096][16];
-  std::uint8_t any_meta[4096][2];
-  /// For 4 dwords holding UTF-8 forms of 1..3 bytes from byte 0 on (bit c: form c is 1 byte long,
-  /// bit c + 4: at most 2 bytes): the control that packs them, and the packed length.
+  std::uint16_t any_meta[4096];
+  /// For 4 dwords each holding a unit's bytes (its low byte for a 1-byte form; else byte 1 the last
+  /// byte, byte 2 a 3-byte lead, byte 3 a 2-byte lead or a 3-byte form's second byte), indexed by
+  /// bit c: form c is 1 byte long, bit c + 4: at most 2 bytes: the control that packs the forms
+  /// (1 byte: 0; 2: 3, 1; 3: 2, 3, 1), and the packed length.
   std::uint8_t pack_bmp_utf8[256][16];
   std::uint8_t bmp_utf8_length[256];
   /// For 8 words holding UTF-8 forms of 1 or 2 bytes (bit k: word k's form is 2 bytes long).
@@ -36,8 +38,11 @@ struct shuffle_tables {
   std::uint8_t short_utf8_length[256];
   /// For 4 dwords holding one UTF-16 unit (bit c clear) or a surrogate pair (bit c set).
   std::uint8_t pack_pairs[16][16];
-  /// For 8 bytes: the indices of those whose bit is set, lowest first (the rest 0xFF).
+  /// For 8 bytes: the indices of those whose bit is set, lowest first (the rest 0xFF); the same
+  /// plus 8 (for the high half of a vector); how many bits are set.
   std::uint8_t pack_bytes[256][8];
+  std::uint8_t pack_high_bytes[256][8];
+  std::uint8_t bit_count[256];
 };
 
 inline void build_utf8_windows(shuffle_tables& t) noexcept {
@@ -64,9 +69,7 @@ inline void build_utf8_windows(shuffle_tables& t) noexcept {
         ++count;
         start = k + 1;
       }
-      std::uint8_t* meta = any != 0 ? t.any_meta[m] : t.bmp_meta[m];
-      meta[0] = static_cast<std::uint8_t>(start);
-      meta[1] = static_cast<std::uint8_t>(count);
+      (any != 0 ? t.any_meta : t.bmp_meta)[m] = static_cast<std::uint16_t>(start + 256 * count);
     }
   }
 }
@@ -76,7 +79,9 @@ inline void build_packers(shuffle_tables& t) noexcept {
     unsigned at = 0;
     for (unsigned c = 0; c < 4; ++c) {
       const unsigned len = ((m >> c) & 1u) != 0 ? 1 : ((m >> (c + 4)) & 1u) != 0 ? 2 : 3;
-      for (unsigned b = 0; b < len; ++b) t.pack_bmp_utf8[m][at++] = static_cast<std::uint8_t>(4 * c + b);
+      static constexpr std::uint8_t order[3][3] = {{0}, {3, 1}, {2, 3, 1}};
+      for (unsigned b = 0; b < len; ++b)
+        t.pack_bmp_utf8[m][at++] = static_cast<std::uint8_t>(4 * c + order[len - 1][b]);
     }
     t.bmp_utf8_length[m] = static_cast<std::uint8_t>(at);
     for (; at < 16; ++at) t.pack_bmp_utf8[m][at] = 0xFF;
@@ -88,8 +93,12 @@ inline void build_packers(shuffle_tables& t) noexcept {
     for (; bytes < 16; ++bytes) t.pack_short_utf8[m][bytes] = 0xFF;
     unsigned kept = 0;
     for (unsigned b = 0; b < 8; ++b)
-      if (((m >> b) & 1u) != 0) t.pack_bytes[m][kept++] = static_cast<std::uint8_t>(b);
-    for (; kept < 8; ++kept) t.pack_bytes[m][kept] = 0xFF;
+      if (((m >> b) & 1u) != 0) {
+        t.pack_high_bytes[m][kept] = static_cast<std::uint8_t>(b + 8);
+        t.pack_bytes[m][kept++] = static_cast<std::uint8_t>(b);
+      }
+    t.bit_count[m] = static_cast<std::uint8_t>(kept);
+    for (; kept < 8; ++kept) t.pack_bytes[m][kept] = t.pack_high_bytes[m][kept] = 0xFF;
   }
   for (unsigned m = 0; m < 16; ++m) {
     unsigned at = 0;

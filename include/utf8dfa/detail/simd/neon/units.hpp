@@ -55,63 +55,99 @@ inline std::size_t latin1_to_utf8(const unsigned char* p, std::size_t n, unsigne
   return static_cast<std::size_t>(o - out) + latin1_to_utf8_scalar(p + i, n - i, o);
 }
 
-/// UTF-8 to Latin-1 (Policy strict, replace or skip): 16 ASCII bytes copied; else 16 bytes that
-/// hold ASCII and well-formed 2-byte forms of U+0080..U+00FF only (C2 or C3 and a continuation,
-/// the last perhaps ending one byte past them) packed; other blocks through the scalar code.
+/// UTF-8 to Latin-1 (Policy strict, replace or skip), in 16-byte vectors at fixed steps: runs of
+/// 64 ASCII bytes copied; a vector of ASCII and well-formed 2-byte forms of U+0080..U+00FF only (C2
+/// or C3 and a continuation; the last lead's continuation is the next vector's first byte) packed
+/// in two halves; a vector holding anything else through the scalar code. A vector's packed bytes
+/// are stored once the next vector passed its check (it writes 8 bytes or more, so a store may
+/// spill into its output), the last exactly.
 template <class Policy>
 inline conversion_result utf8_to_latin1_impl(const unsigned char* p, std::size_t n, unsigned char* out,
                                              Policy pol) noexcept {
   unsigned char repl = '?';
   if (!latin1_replacement(pol, repl)) return {0, 0, error_code::unrepresentable};
-  const shuffle_tables& t = tables;
   const uint8x16_t weights = vld1q_u8(bit_weights);
+  const std::uint8_t* const low_rows = in_register(&tables.pack_bytes[0][0]);
+  const std::uint8_t* const high_rows = in_register(&tables.pack_high_bytes[0][0]);
+  const std::uint8_t* const counts = in_register(tables.bit_count);
+  const uint8x16_t lead_bits = in_register(vdupq_n_u8(0xFE)), lead_value = in_register(vdupq_n_u8(0xC2));
+  const uint8x16_t c0 = in_register(vdupq_n_u8(0xC0));
+  const int8x16_t cont_limit = vreinterpretq_s8_u8(in_register(vdupq_n_u8(0xC0)));  // -64
   latin1_progress s;
-  bool ascii_before = true;  // the last step was ASCII: try 64 bytes at once
-  while (n - s.read >= 17) {
-    if (ascii_before && n - s.read >= 64) {
-      const block b = load_block(p + s.read);
-      if (vmaxvq_u8(vorrq_u8(vorrq_u8(b.v[0], b.v[1]), vorrq_u8(b.v[2], b.v[3]))) < 0x80) {
-        for (int k = 0; k < 4; ++k) vst1q_u8(out + s.written + 16 * k, b.v[k]);
-        s.read += 64;
-        s.written += 64;
-        continue;
-      }
+  std::size_t read = 0, written = 0;  // (s's, kept in registers; s is set before the scalar code runs)
+  // The packed bytes of the last vector, not stored yet: `lo` (n0 of them) and `hi` (n1) end at
+  // out + written.
+  uint8x8_t lo = vdup_n_u8(0), hi = vdup_n_u8(0);
+  unsigned n0 = 0, n1 = 0;
+  const auto store_pending = [&](bool spill) {
+    unsigned char* const o = out + written - n0 - n1;
+    if (spill) {
+      vst1_u8(o, lo);
+      vst1_u8(o + n0, hi);
+    } else {
+      store_exact(o, vcombine_u8(lo, lo), n0);
+      store_exact(o + n0, vcombine_u8(hi, hi), n1);
     }
-    const std::size_t i = s.read;
+    n0 = n1 = 0;
+  };
+  std::size_t i = 0;                       // the vector's start: read, or one before (`carry`)
+  uint8x16_t lead_before = vdupq_n_u8(0);  // the last vector's leads
+  bool carry = false;                      // the last vector ended in a lead
+  while (n - i >= 32) {
     const uint8x16_t v = vld1q_u8(p + i);
-    ascii_before = vmaxvq_u8(v) < 0x80;
-    if (ascii_before) {
-      vst1q_u8(out + s.written, v);
-      s.read += 16;
-      s.written += 16;
+    if (!carry && vmaxvq_u8(v) < 0x80) {
+      // ASCII (16 bytes or more: they cover a spill of the pending bytes), then runs of 64.
+      store_pending(true);
+      vst1q_u8(out + written, v);
+      written += 16;
+      i += 16;
+      for (; n - i >= 64; i += 64) {
+        const uint8x16x4_t b = vld1q_u8_x4(p + i);
+        if (vmaxvq_u8(vorrq_u8(vorrq_u8(b.val[0], b.val[1]), vorrq_u8(b.val[2], b.val[3]))) >= 0x80) break;
+        vst1q_u8_x4(out + written, b);
+        written += 64;
+      }
+      read = i;
+      lead_before = vdupq_n_u8(0);
       continue;
     }
-    const uint8x16_t next = vld1q_u8(p + i + 1);
-    const uint8x16_t lead = vceqq_u8(vandq_u8(v, vdupq_n_u8(0xFE)), vdupq_n_u8(0xC2));
-    const uint8x16_t cont = vceqq_u8(vandq_u8(v, vdupq_n_u8(0xC0)), vdupq_n_u8(0x80));
-    const uint8x16_t next_cont = vceqq_u8(vandq_u8(next, vdupq_n_u8(0xC0)), vdupq_n_u8(0x80));
-    const uint8x16_t ascii = vcltq_u8(v, vdupq_n_u8(0x80));
-    // Each byte ASCII, a lead followed by a continuation, or a continuation after a lead.
-    const uint8x16_t good =
-        vorrq_u8(ascii, vorrq_u8(vandq_u8(lead, next_cont), vandq_u8(cont, vextq_u8(vdupq_n_u8(0), lead, 15))));
-    if (vminvq_u8(good) != 0xFF) {
+    const uint8x16_t next = vextq_u8(v, vld1q_u8(p + i + 16), 1);
+    const uint8x16_t cont = vcltq_s8(vreinterpretq_s8_u8(v), cont_limit);
+    const uint8x16_t next_cont = vcltq_s8(vreinterpretq_s8_u8(next), cont_limit);
+    const uint8x16_t lead = vceqq_u8(vandq_u8(v, lead_bits), lead_value);
+    // A continuation exactly after each lead, and no other byte from C0 up.
+    const uint8x16_t bad =
+        vorrq_u8(vorrq_u8(veorq_u8(cont, vextq_u8(lead_before, lead, 15)), vbicq_u8(lead, next_cont)),
+                 vbicq_u8(vcgeq_u8(v, c0), lead));
+    if (UTF8DFA_UNLIKELY(vmaxvq_u8(bad) != 0)) {
+      store_pending(false);
+      // (From read: after a carried lead, the vector's first byte belongs to the last one.)
+      s.read = read;
+      s.written = written;
       if (!to_latin1_until<Policy>(p, n, i + 16, out, s, repl)) return latin1_result(s, n, true);
+      i = read = s.read;
+      written = s.written;
+      carry = false;
+      lead_before = vdupq_n_u8(0);
       continue;
     }
-    const uint8x16_t value = vbslq_u8(lead, vorrq_u8(vshlq_n_u8(v, 6), vandq_u8(next, vdupq_n_u8(0x3F))), v);
-    const uint8x16_t keep = vandq_u8(vmvnq_u8(cont), weights);
-    const unsigned k0 = vaddv_u8(vget_low_u8(keep)), k1 = vaddv_u8(vget_high_u8(keep));
-    const uint8x8_t low = vtbl1_u8(vget_low_u8(value), vld1_u8(t.pack_bytes[k0]));
-    const uint8x8_t high = vtbl1_u8(vget_high_u8(value), vld1_u8(t.pack_bytes[k1]));
-    const auto n0 = static_cast<unsigned>(__builtin_popcount(k0)), n1 = static_cast<unsigned>(__builtin_popcount(k1));
-    if (n0 + n1 >= 8)
-      vst1_u8(out + s.written, low);  // (the high half's store overwrites what is past n0)
-    else
-      store_exact(out + s.written, vcombine_u8(low, low), n0);
-    store_exact(out + s.written + n0, vcombine_u8(high, high), n1);
-    s.written += n0 + n1;
-    s.read += 16 + (vgetq_lane_u8(lead, 15) != 0 ? 1 : 0);
+    store_pending(true);
+    const uint8x16_t value = vbslq_u8(lead, vsliq_n_u8(next, v, 6), v);
+    const uint8x16_t keep = vbicq_u8(weights, cont);
+    const std::size_t k0 = vaddv_u8(vget_low_u8(keep)), k1 = vaddv_u8(vget_high_u8(keep));
+    lo = vqtbl1_u8(value, vld1_u8(low_rows + 8 * k0));
+    hi = vqtbl1_u8(value, vld1_u8(high_rows + 8 * k1));
+    n0 = counts[k0];
+    n1 = counts[k1];
+    written += n0 + n1;
+    carry = vgetq_lane_u8(lead, 15) != 0;
+    lead_before = lead;
+    i += 16;
+    read = i + (carry ? 1 : 0);
   }
+  store_pending(false);
+  s.read = read;
+  s.written = written;
   const bool done = to_latin1_until<Policy>(p, n, n, out, s, repl);
   return latin1_result(s, n, !done);
 }
@@ -122,6 +158,13 @@ inline conversion_result utf8_to_latin1(const unsigned char* p, std::size_t n, u
   if (replacement == strict_marker) return utf8_to_latin1_impl(p, n, out, strict{});
   if (replacement == skip_marker) return utf8_to_latin1_impl(p, n, out, skip{});
   return utf8_to_latin1_impl(p, n, out, replace{replacement});
+}
+
+/// 8 UTF-16 units at q, with the bytes of each exchanged when Swap.
+template <bool Swap = false>
+UTF8DFA_ALWAYS_INLINE uint16x8_t load_units(const std::uint16_t* q) noexcept {
+  const uint16x8_t v = vld1q_u16(q);
+  return Swap ? vreinterpretq_u16_u8(vrev16q_u8(vreinterpretq_u8_u16(v))) : v;
 }
 
 /// For 16 UTF-16 units (a, b) that start on a character boundary: 0 when a surrogate in them is
@@ -141,11 +184,12 @@ UTF8DFA_ALWAYS_INLINE unsigned paired16(uint16x8_t a, uint16x8_t b) noexcept {
 }
 
 /// paired16 for the 32 units at q: 0, 31 or 32.
+template <bool Swap = false>
 UTF8DFA_ALWAYS_INLINE unsigned paired32(const std::uint16_t* q) noexcept {
   const uint16x8_t ten = vdupq_n_u16(0xFC00);
   uint16x8_t prev_high = vdupq_n_u16(0), bad = vdupq_n_u16(0);
   for (int k = 0; k < 4; ++k) {
-    const uint16x8_t w = vandq_u16(vld1q_u16(q + 8 * k), ten);
+    const uint16x8_t w = vandq_u16(load_units<Swap>(q + 8 * k), ten);
     const uint16x8_t high = vceqq_u16(w, vdupq_n_u16(0xD800));
     bad = vorrq_u16(bad, veorq_u16(vceqq_u16(w, vdupq_n_u16(0xDC00)), vextq_u16(prev_high, high, 7)));
     prev_high = high;
@@ -155,36 +199,52 @@ UTF8DFA_ALWAYS_INLINE unsigned paired32(const std::uint16_t* q) noexcept {
 }
 
 /// True when none of the 32 units at q is a surrogate.
+template <bool Swap = false>
 UTF8DFA_ALWAYS_INLINE bool no_surrogate32(const std::uint16_t* q) noexcept {
   const uint16x8_t bias = vdupq_n_u16(0xD800);
-  const uint16x8_t a = vminq_u16(vsubq_u16(vld1q_u16(q), bias), vsubq_u16(vld1q_u16(q + 8), bias));
-  const uint16x8_t b = vminq_u16(vsubq_u16(vld1q_u16(q + 16), bias), vsubq_u16(vld1q_u16(q + 24), bias));
+  const uint16x8_t a = vminq_u16(vsubq_u16(load_units<Swap>(q), bias), vsubq_u16(load_units<Swap>(q + 8), bias));
+  const uint16x8_t b = vminq_u16(vsubq_u16(load_units<Swap>(q + 16), bias), vsubq_u16(load_units<Swap>(q + 24), bias));
   return vminvq_u16(vminq_u16(a, b)) >= 0x800;
 }
 
-/// validate_utf's answer: 32 units without surrogates at a time, else 16 whose surrogates pair up.
-inline validation_result validate_utf16(const char16_t* p, std::size_t n) noexcept {
+/// validate_utf's answer (with Swap, on the units with their bytes exchanged): 32 units without
+/// surrogates at a time, else 16 whose surrogates pair up; the scalar code finds the error.
+template <bool Swap>
+inline validation_result validate_utf16_impl(const char16_t* p, std::size_t n) noexcept {
   const auto* q = reinterpret_cast<const std::uint16_t*>(p);
   std::size_t i = 0;
   for (bool pass = true; pass && n - i >= 16;) {
-    while (n - i >= 32 && no_surrogate32(q + i)) i += 32;
-    // Surrogates: a few blocks of 32 whose surrogates pair up, else of 16, before trying again.
-    for (unsigned k = 0, take = 32; k < 4 && take != 0 && n - i >= 32; ++k) {
-      take = paired32(q + i);
+    while (n - i >= 32 && no_surrogate32<Swap>(q + i)) i += 32;
+    // Surrogates: up to 16 blocks of 32 whose surrogates pair up; when one does not, a few of 16;
+    // then try again.
+    unsigned take = 32;
+    for (unsigned k = 0; k < 16 && n - i >= 32; ++k) {
+      take = paired32<Swap>(q + i);
+      if (take == 0) break;
       i += take;
     }
+    if (take != 0 && n - i >= 32) continue;
     for (int k = 0; k < 4 && n - i >= 16; ++k) {
-      const unsigned take = paired16(vld1q_u16(q + i), vld1q_u16(q + i + 8));
-      if (take == 0) {  // the scalar code finds the error
+      const unsigned take = paired16(load_units<Swap>(q + i), load_units<Swap>(q + i + 8));
+      if (take == 0) {
         pass = false;
         break;
       }
       i += take;
     }
   }
-  validation_result r = validate_utf(p + i, n - i);
+  validation_result r = Swap ? validate_utf16_swapped_scalar(p + i, n - i) : validate_utf(p + i, n - i);
   r.valid_up_to += i;
   return r;
+}
+
+inline validation_result validate_utf16(const char16_t* p, std::size_t n) noexcept {
+  return validate_utf16_impl<false>(p, n);
+}
+
+/// validate_utf16 on units with their bytes exchanged: a byte reversal a vector, then the same checks.
+inline validation_result validate_utf16_swapped(const char16_t* p, std::size_t n) noexcept {
+  return validate_utf16_impl<true>(p, n);
 }
 
 /// The scalar UTF-16 <-> UTF-32 conversion on the rest of the input, merged with the vector loop's.
@@ -298,14 +358,16 @@ inline std::size_t to_well_formed_utf16(const char16_t* p, std::size_t n, char16
   while (n - i >= 16) {
     for (; n - i >= 32 && no_surrogate32(q + i); i += 32)
       for (int k = 0; k < 4; ++k) vst1q_u16(o + i + 8 * k, vld1q_u16(q + i + 8 * k));
-    // Surrogates: a few blocks of 32 whose surrogates pair up (a high surrogate that ends one is
-    // written again by the next), else of 16, before trying again.
-    for (unsigned k = 0, take = 32; k < 4 && take != 0 && n - i >= 32; ++k) {
+    // Surrogates: up to 16 blocks of 32 whose surrogates pair up (a high surrogate that ends one
+    // is written again by the next); when one does not, a few of 16; then try again.
+    unsigned take = 32;
+    for (unsigned k = 0; k < 16 && n - i >= 32; ++k) {
       take = paired32(q + i);
-      if (take != 0)
-        for (int v = 0; v < 4; ++v) vst1q_u16(o + i + 8 * v, vld1q_u16(q + i + 8 * v));
+      if (take == 0) break;
+      for (int v = 0; v < 4; ++v) vst1q_u16(o + i + 8 * v, vld1q_u16(q + i + 8 * v));
       i += take;
     }
+    if (take != 0 && n - i >= 32) continue;
     for (int k = 0; k < 4 && n - i >= 16; ++k) {
       const uint16x8_t a = vld1q_u16(q + i), b = vld1q_u16(q + i + 8);
       const unsigned take = paired16(a, b);

@@ -93,17 +93,22 @@ inline std::size_t check_blocks(const unsigned char* p, std::size_t n) noexcept 
   const checker check;
   uint8x16_t prev = vdupq_n_u8(0), incomplete = vdupq_n_u8(0);
   std::size_t i = 0;
-  for (; n - i >= 64; i += 64) {
+  while (n - i >= 64) {
     const block b = load_block(p + i);
-    // ASCII: only a character cut before it fails (a loop of its own, so that compilers do not
-    // compute the checks of the other blocks for it).
+    // ASCII: only a character cut before it fails; then the run of ASCII blocks after it in a
+    // loop of its own, with nothing else to check.
     if (vmaxvq_u8(vorrq_u8(vorrq_u8(b.v[0], b.v[1]), vorrq_u8(b.v[2], b.v[3]))) < 0x80) {
       if (UTF8DFA_UNLIKELY(any(incomplete))) return i;
-      prev = b.v[3];
+      for (i += 64; n - i >= 64; i += 64) {
+        const uint8x16x4_t v = vld1q_u8_x4(p + i);
+        if (vmaxvq_u8(vorrq_u8(vorrq_u8(v.val[0], v.val[1]), vorrq_u8(v.val[2], v.val[3]))) >= 0x80) break;
+      }
+      prev = vld1q_u8(p + i - 16);
       continue;
     }
     if (UTF8DFA_UNLIKELY(any(check_block(check, b, prev, incomplete)))) return i;
     prev = b.v[3];
+    i += 64;
   }
   // The last 64 bytes again (re-checking bytes that passed is harmless), then the end of input.
   uint8x16_t err = incomplete;
@@ -124,21 +129,35 @@ inline validation_result validate(const unsigned char* p, std::size_t n) noexcep
   return rescan_from(p, n, b);
 }
 
-/// Counts the lead bytes (and with `extra` also the bytes >= F0) of the whole vectors in [i, n),
-/// in byte lanes for up to 127 vectors at a time; advances i past them.
+/// Counts the lead bytes (and with `extra` also the bytes >= F0) of [i, n): 64 bytes a step in
+/// byte lanes (two sums of two comparisons each, so that the accumulator's chain is two adds long),
+/// flushed before a lane could wrap; then whole vectors. Advances i past what it counted.
 inline std::size_t count_vectors(const unsigned char* p, std::size_t n, bool extra, std::size_t& i) noexcept {
   const int8x16_t limit = vdupq_n_s8(-65);
   const uint8x16_t four = vdupq_n_u8(lead4_min);
   std::size_t count = 0;
-  while (n - i >= 16) {
-    const std::size_t vectors = (n - i) / 16 < 127 ? (n - i) / 16 : 127;
+  // Lanes of a comparison are 0 or -1: the accumulators subtract them.
+  const auto leads = [&](uint8x16_t v) { return vcgtq_s8(vreinterpretq_s8_u8(v), limit); };
+  while (n - i >= 64) {
+    const std::size_t most = extra ? 31 : 63;  // a lane gains 4 a step, or 8 with `extra`
+    const std::size_t blocks = (n - i) / 64 < most ? (n - i) / 64 : most;
     uint8x16_t acc = vdupq_n_u8(0);
-    for (std::size_t k = 0; k < vectors; ++k, i += 16) {
-      const uint8x16_t in = vld1q_u8(p + i);
-      acc = vsubq_u8(acc, vcgtq_s8(vreinterpretq_s8_u8(in), limit));  // minus -1: plus one
-      if (extra) acc = vsubq_u8(acc, vcgeq_u8(in, four));
+    for (std::size_t k = 0; k < blocks; ++k, i += 64) {
+      const uint8x16x4_t b = vld1q_u8_x4(p + i);
+      acc = vsubq_u8(acc, vaddq_u8(leads(b.val[0]), leads(b.val[1])));
+      acc = vsubq_u8(acc, vaddq_u8(leads(b.val[2]), leads(b.val[3])));
+      if (extra) {
+        acc = vsubq_u8(acc, vaddq_u8(vcgeq_u8(b.val[0], four), vcgeq_u8(b.val[1], four)));
+        acc = vsubq_u8(acc, vaddq_u8(vcgeq_u8(b.val[2], four), vcgeq_u8(b.val[3], four)));
+      }
     }
     count += vaddlvq_u8(acc);
+  }
+  for (; n - i >= 16; i += 16) {
+    const uint8x16_t in = vld1q_u8(p + i);
+    uint8x16_t acc = vsubq_u8(vdupq_n_u8(0), leads(in));
+    if (extra) acc = vsubq_u8(acc, vcgeq_u8(in, four));
+    count += vaddvq_u8(acc);
   }
   return count;
 }
