@@ -9134,8 +9134,10 @@ struct checker {
   uint8x16_t ends_incomplete(uint8x16_t in) const noexcept { return vqsubq_u8(in, limit); }
 };
 
+/// Whether a byte of v is not 0: a saturating narrowing to 64 bits (one instruction, quicker than
+/// a reduction across the lanes), then a test of those.
 inline bool any(uint8x16_t v) noexcept {
-  return vmaxvq_u8(v) != 0;
+  return vget_lane_u64(vreinterpret_u64_u8(vqmovn_u16(vreinterpretq_u16_u8(v))), 0) != 0;
 }
 
 struct block {
@@ -9362,23 +9364,51 @@ UTF8DFA_ALWAYS_INLINE void put_bytes(unsigned char* o, uint8x16_t v, unsigned co
     store_exact(o, v, count);
 }
 
-/// The 64 ASCII bytes of b widened to 64 units (UTF-32: stored four vectors an instruction).
+/// tbl controls that widen bytes 4k..4k+3 of a vector to four 32-bit lanes (k = 0..3).
+inline constexpr std::uint8_t widen32_controls[64] = {
+    0,  0xFF, 0xFF, 0xFF, 1,  0xFF, 0xFF, 0xFF, 2,  0xFF, 0xFF, 0xFF, 3,  0xFF, 0xFF, 0xFF,
+    4,  0xFF, 0xFF, 0xFF, 5,  0xFF, 0xFF, 0xFF, 6,  0xFF, 0xFF, 0xFF, 7,  0xFF, 0xFF, 0xFF,
+    8,  0xFF, 0xFF, 0xFF, 9,  0xFF, 0xFF, 0xFF, 10, 0xFF, 0xFF, 0xFF, 11, 0xFF, 0xFF, 0xFF,
+    12, 0xFF, 0xFF, 0xFF, 13, 0xFF, 0xFF, 0xFF, 14, 0xFF, 0xFF, 0xFF, 15, 0xFF, 0xFF, 0xFF};
+
+/// The 64 ASCII bytes of v widened to 64 units at o (UTF-32: each vector by four single-register
+/// table lookups, which cores run two or more a cycle, rather than a tree of six widenings).
 template <class Out>
-UTF8DFA_ALWAYS_INLINE void widen64(Out* o, const block& b) noexcept {
+UTF8DFA_ALWAYS_INLINE void widen64(Out* o, const uint8x16x4_t& v, const uint8x16x4_t& controls) noexcept {
   if constexpr (sizeof(Out) == 2) {
-    for (int k = 0; k < 4; ++k) {
-      put8(o + 16 * k, vmovl_u8(vget_low_u8(b.v[k])), 8, true);
-      put8(o + 16 * k + 8, vmovl_high_u8(b.v[k]), 8, true);
+    auto* q = reinterpret_cast<std::uint16_t*>(o);
+    for (int k = 0; k < 4; k += 2) {
+      const uint16x8x4_t w = {{vmovl_u8(vget_low_u8(v.val[k])), vmovl_high_u8(v.val[k]),
+                               vmovl_u8(vget_low_u8(v.val[k + 1])), vmovl_high_u8(v.val[k + 1])}};
+      vst1q_u16_x4(q + 16 * k, w);
     }
   } else {
-    auto* q = reinterpret_cast<std::uint32_t*>(o);
+    auto* q = reinterpret_cast<std::uint8_t*>(o);
     for (int k = 0; k < 4; ++k) {
-      const uint16x8_t lo = vmovl_u8(vget_low_u8(b.v[k])), hi = vmovl_high_u8(b.v[k]);
-      const uint32x4x4_t w = {
-          {vmovl_u16(vget_low_u16(lo)), vmovl_high_u16(lo), vmovl_u16(vget_low_u16(hi)), vmovl_high_u16(hi)}};
-      vst1q_u32_x4(q + 16 * k, w);
+      const uint8x16x4_t w = {{vqtbl1q_u8(v.val[k], controls.val[0]), vqtbl1q_u8(v.val[k], controls.val[1]),
+                               vqtbl1q_u8(v.val[k], controls.val[2]), vqtbl1q_u8(v.val[k], controls.val[3])}};
+      vst1q_u8_x4(q + 64 * k, w);
     }
   }
+}
+
+/// Widens the ASCII block `first` at c.i, and the ASCII blocks after it while 80 bytes are left,
+/// in a loop of their own.
+template <class Out>
+UTF8DFA_ALWAYS_INLINE void widen_ascii_blocks(const unsigned char* p, std::size_t n, const block& first,
+                                              transcode_cursor<Out>& c) noexcept {
+  const unsigned char* s = p + c.i;
+  const unsigned char* const last = p + n - 80;
+  Out* o = c.o;
+  const uint8x16x4_t controls = vld1q_u8_x4(widen32_controls);
+  widen64(o, uint8x16x4_t{{first.v[0], first.v[1], first.v[2], first.v[3]}}, controls);
+  for (s += 64, o += 64; s <= last; s += 64, o += 64) {
+    const uint8x16x4_t v = vld1q_u8_x4(s);
+    if (vmaxvq_u8(vorrq_u8(vorrq_u8(v.val[0], v.val[1]), vorrq_u8(v.val[2], v.val[3]))) >= 0x80) break;
+    widen64(o, v, controls);
+  }
+  c.i = static_cast<std::size_t>(s - p);
+  c.o = o;
 }
 
 /// The scalar function on the rest of the input, merged with what the vector loop did.
@@ -9397,6 +9427,19 @@ inline conversion_result finish_scalar(const In* p, std::size_t n, Out* out, tra
   }
   const error_code e = c.first != error_code::none ? c.first : r.error;
   return {c.i + r.read, static_cast<std::size_t>(c.o - out) + r.written, e};
+}
+
+/// Writes the 16 units of 16 3-byte characters whose bytes are t (first, second, last).
+template <class Out>
+UTF8DFA_ALWAYS_INLINE void put_threes(Out* o, const uint8x16x3_t& t) noexcept {
+  const uint8x16_t low = vsliq_n_u8(t.val[2], t.val[1], 6);                  // bbcccccc
+  const uint8x16_t high = vsliq_n_u8(vshrq_n_u8(t.val[1], 2), t.val[0], 4);  // aaaabbbb
+  if constexpr (sizeof(Out) == 2) {
+    vst2q_u8(reinterpret_cast<std::uint8_t*>(o), (uint8x16x2_t{{low, high}}));
+  } else {
+    const uint8x16_t zero = vdupq_n_u8(0);
+    vst4q_u8(reinterpret_cast<std::uint8_t*>(o), (uint8x16x4_t{{low, high, zero, zero}}));
+  }
 }
 
 /// The ends (bits 0..14 of a window's) of five 3-byte characters, and the tbl controls that put
@@ -9498,9 +9541,7 @@ inline conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n,
     const block bl = load_block(b);
     const std::uint8_t top = vmaxvq_u8(vmaxq_u8(vmaxq_u8(bl.v[0], bl.v[1]), vmaxq_u8(bl.v[2], bl.v[3])));
     if (top < 0x80) {
-      widen64(c.o, bl);
-      c.i += 64;
-      c.o += 64;
+      widen_ascii_blocks(p, n, bl, c);
       continue;
     }
     const uint8x16_t err = vorrq_u8(vorrq_u8(check(bl.v[0], zero), check(bl.v[1], bl.v[0])),
@@ -9509,18 +9550,26 @@ inline conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n,
       if (!scalar_region<Strict>(p, n, c.i + 64, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
       continue;
     }
-    // Bit k of `ends`: byte k + 1 is no continuation (byte k ends a character); of `ascii`: byte k
-    // is ASCII.
-    const std::uint64_t ends = bits64(vcgtq_s8(vld1q_s8(reinterpret_cast<const signed char*>(b) + 1), cont_limit),
-                                      vcgtq_s8(vld1q_s8(reinterpret_cast<const signed char*>(b) + 17), cont_limit),
-                                      vcgtq_s8(vld1q_s8(reinterpret_cast<const signed char*>(b) + 33), cont_limit),
-                                      vcgtq_s8(vld1q_s8(reinterpret_cast<const signed char*>(b) + 49), cont_limit));
-    const std::uint64_t ascii = bits64(vcltq_u8(bl.v[0], vdupq_n_u8(0x80)), vcltq_u8(bl.v[1], vdupq_n_u8(0x80)),
-                                       vcltq_u8(bl.v[2], vdupq_n_u8(0x80)), vcltq_u8(bl.v[3], vdupq_n_u8(0x80)));
+    // Bit k of `ends`: byte k + 1 is no continuation (byte k ends a character; bit 63: unknown, 0).
+    // Of `ascii`: byte k is ASCII; in the checked block, the same as a byte that both starts and
+    // ends a character, which the decoding steps (from a character start) see as a run of `ends`.
+    const std::uint64_t ends =
+        bits64(vcgtq_s8(vreinterpretq_s8_u8(bl.v[0]), cont_limit), vcgtq_s8(vreinterpretq_s8_u8(bl.v[1]), cont_limit),
+               vcgtq_s8(vreinterpretq_s8_u8(bl.v[2]), cont_limit),
+               vcgtq_s8(vreinterpretq_s8_u8(bl.v[3]), cont_limit)) >>
+        1;
+    const std::uint64_t ascii = ends;
     // The characters that end in bytes 0..62 are complete and valid: they will be written, one
     // unit or more each, whatever comes after them; stores may spill up to there.
-    Out* const safe_end = c.o + popcount64(ends & ~(std::uint64_t{1} << 63));
+    Out* const safe_end = c.o + popcount64(ends);
     const std::size_t start = c.i;
+    if (top >= 0xE0 && (ends & 0xFFFFFFFFFFFFu) == 0x924924924924u) {
+      // Sixteen 3-byte characters (CJK text): their first, second and last bytes in three vectors
+      // by one structure load; 16 units by two shift-inserts a byte.
+      put_threes(c.o, vld3q_u8(b));
+      c.i += 48;
+      c.o += 16;
+    }
     // Runs of 8 ASCII bytes (bit k: bytes k..k+7).
     std::uint64_t runs = ascii & (ascii >> 1);
     runs &= runs >> 2;
@@ -10114,37 +10163,70 @@ inline conversion_result utf32_to_utf16(const char32_t* p, std::size_t n, char16
                                       : utf32_to_utf16_impl<false>(p, n, out, replacement);
 }
 
-/// UTF-16 with each unpaired surrogate replaced by U+FFFD (out may be p): well-formed blocks copied.
+/// For 16 UTF-16 units v0, v1 (little-endian lanes): lanes 0xFF where a low surrogate is not
+/// preceded by a high one or a high one is not followed by a low one, given in `high` the lanes of
+/// the 16 units before (0xFF at a high surrogate), which becomes these units'. Looks at the high
+/// byte of each unit only, 16 to a vector.
+UTF8DFA_ALWAYS_INLINE uint8x16_t unpaired16(uint8x16_t v0, uint8x16_t v1, uint8x16_t& high) noexcept {
+  const uint8x16_t w = vandq_u8(vuzp2q_u8(v0, v1), vdupq_n_u8(0xFC));
+  const uint8x16_t h = vceqq_u8(w, vdupq_n_u8(0xD8));
+  const uint8x16_t bad = veorq_u8(vceqq_u8(w, vdupq_n_u8(0xDC)), vextq_u8(high, h, 15));
+  high = h;
+  return bad;
+}
+
+/// True when a lane of the mask m (lanes 0 or 0xFF) is set: a narrowing shift to 64 bits, which is
+/// quicker than a reduction across the lanes.
+UTF8DFA_ALWAYS_INLINE bool any_lane(uint8x16_t m) noexcept {
+  return vget_lane_u64(vreinterpret_u64_u8(vshrn_n_u16(vreinterpretq_u16_u8(m), 4)), 0) != 0;
+}
+
+/// UTF-16 with each unpaired surrogate replaced by U+FFFD (out may be p): blocks of 64 units, then
+/// of 16, copied when their surrogates pair up (a high surrogate that ends a block is checked with
+/// the next); a block where one does not, from the character before it on, and the last units, by
+/// the scalar code.
 inline std::size_t to_well_formed_utf16(const char16_t* p, std::size_t n, char16_t* out) noexcept {
-  const auto* q = reinterpret_cast<const std::uint16_t*>(p);
-  auto* o = reinterpret_cast<std::uint16_t*>(out);
-  std::size_t i = 0;
-  while (n - i >= 16) {
-    for (; n - i >= 32 && no_surrogate32(q + i); i += 32)
-      for (int k = 0; k < 4; ++k) vst1q_u16(o + i + 8 * k, vld1q_u16(q + i + 8 * k));
-    // Surrogates: up to 16 blocks of 32 whose surrogates pair up (a high surrogate that ends one
-    // is written again by the next); when one does not, a few of 16; then try again.
-    unsigned take = 32;
-    for (unsigned k = 0; k < 16 && n - i >= 32; ++k) {
-      take = paired32(q + i);
-      if (take == 0) break;
-      for (int v = 0; v < 4; ++v) vst1q_u16(o + i + 8 * v, vld1q_u16(q + i + 8 * v));
-      i += take;
+  const auto* s = reinterpret_cast<const std::uint8_t*>(p);  // (the byte at p + i)
+  const auto* const end = reinterpret_cast<const std::uint8_t*>(p + n);
+  const std::ptrdiff_t to_out = reinterpret_cast<std::uint8_t*>(out) - s;
+  uint8x16_t high = vdupq_n_u8(0);  // last lane: whether the unit before s is a high surrogate
+  // After a block with an unpaired surrogate: its units from the character before it (a high
+  // surrogate left open by the block before) by the scalar code, which ends after a character.
+  const auto fix = [&](std::size_t units) {
+    const auto i = static_cast<std::size_t>(s - reinterpret_cast<const std::uint8_t*>(p)) / 2;
+    const std::size_t j = to_well_formed_until(p, n, i - (vgetq_lane_u8(high, 15) != 0 ? 1 : 0), i + units, out);
+    s = reinterpret_cast<const std::uint8_t*>(p + j);
+    high = vdupq_n_u8(0);
+  };
+  while (end - s >= 128) {
+    const uint8x16x4_t a = vld1q_u8_x4(s), b = vld1q_u8_x4(s + 64);
+    uint8x16_t h = high;
+    const uint8x16_t b0 = unpaired16(a.val[0], a.val[1], h), b1 = unpaired16(a.val[2], a.val[3], h);
+    const uint8x16_t b2 = unpaired16(b.val[0], b.val[1], h), b3 = unpaired16(b.val[2], b.val[3], h);
+    if (any_lane(vorrq_u8(vorrq_u8(b0, b1), vorrq_u8(b2, b3)))) {
+      fix(64);
+      continue;
     }
-    if (take != 0 && n - i >= 32) continue;
-    for (int k = 0; k < 4 && n - i >= 16; ++k) {
-      const uint16x8_t a = vld1q_u16(q + i), b = vld1q_u16(q + i + 8);
-      const unsigned take = paired16(a, b);
-      if (take == 0) {
-        i = to_well_formed_until(p, n, i, i + 16, out);
-        continue;
-      }
-      vst1q_u16(o + i, a);
-      vst1q_u16(o + i + 8, b);  // (with take == 15, the next block writes its first unit again)
-      i += take;
-    }
+    vst1q_u8_x4(const_cast<std::uint8_t*>(s) + to_out, a);
+    vst1q_u8_x4(const_cast<std::uint8_t*>(s) + to_out + 64, b);
+    high = h;
+    s += 128;
   }
-  to_well_formed_until(p, n, i, n, out);
+  while (end - s >= 32) {
+    const uint8x16_t v0 = vld1q_u8(s), v1 = vld1q_u8(s + 16);
+    uint8x16_t h = high;
+    if (any_lane(unpaired16(v0, v1, h))) {
+      fix(16);
+      continue;
+    }
+    vst1q_u8(const_cast<std::uint8_t*>(s) + to_out, v0);
+    vst1q_u8(const_cast<std::uint8_t*>(s) + to_out + 16, v1);
+    high = h;
+    s += 32;
+  }
+  // (a high surrogate that ends the blocks again, with the unit after it)
+  const auto i = static_cast<std::size_t>(s - reinterpret_cast<const std::uint8_t*>(p)) / 2;
+  to_well_formed_until(p, n, i - (vgetq_lane_u8(high, 15) != 0 ? 1 : 0), n, out);
   return n;
 }
 

@@ -762,6 +762,21 @@ TEST_CASE("short inputs ending at an inaccessible page: a bad unit at every posi
 }
 #endif
 
+TEST_CASE("UTF-16 repair: pairs across every block end, a lone or broken surrogate at every position") {
+  // After one unit, every pair straddles the ends of blocks of an even number of units, so that a
+  // block can end with a high surrogate whose pair (or the error after it) is in the next block.
+  const std::u16string base = u"a" + utf16_text(300, 1);
+  for (const char16_t lone : {u'\xD800', u'\xDBFF', u'\xDC00', u'\xDFFF', u'x'})
+    for (std::size_t pos = 0; pos < base.size(); ++pos) {
+      std::u16string s = base;
+      s[pos] = lone;  // (breaks a pair, or a lone surrogate where 'a' was)
+      check_utf16(s);
+      s = base;
+      s.insert(s.begin() + static_cast<std::ptrdiff_t>(pos), lone);
+      check_utf16(s);
+    }
+}
+
 }  // namespace simd_units
 
 }  // namespace utf8dfa_test_simd_units

@@ -350,37 +350,70 @@ inline conversion_result utf32_to_utf16(const char32_t* p, std::size_t n, char16
                                       : utf32_to_utf16_impl<false>(p, n, out, replacement);
 }
 
-/// UTF-16 with each unpaired surrogate replaced by U+FFFD (out may be p): well-formed blocks copied.
+/// For 16 UTF-16 units v0, v1 (little-endian lanes): lanes 0xFF where a low surrogate is not
+/// preceded by a high one or a high one is not followed by a low one, given in `high` the lanes of
+/// the 16 units before (0xFF at a high surrogate), which becomes these units'. Looks at the high
+/// byte of each unit only, 16 to a vector.
+UTF8DFA_ALWAYS_INLINE uint8x16_t unpaired16(uint8x16_t v0, uint8x16_t v1, uint8x16_t& high) noexcept {
+  const uint8x16_t w = vandq_u8(vuzp2q_u8(v0, v1), vdupq_n_u8(0xFC));
+  const uint8x16_t h = vceqq_u8(w, vdupq_n_u8(0xD8));
+  const uint8x16_t bad = veorq_u8(vceqq_u8(w, vdupq_n_u8(0xDC)), vextq_u8(high, h, 15));
+  high = h;
+  return bad;
+}
+
+/// True when a lane of the mask m (lanes 0 or 0xFF) is set: a narrowing shift to 64 bits, which is
+/// quicker than a reduction across the lanes.
+UTF8DFA_ALWAYS_INLINE bool any_lane(uint8x16_t m) noexcept {
+  return vget_lane_u64(vreinterpret_u64_u8(vshrn_n_u16(vreinterpretq_u16_u8(m), 4)), 0) != 0;
+}
+
+/// UTF-16 with each unpaired surrogate replaced by U+FFFD (out may be p): blocks of 64 units, then
+/// of 16, copied when their surrogates pair up (a high surrogate that ends a block is checked with
+/// the next); a block where one does not, from the character before it on, and the last units, by
+/// the scalar code.
 inline std::size_t to_well_formed_utf16(const char16_t* p, std::size_t n, char16_t* out) noexcept {
-  const auto* q = reinterpret_cast<const std::uint16_t*>(p);
-  auto* o = reinterpret_cast<std::uint16_t*>(out);
-  std::size_t i = 0;
-  while (n - i >= 16) {
-    for (; n - i >= 32 && no_surrogate32(q + i); i += 32)
-      for (int k = 0; k < 4; ++k) vst1q_u16(o + i + 8 * k, vld1q_u16(q + i + 8 * k));
-    // Surrogates: up to 16 blocks of 32 whose surrogates pair up (a high surrogate that ends one
-    // is written again by the next); when one does not, a few of 16; then try again.
-    unsigned take = 32;
-    for (unsigned k = 0; k < 16 && n - i >= 32; ++k) {
-      take = paired32(q + i);
-      if (take == 0) break;
-      for (int v = 0; v < 4; ++v) vst1q_u16(o + i + 8 * v, vld1q_u16(q + i + 8 * v));
-      i += take;
+  const auto* s = reinterpret_cast<const std::uint8_t*>(p);  // (the byte at p + i)
+  const auto* const end = reinterpret_cast<const std::uint8_t*>(p + n);
+  const std::ptrdiff_t to_out = reinterpret_cast<std::uint8_t*>(out) - s;
+  uint8x16_t high = vdupq_n_u8(0);  // last lane: whether the unit before s is a high surrogate
+  // After a block with an unpaired surrogate: its units from the character before it (a high
+  // surrogate left open by the block before) by the scalar code, which ends after a character.
+  const auto fix = [&](std::size_t units) {
+    const auto i = static_cast<std::size_t>(s - reinterpret_cast<const std::uint8_t*>(p)) / 2;
+    const std::size_t j = to_well_formed_until(p, n, i - (vgetq_lane_u8(high, 15) != 0 ? 1 : 0), i + units, out);
+    s = reinterpret_cast<const std::uint8_t*>(p + j);
+    high = vdupq_n_u8(0);
+  };
+  while (end - s >= 128) {
+    const uint8x16x4_t a = vld1q_u8_x4(s), b = vld1q_u8_x4(s + 64);
+    uint8x16_t h = high;
+    const uint8x16_t b0 = unpaired16(a.val[0], a.val[1], h), b1 = unpaired16(a.val[2], a.val[3], h);
+    const uint8x16_t b2 = unpaired16(b.val[0], b.val[1], h), b3 = unpaired16(b.val[2], b.val[3], h);
+    if (any_lane(vorrq_u8(vorrq_u8(b0, b1), vorrq_u8(b2, b3)))) {
+      fix(64);
+      continue;
     }
-    if (take != 0 && n - i >= 32) continue;
-    for (int k = 0; k < 4 && n - i >= 16; ++k) {
-      const uint16x8_t a = vld1q_u16(q + i), b = vld1q_u16(q + i + 8);
-      const unsigned take = paired16(a, b);
-      if (take == 0) {
-        i = to_well_formed_until(p, n, i, i + 16, out);
-        continue;
-      }
-      vst1q_u16(o + i, a);
-      vst1q_u16(o + i + 8, b);  // (with take == 15, the next block writes its first unit again)
-      i += take;
-    }
+    vst1q_u8_x4(const_cast<std::uint8_t*>(s) + to_out, a);
+    vst1q_u8_x4(const_cast<std::uint8_t*>(s) + to_out + 64, b);
+    high = h;
+    s += 128;
   }
-  to_well_formed_until(p, n, i, n, out);
+  while (end - s >= 32) {
+    const uint8x16_t v0 = vld1q_u8(s), v1 = vld1q_u8(s + 16);
+    uint8x16_t h = high;
+    if (any_lane(unpaired16(v0, v1, h))) {
+      fix(16);
+      continue;
+    }
+    vst1q_u8(const_cast<std::uint8_t*>(s) + to_out, v0);
+    vst1q_u8(const_cast<std::uint8_t*>(s) + to_out + 16, v1);
+    high = h;
+    s += 32;
+  }
+  // (a high surrogate that ends the blocks again, with the unit after it)
+  const auto i = static_cast<std::size_t>(s - reinterpret_cast<const std::uint8_t*>(p)) / 2;
+  to_well_formed_until(p, n, i - (vgetq_lane_u8(high, 15) != 0 ? 1 : 0), n, out);
   return n;
 }
 

@@ -59,8 +59,10 @@ struct checker {
   uint8x16_t ends_incomplete(uint8x16_t in) const noexcept { return vqsubq_u8(in, limit); }
 };
 
+/// Whether a byte of v is not 0: a saturating narrowing to 64 bits (one instruction, quicker than
+/// a reduction across the lanes), then a test of those.
 inline bool any(uint8x16_t v) noexcept {
-  return vmaxvq_u8(v) != 0;
+  return vget_lane_u64(vreinterpret_u64_u8(vqmovn_u16(vreinterpretq_u16_u8(v))), 0) != 0;
 }
 
 struct block {
