@@ -3,7 +3,8 @@
 // blocks of 16 units below 0x10000 (UTF-16 <-> UTF-32, UTF-16/32 -> UTF-8), the 256-unit blocks of
 // utf8_length_from_utf16/32 (a pair across their end, an error anywhere in them), UTF-8 characters
 // decoded while four bytes remain and within the last four, Latin-1 blocks of 16 bytes above 7F,
-// UTF-16/32 to Latin-1 in chunks of 256 bytes, count_utf16 by blocks and words;
+// UTF-16/32 to Latin-1 in chunks of 256 bytes, UTF-8 to Latin-1 under each policy, count_utf16 by
+// blocks and words;
 // and the dialect validators' two streams on long input (detail/dialect_dfa.hpp). Each case puts
 // one character or error at every position of a short input, or around the split of a long one.
 #include <utf8dfa.hpp>
@@ -373,6 +374,70 @@ TEST_CASE("scalar blocks: dialect validation of long input (two streams) with an
     dialect_long<utf8dfa::dialect::mutf8>(
         utf8dfa::recode_lossy(t, utf8dfa::dialect::utf8{}, utf8dfa::dialect::mutf8{}));
   }
+}
+
+/// What utf8_to_latin1 gives for the UTF-8 `s`, worked out piece by piece from the ABNF reference:
+/// under strict up to the first piece that is ill-formed or above U+00FF, else
+/// each such piece as `repl` (or nothing when `skip`). `bytes` gets the output.
+utf8dfa::conversion_result utf8_latin1_expected(const std::string& s, bool strict, bool skip, char repl,
+                                                std::string& bytes) {
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  bytes.clear();
+  utf8dfa::conversion_result r{s.size(), 0, utf8dfa::error_code::none};
+  for (std::size_t i = 0; i < s.size();) {
+    const utf8dfa_ref::piece d = utf8dfa_ref::decode_at(p, s.size(), i);
+    if (d.well_formed && d.value <= 0xFF) {
+      bytes.push_back(static_cast<char>(d.value));
+    } else {
+      if (r.error == utf8dfa::error_code::none)
+        r.error = d.well_formed ? utf8dfa::error_code::unrepresentable : utf8dfa::error_code::incomplete;
+      if (strict) {
+        r.read = i;
+        break;
+      }
+      if (!skip) bytes.push_back(repl);
+    }
+    i += d.length;
+  }
+  r.written = bytes.size();
+  return r;
+}
+
+TEST_CASE("scalar blocks: UTF-8 to Latin-1 with a character or error at every position near the edges",
+          "[scalar_blocks]") {
+  const scalar_kernel scalar;
+  std::string latin;  // ASCII words and U+0080..U+00FF in C2/C3 pairs
+  for (std::size_t k = 0; k < 40; ++k)
+    latin += to8(std::u32string(1, k % 5 == 4 ? char32_t(0x80 + 3 * k) : U'a' + k % 26));
+  const std::string plain(40, 'x');
+  const char* const pieces[] = {"\xC3\xA9",         "\xC2\x80",     "\xC3\xBF",         "\xC4\x80", "\xE4\xB8\xAD",
+                                "\xF0\x9F\x98\x80", "\xC3",         "\xC2\x41",         "\x80",     "\xC0\xAF",
+                                "\xC1\xBF",         "\xED\xA0\x80", "\xF4\x90\x80\x80", "\xE0\x80", "\xFF"};
+  for (const std::string& base : {plain, latin})
+    for (const char* piece : pieces)
+      for (std::size_t pos = 0; pos <= base.size(); ++pos) {
+        const std::string full = with(base, pos, std::string(piece));
+        for (std::size_t cut = full.size() > 6 ? full.size() - 6 : 0; cut <= full.size(); ++cut) {
+          const std::string s = full.substr(0, cut);
+          INFO("piece " << static_cast<unsigned>(static_cast<unsigned char>(piece[0])) << " at " << pos << ", length "
+                        << cut);
+          for (int policy = 0; policy < 3; ++policy) {
+            std::string want;
+            const utf8dfa::conversion_result expect = utf8_latin1_expected(s, policy == 0, policy == 2, '?', want);
+            std::string out(s.size() + 1, '#');
+            const utf8dfa::conversion_result r = policy == 0 ? utf8dfa::utf8_to_latin1(s, &out[0])
+                                                 : policy == 1
+                                                     ? utf8dfa::utf8_to_latin1(s, &out[0], utf8dfa::replace{U'?'})
+                                                     : utf8dfa::utf8_to_latin1(s, &out[0], utf8dfa::skip{});
+            CHECK(r.read == expect.read);
+            CHECK(r.written == expect.written);
+            CHECK((r.error == utf8dfa::error_code::none) == (expect.error == utf8dfa::error_code::none));
+            if (expect.error == utf8dfa::error_code::unrepresentable) CHECK(r.error == expect.error);
+            CHECK(out.compare(0, want.size(), want) == 0);
+            CHECK(out[want.size()] == '#');  // nothing written past the output
+          }
+        }
+      }
 }
 
 }  // namespace utf8dfa_test_scalar_blocks

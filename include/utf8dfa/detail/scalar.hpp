@@ -228,49 +228,24 @@ UTF8DFA_ALWAYS_INLINE Out* copy_units(const In* p, std::size_t count, Out* o) no
   return o + count;
 }
 
-/// The well-formed multi-byte character at q (four bytes readable; q[0] is not ASCII): returns its
-/// length (2..4) with its value in `cp`, or 0 when it is ill-formed (the caller then runs decode_at,
-/// which says why). The shift DFA decides: the chain of `step`s from accept over the character's
-/// bytes ends in accept exactly when they are a character (reject absorbs); the lead byte only
-/// chooses how many steps to take and how to assemble the value.
-UTF8DFA_ALWAYS_INLINE unsigned decode_multibyte(const unsigned char* q, char32_t& cp) noexcept {
-  const std::uint32_t b0 = q[0], b1 = q[1];
-  std::uint64_t st = step(step(s_accept, q[0]), q[1]);
-  if (b0 < 0xE0u) {
-    cp = ((b0 & 0x1Fu) << 6) | (b1 & 0x3Fu);
-    return (st & state_mask) == s_accept ? 2u : 0u;
-  }
-  const std::uint32_t b2 = q[2];
-  st = step(st, q[2]);
-  if (b0 < 0xF0u) {
-    cp = ((b0 & 0x0Fu) << 12) | ((b1 & 0x3Fu) << 6) | (b2 & 0x3Fu);
-    return (st & state_mask) == s_accept ? 3u : 0u;
-  }
-  st = step(st, q[3]);
-  cp = ((b0 & 0x07u) << 18) | ((b1 & 0x3Fu) << 12) | ((b2 & 0x3Fu) << 6) | (std::uint32_t{q[3]} & 0x3Fu);
-  return (st & state_mask) == s_accept ? 4u : 0u;
-}
-
 /// The end of the run of 16-byte ASCII blocks from i (i itself when the first block is not ASCII).
 UTF8DFA_ALWAYS_INLINE std::size_t ascii_run_end(const unsigned char* p, std::size_t i, std::size_t n) noexcept {
   while (n - i >= 16 && ascii16(p + i)) i += 16;
   return i;
 }
 
-/// UTF-8 to UTF-32 or UTF-16 (by the size of Out): ASCII runs widened in one loop, each other
-/// character decoded by decode_multibyte while four bytes remain, and the rest (errors, the last
-/// bytes) by decode_at.
-template <class Policy, class Out>
-conversion_result utf8_to_utf_scalar(const unsigned char* p, std::size_t n, Out* out,
-                                     [[maybe_unused]] Policy pol) noexcept {
-  std::size_t i = 0;
-  Out* o = out;
-  error_code first = error_code::none;
+/// The well-formed characters from i decoded into `o` (UTF-32, or UTF-16 when Out has two bytes):
+/// ASCII runs widened in one loop, each other character (while four bytes remain) by its bytes run
+/// through the shift DFA from accept (the lead byte only chooses how many steps to take and how to
+/// assemble the value). Stops at the first piece the DFA does not accept, or a non-ASCII byte
+/// within three bytes of the end, leaving i there.
+template <class Out>
+UTF8DFA_ALWAYS_INLINE Out* decode_run(const unsigned char* p, std::size_t n, std::size_t& i, Out* o) noexcept {
   while (i < n) {
     const std::uint32_t b0 = p[i];
     if (b0 < 0x80u) {
-      const std::size_t j = ascii_run_end(p, i, n);
-      if (j != i) {
+      if (n - i >= 8 && (load64(p + i) & high_bits) == 0) {  // a word of ASCII, then 16-byte blocks
+        const std::size_t j = ascii_run_end(p, i + 8, n);
         o = copy_units(p + i, j - i, o);
         i = j;
         continue;
@@ -279,15 +254,49 @@ conversion_result utf8_to_utf_scalar(const unsigned char* p, std::size_t n, Out*
       ++i;
       continue;
     }
-    if (UTF8DFA_LIKELY(n - i >= 4)) {
-      char32_t c = 0;
-      const unsigned len = decode_multibyte(p + i, c);
-      if (UTF8DFA_LIKELY(len != 0)) {
-        o = put_unit(o, c);
-        i += len;
-        continue;
-      }
+    if (n - i < 4) break;
+    const std::uint32_t b1 = p[i + 1];
+    const std::uint64_t s1 = step(step(s_accept, static_cast<std::uint8_t>(b0)), static_cast<std::uint8_t>(b1));
+    if (b0 < 0xE0u) {
+      if (UTF8DFA_UNLIKELY((s1 & state_mask) != s_accept)) break;
+      *o++ = static_cast<Out>(((b0 & 0x1Fu) << 6) | (b1 & 0x3Fu));
+      i += 2;
+      continue;
     }
+    const std::uint32_t b2 = p[i + 2];
+    const std::uint64_t s2 = step(s1, static_cast<std::uint8_t>(b2));
+    if (b0 < 0xF0u) {
+      if (UTF8DFA_UNLIKELY((s2 & state_mask) != s_accept)) break;
+      *o++ = static_cast<Out>(((b0 & 0x0Fu) << 12) | ((b1 & 0x3Fu) << 6) | (b2 & 0x3Fu));
+      i += 3;
+      continue;
+    }
+    const std::uint32_t b3 = p[i + 3];
+    if (UTF8DFA_UNLIKELY((step(s2, static_cast<std::uint8_t>(b3)) & state_mask) != s_accept)) break;
+    const std::uint32_t c = ((b0 & 0x07u) << 18) | ((b1 & 0x3Fu) << 12) | ((b2 & 0x3Fu) << 6) | (b3 & 0x3Fu);
+    if constexpr (sizeof(Out) == 4) {
+      *o++ = static_cast<Out>(c);
+    } else {
+      o[0] = static_cast<Out>(0xD7C0u + (c >> 10));
+      o[1] = static_cast<Out>(0xDC00u + (c & 0x3FFu));
+      o += 2;
+    }
+    i += 4;
+  }
+  return o;
+}
+
+/// UTF-8 to UTF-32 or UTF-16 (by the size of Out): decode_run while it goes, and the piece where it
+/// stops (an error, or the last bytes) by decode_at.
+template <class Policy, class Out>
+conversion_result utf8_to_utf_scalar(const unsigned char* p, std::size_t n, Out* out,
+                                     [[maybe_unused]] Policy pol) noexcept {
+  std::size_t i = 0;
+  Out* o = out;
+  error_code first = error_code::none;
+  for (;;) {
+    o = decode_run(p, n, i, o);
+    if (i >= n) break;
     const decoded d = decode_at(p, n, i);
     char32_t c = d.code_point;
     const piece_action a = act_on(d.error, first, c, pol);

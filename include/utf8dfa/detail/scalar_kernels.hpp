@@ -30,6 +30,57 @@ UTF8DFA_ALIGN_CODE conversion_result by_policy(const In* p, std::size_t n, Out* 
   return Replace(p, n, out, replace{replacement});
 }
 
+/// UTF-8 to Latin-1: ASCII runs copied in one loop and C2/C3 pairs (U+0080..U+00FF) that the shift
+/// DFA accepts written in the same loop; any other piece (an error, a character above U+00FF, the
+/// last byte) by decode_at, as to_latin1 does it.
+template <class Policy>
+conversion_result utf8_to_latin1_scalar(const unsigned char* p, std::size_t n, unsigned char* out,
+                                        Policy pol) noexcept {
+  unsigned char repl = '?';
+  if (!latin1_replacement(pol, repl)) return {0, 0, error_code::unrepresentable};
+  std::size_t i = 0;
+  unsigned char* o = out;
+  error_code first = error_code::none;
+  for (;;) {
+    while (i < n) {
+      const std::uint32_t b0 = p[i];
+      if (b0 < 0x80u) {
+        if (n - i >= 8 && (load64(p + i) & high_bits) == 0) {  // a word of ASCII, then 16-byte blocks
+          const std::size_t j = ascii_run_end(p, i + 8, n);
+          o = copy_units(p + i, j - i, o);
+          i = j;
+          continue;
+        }
+        *o++ = static_cast<unsigned char>(b0);
+        ++i;
+        continue;
+      }
+      if ((b0 & 0xFEu) != 0xC2u || n - i < 2) break;
+      const std::uint32_t b1 = p[i + 1];
+      if ((step(step(s_accept, static_cast<std::uint8_t>(b0)), static_cast<std::uint8_t>(b1)) & state_mask) != s_accept)
+        break;
+      *o++ = static_cast<unsigned char>(((b0 & 0x1Fu) << 6) | (b1 & 0x3Fu));
+      i += 2;
+    }
+    if (i >= n) break;
+    const decoded d = decode_at(p, n, i);
+    error_code e = d.error;
+    if (e == error_code::none && d.code_point > 0xFF) e = error_code::unrepresentable;
+    if (UTF8DFA_UNLIKELY(e != error_code::none)) {
+      if (first == error_code::none) first = e;
+      if constexpr (stops_on_error<Policy>) {
+        return {i, static_cast<std::size_t>(o - out), e};
+      } else if constexpr (!skips_errors_v<Policy>) {
+        *o++ = repl;
+      }
+    } else {
+      *o++ = static_cast<unsigned char>(d.code_point);
+    }
+    i += d.length;
+  }
+  return {n, static_cast<std::size_t>(o - out), first};
+}
+
 // The scalar DFA's conversions with the policy as a replacement value.
 inline constexpr auto scalar_utf8_to_utf32 =
     &by_policy<unsigned char, char32_t, &utf8_to_utf_scalar<strict, char32_t>, &utf8_to_utf_scalar<replace, char32_t>,
@@ -44,9 +95,8 @@ inline constexpr auto scalar_utf32_to_utf8 =
     &by_policy<char32_t, unsigned char, &utf_to_utf8_scalar<strict, char32_t>, &utf_to_utf8_scalar<replace, char32_t>,
                &utf_to_utf8_scalar<skip, char32_t>>;
 
-inline constexpr auto scalar_utf8_to_latin1 =
-    &by_policy<unsigned char, unsigned char, &to_latin1<strict, unsigned char>, &to_latin1<replace, unsigned char>,
-               &to_latin1<skip, unsigned char>>;
+inline constexpr auto scalar_utf8_to_latin1 = &by_policy<unsigned char, unsigned char, &utf8_to_latin1_scalar<strict>,
+                                                         &utf8_to_latin1_scalar<replace>, &utf8_to_latin1_scalar<skip>>;
 inline constexpr auto scalar_utf16_to_utf32 =
     &by_policy<char16_t, char32_t, &utf_to_utf<strict, char16_t, char32_t>, &utf_to_utf<replace, char16_t, char32_t>,
                &utf_to_utf<skip, char16_t, char32_t>>;
