@@ -441,3 +441,119 @@ TEST_CASE("scalar blocks: UTF-8 to Latin-1 with a character or error at every po
 }
 
 }  // namespace utf8dfa_test_scalar_blocks
+
+namespace utf8dfa_test_scalar_blocks {
+
+/// utf16_to_utf32 (Unit char16_t) or utf32_to_utf16 (char32_t) of `s` under `pol` against the
+/// reference worked out a character at a time, into a buffer with guard units after the room replace
+/// takes: the units past those written must stay as they were.
+template <class Unit, class Policy>
+std::string check_utf16_utf32(const std::basic_string<Unit>& s, Policy pol) {
+  using Out = std::conditional_t<sizeof(Unit) == 2, char32_t, char16_t>;
+  constexpr bool strict = std::is_same<Policy, utf8dfa::strict>::value,
+                 skip = std::is_same<Policy, utf8dfa::skip>::value;
+  std::basic_string<Out> want;
+  utf8dfa::conversion_result expect{s.size(), 0, utf8dfa::error_code::none};
+  for (std::size_t i = 0; i < s.size();) {
+    char32_t c = s[i];
+    std::size_t len = 1;
+    error e = error::none;
+    if constexpr (sizeof(Unit) == 2) {
+      const utf8dfa_ref::utf16_piece piece = utf8dfa_ref::utf16_at(s.data(), s.size(), i);
+      c = piece.value, len = piece.length, e = piece.kind;
+    } else {
+      e = utf8dfa_ref::utf32_error(c);
+    }
+    if (e != error::none) {
+      if (strict) {
+        expect.read = i;
+        expect.error = static_cast<utf8dfa::error_code>(static_cast<unsigned>(e));
+        break;
+      }
+      if (expect.error == utf8dfa::error_code::none)
+        expect.error = static_cast<utf8dfa::error_code>(static_cast<unsigned>(e));
+      if (skip) {
+        i += len;
+        continue;
+      }
+      c = U'\uFFFD';
+    }
+    if constexpr (sizeof(Out) == 4)
+      want.push_back(c);
+    else
+      want += utf8dfa_ref::encode_utf16(c);
+    i += len;
+  }
+  expect.written = want.size();
+  std::basic_string<Out> out(2 * s.size() + 8, Out(0x2323));
+  utf8dfa::conversion_result r{};
+  if constexpr (sizeof(Unit) == 2)
+    r = utf8dfa::utf16_to_utf32(std::u16string_view(s), &out[0], pol);
+  else
+    r = utf8dfa::utf32_to_utf16(std::u32string_view(s), &out[0], pol);
+  if (r.read != expect.read || r.written != expect.written || r.error != expect.error) return "result";
+  if (out.compare(0, want.size(), want) != 0) return "units";
+  if (out.compare(want.size(), std::basic_string<Out>::npos,
+                  std::basic_string<Out>(out.size() - want.size(), Out(0x2323))) != 0)
+    return "wrote past the units written";
+  return {};
+}
+
+TEST_CASE("scalar blocks: UTF-16 <-> UTF-32 blocks with pairs, and an error at every position near them",
+          "[scalar_blocks]") {
+  const scalar_kernel scalar;
+  // Text with a pair (a character above FFFF) every few units, so that 16-unit blocks take the path
+  // for blocks that are not all one unit a character; errors put in at every position of the first
+  // blocks and near the end, every length near the block sizes.
+  std::u32string base;
+  for (std::size_t k = 0; k < 90; ++k) base.push_back(k % 3 == 1 ? char32_t(0x1F600 + k) : char32_t(0x41 + k % 26));
+  const std::u16string base16 = to16(base);
+  const char32_t bad32[] = {0xD800, 0xDFFF, 0x110000, 0x1F600, 0x41};
+  for (std::size_t size = 0; size <= 70; ++size)
+    for (std::size_t pos = 0; pos <= size; ++pos)
+      for (const char32_t b : bad32) {
+        const std::u32string s = with(base.substr(0, size), pos, std::u32string(1, b));
+        INFO("UTF-32 of " << s.size() << ", " << static_cast<std::uint32_t>(b) << " at " << pos);
+        CHECK(check_utf16_utf32(s, utf8dfa::strict{}).empty());
+        CHECK(check_utf16_utf32(s, utf8dfa::replace{}).empty());
+        CHECK(check_utf16_utf32(s, utf8dfa::skip{}).empty());
+      }
+  const std::u16string bad16[] = {std::u16string(1, char16_t(0xD800)), std::u16string(1, char16_t(0xDC00)),
+                                  std::u16string(u"\xDC00\xD800"), std::u16string(u"\xD83D\xDE00"),
+                                  std::u16string(u"x")};
+  for (std::size_t size = 0; size <= 80; ++size)
+    for (std::size_t pos = 0; pos <= size; ++pos)
+      for (const std::u16string& b : bad16) {
+        const std::u16string s = with(base16.substr(0, size), pos, b);  // may cut a pair: an error too
+        INFO("UTF-16 of " << s.size() << ", piece at " << pos);
+        CHECK(check_utf16_utf32(s, utf8dfa::strict{}).empty());
+        CHECK(check_utf16_utf32(s, utf8dfa::replace{}).empty());
+        CHECK(check_utf16_utf32(s, utf8dfa::skip{}).empty());
+      }
+}
+
+TEST_CASE("scalar blocks: UTF-16/32 to Latin-1 with one unit above FF at every position of 600", "[scalar_blocks]") {
+  const scalar_kernel scalar;
+  // Latin-1 from the start in chunks of 256 units (the chunk with the unit above FF written by the
+  // general loop), every length: nothing written past what is written.
+  std::u32string base;
+  for (std::size_t k = 0; k < 600; ++k) base.push_back(static_cast<char32_t>((k * 53 + 7) % 256));
+  const std::u16string base16(base.begin(), base.end());
+  for (std::size_t pos = 0; pos < 600; ++pos) {
+    std::u32string s = base;
+    s[pos] = 0x100;
+    const std::u16string t(s.begin(), s.end());
+    for (const std::size_t cut : {std::size_t{600}, pos + 1, pos + 40}) {
+      if (cut > 600) continue;
+      INFO("value above FF at " << pos << " of " << cut);
+      CHECK(check_to_latin1(s.substr(0, cut), utf8dfa::strict{}).empty());
+      CHECK(check_to_latin1(t.substr(0, cut), utf8dfa::strict{}).empty());
+      CHECK(check_to_latin1(t.substr(0, cut), utf8dfa::skip{}).empty());
+    }
+    INFO("Latin-1 of " << pos);
+    CHECK(check_to_latin1(base.substr(0, pos), utf8dfa::strict{}).empty());
+    CHECK(check_to_latin1(base16.substr(0, pos), utf8dfa::strict{}).empty());
+  }
+}
+
+}  // namespace utf8dfa_test_scalar_blocks
