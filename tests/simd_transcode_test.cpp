@@ -857,4 +857,47 @@ TEST_CASE("UTF-16 in the other byte order: input and output ending right before 
 }
 #endif
 
+TEST_CASE("SIMD transcoding: inputs of up to 64 bytes (one masked block), every length, an error at every position") {
+  // ASCII, 2-byte forms, 3-byte forms, and mixes of them (the forms the one-block conversion takes),
+  // then all four widths; in both UTF-16 byte orders, and ending right before an unmapped page.
+  const std::vector<std::vector<unsigned char>> errors = {
+      {0x80}, {0xC1, 0xBF}, {0xC2}, {0xDF, 0x41}, {0xE0, 0x9F, 0xBF}, {0xED, 0xA0, 0x80}, {0xE2, 0x82}, {0xF0}, {0xFF}};
+  const d::kernel_table& table = *d::default_kernel();
+#if UTF8DFA_TEST_GUARD_PAGES
+  const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  void* map = mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  REQUIRE(map != MAP_FAILED);
+  REQUIRE(mprotect(static_cast<char*>(map) + page, page, PROT_NONE) == 0);
+  unsigned char* const end = static_cast<unsigned char*>(map) + page;
+#else
+  std::vector<unsigned char> buffer(256);
+  unsigned char* const end = buffer.data() + buffer.size();
+#endif
+  std::mt19937 rng(71);
+  for (const simd_kernel& k : kernels_under_test()) {
+    if (!k.supported) continue;
+    for (const auto& mix : {mixes[0], mixes[1], mixes[2], mixes[6], mixes[10], mixes[9], mixes[4]}) {
+      const std::vector<unsigned char> base = to_utf8(random_text(rng, 80, mix));
+      for (std::size_t n = 0; n <= 70 && n <= base.size(); ++n) {
+        std::memcpy(end - n, base.data(), n);  // may end inside a character
+        check_utf8(k, end - n, n);
+        check_swapped_to16(table, end - n, n);
+        for (std::size_t at = 0; at < n; ++at)
+          for (const auto& e : errors) {
+            for (std::size_t j = 0; j < e.size() && at + j < n; ++j)
+              end[static_cast<std::ptrdiff_t>(at + j) - static_cast<std::ptrdiff_t>(n)] = e[j];
+            check_utf8(k, end - n, n);
+            check_swapped_to16(table, end - n, n);
+            std::memcpy(end - n, base.data(), n);
+          }
+      }
+    }
+  }
+#if UTF8DFA_TEST_GUARD_PAGES
+  munmap(map, 2 * page);
+#endif
+  INFO(stats().failure);
+  CHECK(stats().failure.empty());
+}
+
 }  // namespace utf8dfa_test_simd_transcode

@@ -777,6 +777,23 @@ TEST_CASE("UTF-16 repair: pairs across every block end, a lone or broken surroga
     }
 }
 
+TEST_CASE("utf8_to_latin1: ASCII blocks after blocks of pairs (one cut at the block end), an error in each") {
+  // Runs of pairs and of ASCII whose lengths put the block ends inside a pair, at a run's start and at
+  // its end; each tried whole, cut at every length, and with a planted sequence at every position.
+  const std::string pairs = latin1_utf8_text(40, 1);  // 80 bytes
+  for (const std::size_t lead : {0u, 1u, 31u, 63u}) {
+    const std::string text = std::string(lead, 'x') + pairs.substr(0, 63 - (lead % 2)) + std::string(130, 'y') + pairs +
+                             std::string(64, 'z') + pairs.substr(0, 33);
+    for (std::size_t n = 0; n <= text.size(); n += (n < 140 ? 1 : 7)) check_utf8_to_latin1(text.substr(0, n));
+    for (const char* planted : {"\xFF", "\x80", "\xC3", "\xC4\x80", "A"})
+      for (std::size_t pos = 0; pos < text.size(); pos += (pos < 200 ? 1 : 5)) {
+        std::string s = text;
+        s.replace(pos, std::strlen(planted), planted);
+        check_utf8_to_latin1(s);
+      }
+  }
+}
+
 }  // namespace simd_units
 
 }  // namespace utf8dfa_test_simd_units

@@ -786,16 +786,107 @@ UTF8DFA_TARGET_AVX512 conversion_result utf32_to_utf8_impl(const char32_t* p, st
   return {n, static_cast<std::size_t>(c.o - out), c.first};
 }
 
+/// 64-bit word e of the byte permute that puts bytes (base + j, base + j + 1) in 16-bit lane j.
+constexpr long long lane_pair_word(int base, int e) noexcept {
+  unsigned long long v = 0;
+  for (int t = 0; t < 4; ++t) {
+    const auto j = static_cast<unsigned long long>(base + 4 * e + t);
+    v |= (j & 63) << (16 * t) | ((j + 1) & 63) << (16 * t + 8);
+  }
+  return static_cast<long long>(v);
+}
+
+/// The lane_pair_word permute of `base`.
+template <int Base>
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m512i lane_pairs() noexcept {
+  return _mm512_set_epi64(lane_pair_word(Base, 7), lane_pair_word(Base, 6), lane_pair_word(Base, 5),
+                          lane_pair_word(Base, 4), lane_pair_word(Base, 3), lane_pair_word(Base, 2),
+                          lane_pair_word(Base, 1), lane_pair_word(Base, 0));
+}
+
+/// A valid input of 64 bytes or fewer with no 4-byte form, converted in one masked block without the
+/// block loop's setup (which costs more than such an input). False, with nothing written, for any
+/// other input: one with a 4-byte form or an error goes to the block loop.
+template <bool Swap, class Out>
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool utf8_short_to_units(const unsigned char* p, std::size_t n, Out* out,
+                                                                     conversion_result& r) noexcept {
+  if (n > 64) return false;
+  const auto live = static_cast<__mmask64>(low_bits(n));
+  const __m512i v = _mm512_maskz_loadu_epi8(live, p);
+  const std::uint64_t high = _mm512_movepi8_mask(v);
+  if (high == 0) {
+    if constexpr (sizeof(Out) == 2) {
+      _mm512_mask_storeu_epi16(out, static_cast<__mmask32>(live),
+                               in_order16<Swap>(_mm512_cvtepu8_epi16(_mm512_castsi512_si256(v))));
+      if (n > 32)
+        _mm512_mask_storeu_epi16(out + 32, static_cast<__mmask32>(live >> 32),
+                                 in_order16<Swap>(_mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(v, 1))));
+    } else {
+      _mm512_mask_storeu_epi32(out, static_cast<__mmask16>(live), _mm512_cvtepu8_epi32(_mm512_castsi512_si128(v)));
+      if (n > 16)
+        _mm512_mask_storeu_epi32(out + 16, static_cast<__mmask16>(live >> 16),
+                                 _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 1)));
+      if (n > 32) {
+        _mm512_mask_storeu_epi32(out + 32, static_cast<__mmask16>(live >> 32),
+                                 _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 2)));
+        _mm512_mask_storeu_epi32(out + 48, static_cast<__mmask16>(live >> 48),
+                                 _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 3)));
+      }
+    }
+    r = {n, n, error_code::none};
+    return true;
+  }
+  const std::uint64_t ge_e0 = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(static_cast<char>(0xE0)));
+  if (ge_e0 == 0) {
+    // Leads C2..DF, continuations 80..BF: each continuation right after a lead and the other way
+    // round, no lead last (a lead at n - 1 wants a continuation at n, where the load put a zero).
+    const std::uint64_t lead =
+        _mm512_cmplt_epu8_mask(_mm512_sub_epi8(v, _mm512_set1_epi8(static_cast<char>(0xC2))), _mm512_set1_epi8(0x1E));
+    const std::uint64_t cont = _mm512_mask_cmplt_epu8_mask(high, v, _mm512_set1_epi8(static_cast<char>(0xC0)));
+    if (((high & ~lead & ~cont) | ((lead << 1) ^ cont) | (lead >> 63)) != 0) return false;
+  } else {
+    // 3-byte forms too (not 4-byte ones): the block check (a form cut by the end of the input is an
+    // error there, the load having put zeros after it; with 64 bytes, a lead among the last two that
+    // needs more is one too).
+    const std::uint64_t ge_f0 = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(static_cast<char>(0xF0)));
+    const std::uint64_t ge_c0 = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(static_cast<char>(0xC0)));
+    if ((ge_f0 | (ge_c0 >> 63) | (ge_e0 >> 62)) != 0 || utf8_block_checker().has_error(v, ge_e0, ge_f0)) return false;
+  }
+  const bmp_constants k;
+  // The characters' first bytes: ASCII and leads (signed, at or above C0).
+  const std::uint64_t starts = _mm512_mask_cmpge_epi8_mask(live, v, _mm512_set1_epi8(static_cast<char>(0xC0)));
+  const auto count0 = static_cast<unsigned>(_mm_popcnt_u32(static_cast<std::uint32_t>(starts)));
+  const auto count1 = static_cast<unsigned>(_mm_popcnt_u32(static_cast<std::uint32_t>(starts >> 32)));
+  const __m512i thirds0 = ge_e0 == 0 ? _mm512_setzero_si512() : _mm512_permutexvar_epi8(lane_pairs<2>(), v);
+  Out* o = store_units<Swap>(out,
+                             decode_bmp(k, _mm512_permutexvar_epi8(lane_pairs<0>(), v), thirds0,
+                                        static_cast<__mmask32>(high), static_cast<__mmask32>(ge_e0)),
+                             static_cast<__mmask32>(starts), count0);
+  if (n > 32) {
+    const __m512i thirds1 = ge_e0 == 0 ? _mm512_setzero_si512() : _mm512_permutexvar_epi8(lane_pairs<34>(), v);
+    o = store_units<Swap>(o,
+                          decode_bmp(k, _mm512_permutexvar_epi8(lane_pairs<32>(), v), thirds1,
+                                     static_cast<__mmask32>(high >> 32), static_cast<__mmask32>(ge_e0 >> 32)),
+                          static_cast<__mmask32>(starts >> 32), count1);
+  }
+  r = {n, static_cast<std::size_t>(o - out), error_code::none};
+  return true;
+}
+
 // The kernel-table entry points (`replacement == strict_marker` means strict).
 
 UTF8DFA_TARGET_AVX512 inline conversion_result utf8_to_utf32(const unsigned char* p, std::size_t n, char32_t* out,
                                                              char32_t replacement) noexcept {
+  conversion_result r;
+  if (utf8_short_to_units<false>(p, n, out, r)) return r;
   return replacement == strict_marker ? utf8_to_utf_impl<true>(p, n, out, replacement)
                                       : utf8_to_utf_impl<false>(p, n, out, replacement);
 }
 
 UTF8DFA_TARGET_AVX512 inline conversion_result utf8_to_utf16(const unsigned char* p, std::size_t n, char16_t* out,
                                                              char32_t replacement) noexcept {
+  conversion_result r;
+  if (utf8_short_to_units<false>(p, n, out, r)) return r;
   return replacement == strict_marker ? utf8_to_utf_impl<true>(p, n, out, replacement)
                                       : utf8_to_utf_impl<false>(p, n, out, replacement);
 }
@@ -816,6 +907,8 @@ UTF8DFA_TARGET_AVX512 inline conversion_result utf32_to_utf8(const char32_t* p, 
 
 UTF8DFA_TARGET_AVX512 inline conversion_result utf8_to_utf16_swapped(const unsigned char* p, std::size_t n,
                                                                      char16_t* out, char32_t replacement) noexcept {
+  conversion_result r;
+  if (utf8_short_to_units<true>(p, n, out, r)) return r;
   return replacement == strict_marker ? utf8_to_utf_impl<true, char16_t, true>(p, n, out, replacement)
                                       : utf8_to_utf_impl<false, char16_t, true>(p, n, out, replacement);
 }

@@ -40,22 +40,6 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __mmask64 mask64(std::size_t k) noex
 
 // ---- Latin-1 to UTF-8 -----------------------------------------------------------------------
 
-/// Writes the UTF-8 of the `k` (<= 32) Latin-1 bytes in `y` (zero past k; `high` their bytes 80..FF).
-UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE unsigned char* widen_latin1_32(unsigned char* o, __m256i y,
-                                                                           std::uint32_t high, std::size_t k) noexcept {
-  const __m512i w = _mm512_cvtepu8_epi16(y);
-  // The two-byte form as a little-endian word: lead C0 | c >> 6, then 80 | (c & 3F).
-  const __m512i two = _mm512_or_si512(
-      _mm512_or_si512(_mm512_srli_epi16(w, 6), _mm512_slli_epi16(_mm512_and_si512(w, _mm512_set1_epi16(0x3F)), 8)),
-      _mm512_set1_epi16(static_cast<short>(0x80C0)));
-  const __m512i words = _mm512_mask_blend_epi16(static_cast<__mmask32>(high), w, two);
-  const std::uint64_t keep = (0x5555555555555555ull | _pdep_u64(high, 0xAAAAAAAAAAAAAAAAull)) & low_bits(2 * k);
-  const __m512i packed = _mm512_maskz_compress_epi8(static_cast<__mmask64>(keep), words);
-  const auto count = static_cast<std::size_t>(_mm_popcnt_u64(keep));
-  _mm512_mask_storeu_epi8(o, static_cast<__mmask64>(low_bits(count)), packed);
-  return o + count;
-}
-
 /// 64-bit word e of the byte permute that puts byte j in byte 2j and byte 32 + j in byte 2j + 1.
 constexpr long long pair_halves_word(int e) noexcept {
   unsigned long long v = 0;
@@ -93,6 +77,34 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE unsigned char* widen_latin1_64(unsig
   return o + 32 + _mm_popcnt_u32(hi);
 }
 
+/// widen_latin1_64 for the first `k` (<= 64) bytes of x (zero past k) with masked stores: exactly the
+/// UTF-8 of those k bytes is written.
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE unsigned char* widen_latin1_64_tail(unsigned char* o, __m512i x,
+                                                                                std::uint64_t high,
+                                                                                std::size_t k) noexcept {
+  const __m512i y = _mm512_permutexvar_epi8(
+      _mm512_set_epi64(pair_halves_word(7), pair_halves_word(6), pair_halves_word(5), pair_halves_word(4),
+                       pair_halves_word(3), pair_halves_word(2), pair_halves_word(1), pair_halves_word(0)),
+      x);
+  const __m512i c2 = _mm512_set1_epi16(0xC2);
+  const __m512i up = _mm512_set1_epi16(1 - 0x4000);
+  const std::uint64_t top = _mm512_cmpge_epu8_mask(x, _mm512_set1_epi8(static_cast<char>(0xC0)));
+  const __m512i a0 = _mm512_or_si512(_mm512_slli_epi16(y, 8), c2);
+  const __m512i a = _mm512_mask_add_epi16(a0, static_cast<__mmask32>(top), a0, up);
+  const auto lo = static_cast<std::uint32_t>(high), hi = static_cast<std::uint32_t>(high >> 32);
+  const std::uint64_t keep_a = 0xAAAAAAAAAAAAAAAAull | _pdep_u64(lo, 0x5555555555555555ull);
+  const std::size_t na = (k < 32 ? k : 32) + static_cast<std::size_t>(_mm_popcnt_u32(lo));
+  _mm512_mask_storeu_epi8(o, mask64(na), _mm512_maskz_compress_epi8(static_cast<__mmask64>(keep_a), a));
+  o += na;
+  if (k <= 32) return o;
+  const __m512i b0 = _mm512_or_si512(_mm512_and_si512(y, _mm512_set1_epi16(static_cast<short>(0xFF00))), c2);
+  const __m512i b = _mm512_mask_add_epi16(b0, static_cast<__mmask32>(top >> 32), b0, up);
+  const std::uint64_t keep_b = 0xAAAAAAAAAAAAAAAAull | _pdep_u64(hi, 0x5555555555555555ull);
+  const std::size_t nb = (k - 32) + static_cast<std::size_t>(_mm_popcnt_u32(hi));
+  _mm512_mask_storeu_epi8(o, mask64(nb), _mm512_maskz_compress_epi8(static_cast<__mmask64>(keep_b), b));
+  return o + nb;
+}
+
 /// Latin-1 to UTF-8. While 128 or more input bytes remain, the output (exactly sized, at least a byte
 /// per input byte) has room for two whole vectors: whole-vector loads and stores; then masked ones.
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t latin1_to_utf8(const unsigned char* p, std::size_t n,
@@ -118,9 +130,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t latin1_to_utf8(const u
       _mm512_mask_storeu_epi8(o, live, x);
       o += k;
     } else {
-      o = widen_latin1_32(o, _mm512_castsi512_si256(x), static_cast<std::uint32_t>(high), k < 32 ? k : 32);
-      if (k > 32)
-        o = widen_latin1_32(o, _mm512_extracti64x4_epi64(x, 1), static_cast<std::uint32_t>(high >> 32), k - 32);
+      o = widen_latin1_64_tail(o, x, high, k);
     }
     i += k;
   }
@@ -140,27 +150,38 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const
   // Built once (opaque: the compiler would otherwise build them again in the loop).
   const __m512i fe = opaque(_mm512_set1_epi8(static_cast<char>(0xFE)));
   const __m512i c2 = opaque(_mm512_set1_epi8(static_cast<char>(0xC2)));
-  const __m512i c3 = opaque(_mm512_set1_epi8(static_cast<char>(0xC3)));
   const __m512i c0 = opaque(_mm512_set1_epi8(static_cast<char>(0xC0)));
+  const __m512i c3 = opaque(_mm512_set1_epi8(static_cast<char>(0xC3)));
   const __m512i x40 = opaque(_mm512_set1_epi8(0x40));
   latin1_progress s;
   std::size_t i = 0, w = 0;              // s.read and s.written, in registers
   std::uint64_t lead_in = 0, c3_in = 0;  // the last block ended with a lead (1), a C3 one (1)
   while (i < n) {
-    // Runs of ASCII, a vector at a time (not after a cut pair: its continuation comes first).
-    while (lead_in == 0 && n - i >= 64) {
-      const __m512i a = _mm512_loadu_si512(p + i);
-      if (_mm512_movepi8_mask(a) != 0) break;
-      _mm512_storeu_si512(out + w, a);
-      i += 64;
-      w += 64;
-    }
-    if (i == n) break;
     const bool whole = n - i >= 64;
     const std::size_t k = whole ? 64 : n - i;
     const std::uint64_t live = whole ? ~std::uint64_t{0} : _bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(k));
     const __m512i x = whole ? _mm512_loadu_si512(p + i) : _mm512_maskz_loadu_epi8(static_cast<__mmask64>(live), p + i);
     const std::uint64_t high = _mm512_movepi8_mask(x);
+    // An ASCII block (not after a cut pair: its continuation comes first) is copied as it is.
+    // One test (not one on lead_in first: in dense text a pair is cut at every other block end).
+    if ((high | lead_in) == 0) {
+      if (!whole) {
+        _mm512_mask_storeu_epi8(out + w, static_cast<__mmask64>(live), x);
+        w += k;
+        break;
+      }
+      _mm512_storeu_si512(out + w, x);
+      i += 64;
+      w += 64;
+      while (n - i >= 64) {  // the ASCII run that follows
+        const __m512i a = _mm512_loadu_si512(p + i);
+        if (_mm512_movepi8_mask(a) != 0) break;
+        _mm512_storeu_si512(out + w, a);
+        i += 64;
+        w += 64;
+      }
+      continue;
+    }
     const std::uint64_t lead = _mm512_mask_cmpeq_epi8_mask(static_cast<__mmask64>(high), _mm512_and_si512(x, fe), c2);
     const std::uint64_t cont = _mm512_mask_cmplt_epu8_mask(static_cast<__mmask64>(high), x, c0);  // 80..BF
     // Each high byte a lead or a continuation, each continuation after a lead, the other way round
