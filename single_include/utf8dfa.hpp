@@ -3199,10 +3199,10 @@ UTF8DFA_TARGET_AVX2 inline std::size_t count_leads(const unsigned char* p, std::
   return count;
 }
 
-/// UTF-16 units of well-formed input: leads, plus one more for each 4-byte lead (F0..FF).
-UTF8DFA_TARGET_AVX2 inline std::size_t utf16_length(const unsigned char* p, std::size_t n) noexcept {
+/// utf16_length from i on (count: the units before i): 32 bytes a step, the last one overlapping.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::size_t utf16_length_from(const unsigned char* p, std::size_t n,
+                                                                        std::size_t i, std::size_t count) noexcept {
   const __m256i cont_limit = splat(0xBF), four_limit = splat(lead4_min - 1u);
-  std::size_t count = 0, i = 0;
   for (; n - i >= 32; i += 32) {
     const __m256i in = load(p + i);
     const unsigned leads = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(in, cont_limit)));
@@ -3221,6 +3221,41 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf16_length(const unsigned char* p, std:
   }
   UTF8DFA_LEAVE_AVX();
   return count + utf16_length_scalar(p + i, n - i);
+}
+
+/// utf16_length of 128 bytes or more: as count_leads_long, with each byte F0..FF subtracted once
+/// more (at most 4 a counter per step, so 63 steps between the sums).
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t utf16_length_long(const unsigned char* p,
+                                                                          std::size_t n) noexcept {
+  const __m256i limit = splat(0xBF), four = splat(lead4_min), zero = _mm256_setzero_si256();
+  __m256i sums = zero;
+  std::size_t i = 0;
+  while (n - i >= 128) {
+    const std::size_t steps = (n - i) / 128 < 63 ? (n - i) / 128 : 63;
+    __m256i acc0 = zero, acc1 = zero;
+    for (std::size_t s = 0; s < steps; ++s, i += 128) {
+      const __m256i a = load(p + i), b = load(p + i + 32), c = load(p + i + 64), d = load(p + i + 96);
+      acc0 = _mm256_sub_epi8(acc0, _mm256_cmpgt_epi8(a, limit));
+      acc1 = _mm256_sub_epi8(acc1, _mm256_cmpgt_epi8(b, limit));
+      acc0 = _mm256_sub_epi8(acc0, _mm256_cmpeq_epi8(_mm256_max_epu8(a, four), a));
+      acc1 = _mm256_sub_epi8(acc1, _mm256_cmpeq_epi8(_mm256_max_epu8(b, four), b));
+      acc0 = _mm256_sub_epi8(acc0, _mm256_cmpgt_epi8(c, limit));
+      acc1 = _mm256_sub_epi8(acc1, _mm256_cmpgt_epi8(d, limit));
+      acc0 = _mm256_sub_epi8(acc0, _mm256_cmpeq_epi8(_mm256_max_epu8(c, four), c));
+      acc1 = _mm256_sub_epi8(acc1, _mm256_cmpeq_epi8(_mm256_max_epu8(d, four), d));
+    }
+    sums = _mm256_add_epi64(sums, _mm256_add_epi64(_mm256_sad_epu8(acc0, zero), _mm256_sad_epu8(acc1, zero)));
+  }
+  const __m128i half = _mm_add_epi64(_mm256_castsi256_si128(sums), _mm256_extracti128_si256(sums, 1));
+  const auto count = static_cast<std::size_t>(_mm_cvtsi128_si64(half)) +
+                     static_cast<std::size_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(half, half)));
+  return utf16_length_from(p, n, i, count);
+}
+
+/// UTF-16 units of well-formed input: leads, plus one more for each 4-byte lead (F0..FF).
+UTF8DFA_TARGET_AVX2 inline std::size_t utf16_length(const unsigned char* p, std::size_t n) noexcept {
+  if (n >= 128) return utf16_length_long(p, n);
+  return utf16_length_from(p, n, 0, 0);
 }
 
 }  // namespace avx2
@@ -4328,6 +4363,47 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void copy_units_out(Out* o, const Out*
     if ((count & 1u) != 0) o[count - 1] = from[count - 1];
 }
 
+/// Decodes, from p + i on, eight 3-byte forms at a time (24 bytes, each a lead E0..EF and two
+/// continuation bytes whose value is neither below U+0800 nor a surrogate) while such a run follows
+/// and at least 32 bytes are left; returns the position it stopped at (i when none was taken).
+/// Reads at most 28 bytes past each position it starts a group at; writes exactly what it decodes.
+template <bool Swap, class Out>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::size_t decode_three_run(const unsigned char* p, std::size_t i,
+                                                                       std::size_t n, Out*& o) noexcept {
+  // Each lane holds four forms in bytes 0..11 (positions i..i+11, then i+12..i+23).
+  const __m256i class_mask = _mm256_setr_epi8(-16, -64, -64, -16, -64, -64, -16, -64, -64, -16, -64, -64, 0, 0, 0, 0,
+                                              -16, -64, -64, -16, -64, -64, -16, -64, -64, -16, -64, -64, 0, 0, 0, 0);
+  const __m256i class_want =
+      _mm256_setr_epi8(-32, -128, -128, -32, -128, -128, -32, -128, -128, -32, -128, -128, 0, 0, 0, 0, -32, -128, -128,
+                       -32, -128, -128, -32, -128, -128, -32, -128, -128, 0, 0, 0, 0);
+  // Per dword: (third byte, second byte, lead, zero).
+  const __m256i gather = _mm256_setr_epi8(2, 1, 0, -1, 5, 4, 3, -1, 8, 7, 6, -1, 11, 10, 9, -1, 2, 1, 0, -1, 5, 4, 3,
+                                          -1, 8, 7, 6, -1, 11, 10, 9, -1);
+  while (n - i >= 32) {
+    const __m256i v =
+        _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i))),
+                                _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i + 12)), 1);
+    const __m256i shape = _mm256_cmpeq_epi8(_mm256_and_si256(v, class_mask), class_want);
+    const __m256i bits = _mm256_and_si256(_mm256_shuffle_epi8(v, gather), _mm256_set1_epi32(0x000F3F3F));
+    const __m256i cp =
+        _mm256_madd_epi16(_mm256_maddubs_epi16(bits, _mm256_set1_epi16(0x4001)), _mm256_set1_epi32(0x10000001));
+    // Overlong (below 800) or a surrogate (D800..DFFF).
+    const __m256i bad =
+        _mm256_or_si256(_mm256_cmpgt_epi32(_mm256_set1_epi32(0x800), cp),
+                        _mm256_cmpeq_epi32(_mm256_and_si256(cp, _mm256_set1_epi32(0xF800)), _mm256_set1_epi32(0xD800)));
+    if (static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_andnot_si256(bad, shape))) != 0xFFFFFFFFu) break;
+    if constexpr (sizeof(Out) == 4) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), cp);
+    } else {
+      const __m256i words = _mm256_permute4x64_epi64(_mm256_packus_epi32(cp, cp), 0x08);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(o), in_order16<Swap>(_mm256_castsi256_si128(words)));
+    }
+    o += 8;
+    i += 24;
+  }
+  return i;
+}
+
 /// Bytes of zeros after the input that the blocks of utf8_to_utf_impl need (a block and the 8
 /// bytes its last window may touch).
 inline constexpr std::size_t utf8_block_reach = 40;
@@ -4397,6 +4473,18 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
       c.o += 32;
       checked = false;
       continue;
+    }
+    if constexpr (!Tail) {
+      // A run of 3-byte forms (CJK text) may start here: tried only in blocks without ASCII (text
+      // with spaces between its words fails too often for the attempt to pay).
+      if (high == 0xFFFFFFFFu && (p[c.i] & 0xF0u) == 0xE0u) {
+        const std::size_t from = c.i;
+        c.i = decode_three_run<Swap>(p, c.i, n, c.o);
+        if (c.i != from) {
+          checked = false;
+          continue;
+        }
+      }
     }
     if (!checked && UTF8DFA_UNLIKELY(utf8_block_has_error(v))) {
       if constexpr (Tail) return {c.i, 0, error_code::invalid_byte};  // (any error: the DFA decides)
@@ -5512,22 +5600,29 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf32_to_utf16_by(const c
   const __m256i high_base = _mm256_set1_epi32(0xD7C0);
   const __m256i low10 = _mm256_set1_epi32(0x3FF), low_tag = _mm256_set1_epi32(0xDC00);
   transcode_cursor<char16_t> c{0, out, error_code::none};
-  bool bmp = true;  // the last block was in the BMP: 16 values at a time are worth a try
+  bool bmp = true;          // the last block was in the BMP: 16 values at a time are worth a try
+  bool one_to_one = false;  // the 8 values before c.i were converted here, to a unit each
   while (n - c.i >= 8) {
     if (bmp && n - c.i >= 16) {
       // 16 values at a time while they are BMP values other than surrogates: packed to words (a value
       // above FFFF saturates, and is seen by its high half), the two vectors' lanes then put in order.
-      const __m256i v0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
-      const __m256i v1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 8));
-      const __m256i w = _mm256_packus_epi32(v0, v1);
-      const __m256i bad = _mm256_or_si256(_mm256_srli_epi32(_mm256_or_si256(v0, v1), 16),
-                                          _mm256_cmpeq_epi16(_mm256_and_si256(w, f800), d800w));
-      if (_mm256_testz_si256(bad, bad)) {
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o), _mm256_permute4x64_epi64(w, 0xD8));
-        c.o += 16;
-        c.i += 16;
-        continue;
-      }
+      std::size_t i = c.i;
+      char16_t* o = c.o;
+      do {
+        const __m256i v0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
+        const __m256i v1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 8));
+        const __m256i w = _mm256_packus_epi32(v0, v1);
+        const __m256i bad = _mm256_or_si256(_mm256_srli_epi32(_mm256_or_si256(v0, v1), 16),
+                                            _mm256_cmpeq_epi16(_mm256_and_si256(w, f800), d800w));
+        if (!_mm256_testz_si256(bad, bad)) break;
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), _mm256_permute4x64_epi64(w, 0xD8));
+        o += 16;
+        i += 16;
+      } while (n - i >= 16);
+      if (i != c.i) one_to_one = true;
+      c.i = i;
+      c.o = o;
+      if (n - c.i < 8) break;
     }
     const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
     // An error: a surrogate (v - D800 below 800) or a value above 10FFFF (its high half above 10).
@@ -5536,11 +5631,13 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf32_to_utf16_by(const c
                                         _mm256_cmpgt_epi32(_mm256_srli_epi32(v, 16), plane16));
     if (UTF8DFA_UNLIKELY(!_mm256_testz_si256(bad, bad))) {
       UTF8DFA_LEAVE_AVX();
+      one_to_one = false;
       if (!scalar_region<Strict>(p, n, c.i + 8, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
       continue;
     }
     const __m256i supp = _mm256_cmpgt_epi32(v, ffff);
     bmp = _mm256_testz_si256(supp, supp) != 0;
+    one_to_one = bmp;
     if (bmp) {
       // Lanes 0..3 and 4..7 packed to words (the values are at most FFFF), then put in order.
       const __m256i words = _mm256_packus_epi32(v, v);
@@ -5580,6 +5677,21 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf32_to_utf16_by(const c
       }
       c.o += count;
       c.i += 8;
+    }
+  }
+  if (one_to_one && c.i != n) {
+    // The last 1..7 values: the 8 values ending at n, when they are BMP values other than surrogates,
+    // stored over the units of the ones before them (the same units again).
+    const std::size_t back = 8 - (n - c.i);
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + n - 8));
+    const __m256i words = _mm256_packus_epi32(v, v);
+    const __m256i bad =
+        _mm256_or_si256(_mm256_srli_epi32(v, 16), _mm256_cmpeq_epi16(_mm256_and_si256(words, f800), d800w));
+    if (_mm256_testz_si256(bad, bad)) {
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o - back),
+                       _mm256_castsi256_si128(_mm256_permute4x64_epi64(words, 0x08)));
+      UTF8DFA_LEAVE_AVX();
+      return {n, static_cast<std::size_t>(c.o - back + 8 - out), c.first};
     }
   }
   UTF8DFA_LEAVE_AVX();
@@ -5867,13 +5979,14 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool narrow_short(const In* p, std::si
 
 /// UTF-16 (In char16_t) or UTF-32 to Latin-1 under Policy: blocks of 32 values up to FF from a
 /// 64-byte boundary narrowed in vectors, the others scalar.
+/// The output of [0, start) is written already, a byte per value.
 template <class Policy, class In>
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result units_to_latin1_by(const In* p, std::size_t n,
-                                                                          unsigned char* out,
-                                                                          unsigned char repl) noexcept {
+                                                                          unsigned char* out, unsigned char repl,
+                                                                          std::size_t start = 0) noexcept {
   latin1_progress s;
   // s.read, and s.read - s.written (which the vector blocks leave as it is), in registers.
-  std::size_t i = 0, lag = 0;
+  std::size_t i = start, lag = 0;
   std::size_t same_lag = 0;  // where lag last changed (the output of [same_lag, i) is p's)
   const bool align = n >= align_from;
   while (n - i >= 32) {
@@ -5944,12 +6057,31 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE bool narrow_upto64(const In* p, std::size_t
   return true;
 }
 
+/// Latin-1 of 64 to align_from values, 32 at a time (the last 32 ending at n) while they are all
+/// up to FF: returns n, or the start of the first block of 32 that is not (its output not written).
+/// Small and out of line, as narrow_upto64.
+template <class In>
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t narrow_medium(const In* p, std::size_t n,
+                                                               unsigned char* out) noexcept {
+  std::size_t i = 0;
+  for (; n - i >= 32; i += 32)
+    if (!narrow32<false>(p + i, out + i)) return i;
+  if (i != n && narrow32<false>(p + n - 32, out + n - 32)) i = n;
+  return i;
+}
+
 template <class In>
 conversion_result units_to_latin1(const In* p, std::size_t n, unsigned char* out, char32_t replacement) noexcept {
-  if (n - 8 <= 64 - 8 && narrow_upto64(p, n, out)) return {n, n, error_code::none};
-  if (replacement == strict_marker) return units_to_latin1_by<strict>(p, n, out, 0);
-  if (replacement == skip_marker) return units_to_latin1_by<skip>(p, n, out, 0);
-  return units_to_latin1_by<replace>(p, n, out, static_cast<unsigned char>(replacement));
+  std::size_t start = 0;
+  if (n - 8 <= 64 - 8) {
+    if (narrow_upto64(p, n, out)) return {n, n, error_code::none};
+  } else if (n - 65 < align_from - 65) {
+    start = narrow_medium(p, n, out);
+    if (start == n) return {n, n, error_code::none};
+  }
+  if (replacement == strict_marker) return units_to_latin1_by<strict>(p, n, out, 0, start);
+  if (replacement == skip_marker) return units_to_latin1_by<skip>(p, n, out, 0, start);
+  return units_to_latin1_by<replace>(p, n, out, static_cast<unsigned char>(replacement), start);
 }
 
 /// Latin-1 to UTF-16 (Out char16_t) or UTF-32: 32 or 16 bytes widened a step, stored from a

@@ -900,4 +900,54 @@ TEST_CASE("SIMD transcoding: inputs of up to 64 bytes (one masked block), every 
   CHECK(stats().failure.empty());
 }
 
+TEST_CASE("SIMD transcoding: runs of 3-byte forms with an error, an ASCII byte or a boundary value at every place") {
+  // Long runs of 3-byte forms take the kernels' 3-byte path 24 bytes at a time; a planted byte
+  // sequence, the values next to the 3-byte range's holes, and the ends of the input stop it.
+  const std::vector<std::vector<unsigned char>> plants = {{0x41},
+                                                          {0xE0, 0x9F, 0xBF},
+                                                          {0xED, 0xA0, 0x80},
+                                                          {0xED, 0xBF, 0xBF},
+                                                          {0xE0, 0x80, 0x80},
+                                                          {0xE1, 0x41, 0x80},
+                                                          {0xE1, 0x80, 0x41},
+                                                          {0xE1, 0xC0, 0x80},
+                                                          {0xF0, 0x9F, 0x98},
+                                                          {0xC3, 0xA9},
+                                                          {0x80},
+                                                          {0xE0, 0xA0, 0x80},
+                                                          {0xED, 0x9F, 0xBF},
+                                                          {0xEE, 0x80, 0x80},
+                                                          {0xEF, 0xBF, 0xBF},
+                                                          {0xF0, 0x9F, 0x98, 0x80}};
+  std::mt19937 rng(77);
+  const int three_only[4] = {0, 0, 100, 0};
+  for (const simd_kernel& k : kernels_under_test()) {
+    if (!k.supported) continue;
+    for (std::size_t len : {std::size_t{48}, std::size_t{72}, std::size_t{99}, std::size_t{150}, std::size_t{301}}) {
+      const std::vector<unsigned char> base = to_utf8(random_text(rng, len / 3 + 1, three_only));
+      for (std::size_t shift = 0; shift < 3; ++shift) {  // the run starting at a lead or not
+        std::vector<unsigned char> whole(base.begin() + static_cast<std::ptrdiff_t>(shift),
+                                         base.begin() + static_cast<std::ptrdiff_t>(shift + len - 2));
+        check_utf8(k, whole);
+        for (const auto& e : plants)
+          for (std::size_t at = 0; at < whole.size(); ++at) {
+            std::vector<unsigned char> v = whole;
+            for (std::size_t j = 0; j < e.size() && at + j < v.size(); ++j) v[at + j] = e[j];
+            check_utf8(k, v);
+          }
+      }
+    }
+  }
+  // The other byte order (the same path, its output swapped) against the host order.
+  const std::vector<unsigned char> base = to_utf8(random_text(rng, 100, three_only));
+  for (std::size_t at = 0; at < base.size(); ++at)
+    for (const unsigned char b : {0x41, 0x80, 0xED}) {
+      std::vector<unsigned char> v = base;
+      v[at] = b;
+      check_swapped_to16(*d::default_kernel(), v);
+    }
+  INFO(stats().failure);
+  CHECK(stats().failure.empty());
+}
+
 }  // namespace utf8dfa_test_simd_transcode

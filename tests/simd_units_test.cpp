@@ -794,6 +794,42 @@ TEST_CASE("utf8_to_latin1: ASCII blocks after blocks of pairs (one cut at the bl
   }
 }
 
+TEST_CASE("UTF-32 to UTF-16 and to Latin-1: a run of every length after supplementary values or an error") {
+  // utf32_to_utf16 may finish with the last 8 values read again, their units stored over the ones
+  // before them: only right when those were written one unit per value by the same call.
+  for (const char32_t lead : {U'\0', U'\x1F600', char32_t{0xD800}, char32_t{0x110000}})
+    for (std::size_t before : {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{9}, std::size_t{17}})
+      for (std::size_t run = 0; run <= 72; ++run) {
+        std::u32string s;
+        for (std::size_t k = 0; k < before; ++k) s += static_cast<char32_t>(0x4E00 + k);
+        if (lead != 0) s += lead;
+        for (std::size_t k = 0; k < run; ++k) s += static_cast<char32_t>(k % 3 == 0 ? 0x4E00 + k : 0x61 + k % 26);
+        check_utf32(s);
+        if (s.empty()) continue;
+        s.back() = U'\x10FFFF';  // a supplementary value in the last 8
+        check_utf32(s);
+      }
+  // Latin-1 from inputs of 64 to 2100 values (the vector loop without alignment below 2048) with a
+  // value above FF at a few places.
+  for (const std::size_t n :
+       {std::size_t{65}, std::size_t{96}, std::size_t{1000}, std::size_t{2047}, std::size_t{2100}})
+    for (const std::size_t at : {std::size_t{0}, std::size_t{31}, std::size_t{32}, n / 2, n - 33, n - 1, n}) {
+      std::u16string w;
+      std::u32string u;
+      for (std::size_t k = 0; k < n; ++k) {
+        const auto c = static_cast<char16_t>(k % 5 == 0 ? 0xE9 : 0x41 + k % 26);
+        w += c;
+        u += c;
+      }
+      if (at < n) {
+        w[at] = u'\x0100';
+        u[at] = U'\x20AC';
+      }
+      check_units_to_latin1(std::u16string_view(w));
+      check_units_to_latin1(std::u32string_view(u));
+    }
+}
+
 }  // namespace simd_units
 
 }  // namespace utf8dfa_test_simd_units

@@ -353,6 +353,47 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void copy_units_out(Out* o, const Out*
     if ((count & 1u) != 0) o[count - 1] = from[count - 1];
 }
 
+/// Decodes, from p + i on, eight 3-byte forms at a time (24 bytes, each a lead E0..EF and two
+/// continuation bytes whose value is neither below U+0800 nor a surrogate) while such a run follows
+/// and at least 32 bytes are left; returns the position it stopped at (i when none was taken).
+/// Reads at most 28 bytes past each position it starts a group at; writes exactly what it decodes.
+template <bool Swap, class Out>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::size_t decode_three_run(const unsigned char* p, std::size_t i,
+                                                                       std::size_t n, Out*& o) noexcept {
+  // Each lane holds four forms in bytes 0..11 (positions i..i+11, then i+12..i+23).
+  const __m256i class_mask = _mm256_setr_epi8(-16, -64, -64, -16, -64, -64, -16, -64, -64, -16, -64, -64, 0, 0, 0, 0,
+                                              -16, -64, -64, -16, -64, -64, -16, -64, -64, -16, -64, -64, 0, 0, 0, 0);
+  const __m256i class_want =
+      _mm256_setr_epi8(-32, -128, -128, -32, -128, -128, -32, -128, -128, -32, -128, -128, 0, 0, 0, 0, -32, -128, -128,
+                       -32, -128, -128, -32, -128, -128, -32, -128, -128, 0, 0, 0, 0);
+  // Per dword: (third byte, second byte, lead, zero).
+  const __m256i gather = _mm256_setr_epi8(2, 1, 0, -1, 5, 4, 3, -1, 8, 7, 6, -1, 11, 10, 9, -1, 2, 1, 0, -1, 5, 4, 3,
+                                          -1, 8, 7, 6, -1, 11, 10, 9, -1);
+  while (n - i >= 32) {
+    const __m256i v =
+        _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i))),
+                                _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i + 12)), 1);
+    const __m256i shape = _mm256_cmpeq_epi8(_mm256_and_si256(v, class_mask), class_want);
+    const __m256i bits = _mm256_and_si256(_mm256_shuffle_epi8(v, gather), _mm256_set1_epi32(0x000F3F3F));
+    const __m256i cp =
+        _mm256_madd_epi16(_mm256_maddubs_epi16(bits, _mm256_set1_epi16(0x4001)), _mm256_set1_epi32(0x10000001));
+    // Overlong (below 800) or a surrogate (D800..DFFF).
+    const __m256i bad =
+        _mm256_or_si256(_mm256_cmpgt_epi32(_mm256_set1_epi32(0x800), cp),
+                        _mm256_cmpeq_epi32(_mm256_and_si256(cp, _mm256_set1_epi32(0xF800)), _mm256_set1_epi32(0xD800)));
+    if (static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_andnot_si256(bad, shape))) != 0xFFFFFFFFu) break;
+    if constexpr (sizeof(Out) == 4) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), cp);
+    } else {
+      const __m256i words = _mm256_permute4x64_epi64(_mm256_packus_epi32(cp, cp), 0x08);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(o), in_order16<Swap>(_mm256_castsi256_si128(words)));
+    }
+    o += 8;
+    i += 24;
+  }
+  return i;
+}
+
 /// Bytes of zeros after the input that the blocks of utf8_to_utf_impl need (a block and the 8
 /// bytes its last window may touch).
 inline constexpr std::size_t utf8_block_reach = 40;
@@ -422,6 +463,18 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
       c.o += 32;
       checked = false;
       continue;
+    }
+    if constexpr (!Tail) {
+      // A run of 3-byte forms (CJK text) may start here: tried only in blocks without ASCII (text
+      // with spaces between its words fails too often for the attempt to pay).
+      if (high == 0xFFFFFFFFu && (p[c.i] & 0xF0u) == 0xE0u) {
+        const std::size_t from = c.i;
+        c.i = decode_three_run<Swap>(p, c.i, n, c.o);
+        if (c.i != from) {
+          checked = false;
+          continue;
+        }
+      }
     }
     if (!checked && UTF8DFA_UNLIKELY(utf8_block_has_error(v))) {
       if constexpr (Tail) return {c.i, 0, error_code::invalid_byte};  // (any error: the DFA decides)

@@ -420,22 +420,29 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf32_to_utf16_by(const c
   const __m256i high_base = _mm256_set1_epi32(0xD7C0);
   const __m256i low10 = _mm256_set1_epi32(0x3FF), low_tag = _mm256_set1_epi32(0xDC00);
   transcode_cursor<char16_t> c{0, out, error_code::none};
-  bool bmp = true;  // the last block was in the BMP: 16 values at a time are worth a try
+  bool bmp = true;          // the last block was in the BMP: 16 values at a time are worth a try
+  bool one_to_one = false;  // the 8 values before c.i were converted here, to a unit each
   while (n - c.i >= 8) {
     if (bmp && n - c.i >= 16) {
       // 16 values at a time while they are BMP values other than surrogates: packed to words (a value
       // above FFFF saturates, and is seen by its high half), the two vectors' lanes then put in order.
-      const __m256i v0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
-      const __m256i v1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 8));
-      const __m256i w = _mm256_packus_epi32(v0, v1);
-      const __m256i bad = _mm256_or_si256(_mm256_srli_epi32(_mm256_or_si256(v0, v1), 16),
-                                          _mm256_cmpeq_epi16(_mm256_and_si256(w, f800), d800w));
-      if (_mm256_testz_si256(bad, bad)) {
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o), _mm256_permute4x64_epi64(w, 0xD8));
-        c.o += 16;
-        c.i += 16;
-        continue;
-      }
+      std::size_t i = c.i;
+      char16_t* o = c.o;
+      do {
+        const __m256i v0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
+        const __m256i v1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 8));
+        const __m256i w = _mm256_packus_epi32(v0, v1);
+        const __m256i bad = _mm256_or_si256(_mm256_srli_epi32(_mm256_or_si256(v0, v1), 16),
+                                            _mm256_cmpeq_epi16(_mm256_and_si256(w, f800), d800w));
+        if (!_mm256_testz_si256(bad, bad)) break;
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), _mm256_permute4x64_epi64(w, 0xD8));
+        o += 16;
+        i += 16;
+      } while (n - i >= 16);
+      if (i != c.i) one_to_one = true;
+      c.i = i;
+      c.o = o;
+      if (n - c.i < 8) break;
     }
     const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
     // An error: a surrogate (v - D800 below 800) or a value above 10FFFF (its high half above 10).
@@ -444,11 +451,13 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf32_to_utf16_by(const c
                                         _mm256_cmpgt_epi32(_mm256_srli_epi32(v, 16), plane16));
     if (UTF8DFA_UNLIKELY(!_mm256_testz_si256(bad, bad))) {
       UTF8DFA_LEAVE_AVX();
+      one_to_one = false;
       if (!scalar_region<Strict>(p, n, c.i + 8, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
       continue;
     }
     const __m256i supp = _mm256_cmpgt_epi32(v, ffff);
     bmp = _mm256_testz_si256(supp, supp) != 0;
+    one_to_one = bmp;
     if (bmp) {
       // Lanes 0..3 and 4..7 packed to words (the values are at most FFFF), then put in order.
       const __m256i words = _mm256_packus_epi32(v, v);
@@ -488,6 +497,21 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf32_to_utf16_by(const c
       }
       c.o += count;
       c.i += 8;
+    }
+  }
+  if (one_to_one && c.i != n) {
+    // The last 1..7 values: the 8 values ending at n, when they are BMP values other than surrogates,
+    // stored over the units of the ones before them (the same units again).
+    const std::size_t back = 8 - (n - c.i);
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + n - 8));
+    const __m256i words = _mm256_packus_epi32(v, v);
+    const __m256i bad =
+        _mm256_or_si256(_mm256_srli_epi32(v, 16), _mm256_cmpeq_epi16(_mm256_and_si256(words, f800), d800w));
+    if (_mm256_testz_si256(bad, bad)) {
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o - back),
+                       _mm256_castsi256_si128(_mm256_permute4x64_epi64(words, 0x08)));
+      UTF8DFA_LEAVE_AVX();
+      return {n, static_cast<std::size_t>(c.o - back + 8 - out), c.first};
     }
   }
   UTF8DFA_LEAVE_AVX();

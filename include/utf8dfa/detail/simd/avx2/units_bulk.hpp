@@ -272,13 +272,14 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool narrow_short(const In* p, std::si
 
 /// UTF-16 (In char16_t) or UTF-32 to Latin-1 under Policy: blocks of 32 values up to FF from a
 /// 64-byte boundary narrowed in vectors, the others scalar.
+/// The output of [0, start) is written already, a byte per value.
 template <class Policy, class In>
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result units_to_latin1_by(const In* p, std::size_t n,
-                                                                          unsigned char* out,
-                                                                          unsigned char repl) noexcept {
+                                                                          unsigned char* out, unsigned char repl,
+                                                                          std::size_t start = 0) noexcept {
   latin1_progress s;
   // s.read, and s.read - s.written (which the vector blocks leave as it is), in registers.
-  std::size_t i = 0, lag = 0;
+  std::size_t i = start, lag = 0;
   std::size_t same_lag = 0;  // where lag last changed (the output of [same_lag, i) is p's)
   const bool align = n >= align_from;
   while (n - i >= 32) {
@@ -349,12 +350,31 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE bool narrow_upto64(const In* p, std::size_t
   return true;
 }
 
+/// Latin-1 of 64 to align_from values, 32 at a time (the last 32 ending at n) while they are all
+/// up to FF: returns n, or the start of the first block of 32 that is not (its output not written).
+/// Small and out of line, as narrow_upto64.
+template <class In>
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t narrow_medium(const In* p, std::size_t n,
+                                                               unsigned char* out) noexcept {
+  std::size_t i = 0;
+  for (; n - i >= 32; i += 32)
+    if (!narrow32<false>(p + i, out + i)) return i;
+  if (i != n && narrow32<false>(p + n - 32, out + n - 32)) i = n;
+  return i;
+}
+
 template <class In>
 conversion_result units_to_latin1(const In* p, std::size_t n, unsigned char* out, char32_t replacement) noexcept {
-  if (n - 8 <= 64 - 8 && narrow_upto64(p, n, out)) return {n, n, error_code::none};
-  if (replacement == strict_marker) return units_to_latin1_by<strict>(p, n, out, 0);
-  if (replacement == skip_marker) return units_to_latin1_by<skip>(p, n, out, 0);
-  return units_to_latin1_by<replace>(p, n, out, static_cast<unsigned char>(replacement));
+  std::size_t start = 0;
+  if (n - 8 <= 64 - 8) {
+    if (narrow_upto64(p, n, out)) return {n, n, error_code::none};
+  } else if (n - 65 < align_from - 65) {
+    start = narrow_medium(p, n, out);
+    if (start == n) return {n, n, error_code::none};
+  }
+  if (replacement == strict_marker) return units_to_latin1_by<strict>(p, n, out, 0, start);
+  if (replacement == skip_marker) return units_to_latin1_by<skip>(p, n, out, 0, start);
+  return units_to_latin1_by<replace>(p, n, out, static_cast<unsigned char>(replacement), start);
 }
 
 /// Latin-1 to UTF-16 (Out char16_t) or UTF-32: 32 or 16 bytes widened a step, stored from a

@@ -248,10 +248,10 @@ UTF8DFA_TARGET_AVX2 inline std::size_t count_leads(const unsigned char* p, std::
   return count;
 }
 
-/// UTF-16 units of well-formed input: leads, plus one more for each 4-byte lead (F0..FF).
-UTF8DFA_TARGET_AVX2 inline std::size_t utf16_length(const unsigned char* p, std::size_t n) noexcept {
+/// utf16_length from i on (count: the units before i): 32 bytes a step, the last one overlapping.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::size_t utf16_length_from(const unsigned char* p, std::size_t n,
+                                                                        std::size_t i, std::size_t count) noexcept {
   const __m256i cont_limit = splat(0xBF), four_limit = splat(lead4_min - 1u);
-  std::size_t count = 0, i = 0;
   for (; n - i >= 32; i += 32) {
     const __m256i in = load(p + i);
     const unsigned leads = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(in, cont_limit)));
@@ -270,6 +270,41 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf16_length(const unsigned char* p, std:
   }
   UTF8DFA_LEAVE_AVX();
   return count + utf16_length_scalar(p + i, n - i);
+}
+
+/// utf16_length of 128 bytes or more: as count_leads_long, with each byte F0..FF subtracted once
+/// more (at most 4 a counter per step, so 63 steps between the sums).
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t utf16_length_long(const unsigned char* p,
+                                                                          std::size_t n) noexcept {
+  const __m256i limit = splat(0xBF), four = splat(lead4_min), zero = _mm256_setzero_si256();
+  __m256i sums = zero;
+  std::size_t i = 0;
+  while (n - i >= 128) {
+    const std::size_t steps = (n - i) / 128 < 63 ? (n - i) / 128 : 63;
+    __m256i acc0 = zero, acc1 = zero;
+    for (std::size_t s = 0; s < steps; ++s, i += 128) {
+      const __m256i a = load(p + i), b = load(p + i + 32), c = load(p + i + 64), d = load(p + i + 96);
+      acc0 = _mm256_sub_epi8(acc0, _mm256_cmpgt_epi8(a, limit));
+      acc1 = _mm256_sub_epi8(acc1, _mm256_cmpgt_epi8(b, limit));
+      acc0 = _mm256_sub_epi8(acc0, _mm256_cmpeq_epi8(_mm256_max_epu8(a, four), a));
+      acc1 = _mm256_sub_epi8(acc1, _mm256_cmpeq_epi8(_mm256_max_epu8(b, four), b));
+      acc0 = _mm256_sub_epi8(acc0, _mm256_cmpgt_epi8(c, limit));
+      acc1 = _mm256_sub_epi8(acc1, _mm256_cmpgt_epi8(d, limit));
+      acc0 = _mm256_sub_epi8(acc0, _mm256_cmpeq_epi8(_mm256_max_epu8(c, four), c));
+      acc1 = _mm256_sub_epi8(acc1, _mm256_cmpeq_epi8(_mm256_max_epu8(d, four), d));
+    }
+    sums = _mm256_add_epi64(sums, _mm256_add_epi64(_mm256_sad_epu8(acc0, zero), _mm256_sad_epu8(acc1, zero)));
+  }
+  const __m128i half = _mm_add_epi64(_mm256_castsi256_si128(sums), _mm256_extracti128_si256(sums, 1));
+  const auto count = static_cast<std::size_t>(_mm_cvtsi128_si64(half)) +
+                     static_cast<std::size_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(half, half)));
+  return utf16_length_from(p, n, i, count);
+}
+
+/// UTF-16 units of well-formed input: leads, plus one more for each 4-byte lead (F0..FF).
+UTF8DFA_TARGET_AVX2 inline std::size_t utf16_length(const unsigned char* p, std::size_t n) noexcept {
+  if (n >= 128) return utf16_length_long(p, n);
+  return utf16_length_from(p, n, 0, 0);
 }
 
 }  // namespace avx2
