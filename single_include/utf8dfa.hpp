@@ -1014,6 +1014,11 @@ UTF8DFA_ALWAYS_INLINE bool ascii16(const unsigned char* p) noexcept {
   return ((load64(p) | load64(p + 8)) & high_bits) == 0;
 }
 
+/// True when the 32 bytes at p are all ASCII.
+UTF8DFA_ALWAYS_INLINE bool ascii32(const unsigned char* p) noexcept {
+  return ((load64(p) | load64(p + 8) | load64(p + 16) | load64(p + 24)) & high_bits) == 0;
+}
+
 /// Runs the shift DFA over [i, end) from `st`; the whole loop-carried chain is one shift per byte.
 UTF8DFA_ALWAYS_INLINE std::uint64_t run_dfa(std::uint64_t st, const unsigned char* p, std::size_t i,
                                             std::size_t end) noexcept {
@@ -1033,54 +1038,60 @@ UTF8DFA_ALWAYS_INLINE std::uint64_t step8(std::uint64_t st, const unsigned char*
   return step(st, q[7]);
 }
 
-/// Validation at run time, one stream: ASCII skipped 16 bytes at a time, everything else through
-/// the shift DFA in blocks of 64 bytes (written out eight steps at a time); only a failing block
-/// (or one that ends the input inside a character) is re-scanned to say where and why.
-inline validation_result validate_one_stream(const unsigned char* p, std::size_t n) noexcept {
-  std::size_t i = 0;
-  std::uint64_t st = s_accept;
-  for (;;) {
-    if ((st & state_mask) == s_accept)
-      while (n - i >= 16 && ascii16(p + i)) i += 16;
-    const std::size_t block = i;
-    const std::uint64_t entry = st & state_mask;
-    const bool last = n - i < 64;
-    if (last) {
-      st = run_dfa(st, p, i, n);
-    } else {
-      for (std::size_t k = 0; k < 64; k += 8) st = step8(st, p + i + k);
-      i += 64;
-    }
-    if (UTF8DFA_UNLIKELY((st & state_mask) == s_reject || (last && (st & state_mask) != s_accept)))
-      return validate_from(p, n, entry == s_accept ? block : partial_start(p, block));
-    if (last) return {n, 0, error_code::none};
+/// Sixteen bytes through the DFA.
+UTF8DFA_ALWAYS_INLINE std::uint64_t step16(std::uint64_t st, const unsigned char* q) noexcept {
+  return step8(step8(st, q), q + 8);
+}
+
+/// Skips 16-byte blocks of ASCII from a character boundary while 16 bytes remain before `end`.
+UTF8DFA_ALWAYS_INLINE void skip_ascii(const unsigned char* p, std::size_t& i, std::size_t end,
+                                      std::uint64_t st) noexcept {
+  if ((st & state_mask) == s_accept) {
+    while (end - i >= 32 && ascii32(p + i)) i += 32;
+    while (end - i >= 16 && ascii16(p + i)) i += 16;
   }
 }
 
-/// One stream of the two-stream check: skips ASCII while at a character boundary, keeping at
-/// least 64 bytes before `end`.
-UTF8DFA_ALWAYS_INLINE void skip_ascii(const unsigned char* p, std::size_t& i, std::size_t end,
-                                      std::uint64_t st) noexcept {
-  if ((st & state_mask) == s_accept)
-    while (end - i >= 80 && ascii16(p + i)) i += 16;
+/// The last `end - i` (under 16) bytes from `st`: at once when they are ASCII after a character
+/// boundary (tested as the 16 bytes that end at `end`, when there are 16), else byte by byte.
+UTF8DFA_ALWAYS_INLINE std::uint64_t run_tail(std::uint64_t st, const unsigned char* p, std::size_t i,
+                                             std::size_t end) noexcept {
+  if ((st & state_mask) == s_accept && end >= 16 && ascii16(p + end - 16)) return st;
+  return run_dfa(st, p, i, end);
 }
 
-/// True when [0, mid) and [mid, n) are both well-formed (mid starts a character), checked as two
+/// Validation at run time from the character boundary i, one stream: ASCII skipped 16 bytes at a time, everything else
+/// through the shift DFA in blocks of 16 bytes (so that mostly-ASCII text, an accented letter every few words, returns
+/// to the ASCII test soon after each one); only a failing block (or the tail, when the input ends inside a character)
+/// is re-scanned to say where and why.
+inline validation_result validate_one_stream(const unsigned char* p, std::size_t n, std::size_t i) noexcept {
+  std::uint64_t st = s_accept;
+  for (;;) {
+    skip_ascii(p, i, n, st);
+    const std::uint64_t entry = st & state_mask;
+    const bool last = n - i < 16;
+    st = last ? run_tail(st, p, i, n) : step16(st, p + i);
+    if (UTF8DFA_UNLIKELY((st & state_mask) == s_reject || (last && (st & state_mask) != s_accept)))
+      return validate_from(p, n, entry == s_accept ? i : partial_start(p, i));
+    if (last) return {n, 0, error_code::none};
+    i += 16;
+  }
+}
+
+/// True when [start, mid) and [mid, n) are both well-formed (start and mid start characters), checked as two
 /// interleaved DFA chains, which doubles the bytes per cycle of one chain of dependent shifts.
 /// False says nothing about where: the caller re-runs one stream for the exact answer.
-inline bool two_streams_valid(const unsigned char* p, std::size_t mid, std::size_t n) noexcept {
-  std::size_t a = 0, b = mid;
+inline bool two_streams_valid(const unsigned char* p, std::size_t start, std::size_t mid, std::size_t n) noexcept {
+  std::size_t a = start, b = mid;
   std::uint64_t sa = s_accept, sb = s_accept;
   for (;;) {
     skip_ascii(p, a, mid, sa);
     skip_ascii(p, b, n, sb);
-    if (mid - a < 64 || n - b < 64) break;
-    for (std::size_t k = 0; k < 64; k += 8) {
-      sa = step8(sa, p + a + k);
-      sb = step8(sb, p + b + k);
-    }
-    a += 64;
-    b += 64;
+    if (mid - a < 16 || n - b < 16) break;
+    sa = step16(sa, p + a);
+    sb = step16(sb, p + b);
+    a += 16;
+    b += 16;
     if (UTF8DFA_UNLIKELY(((sa & state_mask) == s_reject) | ((sb & state_mask) == s_reject))) return false;
   }
   // The rest of each stream alone.
@@ -1089,25 +1100,48 @@ inline bool two_streams_valid(const unsigned char* p, std::size_t mid, std::size
     std::uint64_t& st = pos == &a ? sa : sb;
     for (std::size_t& i = *pos;;) {
       skip_ascii(p, i, end, st);
-      if (end - i < 64) break;
-      for (std::size_t k = 0; k < 64; k += 8) st = step8(st, p + i + k);
-      i += 64;
+      if (end - i < 16) break;
+      st = step16(st, p + i);
+      i += 16;
       if ((st & state_mask) == s_reject) return false;
     }
-    st = run_dfa(st, p, *pos, end);
+    st = run_tail(st, p, *pos, end);
   }
   return (sa & state_mask) == s_accept && (sb & state_mask) == s_accept;
 }
 
-/// Validation at run time: long inputs as two interleaved streams split at a character start near
-/// the middle; anything ill-formed (and short input) through one stream, which says where and why.
-inline validation_result validate_scalar(const unsigned char* p, std::size_t n) noexcept {
-  if (n >= 1024) {
-    std::size_t mid = n / 2;
-    for (int k = 0; k < 3 && is_continuation(p[mid]); ++k) ++mid;
-    if (!is_continuation(p[mid]) && two_streams_valid(p, mid, n)) return {n, 0, error_code::none};
+/// True when the n (under 16) bytes at p are ASCII.
+UTF8DFA_ALWAYS_INLINE bool ascii_short(const unsigned char* p, std::size_t n) noexcept {
+  std::uint64_t w = 0;
+  if (n >= 8) {
+    w = load64(p) | load64(p + n - 8);
+  } else {
+    for (std::size_t k = 0; k < n; ++k) w |= p[k];
   }
-  return validate_one_stream(p, n);
+  return (w & high_bits) == 0;
+}
+
+/// validate_scalar after its ASCII start, from the character boundary i: long inputs as two
+/// interleaved streams split at a character start near the middle; anything ill-formed (and short
+/// input) through one stream, which says where and why.
+UTF8DFA_NOINLINE inline validation_result validate_after_ascii(const unsigned char* p, std::size_t n,
+                                                               std::size_t i) noexcept {
+  if (n - i >= 1024) {
+    std::size_t mid = i + (n - i) / 2;
+    for (int k = 0; k < 3 && is_continuation(p[mid]); ++k) ++mid;
+    if (!is_continuation(p[mid]) && two_streams_valid(p, i, mid, n)) return {n, 0, error_code::none};
+  }
+  return validate_one_stream(p, n, i);
+}
+
+/// Validation at run time. The ASCII start is skipped here, in a small function that short ASCII
+/// input (keys, identifiers) leaves at once; the rest by validate_after_ascii.
+inline validation_result validate_scalar(const unsigned char* p, std::size_t n) noexcept {
+  std::size_t i = 0;
+  while (n - i >= 32 && ascii32(p + i)) i += 32;
+  if (n - i >= 16 && ascii16(p + i)) i += 16;
+  if (n - i < 16 && (n >= 16 ? ascii16(p + n - 16) : ascii_short(p, n))) return {n, 0, error_code::none};
+  return validate_after_ascii(p, n, i);
 }
 
 /// The sum of the eight bytes of `acc` (each at most 255).
@@ -1209,10 +1243,40 @@ UTF8DFA_ALWAYS_INLINE Out* copy_units(const In* p, std::size_t count, Out* o) no
   return o + count;
 }
 
+/// The N bytes at p widened into `o` (read before any unit is written, so that compilers turn the
+/// fixed-length loop into a few vector instructions whatever `o` may alias).
+template <std::size_t N, class Out>
+UTF8DFA_ALWAYS_INLINE Out* widen_block(const unsigned char* p, Out* o) noexcept {
+  unsigned char b[N];
+  std::memcpy(b, p, N);
+  for (std::size_t k = 0; k < N; ++k) o[k] = static_cast<Out>(b[k]);
+  return o + N;
+}
+
 /// The end of the run of 16-byte ASCII blocks from i (i itself when the first block is not ASCII).
 UTF8DFA_ALWAYS_INLINE std::size_t ascii_run_end(const unsigned char* p, std::size_t i, std::size_t n) noexcept {
   while (n - i >= 16 && ascii16(p + i)) i += 16;
   return i;
+}
+
+/// At an ASCII byte p[i]: the run of 16-byte ASCII blocks from i widened into `o` (each block
+/// checked and written in one go), or else one ASCII word of eight; false (nothing done) when the
+/// bytes from i start neither.
+template <class Out>
+UTF8DFA_ALWAYS_INLINE bool copy_ascii(const unsigned char* p, std::size_t n, std::size_t& i, Out*& o) noexcept {
+  if (n - i >= 16 && ascii16(p + i)) {
+    do {
+      o = widen_block<16>(p + i, o);
+      i += 16;
+    } while (n - i >= 16 && ascii16(p + i));
+    return true;
+  }
+  if (n - i >= 8 && (load64(p + i) & high_bits) == 0) {
+    o = widen_block<8>(p + i, o);
+    i += 8;
+    return true;
+  }
+  return false;
 }
 
 /// The well-formed characters from i decoded into `o` (UTF-32, or UTF-16 when Out has two bytes):
@@ -1225,14 +1289,10 @@ UTF8DFA_ALWAYS_INLINE Out* decode_run(const unsigned char* p, std::size_t n, std
   while (i < n) {
     const std::uint32_t b0 = p[i];
     if (b0 < 0x80u) {
-      if (n - i >= 8 && (load64(p + i) & high_bits) == 0) {  // a word of ASCII, then 16-byte blocks
-        const std::size_t j = ascii_run_end(p, i + 8, n);
-        o = copy_units(p + i, j - i, o);
-        i = j;
-        continue;
+      if (!copy_ascii(p, n, i, o)) {
+        *o++ = static_cast<Out>(b0);
+        ++i;
       }
-      *o++ = static_cast<Out>(b0);
-      ++i;
       continue;
     }
     if (n - i < 4) break;
@@ -2504,14 +2564,10 @@ conversion_result utf8_to_latin1_scalar(const unsigned char* p, std::size_t n, u
     while (i < n) {
       const std::uint32_t b0 = p[i];
       if (b0 < 0x80u) {
-        if (n - i >= 8 && (load64(p + i) & high_bits) == 0) {  // a word of ASCII, then 16-byte blocks
-          const std::size_t j = ascii_run_end(p, i + 8, n);
-          o = copy_units(p + i, j - i, o);
-          i = j;
-          continue;
+        if (!copy_ascii(p, n, i, o)) {
+          *o++ = static_cast<unsigned char>(b0);
+          ++i;
         }
-        *o++ = static_cast<unsigned char>(b0);
-        ++i;
         continue;
       }
       if ((b0 & 0xFEu) != 0xC2u || n - i < 2) break;

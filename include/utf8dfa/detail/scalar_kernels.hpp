@@ -45,14 +45,10 @@ conversion_result utf8_to_latin1_scalar(const unsigned char* p, std::size_t n, u
     while (i < n) {
       const std::uint32_t b0 = p[i];
       if (b0 < 0x80u) {
-        if (n - i >= 8 && (load64(p + i) & high_bits) == 0) {  // a word of ASCII, then 16-byte blocks
-          const std::size_t j = ascii_run_end(p, i + 8, n);
-          o = copy_units(p + i, j - i, o);
-          i = j;
-          continue;
+        if (!copy_ascii(p, n, i, o)) {
+          *o++ = static_cast<unsigned char>(b0);
+          ++i;
         }
-        *o++ = static_cast<unsigned char>(b0);
-        ++i;
         continue;
       }
       if ((b0 & 0xFEu) != 0xC2u || n - i < 2) break;
