@@ -1888,11 +1888,48 @@ constexpr bool plain_block(const In* p) noexcept {
   return bad == 0;
 }
 
-/// Validation of UTF-16 or UTF-32 (by In), offsets in units: blocks of 32 plain units at a time,
-/// the others unit by unit.
+/// The surrogate tests of UTF-16 units in host order (Swap false) or with their bytes exchanged:
+/// u & mask is `high` for D800..DBFF, `low` for DC00..DFFF.
+template <bool Swap>
+struct surrogate_bits {
+  static constexpr std::uint16_t mask = Swap ? 0x00FC : 0xFC00, high = Swap ? 0x00D8 : 0xD800,
+                                 low = Swap ? 0x00DC : 0xDC00;
+};
+
+/// True when each of the 32 UTF-16 units at p is a high surrogate exactly when the unit after it is
+/// a low one (p[32] is read too). UTF-16 is well-formed exactly when that holds of every unit but
+/// the last, the first is not a low surrogate and the last not a high one: blocks checked so chain
+/// on from one another wherever they start (inside a pair too), with no test per unit, and the
+/// compilers vectorise the loop. A block that fails holds an error among p[0..32].
+template <bool Swap = false>
+constexpr bool paired_block32(const char16_t* p) noexcept {
+  using S = surrogate_bits<Swap>;
+  std::uint16_t bad = 0;
+  for (std::size_t k = 0; k < 32; ++k)
+    bad |= static_cast<std::uint16_t>(((p[k] & S::mask) == S::high) ^ ((p[k + 1] & S::mask) == S::low));
+  return bad == 0;
+}
+
+/// From the character boundary i of the `n` UTF-16 units at p, past the blocks of 32 that
+/// paired_block32 passes; returns a character boundary at or before the first that fails (i when
+/// none passes).
+template <bool Swap = false>
+constexpr std::size_t skip_paired_blocks(const char16_t* p, std::size_t n, std::size_t i) noexcept {
+  using S = surrogate_bits<Swap>;
+  if (n - i < 33 || (p[i] & S::mask) == S::low) return i;
+  const std::size_t start = i;
+  while (n - i >= 33 && paired_block32<Swap>(p + i)) i += 32;
+  // A block may have stopped inside a pair (checked: p[i - 1] is its high surrogate).
+  return i != start && (p[i - 1] & S::mask) == S::high ? i - 1 : i;
+}
+
+/// Validation of UTF-16 or UTF-32 (by In), offsets in units: UTF-16 by paired blocks, UTF-32 by
+/// blocks of 32 plain units, what is left unit by unit.
 template <class In>
 constexpr validation_result validate_utf(const In* p, std::size_t n) noexcept {
-  for (std::size_t i = 0; i < n;) {
+  std::size_t start = 0;
+  if constexpr (sizeof(In) == 2) start = skip_paired_blocks(p, n, 0);
+  for (std::size_t i = start; i < n;) {
     if (n - i >= 32 && plain_block(p + i)) {
       i += 32;
       continue;
@@ -1945,9 +1982,63 @@ Out* mixed_block16(const char32_t* p, Out* o) noexcept {
   return o + 1;
 }
 
+/// True when the 16 values at p are all above FFFF (and scalar values).
+constexpr bool supplementary16(const char32_t* p) noexcept {
+  unsigned bad = 0;
+  for (std::size_t k = 0; k < 16; ++k) bad |= static_cast<unsigned>(std::uint32_t{p[k]} - 0x10000u > 0xFFFFFu);
+  return bad == 0;
+}
+
+/// UTF-32 to UTF-16: the `m` values at p, all above FFFF, written as pairs at fixed places (a loop
+/// with a count known only at run time, which g++ -O3 vectorises rather than unrolls).
+template <class Out>
+Out* supplementary_run(const char32_t* p, std::size_t m, Out* o) noexcept {
+  for (std::size_t k = 0; k < m; ++k) {
+    o[2 * k] = static_cast<Out>(0xD7C0u + (std::uint32_t{p[k]} >> 10));
+    o[2 * k + 1] = static_cast<Out>(0xDC00u + (std::uint32_t{p[k]} & 0x3FFu));
+  }
+  return o + 2 * m;
+}
+
+/// UTF-16 to UTF-32: the 32 units at p converted as 16 values at fixed places when they are 16
+/// surrogate pairs (text of emoji); false, nothing written, when not.
+template <class Out>
+bool pairs_block32_to_utf32(const char16_t* p, Out* o) noexcept {
+  constexpr std::uint32_t pair_offset = 0x10000u - (0xD800u << 10) - 0xDC00u;  // modulo 2^32
+  unsigned bad = 0;
+  for (std::size_t k = 0; k < 16; ++k) bad |= ((p[2 * k] & 0xFC00u) ^ 0xD800u) | ((p[2 * k + 1] & 0xFC00u) ^ 0xDC00u);
+  if (bad != 0) return false;
+  for (std::size_t k = 0; k < 16; ++k)
+    o[k] = static_cast<Out>((std::uint32_t{p[2 * k]} << 10) + p[2 * k + 1] + pair_offset);
+  return true;
+}
+
+/// UTF-16 to UTF-32: the 32 units at p, which start a character and which paired_block32 passed,
+/// converted without a branch per unit; returns the end of the output (the units taken: 33 when
+/// p[31] starts a pair). Each unit but the last writes a value, its own or (a high surrogate) its
+/// pair's, and the output moves on unless the unit is a low surrogate, whose write the next one
+/// overwrites; the last writes only what it takes, so nothing is written past the end.
+template <class Out>
+Out* paired_block32_to_utf32(const char16_t* p, Out* o) noexcept {
+  constexpr std::uint32_t pair_offset = 0x10000u - (0xD800u << 10) - 0xDC00u;  // modulo 2^32
+  for (std::size_t k = 0; k < 31; ++k) {
+    const std::uint32_t u = p[k];
+    const std::uint32_t high = 0u - static_cast<std::uint32_t>((u & 0xFC00u) == 0xD800u);  // all ones or 0
+    *o = static_cast<Out>((u & ~high) | (((u << 10) + p[k + 1] + pair_offset) & high));
+    o += (u & 0xFC00u) != 0xDC00u;
+  }
+  const std::uint32_t u = p[31];
+  if ((u & 0xFC00u) == 0xD800u)
+    *o++ = static_cast<Out>((u << 10) + p[32] + pair_offset);
+  else if ((u & 0xFC00u) != 0xDC00u)
+    *o++ = static_cast<Out>(u);
+  return o;
+}
+
 /// UTF-16 to UTF-32 or UTF-32 to UTF-16 (by In and Out), like the UTF-8 conversions: blocks of 16
-/// units that map one to one copied as they are, UTF-32 blocks of scalar values by mixed_block16,
-/// the others unit by unit.
+/// units that map one to one copied as they are, well-formed UTF-16 blocks with pairs by
+/// paired_block32_to_utf32, UTF-32 runs of blocks above FFFF by supplementary_run, other blocks of scalar values by
+/// mixed_block16, the others unit by unit.
 template <class Policy, class In, class Out>
 conversion_result utf_to_utf(const In* p, std::size_t n, Out* out, [[maybe_unused]] Policy pol) noexcept {
   Out* o = out;
@@ -1960,8 +2051,27 @@ conversion_result utf_to_utf(const In* p, std::size_t n, Out* out, [[maybe_unuse
       i = j;
       continue;
     }
+    if constexpr (sizeof(In) == 2) {  // a well-formed block with pairs
+      if (n - i >= 32 && pairs_block32_to_utf32(p + i, o)) {
+        i += 32;
+        o += 16;
+        continue;
+      }
+      if (n - i >= 33 && (p[i] & 0xFC00u) != 0xDC00u && paired_block32(p + i)) {
+        o = paired_block32_to_utf32(p + i, o);
+        i += 32 + ((p[i + 31] & 0xFC00u) == 0xD800u);
+        continue;
+      }
+    }
     if constexpr (sizeof(In) == 4) {  // a valid block with characters above FFFF
       if (n - i >= 16) {
+        if (supplementary16(p + i)) {
+          std::size_t j = i + 16;
+          while (n - j >= 16 && supplementary16(p + j)) j += 16;
+          o = supplementary_run(p + i, j - i, o);
+          i = j;
+          continue;
+        }
         if (Out* const e = mixed_block16(p + i, o)) {
           i += 16;
           o = e;
@@ -2467,7 +2577,7 @@ inline std::size_t count_utf16_by_pairs(const char16_t* p, std::size_t n) noexce
 /// validate_utf16 on the `n` units at p with the bytes of each exchanged (UTF-16 in the byte order
 /// opposite to the host's).
 inline validation_result validate_utf16_swapped_scalar(const char16_t* p, std::size_t n) noexcept {
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t i = skip_paired_blocks<true>(p, n, 0); i < n; ++i) {
     const char16_t u = swap_bytes(p[i]);
     if (u < 0xD800 || u > 0xDFFF) continue;
     if (u >= 0xDC00) return {i, 1, error_code::surrogate};
@@ -11459,7 +11569,7 @@ inline std::size_t count_utf16_by_pairs(const char16_t* p, std::size_t n) noexce
 /// validate_utf16 on the `n` units at p with the bytes of each exchanged (UTF-16 in the byte order
 /// opposite to the host's).
 inline validation_result validate_utf16_swapped_scalar(const char16_t* p, std::size_t n) noexcept {
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t i = skip_paired_blocks<true>(p, n, 0); i < n; ++i) {
     const char16_t u = swap_bytes(p[i]);
     if (u < 0xD800 || u > 0xDFFF) continue;
     if (u >= 0xDC00) return {i, 1, error_code::surrogate};

@@ -4,13 +4,15 @@
 // utf8_length_from_utf16/32 (a pair across their end, an error anywhere in them), UTF-8 characters
 // decoded while four bytes remain and within the last four, Latin-1 blocks of 16 bytes above 7F,
 // UTF-16/32 to Latin-1 in chunks of 256 bytes, UTF-8 to Latin-1 under each policy, count_utf16 by
-// blocks and words;
+// blocks and words; text of pairs only (blocks of 32 UTF-16 units checked pair by pair, runs of
+// UTF-32 values above FFFF);
 // and the dialect validators' two streams on long input (detail/dialect_dfa.hpp). Each case puts
 // one character or error at every position of a short input, or around the split of a long one.
 #include <utf8dfa.hpp>
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -530,6 +532,71 @@ TEST_CASE("scalar blocks: UTF-16 <-> UTF-32 blocks with pairs, and an error at e
         CHECK(check_utf16_utf32(s, utf8dfa::replace{}).empty());
         CHECK(check_utf16_utf32(s, utf8dfa::skip{}).empty());
       }
+}
+
+/// UTF-16 validation (valid_up_to, error_length, error) by the reference, character by character.
+utf8dfa::validation_result validate16_ref(const std::u16string& s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const utf8dfa_ref::utf16_piece piece = utf8dfa_ref::utf16_at(s.data(), s.size(), i);
+    if (piece.kind != error::none)
+      return {i, piece.kind == error::incomplete ? std::size_t{0} : std::size_t{1},
+              static_cast<utf8dfa::error_code>(static_cast<unsigned>(piece.kind))};
+    i += piece.length;
+  }
+  return {s.size(), 0, utf8dfa::error_code::none};
+}
+
+/// The units of `s` stored little-endian (little) or big-endian, read back as host units.
+std::u16string in_order(const std::u16string& s, bool little) {
+  std::u16string r;
+  for (const char16_t u : s) {
+    const unsigned char b[2] = {static_cast<unsigned char>(little ? u & 0xFF : u >> 8),
+                                static_cast<unsigned char>(little ? u >> 8 : u & 0xFF)};
+    char16_t v;
+    std::memcpy(&v, b, 2);
+    r.push_back(v);
+  }
+  return r;
+}
+
+bool same(const utf8dfa::validation_result& a, const utf8dfa::validation_result& b) {
+  return a.valid_up_to == b.valid_up_to && a.error_length == b.error_length && a.error == b.error;
+}
+
+TEST_CASE("scalar blocks: text of pairs only (emoji), with an error at every position, every length to 100",
+          "[scalar_blocks]") {
+  const scalar_kernel scalar;
+  // Blocks that are all pairs (UTF-16 blocks of 32 units, UTF-32 runs of values above FFFF), at
+  // either alignment (one BMP unit first or none), validated in both byte orders and converted.
+  for (const std::size_t lead : {std::size_t{0}, std::size_t{1}}) {
+    std::u32string base(lead, U'\u00E9');
+    for (std::size_t k = 0; k < 60; ++k) base.push_back(static_cast<char32_t>(0x1F300 + 37 * k));
+    const std::u16string base16 = to16(base);
+    const std::u16string bad16[] = {std::u16string(1, char16_t(0xD83D)), std::u16string(1, char16_t(0xDE00)),
+                                    std::u16string(u"\xDE00\xD83D"), std::u16string(u"x")};
+    for (std::size_t size = 0; size <= 100; ++size)
+      for (std::size_t pos = 0; pos <= size; ++pos)
+        for (const std::u16string& b : bad16) {
+          const std::u16string s = with(base16.substr(0, size), pos, b);  // may cut a pair: an error too
+          INFO("UTF-16 of " << s.size() << " (lead " << lead << "), piece at " << pos);
+          const utf8dfa::validation_result want = validate16_ref(s);
+          CHECK(same(utf8dfa::validate_utf16(s), want));
+          CHECK(same(utf8dfa::validate_utf16le(in_order(s, true)), want));
+          CHECK(same(utf8dfa::validate_utf16be(in_order(s, false)), want));
+          CHECK(check_utf16_utf32(s, utf8dfa::strict{}).empty());
+          CHECK(check_utf16_utf32(s, utf8dfa::replace{}).empty());
+        }
+    const char32_t bad32[] = {0xD800, 0x110000, 0x41};
+    for (std::size_t size = 0; size <= base.size(); ++size)
+      for (std::size_t pos = 0; pos <= size; ++pos)
+        for (const char32_t b : bad32) {
+          const std::u32string s = with(base.substr(0, size), pos, std::u32string(1, b));
+          INFO("UTF-32 of " << s.size() << " (lead " << lead << "), " << static_cast<std::uint32_t>(b) << " at "
+                            << pos);
+          CHECK(check_utf16_utf32(s, utf8dfa::strict{}).empty());
+          CHECK(check_utf16_utf32(s, utf8dfa::skip{}).empty());
+        }
+  }
 }
 
 TEST_CASE("scalar blocks: UTF-16/32 to Latin-1 with one unit above FF at every position of 600", "[scalar_blocks]") {
