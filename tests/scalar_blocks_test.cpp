@@ -563,18 +563,18 @@ bool same(const utf8dfa::validation_result& a, const utf8dfa::validation_result&
   return a.valid_up_to == b.valid_up_to && a.error_length == b.error_length && a.error == b.error;
 }
 
-TEST_CASE("scalar blocks: text of pairs only (emoji), with an error at every position, every length to 100",
-          "[scalar_blocks]") {
-  const scalar_kernel scalar;
-  // Blocks that are all pairs (UTF-16 blocks of 32 units, UTF-32 runs of values above FFFF), at
-  // either alignment (one BMP unit first or none), validated in both byte orders and converted.
+/// Text of pairs only (emoji) with an error at every position, every length to 140 UTF-16 units:
+/// blocks that are all pairs (UTF-16 blocks of 32 or 64 units checked pair by pair, UTF-32 runs of
+/// values above FFFF), at either alignment (one BMP unit first or none), validated in both byte
+/// orders, converted and repaired, under the kernel selected.
+void check_pairs_only() {
   for (const std::size_t lead : {std::size_t{0}, std::size_t{1}}) {
     std::u32string base(lead, U'\u00E9');
-    for (std::size_t k = 0; k < 60; ++k) base.push_back(static_cast<char32_t>(0x1F300 + 37 * k));
+    for (std::size_t k = 0; k < 75; ++k) base.push_back(static_cast<char32_t>(0x1F300 + 37 * k));
     const std::u16string base16 = to16(base);
     const std::u16string bad16[] = {std::u16string(1, char16_t(0xD83D)), std::u16string(1, char16_t(0xDE00)),
                                     std::u16string(u"\xDE00\xD83D"), std::u16string(u"x")};
-    for (std::size_t size = 0; size <= 100; ++size)
+    for (std::size_t size = 0; size <= 140; ++size)
       for (std::size_t pos = 0; pos <= size; ++pos)
         for (const std::u16string& b : bad16) {
           const std::u16string s = with(base16.substr(0, size), pos, b);  // may cut a pair: an error too
@@ -585,6 +585,15 @@ TEST_CASE("scalar blocks: text of pairs only (emoji), with an error at every pos
           CHECK(same(utf8dfa::validate_utf16be(in_order(s, false)), want));
           CHECK(check_utf16_utf32(s, utf8dfa::strict{}).empty());
           CHECK(check_utf16_utf32(s, utf8dfa::replace{}).empty());
+          std::u16string fixed(s.size(), u'#');
+          utf8dfa::to_well_formed_utf16(s, &fixed[0]);
+          std::u16string want_fixed;
+          for (std::size_t i = 0; i < s.size();) {
+            const utf8dfa_ref::utf16_piece piece = utf8dfa_ref::utf16_at(s.data(), s.size(), i);
+            want_fixed += piece.kind == error::none ? s.substr(i, piece.length) : std::u16string(1, u'\uFFFD');
+            i += piece.length;
+          }
+          CHECK(fixed == want_fixed);
         }
     const char32_t bad32[] = {0xD800, 0x110000, 0x41};
     for (std::size_t size = 0; size <= base.size(); ++size)
@@ -597,6 +606,13 @@ TEST_CASE("scalar blocks: text of pairs only (emoji), with an error at every pos
           CHECK(check_utf16_utf32(s, utf8dfa::skip{}).empty());
         }
   }
+}
+
+TEST_CASE("scalar blocks: text of pairs only (emoji), with an error at every position, every length to 140",
+          "[scalar_blocks]") {
+  check_pairs_only();  // the kernel of this run
+  const scalar_kernel scalar;
+  check_pairs_only();
 }
 
 TEST_CASE("scalar blocks: UTF-16/32 to Latin-1 with one unit above FF at every position of 600", "[scalar_blocks]") {

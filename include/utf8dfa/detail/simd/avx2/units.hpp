@@ -7,6 +7,7 @@
 
 #include "../../kernel_table.hpp"
 #include "../../units.hpp"
+#include "../../units_kernels.hpp"
 #include "../target.hpp"
 #include "../transcode_common.hpp"
 #include "transcode.hpp"
@@ -239,38 +240,81 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool plain64(const char16_t* p, __m256
   return _mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_min_epu16(m, top), m)) == 0;
 }
 
-UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_utf16(const char16_t* p,
-                                                                             std::size_t n) noexcept {
+/// The units among the 16 at p (bytes exchanged when Swap) that break the pairing: all ones where
+/// a unit is a high surrogate and the unit after it (p[16] is read too) not a low one, or the other
+/// way round (paired_block32's test, 16 units a vector, in either byte order without a shuffle).
+template <bool Swap>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i unpaired16(const char16_t* p) noexcept {
+  using S = surrogate_bits<Swap>;
+  const __m256i mask = _mm256_set1_epi16(static_cast<short>(S::mask));
+  const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 1));
+  return _mm256_xor_si256(_mm256_cmpeq_epi16(_mm256_and_si256(a, mask), _mm256_set1_epi16(static_cast<short>(S::high))),
+                          _mm256_cmpeq_epi16(_mm256_and_si256(b, mask), _mm256_set1_epi16(static_cast<short>(S::low))));
+}
+
+/// validate_utf16 (bytes exchanged when Swap): from the start, blocks of 64 units checked pair by
+/// pair (p[64] read too), which chain on from one another; then, from the character boundary
+/// before the first block that fails, blocks of 16 checked for surrogates; the scalar code finds
+/// the error in the first block that has one, and checks the tail.
+template <bool Swap>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE validation_result validate_utf16_by(const char16_t* p,
+                                                                              std::size_t n) noexcept {
+  using S = surrogate_bits<Swap>;
+  std::size_t i = 0;
+  if (n >= 65 && (p[0] & S::mask) != S::low) {
+    while (n - i >= 65) {
+      const __m256i bad = _mm256_or_si256(_mm256_or_si256(unpaired16<Swap>(p + i), unpaired16<Swap>(p + i + 16)),
+                                          _mm256_or_si256(unpaired16<Swap>(p + i + 32), unpaired16<Swap>(p + i + 48)));
+      if (!_mm256_testz_si256(bad, bad)) break;
+      i += 64;
+    }
+    if (i != 0 && (p[i - 1] & S::mask) == S::high) --i;  // inside a pair (checked)
+  }
   const __m256i shift = _mm256_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
   const __m256i top = _mm256_set1_epi16(0x07FF);
-  std::size_t i = 0;
   while (n - i >= 16) {
-    if (n - i >= 64 && plain64(p + i, shift, top)) {
+    if (n - i >= 64 && plain64<Swap>(p + i, shift, top)) {
       i += 64;
       continue;
     }
-    const unit_block b = check_utf16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i)), i, n);
+    const unit_block b = check_utf16(load_units<Swap>(p + i), i, n);
     if (UTF8DFA_UNLIKELY(!b.clean)) break;  // the scalar code finds the error
     i += b.take;
   }
   UTF8DFA_LEAVE_AVX();
-  const validation_result r = validate_utf(p + i, n - i);
+  const validation_result r = Swap ? validate_utf16_swapped_scalar(p + i, n - i) : validate_utf(p + i, n - i);
   return {i + r.valid_up_to, r.error_length, r.error};
 }
 
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_utf16(const char16_t* p,
+                                                                             std::size_t n) noexcept {
+  return validate_utf16_by<false>(p, n);
+}
+
+/// to_well_formed_utf16: blocks of 16 units checked pair by pair (p[16] read too) copied as they
+/// are; a block that fails repaired by the scalar code from the character boundary before it, and
+/// a low surrogate where a character starts after it replaced (the check does not see it); the last
+/// 16 units copied in one store when they are well-formed, else repaired.
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t to_well_formed_utf16(const char16_t* p, std::size_t n,
                                                                              char16_t* out) noexcept {
   std::size_t i = 0;
-  while (n - i >= 16) {
-    const __m256i u = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
-    const unit_block b = check_utf16(u, i, n);
-    if (UTF8DFA_LIKELY(b.clean)) {  // (a high surrogate left to the next block is copied as it is)
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), u);
-      i += b.take;
-    } else {
-      UTF8DFA_LEAVE_AVX();
-      i = to_well_formed_until(p, n, i, i + b.take, out);
+  while (n - i >= 17) {
+    if (UTF8DFA_UNLIKELY((p[i] & 0xFC00u) == 0xDC00u)) {  // a character cannot start with it
+      out[i++] = static_cast<char16_t>(replacement_character);
+      continue;
     }
+    const std::size_t start = i;
+    for (; n - i >= 17; i += 16) {
+      const __m256i u = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
+      const __m256i bad = unpaired16<false>(p + i);
+      if (!_mm256_testz_si256(bad, bad)) break;
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), u);
+    }
+    if (i != start && (p[i - 1] & 0xFC00u) == 0xD800u) --i;  // inside a pair (checked)
+    if (n - i < 17) break;
+    UTF8DFA_LEAVE_AVX();
+    i = to_well_formed_until(p, n, i, i + 16, out);
   }
   if (i < n && n >= 16) {
     // The last 16 units, when they are well-formed (a low surrogate first counts as lone): their

@@ -130,32 +130,32 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t count_utf16(const char16
   return n - pairs - pair_starts_scalar(p, n, i, n);
 }
 
-/// Takes the 8 values at q into the largest value and the largest value plus `offset`.
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void take_utf32(__m256i& value, __m256i& shifted, const char32_t* q,
-                                                          __m256i offset) noexcept {
-  __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q));
-  __asm__("" : "+x"(v));  // one load, which the compiler would otherwise fold into both uses
-  value = _mm256_max_epu32(value, v);
-  shifted = _mm256_max_epu32(shifted, _mm256_add_epi32(v, offset));
+/// Takes the 8 values at q into `top`, the largest of (value ^ D800) - 800: that maps D800..DFFF
+/// to FFFFF800..FFFFFFFF and values above 10FFFF above 10F7FF, the scalar values to 0..10F7FF, so
+/// the values taken are all scalar values exactly when top <= 10F7FF (three operations a vector,
+/// one accumulator).
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void take_utf32(__m256i& top, const char32_t* q) noexcept {
+  const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q));
+  top =
+      _mm256_max_epu32(top, _mm256_sub_epi32(_mm256_xor_si256(v, _mm256_set1_epi32(0xD800)), _mm256_set1_epi32(0x800)));
+}
+
+/// True when the values take_utf32 took into `top` are all scalar values.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf32_top_ok(__m256i top) noexcept {
+  const __m256i limit = _mm256_set1_epi32(0x10F7FF);
+  return _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_max_epu32(top, limit), limit)) == -1;
 }
 
 /// validate_utf32: from a 64-byte boundary, blocks of up to 1024 values checked once each through
-/// the largest value and the largest value plus FFFF2000 (which takes D800..DFFF, and them only,
-/// to FFFFF800..FFFFFFFF); the scalar code finds the error in a block that has one, and checks the
-/// head and the tail.
+/// take_utf32; the scalar code finds the error in a block that has one, and checks the head and the
+/// tail.
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_utf32(const char32_t* p,
                                                                              std::size_t n) noexcept {
-  const __m256i offset = _mm256_set1_epi32(static_cast<int>(0xFFFF2000u));
   if (n - 8 <= 64 - 8) {
     // 8 to 64 values: eight groups of 8 that cover them (overlapping from the last one on).
-    __m256i value = _mm256_setzero_si256(), shifted = value;
-    for (std::size_t k = 0; k < 64; k += 8) take_utf32(value, shifted, p + (k < n - 8 ? k : n - 8), offset);
-    const __m256i big_ok =
-        _mm256_cmpeq_epi32(_mm256_max_epu32(value, _mm256_set1_epi32(0x10FFFF)), _mm256_set1_epi32(0x10FFFF));
-    const __m256i sur_ok =
-        _mm256_cmpeq_epi32(_mm256_max_epu32(shifted, _mm256_set1_epi32(static_cast<int>(0xFFFFF7FFu))),
-                           _mm256_set1_epi32(static_cast<int>(0xFFFFF7FFu)));
-    if (_mm256_movemask_epi8(_mm256_and_si256(big_ok, sur_ok)) == -1) return {n, 0, error_code::none};
+    __m256i top = _mm256_setzero_si256();
+    for (std::size_t k = 0; k < 64; k += 8) take_utf32(top, p + (k < n - 8 ? k : n - 8));
+    if (utf32_top_ok(top)) return {n, 0, error_code::none};
     UTF8DFA_LEAVE_AVX();
     return validate_utf(p, n);
   }
@@ -164,23 +164,16 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_utf32(con
   validation_result r = validate_utf(p, i);
   if (!r) return r;
   while (n - i >= 32) {
-    __m256i value0 = _mm256_setzero_si256(), value1 = value0, value2 = value0, value3 = value0;
-    __m256i shifted0 = value0, shifted1 = value0, shifted2 = value0, shifted3 = value0;
+    __m256i top0 = _mm256_setzero_si256(), top1 = top0, top2 = top0, top3 = top0;
     const std::size_t step = n - i < 1024 ? (n - i) / 32 * 32 : 1024;
     for (const char32_t* q = p + i; q < p + i + step; q += 32) {
-      take_utf32(value0, shifted0, q, offset);
-      take_utf32(value1, shifted1, q + 8, offset);
-      take_utf32(value2, shifted2, q + 16, offset);
-      take_utf32(value3, shifted3, q + 24, offset);
+      take_utf32(top0, q);
+      take_utf32(top1, q + 8);
+      take_utf32(top2, q + 16);
+      take_utf32(top3, q + 24);
     }
-    const __m256i big = _mm256_max_epu32(_mm256_max_epu32(value0, value1), _mm256_max_epu32(value2, value3));
-    const __m256i sur = _mm256_max_epu32(_mm256_max_epu32(shifted0, shifted1), _mm256_max_epu32(shifted2, shifted3));
-    // Fine when big <= 10FFFF and sur <= FFFFF7FF: the maxima with those limits are the limits.
-    const __m256i big_ok =
-        _mm256_cmpeq_epi32(_mm256_max_epu32(big, _mm256_set1_epi32(0x10FFFF)), _mm256_set1_epi32(0x10FFFF));
-    const __m256i sur_ok = _mm256_cmpeq_epi32(_mm256_max_epu32(sur, _mm256_set1_epi32(static_cast<int>(0xFFFFF7FFu))),
-                                              _mm256_set1_epi32(static_cast<int>(0xFFFFF7FFu)));
-    if (UTF8DFA_UNLIKELY(_mm256_movemask_epi8(_mm256_and_si256(big_ok, sur_ok)) != -1)) break;
+    if (UTF8DFA_UNLIKELY(!utf32_top_ok(_mm256_max_epu32(_mm256_max_epu32(top0, top1), _mm256_max_epu32(top2, top3)))))
+      break;
     i += step;
   }
   if (n - i < 32 && n >= 8 && i < n) {
@@ -188,17 +181,12 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_utf32(con
     // one holds an error).
     const std::size_t last = n - 8;
     const char32_t* q = p + i;
-    __m256i value = _mm256_setzero_si256(), shifted = value;
-    take_utf32(value, shifted, p + last, offset);
-    take_utf32(value, shifted, n - i > 8 ? q : p + last, offset);
-    take_utf32(value, shifted, n - i > 16 ? q + 8 : p + last, offset);
-    take_utf32(value, shifted, n - i > 24 ? q + 16 : p + last, offset);
-    const __m256i big_ok =
-        _mm256_cmpeq_epi32(_mm256_max_epu32(value, _mm256_set1_epi32(0x10FFFF)), _mm256_set1_epi32(0x10FFFF));
-    const __m256i sur_ok =
-        _mm256_cmpeq_epi32(_mm256_max_epu32(shifted, _mm256_set1_epi32(static_cast<int>(0xFFFFF7FFu))),
-                           _mm256_set1_epi32(static_cast<int>(0xFFFFF7FFu)));
-    if (_mm256_movemask_epi8(_mm256_and_si256(big_ok, sur_ok)) == -1) return {n, 0, error_code::none};
+    __m256i top = _mm256_setzero_si256();
+    take_utf32(top, p + last);
+    take_utf32(top, n - i > 8 ? q : p + last);
+    take_utf32(top, n - i > 16 ? q + 8 : p + last);
+    take_utf32(top, n - i > 24 ? q + 16 : p + last);
+    if (utf32_top_ok(top)) return {n, 0, error_code::none};
   }
   UTF8DFA_LEAVE_AVX();
   r = validate_utf(p + i, n - i);
@@ -544,25 +532,10 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t change_endianness(const Unit* p
   return n;
 }
 
-/// validate_utf16 on units with their bytes exchanged: one byte shuffle a vector; the scalar code
-/// finds the error in the first block that has one, and checks the tail.
+/// validate_utf16 on units with their bytes exchanged.
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_utf16_swapped(const char16_t* p,
                                                                                      std::size_t n) noexcept {
-  const __m256i shift = _mm256_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
-  const __m256i top = _mm256_set1_epi16(0x07FF);
-  std::size_t i = 0;
-  while (n - i >= 16) {
-    if (n - i >= 64 && plain64<true>(p + i, shift, top)) {
-      i += 64;
-      continue;
-    }
-    const unit_block b = check_utf16(load_units<true>(p + i), i, n);
-    if (UTF8DFA_UNLIKELY(!b.clean)) break;  // the scalar code finds the error
-    i += b.take;
-  }
-  UTF8DFA_LEAVE_AVX();
-  const validation_result r = validate_utf16_swapped_scalar(p + i, n - i);
-  return {i + r.valid_up_to, r.error_length, r.error};
+  return validate_utf16_by<true>(p, n);
 }
 
 }  // namespace avx2
