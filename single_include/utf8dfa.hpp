@@ -2007,45 +2007,9 @@ Out* supplementary_run(const char32_t* p, std::size_t m, Out* o) noexcept {
   return o + 2 * m;
 }
 
-/// UTF-16 to UTF-32: the 32 units at p converted as 16 values at fixed places when they are 16
-/// surrogate pairs (text of emoji); false, nothing written, when not.
-template <class Out>
-bool pairs_block32_to_utf32(const char16_t* p, Out* o) noexcept {
-  constexpr std::uint32_t pair_offset = 0x10000u - (0xD800u << 10) - 0xDC00u;  // modulo 2^32
-  unsigned bad = 0;
-  for (std::size_t k = 0; k < 16; ++k) bad |= ((p[2 * k] & 0xFC00u) ^ 0xD800u) | ((p[2 * k + 1] & 0xFC00u) ^ 0xDC00u);
-  if (bad != 0) return false;
-  for (std::size_t k = 0; k < 16; ++k)
-    o[k] = static_cast<Out>((std::uint32_t{p[2 * k]} << 10) + p[2 * k + 1] + pair_offset);
-  return true;
-}
-
-/// UTF-16 to UTF-32: the 32 units at p, which start a character and which paired_block32 passed,
-/// converted without a branch per unit; returns the end of the output (the units taken: 33 when
-/// p[31] starts a pair). Each unit but the last writes a value, its own or (a high surrogate) its
-/// pair's, and the output moves on unless the unit is a low surrogate, whose write the next one
-/// overwrites; the last writes only what it takes, so nothing is written past the end.
-template <class Out>
-Out* paired_block32_to_utf32(const char16_t* p, Out* o) noexcept {
-  constexpr std::uint32_t pair_offset = 0x10000u - (0xD800u << 10) - 0xDC00u;  // modulo 2^32
-  for (std::size_t k = 0; k < 31; ++k) {
-    const std::uint32_t u = p[k];
-    const std::uint32_t high = 0u - static_cast<std::uint32_t>((u & 0xFC00u) == 0xD800u);  // all ones or 0
-    *o = static_cast<Out>((u & ~high) | (((u << 10) + p[k + 1] + pair_offset) & high));
-    o += (u & 0xFC00u) != 0xDC00u;
-  }
-  const std::uint32_t u = p[31];
-  if ((u & 0xFC00u) == 0xD800u)
-    *o++ = static_cast<Out>((u << 10) + p[32] + pair_offset);
-  else if ((u & 0xFC00u) != 0xDC00u)
-    *o++ = static_cast<Out>(u);
-  return o;
-}
-
 /// UTF-16 to UTF-32 or UTF-32 to UTF-16 (by In and Out), like the UTF-8 conversions: blocks of 16
-/// units that map one to one copied as they are, well-formed UTF-16 blocks with pairs by
-/// paired_block32_to_utf32, UTF-32 runs of blocks above FFFF by supplementary_run, other blocks of scalar values by
-/// mixed_block16, the others unit by unit.
+/// units that map one to one copied as they are, UTF-32 runs of blocks above FFFF by
+/// supplementary_run, other blocks of scalar values by mixed_block16, the others unit by unit.
 template <class Policy, class In, class Out>
 conversion_result utf_to_utf(const In* p, std::size_t n, Out* out, [[maybe_unused]] Policy pol) noexcept {
   Out* o = out;
@@ -2057,18 +2021,6 @@ conversion_result utf_to_utf(const In* p, std::size_t n, Out* out, [[maybe_unuse
       o = copy_units(p + i, j - i, o);
       i = j;
       continue;
-    }
-    if constexpr (sizeof(In) == 2) {  // a well-formed block with pairs
-      if (n - i >= 32 && pairs_block32_to_utf32(p + i, o)) {
-        i += 32;
-        o += 16;
-        continue;
-      }
-      if (n - i >= 33 && (p[i] & 0xFC00u) != 0xDC00u && paired_block32(p + i)) {
-        o = paired_block32_to_utf32(p + i, o);
-        i += 32 + ((p[i + 31] & 0xFC00u) == 0xD800u);
-        continue;
-      }
     }
     if constexpr (sizeof(In) == 4) {  // a valid block with characters above FFFF
       if (n - i >= 16) {
@@ -4613,6 +4565,21 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE conversion_result finish_padded(const 
   return finish_scalar_in_order<Strict, Swap>(p, n, out, c, repl);
 }
 
+/// The 32 ASCII bytes v (read from q) widened into 32 units at o (UTF-16 in the order Swap says).
+template <bool Swap, class Out>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void widen_ascii32(__m256i v, const unsigned char* q, Out* o) noexcept {
+  if constexpr (sizeof(Out) == 4) {
+    for (int g = 0; g < 4; ++g)
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 8 * g),
+                          _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(q + 8 * g))));
+  } else {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(o),
+                        in_order16<Swap>(_mm256_cvtepu8_epi16(_mm256_castsi256_si128(v))));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 16),
+                        in_order16<Swap>(_mm256_cvtepu8_epi16(_mm256_extracti128_si256(v, 1))));
+  }
+}
+
 template <bool Strict, class Out, bool Tail, bool Swap>
 UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
                                                        char32_t replacement) noexcept {
@@ -4632,18 +4599,21 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
     const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
     const auto high = static_cast<std::uint32_t>(_mm256_movemask_epi8(v));
     if (high == 0) {
-      if constexpr (sizeof(Out) == 4) {
-        for (int g = 0; g < 4; ++g)
-          _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 8 * g),
-                              _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + c.i + 8 * g))));
-      } else {
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o),
-                            in_order16<Swap>(_mm256_cvtepu8_epi16(_mm256_castsi256_si128(v))));
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 16),
-                            in_order16<Swap>(_mm256_cvtepu8_epi16(_mm256_extracti128_si256(v, 1))));
-      }
+      widen_ascii32<Swap>(v, p + c.i, c.o);
       c.i += 32;
       c.o += 32;
+      if constexpr (!Tail) {
+        // A run of ASCII (English text, markup): 64 bytes a test while it lasts.
+        while (n - c.i >= 64) {
+          const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
+          const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 32));
+          if (_mm256_movemask_epi8(_mm256_or_si256(a, b)) != 0) break;
+          widen_ascii32<Swap>(a, p + c.i, c.o);
+          widen_ascii32<Swap>(b, p + c.i + 32, c.o + 32);
+          c.i += 64;
+          c.o += 64;
+        }
+      }
       checked = false;
       continue;
     }

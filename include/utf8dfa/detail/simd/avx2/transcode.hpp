@@ -430,6 +430,21 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE conversion_result finish_padded(const 
   return finish_scalar_in_order<Strict, Swap>(p, n, out, c, repl);
 }
 
+/// The 32 ASCII bytes v (read from q) widened into 32 units at o (UTF-16 in the order Swap says).
+template <bool Swap, class Out>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void widen_ascii32(__m256i v, const unsigned char* q, Out* o) noexcept {
+  if constexpr (sizeof(Out) == 4) {
+    for (int g = 0; g < 4; ++g)
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 8 * g),
+                          _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(q + 8 * g))));
+  } else {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(o),
+                        in_order16<Swap>(_mm256_cvtepu8_epi16(_mm256_castsi256_si128(v))));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 16),
+                        in_order16<Swap>(_mm256_cvtepu8_epi16(_mm256_extracti128_si256(v, 1))));
+  }
+}
+
 template <bool Strict, class Out, bool Tail, bool Swap>
 UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
                                                        char32_t replacement) noexcept {
@@ -449,18 +464,21 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
     const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
     const auto high = static_cast<std::uint32_t>(_mm256_movemask_epi8(v));
     if (high == 0) {
-      if constexpr (sizeof(Out) == 4) {
-        for (int g = 0; g < 4; ++g)
-          _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 8 * g),
-                              _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + c.i + 8 * g))));
-      } else {
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o),
-                            in_order16<Swap>(_mm256_cvtepu8_epi16(_mm256_castsi256_si128(v))));
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 16),
-                            in_order16<Swap>(_mm256_cvtepu8_epi16(_mm256_extracti128_si256(v, 1))));
-      }
+      widen_ascii32<Swap>(v, p + c.i, c.o);
       c.i += 32;
       c.o += 32;
+      if constexpr (!Tail) {
+        // A run of ASCII (English text, markup): 64 bytes a test while it lasts.
+        while (n - c.i >= 64) {
+          const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
+          const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 32));
+          if (_mm256_movemask_epi8(_mm256_or_si256(a, b)) != 0) break;
+          widen_ascii32<Swap>(a, p + c.i, c.o);
+          widen_ascii32<Swap>(b, p + c.i + 32, c.o + 32);
+          c.i += 64;
+          c.o += 64;
+        }
+      }
       checked = false;
       continue;
     }
