@@ -31,12 +31,30 @@ const char* const ops[] = {"validate",
                            "latin1_to_utf8",
                            "utf8_to_latin1",
                            "to_well_formed_utf16",
-                           "validate_utf16_swapped"};
+                           "validate_utf16_swapped",
+                           "utf8_to_utf16_assume_valid",
+                           "utf8_to_utf32_assume_valid",
+                           "utf16_length_from_utf8",
+                           "utf16_length_from_utf8_assume_valid",
+                           "utf32_length_from_utf8_assume_valid",
+                           "utf8_length_from_utf16",
+                           "utf8_length_from_utf16_assume_valid",
+                           "utf8_length_from_utf32_assume_valid",
+                           "utf8_length_from_latin1",
+                           "count_utf16",
+                           "validate_utf32",
+                           "utf16_to_latin1",
+                           "utf32_to_latin1",
+                           "latin1_to_utf16",
+                           "latin1_to_utf32",
+                           "utf16_swapped_to_utf8",
+                           "utf8_to_utf16_swapped",
+                           "change_endianness_utf16"};
 
 struct inputs {
   std::string u8, latin1, latin1_u8;
-  std::u16string u16, u16_swapped;  // (the second with the bytes of each unit exchanged)
-  std::u32string u32;
+  std::u16string u16, u16_swapped, latin1_u16;  // (the second with the bytes of each unit exchanged)
+  std::u32string u32, latin1_u32;
 };
 
 /// One run of `op`: returns something of the result (so that no run is optimised away) and sets
@@ -61,6 +79,30 @@ std::size_t run(bool ours, const std::string& op, const inputs& in, std::vector<
   if (op == "utf8_to_utf32")
     return UTF8DFA_PICK(utf8dfa::utf8_to_utf32(u8, o32.data()).written,
                         simdutf::convert_utf8_to_utf32(u8.data(), u8.size(), o32.data()));
+  if (op == "utf8_to_utf16_assume_valid")
+    return UTF8DFA_PICK(utf8dfa::utf8_to_utf16(u8, o16.data(), utf8dfa::assume_valid{}).written,
+                        simdutf::convert_valid_utf8_to_utf16le(u8.data(), u8.size(), o16.data()));
+  if (op == "utf8_to_utf32_assume_valid")
+    return UTF8DFA_PICK(utf8dfa::utf8_to_utf32(u8, o32.data(), utf8dfa::assume_valid{}).written,
+                        simdutf::convert_valid_utf8_to_utf32(u8.data(), u8.size(), o32.data()));
+  // The validating lengths against simdutf's validation followed by its length (which assumes valid
+  // input); the assume_valid ones against its length alone.
+  if (op == "utf16_length_from_utf8")
+    return UTF8DFA_PICK(utf8dfa::utf16_length_from_utf8(u8), simdutf::validate_utf8(u8.data(), u8.size())
+                                                                 ? simdutf::utf16_length_from_utf8(u8.data(), u8.size())
+                                                                 : 0);
+  if (op == "utf16_length_from_utf8_assume_valid")
+    return UTF8DFA_PICK(utf8dfa::utf16_length_from_utf8(u8, utf8dfa::assume_valid{}),
+                        simdutf::utf16_length_from_utf8(u8.data(), u8.size()));
+  if (op == "utf32_length_from_utf8_assume_valid")
+    return UTF8DFA_PICK(utf8dfa::utf32_length_from_utf8(u8, utf8dfa::assume_valid{}),
+                        simdutf::utf32_length_from_utf8(u8.data(), u8.size()));
+  if (op == "utf8_to_utf16_swapped")
+    return UTF8DFA_PICK(utf8dfa::host_is_little_endian ? utf8dfa::utf8_to_utf16be(u8, o16.data()).written
+                                                       : utf8dfa::utf8_to_utf16le(u8, o16.data()).written,
+                        utf8dfa::host_is_little_endian
+                            ? simdutf::convert_utf8_to_utf16be(u8.data(), u8.size(), o16.data())
+                            : simdutf::convert_utf8_to_utf16le(u8.data(), u8.size(), o16.data()));
   if (op == "utf8_to_latin1") {
     bytes = in.latin1_u8.size();
     return UTF8DFA_PICK(utf8dfa::utf8_to_latin1(in.latin1_u8, o8.data()).written,
@@ -71,7 +113,48 @@ std::size_t run(bool ours, const std::string& op, const inputs& in, std::vector<
     return UTF8DFA_PICK(utf8dfa::latin1_to_utf8(in.latin1, o8.data()),
                         simdutf::convert_latin1_to_utf8(in.latin1.data(), in.latin1.size(), o8.data()));
   }
+  bytes = in.latin1.size();
+  if (op == "utf8_length_from_latin1")
+    return UTF8DFA_PICK(utf8dfa::utf8_length_from_latin1(in.latin1),
+                        simdutf::utf8_length_from_latin1(in.latin1.data(), in.latin1.size()));
+  if (op == "latin1_to_utf16")
+    return UTF8DFA_PICK(utf8dfa::latin1_to_utf16(in.latin1, o16.data()),
+                        simdutf::convert_latin1_to_utf16le(in.latin1.data(), in.latin1.size(), o16.data()));
+  if (op == "latin1_to_utf32")
+    return UTF8DFA_PICK(utf8dfa::latin1_to_utf32(in.latin1, o32.data()),
+                        simdutf::convert_latin1_to_utf32(in.latin1.data(), in.latin1.size(), o32.data()));
+  bytes = in.latin1_u16.size() * 2;
+  if (op == "utf16_to_latin1")
+    return UTF8DFA_PICK(utf8dfa::utf16_to_latin1(in.latin1_u16, o8.data()).written,
+                        simdutf::convert_utf16le_to_latin1(in.latin1_u16.data(), in.latin1_u16.size(), o8.data()));
+  bytes = in.latin1_u32.size() * 4;
+  if (op == "utf32_to_latin1")
+    return UTF8DFA_PICK(utf8dfa::utf32_to_latin1(in.latin1_u32, o8.data()).written,
+                        simdutf::convert_utf32_to_latin1(in.latin1_u32.data(), in.latin1_u32.size(), o8.data()));
   bytes = u16.size() * 2;
+  if (op == "utf8_length_from_utf16")
+    return UTF8DFA_PICK(utf8dfa::utf8_length_from_utf16(u16),
+                        simdutf::validate_utf16le(u16.data(), u16.size())
+                            ? simdutf::utf8_length_from_utf16le(u16.data(), u16.size())
+                            : 0);
+  if (op == "utf8_length_from_utf16_assume_valid")
+    return UTF8DFA_PICK(utf8dfa::utf8_length_from_utf16(u16, utf8dfa::assume_valid{}),
+                        simdutf::utf8_length_from_utf16le(u16.data(), u16.size()));
+  if (op == "count_utf16")
+    return UTF8DFA_PICK(utf8dfa::count_utf16(u16), simdutf::count_utf16le(u16.data(), u16.size()));
+  if (op == "utf16_swapped_to_utf8") {
+    const std::u16string& s = in.u16_swapped;
+    return UTF8DFA_PICK(utf8dfa::host_is_little_endian ? utf8dfa::utf16be_to_utf8(s, o8.data()).written
+                                                       : utf8dfa::utf16le_to_utf8(s, o8.data()).written,
+                        utf8dfa::host_is_little_endian
+                            ? simdutf::convert_utf16be_to_utf8(s.data(), s.size(), o8.data())
+                            : simdutf::convert_utf16le_to_utf8(s.data(), s.size(), o8.data()));
+  }
+  if (op == "change_endianness_utf16") {
+    UTF8DFA_PICK(utf8dfa::change_endianness_utf16(u16, o16.data()),
+                 (simdutf::change_endianness_utf16(u16.data(), u16.size(), o16.data()), std::size_t{0}));
+    return o16[0];
+  }
   if (op == "utf16_to_utf8")
     return UTF8DFA_PICK(utf8dfa::utf16_to_utf8(u16, o8.data()).written,
                         simdutf::convert_utf16le_to_utf8(u16.data(), u16.size(), o8.data()));
@@ -96,6 +179,11 @@ std::size_t run(bool ours, const std::string& op, const inputs& in, std::vector<
   if (op == "utf32_to_utf8")
     return UTF8DFA_PICK(utf8dfa::utf32_to_utf8(u32, o8.data()).written,
                         simdutf::convert_utf32_to_utf8(u32.data(), u32.size(), o8.data()));
+  if (op == "utf8_length_from_utf32_assume_valid")
+    return UTF8DFA_PICK(utf8dfa::utf8_length_from_utf32(u32, utf8dfa::assume_valid{}),
+                        simdutf::utf8_length_from_utf32(u32.data(), u32.size()));
+  if (op == "validate_utf32")
+    return UTF8DFA_PICK(utf8dfa::validate_utf32(u32).valid_up_to, simdutf::validate_utf32(u32.data(), u32.size()));
   if (op == "utf32_to_utf16")
     return UTF8DFA_PICK(utf8dfa::utf32_to_utf16(u32, o16.data()).written,
                         simdutf::convert_utf32_to_utf16le(u32.data(), u32.size(), o16.data()));
@@ -130,6 +218,10 @@ int main(int argc, char** argv) {
   utf8dfa::change_endianness_utf16(in.u16, &in.u16_swapped[0]);
   in.u32 = utf8dfa::to_utf32(in.u8);
   for (const char32_t c : in.u32) in.latin1 += static_cast<char>(c <= 0xFF ? c : 0x80 | (c & 0x7F));
+  for (const char c : in.latin1) {
+    in.latin1_u16 += static_cast<char16_t>(static_cast<unsigned char>(c));
+    in.latin1_u32 += static_cast<char32_t>(static_cast<unsigned char>(c));
+  }
   in.latin1_u8.resize(in.latin1.size() * 2);
   in.latin1_u8.resize(utf8dfa::latin1_to_utf8(in.latin1, in.latin1_u8.data()));
   const long iters = std::atol(argv[4]);

@@ -4085,6 +4085,42 @@ inline bool scalar_region_in_order(const In* p, std::size_t n, std::size_t end, 
   }
 }
 
+/// The scalar function on the rest of the input, merged with what the vector loop did.
+template <bool Strict, class In, class Out>
+inline conversion_result finish_scalar(const In* p, std::size_t n, Out* out, transcode_cursor<Out> c,
+                                       char32_t repl) noexcept {
+  conversion_result r{};
+  if constexpr (sizeof(In) == 1) {
+    r = Strict                ? utf8_to_utf_scalar(p + c.i, n - c.i, c.o, strict{})
+        : repl == skip_marker ? utf8_to_utf_scalar(p + c.i, n - c.i, c.o, skip{})
+                              : utf8_to_utf_scalar(p + c.i, n - c.i, c.o, replace{repl});
+  } else {
+    r = Strict                ? utf_to_utf8_scalar(p + c.i, n - c.i, c.o, strict{})
+        : repl == skip_marker ? utf_to_utf8_scalar(p + c.i, n - c.i, c.o, skip{})
+                              : utf_to_utf8_scalar(p + c.i, n - c.i, c.o, replace{repl});
+  }
+  const error_code e = c.first != error_code::none ? c.first : r.error;
+  return {c.i + r.read, static_cast<std::size_t>(c.o - out) + r.written, e};
+}
+
+/// finish_scalar for a conversion whose UTF-16 side is in the other byte order when Swap (see
+/// scalar_region_in_order).
+template <bool Strict, bool Swap, class In, class Out>
+inline conversion_result finish_scalar_in_order(const In* p, std::size_t n, Out* out, transcode_cursor<Out> c,
+                                                char32_t repl) noexcept {
+  if constexpr (!Swap) {
+    return finish_scalar<Strict>(p, n, out, c, repl);
+  } else if constexpr (sizeof(In) == 2) {
+    if (!scalar_region_in_order<Strict, true>(p, n, n, c, repl))
+      return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+    return {n, static_cast<std::size_t>(c.o - out), c.first};
+  } else {
+    const conversion_result r = finish_scalar<Strict>(p, n, out, c, repl);
+    swap_units_in_place(c.o, r.written - static_cast<std::size_t>(c.o - out));
+    return r;
+  }
+}
+
 }  // namespace detail
 }  // namespace UTF8DFA_ABI_NAMESPACE
 }  // namespace utf8dfa
@@ -4270,42 +4306,6 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void store_exact(char16_t* o, __m128i 
     alignas(16) char16_t words[8];
     _mm_store_si128(reinterpret_cast<__m128i*>(words), v);
     o[count - 1] = words[count - 1];
-  }
-}
-
-/// The scalar function on the rest of the input, merged with what the vector loop did.
-template <bool Strict, class In, class Out>
-inline conversion_result finish_scalar(const In* p, std::size_t n, Out* out, transcode_cursor<Out> c,
-                                       char32_t repl) noexcept {
-  conversion_result r{};
-  if constexpr (sizeof(In) == 1) {
-    r = Strict                ? utf8_to_utf_scalar(p + c.i, n - c.i, c.o, strict{})
-        : repl == skip_marker ? utf8_to_utf_scalar(p + c.i, n - c.i, c.o, skip{})
-                              : utf8_to_utf_scalar(p + c.i, n - c.i, c.o, replace{repl});
-  } else {
-    r = Strict                ? utf_to_utf8_scalar(p + c.i, n - c.i, c.o, strict{})
-        : repl == skip_marker ? utf_to_utf8_scalar(p + c.i, n - c.i, c.o, skip{})
-                              : utf_to_utf8_scalar(p + c.i, n - c.i, c.o, replace{repl});
-  }
-  const error_code e = c.first != error_code::none ? c.first : r.error;
-  return {c.i + r.read, static_cast<std::size_t>(c.o - out) + r.written, e};
-}
-
-/// finish_scalar for a conversion whose UTF-16 side is in the other byte order when Swap (see
-/// scalar_region_in_order).
-template <bool Strict, bool Swap, class In, class Out>
-inline conversion_result finish_scalar_in_order(const In* p, std::size_t n, Out* out, transcode_cursor<Out> c,
-                                                char32_t repl) noexcept {
-  if constexpr (!Swap) {
-    return finish_scalar<Strict>(p, n, out, c, repl);
-  } else if constexpr (sizeof(In) == 2) {
-    if (!scalar_region_in_order<Strict, true>(p, n, n, c, repl))
-      return {c.i, static_cast<std::size_t>(c.o - out), c.first};
-    return {n, static_cast<std::size_t>(c.o - out), c.first};
-  } else {
-    const conversion_result r = finish_scalar<Strict>(p, n, out, c, repl);
-    swap_units_in_place(c.o, r.written - static_cast<std::size_t>(c.o - out));
-    return r;
   }
 }
 
@@ -9855,12 +9855,20 @@ UTF8DFA_ALWAYS_INLINE void store_exact(unsigned char* o, uint8x16_t v, unsigned 
   if ((bytes & 1u) != 0) *o = vgetq_lane_u8(v, 0);
 }
 
-/// Stores the first `count` units of the 8 in `u` at o, as UTF-16 or UTF-32 (by Out); with
-/// `spill`, all 8.
-template <class Out>
+/// u with the two bytes of each unit exchanged when Swap (UTF-16 in the byte order opposite to the
+/// host's, as loaded or to be stored): one instruction.
+template <bool Swap>
+UTF8DFA_ALWAYS_INLINE uint16x8_t in_order16(uint16x8_t u) noexcept {
+  return Swap ? vreinterpretq_u16_u8(vrev16q_u8(vreinterpretq_u8_u16(u))) : u;
+}
+
+/// Stores the first `count` units of the 8 in `u` at o, as UTF-16 (in the other byte order when
+/// Swap) or UTF-32 (by Out); with `spill`, all 8.
+template <bool Swap = false, class Out>
 UTF8DFA_ALWAYS_INLINE void put8(Out* o, uint16x8_t u, unsigned count, bool spill) noexcept {
   auto* const bytes = reinterpret_cast<unsigned char*>(o);
   if constexpr (sizeof(Out) == 2) {
+    u = in_order16<Swap>(u);
     if (spill)
       vst1q_u16(reinterpret_cast<std::uint16_t*>(o), u);
     else
@@ -9896,9 +9904,18 @@ inline constexpr std::uint8_t widen32_controls[64] = {
 
 /// The 64 ASCII bytes of v widened to 64 units at o (UTF-32: each vector by four single-register
 /// table lookups, which cores run two or more a cycle, rather than a tree of six widenings).
-template <class Out>
+template <bool Swap, class Out>
 UTF8DFA_ALWAYS_INLINE void widen64(Out* o, const uint8x16x4_t& v, const uint8x16x4_t& controls) noexcept {
-  if constexpr (sizeof(Out) == 2) {
+  if constexpr (sizeof(Out) == 2 && Swap) {
+    // (each byte after a zero byte: the unit in the other byte order)
+    auto* q = reinterpret_cast<std::uint8_t*>(o);
+    const uint8x16_t zero = vdupq_n_u8(0);
+    for (int k = 0; k < 4; k += 2) {
+      const uint8x16x4_t w = {{vzip1q_u8(zero, v.val[k]), vzip2q_u8(zero, v.val[k]), vzip1q_u8(zero, v.val[k + 1]),
+                               vzip2q_u8(zero, v.val[k + 1])}};
+      vst1q_u8_x4(q + 32 * k, w);
+    }
+  } else if constexpr (sizeof(Out) == 2) {
     auto* q = reinterpret_cast<std::uint16_t*>(o);
     for (int k = 0; k < 4; k += 2) {
       const uint16x8x4_t w = {{vmovl_u8(vget_low_u8(v.val[k])), vmovl_high_u8(v.val[k]),
@@ -9917,48 +9934,30 @@ UTF8DFA_ALWAYS_INLINE void widen64(Out* o, const uint8x16x4_t& v, const uint8x16
 
 /// Widens the ASCII block `first` at c.i, and the ASCII blocks after it while 80 bytes are left,
 /// in a loop of their own.
-template <class Out>
+template <bool Swap, class Out>
 UTF8DFA_ALWAYS_INLINE void widen_ascii_blocks(const unsigned char* p, std::size_t n, const block& first,
                                               transcode_cursor<Out>& c) noexcept {
   const unsigned char* s = p + c.i;
   const unsigned char* const last = p + n - 80;
   Out* o = c.o;
   const uint8x16x4_t controls = vld1q_u8_x4(widen32_controls);
-  widen64(o, uint8x16x4_t{{first.v[0], first.v[1], first.v[2], first.v[3]}}, controls);
+  widen64<Swap>(o, uint8x16x4_t{{first.v[0], first.v[1], first.v[2], first.v[3]}}, controls);
   for (s += 64, o += 64; s <= last; s += 64, o += 64) {
     const uint8x16x4_t v = vld1q_u8_x4(s);
     if (vmaxvq_u8(vorrq_u8(vorrq_u8(v.val[0], v.val[1]), vorrq_u8(v.val[2], v.val[3]))) >= 0x80) break;
-    widen64(o, v, controls);
+    widen64<Swap>(o, v, controls);
   }
   c.i = static_cast<std::size_t>(s - p);
   c.o = o;
 }
 
-/// The scalar function on the rest of the input, merged with what the vector loop did.
-template <bool Strict, class In, class Out>
-inline conversion_result finish_scalar(const In* p, std::size_t n, Out* out, transcode_cursor<Out> c,
-                                       char32_t repl) noexcept {
-  conversion_result r{};
-  if constexpr (sizeof(In) == 1) {
-    r = Strict                ? utf8_to_utf_scalar(p + c.i, n - c.i, c.o, strict{})
-        : repl == skip_marker ? utf8_to_utf_scalar(p + c.i, n - c.i, c.o, skip{})
-                              : utf8_to_utf_scalar(p + c.i, n - c.i, c.o, replace{repl});
-  } else {
-    r = Strict                ? utf_to_utf8_scalar(p + c.i, n - c.i, c.o, strict{})
-        : repl == skip_marker ? utf_to_utf8_scalar(p + c.i, n - c.i, c.o, skip{})
-                              : utf_to_utf8_scalar(p + c.i, n - c.i, c.o, replace{repl});
-  }
-  const error_code e = c.first != error_code::none ? c.first : r.error;
-  return {c.i + r.read, static_cast<std::size_t>(c.o - out) + r.written, e};
-}
-
 /// Writes the 16 units of 16 3-byte characters whose bytes are t (first, second, last).
-template <class Out>
+template <bool Swap, class Out>
 UTF8DFA_ALWAYS_INLINE void put_threes(Out* o, const uint8x16x3_t& t) noexcept {
   const uint8x16_t low = vsliq_n_u8(t.val[2], t.val[1], 6);                  // bbcccccc
   const uint8x16_t high = vsliq_n_u8(vshrq_n_u8(t.val[1], 2), t.val[0], 4);  // aaaabbbb
   if constexpr (sizeof(Out) == 2) {
-    vst2q_u8(reinterpret_cast<std::uint8_t*>(o), (uint8x16x2_t{{low, high}}));
+    vst2q_u8(reinterpret_cast<std::uint8_t*>(o), Swap ? uint8x16x2_t{{high, low}} : uint8x16x2_t{{low, high}});
   } else {
     const uint8x16_t zero = vdupq_n_u8(0);
     vst4q_u8(reinterpret_cast<std::uint8_t*>(o), (uint8x16x4_t{{low, high, zero, zero}}));
@@ -9975,7 +9974,7 @@ inline constexpr std::uint8_t five3_controls[32] = {2,    1,    5,    4,    8,  
 /// Decodes the characters of the checked block at p + start (its character ends `ends`, its ASCII
 /// bytes `ascii`) in windows, from c.i while the window's ends lie in the block: Any, characters of
 /// 1..4 bytes; else of 1..3 (Three) or 1..2; Ascii, runs of 8 ASCII bytes or more 16 at a time.
-template <bool Any, bool Three, bool Ascii, class Out>
+template <bool Any, bool Three, bool Ascii, bool Swap, class Out>
 UTF8DFA_ALWAYS_INLINE void decode_windows(const unsigned char* p, std::size_t start, std::uint64_t ends,
                                           std::uint64_t ascii, Out* safe_end, transcode_cursor<Out>& c) noexcept {
   const shuffle_tables& t = tables;
@@ -9992,8 +9991,8 @@ UTF8DFA_ALWAYS_INLINE void decode_windows(const unsigned char* p, std::size_t st
       if (k > 16) k = 16;
       const uint8x16_t v = vld1q_u8(p + c.i);
       const bool spill = k == 16 || c.o + 16 <= safe_end;
-      put8(c.o, vmovl_u8(vget_low_u8(v)), k < 8 ? k : 8, spill);
-      put8(c.o + 8, vmovl_high_u8(v), k - 8, spill);
+      put8<Swap>(c.o, vmovl_u8(vget_low_u8(v)), k < 8 ? k : 8, spill);
+      put8<Swap>(c.o + 8, vmovl_high_u8(v), k - 8, spill);
       c.i += k;
       c.o += k;
       continue;
@@ -10007,7 +10006,8 @@ UTF8DFA_ALWAYS_INLINE void decode_windows(const unsigned char* p, std::size_t st
         // Five 3-byte characters (their ends in the block): one step of 15 bytes, fixed controls.
         const uint16x8_t two = vreinterpretq_u16_u8(vqtbl1q_u8(bits, five3_low));
         const uint16x8_t cp = vmlsq_n_u16(two, vshrq_n_u16(two, 8), 192);
-        put8(c.o, vsliq_n_u16(cp, vreinterpretq_u16_u8(vqtbl1q_u8(bits, five3_lead)), 12), 5, c.o + 8 <= safe_end);
+        put8<Swap>(c.o, vsliq_n_u16(cp, vreinterpretq_u16_u8(vqtbl1q_u8(bits, five3_lead)), 12), 5,
+                   c.o + 8 <= safe_end);
         c.i += 15;
         c.o += 5;
         continue;
@@ -10018,7 +10018,7 @@ UTF8DFA_ALWAYS_INLINE void decode_windows(const unsigned char* p, std::size_t st
       if constexpr (Three)
         cp = vsliq_n_u16(cp, vreinterpretq_u16_u8(vqtbl1q_u8(bits, vld1q_u8(shuffle + 32 * m + 16))), 12);
       const unsigned md = meta[m], count = md >> 8;
-      put8(c.o, cp, count, c.o + 8 <= safe_end);
+      put8<Swap>(c.o, cp, count, c.o + 8 <= safe_end);
       c.i += md & 0xFFu;
       c.o += count;
       continue;
@@ -10044,14 +10044,14 @@ UTF8DFA_ALWAYS_INLINE void decode_windows(const unsigned char* p, std::size_t st
       const uint32x4_t units = vbslq_u32(supp, vsliq_n_u32(high, low, 16), cp);
       const uint8x16_t packed = vqtbl1q_u8(vreinterpretq_u8_u32(units), vld1q_u8(t.pack_pairs[sm]));
       const unsigned written = count + static_cast<unsigned>(__builtin_popcount(sm));
-      put8(c.o, vreinterpretq_u16_u8(packed), written, c.o + 8 <= safe_end);
+      put8<Swap>(c.o, vreinterpretq_u16_u8(packed), written, c.o + 8 <= safe_end);
       c.o += written;
     }
   }
 }
 
-/// UTF-8 to UTF-32 or UTF-16 (by Out).
-template <bool Strict, class Out>
+/// UTF-8 to UTF-32 or UTF-16 (by Out; in the byte order opposite to the host's when Swap).
+template <bool Strict, class Out, bool Swap = false>
 inline conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
                                           char32_t replacement) noexcept {
   transcode_cursor<Out> c{0, out, error_code::none};
@@ -10064,13 +10064,14 @@ inline conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n,
     const block bl = load_block(b);
     const std::uint8_t top = vmaxvq_u8(vmaxq_u8(vmaxq_u8(bl.v[0], bl.v[1]), vmaxq_u8(bl.v[2], bl.v[3])));
     if (top < 0x80) {
-      widen_ascii_blocks(p, n, bl, c);
+      widen_ascii_blocks<Swap>(p, n, bl, c);
       continue;
     }
     const uint8x16_t err = vorrq_u8(vorrq_u8(check(bl.v[0], zero), check(bl.v[1], bl.v[0])),
                                     vorrq_u8(check(bl.v[2], bl.v[1]), check(bl.v[3], bl.v[2])));
     if (UTF8DFA_UNLIKELY(any(err))) {
-      if (!scalar_region<Strict>(p, n, c.i + 64, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+      if (!scalar_region_in_order<Strict, Swap>(p, n, c.i + 64, c, repl))
+        return {c.i, static_cast<std::size_t>(c.o - out), c.first};
       continue;
     }
     // Bit k of `ends`: byte k + 1 is no continuation (byte k ends a character; bit 63: unknown, 0).
@@ -10089,7 +10090,7 @@ inline conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n,
     if (top >= 0xE0 && (ends & 0xFFFFFFFFFFFFu) == 0x924924924924u) {
       // Sixteen 3-byte characters (CJK text): their first, second and last bytes in three vectors
       // by one structure load; 16 units by two shift-inserts a byte.
-      put_threes(c.o, vld3q_u8(b));
+      put_threes<Swap>(c.o, vld3q_u8(b));
       c.i += 48;
       c.o += 16;
     }
@@ -10098,15 +10099,15 @@ inline conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n,
     runs &= runs >> 2;
     runs &= runs >> 4;
     if (top >= 0xF0)
-      decode_windows<true, true, true>(p, start, ends, ascii, safe_end, c);
+      decode_windows<true, true, true, Swap>(p, start, ends, ascii, safe_end, c);
     else if (top >= 0xE0)
-      runs != 0 ? decode_windows<false, true, true>(p, start, ends, ascii, safe_end, c)
-                : decode_windows<false, true, false>(p, start, ends, ascii, safe_end, c);
+      runs != 0 ? decode_windows<false, true, true, Swap>(p, start, ends, ascii, safe_end, c)
+                : decode_windows<false, true, false, Swap>(p, start, ends, ascii, safe_end, c);
     else
-      runs != 0 ? decode_windows<false, false, true>(p, start, ends, ascii, safe_end, c)
-                : decode_windows<false, false, false>(p, start, ends, ascii, safe_end, c);
+      runs != 0 ? decode_windows<false, false, true, Swap>(p, start, ends, ascii, safe_end, c)
+                : decode_windows<false, false, false, Swap>(p, start, ends, ascii, safe_end, c);
   }
-  return finish_scalar<Strict>(p, n, out, c, repl);
+  return finish_scalar_in_order<Strict, Swap>(p, n, out, c, repl);
 }
 
 /// The packing rows and lengths of encode_short8 and encode_bmp8.
@@ -10174,13 +10175,14 @@ UTF8DFA_ALWAYS_INLINE bool no_surrogate16(uint16x8_t a, uint16x8_t b) noexcept {
   return vminvq_u16(vminq_u16(vsubq_u16(a, bias), vsubq_u16(b, bias))) >= 0x800;
 }
 
-/// The 16 units at p as two vectors of 16-bit lanes; false (UTF-32) when one is above 0xFFFF.
-template <class In>
+/// The 16 units at p as two vectors of 16-bit lanes (UTF-16 in host order, exchanged as loaded when
+/// Swap); false (UTF-32) when one is above 0xFFFF.
+template <bool Swap = false, class In>
 UTF8DFA_ALWAYS_INLINE bool load16(const In* p, uint16x8_t& a, uint16x8_t& b) noexcept {
   if constexpr (sizeof(In) == 2) {
     const auto* q = reinterpret_cast<const std::uint16_t*>(p);
-    a = vld1q_u16(q);
-    b = vld1q_u16(q + 8);
+    a = in_order16<Swap>(vld1q_u16(q));
+    b = in_order16<Swap>(vld1q_u16(q + 8));
   } else {
     const auto* q = reinterpret_cast<const std::uint32_t*>(p);
     const uint32x4_t x0 = vld1q_u32(q), x1 = vld1q_u32(q + 4), x2 = vld1q_u32(q + 8), x3 = vld1q_u32(q + 12);
@@ -10225,16 +10227,18 @@ UTF8DFA_ALWAYS_INLINE uint16x8_t load8(const In* p) noexcept {
 }
 
 /// Copies the ASCII units from c.i on, narrowed, 64 bytes of input a step (32 UTF-16 units, 16
-/// UTF-32 ones), while they are ASCII.
-template <class In>
+/// UTF-32 ones), while they are ASCII (UTF-16 exchanged when Swap: its ASCII bytes come second).
+template <bool Swap = false, class In>
 UTF8DFA_ALWAYS_INLINE void ascii_runs(const In* p, std::size_t n, transcode_cursor<unsigned char>& c) noexcept {
   constexpr std::size_t step = 64 / sizeof(In);
   for (; n - c.i >= step; c.i += step, c.o += step) {
     if constexpr (sizeof(In) == 2) {
-      const uint16x8x4_t v = vld1q_u16_x4(reinterpret_cast<const std::uint16_t*>(p + c.i));
-      if (vmaxvq_u16(vorrq_u16(vorrq_u16(v.val[0], v.val[1]), vorrq_u16(v.val[2], v.val[3]))) >= 0x80) return;
-      vst1q_u8(c.o, vuzp1q_u8(vreinterpretq_u8_u16(v.val[0]), vreinterpretq_u8_u16(v.val[1])));
-      vst1q_u8(c.o + 16, vuzp1q_u8(vreinterpretq_u8_u16(v.val[2]), vreinterpretq_u8_u16(v.val[3])));
+      const uint8x16x4_t v = vld1q_u8_x4(reinterpret_cast<const std::uint8_t*>(p + c.i));
+      const uint16x8_t any = vreinterpretq_u16_u8(vorrq_u8(vorrq_u8(v.val[0], v.val[1]), vorrq_u8(v.val[2], v.val[3])));
+      // (exchanged, an ASCII unit is its byte << 8: no bit of 0x80FF set)
+      if (Swap ? vmaxvq_u16(vandq_u16(any, vdupq_n_u16(0x80FF))) != 0 : vmaxvq_u16(any) >= 0x80) return;
+      vst1q_u8(c.o, Swap ? vuzp2q_u8(v.val[0], v.val[1]) : vuzp1q_u8(v.val[0], v.val[1]));
+      vst1q_u8(c.o + 16, Swap ? vuzp2q_u8(v.val[2], v.val[3]) : vuzp1q_u8(v.val[2], v.val[3]));
     } else {
       const uint32x4x4_t v = vld1q_u32_x4(reinterpret_cast<const std::uint32_t*>(p + c.i));
       if (vmaxvq_u32(vorrq_u32(vorrq_u32(v.val[0], v.val[1]), vorrq_u32(v.val[2], v.val[3]))) >= 0x80) return;
@@ -10249,7 +10253,7 @@ UTF8DFA_ALWAYS_INLINE void ascii_runs(const In* p, std::size_t n, transcode_curs
 /// a time, as forms of 1 or 2 bytes when all are below 0x800); 16 units holding anything else go
 /// scalar. A step that encodes loads and classifies the next 16 units (its stores may spill into
 /// their output when they are BMP scalar values), and the next step takes them from there.
-template <bool Strict, class In>
+template <bool Strict, class In, bool Swap = false>
 inline conversion_result utf_to_utf8_impl(const In* p, std::size_t n, unsigned char* out,
                                           char32_t replacement) noexcept {
   transcode_cursor<unsigned char> c{0, out, error_code::none};
@@ -10261,7 +10265,7 @@ inline conversion_result utf_to_utf8_impl(const In* p, std::size_t n, unsigned c
   bool loaded = false;  // a, b, top and plain hold the 16 units at c.i
   while (n - c.i >= 16) {
     if (!loaded) {
-      const bool bmp = load16(p + c.i, a, b);
+      const bool bmp = load16<Swap>(p + c.i, a, b);
       top = bmp ? vmaxvq_u16(vmaxq_u16(a, b)) : 0xFFFFu;
       plain = bmp && (top < 0xD800 || no_surrogate16(a, b));
     }
@@ -10270,18 +10274,19 @@ inline conversion_result utf_to_utf8_impl(const In* p, std::size_t n, unsigned c
       vst1q_u8(c.o, vuzp1q_u8(vreinterpretq_u8_u16(a), vreinterpretq_u8_u16(b)));
       c.i += 16;
       c.o += 16;
-      ascii_runs(p, n, c);
+      ascii_runs<Swap>(p, n, c);
       continue;
     }
     if (!plain) {
-      if (!scalar_region<Strict>(p, n, c.i + 16, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+      if (!scalar_region_in_order<Strict, Swap>(p, n, c.i + 16, c, repl))
+        return {c.i, static_cast<std::size_t>(c.o - out), c.first};
       continue;
     }
     uint16x8_t next_a = vdupq_n_u16(0), next_b = vdupq_n_u16(0);
     unsigned next_top = 0;
     bool next_plain = false;
     if (n - c.i >= 32) {
-      const bool bmp = load16(p + c.i + 16, next_a, next_b);
+      const bool bmp = load16<Swap>(p + c.i + 16, next_a, next_b);
       next_top = bmp ? vmaxvq_u16(vmaxq_u16(next_a, next_b)) : 0xFFFFu;
       next_plain = bmp && (next_top < 0xD800 || no_surrogate16(next_a, next_b));
       loaded = true;
@@ -10301,7 +10306,7 @@ inline conversion_result utf_to_utf8_impl(const In* p, std::size_t n, unsigned c
     top = next_top;
     plain = next_plain;
   }
-  return finish_scalar<Strict>(p, n, out, c, repl);
+  return finish_scalar_in_order<Strict, Swap>(p, n, out, c, repl);
 }
 
 // The kernel-table entry points (`replacement == strict_marker` means strict).
@@ -10325,6 +10330,22 @@ inline conversion_result utf16_to_utf8(const char16_t* p, std::size_t n, unsigne
   prepare_tables();
   return replacement == strict_marker ? utf_to_utf8_impl<true>(p, n, out, replacement)
                                       : utf_to_utf8_impl<false>(p, n, out, replacement);
+}
+
+/// UTF-8 to UTF-16 in the byte order opposite to the host's.
+inline conversion_result utf8_to_utf16_swapped(const unsigned char* p, std::size_t n, char16_t* out,
+                                               char32_t replacement) noexcept {
+  prepare_tables();
+  return replacement == strict_marker ? utf8_to_utf_impl<true, char16_t, true>(p, n, out, replacement)
+                                      : utf8_to_utf_impl<false, char16_t, true>(p, n, out, replacement);
+}
+
+/// UTF-16 in the byte order opposite to the host's to UTF-8.
+inline conversion_result utf16_swapped_to_utf8(const char16_t* p, std::size_t n, unsigned char* out,
+                                               char32_t replacement) noexcept {
+  prepare_tables();
+  return replacement == strict_marker ? utf_to_utf8_impl<true, char16_t, true>(p, n, out, replacement)
+                                      : utf_to_utf8_impl<false, char16_t, true>(p, n, out, replacement);
 }
 
 inline conversion_result utf32_to_utf8(const char32_t* p, std::size_t n, unsigned char* out,
@@ -10753,28 +10774,42 @@ inline std::size_t to_well_formed_utf16(const char16_t* p, std::size_t n, char16
   return n;
 }
 
-/// utf8_length_valid (scalar.hpp) for UTF-16 or UTF-32: 8 or 4 units a vector, each test's lanes
-/// (all ones where true) subtracted from counters, added up every 2^14 steps (before a 16-bit lane
-/// could wrap); the last units by the scalar count.
+/// For 16 UTF-16 units given as their low and high bytes, and `sur` their surrogate lanes (all ones):
+/// acc plus, in each lane, the UTF-8 bytes of the unit past its first (one more from 0x80, one more
+/// from 0x800, one less for a surrogate, a half of a 4-byte form). At most 2 a lane.
+UTF8DFA_ALWAYS_INLINE uint8x16_t add_utf8_extra(uint8x16_t acc, uint8x16_t lo, uint8x16_t hi, uint8x16_t sur) noexcept {
+  const uint8x16_t from800 = vcgtq_u8(hi, vdupq_n_u8(7));
+  // (a high byte from 2 saturates to FF, 1 gives 80: the larger of it and the low byte is 80 or
+  // more exactly from 0x80)
+  const uint8x16_t from80 = vcgtq_u8(vmaxq_u8(vqshlq_n_u8(hi, 7), lo), vdupq_n_u8(0x7F));
+  return vaddq_u8(vsubq_u8(vsubq_u8(acc, from800), from80), sur);
+}
+
+/// utf8_length_valid (scalar.hpp) for UTF-16 or UTF-32: UTF-16 32 units a step, by their low and high
+/// bytes (16 to a vector), summed in byte lanes; UTF-32 4 units a vector, each test's lanes (all
+/// ones where true) subtracted from counters; the last units by the scalar count.
 template <class In>
 std::size_t utf8_length_valid(const In* p, std::size_t n) noexcept {
-  constexpr std::size_t step = 16 / sizeof(In);
   std::size_t total = n, i = 0;
-  while (n - i >= step) {
-    const std::size_t steps = (n - i) / step < (std::size_t{1} << 14) ? (n - i) / step : std::size_t{1} << 14;
-    if constexpr (sizeof(In) == 2) {
-      const auto* q = reinterpret_cast<const std::uint16_t*>(p);
-      uint16x8_t acc = vdupq_n_u16(0);  // at most 2 a lane a step
-      for (std::size_t k = 0; k < steps; ++k, i += step) {
-        const uint16x8_t u = vld1q_u16(q + i);
-        const uint16x8_t sur = vceqq_u16(vandq_u16(u, vdupq_n_u16(0xF800)), vdupq_n_u16(0xD800));
-        // A surrogate is above 7FF too: 1 + 1 - 1 for it, as the lanes' all-ones count -1.
-        acc = vaddq_u16(acc,
-                        vsubq_u16(sur, vaddq_u16(vcgtq_u16(u, vdupq_n_u16(0x7F)), vcgtq_u16(u, vdupq_n_u16(0x7FF)))));
+  if constexpr (sizeof(In) == 2) {
+    const auto* s = reinterpret_cast<const std::uint8_t*>(p);
+    const uint8x16_t f8 = vdupq_n_u8(0xF8), d8 = vdupq_n_u8(0xD8);
+    while (n - i >= 32) {
+      const std::size_t steps = (n - i) / 32 < 63 ? (n - i) / 32 : 63;  // (4 a lane a step)
+      uint8x16_t acc = vdupq_n_u8(0);
+      for (std::size_t k = 0; k < steps; ++k, i += 32) {
+        const uint8x16x4_t v = vld1q_u8_x4(s + 2 * i);
+        const uint8x16_t hi0 = vuzp2q_u8(v.val[0], v.val[1]), hi1 = vuzp2q_u8(v.val[2], v.val[3]);
+        acc = add_utf8_extra(acc, vuzp1q_u8(v.val[0], v.val[1]), hi0, vceqq_u8(vandq_u8(hi0, f8), d8));
+        acc = add_utf8_extra(acc, vuzp1q_u8(v.val[2], v.val[3]), hi1, vceqq_u8(vandq_u8(hi1, f8), d8));
       }
-      total += vaddlvq_u16(acc);
-    } else {
-      const auto* q = reinterpret_cast<const std::uint32_t*>(p);
+      total += vaddlvq_u8(acc);
+    }
+  } else {
+    constexpr std::size_t step = 4;
+    const auto* q = reinterpret_cast<const std::uint32_t*>(p);
+    while (n - i >= step) {
+      const std::size_t steps = (n - i) / step < (std::size_t{1} << 14) ? (n - i) / step : std::size_t{1} << 14;
       uint32x4_t acc = vdupq_n_u32(0);
       for (std::size_t k = 0; k < steps; ++k, i += step) {
         const uint32x4_t u = vld1q_u32(q + i);
@@ -10788,38 +10823,47 @@ std::size_t utf8_length_valid(const In* p, std::size_t n) noexcept {
   return total - (n - i) + detail::utf8_length_valid<In>(p + i, n - i);
 }
 
-/// UTF-8 bytes of UTF-16 after conversion (utf8_length_scalar's answer): 16 units a step whose
-/// surrogates pair up, counted in vector lanes; blocks with a lone surrogate through the scalar count.
+/// UTF-8 bytes of UTF-16 after conversion (utf8_length_scalar's answer): 32 units a step whose
+/// surrogates pair up, by their low and high bytes (a high surrogate that ends a step checked with
+/// the next), counted in byte lanes; from a step with an unpaired surrogate, its units (from the
+/// character before it) through the scalar count.
 inline std::size_t utf8_length_from_utf16(const char16_t* p, std::size_t n, char32_t repl) noexcept {
   if (repl == valid_marker) return utf8_length_valid(p, n);
-  const auto* q = reinterpret_cast<const std::uint16_t*>(p);
   const std::size_t repl_bytes = replacement_bytes(repl);
-  uint32x4_t acc = vdupq_n_u32(0);  // bytes past one a unit
-  std::size_t i = 0, total = 0, steps = 0;
-  while (n - i >= 16) {
-    const uint16x8_t a = vld1q_u16(q + i), b = vld1q_u16(q + i + 8);
-    const unsigned take = paired16(a, b);
-    if (take == 0) {
-      total += utf8_bytes_region(p, n, i, i + 16, repl_bytes);
-      continue;
+  const auto* s = reinterpret_cast<const std::uint8_t*>(p);
+  uint8x16_t high = vdupq_n_u8(0);  // last lane: whether the unit before i is a high surrogate
+  std::size_t i = 0, total = 0;
+  const auto open_pair = [&] { return i > 0 && vgetq_lane_u8(high, 15) != 0; };
+  while (n - i >= 32) {
+    const std::size_t steps = (n - i) / 32 < 63 ? (n - i) / 32 : 63;  // (4 a lane a step)
+    uint8x16_t acc = vdupq_n_u8(0);
+    std::size_t k = 0;
+    for (; k < steps; ++k, i += 32) {
+      const uint8x16x4_t v = vld1q_u8_x4(s + 2 * i);
+      const uint8x16_t hi0 = vuzp2q_u8(v.val[0], v.val[1]), hi1 = vuzp2q_u8(v.val[2], v.val[3]);
+      uint8x16_t h = high;
+      const uint8x16_t bad = vorrq_u8(unpaired16(v.val[0], v.val[1], h), unpaired16(v.val[2], v.val[3], h));
+      if (any_lane(bad)) break;
+      const uint8x16_t f8 = vdupq_n_u8(0xF8), d8 = vdupq_n_u8(0xD8);
+      acc = add_utf8_extra(acc, vuzp1q_u8(v.val[0], v.val[1]), hi0, vceqq_u8(vandq_u8(hi0, f8), d8));
+      acc = add_utf8_extra(acc, vuzp1q_u8(v.val[2], v.val[3]), hi1, vceqq_u8(vandq_u8(hi1, f8), d8));
+      high = h;
     }
-    // One byte more from 0x80, two from 0x800; one less for each half of a pair (4 bytes in all).
-    const uint16x8_t lim80 = vdupq_n_u16(0x7F), lim800 = vdupq_n_u16(0x7FF), f800 = vdupq_n_u16(0xF800);
-    const uint16x8_t sur_a = vceqq_u16(vandq_u16(a, f800), vdupq_n_u16(0xD800));
-    const uint16x8_t sur_b = vceqq_u16(vandq_u16(b, f800), vdupq_n_u16(0xD800));
-    uint16x8_t extra = vsubq_u16(sur_a, vaddq_u16(vcgtq_u16(a, lim80), vcgtq_u16(a, lim800)));
-    extra = vaddq_u16(extra, vsubq_u16(sur_b, vaddq_u16(vcgtq_u16(b, lim80), vcgtq_u16(b, lim800))));
-    acc = vpadalq_u16(acc, extra);  // (at most 8 a lane a step)
-    total += take;
-    if (take == 15) total -= 1;  // the high half that waits for the next block: its extra byte
-    i += take;
-    if (++steps == (std::size_t{1} << 28)) {  // before a lane could wrap
-      total += vaddlvq_u32(acc);
-      acc = vdupq_n_u32(0);
-      steps = 0;
+    total += 32 * k + vaddlvq_u8(acc);
+    if (k == steps) continue;
+    // A step with an unpaired surrogate: from the character before it (a high surrogate left open,
+    // counted 2 bytes, decoded again with its unit) by the scalar count.
+    if (open_pair()) {
+      total -= 2;
+      --i;
     }
+    total += utf8_bytes_region(p, n, i, i + 32, repl_bytes);
+    high = vdupq_n_u8(0);
   }
-  total += vaddlvq_u32(acc);
+  if (open_pair()) {
+    total -= 2;
+    --i;
+  }
   return total + utf8_bytes_region(p, n, i, n, repl_bytes);
 }
 
@@ -10878,60 +10922,108 @@ inline std::size_t utf8_length_from_latin1(const unsigned char* p, std::size_t n
   return total + utf8_length_from_latin1_scalar(p + i, n - i) - (n - i);
 }
 
-/// The units with their bytes in the opposite order (out may be p), one instruction a vector.
+/// The units with their bytes in the opposite order (out may be p), one instruction a vector, 64
+/// bytes a step.
 template <class Unit>
 inline std::size_t change_endianness(const Unit* p, std::size_t n, Unit* out) noexcept {
   const auto* q = reinterpret_cast<const std::uint8_t*>(p);
   auto* o = reinterpret_cast<std::uint8_t*>(out);
-  std::size_t i = 0;
-  for (; (n - i) * sizeof(Unit) >= 16; i += 16 / sizeof(Unit)) {
-    const uint8x16_t v = vld1q_u8(q + i * sizeof(Unit));
-    vst1q_u8(o + i * sizeof(Unit), sizeof(Unit) == 2 ? vrev16q_u8(v) : vrev32q_u8(v));
+  const auto rev = [](uint8x16_t v) { return sizeof(Unit) == 2 ? vrev16q_u8(v) : vrev32q_u8(v); };
+  std::size_t b = 0;
+  const std::size_t bytes = n * sizeof(Unit);
+  for (; bytes - b >= 64; b += 64) {
+    uint8x16x4_t v = vld1q_u8_x4(q + b);
+    v.val[0] = rev(v.val[0]);
+    v.val[1] = rev(v.val[1]);
+    v.val[2] = rev(v.val[2]);
+    v.val[3] = rev(v.val[3]);
+    vst1q_u8_x4(o + b, v);
   }
+  for (; bytes - b >= 16; b += 16) vst1q_u8(o + b, rev(vld1q_u8(q + b)));
+  const std::size_t i = b / sizeof(Unit);
   change_endianness_scalar(p + i, n - i, out + i);
   return n;
 }
 
-/// Code points in UTF-16: n less the pairs (a high surrogate, then a low one), counted in lanes.
+/// Code points in UTF-16: n less the pairs (a high surrogate, then a low one). 32 units a step by
+/// the high byte of each unit (16 to a vector): the low surrogates after a high one, counted in
+/// byte lanes.
 inline std::size_t count_utf16(const char16_t* p, std::size_t n) noexcept {
-  const auto* q = reinterpret_cast<const std::uint16_t*>(p);
-  const uint16x8_t ten = vdupq_n_u16(0xFC00);
+  const auto* s = reinterpret_cast<const std::uint8_t*>(p);
+  const uint8x16_t fc = vdupq_n_u8(0xFC), d8 = vdupq_n_u8(0xD8), dc = vdupq_n_u8(0xDC);
+  uint8x16_t high = vdupq_n_u8(0);  // last lane: whether the unit before i is a high surrogate
   std::size_t i = 0, pairs = 0;
-  while (n - i >= 9) {  // 8 units and the one after them
-    const std::size_t vectors = (n - i - 1) / 8 < 65535 ? (n - i - 1) / 8 : 65535;
-    uint16x8_t acc = vdupq_n_u16(0);
-    for (std::size_t k = 0; k < vectors; ++k, i += 8) {
-      const uint16x8_t high = vceqq_u16(vandq_u16(vld1q_u16(q + i), ten), vdupq_n_u16(0xD800));
-      const uint16x8_t low = vceqq_u16(vandq_u16(vld1q_u16(q + i + 1), ten), vdupq_n_u16(0xDC00));
-      acc = vsubq_u16(acc, vandq_u16(high, low));
+  while (n - i >= 32) {
+    const std::size_t steps = (n - i) / 32 < 127 ? (n - i) / 32 : 127;  // (2 a lane a step)
+    uint8x16_t acc = vdupq_n_u8(0);
+    for (std::size_t k = 0; k < steps; ++k, i += 32) {
+      const uint8x16x4_t v = vld1q_u8_x4(s + 2 * i);
+      const uint8x16_t w0 = vandq_u8(vuzp2q_u8(v.val[0], v.val[1]), fc);
+      const uint8x16_t w1 = vandq_u8(vuzp2q_u8(v.val[2], v.val[3]), fc);
+      const uint8x16_t h0 = vceqq_u8(w0, d8), h1 = vceqq_u8(w1, d8);
+      acc = vsubq_u8(acc, vandq_u8(vceqq_u8(w0, dc), vextq_u8(high, h0, 15)));
+      acc = vsubq_u8(acc, vandq_u8(vceqq_u8(w1, dc), vextq_u8(h0, h1, 15)));
+      high = h1;
     }
-    pairs += vaddlvq_u16(acc);
+    pairs += vaddlvq_u8(acc);
   }
-  return n - pairs - pair_starts_scalar(p, n, i, n);
+  // (the pairs whose low surrogate is at i or after, one of them possibly starting at i - 1)
+  return n - pairs - pair_starts_scalar(p, n, i == 0 ? 0 : i - 1, n);
 }
 
-/// validate_utf's answer for UTF-32: 8 scalar values a step; from a block holding another value on,
-/// the scalar code.
+/// validate_utf's answer for UTF-32: 32 units a step, each as (u ^ D800) - 800 (wrapping), which
+/// takes a surrogate to FFFFF800 and up and a value above 10FFFF above 10F7FF, so that one maximum
+/// tells whether all are scalar values; from a step holding another value on, the scalar code.
 inline validation_result validate_utf32(const char32_t* p, std::size_t n) noexcept {
   const auto* q = reinterpret_cast<const std::uint32_t*>(p);
+  const uint32x4_t flip = vdupq_n_u32(0xD800), bias = vdupq_n_u32(0x800);
+  const auto off = [&](uint32x4_t u) { return vsubq_u32(veorq_u32(u, flip), bias); };
   std::size_t i = 0;
+  for (; n - i >= 32; i += 32) {
+    const uint32x4x4_t a = vld1q_u32_x4(q + i), b = vld1q_u32_x4(q + i + 16);
+    const uint32x4_t m0 = vmaxq_u32(vmaxq_u32(off(a.val[0]), off(a.val[1])), vmaxq_u32(off(a.val[2]), off(a.val[3])));
+    const uint32x4_t m1 = vmaxq_u32(vmaxq_u32(off(b.val[0]), off(b.val[1])), vmaxq_u32(off(b.val[2]), off(b.val[3])));
+    if (vmaxvq_u32(vmaxq_u32(m0, m1)) > 0x10F7FF) break;
+  }
   while (n - i >= 8 && all_scalar_values(vld1q_u32(q + i), vld1q_u32(q + i + 4))) i += 8;
   validation_result r = validate_utf(p + i, n - i);
   r.valid_up_to += i;
   return r;
 }
 
-/// UTF-16 or UTF-32 (by In) to Latin-1 (Policy strict, replace or skip): 16 units up to 0xFF
-/// narrowed; other blocks through the scalar code.
+/// UTF-16 or UTF-32 (by In) to Latin-1 (Policy strict, replace or skip): 64 bytes of units up to
+/// 0xFF a step narrowed, then 16 units; other blocks through the scalar code.
 template <class Policy, class In>
 inline conversion_result utf_to_latin1_impl(const In* p, std::size_t n, unsigned char* out, Policy pol) noexcept {
   unsigned char repl = '?';
   if (!latin1_replacement(pol, repl)) return {0, 0, error_code::unrepresentable};
   latin1_progress s;
+  const auto* b = reinterpret_cast<const std::uint8_t*>(p);
   while (n - s.read >= 16) {
-    uint16x8_t a = vdupq_n_u16(0), b = vdupq_n_u16(0);
-    if (load16(p + s.read, a, b) && vmaxvq_u16(vmaxq_u16(a, b)) <= 0xFF) {
-      vst1q_u8(out + s.written, vuzp1q_u8(vreinterpretq_u8_u16(a), vreinterpretq_u8_u16(b)));
+    if constexpr (sizeof(In) == 2) {
+      // 32 units: their high bytes all zero, their low bytes the output.
+      for (; n - s.read >= 32; s.read += 32, s.written += 32) {
+        const uint8x16x4_t v = vld1q_u8_x4(b + 2 * s.read);
+        const uint8x16_t hi = vorrq_u8(vuzp2q_u8(v.val[0], v.val[1]), vuzp2q_u8(v.val[2], v.val[3]));
+        if (vmaxvq_u8(hi) != 0) break;
+        vst1q_u8(out + s.written, vuzp1q_u8(v.val[0], v.val[1]));
+        vst1q_u8(out + s.written + 16, vuzp1q_u8(v.val[2], v.val[3]));
+      }
+    } else {
+      // 16 units up to 0xFF: their low bytes, taken by two narrowing steps.
+      for (; n - s.read >= 16; s.read += 16, s.written += 16) {
+        const uint32x4x4_t v = vld1q_u32_x4(reinterpret_cast<const std::uint32_t*>(b) + s.read);
+        const uint32x4_t top = vmaxq_u32(vmaxq_u32(v.val[0], v.val[1]), vmaxq_u32(v.val[2], v.val[3]));
+        if (vmaxvq_u32(top) > 0xFF) break;
+        const uint16x8_t h0 = vuzp1q_u16(vreinterpretq_u16_u32(v.val[0]), vreinterpretq_u16_u32(v.val[1]));
+        const uint16x8_t h1 = vuzp1q_u16(vreinterpretq_u16_u32(v.val[2]), vreinterpretq_u16_u32(v.val[3]));
+        vst1q_u8(out + s.written, vuzp1q_u8(vreinterpretq_u8_u16(h0), vreinterpretq_u8_u16(h1)));
+      }
+    }
+    if (n - s.read < 16) break;
+    uint16x8_t lo = vdupq_n_u16(0), hi = vdupq_n_u16(0);
+    if (load16(p + s.read, lo, hi) && vmaxvq_u16(vmaxq_u16(lo, hi)) <= 0xFF) {
+      vst1q_u8(out + s.written, vuzp1q_u8(vreinterpretq_u8_u16(lo), vreinterpretq_u8_u16(hi)));
       s.read += 16;
       s.written += 16;
       continue;
@@ -10998,11 +11090,8 @@ inline constexpr kernel_table table{
     &change_endianness<char16_t>,
     &change_endianness<char32_t>,
     &validate_utf16_swapped,
-    &utf16_swapped_to_utf8_by_chunks<&change_endianness<char16_t>,
-                                     &vector_from<char16_t, unsigned char, &utf16_to_utf8, scalar_utf16_to_utf8, 16>>,
-    &utf8_to_utf16_swapped_by_pieces<
-        &change_endianness<char16_t>,
-        &padded_from<unsigned char, char16_t, &utf8_to_utf16, scalar_utf8_to_utf16, 32, short_below, 80>>,
+    &vector_from<char16_t, unsigned char, &utf16_swapped_to_utf8, scalar_utf16_swapped_to_utf8, 16>,
+    &padded_from<unsigned char, char16_t, &utf8_to_utf16_swapped, scalar_utf8_to_utf16_swapped, 32, short_below, 80>,
 };
 
 }  // namespace neon

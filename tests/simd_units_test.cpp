@@ -546,6 +546,13 @@ TEST_CASE("count_utf16, validate_utf32, to Latin-1, byte orders: random units, l
   check_utf16_more(long16);
   long16[8500] = u'\xDC00';
   check_utf16_more(long16);
+  // Pairs only and a 3-byte form only, past the vector kernels' byte-lane counters (each step
+  // counts the most it can), at either alignment.
+  std::u16string pairs;
+  for (int k = 0; k < 6000; ++k) pairs += u"\xD83D\xDE00";
+  check_utf16_more(pairs);
+  check_utf16_more(std::u16string_view(pairs).substr(1));
+  check_utf16_more(std::u16string(9000, u'\x4E2D'));
   std::u32string long32 = latin1_utf32_text(5000, 9);
   check_utf32_more(long32);
   long32[4500] = 0xD800;

@@ -12,7 +12,12 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 plugin="" simdutf="" corpora="" iters=10 jobs=2 build="$root/build/arm-ipb"
-ops="validate count utf8_to_utf16 utf8_to_utf32 utf16_to_utf8 utf32_to_utf8 validate_utf16 validate_utf16_swapped utf16_to_utf32 utf32_to_utf16 latin1_to_utf8 utf8_to_latin1 to_well_formed_utf16"
+ops="validate count utf8_to_utf16 utf8_to_utf32 utf16_to_utf8 utf32_to_utf8 validate_utf16 validate_utf16_swapped
+utf16_to_utf32 utf32_to_utf16 latin1_to_utf8 utf8_to_latin1 to_well_formed_utf16 utf8_to_utf16_assume_valid
+utf8_to_utf32_assume_valid utf16_length_from_utf8 utf16_length_from_utf8_assume_valid
+utf32_length_from_utf8_assume_valid utf8_length_from_utf16 utf8_length_from_utf16_assume_valid
+utf8_length_from_utf32_assume_valid utf8_length_from_latin1 count_utf16 validate_utf32 utf16_to_latin1
+utf32_to_latin1 latin1_to_utf16 latin1_to_utf32 utf16_swapped_to_utf8 utf8_to_utf16_swapped change_endianness_utf16"
 while [ $# -gt 0 ]; do
   case $1 in
     --plugin) plugin=$2; shift 2 ;;

@@ -158,6 +158,42 @@ inline bool scalar_region_in_order(const In* p, std::size_t n, std::size_t end, 
   }
 }
 
+/// The scalar function on the rest of the input, merged with what the vector loop did.
+template <bool Strict, class In, class Out>
+inline conversion_result finish_scalar(const In* p, std::size_t n, Out* out, transcode_cursor<Out> c,
+                                       char32_t repl) noexcept {
+  conversion_result r{};
+  if constexpr (sizeof(In) == 1) {
+    r = Strict                ? utf8_to_utf_scalar(p + c.i, n - c.i, c.o, strict{})
+        : repl == skip_marker ? utf8_to_utf_scalar(p + c.i, n - c.i, c.o, skip{})
+                              : utf8_to_utf_scalar(p + c.i, n - c.i, c.o, replace{repl});
+  } else {
+    r = Strict                ? utf_to_utf8_scalar(p + c.i, n - c.i, c.o, strict{})
+        : repl == skip_marker ? utf_to_utf8_scalar(p + c.i, n - c.i, c.o, skip{})
+                              : utf_to_utf8_scalar(p + c.i, n - c.i, c.o, replace{repl});
+  }
+  const error_code e = c.first != error_code::none ? c.first : r.error;
+  return {c.i + r.read, static_cast<std::size_t>(c.o - out) + r.written, e};
+}
+
+/// finish_scalar for a conversion whose UTF-16 side is in the other byte order when Swap (see
+/// scalar_region_in_order).
+template <bool Strict, bool Swap, class In, class Out>
+inline conversion_result finish_scalar_in_order(const In* p, std::size_t n, Out* out, transcode_cursor<Out> c,
+                                                char32_t repl) noexcept {
+  if constexpr (!Swap) {
+    return finish_scalar<Strict>(p, n, out, c, repl);
+  } else if constexpr (sizeof(In) == 2) {
+    if (!scalar_region_in_order<Strict, true>(p, n, n, c, repl))
+      return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+    return {n, static_cast<std::size_t>(c.o - out), c.first};
+  } else {
+    const conversion_result r = finish_scalar<Strict>(p, n, out, c, repl);
+    swap_units_in_place(c.o, r.written - static_cast<std::size_t>(c.o - out));
+    return r;
+  }
+}
+
 }  // namespace detail
 }  // namespace UTF8DFA_ABI_NAMESPACE
 }  // namespace utf8dfa

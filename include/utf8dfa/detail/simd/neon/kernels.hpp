@@ -49,11 +49,8 @@ inline constexpr kernel_table table{
     &change_endianness<char16_t>,
     &change_endianness<char32_t>,
     &validate_utf16_swapped,
-    &utf16_swapped_to_utf8_by_chunks<&change_endianness<char16_t>,
-                                     &vector_from<char16_t, unsigned char, &utf16_to_utf8, scalar_utf16_to_utf8, 16>>,
-    &utf8_to_utf16_swapped_by_pieces<
-        &change_endianness<char16_t>,
-        &padded_from<unsigned char, char16_t, &utf8_to_utf16, scalar_utf8_to_utf16, 32, short_below, 80>>,
+    &vector_from<char16_t, unsigned char, &utf16_swapped_to_utf8, scalar_utf16_swapped_to_utf8, 16>,
+    &padded_from<unsigned char, char16_t, &utf8_to_utf16_swapped, scalar_utf8_to_utf16_swapped, 32, short_below, 80>,
 };
 
 }  // namespace neon

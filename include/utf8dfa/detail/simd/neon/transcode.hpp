@@ -93,12 +93,20 @@ UTF8DFA_ALWAYS_INLINE void store_exact(unsigned char* o, uint8x16_t v, unsigned 
   if ((bytes & 1u) != 0) *o = vgetq_lane_u8(v, 0);
 }
 
-/// Stores the first `count` units of the 8 in `u` at o, as UTF-16 or UTF-32 (by Out); with
-/// `spill`, all 8.
-template <class Out>
+/// u with the two bytes of each unit exchanged when Swap (UTF-16 in the byte order opposite to the
+/// host's, as loaded or to be stored): one instruction.
+template <bool Swap>
+UTF8DFA_ALWAYS_INLINE uint16x8_t in_order16(uint16x8_t u) noexcept {
+  return Swap ? vreinterpretq_u16_u8(vrev16q_u8(vreinterpretq_u8_u16(u))) : u;
+}
+
+/// Stores the first `count` units of the 8 in `u` at o, as UTF-16 (in the other byte order when
+/// Swap) or UTF-32 (by Out); with `spill`, all 8.
+template <bool Swap = false, class Out>
 UTF8DFA_ALWAYS_INLINE void put8(Out* o, uint16x8_t u, unsigned count, bool spill) noexcept {
   auto* const bytes = reinterpret_cast<unsigned char*>(o);
   if constexpr (sizeof(Out) == 2) {
+    u = in_order16<Swap>(u);
     if (spill)
       vst1q_u16(reinterpret_cast<std::uint16_t*>(o), u);
     else
@@ -134,9 +142,18 @@ inline constexpr std::uint8_t widen32_controls[64] = {
 
 /// The 64 ASCII bytes of v widened to 64 units at o (UTF-32: each vector by four single-register
 /// table lookups, which cores run two or more a cycle, rather than a tree of six widenings).
-template <class Out>
+template <bool Swap, class Out>
 UTF8DFA_ALWAYS_INLINE void widen64(Out* o, const uint8x16x4_t& v, const uint8x16x4_t& controls) noexcept {
-  if constexpr (sizeof(Out) == 2) {
+  if constexpr (sizeof(Out) == 2 && Swap) {
+    // (each byte after a zero byte: the unit in the other byte order)
+    auto* q = reinterpret_cast<std::uint8_t*>(o);
+    const uint8x16_t zero = vdupq_n_u8(0);
+    for (int k = 0; k < 4; k += 2) {
+      const uint8x16x4_t w = {{vzip1q_u8(zero, v.val[k]), vzip2q_u8(zero, v.val[k]), vzip1q_u8(zero, v.val[k + 1]),
+                               vzip2q_u8(zero, v.val[k + 1])}};
+      vst1q_u8_x4(q + 32 * k, w);
+    }
+  } else if constexpr (sizeof(Out) == 2) {
     auto* q = reinterpret_cast<std::uint16_t*>(o);
     for (int k = 0; k < 4; k += 2) {
       const uint16x8x4_t w = {{vmovl_u8(vget_low_u8(v.val[k])), vmovl_high_u8(v.val[k]),
@@ -155,48 +172,30 @@ UTF8DFA_ALWAYS_INLINE void widen64(Out* o, const uint8x16x4_t& v, const uint8x16
 
 /// Widens the ASCII block `first` at c.i, and the ASCII blocks after it while 80 bytes are left,
 /// in a loop of their own.
-template <class Out>
+template <bool Swap, class Out>
 UTF8DFA_ALWAYS_INLINE void widen_ascii_blocks(const unsigned char* p, std::size_t n, const block& first,
                                               transcode_cursor<Out>& c) noexcept {
   const unsigned char* s = p + c.i;
   const unsigned char* const last = p + n - 80;
   Out* o = c.o;
   const uint8x16x4_t controls = vld1q_u8_x4(widen32_controls);
-  widen64(o, uint8x16x4_t{{first.v[0], first.v[1], first.v[2], first.v[3]}}, controls);
+  widen64<Swap>(o, uint8x16x4_t{{first.v[0], first.v[1], first.v[2], first.v[3]}}, controls);
   for (s += 64, o += 64; s <= last; s += 64, o += 64) {
     const uint8x16x4_t v = vld1q_u8_x4(s);
     if (vmaxvq_u8(vorrq_u8(vorrq_u8(v.val[0], v.val[1]), vorrq_u8(v.val[2], v.val[3]))) >= 0x80) break;
-    widen64(o, v, controls);
+    widen64<Swap>(o, v, controls);
   }
   c.i = static_cast<std::size_t>(s - p);
   c.o = o;
 }
 
-/// The scalar function on the rest of the input, merged with what the vector loop did.
-template <bool Strict, class In, class Out>
-inline conversion_result finish_scalar(const In* p, std::size_t n, Out* out, transcode_cursor<Out> c,
-                                       char32_t repl) noexcept {
-  conversion_result r{};
-  if constexpr (sizeof(In) == 1) {
-    r = Strict                ? utf8_to_utf_scalar(p + c.i, n - c.i, c.o, strict{})
-        : repl == skip_marker ? utf8_to_utf_scalar(p + c.i, n - c.i, c.o, skip{})
-                              : utf8_to_utf_scalar(p + c.i, n - c.i, c.o, replace{repl});
-  } else {
-    r = Strict                ? utf_to_utf8_scalar(p + c.i, n - c.i, c.o, strict{})
-        : repl == skip_marker ? utf_to_utf8_scalar(p + c.i, n - c.i, c.o, skip{})
-                              : utf_to_utf8_scalar(p + c.i, n - c.i, c.o, replace{repl});
-  }
-  const error_code e = c.first != error_code::none ? c.first : r.error;
-  return {c.i + r.read, static_cast<std::size_t>(c.o - out) + r.written, e};
-}
-
 /// Writes the 16 units of 16 3-byte characters whose bytes are t (first, second, last).
-template <class Out>
+template <bool Swap, class Out>
 UTF8DFA_ALWAYS_INLINE void put_threes(Out* o, const uint8x16x3_t& t) noexcept {
   const uint8x16_t low = vsliq_n_u8(t.val[2], t.val[1], 6);                  // bbcccccc
   const uint8x16_t high = vsliq_n_u8(vshrq_n_u8(t.val[1], 2), t.val[0], 4);  // aaaabbbb
   if constexpr (sizeof(Out) == 2) {
-    vst2q_u8(reinterpret_cast<std::uint8_t*>(o), (uint8x16x2_t{{low, high}}));
+    vst2q_u8(reinterpret_cast<std::uint8_t*>(o), Swap ? uint8x16x2_t{{high, low}} : uint8x16x2_t{{low, high}});
   } else {
     const uint8x16_t zero = vdupq_n_u8(0);
     vst4q_u8(reinterpret_cast<std::uint8_t*>(o), (uint8x16x4_t{{low, high, zero, zero}}));
@@ -213,7 +212,7 @@ inline constexpr std::uint8_t five3_controls[32] = {2,    1,    5,    4,    8,  
 /// Decodes the characters of the checked block at p + start (its character ends `ends`, its ASCII
 /// bytes `ascii`) in windows, from c.i while the window's ends lie in the block: Any, characters of
 /// 1..4 bytes; else of 1..3 (Three) or 1..2; Ascii, runs of 8 ASCII bytes or more 16 at a time.
-template <bool Any, bool Three, bool Ascii, class Out>
+template <bool Any, bool Three, bool Ascii, bool Swap, class Out>
 UTF8DFA_ALWAYS_INLINE void decode_windows(const unsigned char* p, std::size_t start, std::uint64_t ends,
                                           std::uint64_t ascii, Out* safe_end, transcode_cursor<Out>& c) noexcept {
   const shuffle_tables& t = tables;
@@ -230,8 +229,8 @@ UTF8DFA_ALWAYS_INLINE void decode_windows(const unsigned char* p, std::size_t st
       if (k > 16) k = 16;
       const uint8x16_t v = vld1q_u8(p + c.i);
       const bool spill = k == 16 || c.o + 16 <= safe_end;
-      put8(c.o, vmovl_u8(vget_low_u8(v)), k < 8 ? k : 8, spill);
-      put8(c.o + 8, vmovl_high_u8(v), k - 8, spill);
+      put8<Swap>(c.o, vmovl_u8(vget_low_u8(v)), k < 8 ? k : 8, spill);
+      put8<Swap>(c.o + 8, vmovl_high_u8(v), k - 8, spill);
       c.i += k;
       c.o += k;
       continue;
@@ -245,7 +244,8 @@ UTF8DFA_ALWAYS_INLINE void decode_windows(const unsigned char* p, std::size_t st
         // Five 3-byte characters (their ends in the block): one step of 15 bytes, fixed controls.
         const uint16x8_t two = vreinterpretq_u16_u8(vqtbl1q_u8(bits, five3_low));
         const uint16x8_t cp = vmlsq_n_u16(two, vshrq_n_u16(two, 8), 192);
-        put8(c.o, vsliq_n_u16(cp, vreinterpretq_u16_u8(vqtbl1q_u8(bits, five3_lead)), 12), 5, c.o + 8 <= safe_end);
+        put8<Swap>(c.o, vsliq_n_u16(cp, vreinterpretq_u16_u8(vqtbl1q_u8(bits, five3_lead)), 12), 5,
+                   c.o + 8 <= safe_end);
         c.i += 15;
         c.o += 5;
         continue;
@@ -256,7 +256,7 @@ UTF8DFA_ALWAYS_INLINE void decode_windows(const unsigned char* p, std::size_t st
       if constexpr (Three)
         cp = vsliq_n_u16(cp, vreinterpretq_u16_u8(vqtbl1q_u8(bits, vld1q_u8(shuffle + 32 * m + 16))), 12);
       const unsigned md = meta[m], count = md >> 8;
-      put8(c.o, cp, count, c.o + 8 <= safe_end);
+      put8<Swap>(c.o, cp, count, c.o + 8 <= safe_end);
       c.i += md & 0xFFu;
       c.o += count;
       continue;
@@ -282,14 +282,14 @@ UTF8DFA_ALWAYS_INLINE void decode_windows(const unsigned char* p, std::size_t st
       const uint32x4_t units = vbslq_u32(supp, vsliq_n_u32(high, low, 16), cp);
       const uint8x16_t packed = vqtbl1q_u8(vreinterpretq_u8_u32(units), vld1q_u8(t.pack_pairs[sm]));
       const unsigned written = count + static_cast<unsigned>(__builtin_popcount(sm));
-      put8(c.o, vreinterpretq_u16_u8(packed), written, c.o + 8 <= safe_end);
+      put8<Swap>(c.o, vreinterpretq_u16_u8(packed), written, c.o + 8 <= safe_end);
       c.o += written;
     }
   }
 }
 
-/// UTF-8 to UTF-32 or UTF-16 (by Out).
-template <bool Strict, class Out>
+/// UTF-8 to UTF-32 or UTF-16 (by Out; in the byte order opposite to the host's when Swap).
+template <bool Strict, class Out, bool Swap = false>
 inline conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
                                           char32_t replacement) noexcept {
   transcode_cursor<Out> c{0, out, error_code::none};
@@ -302,13 +302,14 @@ inline conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n,
     const block bl = load_block(b);
     const std::uint8_t top = vmaxvq_u8(vmaxq_u8(vmaxq_u8(bl.v[0], bl.v[1]), vmaxq_u8(bl.v[2], bl.v[3])));
     if (top < 0x80) {
-      widen_ascii_blocks(p, n, bl, c);
+      widen_ascii_blocks<Swap>(p, n, bl, c);
       continue;
     }
     const uint8x16_t err = vorrq_u8(vorrq_u8(check(bl.v[0], zero), check(bl.v[1], bl.v[0])),
                                     vorrq_u8(check(bl.v[2], bl.v[1]), check(bl.v[3], bl.v[2])));
     if (UTF8DFA_UNLIKELY(any(err))) {
-      if (!scalar_region<Strict>(p, n, c.i + 64, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+      if (!scalar_region_in_order<Strict, Swap>(p, n, c.i + 64, c, repl))
+        return {c.i, static_cast<std::size_t>(c.o - out), c.first};
       continue;
     }
     // Bit k of `ends`: byte k + 1 is no continuation (byte k ends a character; bit 63: unknown, 0).
@@ -327,7 +328,7 @@ inline conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n,
     if (top >= 0xE0 && (ends & 0xFFFFFFFFFFFFu) == 0x924924924924u) {
       // Sixteen 3-byte characters (CJK text): their first, second and last bytes in three vectors
       // by one structure load; 16 units by two shift-inserts a byte.
-      put_threes(c.o, vld3q_u8(b));
+      put_threes<Swap>(c.o, vld3q_u8(b));
       c.i += 48;
       c.o += 16;
     }
@@ -336,15 +337,15 @@ inline conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n,
     runs &= runs >> 2;
     runs &= runs >> 4;
     if (top >= 0xF0)
-      decode_windows<true, true, true>(p, start, ends, ascii, safe_end, c);
+      decode_windows<true, true, true, Swap>(p, start, ends, ascii, safe_end, c);
     else if (top >= 0xE0)
-      runs != 0 ? decode_windows<false, true, true>(p, start, ends, ascii, safe_end, c)
-                : decode_windows<false, true, false>(p, start, ends, ascii, safe_end, c);
+      runs != 0 ? decode_windows<false, true, true, Swap>(p, start, ends, ascii, safe_end, c)
+                : decode_windows<false, true, false, Swap>(p, start, ends, ascii, safe_end, c);
     else
-      runs != 0 ? decode_windows<false, false, true>(p, start, ends, ascii, safe_end, c)
-                : decode_windows<false, false, false>(p, start, ends, ascii, safe_end, c);
+      runs != 0 ? decode_windows<false, false, true, Swap>(p, start, ends, ascii, safe_end, c)
+                : decode_windows<false, false, false, Swap>(p, start, ends, ascii, safe_end, c);
   }
-  return finish_scalar<Strict>(p, n, out, c, repl);
+  return finish_scalar_in_order<Strict, Swap>(p, n, out, c, repl);
 }
 
 /// The packing rows and lengths of encode_short8 and encode_bmp8.
@@ -412,13 +413,14 @@ UTF8DFA_ALWAYS_INLINE bool no_surrogate16(uint16x8_t a, uint16x8_t b) noexcept {
   return vminvq_u16(vminq_u16(vsubq_u16(a, bias), vsubq_u16(b, bias))) >= 0x800;
 }
 
-/// The 16 units at p as two vectors of 16-bit lanes; false (UTF-32) when one is above 0xFFFF.
-template <class In>
+/// The 16 units at p as two vectors of 16-bit lanes (UTF-16 in host order, exchanged as loaded when
+/// Swap); false (UTF-32) when one is above 0xFFFF.
+template <bool Swap = false, class In>
 UTF8DFA_ALWAYS_INLINE bool load16(const In* p, uint16x8_t& a, uint16x8_t& b) noexcept {
   if constexpr (sizeof(In) == 2) {
     const auto* q = reinterpret_cast<const std::uint16_t*>(p);
-    a = vld1q_u16(q);
-    b = vld1q_u16(q + 8);
+    a = in_order16<Swap>(vld1q_u16(q));
+    b = in_order16<Swap>(vld1q_u16(q + 8));
   } else {
     const auto* q = reinterpret_cast<const std::uint32_t*>(p);
     const uint32x4_t x0 = vld1q_u32(q), x1 = vld1q_u32(q + 4), x2 = vld1q_u32(q + 8), x3 = vld1q_u32(q + 12);
@@ -463,16 +465,18 @@ UTF8DFA_ALWAYS_INLINE uint16x8_t load8(const In* p) noexcept {
 }
 
 /// Copies the ASCII units from c.i on, narrowed, 64 bytes of input a step (32 UTF-16 units, 16
-/// UTF-32 ones), while they are ASCII.
-template <class In>
+/// UTF-32 ones), while they are ASCII (UTF-16 exchanged when Swap: its ASCII bytes come second).
+template <bool Swap = false, class In>
 UTF8DFA_ALWAYS_INLINE void ascii_runs(const In* p, std::size_t n, transcode_cursor<unsigned char>& c) noexcept {
   constexpr std::size_t step = 64 / sizeof(In);
   for (; n - c.i >= step; c.i += step, c.o += step) {
     if constexpr (sizeof(In) == 2) {
-      const uint16x8x4_t v = vld1q_u16_x4(reinterpret_cast<const std::uint16_t*>(p + c.i));
-      if (vmaxvq_u16(vorrq_u16(vorrq_u16(v.val[0], v.val[1]), vorrq_u16(v.val[2], v.val[3]))) >= 0x80) return;
-      vst1q_u8(c.o, vuzp1q_u8(vreinterpretq_u8_u16(v.val[0]), vreinterpretq_u8_u16(v.val[1])));
-      vst1q_u8(c.o + 16, vuzp1q_u8(vreinterpretq_u8_u16(v.val[2]), vreinterpretq_u8_u16(v.val[3])));
+      const uint8x16x4_t v = vld1q_u8_x4(reinterpret_cast<const std::uint8_t*>(p + c.i));
+      const uint16x8_t any = vreinterpretq_u16_u8(vorrq_u8(vorrq_u8(v.val[0], v.val[1]), vorrq_u8(v.val[2], v.val[3])));
+      // (exchanged, an ASCII unit is its byte << 8: no bit of 0x80FF set)
+      if (Swap ? vmaxvq_u16(vandq_u16(any, vdupq_n_u16(0x80FF))) != 0 : vmaxvq_u16(any) >= 0x80) return;
+      vst1q_u8(c.o, Swap ? vuzp2q_u8(v.val[0], v.val[1]) : vuzp1q_u8(v.val[0], v.val[1]));
+      vst1q_u8(c.o + 16, Swap ? vuzp2q_u8(v.val[2], v.val[3]) : vuzp1q_u8(v.val[2], v.val[3]));
     } else {
       const uint32x4x4_t v = vld1q_u32_x4(reinterpret_cast<const std::uint32_t*>(p + c.i));
       if (vmaxvq_u32(vorrq_u32(vorrq_u32(v.val[0], v.val[1]), vorrq_u32(v.val[2], v.val[3]))) >= 0x80) return;
@@ -487,7 +491,7 @@ UTF8DFA_ALWAYS_INLINE void ascii_runs(const In* p, std::size_t n, transcode_curs
 /// a time, as forms of 1 or 2 bytes when all are below 0x800); 16 units holding anything else go
 /// scalar. A step that encodes loads and classifies the next 16 units (its stores may spill into
 /// their output when they are BMP scalar values), and the next step takes them from there.
-template <bool Strict, class In>
+template <bool Strict, class In, bool Swap = false>
 inline conversion_result utf_to_utf8_impl(const In* p, std::size_t n, unsigned char* out,
                                           char32_t replacement) noexcept {
   transcode_cursor<unsigned char> c{0, out, error_code::none};
@@ -499,7 +503,7 @@ inline conversion_result utf_to_utf8_impl(const In* p, std::size_t n, unsigned c
   bool loaded = false;  // a, b, top and plain hold the 16 units at c.i
   while (n - c.i >= 16) {
     if (!loaded) {
-      const bool bmp = load16(p + c.i, a, b);
+      const bool bmp = load16<Swap>(p + c.i, a, b);
       top = bmp ? vmaxvq_u16(vmaxq_u16(a, b)) : 0xFFFFu;
       plain = bmp && (top < 0xD800 || no_surrogate16(a, b));
     }
@@ -508,18 +512,19 @@ inline conversion_result utf_to_utf8_impl(const In* p, std::size_t n, unsigned c
       vst1q_u8(c.o, vuzp1q_u8(vreinterpretq_u8_u16(a), vreinterpretq_u8_u16(b)));
       c.i += 16;
       c.o += 16;
-      ascii_runs(p, n, c);
+      ascii_runs<Swap>(p, n, c);
       continue;
     }
     if (!plain) {
-      if (!scalar_region<Strict>(p, n, c.i + 16, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+      if (!scalar_region_in_order<Strict, Swap>(p, n, c.i + 16, c, repl))
+        return {c.i, static_cast<std::size_t>(c.o - out), c.first};
       continue;
     }
     uint16x8_t next_a = vdupq_n_u16(0), next_b = vdupq_n_u16(0);
     unsigned next_top = 0;
     bool next_plain = false;
     if (n - c.i >= 32) {
-      const bool bmp = load16(p + c.i + 16, next_a, next_b);
+      const bool bmp = load16<Swap>(p + c.i + 16, next_a, next_b);
       next_top = bmp ? vmaxvq_u16(vmaxq_u16(next_a, next_b)) : 0xFFFFu;
       next_plain = bmp && (next_top < 0xD800 || no_surrogate16(next_a, next_b));
       loaded = true;
@@ -539,7 +544,7 @@ inline conversion_result utf_to_utf8_impl(const In* p, std::size_t n, unsigned c
     top = next_top;
     plain = next_plain;
   }
-  return finish_scalar<Strict>(p, n, out, c, repl);
+  return finish_scalar_in_order<Strict, Swap>(p, n, out, c, repl);
 }
 
 // The kernel-table entry points (`replacement == strict_marker` means strict).
@@ -563,6 +568,22 @@ inline conversion_result utf16_to_utf8(const char16_t* p, std::size_t n, unsigne
   prepare_tables();
   return replacement == strict_marker ? utf_to_utf8_impl<true>(p, n, out, replacement)
                                       : utf_to_utf8_impl<false>(p, n, out, replacement);
+}
+
+/// UTF-8 to UTF-16 in the byte order opposite to the host's.
+inline conversion_result utf8_to_utf16_swapped(const unsigned char* p, std::size_t n, char16_t* out,
+                                               char32_t replacement) noexcept {
+  prepare_tables();
+  return replacement == strict_marker ? utf8_to_utf_impl<true, char16_t, true>(p, n, out, replacement)
+                                      : utf8_to_utf_impl<false, char16_t, true>(p, n, out, replacement);
+}
+
+/// UTF-16 in the byte order opposite to the host's to UTF-8.
+inline conversion_result utf16_swapped_to_utf8(const char16_t* p, std::size_t n, unsigned char* out,
+                                               char32_t replacement) noexcept {
+  prepare_tables();
+  return replacement == strict_marker ? utf_to_utf8_impl<true, char16_t, true>(p, n, out, replacement)
+                                      : utf_to_utf8_impl<false, char16_t, true>(p, n, out, replacement);
 }
 
 inline conversion_result utf32_to_utf8(const char32_t* p, std::size_t n, unsigned char* out,

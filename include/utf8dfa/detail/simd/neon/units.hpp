@@ -417,28 +417,42 @@ inline std::size_t to_well_formed_utf16(const char16_t* p, std::size_t n, char16
   return n;
 }
 
-/// utf8_length_valid (scalar.hpp) for UTF-16 or UTF-32: 8 or 4 units a vector, each test's lanes
-/// (all ones where true) subtracted from counters, added up every 2^14 steps (before a 16-bit lane
-/// could wrap); the last units by the scalar count.
+/// For 16 UTF-16 units given as their low and high bytes, and `sur` their surrogate lanes (all ones):
+/// acc plus, in each lane, the UTF-8 bytes of the unit past its first (one more from 0x80, one more
+/// from 0x800, one less for a surrogate, a half of a 4-byte form). At most 2 a lane.
+UTF8DFA_ALWAYS_INLINE uint8x16_t add_utf8_extra(uint8x16_t acc, uint8x16_t lo, uint8x16_t hi, uint8x16_t sur) noexcept {
+  const uint8x16_t from800 = vcgtq_u8(hi, vdupq_n_u8(7));
+  // (a high byte from 2 saturates to FF, 1 gives 80: the larger of it and the low byte is 80 or
+  // more exactly from 0x80)
+  const uint8x16_t from80 = vcgtq_u8(vmaxq_u8(vqshlq_n_u8(hi, 7), lo), vdupq_n_u8(0x7F));
+  return vaddq_u8(vsubq_u8(vsubq_u8(acc, from800), from80), sur);
+}
+
+/// utf8_length_valid (scalar.hpp) for UTF-16 or UTF-32: UTF-16 32 units a step, by their low and high
+/// bytes (16 to a vector), summed in byte lanes; UTF-32 4 units a vector, each test's lanes (all
+/// ones where true) subtracted from counters; the last units by the scalar count.
 template <class In>
 std::size_t utf8_length_valid(const In* p, std::size_t n) noexcept {
-  constexpr std::size_t step = 16 / sizeof(In);
   std::size_t total = n, i = 0;
-  while (n - i >= step) {
-    const std::size_t steps = (n - i) / step < (std::size_t{1} << 14) ? (n - i) / step : std::size_t{1} << 14;
-    if constexpr (sizeof(In) == 2) {
-      const auto* q = reinterpret_cast<const std::uint16_t*>(p);
-      uint16x8_t acc = vdupq_n_u16(0);  // at most 2 a lane a step
-      for (std::size_t k = 0; k < steps; ++k, i += step) {
-        const uint16x8_t u = vld1q_u16(q + i);
-        const uint16x8_t sur = vceqq_u16(vandq_u16(u, vdupq_n_u16(0xF800)), vdupq_n_u16(0xD800));
-        // A surrogate is above 7FF too: 1 + 1 - 1 for it, as the lanes' all-ones count -1.
-        acc = vaddq_u16(acc,
-                        vsubq_u16(sur, vaddq_u16(vcgtq_u16(u, vdupq_n_u16(0x7F)), vcgtq_u16(u, vdupq_n_u16(0x7FF)))));
+  if constexpr (sizeof(In) == 2) {
+    const auto* s = reinterpret_cast<const std::uint8_t*>(p);
+    const uint8x16_t f8 = vdupq_n_u8(0xF8), d8 = vdupq_n_u8(0xD8);
+    while (n - i >= 32) {
+      const std::size_t steps = (n - i) / 32 < 63 ? (n - i) / 32 : 63;  // (4 a lane a step)
+      uint8x16_t acc = vdupq_n_u8(0);
+      for (std::size_t k = 0; k < steps; ++k, i += 32) {
+        const uint8x16x4_t v = vld1q_u8_x4(s + 2 * i);
+        const uint8x16_t hi0 = vuzp2q_u8(v.val[0], v.val[1]), hi1 = vuzp2q_u8(v.val[2], v.val[3]);
+        acc = add_utf8_extra(acc, vuzp1q_u8(v.val[0], v.val[1]), hi0, vceqq_u8(vandq_u8(hi0, f8), d8));
+        acc = add_utf8_extra(acc, vuzp1q_u8(v.val[2], v.val[3]), hi1, vceqq_u8(vandq_u8(hi1, f8), d8));
       }
-      total += vaddlvq_u16(acc);
-    } else {
-      const auto* q = reinterpret_cast<const std::uint32_t*>(p);
+      total += vaddlvq_u8(acc);
+    }
+  } else {
+    constexpr std::size_t step = 4;
+    const auto* q = reinterpret_cast<const std::uint32_t*>(p);
+    while (n - i >= step) {
+      const std::size_t steps = (n - i) / step < (std::size_t{1} << 14) ? (n - i) / step : std::size_t{1} << 14;
       uint32x4_t acc = vdupq_n_u32(0);
       for (std::size_t k = 0; k < steps; ++k, i += step) {
         const uint32x4_t u = vld1q_u32(q + i);
@@ -452,38 +466,47 @@ std::size_t utf8_length_valid(const In* p, std::size_t n) noexcept {
   return total - (n - i) + detail::utf8_length_valid<In>(p + i, n - i);
 }
 
-/// UTF-8 bytes of UTF-16 after conversion (utf8_length_scalar's answer): 16 units a step whose
-/// surrogates pair up, counted in vector lanes; blocks with a lone surrogate through the scalar count.
+/// UTF-8 bytes of UTF-16 after conversion (utf8_length_scalar's answer): 32 units a step whose
+/// surrogates pair up, by their low and high bytes (a high surrogate that ends a step checked with
+/// the next), counted in byte lanes; from a step with an unpaired surrogate, its units (from the
+/// character before it) through the scalar count.
 inline std::size_t utf8_length_from_utf16(const char16_t* p, std::size_t n, char32_t repl) noexcept {
   if (repl == valid_marker) return utf8_length_valid(p, n);
-  const auto* q = reinterpret_cast<const std::uint16_t*>(p);
   const std::size_t repl_bytes = replacement_bytes(repl);
-  uint32x4_t acc = vdupq_n_u32(0);  // bytes past one a unit
-  std::size_t i = 0, total = 0, steps = 0;
-  while (n - i >= 16) {
-    const uint16x8_t a = vld1q_u16(q + i), b = vld1q_u16(q + i + 8);
-    const unsigned take = paired16(a, b);
-    if (take == 0) {
-      total += utf8_bytes_region(p, n, i, i + 16, repl_bytes);
-      continue;
+  const auto* s = reinterpret_cast<const std::uint8_t*>(p);
+  uint8x16_t high = vdupq_n_u8(0);  // last lane: whether the unit before i is a high surrogate
+  std::size_t i = 0, total = 0;
+  const auto open_pair = [&] { return i > 0 && vgetq_lane_u8(high, 15) != 0; };
+  while (n - i >= 32) {
+    const std::size_t steps = (n - i) / 32 < 63 ? (n - i) / 32 : 63;  // (4 a lane a step)
+    uint8x16_t acc = vdupq_n_u8(0);
+    std::size_t k = 0;
+    for (; k < steps; ++k, i += 32) {
+      const uint8x16x4_t v = vld1q_u8_x4(s + 2 * i);
+      const uint8x16_t hi0 = vuzp2q_u8(v.val[0], v.val[1]), hi1 = vuzp2q_u8(v.val[2], v.val[3]);
+      uint8x16_t h = high;
+      const uint8x16_t bad = vorrq_u8(unpaired16(v.val[0], v.val[1], h), unpaired16(v.val[2], v.val[3], h));
+      if (any_lane(bad)) break;
+      const uint8x16_t f8 = vdupq_n_u8(0xF8), d8 = vdupq_n_u8(0xD8);
+      acc = add_utf8_extra(acc, vuzp1q_u8(v.val[0], v.val[1]), hi0, vceqq_u8(vandq_u8(hi0, f8), d8));
+      acc = add_utf8_extra(acc, vuzp1q_u8(v.val[2], v.val[3]), hi1, vceqq_u8(vandq_u8(hi1, f8), d8));
+      high = h;
     }
-    // One byte more from 0x80, two from 0x800; one less for each half of a pair (4 bytes in all).
-    const uint16x8_t lim80 = vdupq_n_u16(0x7F), lim800 = vdupq_n_u16(0x7FF), f800 = vdupq_n_u16(0xF800);
-    const uint16x8_t sur_a = vceqq_u16(vandq_u16(a, f800), vdupq_n_u16(0xD800));
-    const uint16x8_t sur_b = vceqq_u16(vandq_u16(b, f800), vdupq_n_u16(0xD800));
-    uint16x8_t extra = vsubq_u16(sur_a, vaddq_u16(vcgtq_u16(a, lim80), vcgtq_u16(a, lim800)));
-    extra = vaddq_u16(extra, vsubq_u16(sur_b, vaddq_u16(vcgtq_u16(b, lim80), vcgtq_u16(b, lim800))));
-    acc = vpadalq_u16(acc, extra);  // (at most 8 a lane a step)
-    total += take;
-    if (take == 15) total -= 1;  // the high half that waits for the next block: its extra byte
-    i += take;
-    if (++steps == (std::size_t{1} << 28)) {  // before a lane could wrap
-      total += vaddlvq_u32(acc);
-      acc = vdupq_n_u32(0);
-      steps = 0;
+    total += 32 * k + vaddlvq_u8(acc);
+    if (k == steps) continue;
+    // A step with an unpaired surrogate: from the character before it (a high surrogate left open,
+    // counted 2 bytes, decoded again with its unit) by the scalar count.
+    if (open_pair()) {
+      total -= 2;
+      --i;
     }
+    total += utf8_bytes_region(p, n, i, i + 32, repl_bytes);
+    high = vdupq_n_u8(0);
   }
-  total += vaddlvq_u32(acc);
+  if (open_pair()) {
+    total -= 2;
+    --i;
+  }
   return total + utf8_bytes_region(p, n, i, n, repl_bytes);
 }
 
@@ -542,60 +565,108 @@ inline std::size_t utf8_length_from_latin1(const unsigned char* p, std::size_t n
   return total + utf8_length_from_latin1_scalar(p + i, n - i) - (n - i);
 }
 
-/// The units with their bytes in the opposite order (out may be p), one instruction a vector.
+/// The units with their bytes in the opposite order (out may be p), one instruction a vector, 64
+/// bytes a step.
 template <class Unit>
 inline std::size_t change_endianness(const Unit* p, std::size_t n, Unit* out) noexcept {
   const auto* q = reinterpret_cast<const std::uint8_t*>(p);
   auto* o = reinterpret_cast<std::uint8_t*>(out);
-  std::size_t i = 0;
-  for (; (n - i) * sizeof(Unit) >= 16; i += 16 / sizeof(Unit)) {
-    const uint8x16_t v = vld1q_u8(q + i * sizeof(Unit));
-    vst1q_u8(o + i * sizeof(Unit), sizeof(Unit) == 2 ? vrev16q_u8(v) : vrev32q_u8(v));
+  const auto rev = [](uint8x16_t v) { return sizeof(Unit) == 2 ? vrev16q_u8(v) : vrev32q_u8(v); };
+  std::size_t b = 0;
+  const std::size_t bytes = n * sizeof(Unit);
+  for (; bytes - b >= 64; b += 64) {
+    uint8x16x4_t v = vld1q_u8_x4(q + b);
+    v.val[0] = rev(v.val[0]);
+    v.val[1] = rev(v.val[1]);
+    v.val[2] = rev(v.val[2]);
+    v.val[3] = rev(v.val[3]);
+    vst1q_u8_x4(o + b, v);
   }
+  for (; bytes - b >= 16; b += 16) vst1q_u8(o + b, rev(vld1q_u8(q + b)));
+  const std::size_t i = b / sizeof(Unit);
   change_endianness_scalar(p + i, n - i, out + i);
   return n;
 }
 
-/// Code points in UTF-16: n less the pairs (a high surrogate, then a low one), counted in lanes.
+/// Code points in UTF-16: n less the pairs (a high surrogate, then a low one). 32 units a step by
+/// the high byte of each unit (16 to a vector): the low surrogates after a high one, counted in
+/// byte lanes.
 inline std::size_t count_utf16(const char16_t* p, std::size_t n) noexcept {
-  const auto* q = reinterpret_cast<const std::uint16_t*>(p);
-  const uint16x8_t ten = vdupq_n_u16(0xFC00);
+  const auto* s = reinterpret_cast<const std::uint8_t*>(p);
+  const uint8x16_t fc = vdupq_n_u8(0xFC), d8 = vdupq_n_u8(0xD8), dc = vdupq_n_u8(0xDC);
+  uint8x16_t high = vdupq_n_u8(0);  // last lane: whether the unit before i is a high surrogate
   std::size_t i = 0, pairs = 0;
-  while (n - i >= 9) {  // 8 units and the one after them
-    const std::size_t vectors = (n - i - 1) / 8 < 65535 ? (n - i - 1) / 8 : 65535;
-    uint16x8_t acc = vdupq_n_u16(0);
-    for (std::size_t k = 0; k < vectors; ++k, i += 8) {
-      const uint16x8_t high = vceqq_u16(vandq_u16(vld1q_u16(q + i), ten), vdupq_n_u16(0xD800));
-      const uint16x8_t low = vceqq_u16(vandq_u16(vld1q_u16(q + i + 1), ten), vdupq_n_u16(0xDC00));
-      acc = vsubq_u16(acc, vandq_u16(high, low));
+  while (n - i >= 32) {
+    const std::size_t steps = (n - i) / 32 < 127 ? (n - i) / 32 : 127;  // (2 a lane a step)
+    uint8x16_t acc = vdupq_n_u8(0);
+    for (std::size_t k = 0; k < steps; ++k, i += 32) {
+      const uint8x16x4_t v = vld1q_u8_x4(s + 2 * i);
+      const uint8x16_t w0 = vandq_u8(vuzp2q_u8(v.val[0], v.val[1]), fc);
+      const uint8x16_t w1 = vandq_u8(vuzp2q_u8(v.val[2], v.val[3]), fc);
+      const uint8x16_t h0 = vceqq_u8(w0, d8), h1 = vceqq_u8(w1, d8);
+      acc = vsubq_u8(acc, vandq_u8(vceqq_u8(w0, dc), vextq_u8(high, h0, 15)));
+      acc = vsubq_u8(acc, vandq_u8(vceqq_u8(w1, dc), vextq_u8(h0, h1, 15)));
+      high = h1;
     }
-    pairs += vaddlvq_u16(acc);
+    pairs += vaddlvq_u8(acc);
   }
-  return n - pairs - pair_starts_scalar(p, n, i, n);
+  // (the pairs whose low surrogate is at i or after, one of them possibly starting at i - 1)
+  return n - pairs - pair_starts_scalar(p, n, i == 0 ? 0 : i - 1, n);
 }
 
-/// validate_utf's answer for UTF-32: 8 scalar values a step; from a block holding another value on,
-/// the scalar code.
+/// validate_utf's answer for UTF-32: 32 units a step, each as (u ^ D800) - 800 (wrapping), which
+/// takes a surrogate to FFFFF800 and up and a value above 10FFFF above 10F7FF, so that one maximum
+/// tells whether all are scalar values; from a step holding another value on, the scalar code.
 inline validation_result validate_utf32(const char32_t* p, std::size_t n) noexcept {
   const auto* q = reinterpret_cast<const std::uint32_t*>(p);
+  const uint32x4_t flip = vdupq_n_u32(0xD800), bias = vdupq_n_u32(0x800);
+  const auto off = [&](uint32x4_t u) { return vsubq_u32(veorq_u32(u, flip), bias); };
   std::size_t i = 0;
+  for (; n - i >= 32; i += 32) {
+    const uint32x4x4_t a = vld1q_u32_x4(q + i), b = vld1q_u32_x4(q + i + 16);
+    const uint32x4_t m0 = vmaxq_u32(vmaxq_u32(off(a.val[0]), off(a.val[1])), vmaxq_u32(off(a.val[2]), off(a.val[3])));
+    const uint32x4_t m1 = vmaxq_u32(vmaxq_u32(off(b.val[0]), off(b.val[1])), vmaxq_u32(off(b.val[2]), off(b.val[3])));
+    if (vmaxvq_u32(vmaxq_u32(m0, m1)) > 0x10F7FF) break;
+  }
   while (n - i >= 8 && all_scalar_values(vld1q_u32(q + i), vld1q_u32(q + i + 4))) i += 8;
   validation_result r = validate_utf(p + i, n - i);
   r.valid_up_to += i;
   return r;
 }
 
-/// UTF-16 or UTF-32 (by In) to Latin-1 (Policy strict, replace or skip): 16 units up to 0xFF
-/// narrowed; other blocks through the scalar code.
+/// UTF-16 or UTF-32 (by In) to Latin-1 (Policy strict, replace or skip): 64 bytes of units up to
+/// 0xFF a step narrowed, then 16 units; other blocks through the scalar code.
 template <class Policy, class In>
 inline conversion_result utf_to_latin1_impl(const In* p, std::size_t n, unsigned char* out, Policy pol) noexcept {
   unsigned char repl = '?';
   if (!latin1_replacement(pol, repl)) return {0, 0, error_code::unrepresentable};
   latin1_progress s;
+  const auto* b = reinterpret_cast<const std::uint8_t*>(p);
   while (n - s.read >= 16) {
-    uint16x8_t a = vdupq_n_u16(0), b = vdupq_n_u16(0);
-    if (load16(p + s.read, a, b) && vmaxvq_u16(vmaxq_u16(a, b)) <= 0xFF) {
-      vst1q_u8(out + s.written, vuzp1q_u8(vreinterpretq_u8_u16(a), vreinterpretq_u8_u16(b)));
+    if constexpr (sizeof(In) == 2) {
+      // 32 units: their high bytes all zero, their low bytes the output.
+      for (; n - s.read >= 32; s.read += 32, s.written += 32) {
+        const uint8x16x4_t v = vld1q_u8_x4(b + 2 * s.read);
+        const uint8x16_t hi = vorrq_u8(vuzp2q_u8(v.val[0], v.val[1]), vuzp2q_u8(v.val[2], v.val[3]));
+        if (vmaxvq_u8(hi) != 0) break;
+        vst1q_u8(out + s.written, vuzp1q_u8(v.val[0], v.val[1]));
+        vst1q_u8(out + s.written + 16, vuzp1q_u8(v.val[2], v.val[3]));
+      }
+    } else {
+      // 16 units up to 0xFF: their low bytes, taken by two narrowing steps.
+      for (; n - s.read >= 16; s.read += 16, s.written += 16) {
+        const uint32x4x4_t v = vld1q_u32_x4(reinterpret_cast<const std::uint32_t*>(b) + s.read);
+        const uint32x4_t top = vmaxq_u32(vmaxq_u32(v.val[0], v.val[1]), vmaxq_u32(v.val[2], v.val[3]));
+        if (vmaxvq_u32(top) > 0xFF) break;
+        const uint16x8_t h0 = vuzp1q_u16(vreinterpretq_u16_u32(v.val[0]), vreinterpretq_u16_u32(v.val[1]));
+        const uint16x8_t h1 = vuzp1q_u16(vreinterpretq_u16_u32(v.val[2]), vreinterpretq_u16_u32(v.val[3]));
+        vst1q_u8(out + s.written, vuzp1q_u8(vreinterpretq_u8_u16(h0), vreinterpretq_u8_u16(h1)));
+      }
+    }
+    if (n - s.read < 16) break;
+    uint16x8_t lo = vdupq_n_u16(0), hi = vdupq_n_u16(0);
+    if (load16(p + s.read, lo, hi) && vmaxvq_u16(vmaxq_u16(lo, hi)) <= 0xFF) {
+      vst1q_u8(out + s.written, vuzp1q_u8(vreinterpretq_u8_u16(lo), vreinterpretq_u8_u16(hi)));
       s.read += 16;
       s.written += 16;
       continue;
