@@ -69,6 +69,8 @@ for line in open(rows):
     ipb[(op, corpus, lib)] = (int(b) - int(a)) / (iters * int(n))
 corpora = sorted({c for (_, c, _) in ipb})
 peer = any(lib == "simdutf" for (_, _, lib) in ipb)
+gm = lambda v: math.exp(sum(math.log(x) for x in v) / len(v))
+summary = []
 for op in ops:
     print(f"\n### {op}\n")
     print("| corpus | utf8dfa | simdutf | ratio |" if peer else "| corpus | utf8dfa |")
@@ -85,9 +87,17 @@ for op in ops:
             print(f"| {c} | {u:.3f} | {s:.3f} | {r:.2f} |")
         else:
             print(f"| {c} | {u:.3f} |")
-    gm = lambda v: math.exp(sum(math.log(x) for x in v) / len(v))
     if peer and ratios:
         print(f"| geometric mean | {gm(ours):.3f} | | {gm(ratios):.2f} (worst {max(ratios):.2f}) |")
+        worst = max(zip(ratios, (c for c in corpora if (op, c, "utf8dfa") in ipb)))
+        summary.append((op, gm(ours), gm([ipb[(op, c, "simdutf")] for c in corpora if (op, c, "utf8dfa") in ipb]),
+                        gm(ratios), worst))
     elif ours:
         print(f"| geometric mean | {gm(ours):.3f} |")
+if summary:
+    print("\n### summary (geometric means over the corpora; ratio utf8dfa / simdutf)\n")
+    print("| operation | utf8dfa | simdutf | ratio | worst corpus |")
+    print("|---|---:|---:|---:|---|")
+    for op, u, s, r, (wr, wc) in summary:
+        print(f"| {op} | {u:.3f} | {s:.3f} | {r:.2f} | {wr:.2f} ({wc}) |")
 PY
