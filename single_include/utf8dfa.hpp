@@ -1467,11 +1467,24 @@ conversion_result utf_to_utf8_scalar(const In* p, std::size_t n, unsigned char* 
   while (i < n) {
     const std::uint32_t u = p[i];
     if (u < 0x80u) {
-      if (n - i >= 16 && ascii_units16(p + i)) {
+      // 4 ASCII units first (one or two word loads: a lone space between words of another script
+      // costs little), and only then a run of 16-unit blocks.
+      const bool word = n - i >= 4 && ((sizeof(In) == 2 ? load64(p + i) : load64(p + i) | load64(p + i + 2)) &
+                                       unit_lanes<sizeof(In)>::not_ascii) == 0;
+      if (word && n - i >= 16 && ascii_units16(p + i)) {
         std::size_t j = i + 16;
         while (n - j >= 16 && ascii_units16(p + j)) j += 16;
         o = copy_units(p + i, j - i, o);
         i = j;
+        continue;
+      }
+      if (word) {
+        o[0] = static_cast<unsigned char>(u);
+        o[1] = static_cast<unsigned char>(p[i + 1]);
+        o[2] = static_cast<unsigned char>(p[i + 2]);
+        o[3] = static_cast<unsigned char>(p[i + 3]);
+        o += 4;
+        i += 4;
         continue;
       }
       *o++ = static_cast<unsigned char>(u);
