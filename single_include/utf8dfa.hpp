@@ -1927,6 +1927,15 @@ struct surrogate_bits {
                                  low = Swap ? 0x00DC : 0xDC00;
 };
 
+/// Where blocks checked pair by pair (paired_block32, or a kernel's vector form of it) that began at
+/// the character boundary `start` and passed up to `i` leave one: i, or i - 1 when they stopped
+/// inside a pair (p[i - 1] its high surrogate, checked with its low one, p[i]).
+template <bool Swap = false>
+constexpr std::size_t pair_boundary(const char16_t* p, std::size_t start, std::size_t i) noexcept {
+  using S = surrogate_bits<Swap>;
+  return i != start && (p[i - 1] & S::mask) == S::high ? i - 1 : i;
+}
+
 /// True when each of the 32 UTF-16 units at p is a high surrogate exactly when the unit after it is
 /// a low one (p[32] is read too). UTF-16 is well-formed exactly when that holds of every unit but
 /// the last, the first is not a low surrogate and the last not a high one: blocks checked so chain
@@ -1950,8 +1959,7 @@ constexpr std::size_t skip_paired_blocks(const char16_t* p, std::size_t n, std::
   if (n - i < 33 || (p[i] & S::mask) == S::low) return i;
   const std::size_t start = i;
   while (n - i >= 33 && paired_block32<Swap>(p + i)) i += 32;
-  // A block may have stopped inside a pair (checked: p[i - 1] is its high surrogate).
-  return i != start && (p[i - 1] & S::mask) == S::high ? i - 1 : i;
+  return pair_boundary<Swap>(p, start, i);
 }
 
 /// Validation of UTF-16 or UTF-32 (by In), offsets in units: UTF-16 by paired blocks, UTF-32 by
@@ -5615,7 +5623,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE validation_result validate_utf16_by(co
       if (!_mm256_testz_si256(bad, bad)) break;
       i += 64;
     }
-    if (i != 0 && (p[i - 1] & S::mask) == S::high) --i;  // inside a pair (checked)
+    i = pair_boundary<Swap>(p, 0, i);
   }
   const __m256i shift = _mm256_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
   const __m256i top = _mm256_set1_epi16(0x07FF);
@@ -5644,9 +5652,10 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_utf16(con
 /// 16 units copied in one store when they are well-formed, else repaired.
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t to_well_formed_utf16(const char16_t* p, std::size_t n,
                                                                              char16_t* out) noexcept {
+  using S = surrogate_bits<false>;
   std::size_t i = 0;
   while (n - i >= 17) {
-    if (UTF8DFA_UNLIKELY((p[i] & 0xFC00u) == 0xDC00u)) {  // a character cannot start with it
+    if (UTF8DFA_UNLIKELY((p[i] & S::mask) == S::low)) {  // a character cannot start with it
       out[i++] = static_cast<char16_t>(replacement_character);
       continue;
     }
@@ -5657,7 +5666,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t to_well_formed_utf16(con
       if (!_mm256_testz_si256(bad, bad)) break;
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), u);
     }
-    if (i != start && (p[i - 1] & 0xFC00u) == 0xD800u) --i;  // inside a pair (checked)
+    i = pair_boundary(p, start, i);
     if (n - i < 17) break;
     UTF8DFA_LEAVE_AVX();
     i = to_well_formed_until(p, n, i, i + 16, out);

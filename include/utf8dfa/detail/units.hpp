@@ -239,6 +239,15 @@ struct surrogate_bits {
                                  low = Swap ? 0x00DC : 0xDC00;
 };
 
+/// Where blocks checked pair by pair (paired_block32, or a kernel's vector form of it) that began at
+/// the character boundary `start` and passed up to `i` leave one: i, or i - 1 when they stopped
+/// inside a pair (p[i - 1] its high surrogate, checked with its low one, p[i]).
+template <bool Swap = false>
+constexpr std::size_t pair_boundary(const char16_t* p, std::size_t start, std::size_t i) noexcept {
+  using S = surrogate_bits<Swap>;
+  return i != start && (p[i - 1] & S::mask) == S::high ? i - 1 : i;
+}
+
 /// True when each of the 32 UTF-16 units at p is a high surrogate exactly when the unit after it is
 /// a low one (p[32] is read too). UTF-16 is well-formed exactly when that holds of every unit but
 /// the last, the first is not a low surrogate and the last not a high one: blocks checked so chain
@@ -262,8 +271,7 @@ constexpr std::size_t skip_paired_blocks(const char16_t* p, std::size_t n, std::
   if (n - i < 33 || (p[i] & S::mask) == S::low) return i;
   const std::size_t start = i;
   while (n - i >= 33 && paired_block32<Swap>(p + i)) i += 32;
-  // A block may have stopped inside a pair (checked: p[i - 1] is its high surrogate).
-  return i != start && (p[i - 1] & S::mask) == S::high ? i - 1 : i;
+  return pair_boundary<Swap>(p, start, i);
 }
 
 /// Validation of UTF-16 or UTF-32 (by In), offsets in units: UTF-16 by paired blocks, UTF-32 by

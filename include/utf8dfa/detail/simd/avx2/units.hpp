@@ -269,7 +269,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE validation_result validate_utf16_by(co
       if (!_mm256_testz_si256(bad, bad)) break;
       i += 64;
     }
-    if (i != 0 && (p[i - 1] & S::mask) == S::high) --i;  // inside a pair (checked)
+    i = pair_boundary<Swap>(p, 0, i);
   }
   const __m256i shift = _mm256_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
   const __m256i top = _mm256_set1_epi16(0x07FF);
@@ -298,9 +298,10 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_utf16(con
 /// 16 units copied in one store when they are well-formed, else repaired.
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t to_well_formed_utf16(const char16_t* p, std::size_t n,
                                                                              char16_t* out) noexcept {
+  using S = surrogate_bits<false>;
   std::size_t i = 0;
   while (n - i >= 17) {
-    if (UTF8DFA_UNLIKELY((p[i] & 0xFC00u) == 0xDC00u)) {  // a character cannot start with it
+    if (UTF8DFA_UNLIKELY((p[i] & S::mask) == S::low)) {  // a character cannot start with it
       out[i++] = static_cast<char16_t>(replacement_character);
       continue;
     }
@@ -311,7 +312,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t to_well_formed_utf16(con
       if (!_mm256_testz_si256(bad, bad)) break;
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), u);
     }
-    if (i != start && (p[i - 1] & 0xFC00u) == 0xD800u) --i;  // inside a pair (checked)
+    i = pair_boundary(p, start, i);
     if (n - i < 17) break;
     UTF8DFA_LEAVE_AVX();
     i = to_well_formed_until(p, n, i, i + 16, out);
