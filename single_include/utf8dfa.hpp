@@ -5969,6 +5969,12 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i pair_starts(__m256i u, __m256i
   return _mm256_cmpeq_epi16(key, _mm256_set1_epi16(static_cast<short>(0xDC00 | (0xD800 >> 10))));
 }
 
+/// pair_starts of the 16 UTF-16 units at p (p[16] read too).
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i pair_starts16(const char16_t* p) noexcept {
+  return pair_starts(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)),
+                     _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 1)));
+}
+
 /// The pairs that start among the 8 UTF-16 units at p (the unit after them read), 2 bits a unit.
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::uint32_t pair_starts8(const char16_t* p) noexcept {
   const __m128i u = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
@@ -6029,16 +6035,29 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t count_utf16(const char16
     // Up to 1024 blocks counted in 16-bit lanes (-1 a pair), summed when pairs are found.
     __m256i counts = _mm256_setzero_si256();
     const std::size_t end = n - i - 1 < 16 * 1024 ? i + (n - i - 1) / 16 * 16 : i + 16 * 1024;
-    for (; i < end; i += 16) {
-      const __m256i starts = pair_starts(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i)),
-                                         _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 1)));
-      counts = _mm256_sub_epi16(counts, starts);
-      if (_mm256_testz_si256(starts, starts)) {  // back to the test for plain blocks
-        i += 16;
-        try_plain = true;
+    bool back = false;  // a block without a pair: back to the test for plain blocks
+    // (four blocks a step while they fit, one test for them)
+    for (; end - i >= 64; i += 64) {
+      const __m256i s0 = pair_starts16(p + i), s1 = pair_starts16(p + i + 16);
+      const __m256i s2 = pair_starts16(p + i + 32), s3 = pair_starts16(p + i + 48);
+      counts = _mm256_sub_epi16(_mm256_sub_epi16(counts, _mm256_add_epi16(s0, s1)), _mm256_add_epi16(s2, s3));
+      if (_mm256_testz_si256(s0, s0) | _mm256_testz_si256(s1, s1) | _mm256_testz_si256(s2, s2) |
+          _mm256_testz_si256(s3, s3)) {
+        i += 64;
+        back = true;
         break;
       }
     }
+    for (; !back && i < end; i += 16) {
+      const __m256i starts = pair_starts16(p + i);
+      counts = _mm256_sub_epi16(counts, starts);
+      if (_mm256_testz_si256(starts, starts)) {
+        i += 16;
+        back = true;
+        break;
+      }
+    }
+    if (back) try_plain = true;
     const __m256i sums = _mm256_madd_epi16(counts, _mm256_set1_epi16(1));
     const __m128i half = _mm_add_epi32(_mm256_castsi256_si128(sums), _mm256_extracti128_si256(sums, 1));
     const __m128i quarter = _mm_add_epi32(half, _mm_unpackhi_epi64(half, half));
