@@ -5388,6 +5388,17 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* spill_latin1_8(unsigned
   return o + 8 + _mm_popcnt_u32(high);
 }
 
+/// The UTF-8 forms of the 8 Latin-1 bytes at q as words (a two-byte form where `high` has a bit).
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m128i latin1_words8(const unsigned char* q, unsigned& high) noexcept {
+  const __m128i x = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(q));
+  high = static_cast<unsigned>(_mm_movemask_epi8(x)) & 0xFFu;
+  const __m128i w = _mm_cvtepu8_epi16(x);
+  const __m128i two =
+      _mm_or_si128(_mm_or_si128(_mm_srli_epi16(w, 6), _mm_slli_epi16(_mm_and_si128(w, _mm_set1_epi16(0x3F)), 8)),
+                   _mm_set1_epi16(static_cast<short>(0x80C0)));
+  return _mm_blendv_epi8(w, two, _mm_cmpgt_epi16(w, _mm_set1_epi16(0x7F)));
+}
+
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t latin1_to_utf8(const unsigned char* p, std::size_t n,
                                                                        unsigned char* out) noexcept {
   prepare_tables();
@@ -5415,6 +5426,31 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t latin1_to_utf8(const uns
       o = spill_latin1_8(o, _mm256_castsi256_si128(words), bits & 0xFFu);
       o = spill_latin1_8(o, _mm256_extracti128_si256(words, 1), (bits >> 8) & 0xFFu);
     }
+  }
+  // The rest: 32 ASCII bytes copied, else 8 bytes at a time, spilling while 8 more follow, the last
+  // 8 exactly (short input mixes the two forms more than the byte loop of the scalar code predicts).
+  if (n - i >= 32) {
+    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
+    if (_mm256_movemask_epi8(x) == 0) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), x);
+      o += 32;
+      i += 32;
+    }
+  }
+  for (; n - i >= 16; i += 8) {
+    unsigned high = 0;
+    const __m128i words = latin1_words8(p + i, high);  // (sets high first)
+    o = spill_latin1_8(o, words, high);
+  }
+  if (n - i >= 8) {
+    unsigned high = 0;
+    const __m128i words = latin1_words8(p + i, high);
+    const __m128i packed =
+        _mm_shuffle_epi8(words, _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_short_utf8[high])));
+    const unsigned len = 8 + static_cast<unsigned>(_mm_popcnt_u32(high));
+    store_exact(o, packed, len);
+    o += len;
+    i += 8;
   }
   UTF8DFA_LEAVE_AVX();
   return static_cast<std::size_t>(o - out) + latin1_to_utf8_scalar(p + i, n - i, o);
