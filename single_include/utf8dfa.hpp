@@ -2039,9 +2039,50 @@ Out* supplementary_run(const char32_t* p, std::size_t m, Out* o) noexcept {
   return o + 2 * m;
 }
 
+/// UTF-16 to UTF-32: the 32 units at p converted as 16 values at fixed places when they are 16
+/// surrogate pairs (text of emoji); false, nothing written, when not. Always inlined, as is
+/// paired_block32_to_utf32: an out-of-line copy is an inline (COMDAT) function, and mingw-w64's g++
+/// (12) lets an -O2 caller keep values in call-clobbered registers across the call that its own
+/// copy leaves alone (-fipa-ra), while the linker may keep another unit's copy (one built at -O1,
+/// which uses those registers): the caller's loop state was lost. ELF targets treat such copies as
+/// replaceable and do not do that.
+template <class Out>
+UTF8DFA_ALWAYS_INLINE bool pairs_block32_to_utf32(const char16_t* p, Out* o) noexcept {
+  constexpr std::uint32_t pair_offset = 0x10000u - (0xD800u << 10) - 0xDC00u;  // modulo 2^32
+  unsigned bad = 0;
+  for (std::size_t k = 0; k < 16; ++k) bad |= ((p[2 * k] & 0xFC00u) ^ 0xD800u) | ((p[2 * k + 1] & 0xFC00u) ^ 0xDC00u);
+  if (bad != 0) return false;
+  for (std::size_t k = 0; k < 16; ++k)
+    o[k] = static_cast<Out>((std::uint32_t{p[2 * k]} << 10) + p[2 * k + 1] + pair_offset);
+  return true;
+}
+
+/// UTF-16 to UTF-32: the 32 units at p, which start a character and which paired_block32 passed,
+/// converted without a branch per unit; returns the end of the output (the units taken: 33 when
+/// p[31] starts a pair). Each unit but the last writes a value, its own or (a high surrogate) its
+/// pair's, and the output moves on unless the unit is a low surrogate, whose write the next one
+/// overwrites; the last writes only what it takes, so nothing is written past the end.
+template <class Out>
+UTF8DFA_ALWAYS_INLINE Out* paired_block32_to_utf32(const char16_t* p, Out* o) noexcept {
+  constexpr std::uint32_t pair_offset = 0x10000u - (0xD800u << 10) - 0xDC00u;  // modulo 2^32
+  for (std::size_t k = 0; k < 31; ++k) {
+    const std::uint32_t u = p[k];
+    const std::uint32_t high = 0u - static_cast<std::uint32_t>((u & 0xFC00u) == 0xD800u);  // all ones or 0
+    *o = static_cast<Out>((u & ~high) | (((u << 10) + p[k + 1] + pair_offset) & high));
+    o += (u & 0xFC00u) != 0xDC00u;
+  }
+  const std::uint32_t u = p[31];
+  if ((u & 0xFC00u) == 0xD800u)
+    *o++ = static_cast<Out>((u << 10) + p[32] + pair_offset);
+  else if ((u & 0xFC00u) != 0xDC00u)
+    *o++ = static_cast<Out>(u);
+  return o;
+}
+
 /// UTF-16 to UTF-32 or UTF-32 to UTF-16 (by In and Out), like the UTF-8 conversions: blocks of 16
-/// units that map one to one copied as they are, UTF-32 runs of blocks above FFFF by
-/// supplementary_run, other blocks of scalar values by mixed_block16, the others unit by unit.
+/// units that map one to one copied as they are, well-formed UTF-16 blocks with pairs by
+/// paired_block32_to_utf32, UTF-32 runs of blocks above FFFF by supplementary_run, other blocks of scalar values by
+/// mixed_block16, the others unit by unit.
 template <class Policy, class In, class Out>
 conversion_result utf_to_utf(const In* p, std::size_t n, Out* out, [[maybe_unused]] Policy pol) noexcept {
   Out* o = out;
@@ -2053,6 +2094,18 @@ conversion_result utf_to_utf(const In* p, std::size_t n, Out* out, [[maybe_unuse
       o = copy_units(p + i, j - i, o);
       i = j;
       continue;
+    }
+    if constexpr (sizeof(In) == 2) {  // a well-formed block with pairs
+      if (n - i >= 32 && pairs_block32_to_utf32(p + i, o)) {
+        i += 32;
+        o += 16;
+        continue;
+      }
+      if (n - i >= 33 && (p[i] & 0xFC00u) != 0xDC00u && paired_block32(p + i)) {
+        o = paired_block32_to_utf32(p + i, o);
+        i += 32 + ((p[i + 31] & 0xFC00u) == 0xD800u);
+        continue;
+      }
     }
     if constexpr (sizeof(In) == 4) {  // a valid block with characters above FFFF
       if (n - i >= 16) {
