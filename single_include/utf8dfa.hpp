@@ -10933,6 +10933,14 @@ UTF8DFA_ALWAYS_INLINE uint8x16_t add_utf8_extra(uint8x16_t acc, uint8x16_t lo, u
   return vaddq_u8(vsubq_u8(vsubq_u8(acc, from800), from80), sur);
 }
 
+/// add_utf8_extra of the 32 UTF-16 units loaded in v (their low and high bytes by uzp). At most 4 a lane.
+UTF8DFA_ALWAYS_INLINE uint8x16_t add_utf8_extra32(uint8x16_t acc, const uint8x16x4_t& v) noexcept {
+  const uint8x16_t f8 = vdupq_n_u8(0xF8), d8 = vdupq_n_u8(0xD8);
+  const uint8x16_t hi0 = vuzp2q_u8(v.val[0], v.val[1]), hi1 = vuzp2q_u8(v.val[2], v.val[3]);
+  acc = add_utf8_extra(acc, vuzp1q_u8(v.val[0], v.val[1]), hi0, vceqq_u8(vandq_u8(hi0, f8), d8));
+  return add_utf8_extra(acc, vuzp1q_u8(v.val[2], v.val[3]), hi1, vceqq_u8(vandq_u8(hi1, f8), d8));
+}
+
 /// utf8_length_valid (scalar.hpp) for UTF-16 or UTF-32: UTF-16 32 units a step, by their low and high
 /// bytes (16 to a vector), summed in byte lanes; UTF-32 4 units a vector, each test's lanes (all
 /// ones where true) subtracted from counters; the last units by the scalar count.
@@ -10941,16 +10949,10 @@ std::size_t utf8_length_valid(const In* p, std::size_t n) noexcept {
   std::size_t total = n, i = 0;
   if constexpr (sizeof(In) == 2) {
     const auto* s = reinterpret_cast<const std::uint8_t*>(p);
-    const uint8x16_t f8 = vdupq_n_u8(0xF8), d8 = vdupq_n_u8(0xD8);
     while (n - i >= 32) {
       const std::size_t steps = (n - i) / 32 < 63 ? (n - i) / 32 : 63;  // (4 a lane a step)
       uint8x16_t acc = vdupq_n_u8(0);
-      for (std::size_t k = 0; k < steps; ++k, i += 32) {
-        const uint8x16x4_t v = vld1q_u8_x4(s + 2 * i);
-        const uint8x16_t hi0 = vuzp2q_u8(v.val[0], v.val[1]), hi1 = vuzp2q_u8(v.val[2], v.val[3]);
-        acc = add_utf8_extra(acc, vuzp1q_u8(v.val[0], v.val[1]), hi0, vceqq_u8(vandq_u8(hi0, f8), d8));
-        acc = add_utf8_extra(acc, vuzp1q_u8(v.val[2], v.val[3]), hi1, vceqq_u8(vandq_u8(hi1, f8), d8));
-      }
+      for (std::size_t k = 0; k < steps; ++k, i += 32) acc = add_utf8_extra32(acc, vld1q_u8_x4(s + 2 * i));
       total += vaddlvq_u8(acc);
     }
   } else {
@@ -10988,13 +10990,10 @@ inline std::size_t utf8_length_from_utf16(const char16_t* p, std::size_t n, char
     std::size_t k = 0;
     for (; k < steps; ++k, i += 32) {
       const uint8x16x4_t v = vld1q_u8_x4(s + 2 * i);
-      const uint8x16_t hi0 = vuzp2q_u8(v.val[0], v.val[1]), hi1 = vuzp2q_u8(v.val[2], v.val[3]);
       uint8x16_t h = high;
       const uint8x16_t bad = vorrq_u8(unpaired16(v.val[0], v.val[1], h), unpaired16(v.val[2], v.val[3], h));
       if (any_lane(bad)) break;
-      const uint8x16_t f8 = vdupq_n_u8(0xF8), d8 = vdupq_n_u8(0xD8);
-      acc = add_utf8_extra(acc, vuzp1q_u8(v.val[0], v.val[1]), hi0, vceqq_u8(vandq_u8(hi0, f8), d8));
-      acc = add_utf8_extra(acc, vuzp1q_u8(v.val[2], v.val[3]), hi1, vceqq_u8(vandq_u8(hi1, f8), d8));
+      acc = add_utf8_extra32(acc, v);
       high = h;
     }
     total += 32 * k + vaddlvq_u8(acc);
@@ -11140,7 +11139,7 @@ inline validation_result validate_utf32(const char32_t* p, std::size_t n) noexce
 }
 
 /// UTF-16 or UTF-32 (by In) to Latin-1 (Policy strict, replace or skip): 64 bytes of units up to
-/// 0xFF a step narrowed, then 16 units; other blocks through the scalar code.
+/// 0xFF a step narrowed (UTF-16: then 16 units); other blocks through the scalar code.
 template <class Policy, class In>
 inline conversion_result utf_to_latin1_impl(const In* p, std::size_t n, unsigned char* out, Policy pol) noexcept {
   unsigned char repl = '?';
@@ -11169,12 +11168,15 @@ inline conversion_result utf_to_latin1_impl(const In* p, std::size_t n, unsigned
       }
     }
     if (n - s.read < 16) break;
-    uint16x8_t lo = vdupq_n_u16(0), hi = vdupq_n_u16(0);
-    if (load16(p + s.read, lo, hi) && vmaxvq_u16(vmaxq_u16(lo, hi)) <= 0xFF) {
-      vst1q_u8(out + s.written, vuzp1q_u8(vreinterpretq_u8_u16(lo), vreinterpretq_u8_u16(hi)));
-      s.read += 16;
-      s.written += 16;
-      continue;
+    if constexpr (sizeof(In) == 2) {  // (the first 16 of a failing block of 32 may pass)
+      const uint16x8_t lo = vld1q_u16(reinterpret_cast<const std::uint16_t*>(p + s.read));
+      const uint16x8_t hi = vld1q_u16(reinterpret_cast<const std::uint16_t*>(p + s.read) + 8);
+      if (vmaxvq_u16(vmaxq_u16(lo, hi)) <= 0xFF) {
+        vst1q_u8(out + s.written, vuzp1q_u8(vreinterpretq_u8_u16(lo), vreinterpretq_u8_u16(hi)));
+        s.read += 16;
+        s.written += 16;
+        continue;
+      }
     }
     if (!to_latin1_until<Policy>(p, n, s.read + 16, out, s, repl)) return latin1_result(s, n, true);
   }
