@@ -950,8 +950,10 @@ struct replace {
   }
 };
 
-/// For input already validated: the fastest path. On ill-formed input the output is unspecified,
-/// but nothing is read or written out of bounds and the output never exceeds the length helpers' size.
+/// For input already validated: the fastest path, which may skip validation (the NEON UTF-8
+/// decoders do). On ill-formed input the output is unspecified (it may hold values that an overlong
+/// or surrogate form spells: never use it on untrusted input), but nothing is read or written out
+/// of bounds and the output never exceeds the length helpers' size.
 struct assume_valid {
   static constexpr bool stops_on_error = false;
   constexpr char32_t replacement_value() const noexcept { return replacement_character; }
@@ -2202,7 +2204,10 @@ constexpr char32_t kernel_repl(char32_t replacement) noexcept {
 }
 
 /// One implementation of every bulk operation. `replacement == strict_marker` means strict,
-/// `skip_marker` skip (and for the lengths: nothing counted for an error).
+/// `skip_marker` skip (and for the lengths: nothing counted for an error). The UTF-8 decoders
+/// (utf8_to_utf32, utf8_to_utf16, utf8_to_utf16_swapped) also take valid_marker, assume_valid: on
+/// well-formed input what replace writes; on ill-formed input anything (the error reported or not)
+/// within what replace with U+FFFD writes, which is what a kernel that does not tell it apart does.
 struct kernel_table {
   const char* name;
   validation_result (*validate)(const unsigned char*, std::size_t) noexcept;
@@ -9644,9 +9649,11 @@ struct shuffle_tables {
   /// the characters take plus 256 times their count.
   std::uint8_t bmp_shuffle[4096][32];
   std::uint16_t bmp_meta[4096];
-  /// The same for characters of 1..4 bytes, up to 4 of them, in 32-bit lanes (last byte first).
+  /// The same for characters of 1..4 bytes, up to 4 of them, in 32-bit lanes (last byte first);
+  /// the bytes they take, their count, their UTF-16 units and which are 4 bytes long (bit j:
+  /// character j) in bytes 0..3.
   std::uint8_t any_shuffle[4096][16];
-  std::uint16_t any_meta[4096];
+  std::uint32_t any_meta[4096];
   /// For 4 dwords each holding a unit's bytes (its low byte for a 1-byte form; else byte 1 the last
   /// byte, byte 2 a 3-byte lead, byte 3 a 2-byte lead or a 3-byte form's second byte), indexed by
   /// bit c: form c is 1 byte long, bit c + 4: at most 2 bytes: the control that packs the forms
@@ -9672,7 +9679,7 @@ inline void build_utf8_windows(shuffle_tables& t) noexcept {
       std::uint8_t* s = any != 0 ? t.any_shuffle[m] : t.bmp_shuffle[m];
       const unsigned width = any != 0 ? 16 : 32;
       for (unsigned k = 0; k < width; ++k) s[k] = 0xFF;
-      unsigned start = 0, count = 0;
+      unsigned start = 0, count = 0, fours = 0;
       for (unsigned k = 0; k < window_bytes && count < max_count; ++k) {
         if (((m >> k) & 1u) == 0) continue;
         const unsigned len = k - start + 1;
@@ -9686,10 +9693,16 @@ inline void build_utf8_windows(shuffle_tables& t) noexcept {
           else
             s[16 + 2 * count] = at;
         }
+        if (len == 4) fours |= 1u << count;
         ++count;
         start = k + 1;
       }
-      (any != 0 ? t.any_meta : t.bmp_meta)[m] = static_cast<std::uint16_t>(start + 256 * count);
+      if (any != 0) {
+        const unsigned units16 = count + ((fours & 1u) + ((fours >> 1) & 1u) + ((fours >> 2) & 1u) + (fours >> 3));
+        t.any_meta[m] = start | count << 8 | units16 << 16 | fours << 24;
+      } else {
+        t.bmp_meta[m] = static_cast<std::uint16_t>(start + 256 * count);
+      }
     }
   }
 }
@@ -10119,23 +10132,24 @@ inline constexpr std::uint8_t five3_controls[32] = {2,    1,    5,    4,    8,  
                                                     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0,    0xFF, 3,    0xFF, 6,   0xFF,
                                                     9,    0xFF, 12,   0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
 
-/// Decodes the characters of the checked block at p + start (its character ends `ends`, its ASCII
-/// bytes `ascii`) in windows, from c.i while the window's ends lie in the block: Any, characters of
-/// 1..4 bytes; else of 1..3 (Three) or 1..2; Ascii, runs of 8 ASCII bytes or more 16 at a time.
+/// Decodes the characters of the checked block at p + start (its character ends `ends`) in windows,
+/// from c.i while the window's ends lie in the block: Any, characters of 1..4 bytes; else of 1..3
+/// (Three) or 1..2; Ascii, runs of 8 ASCII bytes or more 16 at a time (in a checked block, a run of
+/// ends from a character start is a run of ASCII bytes).
 template <bool Any, bool Three, bool Ascii, bool Swap, class Out>
-UTF8DFA_ALWAYS_INLINE void decode_windows(const unsigned char* p, std::size_t start, std::uint64_t ends,
-                                          std::uint64_t ascii, Out* safe_end, transcode_cursor<Out>& c) noexcept {
+UTF8DFA_ALWAYS_INLINE void decode_windows(const unsigned char* p, std::size_t start, std::uint64_t ends, Out* safe_end,
+                                          transcode_cursor<Out>& c) noexcept {
   const shuffle_tables& t = tables;
   const std::uint8_t* const shuffle = in_register(Any ? &t.any_shuffle[0][0] : &t.bmp_shuffle[0][0]);
-  const std::uint16_t* const meta = in_register(Any ? t.any_meta : t.bmp_meta);
+  const std::uint16_t* const bmp_meta = in_register(t.bmp_meta);
+  const std::uint32_t* const any_meta = in_register(t.any_meta);
   const uint8x16_t payload = vld1q_u8(payload_masks);
   const uint8x16_t five3_low = vld1q_u8(five3_controls), five3_lead = vld1q_u8(five3_controls + 16);
   const std::size_t limit = start + 64 - window_bytes;  // window ends read in the block
+  std::uint64_t e = ends >> (c.i - start);              // the ends from c.i on (none past the block)
   while (c.i < limit) {
-    const auto off = static_cast<unsigned>(c.i - start);
-    const std::uint64_t a = ascii >> off;
-    if (Ascii && (a & 0xFF) == 0xFF) {  // 8 ASCII characters or more: 16 units
-      unsigned k = static_cast<unsigned>(__builtin_ctzll(~a));
+    if (Ascii && (e & 0xFF) == 0xFF) {  // 8 ASCII characters or more: 16 units
+      unsigned k = static_cast<unsigned>(__builtin_ctzll(~e));
       if (k > 16) k = 16;
       const uint8x16_t v = vld1q_u8(p + c.i);
       const bool spill = k == 16 || c.o + 16 <= safe_end;
@@ -10143,69 +10157,82 @@ UTF8DFA_ALWAYS_INLINE void decode_windows(const unsigned char* p, std::size_t st
       put8<Swap>(c.o + 8, vmovl_high_u8(v), k - 8, spill);
       c.i += k;
       c.o += k;
+      e >>= k;
       continue;
     }
-    const std::uint64_t e = ends >> off;
     const std::size_t m = static_cast<std::size_t>(e) & 0xFFFu;
     const uint8x16_t v = vld1q_u8(p + c.i);
     const uint8x16_t bits = vandq_u8(v, vqtbl1q_u8(payload, vshrq_n_u8(v, 4)));
     if constexpr (!Any) {
-      if (Three && off <= 64 - 15 && (e & 0x7FFFu) == five3_ends) {
-        // Five 3-byte characters (their ends in the block): one step of 15 bytes, fixed controls.
+      // (Bit 14 of e is a byte of the block, as bit 63 of `ends` is 0: the 15 bytes are in it.)
+      if (Three && (e & 0x7FFFu) == five3_ends) {
+        // Five 3-byte characters: one step of 15 bytes, fixed controls.
         const uint16x8_t two = vreinterpretq_u16_u8(vqtbl1q_u8(bits, five3_low));
         const uint16x8_t cp = vmlsq_n_u16(two, vshrq_n_u16(two, 8), 192);
         put8<Swap>(c.o, vsliq_n_u16(cp, vreinterpretq_u16_u8(vqtbl1q_u8(bits, five3_lead)), 12), 5,
                    c.o + 8 <= safe_end);
         c.i += 15;
         c.o += 5;
+        e >>= 15;
         continue;
       }
       // Lane j: (last byte, byte before) = lo + 256 hi -> lo + 64 hi; a 3-byte lead's 4 bits on top.
-      const uint16x8_t two = vreinterpretq_u16_u8(vqtbl1q_u8(bits, vld1q_u8(shuffle + 32 * m)));
+      const uint8x16x2_t controls = vld1q_u8_x2(shuffle + 32 * m);
+      const uint16x8_t two = vreinterpretq_u16_u8(vqtbl1q_u8(bits, controls.val[0]));
       uint16x8_t cp = vmlsq_n_u16(two, vshrq_n_u16(two, 8), 192);
-      if constexpr (Three)
-        cp = vsliq_n_u16(cp, vreinterpretq_u16_u8(vqtbl1q_u8(bits, vld1q_u8(shuffle + 32 * m + 16))), 12);
-      const unsigned md = meta[m], count = md >> 8;
+      if constexpr (Three) cp = vsliq_n_u16(cp, vreinterpretq_u16_u8(vqtbl1q_u8(bits, controls.val[1])), 12);
+      const unsigned md = bmp_meta[m], count = md >> 8, taken = md & 0xFFu;
       put8<Swap>(c.o, cp, count, c.o + 8 <= safe_end);
-      c.i += md & 0xFFu;
+      c.i += taken;
       c.o += count;
+      e >>= taken;
       continue;
     }
     // Lane j: (last, before, before, first) bytes; two 12-bit halves as above, then joined.
     const uint16x8_t halves = vreinterpretq_u16_u8(vqtbl1q_u8(bits, vld1q_u8(shuffle + 16 * m)));
     const uint32x4_t x = vreinterpretq_u32_u16(vmlsq_n_u16(halves, vshrq_n_u16(halves, 8), 192));
     const uint32x4_t cp = vsliq_n_u32(x, vshrq_n_u32(x, 16), 12);
-    const unsigned md = meta[m], count = md >> 8;
-    c.i += md & 0xFFu;
+    const std::uint32_t md = any_meta[m];
+    const unsigned taken = md & 0xFFu;
+    c.i += taken;
+    e >>= taken;
     if constexpr (sizeof(Out) == 4) {
+      const unsigned count = (md >> 8) & 0xFFu;
       if (c.o + 4 <= safe_end)
         vst1q_u32(reinterpret_cast<std::uint32_t*>(c.o), cp);
       else
         store_exact(reinterpret_cast<unsigned char*>(c.o), vreinterpretq_u8_u32(cp), 4 * count);
       c.o += count;
     } else {
+      // The 4-byte forms (bit j: lane j's) from the window's ends: a surrogate pair each, as the
+      // dword (low surrogate << 16 | high surrogate).
       const uint32x4_t supp = vcgtq_u32(cp, vdupq_n_u32(0xFFFF));
-      const unsigned sm = vaddvq_u32(vandq_u32(supp, vld1q_u32(dword_weights)));
-      // A supplementary value as the dword (low surrogate << 16 | high surrogate).
       const uint32x4_t high = vaddq_u32(vshrq_n_u32(cp, 10), vdupq_n_u32(0xD7C0));
       const uint32x4_t low = vorrq_u32(vandq_u32(cp, vdupq_n_u32(0x3FF)), vdupq_n_u32(0xDC00));
       const uint32x4_t units = vbslq_u32(supp, vsliq_n_u32(high, low, 16), cp);
-      const uint8x16_t packed = vqtbl1q_u8(vreinterpretq_u8_u32(units), vld1q_u8(t.pack_pairs[sm]));
-      const unsigned written = count + static_cast<unsigned>(__builtin_popcount(sm));
+      const uint8x16_t packed = vqtbl1q_u8(vreinterpretq_u8_u32(units), vld1q_u8(t.pack_pairs[md >> 24]));
+      const unsigned written = (md >> 16) & 0xFFu;
       put8<Swap>(c.o, vreinterpretq_u16_u8(packed), written, c.o + 8 <= safe_end);
       c.o += written;
     }
   }
 }
 
-/// UTF-8 to UTF-32 or UTF-16 (by Out; in the byte order opposite to the host's when Swap).
-template <bool Strict, class Out, bool Swap = false>
+/// UTF-8 to UTF-32 or UTF-16 (by Out; in the byte order opposite to the host's when Swap). Without
+/// Check (assume_valid) the blocks are not validated, only guarded: no run of continuation bytes as
+/// long as the block's longest form (2, 3 or 4 bytes, by its largest byte). Then every piece the
+/// windows take (a byte that is no continuation, or the block's first byte, and the continuation
+/// bytes after it) has 1 to 4 bytes and writes one unit, or two for 4 bytes, where the replace
+/// policy writes at least as many for the same bytes: the output stays within utf16/32_length_from_
+/// utf8 (and the spill bound below holds), whatever the input. A block that fails the guard is
+/// decoded by the scalar DFA under replace.
+template <bool Strict, class Out, bool Swap = false, bool Check = true>
 inline conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
                                           char32_t replacement) noexcept {
   transcode_cursor<Out> c{0, out, error_code::none};
   const char32_t repl = kernel_repl(replacement);
-  const checker check;
-  const uint8x16_t zero = vdupq_n_u8(0);
+  [[maybe_unused]] const checker check;
+  [[maybe_unused]] const uint8x16_t zero = vdupq_n_u8(0);
   const int8x16_t cont_limit = vdupq_n_s8(-65);
   while (n - c.i >= 80) {  // a block, and the 16 bytes a window load past it may touch
     const unsigned char* const b = p + c.i;
@@ -10215,22 +10242,25 @@ inline conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n,
       widen_ascii_blocks<Swap>(p, n, bl, c);
       continue;
     }
-    const uint8x16_t err = vorrq_u8(vorrq_u8(check(bl.v[0], zero), check(bl.v[1], bl.v[0])),
-                                    vorrq_u8(check(bl.v[2], bl.v[1]), check(bl.v[3], bl.v[2])));
-    if (UTF8DFA_UNLIKELY(any(err))) {
+    // Bit k: byte k is no continuation byte.
+    const std::uint64_t heads =
+        bits64(vcgtq_s8(vreinterpretq_s8_u8(bl.v[0]), cont_limit), vcgtq_s8(vreinterpretq_s8_u8(bl.v[1]), cont_limit),
+               vcgtq_s8(vreinterpretq_s8_u8(bl.v[2]), cont_limit), vcgtq_s8(vreinterpretq_s8_u8(bl.v[3]), cont_limit));
+    bool pass;
+    if constexpr (Check) {
+      pass = !any(vorrq_u8(vorrq_u8(check(bl.v[0], zero), check(bl.v[1], bl.v[0])),
+                           vorrq_u8(check(bl.v[2], bl.v[1]), check(bl.v[3], bl.v[2]))));
+    } else {
+      const std::uint64_t cont = ~heads, two = cont & (cont >> 1);  // bit k: bytes k.. are 1 or 2 of them
+      pass = (top >= 0xF0 ? two & (two >> 2) : top >= 0xE0 ? two & (cont >> 2) : two) == 0;
+    }
+    if (UTF8DFA_UNLIKELY(!pass)) {
       if (!scalar_region_in_order<Strict, Swap>(p, n, c.i + 64, c, repl))
         return {c.i, static_cast<std::size_t>(c.o - out), c.first};
       continue;
     }
     // Bit k of `ends`: byte k + 1 is no continuation (byte k ends a character; bit 63: unknown, 0).
-    // Of `ascii`: byte k is ASCII; in the checked block, the same as a byte that both starts and
-    // ends a character, which the decoding steps (from a character start) see as a run of `ends`.
-    const std::uint64_t ends =
-        bits64(vcgtq_s8(vreinterpretq_s8_u8(bl.v[0]), cont_limit), vcgtq_s8(vreinterpretq_s8_u8(bl.v[1]), cont_limit),
-               vcgtq_s8(vreinterpretq_s8_u8(bl.v[2]), cont_limit),
-               vcgtq_s8(vreinterpretq_s8_u8(bl.v[3]), cont_limit)) >>
-        1;
-    const std::uint64_t ascii = ends;
+    const std::uint64_t ends = heads >> 1;
     // The characters that end in bytes 0..62 are complete and valid: they will be written, one
     // unit or more each, whatever comes after them; stores may spill up to there.
     Out* const safe_end = c.o + popcount64(ends);
@@ -10242,18 +10272,18 @@ inline conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n,
       c.i += 48;
       c.o += 16;
     }
-    // Runs of 8 ASCII bytes (bit k: bytes k..k+7).
-    std::uint64_t runs = ascii & (ascii >> 1);
+    // Runs of 8 ends (bit k: bytes k..k+7), ASCII bytes from a character start.
+    std::uint64_t runs = ends & (ends >> 1);
     runs &= runs >> 2;
     runs &= runs >> 4;
     if (top >= 0xF0)
-      decode_windows<true, true, true, Swap>(p, start, ends, ascii, safe_end, c);
+      decode_windows<true, true, true, Swap>(p, start, ends, safe_end, c);
     else if (top >= 0xE0)
-      runs != 0 ? decode_windows<false, true, true, Swap>(p, start, ends, ascii, safe_end, c)
-                : decode_windows<false, true, false, Swap>(p, start, ends, ascii, safe_end, c);
+      runs != 0 ? decode_windows<false, true, true, Swap>(p, start, ends, safe_end, c)
+                : decode_windows<false, true, false, Swap>(p, start, ends, safe_end, c);
     else
-      runs != 0 ? decode_windows<false, false, true, Swap>(p, start, ends, ascii, safe_end, c)
-                : decode_windows<false, false, false, Swap>(p, start, ends, ascii, safe_end, c);
+      runs != 0 ? decode_windows<false, false, true, Swap>(p, start, ends, safe_end, c)
+                : decode_windows<false, false, false, Swap>(p, start, ends, safe_end, c);
   }
   return finish_scalar_in_order<Strict, Swap>(p, n, out, c, repl);
 }
@@ -10462,15 +10492,17 @@ inline conversion_result utf_to_utf8_impl(const In* p, std::size_t n, unsigned c
 inline conversion_result utf8_to_utf32(const unsigned char* p, std::size_t n, char32_t* out,
                                        char32_t replacement) noexcept {
   prepare_tables();
-  return replacement == strict_marker ? utf8_to_utf_impl<true>(p, n, out, replacement)
-                                      : utf8_to_utf_impl<false>(p, n, out, replacement);
+  return replacement == strict_marker  ? utf8_to_utf_impl<true>(p, n, out, replacement)
+         : replacement == valid_marker ? utf8_to_utf_impl<false, char32_t, false, false>(p, n, out, replacement)
+                                       : utf8_to_utf_impl<false>(p, n, out, replacement);
 }
 
 inline conversion_result utf8_to_utf16(const unsigned char* p, std::size_t n, char16_t* out,
                                        char32_t replacement) noexcept {
   prepare_tables();
-  return replacement == strict_marker ? utf8_to_utf_impl<true>(p, n, out, replacement)
-                                      : utf8_to_utf_impl<false>(p, n, out, replacement);
+  return replacement == strict_marker  ? utf8_to_utf_impl<true>(p, n, out, replacement)
+         : replacement == valid_marker ? utf8_to_utf_impl<false, char16_t, false, false>(p, n, out, replacement)
+                                       : utf8_to_utf_impl<false>(p, n, out, replacement);
 }
 
 inline conversion_result utf16_to_utf8(const char16_t* p, std::size_t n, unsigned char* out,
@@ -10484,8 +10516,9 @@ inline conversion_result utf16_to_utf8(const char16_t* p, std::size_t n, unsigne
 inline conversion_result utf8_to_utf16_swapped(const unsigned char* p, std::size_t n, char16_t* out,
                                                char32_t replacement) noexcept {
   prepare_tables();
-  return replacement == strict_marker ? utf8_to_utf_impl<true, char16_t, true>(p, n, out, replacement)
-                                      : utf8_to_utf_impl<false, char16_t, true>(p, n, out, replacement);
+  return replacement == strict_marker  ? utf8_to_utf_impl<true, char16_t, true>(p, n, out, replacement)
+         : replacement == valid_marker ? utf8_to_utf_impl<false, char16_t, true, false>(p, n, out, replacement)
+                                       : utf8_to_utf_impl<false, char16_t, true>(p, n, out, replacement);
 }
 
 /// UTF-16 in the byte order opposite to the host's to UTF-8.
@@ -12465,6 +12498,16 @@ constexpr char32_t kernel_replacement([[maybe_unused]] const Policy& pol) noexce
     return pol.replacement_value();
 }
 
+/// kernel_replacement for the UTF-8 decoders (utf8_to_utf32, utf8_to_utf16 and its other byte
+/// order), which take assume_valid as valid_marker: a kernel may then skip validation (neon).
+template <class Policy>
+constexpr char32_t decode_replacement(const Policy& pol) noexcept {
+  if constexpr (std::is_same_v<Policy, assume_valid>)
+    return valid_marker;
+  else
+    return kernel_replacement(pol);
+}
+
 // ---- The dialects: scalar, one character at a time on the dialect's DFA. ---------------------
 
 /// Why `c`, read in dialect D, cannot be written as Unicode text of code unit Out (char16_t,
@@ -12874,7 +12917,7 @@ template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0
 conversion_result utf8_to_utf32(const Bytes& bytes, char32_t* out, Policy policy = {}) noexcept {
   const auto s = detail::as_span(bytes);
   return detail::kernel_fn<&detail::kernel_table::utf8_to_utf32>()(detail::as_uchars(s.data), s.size, out,
-                                                                   detail::kernel_replacement(policy));
+                                                                   detail::decode_replacement(policy));
 }
 
 /// UTF-8 to UTF-16 into `out` (supplementary characters as surrogate pairs).
@@ -12882,7 +12925,7 @@ template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0
 conversion_result utf8_to_utf16(const Bytes& bytes, char16_t* out, Policy policy = {}) noexcept {
   const auto s = detail::as_span(bytes);
   return detail::kernel_fn<&detail::kernel_table::utf8_to_utf16>()(detail::as_uchars(s.data), s.size, out,
-                                                                   detail::kernel_replacement(policy));
+                                                                   detail::decode_replacement(policy));
 }
 
 /// UTF-16 to UTF-8 into `out`. Each unpaired surrogate is one error (`surrogate`, or `incomplete`
@@ -14089,7 +14132,7 @@ conversion_result utf8_to_utf_in_order(const Bytes& bytes, Unit* out, Policy pol
   if constexpr (Little != host_little_endian && sizeof(Unit) == 2) {
     const auto s = as_span(bytes);
     return kernel_fn<&kernel_table::utf8_to_utf16_swapped>()(as_uchars(s.data), s.size, out,
-                                                             kernel_replacement(policy));
+                                                             decode_replacement(policy));
   } else if constexpr (Little == host_little_endian || std::is_same_v<Policy, assume_valid>) {
     const conversion_result r = utf8_to_utf(bytes, out, policy);
     if constexpr (Little != host_little_endian) swap_units(out, r.written, out);

@@ -160,7 +160,7 @@ TEST_CASE("the Unicode Standard's maximal-subpart examples", "[decode][unicode]"
   }
 }
 
-TEST_CASE("security cases are never decoded to a code point, under any policy", "[decode][security]") {
+TEST_CASE("security cases are never decoded to a code point, under any checking policy", "[decode][security]") {
   // RFC 3629 section 10 and RFC 2279's draft (seed 002): overlong NUL, overlong '.', a surrogate
   // pair encoded as two 3-byte forms (CESU-8), overlong '/' in 2, 3 and 4 bytes, 5- and 6-byte forms.
   const std::string_view cases[] = {"\xC0\x80",
@@ -200,25 +200,35 @@ TEST_CASE("security cases are never decoded to a code point, under any policy", 
     CHECK(check_decode(u8p(s), s.size(), true).empty());
     CHECK(check_transcode(u8p(s), s.size(), U'\uFFFD', true).empty());
     CHECK(check_transcode(u8p(s), s.size(), U'?', false).empty());
-    // strict stops; replace and assume_valid produce nothing but replacements and the input's
-    // well-formed characters (assume_valid's output is otherwise unspecified on such input).
+    // strict stops; replace produces nothing but replacements and the input's well-formed
+    // characters; assume_valid's output is unspecified on such input, but reads it all and stays
+    // within replace's size (the canary after it).
     const std::size_t cap = utf8dfa::utf32_length_from_utf8(c);
     std::u32string out(cap + 1, U'\0');
     CHECK(utf8dfa::utf8_to_utf32(c, &out[0]).error != error_code::none);
     for (int policy = 0; policy < 2; ++policy) {
+      out[cap] = U'\x2A';
       const utf8dfa::conversion_result r = policy == 0 ? utf8dfa::utf8_to_utf32(c, &out[0], utf8dfa::replace{})
                                                        : utf8dfa::utf8_to_utf32(c, &out[0], utf8dfa::assume_valid{});
       REQUIRE(r.written <= cap);
+      CHECK(r.read == c.size());
+      CHECK(out[cap] == U'\x2A');
+      if (policy == 1) continue;
       std::u32string kept;
       for (std::size_t i = 0; i < r.written; ++i)
         if (out[i] != U'\uFFFD') kept += out[i];
       CHECK(kept == wellformed);
     }
-    std::u16string out16(utf8dfa::utf16_length_from_utf8(c) + 1, u'\0');
+    const std::size_t cap16 = utf8dfa::utf16_length_from_utf8(c);
+    std::u16string out16(cap16 + 1, u'\0');
     for (int policy = 0; policy < 2; ++policy) {
+      out16[cap16] = u'\x2A';
       const utf8dfa::conversion_result r = policy == 0 ? utf8dfa::utf8_to_utf16(c, &out16[0], utf8dfa::replace{})
                                                        : utf8dfa::utf8_to_utf16(c, &out16[0], utf8dfa::assume_valid{});
-      REQUIRE(r.written < out16.size());
+      REQUIRE(r.written <= cap16);
+      CHECK(r.read == c.size());
+      CHECK(out16[cap16] == u'\x2A');
+      if (policy == 1) continue;
       std::u32string kept;
       for (std::size_t i = 0; i < r.written; ++i)
         if (out16[i] != u'\uFFFD') kept += out16[i];

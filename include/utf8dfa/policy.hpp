@@ -27,8 +27,10 @@ struct replace {
   }
 };
 
-/// For input already validated: the fastest path. On ill-formed input the output is unspecified,
-/// but nothing is read or written out of bounds and the output never exceeds the length helpers' size.
+/// For input already validated: the fastest path, which may skip validation (the NEON UTF-8
+/// decoders do). On ill-formed input the output is unspecified (it may hold values that an overlong
+/// or surrogate form spells: never use it on untrusted input), but nothing is read or written out
+/// of bounds and the output never exceeds the length helpers' size.
 struct assume_valid {
   static constexpr bool stops_on_error = false;
   constexpr char32_t replacement_value() const noexcept { return replacement_character; }

@@ -43,6 +43,16 @@ constexpr char32_t kernel_replacement([[maybe_unused]] const Policy& pol) noexce
     return pol.replacement_value();
 }
 
+/// kernel_replacement for the UTF-8 decoders (utf8_to_utf32, utf8_to_utf16 and its other byte
+/// order), which take assume_valid as valid_marker: a kernel may then skip validation (neon).
+template <class Policy>
+constexpr char32_t decode_replacement(const Policy& pol) noexcept {
+  if constexpr (std::is_same_v<Policy, assume_valid>)
+    return valid_marker;
+  else
+    return kernel_replacement(pol);
+}
+
 // ---- The dialects: scalar, one character at a time on the dialect's DFA. ---------------------
 
 /// Why `c`, read in dialect D, cannot be written as Unicode text of code unit Out (char16_t,
@@ -452,7 +462,7 @@ template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0
 conversion_result utf8_to_utf32(const Bytes& bytes, char32_t* out, Policy policy = {}) noexcept {
   const auto s = detail::as_span(bytes);
   return detail::kernel_fn<&detail::kernel_table::utf8_to_utf32>()(detail::as_uchars(s.data), s.size, out,
-                                                                   detail::kernel_replacement(policy));
+                                                                   detail::decode_replacement(policy));
 }
 
 /// UTF-8 to UTF-16 into `out` (supplementary characters as surrogate pairs).
@@ -460,7 +470,7 @@ template <class Policy = strict, class Bytes, detail::enable_if_bytes<Bytes> = 0
 conversion_result utf8_to_utf16(const Bytes& bytes, char16_t* out, Policy policy = {}) noexcept {
   const auto s = detail::as_span(bytes);
   return detail::kernel_fn<&detail::kernel_table::utf8_to_utf16>()(detail::as_uchars(s.data), s.size, out,
-                                                                   detail::kernel_replacement(policy));
+                                                                   detail::decode_replacement(policy));
 }
 
 /// UTF-16 to UTF-8 into `out`. Each unpaired surrogate is one error (`surrogate`, or `incomplete`

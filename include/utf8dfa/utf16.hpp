@@ -185,7 +185,7 @@ conversion_result utf8_to_utf_in_order(const Bytes& bytes, Unit* out, Policy pol
   if constexpr (Little != host_little_endian && sizeof(Unit) == 2) {
     const auto s = as_span(bytes);
     return kernel_fn<&kernel_table::utf8_to_utf16_swapped>()(as_uchars(s.data), s.size, out,
-                                                             kernel_replacement(policy));
+                                                             decode_replacement(policy));
   } else if constexpr (Little == host_little_endian || std::is_same_v<Policy, assume_valid>) {
     const conversion_result r = utf8_to_utf(bytes, out, policy);
     if constexpr (Little != host_little_endian) swap_units(out, r.written, out);

@@ -23,7 +23,10 @@ constexpr char32_t kernel_repl(char32_t replacement) noexcept {
 }
 
 /// One implementation of every bulk operation. `replacement == strict_marker` means strict,
-/// `skip_marker` skip (and for the lengths: nothing counted for an error).
+/// `skip_marker` skip (and for the lengths: nothing counted for an error). The UTF-8 decoders
+/// (utf8_to_utf32, utf8_to_utf16, utf8_to_utf16_swapped) also take valid_marker, assume_valid: on
+/// well-formed input what replace writes; on ill-formed input anything (the error reported or not)
+/// within what replace with U+FFFD writes, which is what a kernel that does not tell it apart does.
 struct kernel_table {
   const char* name;
   validation_result (*validate)(const unsigned char*, std::size_t) noexcept;

@@ -24,9 +24,11 @@ struct shuffle_tables {
   /// the characters take plus 256 times their count.
   std::uint8_t bmp_shuffle[4096][32];
   std::uint16_t bmp_meta[4096];
-  /// The same for characters of 1..4 bytes, up to 4 of them, in 32-bit lanes (last byte first).
+  /// The same for characters of 1..4 bytes, up to 4 of them, in 32-bit lanes (last byte first);
+  /// the bytes they take, their count, their UTF-16 units and which are 4 bytes long (bit j:
+  /// character j) in bytes 0..3.
   std::uint8_t any_shuffle[4096][16];
-  std::uint16_t any_meta[4096];
+  std::uint32_t any_meta[4096];
   /// For 4 dwords each holding a unit's bytes (its low byte for a 1-byte form; else byte 1 the last
   /// byte, byte 2 a 3-byte lead, byte 3 a 2-byte lead or a 3-byte form's second byte), indexed by
   /// bit c: form c is 1 byte long, bit c + 4: at most 2 bytes: the control that packs the forms
@@ -52,7 +54,7 @@ inline void build_utf8_windows(shuffle_tables& t) noexcept {
       std::uint8_t* s = any != 0 ? t.any_shuffle[m] : t.bmp_shuffle[m];
       const unsigned width = any != 0 ? 16 : 32;
       for (unsigned k = 0; k < width; ++k) s[k] = 0xFF;
-      unsigned start = 0, count = 0;
+      unsigned start = 0, count = 0, fours = 0;
       for (unsigned k = 0; k < window_bytes && count < max_count; ++k) {
         if (((m >> k) & 1u) == 0) continue;
         const unsigned len = k - start + 1;
@@ -66,10 +68,16 @@ inline void build_utf8_windows(shuffle_tables& t) noexcept {
           else
             s[16 + 2 * count] = at;
         }
+        if (len == 4) fours |= 1u << count;
         ++count;
         start = k + 1;
       }
-      (any != 0 ? t.any_meta : t.bmp_meta)[m] = static_cast<std::uint16_t>(start + 256 * count);
+      if (any != 0) {
+        const unsigned units16 = count + ((fours & 1u) + ((fours >> 1) & 1u) + ((fours >> 2) & 1u) + (fours >> 3));
+        t.any_meta[m] = start | count << 8 | units16 << 16 | fours << 24;
+      } else {
+        t.bmp_meta[m] = static_cast<std::uint16_t>(start + 256 * count);
+      }
     }
   }
 }
