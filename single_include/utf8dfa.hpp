@@ -10307,9 +10307,9 @@ struct utf8_packers {
 UTF8DFA_ALWAYS_INLINE unsigned char* encode_short8(unsigned char* o, uint16x8_t w, bool spill,
                                                    const utf8_packers& k) noexcept {
   const uint16x8_t ge80 = vcgtq_u16(w, vdupq_n_u16(0x7F));
-  // (w >> 6, w's low byte) as (lead, last byte) with their marker bits; an ASCII unit as it is.
-  const uint16x8_t pair =
-      vorrq_u16(vandq_u16(vsliq_n_u16(vshrq_n_u16(w, 6), w, 8), vdupq_n_u16(0x3F1F)), vdupq_n_u16(0x80C0));
+  // (w >> 6, w's low byte) as (lead, last byte) with their marker bits (one bit select); an ASCII
+  // unit as it is.
+  const uint16x8_t pair = vbslq_u16(vdupq_n_u16(0x3F1F), vsliq_n_u16(vshrq_n_u16(w, 6), w, 8), vdupq_n_u16(0x80C0));
   const unsigned m = vaddvq_u16(vandq_u16(ge80, vld1q_u16(word_weights)));
   const uint8x16_t packed =
       vqtbl1q_u8(vreinterpretq_u8_u16(vbslq_u16(ge80, pair, w)), vld1q_u8(k.short_rows + 16 * std::size_t{m}));
@@ -10329,11 +10329,12 @@ UTF8DFA_ALWAYS_INLINE unsigned char* encode_bmp8(unsigned char* o, uint16x8_t w,
   const uint16x8_t ge800 = vcgtq_u16(w, vdupq_n_u16(0x7FF));
   // Bytes 0, 1 of each dword: the unit's low byte (a 1-byte form), 0x80 | its low 6 bits (the
   // last byte of a longer form).
-  const uint16x8_t low = vsliq_n_u16(w, vorrq_u16(vandq_u16(w, vdupq_n_u16(0x3F)), vdupq_n_u16(0x80)), 8);
+  // (Each marker bits put in by one bit select.)
+  const uint16x8_t low = vsliq_n_u16(w, vbslq_u16(vdupq_n_u16(0x3F), w, vdupq_n_u16(0x80)), 8);
   // Bytes 2, 3: 0xE0 | bits 12..15 (a 3-byte lead); bits 6..11 with 0x80 (a 3-byte form's second
   // byte) or with 0xC0 (a 2-byte lead: bits 11 and up are 0).
-  const uint16x8_t bits = vandq_u16(vsriq_n_u16(vshlq_n_u16(w, 2), w, 12), vdupq_n_u16(0x3F0F));
-  const uint16x8_t high = vorrq_u16(bits, vbslq_u16(ge800, vdupq_n_u16(0x80E0), vdupq_n_u16(0xC0E0)));
+  const uint16x8_t marker = vbslq_u16(ge800, vdupq_n_u16(0x80E0), vdupq_n_u16(0xC0E0));
+  const uint16x8_t high = vbslq_u16(vdupq_n_u16(0x3F0F), vsriq_n_u16(vshlq_n_u16(w, 2), w, 12), marker);
   const uint8x16_t lo = vreinterpretq_u8_u16(vzip1q_u16(low, high));
   const uint8x16_t hi = vreinterpretq_u8_u16(vzip2q_u16(low, high));
   const unsigned m =
