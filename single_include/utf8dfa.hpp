@@ -4623,19 +4623,53 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::size_t decode_three_run(const uns
 /// bytes its last window may touch).
 inline constexpr std::size_t utf8_block_reach = 40;
 
+/// assume_valid's stand-in for utf8_block_has_error on the block at q (its first 32 bytes v; 40
+/// readable), as in the NEON kernel: true when the block goes to the scalar DFA, because it holds
+/// a run of continuation bytes as long as its longest form (so every piece the block loop takes,
+/// a byte that is no continuation byte and those after it, has 1 to 4 bytes, and the loop
+/// advances), or a byte F0..FF not followed by three continuation bytes (so a value that takes a
+/// surrogate pair comes only from 4 bytes). Each piece then writes one unit, or two for 4 bytes,
+/// where replace writes at least as many: unchecked, the output stays within replace's size.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf8_block_unguarded(const unsigned char* q, __m256i v) noexcept {
+  const __m256i limit = _mm256_set1_epi8(-64);  // continuation bytes are below it, as signed bytes
+  const auto cont = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(limit, v)));
+  const auto four = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_subs_epu8(v, _mm256_set1_epi8(0x70))));
+  const std::uint32_t two = cont & (cont >> 1);  // bit k: bytes k, k+1 are continuation bytes
+  if (four != 0) {
+    const auto after = static_cast<std::uint32_t>(_mm256_movemask_epi8(
+                           _mm256_cmpgt_epi8(limit, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q + 8))))) >>
+                       24;  // bytes 32..39
+    const std::uint64_t all = cont | std::uint64_t{after} << 32;
+    const auto follow = static_cast<std::uint32_t>((all >> 1) & (all >> 2) & (all >> 3));
+    return ((two & (two >> 2)) | (four & ~follow)) != 0;
+  }
+  const auto three = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_subs_epu8(v, _mm256_set1_epi8(0x60))));
+  return (three != 0 ? two & (cont >> 2) : two) != 0;
+}
+
+/// The block test of utf8_to_utf_impl: the check, or without Check (assume_valid) the guard.
+template <bool Check>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf8_block_fails(const unsigned char* q, __m256i v) noexcept {
+  if constexpr (Check)
+    return utf8_block_has_error(v);
+  else
+    return utf8_block_unguarded(q, v);
+}
+
 /// The block loop of utf8_to_utf_impl (with `Tail`): over a copy of the input's last `n` (< 40)
 /// bytes followed by zero bytes; blocks run until they have passed the input's end. Each zero byte
 /// is a character of its own (U+0000) that writes one zero unit; so when no block holds an error,
 /// the input's output is the copy's less one unit per zero byte the blocks passed.
-/// UTF-16 is written with the bytes of each unit exchanged when Swap.
-template <bool Strict, class Out, bool Tail = false, bool Swap = false>
+/// UTF-16 is written with the bytes of each unit exchanged when Swap. Without Check (assume_valid),
+/// blocks are guarded (utf8_block_unguarded), not checked.
+template <bool Strict, class Out, bool Tail = false, bool Swap = false, bool Check = true>
 UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
                                                        char32_t replacement) noexcept;
 
 /// Finishes a conversion whose blocks stopped with fewer than utf8_block_reach bytes left: the
 /// last bytes in a padded copy (utf8_to_utf_impl with `Tail`), the scalar DFA when they hold an
 /// error (which says where the error is and whether the input ends inside a character).
-template <bool Strict, bool Swap, class Out>
+template <bool Strict, bool Swap, bool Check, class Out>
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE conversion_result finish_padded(const unsigned char* p, std::size_t n,
                                                                           Out* out, transcode_cursor<Out> c,
                                                                           char32_t repl) noexcept {
@@ -4644,7 +4678,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE conversion_result finish_padded(const 
     alignas(32) unsigned char in[96];
     alignas(32) Out converted[160];
     copy_short(in, p + c.i, left);
-    const conversion_result r = utf8_to_utf_impl<true, Out, true, Swap>(in, left, converted, 0);
+    const conversion_result r = utf8_to_utf_impl<true, Out, true, Swap, Check>(in, left, converted, 0);
     if (r.error == error_code::none) {
       const std::size_t written = r.written - (r.read - left);
       copy_units_out(c.o, converted, written);
@@ -4670,7 +4704,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void widen_ascii32(__m256i v, const un
   }
 }
 
-template <bool Strict, class Out, bool Tail, bool Swap>
+template <bool Strict, class Out, bool Tail, bool Swap, bool Check>
 UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
                                                        char32_t replacement) noexcept {
   transcode_cursor<Out> c{0, out, error_code::none};
@@ -4719,7 +4753,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
         }
       }
     }
-    if (!checked && UTF8DFA_UNLIKELY(utf8_block_has_error(v))) {
+    if (!checked && UTF8DFA_UNLIKELY(utf8_block_fails<Check>(p + c.i, v))) {
       if constexpr (Tail) return {c.i, 0, error_code::invalid_byte};  // (any error: the DFA decides)
       UTF8DFA_LEAVE_AVX();
       if (!scalar_region_in_order<Strict, Swap>(p, n, c.i + 32, c, repl))
@@ -4736,8 +4770,11 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
     const std::uint32_t starts = leads & static_cast<std::uint32_t>((std::uint64_t{1} << take) - 1);
     // Full-width stores write at most 8 units past the result: safe when the next block passes the
     // check, as its characters complete inside it then cover at least 29 bytes: 8 units or more.
-    const bool spill = n - c.i - take >= 40 &&
-                       !utf8_block_has_error(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + take)));
+    // (Unchecked: the next block passes the guard, so at least 8 of its bytes start pieces that
+    // will write a unit or more each.)
+    const bool spill =
+        n - c.i - take >= 40 &&
+        !utf8_block_fails<Check>(p + c.i + take, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + take)));
     checked = spill;
     if (_mm256_movemask_epi8(_mm256_subs_epu8(v, _mm256_set1_epi8(0x70))) == 0) {  // forms of 1..3 bytes
       if (_mm256_movemask_epi8(_mm256_subs_epu8(v, _mm256_set1_epi8(0x60))) == 0)
@@ -4792,7 +4829,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
   if constexpr (Tail)
     return {c.i, static_cast<std::size_t>(c.o - out), error_code::none};
   else
-    return finish_padded<Strict, Swap>(p, n, out, c, repl);
+    return finish_padded<Strict, Swap, Check>(p, n, out, c, repl);
 }
 
 /// Packs the four 1..4-byte forms of v (one per dword, see pack_utf8).
@@ -5369,15 +5406,17 @@ UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std:
 UTF8DFA_TARGET_AVX2 inline conversion_result utf8_to_utf32(const unsigned char* p, std::size_t n, char32_t* out,
                                                            char32_t replacement) noexcept {
   prepare_tables();
-  return replacement == strict_marker ? utf8_to_utf_impl<true>(p, n, out, replacement)
-                                      : utf8_to_utf_impl<false>(p, n, out, replacement);
+  return replacement == strict_marker  ? utf8_to_utf_impl<true>(p, n, out, replacement)
+         : replacement == valid_marker ? utf8_to_utf_impl<false, char32_t, false, false, false>(p, n, out, replacement)
+                                       : utf8_to_utf_impl<false>(p, n, out, replacement);
 }
 
 UTF8DFA_TARGET_AVX2 inline conversion_result utf8_to_utf16(const unsigned char* p, std::size_t n, char16_t* out,
                                                            char32_t replacement) noexcept {
   prepare_tables();
-  return replacement == strict_marker ? utf8_to_utf_impl<true>(p, n, out, replacement)
-                                      : utf8_to_utf_impl<false>(p, n, out, replacement);
+  return replacement == strict_marker  ? utf8_to_utf_impl<true>(p, n, out, replacement)
+         : replacement == valid_marker ? utf8_to_utf_impl<false, char16_t, false, false, false>(p, n, out, replacement)
+                                       : utf8_to_utf_impl<false>(p, n, out, replacement);
 }
 
 UTF8DFA_TARGET_AVX2 inline conversion_result utf16_to_utf8(const char16_t* p, std::size_t n, unsigned char* out,
@@ -5392,8 +5431,9 @@ UTF8DFA_TARGET_AVX2 inline conversion_result utf16_to_utf8(const char16_t* p, st
 UTF8DFA_TARGET_AVX2 inline conversion_result utf8_to_utf16_swapped(const unsigned char* p, std::size_t n, char16_t* out,
                                                                    char32_t replacement) noexcept {
   prepare_tables();
-  return replacement == strict_marker ? utf8_to_utf_impl<true, char16_t, false, true>(p, n, out, replacement)
-                                      : utf8_to_utf_impl<false, char16_t, false, true>(p, n, out, replacement);
+  return replacement == strict_marker  ? utf8_to_utf_impl<true, char16_t, false, true>(p, n, out, replacement)
+         : replacement == valid_marker ? utf8_to_utf_impl<false, char16_t, false, true, false>(p, n, out, replacement)
+                                       : utf8_to_utf_impl<false, char16_t, false, true>(p, n, out, replacement);
 }
 
 UTF8DFA_TARGET_AVX2 inline conversion_result utf16_swapped_to_utf8(const char16_t* p, std::size_t n, unsigned char* out,
