@@ -950,8 +950,8 @@ struct replace {
   }
 };
 
-/// For input already validated: the fastest path, which may skip validation (the NEON UTF-8
-/// decoders do). On ill-formed input the output is unspecified (it may hold values that an overlong
+/// For input already validated: the fastest path, which may skip validation (the NEON and AVX2
+/// UTF-8 decoders do). On ill-formed input the output is unspecified (it may hold values that an overlong
 /// or surrogate form spells: never use it on untrusted input), but nothing is read or written out
 /// of bounds and the output never exceeds the length helpers' size.
 struct assume_valid {
@@ -12540,7 +12540,7 @@ constexpr char32_t kernel_replacement([[maybe_unused]] const Policy& pol) noexce
 }
 
 /// kernel_replacement for the UTF-8 decoders (utf8_to_utf32, utf8_to_utf16 and its other byte
-/// order), which take assume_valid as valid_marker: a kernel may then skip validation (neon).
+/// order), which take assume_valid as valid_marker: a kernel may then skip validation (NEON, AVX2).
 template <class Policy>
 constexpr char32_t decode_replacement(const Policy& pol) noexcept {
   if constexpr (std::is_same_v<Policy, assume_valid>)

@@ -27,8 +27,8 @@ struct replace {
   }
 };
 
-/// For input already validated: the fastest path, which may skip validation (the NEON UTF-8
-/// decoders do). On ill-formed input the output is unspecified (it may hold values that an overlong
+/// For input already validated: the fastest path, which may skip validation (the NEON and AVX2
+/// UTF-8 decoders do). On ill-formed input the output is unspecified (it may hold values that an overlong
 /// or surrogate form spells: never use it on untrusted input), but nothing is read or written out
 /// of bounds and the output never exceeds the length helpers' size.
 struct assume_valid {

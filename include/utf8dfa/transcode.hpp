@@ -44,7 +44,7 @@ constexpr char32_t kernel_replacement([[maybe_unused]] const Policy& pol) noexce
 }
 
 /// kernel_replacement for the UTF-8 decoders (utf8_to_utf32, utf8_to_utf16 and its other byte
-/// order), which take assume_valid as valid_marker: a kernel may then skip validation (neon).
+/// order), which take assume_valid as valid_marker: a kernel may then skip validation (NEON, AVX2).
 template <class Policy>
 constexpr char32_t decode_replacement(const Policy& pol) noexcept {
   if constexpr (std::is_same_v<Policy, assume_valid>)
