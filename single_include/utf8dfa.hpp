@@ -951,9 +951,10 @@ struct replace {
 };
 
 /// For input already validated: the fastest path, which may skip validation (the NEON and AVX2
-/// UTF-8 decoders do). On ill-formed input the output is unspecified (it may hold values that an overlong
-/// or surrogate form spells: never use it on untrusted input), but nothing is read or written out
-/// of bounds and the output never exceeds the length helpers' size.
+/// UTF-8 decoders do). On ill-formed input the output is unspecified: any UTF-32 value up to
+/// 0x1FFFFFF, any UTF-16 unit (lone or reversed surrogates too), with no error reported; never use
+/// it on untrusted input. Nothing is read or written out of bounds, and the output never exceeds
+/// the length helpers' size.
 struct assume_valid {
   static constexpr bool stops_on_error = false;
   constexpr char32_t replacement_value() const noexcept { return replacement_character; }
@@ -9681,6 +9682,10 @@ namespace neon {
 
 /// Bytes of the UTF-8 window that a decoding step reads the character ends of.
 inline constexpr unsigned window_bytes = 12;
+/// The longest piece the windows of characters of 1..4 bytes (any) and 1..3 bytes (bmp) take: a
+/// window whose first character is longer takes nothing (the unchecked decoding's guard relies on
+/// these, see transcode.hpp).
+inline constexpr unsigned any_longest = 4, bmp_longest = 3;
 
 struct shuffle_tables {
   /// UTF-8 windows of characters of 1..3 bytes, indexed by the 12-bit mask of character ends (bit
@@ -9715,7 +9720,7 @@ struct shuffle_tables {
 inline void build_utf8_windows(shuffle_tables& t) noexcept {
   for (unsigned m = 0; m < 4096; ++m) {
     for (unsigned any = 0; any < 2; ++any) {
-      const unsigned max_len = any != 0 ? 4 : 3, max_count = any != 0 ? 4 : 8;
+      const unsigned max_len = any != 0 ? any_longest : bmp_longest, max_count = any != 0 ? 4 : 8;
       std::uint8_t* s = any != 0 ? t.any_shuffle[m] : t.bmp_shuffle[m];
       const unsigned width = any != 0 ? 16 : 32;
       for (unsigned k = 0; k < width; ++k) s[k] = 0xFF;
@@ -10291,6 +10296,8 @@ inline conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n,
       pass = !any(vorrq_u8(vorrq_u8(check(bl.v[0], zero), check(bl.v[1], bl.v[0])),
                            vorrq_u8(check(bl.v[2], bl.v[1]), check(bl.v[3], bl.v[2]))));
     } else {
+      // (Runs of 4, 3 or 2 fail: a piece of the windows' longest (tables.hpp) or more would stall them.)
+      static_assert(any_longest == 4 && bmp_longest == 3, "the guard below fails pieces the windows do not take");
       const std::uint64_t cont = ~heads, two = cont & (cont >> 1);  // bit k: bytes k.. are 1 or 2 of them
       pass = (top >= 0xF0 ? two & (two >> 2) : top >= 0xE0 ? two & (cont >> 2) : two) == 0;
     }

@@ -599,6 +599,23 @@ TEST_CASE("SIMD transcoding: assume_valid on damaged text stays within replace's
       }
       check_utf8(k, b);
     }
+    // Spill stores near the end: an ASCII run, then 16..45 bytes of 3- or 4-byte forms only (the
+    // fewest units a byte), whole or damaged.
+    for (int rep = 0; rep < 600; ++rep) {
+      std::vector<unsigned char> b(60 + rng() % 90, static_cast<unsigned char>('a' + rng() % 26));
+      const std::size_t tail = 16 + rng() % 30;
+      const int width = 3 + static_cast<int>(rng() % 2);
+      std::u32string t;
+      while (to_utf8(t).size() < tail) t.push_back(random_scalar(rng, width));
+      const std::vector<unsigned char> forms = to_utf8(t);
+      b.insert(b.end(), forms.begin(), forms.end());
+      if (rep % 2 == 1) {
+        const auto& dmg = damage[rng() % damage.size()];
+        const std::size_t at = b.size() - 1 - rng() % 40;
+        b.insert(b.begin() + static_cast<std::ptrdiff_t>(at), dmg.begin(), dmg.end());
+      }
+      check_utf8(k, b);
+    }
   }
   INFO(stats().failure);
   CHECK(stats().failure.empty());

@@ -28,9 +28,10 @@ struct replace {
 };
 
 /// For input already validated: the fastest path, which may skip validation (the NEON and AVX2
-/// UTF-8 decoders do). On ill-formed input the output is unspecified (it may hold values that an overlong
-/// or surrogate form spells: never use it on untrusted input), but nothing is read or written out
-/// of bounds and the output never exceeds the length helpers' size.
+/// UTF-8 decoders do). On ill-formed input the output is unspecified: any UTF-32 value up to
+/// 0x1FFFFFF, any UTF-16 unit (lone or reversed surrogates too), with no error reported; never use
+/// it on untrusted input. Nothing is read or written out of bounds, and the output never exceeds
+/// the length helpers' size.
 struct assume_valid {
   static constexpr bool stops_on_error = false;
   constexpr char32_t replacement_value() const noexcept { return replacement_character; }

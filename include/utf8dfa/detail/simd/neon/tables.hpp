@@ -16,6 +16,10 @@ namespace neon {
 
 /// Bytes of the UTF-8 window that a decoding step reads the character ends of.
 inline constexpr unsigned window_bytes = 12;
+/// The longest piece the windows of characters of 1..4 bytes (any) and 1..3 bytes (bmp) take: a
+/// window whose first character is longer takes nothing (the unchecked decoding's guard relies on
+/// these, see transcode.hpp).
+inline constexpr unsigned any_longest = 4, bmp_longest = 3;
 
 struct shuffle_tables {
   /// UTF-8 windows of characters of 1..3 bytes, indexed by the 12-bit mask of character ends (bit
@@ -50,7 +54,7 @@ struct shuffle_tables {
 inline void build_utf8_windows(shuffle_tables& t) noexcept {
   for (unsigned m = 0; m < 4096; ++m) {
     for (unsigned any = 0; any < 2; ++any) {
-      const unsigned max_len = any != 0 ? 4 : 3, max_count = any != 0 ? 4 : 8;
+      const unsigned max_len = any != 0 ? any_longest : bmp_longest, max_count = any != 0 ? 4 : 8;
       std::uint8_t* s = any != 0 ? t.any_shuffle[m] : t.bmp_shuffle[m];
       const unsigned width = any != 0 ? 16 : 32;
       for (unsigned k = 0; k < width; ++k) s[k] = 0xFF;

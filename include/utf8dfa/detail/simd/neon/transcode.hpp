@@ -328,6 +328,8 @@ inline conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n,
       pass = !any(vorrq_u8(vorrq_u8(check(bl.v[0], zero), check(bl.v[1], bl.v[0])),
                            vorrq_u8(check(bl.v[2], bl.v[1]), check(bl.v[3], bl.v[2]))));
     } else {
+      // (Runs of 4, 3 or 2 fail: a piece of the windows' longest (tables.hpp) or more would stall them.)
+      static_assert(any_longest == 4 && bmp_longest == 3, "the guard below fails pieces the windows do not take");
       const std::uint64_t cont = ~heads, two = cont & (cont >> 1);  // bit k: bytes k.. are 1 or 2 of them
       pass = (top >= 0xF0 ? two & (two >> 2) : top >= 0xE0 ? two & (cont >> 2) : two) == 0;
     }
