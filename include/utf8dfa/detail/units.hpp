@@ -360,9 +360,10 @@ Out* supplementary_run(const char32_t* p, std::size_t m, Out* o) noexcept {
 /// replaceable and do not do that.
 template <class Out>
 UTF8DFA_ALWAYS_INLINE bool pairs_block32_to_utf32(const char16_t* p, Out* o) noexcept {
-  constexpr std::uint32_t pair_offset = 0x10000u - (0xD800u << 10) - 0xDC00u;  // modulo 2^32
+  using S = surrogate_bits<false>;
+  constexpr std::uint32_t pair_offset = 0x10000u - (std::uint32_t{S::high} << 10) - S::low;  // modulo 2^32
   unsigned bad = 0;
-  for (std::size_t k = 0; k < 16; ++k) bad |= ((p[2 * k] & 0xFC00u) ^ 0xD800u) | ((p[2 * k + 1] & 0xFC00u) ^ 0xDC00u);
+  for (std::size_t k = 0; k < 16; ++k) bad |= ((p[2 * k] & S::mask) ^ S::high) | ((p[2 * k + 1] & S::mask) ^ S::low);
   if (bad != 0) return false;
   for (std::size_t k = 0; k < 16; ++k)
     o[k] = static_cast<Out>((std::uint32_t{p[2 * k]} << 10) + p[2 * k + 1] + pair_offset);
@@ -376,17 +377,18 @@ UTF8DFA_ALWAYS_INLINE bool pairs_block32_to_utf32(const char16_t* p, Out* o) noe
 /// overwrites; the last writes only what it takes, so nothing is written past the end.
 template <class Out>
 UTF8DFA_ALWAYS_INLINE Out* paired_block32_to_utf32(const char16_t* p, Out* o) noexcept {
-  constexpr std::uint32_t pair_offset = 0x10000u - (0xD800u << 10) - 0xDC00u;  // modulo 2^32
+  using S = surrogate_bits<false>;
+  constexpr std::uint32_t pair_offset = 0x10000u - (std::uint32_t{S::high} << 10) - S::low;  // modulo 2^32
   for (std::size_t k = 0; k < 31; ++k) {
     const std::uint32_t u = p[k];
-    const std::uint32_t high = 0u - static_cast<std::uint32_t>((u & 0xFC00u) == 0xD800u);  // all ones or 0
+    const std::uint32_t high = 0u - static_cast<std::uint32_t>((u & S::mask) == S::high);  // all ones or 0
     *o = static_cast<Out>((u & ~high) | (((u << 10) + p[k + 1] + pair_offset) & high));
-    o += (u & 0xFC00u) != 0xDC00u;
+    o += (u & S::mask) != S::low;
   }
   const std::uint32_t u = p[31];
-  if ((u & 0xFC00u) == 0xD800u)
+  if ((u & S::mask) == S::high)
     *o++ = static_cast<Out>((u << 10) + p[32] + pair_offset);
-  else if ((u & 0xFC00u) != 0xDC00u)
+  else if ((u & S::mask) != S::low)
     *o++ = static_cast<Out>(u);
   return o;
 }
