@@ -4773,8 +4773,8 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
     const std::uint32_t starts = leads & static_cast<std::uint32_t>((std::uint64_t{1} << take) - 1);
     // Full-width stores write at most 8 units past the result: safe when the next block passes the
     // check, as its characters complete inside it then cover at least 29 bytes: 8 units or more.
-    // (Unchecked: the next block passes the guard, so at least 8 of its bytes start pieces that
-    // will write a unit or more each.)
+    // (Unchecked: the next block passes the guard, so at least 8 of its bytes are leads, each of
+    // which writes a unit or more, in that block or, deferred to its successor, after it.)
     const bool spill =
         n - c.i - take >= 40 &&
         !utf8_block_fails<Check>(p + c.i + take, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + take)));
