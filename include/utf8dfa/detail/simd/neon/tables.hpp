@@ -58,7 +58,7 @@ inline void build_utf8_windows(shuffle_tables& t) noexcept {
       std::uint8_t* s = any != 0 ? t.any_shuffle[m] : t.bmp_shuffle[m];
       const unsigned width = any != 0 ? 16 : 32;
       for (unsigned k = 0; k < width; ++k) s[k] = 0xFF;
-      unsigned start = 0, count = 0, fours = 0;
+      unsigned start = 0, count = 0, units16 = 0, fours = 0;
       for (unsigned k = 0; k < window_bytes && count < max_count; ++k) {
         if (((m >> k) & 1u) == 0) continue;
         const unsigned len = k - start + 1;
@@ -73,11 +73,11 @@ inline void build_utf8_windows(shuffle_tables& t) noexcept {
             s[16 + 2 * count] = at;
         }
         if (len == 4) fours |= 1u << count;
+        units16 += len == 4 ? 2 : 1;
         ++count;
         start = k + 1;
       }
       if (any != 0) {
-        const unsigned units16 = count + ((fours & 1u) + ((fours >> 1) & 1u) + ((fours >> 2) & 1u) + (fours >> 3));
         t.any_meta[m] = start | count << 8 | units16 << 16 | fours << 24;
       } else {
         t.bmp_meta[m] = static_cast<std::uint16_t>(start + 256 * count);

@@ -209,10 +209,11 @@ inline constexpr std::uint8_t five3_controls[32] = {2,    1,    5,    4,    8,  
                                                     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0,    0xFF, 3,    0xFF, 6,   0xFF,
                                                     9,    0xFF, 12,   0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
 
-/// Decodes the characters of the checked block at p + start (its character ends `ends`) in windows,
-/// from c.i while the window's ends lie in the block: Any, characters of 1..4 bytes; else of 1..3
-/// (Three) or 1..2; Ascii, runs of 8 ASCII bytes or more 16 at a time (in a checked block, a run of
-/// ends from a character start is a run of ASCII bytes).
+/// Decodes the characters of the block at p + start (its character ends `ends`), which passed the
+/// check (or, unchecked, the guard of utf8_to_utf_impl), in windows, from c.i while the window's ends
+/// lie in the block: Any, characters of 1..4 bytes; else of 1..3 (Three) or 1..2; Ascii, runs of 8
+/// ASCII bytes or more 16 at a time (in a checked block, a run of ends from a character start is a
+/// run of ASCII bytes; unchecked, it is a run of 1-byte pieces, written as they are).
 template <bool Any, bool Three, bool Ascii, bool Swap, class Out>
 UTF8DFA_ALWAYS_INLINE void decode_windows(const unsigned char* p, std::size_t start, std::uint64_t ends, Out* safe_end,
                                           transcode_cursor<Out>& c) noexcept {
@@ -281,8 +282,9 @@ UTF8DFA_ALWAYS_INLINE void decode_windows(const unsigned char* p, std::size_t st
         store_exact(reinterpret_cast<unsigned char*>(c.o), vreinterpretq_u8_u32(cp), 4 * count);
       c.o += count;
     } else {
-      // The 4-byte forms (bit j: lane j's) from the window's ends: a surrogate pair each, as the
-      // dword (low surrogate << 16 | high surrogate).
+      // A supplementary value as the dword (low surrogate << 16 | high surrogate); the units kept
+      // and their count come from the window's ends (two for a 4-byte form, else one), so that
+      // unchecked, only a 4-byte piece writes two units whatever its value.
       const uint32x4_t supp = vcgtq_u32(cp, vdupq_n_u32(0xFFFF));
       const uint32x4_t high = vaddq_u32(vshrq_n_u32(cp, 10), vdupq_n_u32(0xD7C0));
       const uint32x4_t low = vorrq_u32(vandq_u32(cp, vdupq_n_u32(0x3FF)), vdupq_n_u32(0xDC00));
