@@ -459,50 +459,62 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf32_bytes_segment(const char32_t* p, st
 // The kernel-table entry points (a failing step reaches one block past its start; the tail left to
 // the scalar decoder is shorter than a block).
 
-/// Adds to the lane counters `acc` the compare results (-1 where true) whose sum, with 2 a unit, is
-/// the bytes past one a unit that utf8_length_valid (scalar.hpp) counts: -1 up to 7F, -1 up to 7FF,
-/// then -1 for a surrogate in UTF-16 (16-bit lanes), +1 for a supplementary value in UTF-32.
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i valid_add(__m256i acc, __m256i u, char16_t) noexcept {
+/// The compare results (-1 where true) whose sum, with 2 a unit, is the bytes past one a unit
+/// that utf8_length_valid (scalar.hpp) counts for the units u: -1 up to 7F, -1 up to 7FF, then -1
+/// for a surrogate in UTF-16 (16-bit lanes), +1 for a supplementary value in UTF-32.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i valid_marks(__m256i u, char16_t) noexcept {
   const __m256i small = _mm256_cmpeq_epi16(_mm256_min_epu16(u, _mm256_set1_epi16(0x7F)), u);
   const __m256i mid = _mm256_cmpeq_epi16(_mm256_min_epu16(u, _mm256_set1_epi16(0x7FF)), u);
   const __m256i sur = _mm256_cmpeq_epi16(_mm256_and_si256(u, _mm256_set1_epi16(static_cast<short>(0xF800))),
                                          _mm256_set1_epi16(static_cast<short>(0xD800)));
-  return _mm256_add_epi16(acc, _mm256_add_epi16(_mm256_add_epi16(small, mid), sur));
+  return _mm256_add_epi16(_mm256_add_epi16(small, mid), sur);
 }
 
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i valid_add(__m256i acc, __m256i u, char32_t) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i valid_marks(__m256i u, char32_t) noexcept {
   const __m256i small = _mm256_cmpeq_epi32(_mm256_min_epu32(u, _mm256_set1_epi32(0x7F)), u);
   const __m256i mid = _mm256_cmpeq_epi32(_mm256_min_epu32(u, _mm256_set1_epi32(0x7FF)), u);
   const __m256i t = _mm256_sub_epi32(u, _mm256_set1_epi32(0x10000));
   const __m256i supp = _mm256_cmpeq_epi32(_mm256_min_epu32(t, _mm256_set1_epi32(0xFFFFF)), t);
-  return _mm256_add_epi32(acc, _mm256_sub_epi32(_mm256_add_epi32(small, mid), supp));
+  return _mm256_sub_epi32(_mm256_add_epi32(small, mid), supp);
 }
 
-/// The sum of valid_add's (signed) lane counters.
+/// The lane counters `acc` plus the compare results `marks` of valid_marks.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i valid_add(__m256i acc, __m256i marks, char16_t) noexcept {
+  return _mm256_add_epi16(acc, marks);
+}
+
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i valid_add(__m256i acc, __m256i marks, char32_t) noexcept {
+  return _mm256_add_epi32(acc, marks);
+}
+
+/// The sum of the (signed) lane counters that valid_add adds up.
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::ptrdiff_t valid_sum(__m256i acc, char16_t) noexcept {
-  acc = _mm256_madd_epi16(acc, _mm256_set1_epi16(1));
-  const __m128i s = _mm_add_epi32(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
-  return static_cast<std::ptrdiff_t>(_mm_extract_epi32(s, 0)) + _mm_extract_epi32(s, 1) + _mm_extract_epi32(s, 2) +
-         _mm_extract_epi32(s, 3);
+  return sum_epi32(_mm256_madd_epi16(acc, _mm256_set1_epi16(1)));
 }
 
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::ptrdiff_t valid_sum(__m256i acc, char32_t) noexcept {
-  const __m256i wide = _mm256_add_epi64(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(acc)),
-                                        _mm256_cvtepi32_epi64(_mm256_extracti128_si256(acc, 1)));
-  const __m128i s = _mm_add_epi64(_mm256_castsi256_si128(wide), _mm256_extracti128_si256(wide, 1));
-  return static_cast<std::ptrdiff_t>(_mm_cvtsi128_si64(s) + _mm_extract_epi64(s, 1));
+  return sum_epi32(acc);
 }
 
 /// utf8_length_valid (scalar.hpp) for UTF-16 or UTF-32, on short input (under valid_below units: the
-/// lane counters take at most -32 a lane): a vector a step, the last units by the scalar count.
+/// lane counters take at most -32 a lane): a vector a step, the last one ending at the input's end
+/// with the lanes counted before masked out; input shorter than a vector by the scalar count.
 template <class In>
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t utf8_length_valid(const In* p, std::size_t n) noexcept {
   constexpr std::size_t step = 32 / sizeof(In);
+  if (n < step) return detail::utf8_length_valid<In>(p, n);
   std::size_t i = 0;
   __m256i acc = _mm256_setzero_si256();
-  for (; n - i >= step; i += step) acc = valid_add(acc, load(p + i), In{});
+  for (; n - i > step; i += step) acc = valid_add(acc, valid_marks(load(p + i), In{}), In{});
+  // The last vector ends at n: its lanes before the n - i units left were counted above.
+  const __m256i index = sizeof(In) == 2 ? _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+                                        : _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  const __m256i first = sizeof(In) == 2 ? _mm256_set1_epi16(static_cast<short>(step - (n - i)))
+                                        : _mm256_set1_epi32(static_cast<int>(step - (n - i)));
+  const __m256i counted = sizeof(In) == 2 ? _mm256_cmpgt_epi16(first, index) : _mm256_cmpgt_epi32(first, index);
+  acc = valid_add(acc, _mm256_andnot_si256(counted, valid_marks(load(p + n - step), In{})), In{});
   // Each unit counted in the lanes: 3 bytes, less what the lanes say (a negative sum).
-  return 3 * i + static_cast<std::size_t>(valid_sum(acc, In{})) + detail::utf8_length_valid<In>(p + i, n - i);
+  return 3 * n + static_cast<std::size_t>(valid_sum(acc, In{}));
 }
 
 /// Units below which the lengths under valid_marker take utf8_length_valid (no checks), above which

@@ -271,7 +271,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE Out* store_code_points(Out* o, __m256i
   }
 }
 
-/// Copies the `n` (4 <= n <= 96) bytes at p to `to`, which has room for 96 bytes (those after the
+/// Copies the `n` (4 <= n <= 128) bytes at p to `to`, which has room for 128 bytes (those after the
 /// copy become zero), reading nothing past p + n: masked dword loads (masked-out dwords are not
 /// read) and the last n % 4 bytes merged in registers (a store of its own would delay the loads
 /// that read the copy back). No library call: GCC turns copy loops into memcpy, whose AVX-512 form
@@ -284,7 +284,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void copy_short(unsigned char* to, con
   std::memcpy(&last, p + n - 4, 4);
   const __m256i partial = _mm256_set1_epi32(rest == 0 ? 0 : static_cast<int>(last >> (8 * (4 - rest))));
   const __m256i index = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-  for (int k = 0; k < 3; ++k) {
+  for (int k = 0; k < 4; ++k) {
     const __m256i at = _mm256_set1_epi32(dwords - 8 * k);
     const __m256i whole =
         _mm256_maskload_epi32(reinterpret_cast<const int*>(p + 32 * k), _mm256_cmpgt_epi32(at, index));
@@ -362,6 +362,11 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::size_t decode_three_run(const uns
 /// bytes its last window may touch).
 inline constexpr std::size_t utf8_block_reach = 40;
 
+/// Bytes left below which utf8_to_utf_impl's blocks stop and finish_padded takes the rest: a block
+/// more than it needs, so that every block of the loop has a next block to check and may store
+/// full-width (the last blocks, in the padded copy, store full-width into its buffer).
+inline constexpr std::size_t padded_below = utf8_block_reach + 32;
+
 /// assume_valid's stand-in for utf8_block_has_error on the block at q (its first 32 bytes v; 40
 /// readable), as in the NEON kernel: true when the block goes to the scalar DFA, because it holds
 /// a run of continuation bytes as long as its longest form (so every piece the block loop takes,
@@ -414,7 +419,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE conversion_result finish_padded(const 
                                                                           char32_t repl) noexcept {
   const std::size_t left = n - c.i;
   if (left >= 8) {
-    alignas(32) unsigned char in[96];
+    alignas(32) unsigned char in[128];
     alignas(32) Out converted[160];
     copy_short(in, p + c.i, left);
     const conversion_result r = utf8_to_utf_impl<true, Out, true, Swap, Check>(in, left, converted, 0);
@@ -458,7 +463,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
   const __m256i masks = _mm256_setr_epi32(0, 0, 0, 0, 0x7FF, 0x7FF, 0xFFFF, 0x1FFFFF);
   bool checked = false;  // the block at c.i is known to pass the check
   // A block and the 8 bytes its last window may touch.
-  while (Tail ? c.i < stop : n - c.i >= utf8_block_reach) {
+  while (Tail ? c.i < stop : n - c.i >= padded_below) {
     const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
     const auto high = static_cast<std::uint32_t>(_mm256_movemask_epi8(v));
     if (high == 0) {
@@ -511,10 +516,11 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
     // check, as its characters complete inside it then cover at least 29 bytes: 8 units or more.
     // (Unchecked: the next block passes the guard, so at least 8 of its bytes are leads, each of
     // which writes a unit or more, in that block or, deferred to its successor, after it.)
-    const bool spill =
+    checked =
         n - c.i - take >= 40 &&
         !utf8_block_fails<Check>(p + c.i + take, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + take)));
-    checked = spill;
+    // (With Tail the output is finish_padded's buffer, which has room for them whatever follows.)
+    const bool spill = Tail || checked;
     if (_mm256_movemask_epi8(_mm256_subs_epu8(v, _mm256_set1_epi8(0x70))) == 0) {  // forms of 1..3 bytes
       if (_mm256_movemask_epi8(_mm256_subs_epu8(v, _mm256_set1_epi8(0x60))) == 0)
         c.o = decode_block_bmp<false, Swap>(c.o, p + c.i, v, starts, spill);
