@@ -243,6 +243,21 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool narrow32(const In* p, unsigned ch
   return true;
 }
 
+/// narrow32 of the 64 UTF-16 units at p, with one test: false (nothing written) when one of them is
+/// above FF.
+template <bool Aligned>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool narrow64(const char16_t* p, unsigned char* o) noexcept {
+  const auto* v = reinterpret_cast<const __m256i*>(p);
+  const __m256i a = load256<Aligned>(v), b = load256<Aligned>(v + 1);
+  const __m256i c = load256<Aligned>(v + 2), d = load256<Aligned>(v + 3);
+  if (!_mm256_testz_si256(_mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, d)),
+                          _mm256_set1_epi16(static_cast<short>(0xFF00))))
+    return false;
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8));
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 32), _mm256_permute4x64_epi64(_mm256_packus_epi16(c, d), 0xD8));
+  return true;
+}
+
 /// The 8 values at p narrowed to bytes, in the low 8 bytes, with the bits above FF of any of them
 /// or'ed into `over` (In char16_t: one 16-byte load; char32_t: one 32-byte load).
 template <class In>
@@ -301,11 +316,17 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result units_to_latin1_by(const 
       lag = i - s.written;
       continue;
     }
-    // From the boundary on, blocks of 32 while they fit (a tight loop), then the block that does not.
-    if (align)
+    // From the boundary on, blocks of 32 while they fit (a tight loop; UTF-16 tested 64 units at a
+    // time first), then the block that does not.
+    if (align) {
+      if constexpr (sizeof(In) == 2)
+        while (n - i >= 64 && narrow64<true>(p + i, out + (i - lag))) i += 64;
       while (n - i >= 32 && narrow32<true>(p + i, out + (i - lag))) i += 32;
-    else
+    } else {
+      if constexpr (sizeof(In) == 2)
+        while (n - i >= 64 && narrow64<false>(p + i, out + (i - lag))) i += 64;
       while (n - i >= 32 && narrow32<false>(p + i, out + (i - lag))) i += 32;
+    }
     if (n - i < 32) break;
     s.read = i;
     s.written = i - lag;
@@ -364,6 +385,8 @@ template <class In>
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t narrow_medium(const In* p, std::size_t n,
                                                                unsigned char* out) noexcept {
   std::size_t i = 0;
+  if constexpr (sizeof(In) == 2)  // (the block of 32 that fails found below)
+    while (n - i >= 64 && narrow64<false>(p + i, out + i)) i += 64;
   for (; n - i >= 32; i += 32)
     if (!narrow32<false>(p + i, out + i)) return i;
   if (i != n && narrow32<false>(p + n - 32, out + n - 32)) i = n;
