@@ -68,6 +68,18 @@ struct latin1_progress {
 /// and 512 bytes, both ran fastest at 256 with g++ 12).
 inline constexpr std::size_t latin1_chunk_bytes = 256;
 
+/// The `Block` UTF-16 or UTF-32 units at p narrowed into out (one byte a unit) when none is above
+/// FF: true; false, and nothing written, otherwise. ORed in one loop, narrowed in another, both
+/// vectorised (a fixed count and pointers that do not overlap: no run-time tests around them).
+template <std::size_t Block, class In>
+bool latin1_block(const In* UTF8DFA_RESTRICT p, unsigned char* UTF8DFA_RESTRICT out) noexcept {
+  In any = 0;
+  for (std::size_t k = 0; k < Block; ++k) any = static_cast<In>(any | p[k]);
+  if (any > 0xFFu) return false;
+  for (std::size_t k = 0; k < Block; ++k) out[k] = static_cast<unsigned char>(p[k]);
+  return true;
+}
+
 /// UTF-8 (In a byte type, decoded by the DFA), UTF-16 or UTF-32 to Latin-1, the characters that
 /// start before `stop` (the last may end after it), from and into `s`; `repl` is what replace
 /// writes. False when strict stopped at an error (s.read is where, s.first what).
@@ -111,13 +123,10 @@ bool to_latin1_until(const In* p, std::size_t n, std::size_t stop, unsigned char
       if constexpr (sizeof(In) == 4) {  // UTF-32: blocks of 32 values checked and copied, while they last
         bool copied = false;
         while (i >= checked && limit - i >= 32) {
-          std::uint32_t any = 0;
-          for (std::size_t k = 0; k < 32; ++k) any |= static_cast<std::uint32_t>(p[i + k]);
-          if (any > 0xFFu) {
+          if (!latin1_block<32>(p + i, out + o)) {
             checked = i + 32;
             break;
           }
-          for (std::size_t k = 0; k < 32; ++k) out[o + k] = static_cast<unsigned char>(p[i + k]);
           i += 32;
           o += 32;
           copied = true;
@@ -180,22 +189,22 @@ constexpr bool latin1_replacement([[maybe_unused]] const Policy& pol, unsigned c
   return true;
 }
 
-/// The start of the `n` UTF-16 or UTF-32 units at p up to the first chunk with a unit above FF,
-/// narrowed into out (one byte a unit, under any policy). Returns the units done (n when all). Each
-/// chunk of up to 256 is ORed in one loop, then narrowed in another (both vectorised, no branch per
-/// unit, one pass over short input): nothing is written for the chunk with an error.
+/// The start of the `n` UTF-16 or UTF-32 units at p up to the first block with a unit above FF,
+/// narrowed into out (one byte a unit, under any policy): latin1_block's blocks (of the size that
+/// both g++ and clang++ ran fastest), then what is left as one shorter block. Returns the units done
+/// (n when all); nothing is written for the block with an error.
 template <class In>
 std::size_t latin1_prefix(const In* p, std::size_t n, unsigned char* out) noexcept {
-  constexpr std::size_t chunk = 256;
-  for (std::size_t i = 0; i < n;) {
-    const std::size_t m = n - i < chunk ? n - i : chunk;
-    const In* q = p + i;
-    In any = 0;
-    for (std::size_t k = 0; k < m; ++k) any = static_cast<In>(any | q[k]);
-    if (any > 0xFFu) return i;
-    for (std::size_t k = 0; k < m; ++k) out[i + k] = static_cast<unsigned char>(q[k]);
-    i += m;
-  }
+  constexpr std::size_t block = sizeof(In) == 2 ? 128 : 64;
+  std::size_t i = 0;
+  for (; n - i >= block; i += block)
+    if (!latin1_block<block>(p + i, out + i)) return i;
+  const In* q = p + i;
+  const std::size_t m = n - i;
+  In any = 0;
+  for (std::size_t k = 0; k < m; ++k) any = static_cast<In>(any | q[k]);
+  if (any > 0xFFu) return i;
+  for (std::size_t k = 0; k < m; ++k) out[i + k] = static_cast<unsigned char>(q[k]);
   return n;
 }
 
@@ -205,13 +214,10 @@ conversion_result to_latin1(const In* p, std::size_t n, unsigned char* out, Poli
   unsigned char repl = '?';
   if (!latin1_replacement(pol, repl)) return {0, 0, error_code::unrepresentable};
   latin1_progress s;
-  // UTF-16, and UTF-32 under 128 values: Latin-1 from the start by chunks, the rest below (longer
-  // UTF-32 ran faster with g++ 12 in to_latin1_until's blocks of 32).
+  // UTF-16 and UTF-32: Latin-1 from the start by blocks, the rest below.
   if constexpr (sizeof(In) > 1) {
-    if (sizeof(In) == 2 || n < 128) {
-      s.read = s.written = latin1_prefix(p, n, out);
-      if (s.read == n) return {n, n, error_code::none};
-    }
+    s.read = s.written = latin1_prefix(p, n, out);
+    if (s.read == n) return {n, n, error_code::none};
   }
   const bool done = to_latin1_until<Policy>(p, n, n, out, s, repl);
   return latin1_result(s, n, !done);
