@@ -399,6 +399,21 @@ UTF8DFA_ALWAYS_INLINE Out* paired_block32_to_utf32(const char16_t* p, Out* o) no
   return o;
 }
 
+/// The `Block` UTF-16 or UTF-32 units at p converted one to one into o (UTF-32 to UTF-16 or back)
+/// when none is a surrogate or above FFFF: true; false, and nothing written, otherwise. Tested in
+/// one loop, copied in another, both vectorised (a fixed count, pointers that do not overlap).
+template <std::size_t Block, class In, class Out>
+UTF8DFA_ALWAYS_INLINE bool one_to_one_block(const In* UTF8DFA_RESTRICT p, Out* UTF8DFA_RESTRICT o) noexcept {
+  std::uint32_t bad = 0;
+  for (std::size_t k = 0; k < Block; ++k) {
+    const std::uint32_t u = p[k];
+    bad |= static_cast<std::uint32_t>((u >> 11) == 0x1Bu) | (u >> 16);  // D800..DFFF, or above FFFF
+  }
+  if (bad != 0) return false;
+  for (std::size_t k = 0; k < Block; ++k) o[k] = static_cast<Out>(p[k]);
+  return true;
+}
+
 /// UTF-16 to UTF-32 or UTF-32 to UTF-16 (by In and Out), like the UTF-8 conversions: blocks of 16
 /// units that map one to one copied as they are, well-formed UTF-16 blocks with pairs by
 /// paired_block32_to_utf32, UTF-32 runs of blocks above FFFF by supplementary_run, other blocks of scalar values by
@@ -407,12 +422,22 @@ template <class Policy, class In, class Out>
 conversion_result utf_to_utf(const In* p, std::size_t n, Out* out, [[maybe_unused]] Policy pol) noexcept {
   Out* o = out;
   error_code first = error_code::none;
+  bool wide = true;  // no block of 64 has failed since the last one-to-one block of 16: worth a try
   for (std::size_t i = 0; i < n;) {
+    if (wide && n - i >= 64) {
+      if (one_to_one_block<64>(p + i, o)) {
+        i += 64;
+        o += 64;
+        continue;
+      }
+      wide = false;
+    }
     if (n - i >= 16 && bmp_units16(p + i)) {
       std::size_t j = i + 16;
       while (n - j >= 16 && bmp_units16(p + j)) j += 16;
       o = copy_units(p + i, j - i, o);
       i = j;
+      wide = true;
       continue;
     }
     if constexpr (sizeof(In) == 2) {  // a well-formed block with pairs
