@@ -463,10 +463,10 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf32_bytes_segment(const char32_t* p, st
 /// that utf8_length_valid (scalar.hpp) counts for the units u: -1 up to 7F, -1 up to 7FF, then -1
 /// for a surrogate in UTF-16 (16-bit lanes), +1 for a supplementary value in UTF-32.
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i valid_marks(__m256i u, char16_t) noexcept {
-  const __m256i small = _mm256_cmpeq_epi16(_mm256_min_epu16(u, _mm256_set1_epi16(0x7F)), u);
-  const __m256i mid = _mm256_cmpeq_epi16(_mm256_min_epu16(u, _mm256_set1_epi16(0x7FF)), u);
-  const __m256i sur = _mm256_cmpeq_epi16(_mm256_and_si256(u, _mm256_set1_epi16(static_cast<short>(0xF800))),
-                                         _mm256_set1_epi16(static_cast<short>(0xD800)));
+  const __m256i zero = _mm256_setzero_si256(), top = _mm256_srli_epi16(u, 11);
+  const __m256i small = _mm256_cmpeq_epi16(_mm256_srli_epi16(u, 7), zero);
+  const __m256i mid = _mm256_cmpeq_epi16(top, zero);
+  const __m256i sur = _mm256_cmpeq_epi16(top, _mm256_set1_epi16(0x1B));
   return _mm256_add_epi16(_mm256_add_epi16(small, mid), sur);
 }
 
@@ -496,11 +496,43 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::ptrdiff_t valid_sum(__m256i acc, 
   return sum_epi32(acc);
 }
 
+/// valid_marks of the 16 UTF-32 values at q, as UTF-16's in 16-bit lanes (out of order: those of
+/// q[0..3], q[8..11], q[4..7], q[12..15]), with those where `counted` (16-bit lanes in that order) is
+/// set left out. The tests read u >> 7 packed to words with unsigned saturation (exact below
+/// 0x7FFF80, beyond it FFFF): 0 below 0x80, below 0x10 below 0x800, 0x200..0x21FF for 0x10000..0x10FFFF
+/// (any value counts as utf8_length_valid counts it).
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i valid_marks16(const char32_t* q, __m256i counted) noexcept {
+  const __m256i t = _mm256_packus_epi32(_mm256_srli_epi32(load(q), 7), _mm256_srli_epi32(load(q + 8), 7));
+  const __m256i zero = _mm256_setzero_si256();
+  const __m256i small = _mm256_cmpeq_epi16(t, zero);
+  const __m256i mid = _mm256_cmpeq_epi16(_mm256_srli_epi16(t, 4), zero);
+  const __m256i planes = _mm256_sub_epi16(t, _mm256_set1_epi16(0x200));
+  const __m256i supp = _mm256_cmpeq_epi16(_mm256_min_epu16(planes, _mm256_set1_epi16(0x1FFF)), planes);
+  return _mm256_andnot_si256(counted, _mm256_sub_epi16(_mm256_add_epi16(small, mid), supp));
+}
+
+/// utf8_length_valid (scalar.hpp) for 16 to valid_below32 UTF-32 values: 16 a step (valid_marks16),
+/// the last 16 ending at n with the lanes counted before left out.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::size_t utf8_length_valid16(const char32_t* p, std::size_t n) noexcept {
+  std::size_t i = 0;
+  __m256i acc = _mm256_setzero_si256();
+  for (; n - i > 16; i += 16) acc = _mm256_add_epi16(acc, valid_marks16(p + i, _mm256_setzero_si256()));
+  const __m256i first = _mm256_set1_epi32(static_cast<int>(16 - (n - i)));
+  const __m256i counted =
+      _mm256_packs_epi32(_mm256_cmpgt_epi32(first, _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                         _mm256_cmpgt_epi32(first, _mm256_setr_epi32(8, 9, 10, 11, 12, 13, 14, 15)));
+  acc = _mm256_add_epi16(acc, valid_marks16(p + n - 16, counted));
+  return 3 * n + static_cast<std::size_t>(valid_sum(acc, char16_t{}));
+}
+
 /// utf8_length_valid (scalar.hpp) for UTF-16 or UTF-32, on short input (under valid_below units: the
 /// lane counters take at most -32 a lane): a vector a step, the last one ending at the input's end
 /// with the lanes counted before masked out; input shorter than a vector by the scalar count.
 template <class In>
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t utf8_length_valid(const In* p, std::size_t n) noexcept {
+  if constexpr (sizeof(In) == 4) {
+    if (n >= 16) return utf8_length_valid16(p, n);
+  }
   constexpr std::size_t step = 32 / sizeof(In);
   if (n < step) return detail::utf8_length_valid<In>(p, n);
   std::size_t i = 0;
@@ -519,7 +551,11 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t utf8_length_valid(const In* p, 
 
 /// Units below which the lengths under valid_marker take utf8_length_valid (no checks), above which
 /// the replace count, whose blocks are faster on long input.
-inline constexpr std::size_t valid_below = 256;
+inline constexpr std::size_t valid_below = 1024;
+
+/// valid_below for UTF-32 (utf8_length_valid16's steps of 16 values: at most -128 a lane), where the
+/// replace count won only on long ASCII text.
+inline constexpr std::size_t valid_below32 = 1024;
 
 inline std::size_t utf16_length_from_utf8(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
   std::size_t count = 0;
@@ -546,7 +582,7 @@ inline std::size_t utf8_length_from_utf16(const char16_t* p, std::size_t n, char
 inline std::size_t utf8_length_from_utf32(const char32_t* p, std::size_t n, char32_t repl) noexcept {
   // valid_marker: on long input the replace count (U+FFFD, 3 bytes, is what it counts for an error).
   if (repl == valid_marker) {
-    if (n < valid_below) return utf8_length_valid(p, n);
+    if (n < valid_below32) return utf8_length_valid(p, n);
     repl = replacement_character;
   }
   return utf8_bytes_blocks<char32_t, &utf32_bytes_segment, 8>(p, n, repl);

@@ -436,8 +436,10 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t latin1_widen(const unsigned cha
     return n;
   }
   std::size_t i = scalar_head(out, n);  // stores from a 64-byte boundary
-  UTF8DFA_LEAVE_AVX();
-  latin1_widen_scalar(p, i, out);
+  if (i != 0) {
+    UTF8DFA_LEAVE_AVX();
+    latin1_widen_scalar(p, i, out);
+  }
   if constexpr (sizeof(Out) == 2) {
     for (; n - i >= 32; i += 32) {
       const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
@@ -471,10 +473,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t latin1_widen(const unsigned cha
     else
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + last),
                           _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + last))));
-    return n;
   }
-  UTF8DFA_LEAVE_AVX();
-  latin1_widen_scalar(p + i, n - i, out + i);
   return n;
 }
 
