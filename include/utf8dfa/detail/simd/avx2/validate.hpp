@@ -228,10 +228,10 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t count_leads_long(const u
   return count + count_leads_scalar(p + i, n - i);
 }
 
-/// count_leads: from 128 bytes count_leads_long; 32 to 127 bytes a vector a step, the last one
+/// count_leads: from 512 bytes count_leads_long; 32 to 511 bytes a vector a step, the last one
 /// overlapping (no registers to save, no loop set-up); below, the scalar count.
 UTF8DFA_TARGET_AVX2 inline std::size_t count_leads(const unsigned char* p, std::size_t n) noexcept {
-  if (n >= 128) return count_leads_long(p, n);
+  if (n >= 512) return count_leads_long(p, n);
   if (n < 32) {
     UTF8DFA_LEAVE_AVX();
     return count_leads_scalar(p, n);
