@@ -80,7 +80,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::size_t units_of_last(__m256i lo, 
   return static_cast<std::size_t>(_mm_popcnt_u64(units) + _mm_popcnt_u64(fours));
 }
 
-/// The units of 32 to 63 bytes of UTF-8 when they are well-formed (false otherwise), with no copy:
+/// The units of 32 to 64 bytes of UTF-8 when they are well-formed (false otherwise), with no copy:
 /// the checks of validate_short, and the units of the first 32 bytes and of those after them in
 /// the last 32.
 template <bool Utf16>
@@ -559,13 +559,13 @@ inline constexpr std::size_t valid_below32 = 1024;
 
 inline std::size_t utf16_length_from_utf8(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
   std::size_t count = 0;
-  if (n >= 32 && n < 64 && utf8_units_short<true>(p, n, count)) return count;
+  if (n >= 32 && n <= 64 && utf8_units_short<true>(p, n, count)) return count;
   return utf8_units_blocks<true, &utf8_units_segment<true>, 64>(p, n, repl);
 }
 
 inline std::size_t utf32_length_from_utf8(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
   std::size_t count = 0;
-  if (n >= 32 && n < 64 && utf8_units_short<false>(p, n, count)) return count;
+  if (n >= 32 && n <= 64 && utf8_units_short<false>(p, n, count)) return count;
   return utf8_units_blocks<false, &utf8_units_segment<false>, 64>(p, n, repl);
 }
 
