@@ -549,6 +549,39 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t utf8_length_valid(const In* p, 
   return 3 * n + static_cast<std::size_t>(valid_sum(acc, In{}));
 }
 
+/// The UTF-8 bytes of the n (16 <= n < paired_below) UTF-16 units at p when they are well-formed
+/// (there is then no error to count), else paired_failed: utf8_length_valid's steps, each also
+/// testing that a high surrogate comes exactly before a low one (p[i + 16] read too); the last 16
+/// units end at n, their pairs tested among themselves. (Longer text runs faster in
+/// utf16_bytes_segment's blocks.)
+inline constexpr std::size_t paired_failed = static_cast<std::size_t>(-1), paired_below = 256;
+
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t utf8_length_paired(const char16_t* p, std::size_t n) noexcept {
+  const __m256i fc00 = _mm256_set1_epi16(static_cast<short>(0xFC00));
+  const __m256i high = _mm256_set1_epi16(static_cast<short>(0xD800)),
+                low = _mm256_set1_epi16(static_cast<short>(0xDC00));
+  if ((p[0] & 0xFC00) == 0xDC00) return paired_failed;
+  __m256i acc = _mm256_setzero_si256(), bad = _mm256_setzero_si256();
+  std::size_t i = 0;
+  for (; n - i > 16; i += 16) {
+    const __m256i u = load(p + i);
+    bad = _mm256_or_si256(bad, _mm256_xor_si256(_mm256_cmpeq_epi16(_mm256_and_si256(u, fc00), high),
+                                                _mm256_cmpeq_epi16(_mm256_and_si256(load(p + i + 1), fc00), low)));
+    acc = valid_add(acc, valid_marks(u, char16_t{}), char16_t{});
+  }
+  // The last 16 units end at n: the lanes before the n - i left were counted above. The low
+  // surrogates moved down a lane (none after the last unit, which so must not be a high one).
+  const __m256i u = load(p + n - 16), tags = _mm256_and_si256(u, fc00);
+  const __m256i lows = _mm256_cmpeq_epi16(tags, low);
+  const __m256i next_lows = _mm256_alignr_epi8(_mm256_permute2x128_si256(lows, lows, 0x81), lows, 2);
+  bad = _mm256_or_si256(bad, _mm256_xor_si256(_mm256_cmpeq_epi16(tags, high), next_lows));
+  if (!_mm256_testz_si256(bad, bad)) return paired_failed;
+  const __m256i counted = _mm256_cmpgt_epi16(_mm256_set1_epi16(static_cast<short>(16 - (n - i))),
+                                             _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+  acc = valid_add(acc, _mm256_andnot_si256(counted, valid_marks(u, char16_t{})), char16_t{});
+  return 3 * n + static_cast<std::size_t>(valid_sum(acc, char16_t{}));
+}
+
 /// Units below which the lengths under valid_marker take utf8_length_valid (no checks), above which
 /// the replace count, whose blocks are faster on long input.
 inline constexpr std::size_t valid_below = 1024;
@@ -575,6 +608,9 @@ inline std::size_t utf8_length_from_utf16(const char16_t* p, std::size_t n, char
   if (repl == valid_marker) {
     if (n < valid_below) return utf8_length_valid(p, n);
     repl = 0x80;
+  } else if (n >= 16 && n < paired_below) {  // short well-formed text: no error to count
+    const std::size_t bytes = utf8_length_paired(p, n);
+    if (bytes != paired_failed) return bytes;
   }
   return utf8_bytes_blocks<char16_t, &utf16_bytes_segment, 16>(p, n, repl);
 }
