@@ -342,6 +342,14 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t to_well_formed_utf16(con
       continue;
     }
     const std::size_t start = i;
+    for (; n - i >= 33; i += 32) {  // two blocks a test while they pass, then one
+      const __m256i u = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
+      const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 16));
+      const __m256i bad = _mm256_or_si256(unpaired16<false>(p + i), unpaired16<false>(p + i + 16));
+      if (!_mm256_testz_si256(bad, bad)) break;
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), u);
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i + 16), v);
+    }
     for (; n - i >= 17; i += 16) {
       const __m256i u = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
       const __m256i bad = unpaired16<false>(p + i);

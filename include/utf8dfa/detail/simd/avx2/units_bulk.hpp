@@ -243,18 +243,34 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool narrow32(const In* p, unsigned ch
   return true;
 }
 
-/// narrow32 of the 64 UTF-16 units at p, with one test: false (nothing written) when one of them is
-/// above FF.
-template <bool Aligned>
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool narrow64(const char16_t* p, unsigned char* o) noexcept {
+/// 32 values at p narrowed to bytes, with their bits or'ed into `over` (in 16- or 32-bit lanes).
+template <class In>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i narrow_any32(const In* p, __m256i& over) noexcept {
   const auto* v = reinterpret_cast<const __m256i*>(p);
-  const __m256i a = load256<Aligned>(v), b = load256<Aligned>(v + 1);
-  const __m256i c = load256<Aligned>(v + 2), d = load256<Aligned>(v + 3);
-  if (!_mm256_testz_si256(_mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, d)),
-                          _mm256_set1_epi16(static_cast<short>(0xFF00))))
-    return false;
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8));
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 32), _mm256_permute4x64_epi64(_mm256_packus_epi16(c, d), 0xD8));
+  if constexpr (sizeof(In) == 2) {
+    const __m256i a = _mm256_loadu_si256(v), b = _mm256_loadu_si256(v + 1);
+    over = _mm256_or_si256(over, _mm256_or_si256(a, b));
+    return _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8);
+  } else {
+    const __m256i a = _mm256_loadu_si256(v), b = _mm256_loadu_si256(v + 1);
+    const __m256i c = _mm256_loadu_si256(v + 2), d = _mm256_loadu_si256(v + 3);
+    over = _mm256_or_si256(over, _mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, d)));
+    const __m256i mixed = _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, d));
+    return _mm256_permutevar8x32_epi32(mixed, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+  }
+}
+
+/// narrow32 of the 64 values at p, with one test: false (nothing written) when one of them is
+/// above FF.
+template <class In>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool narrow64(const In* p, unsigned char* o) noexcept {
+  __m256i over = _mm256_setzero_si256();
+  const __m256i first = narrow_any32(p, over), second = narrow_any32(p + 32, over);
+  const __m256i limit = sizeof(In) == 2 ? _mm256_set1_epi16(static_cast<short>(0xFF00))
+                                        : _mm256_set1_epi32(static_cast<int>(0xFFFFFF00u));
+  if (!_mm256_testz_si256(over, limit)) return false;
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), first);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 32), second);
   return true;
 }
 
@@ -316,17 +332,13 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result units_to_latin1_by(const 
       lag = i - s.written;
       continue;
     }
-    // From the boundary on, blocks of 32 while they fit (a tight loop; UTF-16 tested 64 units at a
-    // time first), then the block that does not.
-    if (align) {
-      if constexpr (sizeof(In) == 2)
-        while (n - i >= 64 && narrow64<true>(p + i, out + (i - lag))) i += 64;
+    // From the boundary on, blocks of 64 and then of 32 while they fit (tight loops), then the block
+    // that does not.
+    while (n - i >= 64 && narrow64(p + i, out + (i - lag))) i += 64;
+    if (align)
       while (n - i >= 32 && narrow32<true>(p + i, out + (i - lag))) i += 32;
-    } else {
-      if constexpr (sizeof(In) == 2)
-        while (n - i >= 64 && narrow64<false>(p + i, out + (i - lag))) i += 64;
+    else
       while (n - i >= 32 && narrow32<false>(p + i, out + (i - lag))) i += 32;
-    }
     if (n - i < 32) break;
     s.read = i;
     s.written = i - lag;
@@ -343,23 +355,6 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result units_to_latin1_by(const 
   UTF8DFA_LEAVE_AVX();
   const bool done = to_latin1_until<Policy>(p, n, n, out, s, repl);
   return latin1_result(s, n, !done);
-}
-
-/// 32 values at p narrowed to bytes, with their bits or'ed into `over` (in 16- or 32-bit lanes).
-template <class In>
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i narrow_any32(const In* p, __m256i& over) noexcept {
-  const auto* v = reinterpret_cast<const __m256i*>(p);
-  if constexpr (sizeof(In) == 2) {
-    const __m256i a = _mm256_loadu_si256(v), b = _mm256_loadu_si256(v + 1);
-    over = _mm256_or_si256(over, _mm256_or_si256(a, b));
-    return _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8);
-  } else {
-    const __m256i a = _mm256_loadu_si256(v), b = _mm256_loadu_si256(v + 1);
-    const __m256i c = _mm256_loadu_si256(v + 2), d = _mm256_loadu_si256(v + 3);
-    over = _mm256_or_si256(over, _mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, d)));
-    const __m256i mixed = _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, d));
-    return _mm256_permutevar8x32_epi32(mixed, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
-  }
 }
 
 /// Latin-1 of 8 to 64 values when they are all up to FF (false, and nothing written, otherwise):
@@ -385,8 +380,7 @@ template <class In>
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t narrow_medium(const In* p, std::size_t n,
                                                                unsigned char* out) noexcept {
   std::size_t i = 0;
-  if constexpr (sizeof(In) == 2)  // (the block of 32 that fails found below)
-    while (n - i >= 64 && narrow64<false>(p + i, out + i)) i += 64;
+  while (n - i >= 64 && narrow64(p + i, out + i)) i += 64;  // (the block of 32 that fails found below)
   for (; n - i >= 32; i += 32)
     if (!narrow32<false>(p + i, out + i)) return i;
   if (i != n && narrow32<false>(p + n - 32, out + n - 32)) i = n;
