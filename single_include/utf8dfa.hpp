@@ -1470,8 +1470,8 @@ UTF8DFA_ALWAYS_INLINE bool bmp_units16(const In* p) noexcept {
 /// unit, a run of 16-unit ASCII blocks narrowed in one loop. (A loop without a branch per unit,
 /// writing three bytes and moving by the width, ran 2-4x slower on Hebrew and Arabic text.)
 template <class Policy, class In>
-conversion_result utf_to_utf8_scalar(const In* p, std::size_t n, unsigned char* out,
-                                     [[maybe_unused]] Policy pol) noexcept {
+UTF8DFA_ALIGN_CODE conversion_result utf_to_utf8_scalar(const In* p, std::size_t n, unsigned char* out,
+                                                        [[maybe_unused]] Policy pol) noexcept {
   std::size_t i = 0;
   unsigned char* o = out;
   error_code first = error_code::none;
