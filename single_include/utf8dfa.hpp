@@ -3997,10 +3997,17 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf32_bytes_segment(const char32_t* p, st
 // The kernel-table entry points (a failing step reaches one block past its start; the tail left to
 // the scalar decoder is shorter than a block).
 
-/// The compare results (-1 where true) whose sum, with 2 a unit, is the bytes past one a unit
-/// that utf8_length_valid (scalar.hpp) counts for the units u: -1 up to 7F, -1 up to 7FF, then -1
-/// for a surrogate in UTF-16 (16-bit lanes), +1 for a supplementary value in UTF-32.
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i valid_marks(__m256i u, char16_t) noexcept {
+// The short counts below sum, in 16-bit lanes, compare results (-1 where true) whose sum, with 3
+// bytes a unit, is what utf8_length_valid (scalar.hpp) counts: -1 below 0x80, -1 below 0x800, then
+// -1 for a UTF-16 surrogate or +1 for a UTF-32 supplementary value. Up to 64 steps of at most -2 a
+// lane: under `valid_below` units.
+
+/// Units below which the lengths under valid_marker take the short counts (no checks), above which
+/// the replace count, whose blocks are faster on long input (ASCII text above all).
+inline constexpr std::size_t valid_below = 1024;
+
+/// The compare results of the 16 UTF-16 units u.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i valid_marks(__m256i u) noexcept {
   const __m256i zero = _mm256_setzero_si256(), top = _mm256_srli_epi16(u, 11);
   const __m256i small = _mm256_cmpeq_epi16(_mm256_srli_epi16(u, 7), zero);
   const __m256i mid = _mm256_cmpeq_epi16(top, zero);
@@ -4008,125 +4015,86 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i valid_marks(__m256i u, char16_
   return _mm256_add_epi16(_mm256_add_epi16(small, mid), sur);
 }
 
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i valid_marks(__m256i u, char32_t) noexcept {
-  const __m256i small = _mm256_cmpeq_epi32(_mm256_min_epu32(u, _mm256_set1_epi32(0x7F)), u);
-  const __m256i mid = _mm256_cmpeq_epi32(_mm256_min_epu32(u, _mm256_set1_epi32(0x7FF)), u);
-  const __m256i t = _mm256_sub_epi32(u, _mm256_set1_epi32(0x10000));
-  const __m256i supp = _mm256_cmpeq_epi32(_mm256_min_epu32(t, _mm256_set1_epi32(0xFFFFF)), t);
-  return _mm256_sub_epi32(_mm256_add_epi32(small, mid), supp);
-}
-
-/// The lane counters `acc` plus the compare results `marks` of valid_marks.
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i valid_add(__m256i acc, __m256i marks, char16_t) noexcept {
-  return _mm256_add_epi16(acc, marks);
-}
-
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i valid_add(__m256i acc, __m256i marks, char32_t) noexcept {
-  return _mm256_add_epi32(acc, marks);
-}
-
-/// The sum of the (signed) lane counters that valid_add adds up.
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::ptrdiff_t valid_sum(__m256i acc, char16_t) noexcept {
-  return sum_epi32(_mm256_madd_epi16(acc, _mm256_set1_epi16(1)));
-}
-
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::ptrdiff_t valid_sum(__m256i acc, char32_t) noexcept {
-  return sum_epi32(acc);
-}
-
-/// valid_marks of the 16 UTF-32 values at q, as UTF-16's in 16-bit lanes (out of order: those of
-/// q[0..3], q[8..11], q[4..7], q[12..15]), with those where `counted` (16-bit lanes in that order) is
-/// set left out. The tests read u >> 7 packed to words with unsigned saturation (exact below
-/// 0x7FFF80, beyond it FFFF): 0 below 0x80, below 0x10 below 0x800, 0x200..0x21FF for 0x10000..0x10FFFF
-/// (any value counts as utf8_length_valid counts it).
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i valid_marks16(const char32_t* q, __m256i counted) noexcept {
+/// The compare results of the 16 UTF-32 values at q, in 16-bit lanes out of order (those of
+/// q[0..3], q[8..11], q[4..7], q[12..15]: valid16_order). The tests read u >> 7 packed to words with
+/// unsigned saturation (exact below 0x7FFF80, beyond it FFFF): 0 below 0x80, below 0x10 below 0x800,
+/// 0x200..0x21FF for 0x10000..0x10FFFF (any value counts as utf8_length_valid counts it).
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i valid_marks(const char32_t* q) noexcept {
   const __m256i t = _mm256_packus_epi32(_mm256_srli_epi32(load(q), 7), _mm256_srli_epi32(load(q + 8), 7));
   const __m256i zero = _mm256_setzero_si256();
   const __m256i small = _mm256_cmpeq_epi16(t, zero);
   const __m256i mid = _mm256_cmpeq_epi16(_mm256_srli_epi16(t, 4), zero);
   const __m256i planes = _mm256_sub_epi16(t, _mm256_set1_epi16(0x200));
   const __m256i supp = _mm256_cmpeq_epi16(_mm256_min_epu16(planes, _mm256_set1_epi16(0x1FFF)), planes);
-  return _mm256_andnot_si256(counted, _mm256_sub_epi16(_mm256_add_epi16(small, mid), supp));
+  return _mm256_sub_epi16(_mm256_add_epi16(small, mid), supp);
 }
 
-/// utf8_length_valid (scalar.hpp) for 16 to valid_below32 UTF-32 values: 16 a step (valid_marks16),
-/// the last 16 ending at n with the lanes counted before left out.
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::size_t utf8_length_valid16(const char32_t* p, std::size_t n) noexcept {
-  std::size_t i = 0;
-  __m256i acc = _mm256_setzero_si256();
-  for (; n - i > 16; i += 16) acc = _mm256_add_epi16(acc, valid_marks16(p + i, _mm256_setzero_si256()));
-  const __m256i first = _mm256_set1_epi32(static_cast<int>(16 - (n - i)));
-  const __m256i counted =
-      _mm256_packs_epi32(_mm256_cmpgt_epi32(first, _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                         _mm256_cmpgt_epi32(first, _mm256_setr_epi32(8, 9, 10, 11, 12, 13, 14, 15)));
-  acc = _mm256_add_epi16(acc, valid_marks16(p + n - 16, counted));
-  return 3 * n + static_cast<std::size_t>(valid_sum(acc, char16_t{}));
+/// The 16-bit lanes of the last 16 units of a short count, which end at n, that the steps before
+/// counted (those before the `left` units left), as -1; `order` gives each lane's unit.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i counted_lanes(std::size_t left, __m256i order) noexcept {
+  return _mm256_cmpgt_epi16(_mm256_set1_epi16(static_cast<short>(16 - left)), order);
 }
 
-/// utf8_length_valid (scalar.hpp) for UTF-16 or UTF-32, on short input (under valid_below units: the
-/// lane counters take at most -32 a lane): a vector a step, the last one ending at the input's end
-/// with the lanes counted before masked out; input shorter than a vector by the scalar count.
-template <class In>
-UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t utf8_length_valid(const In* p, std::size_t n) noexcept {
-  if constexpr (sizeof(In) == 4) {
-    if (n >= 16) return utf8_length_valid16(p, n);
-  }
-  constexpr std::size_t step = 32 / sizeof(In);
-  if (n < step) return detail::utf8_length_valid<In>(p, n);
-  std::size_t i = 0;
-  __m256i acc = _mm256_setzero_si256();
-  for (; n - i > step; i += step) acc = valid_add(acc, valid_marks(load(p + i), In{}), In{});
-  // The last vector ends at n: its lanes before the n - i units left were counted above.
-  const __m256i index = sizeof(In) == 2 ? _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
-                                        : _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-  const __m256i first = sizeof(In) == 2 ? _mm256_set1_epi16(static_cast<short>(step - (n - i)))
-                                        : _mm256_set1_epi32(static_cast<int>(step - (n - i)));
-  const __m256i counted = sizeof(In) == 2 ? _mm256_cmpgt_epi16(first, index) : _mm256_cmpgt_epi32(first, index);
-  acc = valid_add(acc, _mm256_andnot_si256(counted, valid_marks(load(p + n - step), In{})), In{});
-  // Each unit counted in the lanes: 3 bytes, less what the lanes say (a negative sum).
-  return 3 * n + static_cast<std::size_t>(valid_sum(acc, In{}));
+/// 3 bytes a unit for n units, plus the (negative) sum of the lane counters `acc`.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::size_t valid_total(std::size_t n, __m256i acc) noexcept {
+  return 3 * n + static_cast<std::size_t>(sum_epi32(_mm256_madd_epi16(acc, _mm256_set1_epi16(1))));
 }
 
-/// The UTF-8 bytes of the n (16 <= n < paired_below) UTF-16 units at p when they are well-formed
-/// (there is then no error to count), else paired_failed: utf8_length_valid's steps, each also
-/// testing that a high surrogate comes exactly before a low one (p[i + 16] read too); the last 16
-/// units end at n, their pairs tested among themselves. (Longer text runs faster in
-/// utf16_bytes_segment's blocks.)
-inline constexpr std::size_t paired_failed = static_cast<std::size_t>(-1), paired_below = 256;
+/// Returned by utf8_length16<true> for UTF-16 that is not well-formed.
+inline constexpr std::size_t paired_failed = static_cast<std::size_t>(-1);
 
-UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t utf8_length_paired(const char16_t* p, std::size_t n) noexcept {
+/// utf8_length_valid (scalar.hpp) of the n (16 <= n < valid_below) UTF-16 units at p: 16 a step, the
+/// last 16 ending at n. With Paired, paired_failed unless they are well-formed (each step also
+/// tests that a high surrogate comes exactly before a low one, p[i + 16] read too; the last 16 test
+/// their pairs among themselves): on well-formed input the count is that of every policy.
+template <bool Paired>
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t utf8_length16(const char16_t* p, std::size_t n) noexcept {
   const __m256i fc00 = _mm256_set1_epi16(static_cast<short>(0xFC00));
   const __m256i high = _mm256_set1_epi16(static_cast<short>(0xD800)),
                 low = _mm256_set1_epi16(static_cast<short>(0xDC00));
-  if ((p[0] & 0xFC00) == 0xDC00) return paired_failed;
+  if (Paired && (p[0] & 0xFC00) == 0xDC00) return paired_failed;
   __m256i acc = _mm256_setzero_si256(), bad = _mm256_setzero_si256();
   std::size_t i = 0;
   for (; n - i > 16; i += 16) {
     const __m256i u = load(p + i);
-    bad = _mm256_or_si256(bad, _mm256_xor_si256(_mm256_cmpeq_epi16(_mm256_and_si256(u, fc00), high),
-                                                _mm256_cmpeq_epi16(_mm256_and_si256(load(p + i + 1), fc00), low)));
-    acc = valid_add(acc, valid_marks(u, char16_t{}), char16_t{});
+    if constexpr (Paired)
+      bad = _mm256_or_si256(bad, _mm256_xor_si256(_mm256_cmpeq_epi16(_mm256_and_si256(u, fc00), high),
+                                                  _mm256_cmpeq_epi16(_mm256_and_si256(load(p + i + 1), fc00), low)));
+    acc = _mm256_add_epi16(acc, valid_marks(u));
   }
-  // The last 16 units end at n: the lanes before the n - i left were counted above. The low
-  // surrogates moved down a lane (none after the last unit, which so must not be a high one).
-  const __m256i u = load(p + n - 16), tags = _mm256_and_si256(u, fc00);
-  const __m256i lows = _mm256_cmpeq_epi16(tags, low);
-  const __m256i next_lows = _mm256_alignr_epi8(_mm256_permute2x128_si256(lows, lows, 0x81), lows, 2);
-  bad = _mm256_or_si256(bad, _mm256_xor_si256(_mm256_cmpeq_epi16(tags, high), next_lows));
-  if (!_mm256_testz_si256(bad, bad)) return paired_failed;
-  const __m256i counted = _mm256_cmpgt_epi16(_mm256_set1_epi16(static_cast<short>(16 - (n - i))),
-                                             _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
-  acc = valid_add(acc, _mm256_andnot_si256(counted, valid_marks(u, char16_t{})), char16_t{});
-  return 3 * n + static_cast<std::size_t>(valid_sum(acc, char16_t{}));
+  const __m256i u = load(p + n - 16);
+  if constexpr (Paired) {
+    // The low surrogates moved down a lane (none after the last unit, which so must not be a high one).
+    const __m256i tags = _mm256_and_si256(u, fc00), lows = _mm256_cmpeq_epi16(tags, low);
+    const __m256i next_lows = _mm256_alignr_epi8(_mm256_permute2x128_si256(lows, lows, 0x81), lows, 2);
+    bad = _mm256_or_si256(bad, _mm256_xor_si256(_mm256_cmpeq_epi16(tags, high), next_lows));
+    if (!_mm256_testz_si256(bad, bad)) return paired_failed;
+  }
+  const __m256i order = _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  acc = _mm256_add_epi16(acc, _mm256_andnot_si256(counted_lanes(n - i, order), valid_marks(u)));
+  return valid_total(n, acc);
 }
 
-/// Units below which the lengths under valid_marker take utf8_length_valid (no checks), above which
-/// the replace count, whose blocks are faster on long input.
-inline constexpr std::size_t valid_below = 1024;
+/// utf8_length_valid (scalar.hpp) of the n (16 <= n < valid_below) UTF-32 values at p: 16 a step, the
+/// last 16 ending at n.
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t utf8_length32(const char32_t* p, std::size_t n) noexcept {
+  std::size_t i = 0;
+  __m256i acc = _mm256_setzero_si256();
+  for (; n - i > 16; i += 16) acc = _mm256_add_epi16(acc, valid_marks(p + i));
+  const __m256i order = _mm256_setr_epi16(0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15);  // valid_marks's
+  acc = _mm256_add_epi16(acc, _mm256_andnot_si256(counted_lanes(n - i, order), valid_marks(p + n - 16)));
+  return valid_total(n, acc);
+}
 
-/// valid_below for UTF-32 (utf8_length_valid16's steps of 16 values: at most -128 a lane), where the
-/// replace count won only on long ASCII text.
-inline constexpr std::size_t valid_below32 = 1024;
+/// utf8_length_valid (scalar.hpp) of short UTF-16 or UTF-32 (under valid_below units): the scalar
+/// count below 16 units.
+inline std::size_t utf8_length_valid(const char16_t* p, std::size_t n) noexcept {
+  return n < 16 ? detail::utf8_length_valid(p, n) : utf8_length16<false>(p, n);
+}
+
+inline std::size_t utf8_length_valid(const char32_t* p, std::size_t n) noexcept {
+  return n < 16 ? detail::utf8_length_valid(p, n) : utf8_length32(p, n);
+}
 
 inline std::size_t utf16_length_from_utf8(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
   std::size_t count = 0;
@@ -4146,8 +4114,8 @@ inline std::size_t utf8_length_from_utf16(const char16_t* p, std::size_t n, char
   if (repl == valid_marker) {
     if (n < valid_below) return utf8_length_valid(p, n);
     repl = 0x80;
-  } else if (n >= 16 && n < paired_below) {  // short well-formed text: no error to count
-    const std::size_t bytes = utf8_length_paired(p, n);
+  } else if (n >= 16 && n < 256) {  // short well-formed text: no error to count (longer: the blocks)
+    const std::size_t bytes = utf8_length16<true>(p, n);
     if (bytes != paired_failed) return bytes;
   }
   return utf8_bytes_blocks<char16_t, &utf16_bytes_segment, 16>(p, n, repl);
@@ -4156,7 +4124,7 @@ inline std::size_t utf8_length_from_utf16(const char16_t* p, std::size_t n, char
 inline std::size_t utf8_length_from_utf32(const char32_t* p, std::size_t n, char32_t repl) noexcept {
   // valid_marker: on long input the replace count (U+FFFD, 3 bytes, is what it counts for an error).
   if (repl == valid_marker) {
-    if (n < valid_below32) return utf8_length_valid(p, n);
+    if (n < valid_below) return utf8_length_valid(p, n);
     repl = replacement_character;
   }
   return utf8_bytes_blocks<char32_t, &utf32_bytes_segment, 8>(p, n, repl);
