@@ -508,9 +508,20 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
     const auto cont = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(_mm256_set1_epi8(-64), v)));
     const std::uint32_t leads = ~cont;
     const unsigned last = 31u - static_cast<unsigned>(__builtin_clz(leads));
-    const unsigned b = p[c.i + last];
-    const unsigned len = b < 0x80 ? 1u : b < 0xE0 ? 2u : b < 0xF0 ? 3u : 4u;
-    const unsigned take = last + len <= 32 ? 32u : last;
+    unsigned take = 32;
+    if constexpr (Tail) {
+      const unsigned b = p[c.i + last];
+      const unsigned len = b < 0x80 ? 1u : b < 0xE0 ? 2u : b < 0xF0 ? 3u : 4u;
+      if (last + len > 32) take = last;
+    } else {
+      // The block ends inside a character when byte 31 is a lead of 2 or more bytes, byte 30 one
+      // of 3 or more, or byte 29 one of 4: then the block takes the bytes before that (its last)
+      // lead. (Tested on v, not on the lead byte loaded again: a mispredicted branch here, which
+      // on text of 3-byte forms is one block in three, costs less.)
+      const __m256i cut_at = _mm256_setr_epi8(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                                              -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0x70, 0x60, 0x40);
+      if (_mm256_movemask_epi8(_mm256_subs_epu8(v, cut_at)) != 0) take = last;
+    }
     const std::uint32_t starts = leads & static_cast<std::uint32_t>((std::uint64_t{1} << take) - 1);
     // Full-width stores write at most 8 units past the result: safe when the next block passes the
     // check, as its characters complete inside it then cover at least 29 bytes: 8 units or more.
