@@ -238,14 +238,26 @@ struct unit_block {
   std::uint32_t lows;  // the low surrogates
 };
 
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unit_block check_utf16(__m256i u, std::size_t i, std::size_t n) noexcept {
+/// The surrogates among the 16 units u, a bit per unit.
+struct surrogate_lanes {
+  std::uint32_t any, lows, highs;
+};
+
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE surrogate_lanes find_surrogate_lanes(__m256i u) noexcept {
   const __m256i top = _mm256_and_si256(u, _mm256_set1_epi16(static_cast<short>(0xF800)));
   const __m256i any = _mm256_cmpeq_epi16(top, _mm256_set1_epi16(static_cast<short>(0xD800)));
   const auto any_bits = static_cast<std::uint32_t>(_mm256_movemask_epi8(any));
-  if (any_bits == 0) return {16, true, true, 0};
+  if (any_bits == 0) return {0, 0, 0};
   const __m256i low = _mm256_and_si256(any, _mm256_slli_epi16(u, 5));  // bit 10 (DC00..DFFF) to the sign bit
   const std::uint32_t lows = _pext_u32(static_cast<std::uint32_t>(_mm256_movemask_epi8(low)), 0xAAAAAAAAu);
-  std::uint32_t highs = _pext_u32(any_bits, 0x55555555u) & ~lows;
+  return {any_bits, lows, _pext_u32(any_bits, 0x55555555u) & ~lows};
+}
+
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unit_block check_utf16(__m256i u, std::size_t i, std::size_t n) noexcept {
+  const surrogate_lanes s = find_surrogate_lanes(u);
+  if (s.any == 0) return {16, true, true, 0};
+  const std::uint32_t lows = s.lows;
+  std::uint32_t highs = s.highs;
   std::size_t take = 16;
   if (n - i > 16 && (highs >> 15) != 0) {
     take = 15;
@@ -375,14 +387,36 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t to_well_formed_utf16(con
   return n;
 }
 
+/// The 16 units u moved down one unit (unit k holds unit k + 1; the last is zero).
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i units_after(__m256i u) noexcept {
+  return _mm256_alignr_epi8(_mm256_permute2x128_si256(u, u, 0x81), u, 2);
+}
+
+/// Writes the code points of the units of u that `keep` selects, none a low surrogate: of each
+/// high surrogate, that of the pair it starts with the unit after it (in `next`, see units_after).
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE char32_t* pairs_to_utf32(char32_t* o, __m256i u, __m256i next,
+                                                                   std::uint32_t keep) noexcept {
+  // (hi << 10) + lo + this: the code point of the pair (hi, lo) (modulo 2^32).
+  const __m256i pair_offset = _mm256_set1_epi32(static_cast<int>(0x10000u - (0xD800u << 10) - 0xDC00u));
+  for (unsigned h = 0; h < 2; ++h) {
+    const __m256i a = _mm256_cvtepu16_epi32(h == 0 ? _mm256_castsi256_si128(u) : _mm256_extracti128_si256(u, 1));
+    const __m256i d = _mm256_cvtepu16_epi32(h == 0 ? _mm256_castsi256_si128(next) : _mm256_extracti128_si256(next, 1));
+    const __m256i high = _mm256_cmpeq_epi32(_mm256_and_si256(a, _mm256_set1_epi32(0xFC00)), _mm256_set1_epi32(0xD800));
+    const __m256i pair = _mm256_add_epi32(_mm256_add_epi32(_mm256_slli_epi32(a, 10), d), pair_offset);
+    const __m256i cp = _mm256_blendv_epi8(a, pair, high);
+    const unsigned sel = (keep >> (8 * h)) & 0xFFu;
+    const __m256i order = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<long long>(tables.pack_dwords[sel])));
+    const auto count = static_cast<unsigned>(_mm_popcnt_u32(sel));
+    store_dwords(o, _mm256_permutevar8x32_epi32(cp, order), count);
+    o += count;
+  }
+  return o;
+}
+
 /// UTF-16 to UTF-32: blocks of 16 units without surrogates in vectors, the others scalar.
 template <bool Strict>
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf16_to_utf32_by(const char16_t* p, std::size_t n,
                                                                          char32_t* out, char32_t repl) noexcept {
-  // (hi << 10) + lo + this: the code point of the pair (hi, lo) (modulo 2^32).
-  const __m256i pair_offset = _mm256_set1_epi32(static_cast<int>(0x10000u - (0xD800u << 10) - 0xDC00u));
-  const __m256i fc00 = _mm256_set1_epi32(0xFC00);
-  const __m256i d800 = _mm256_set1_epi32(0xD800);
   transcode_cursor<char32_t> c{0, out, error_code::none};
   if (n < 16) {  // (utf16_to_utf32_short has taken those without a surrogate from 8 units)
     UTF8DFA_LEAVE_AVX();
@@ -413,23 +447,11 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf16_to_utf32_by(const c
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 8), _mm256_cvtepu16_epi32(_mm256_extracti128_si256(u, 1)));
       c.o += 16;
       c.i += 16;
-    } else if (b.clean && n - c.i >= 17) {
-      // Pairs: at a high surrogate the code point of it and the unit after it; the lows dropped.
-      const __m256i next = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 1));
-      const std::uint32_t keep = ~b.lows & (b.take == 16 ? 0xFFFFu : 0x7FFFu);
-      for (unsigned h = 0; h < 2; ++h) {
-        const __m256i a = _mm256_cvtepu16_epi32(h == 0 ? _mm256_castsi256_si128(u) : _mm256_extracti128_si256(u, 1));
-        const __m256i d =
-            _mm256_cvtepu16_epi32(h == 0 ? _mm256_castsi256_si128(next) : _mm256_extracti128_si256(next, 1));
-        const __m256i high = _mm256_cmpeq_epi32(_mm256_and_si256(a, fc00), d800);
-        const __m256i pair = _mm256_add_epi32(_mm256_add_epi32(_mm256_slli_epi32(a, 10), d), pair_offset);
-        const __m256i cp = _mm256_blendv_epi8(a, pair, high);
-        const unsigned sel = (keep >> (8 * h)) & 0xFFu;
-        const __m256i order = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<long long>(tables.pack_dwords[sel])));
-        const auto count = static_cast<unsigned>(_mm_popcnt_u32(sel));
-        store_dwords(c.o, _mm256_permutevar8x32_epi32(cp, order), count);
-        c.o += count;
-      }
+    } else if (b.clean) {
+      // (The last block: the unit after the last one is not read, nor used, as it is no high surrogate.)
+      const __m256i next =
+          n - c.i >= 17 ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 1)) : units_after(u);
+      c.o = pairs_to_utf32(c.o, u, next, ~b.lows & (b.take == 16 ? 0xFFFFu : 0x7FFFu));
       c.i += b.take;
     } else {
       UTF8DFA_LEAVE_AVX();
@@ -441,11 +463,19 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf16_to_utf32_by(const c
     // The last 16 units, when none is a surrogate: the units before c.i among them wrote one value
     // each, the last before c.o, which are written again.
     const __m256i u = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + n - 16));
-    if (check_utf16(u, n - 16, n).plain) {
+    const surrogate_lanes sur = find_surrogate_lanes(u);
+    if (sur.any == 0) {
       char32_t* const o = c.o - (16 - (n - c.i));
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), _mm256_cvtepu16_epi32(_mm256_castsi256_si128(u)));
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 8), _mm256_cvtepu16_epi32(_mm256_extracti128_si256(u, 1)));
       return {n, static_cast<std::size_t>(o + 16 - out), c.first};
+    }
+    // Else the units from c.i on (a character boundary: unit `from` of the 16), when their pairs
+    // are complete.
+    const auto from = static_cast<unsigned>(16 - (n - c.i));
+    if ((sur.highs >> from) << 1 == (sur.lows >> from)) {
+      c.o = pairs_to_utf32(c.o, u, units_after(u), ~sur.lows & (0xFFFFu << from) & 0xFFFFu);
+      return {n, static_cast<std::size_t>(c.o - out), c.first};
     }
   }
   UTF8DFA_LEAVE_AVX();
