@@ -66,19 +66,31 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::size_t count_utf16_short(const ch
   return n - static_cast<std::size_t>(_mm_popcnt_u32(first) + _mm_popcnt_u32(last)) / 2;
 }
 
-/// count_utf16 of 9 to 64 units, out of line (the long loop's registers stay out of it).
-UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t count_utf16_upto64(const char16_t* p, std::size_t n) noexcept {
+/// The pairs that start among the 16 UTF-16 units at p (p[16] read too), 2 bits a unit.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::uint32_t pair_bits16(const char16_t* p) noexcept {
+  return static_cast<std::uint32_t>(_mm256_movemask_epi8(pair_starts16(p)));
+}
+
+/// Units below which count_utf16 takes the short count.
+inline constexpr std::size_t count16_short_below = 1024;
+
+/// count_utf16 of 9 to count16_short_below units, out of line (the long loop's registers stay out
+/// of it): 64 units with the unit after them at a time, none counted when none is a surrogate, else
+/// in blocks of 16; then the same for the last 64 (those before counted), or blocks of 16 and the
+/// last 16 before the last unit, from where those ended.
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t count_utf16_upto(const char16_t* p, std::size_t n) noexcept {
   if (n <= 16) return count_utf16_short(p, n);
-  // 17 to 64 units: the pairs that start in four blocks of 16 that cover [0, n - 1), the
-  // block k at 16k or at n - 17 at most, counted from 16k on.
-  std::size_t pairs = 0;
-  for (std::size_t k = 0; k < 64; k += 16) {
-    const std::size_t at = k < n - 17 ? k : n - 17, seen = k - at;  // seen: its lanes counted before
-    const __m256i starts = pair_starts(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + at)),
-                                       _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + at + 1)));
-    const auto bits = static_cast<std::uint32_t>(_mm256_movemask_epi8(starts));  // 2 a lane
-    if (seen < 16) pairs += static_cast<std::size_t>(_mm_popcnt_u32(bits >> (2 * seen)));
-  }
+  const __m256i shift = _mm256_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
+  const __m256i top = _mm256_set1_epi16(0x07FF);
+  std::size_t pairs = 0, k = 0;
+  for (; n - k >= 65; k += 64)
+    if (!plain64(p + k, shift, top))
+      for (std::size_t j = k; j < k + 64; j += 16)
+        pairs += static_cast<std::size_t>(_mm_popcnt_u32(pair_bits16(p + j)));
+  if (n >= 64 && plain64(p + n - 64, shift, top)) return n - pairs / 2;
+  for (; n - k >= 17; k += 16) pairs += static_cast<std::size_t>(_mm_popcnt_u32(pair_bits16(p + k)));
+  if (n - k >= 2)  // [k, n - 1) left: lanes k - (n - 17) on of the block at n - 17
+    pairs += static_cast<std::size_t>(_mm_popcnt_u32(pair_bits16(p + n - 17) >> (2 * (k - (n - 17)))));
   return n - pairs / 2;
 }
 
@@ -89,7 +101,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t count_utf16_upto64(const
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t count_utf16(const char16_t* p, std::size_t n) noexcept {
   const __m256i shift = _mm256_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
   const __m256i top = _mm256_set1_epi16(0x07FF);
-  if (n - 9 <= 64 - 9) return count_utf16_upto64(p, n);
+  if (n - 9 < count16_short_below - 9) return count_utf16_upto(p, n);
   if (n <= 8) {
     UTF8DFA_LEAVE_AVX();
     return n - pair_starts_scalar(p, n, 0, n);
