@@ -6418,10 +6418,22 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf32_top_ok(__m256i top) noexcep
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_utf32(const char32_t* p,
                                                                              std::size_t n) noexcept {
   if (n - 8 <= 64 - 8) {
-    // 8 to 64 values: eight groups of 8 that cover them (overlapping from the last one on).
-    __m256i top = _mm256_setzero_si256();
-    for (std::size_t k = 0; k < 64; k += 8) take_utf32(top, p + (k < n - 8 ? k : n - 8));
-    if (utf32_top_ok(top)) return {n, 0, error_code::none};
+    // 8 to 64 values: the first and the last 8, and those between in groups of 8 (the last ones
+    // overlapping), as many as it takes (2, 4 or 8 groups), into two accumulators.
+    const std::size_t last = n - 8;
+    __m256i top = _mm256_setzero_si256(), more = top;
+    take_utf32(top, p);
+    take_utf32(more, p + last);
+    if (n > 16) {
+      take_utf32(top, p + 8);
+      take_utf32(more, p + (last < 16 ? last : 16));
+      if (n > 32)
+        for (std::size_t k = 24; k < 56; k += 16) {
+          take_utf32(top, p + (last < k ? last : k));
+          take_utf32(more, p + (last < k + 8 ? last : k + 8));
+        }
+    }
+    if (utf32_top_ok(_mm256_max_epu32(top, more))) return {n, 0, error_code::none};
     UTF8DFA_LEAVE_AVX();
     return validate_utf(p, n);
   }
