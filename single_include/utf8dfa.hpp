@@ -4376,10 +4376,28 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i prev_bytes(__m256i v) noexcept
   return _mm256_alignr_epi8(v, up16, 16 - N);
 }
 
+/// Byte constants of the block loop of utf8_to_utf_impl (transcode.hpp), made once a call and kept
+/// in registers (GCC otherwise builds each of them again in every block, three instructions apiece).
+struct byte_limits {
+  __m256i lead_min;   // C0 (-64): continuation bytes are below it, as signed bytes
+  __m256i four_min;   // 70: a byte minus it (saturated) has bit 7 set from F0 on
+  __m256i three_min;  // 60: the same from E0 on
+  __m256i nibble;     // 0F
+  __m256i top_bit;    // 80
+};
+
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE byte_limits make_byte_limits() noexcept {
+  byte_limits k{_mm256_set1_epi8(-64), _mm256_set1_epi8(0x70), _mm256_set1_epi8(0x60), _mm256_set1_epi8(0x0F),
+                _mm256_set1_epi8(static_cast<char>(0x80))};
+  // (Opaque to the compiler, so not rebuilt.)
+  __asm__("" : "+x"(k.lead_min), "+x"(k.four_min), "+x"(k.three_min), "+x"(k.nibble), "+x"(k.top_bit));
+  return k;
+}
+
 /// True when the 32 bytes v, read as the start of a text, hold an ill-formed pair or a long
 /// sequence cut before its end inside the block (a character cut by the block end is no error).
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf8_block_has_error(__m256i v) noexcept {
-  const __m256i nib = _mm256_set1_epi8(0x0F);
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf8_block_has_error(__m256i v, const byte_limits& k) noexcept {
+  const __m256i nib = k.nibble;
   const __m256i p1 = prev_bytes<1>(v);
   const __m256i e1 =
       _mm256_shuffle_epi8(lane_table(pair_error::prev_high), _mm256_and_si256(_mm256_srli_epi16(p1, 4), nib));
@@ -4388,10 +4406,9 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf8_block_has_error(__m256i v) n
       _mm256_shuffle_epi8(lane_table(pair_error::cur_high), _mm256_and_si256(_mm256_srli_epi16(v, 4), nib));
   const __m256i special = _mm256_and_si256(_mm256_and_si256(e1, e2), e3);
   // Bit 7 set exactly where the byte two back is E0..FF or the byte three back is F0..FF.
-  const __m256i must23 = _mm256_or_si256(_mm256_subs_epu8(prev_bytes<2>(v), _mm256_set1_epi8(0x60)),
-                                         _mm256_subs_epu8(prev_bytes<3>(v), _mm256_set1_epi8(0x70)));
-  const __m256i expected = _mm256_and_si256(must23, _mm256_set1_epi8(static_cast<char>(0x80)));
-  const __m256i err = _mm256_xor_si256(special, expected);
+  const __m256i must23 =
+      _mm256_or_si256(_mm256_subs_epu8(prev_bytes<2>(v), k.three_min), _mm256_subs_epu8(prev_bytes<3>(v), k.four_min));
+  const __m256i err = _mm256_xor_si256(special, _mm256_and_si256(must23, k.top_bit));
   return !_mm256_testz_si256(err, err);
 }
 
@@ -4761,10 +4778,11 @@ inline constexpr std::size_t padded_below = utf8_block_reach + 32;
 /// advances), or a byte F0..FF not followed by three continuation bytes (so a value that takes a
 /// surrogate pair comes only from 4 bytes). Each piece then writes one unit, or two for 4 bytes,
 /// where replace writes at least as many: unchecked, the output stays within replace's size.
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf8_block_unguarded(const unsigned char* q, __m256i v) noexcept {
-  const __m256i limit = _mm256_set1_epi8(-64);  // continuation bytes are below it, as signed bytes
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf8_block_unguarded(const unsigned char* q, __m256i v,
+                                                                    const byte_limits& k) noexcept {
+  const __m256i limit = k.lead_min;
   const auto cont = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(limit, v)));
-  const auto four = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_subs_epu8(v, _mm256_set1_epi8(0x70))));
+  const auto four = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_subs_epu8(v, k.four_min)));
   const std::uint32_t two = cont & (cont >> 1);  // bit k: bytes k, k+1 are continuation bytes
   if (four != 0) {
     const auto after = static_cast<std::uint32_t>(_mm256_movemask_epi8(
@@ -4774,17 +4792,18 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf8_block_unguarded(const unsign
     const auto follow = static_cast<std::uint32_t>((all >> 1) & (all >> 2) & (all >> 3));
     return ((two & (two >> 2)) | (four & ~follow)) != 0;
   }
-  const auto three = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_subs_epu8(v, _mm256_set1_epi8(0x60))));
+  const auto three = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_subs_epu8(v, k.three_min)));
   return (three != 0 ? two & (cont >> 2) : two) != 0;
 }
 
 /// The block test of utf8_to_utf_impl: the check, or without Check (assume_valid) the guard.
 template <bool Check>
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf8_block_fails(const unsigned char* q, __m256i v) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf8_block_fails(const unsigned char* q, __m256i v,
+                                                                const byte_limits& k) noexcept {
   if constexpr (Check)
-    return utf8_block_has_error(v);
+    return utf8_block_has_error(v, k);
   else
-    return utf8_block_unguarded(q, v);
+    return utf8_block_unguarded(q, v, k);
 }
 
 /// The block loop of utf8_to_utf_impl (with `Tail`): over a copy of the input's last `n` (< 40)
@@ -4848,6 +4867,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
   // Lead-byte high nibble C..F (taken modulo 8) -> right shift and payload mask of the gathered value.
   const __m256i shifts = _mm256_setr_epi32(0, 0, 0, 0, 12, 12, 6, 0);
   const __m256i masks = _mm256_setr_epi32(0, 0, 0, 0, 0x7FF, 0x7FF, 0xFFFF, 0x1FFFFF);
+  const byte_limits k = make_byte_limits();
   bool checked = false;  // the block at c.i is known to pass the check
   // A block and the 8 bytes its last window may touch.
   while (Tail ? c.i < stop : n - c.i >= padded_below) {
@@ -4884,7 +4904,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
         }
       }
     }
-    if (!checked && UTF8DFA_UNLIKELY(utf8_block_fails<Check>(p + c.i, v))) {
+    if (!checked && UTF8DFA_UNLIKELY(utf8_block_fails<Check>(p + c.i, v, k))) {
       if constexpr (Tail) return {c.i, 0, error_code::invalid_byte};  // (any error: the DFA decides)
       UTF8DFA_LEAVE_AVX();
       if (!scalar_region_in_order<Strict, Swap>(p, n, c.i + 32, c, repl))
@@ -4892,7 +4912,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
       continue;
     }
     checked = false;
-    const auto cont = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(_mm256_set1_epi8(-64), v)));
+    const auto cont = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(k.lead_min, v)));
     const std::uint32_t leads = ~cont;
     const unsigned last = 31u - static_cast<unsigned>(__builtin_clz(leads));
     unsigned take = 32;
@@ -4914,13 +4934,13 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
     // check, as its characters complete inside it then cover at least 29 bytes: 8 units or more.
     // (Unchecked: the next block passes the guard, so at least 8 of its bytes are leads, each of
     // which writes a unit or more, in that block or, deferred to its successor, after it.)
-    checked =
-        n - c.i - take >= 40 &&
-        !utf8_block_fails<Check>(p + c.i + take, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + take)));
+    checked = n - c.i - take >= 40 &&
+              !utf8_block_fails<Check>(p + c.i + take,
+                                       _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + take)), k);
     // (With Tail the output is finish_padded's buffer, which has room for them whatever follows.)
     const bool spill = Tail || checked;
-    if (_mm256_movemask_epi8(_mm256_subs_epu8(v, _mm256_set1_epi8(0x70))) == 0) {  // forms of 1..3 bytes
-      if (_mm256_movemask_epi8(_mm256_subs_epu8(v, _mm256_set1_epi8(0x60))) == 0)
+    if (_mm256_movemask_epi8(_mm256_subs_epu8(v, k.four_min)) == 0) {  // forms of 1..3 bytes
+      if (_mm256_movemask_epi8(_mm256_subs_epu8(v, k.three_min)) == 0)
         c.o = decode_block_bmp<false, Swap>(c.o, p + c.i, v, starts, spill);
       else
         c.o = decode_block_bmp<true, Swap>(c.o, p + c.i, v, starts, spill);
@@ -4928,7 +4948,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
       continue;
     }
     if (starts == 0x11111111u &&
-        static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_subs_epu8(v, _mm256_set1_epi8(0x70)))) == starts) {
+        static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_subs_epu8(v, k.four_min))) == starts) {
       // Eight 4-byte forms, one per dword: bytes reversed (the lead highest), payloads gathered.
       const __m256i reversed =
           _mm256_shuffle_epi8(v, _mm256_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12, 3, 2, 1, 0, 7,

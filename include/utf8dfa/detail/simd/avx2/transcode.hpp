@@ -374,10 +374,11 @@ inline constexpr std::size_t padded_below = utf8_block_reach + 32;
 /// advances), or a byte F0..FF not followed by three continuation bytes (so a value that takes a
 /// surrogate pair comes only from 4 bytes). Each piece then writes one unit, or two for 4 bytes,
 /// where replace writes at least as many: unchecked, the output stays within replace's size.
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf8_block_unguarded(const unsigned char* q, __m256i v) noexcept {
-  const __m256i limit = _mm256_set1_epi8(-64);  // continuation bytes are below it, as signed bytes
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf8_block_unguarded(const unsigned char* q, __m256i v,
+                                                                    const byte_limits& k) noexcept {
+  const __m256i limit = k.lead_min;
   const auto cont = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(limit, v)));
-  const auto four = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_subs_epu8(v, _mm256_set1_epi8(0x70))));
+  const auto four = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_subs_epu8(v, k.four_min)));
   const std::uint32_t two = cont & (cont >> 1);  // bit k: bytes k, k+1 are continuation bytes
   if (four != 0) {
     const auto after = static_cast<std::uint32_t>(_mm256_movemask_epi8(
@@ -387,17 +388,18 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf8_block_unguarded(const unsign
     const auto follow = static_cast<std::uint32_t>((all >> 1) & (all >> 2) & (all >> 3));
     return ((two & (two >> 2)) | (four & ~follow)) != 0;
   }
-  const auto three = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_subs_epu8(v, _mm256_set1_epi8(0x60))));
+  const auto three = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_subs_epu8(v, k.three_min)));
   return (three != 0 ? two & (cont >> 2) : two) != 0;
 }
 
 /// The block test of utf8_to_utf_impl: the check, or without Check (assume_valid) the guard.
 template <bool Check>
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf8_block_fails(const unsigned char* q, __m256i v) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf8_block_fails(const unsigned char* q, __m256i v,
+                                                                const byte_limits& k) noexcept {
   if constexpr (Check)
-    return utf8_block_has_error(v);
+    return utf8_block_has_error(v, k);
   else
-    return utf8_block_unguarded(q, v);
+    return utf8_block_unguarded(q, v, k);
 }
 
 /// The block loop of utf8_to_utf_impl (with `Tail`): over a copy of the input's last `n` (< 40)
@@ -461,6 +463,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
   // Lead-byte high nibble C..F (taken modulo 8) -> right shift and payload mask of the gathered value.
   const __m256i shifts = _mm256_setr_epi32(0, 0, 0, 0, 12, 12, 6, 0);
   const __m256i masks = _mm256_setr_epi32(0, 0, 0, 0, 0x7FF, 0x7FF, 0xFFFF, 0x1FFFFF);
+  const byte_limits k = make_byte_limits();
   bool checked = false;  // the block at c.i is known to pass the check
   // A block and the 8 bytes its last window may touch.
   while (Tail ? c.i < stop : n - c.i >= padded_below) {
@@ -497,7 +500,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
         }
       }
     }
-    if (!checked && UTF8DFA_UNLIKELY(utf8_block_fails<Check>(p + c.i, v))) {
+    if (!checked && UTF8DFA_UNLIKELY(utf8_block_fails<Check>(p + c.i, v, k))) {
       if constexpr (Tail) return {c.i, 0, error_code::invalid_byte};  // (any error: the DFA decides)
       UTF8DFA_LEAVE_AVX();
       if (!scalar_region_in_order<Strict, Swap>(p, n, c.i + 32, c, repl))
@@ -505,7 +508,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
       continue;
     }
     checked = false;
-    const auto cont = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(_mm256_set1_epi8(-64), v)));
+    const auto cont = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(k.lead_min, v)));
     const std::uint32_t leads = ~cont;
     const unsigned last = 31u - static_cast<unsigned>(__builtin_clz(leads));
     unsigned take = 32;
@@ -527,13 +530,13 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
     // check, as its characters complete inside it then cover at least 29 bytes: 8 units or more.
     // (Unchecked: the next block passes the guard, so at least 8 of its bytes are leads, each of
     // which writes a unit or more, in that block or, deferred to its successor, after it.)
-    checked =
-        n - c.i - take >= 40 &&
-        !utf8_block_fails<Check>(p + c.i + take, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + take)));
+    checked = n - c.i - take >= 40 &&
+              !utf8_block_fails<Check>(p + c.i + take,
+                                       _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + take)), k);
     // (With Tail the output is finish_padded's buffer, which has room for them whatever follows.)
     const bool spill = Tail || checked;
-    if (_mm256_movemask_epi8(_mm256_subs_epu8(v, _mm256_set1_epi8(0x70))) == 0) {  // forms of 1..3 bytes
-      if (_mm256_movemask_epi8(_mm256_subs_epu8(v, _mm256_set1_epi8(0x60))) == 0)
+    if (_mm256_movemask_epi8(_mm256_subs_epu8(v, k.four_min)) == 0) {  // forms of 1..3 bytes
+      if (_mm256_movemask_epi8(_mm256_subs_epu8(v, k.three_min)) == 0)
         c.o = decode_block_bmp<false, Swap>(c.o, p + c.i, v, starts, spill);
       else
         c.o = decode_block_bmp<true, Swap>(c.o, p + c.i, v, starts, spill);
@@ -541,7 +544,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
       continue;
     }
     if (starts == 0x11111111u &&
-        static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_subs_epu8(v, _mm256_set1_epi8(0x70)))) == starts) {
+        static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_subs_epu8(v, k.four_min))) == starts) {
       // Eight 4-byte forms, one per dword: bytes reversed (the lead highest), payloads gathered.
       const __m256i reversed =
           _mm256_shuffle_epi8(v, _mm256_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12, 3, 2, 1, 0, 7,

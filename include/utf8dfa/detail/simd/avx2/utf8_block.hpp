@@ -25,10 +25,28 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i prev_bytes(__m256i v) noexcept
   return _mm256_alignr_epi8(v, up16, 16 - N);
 }
 
+/// Byte constants of the block loop of utf8_to_utf_impl (transcode.hpp), made once a call and kept
+/// in registers (GCC otherwise builds each of them again in every block, three instructions apiece).
+struct byte_limits {
+  __m256i lead_min;   // C0 (-64): continuation bytes are below it, as signed bytes
+  __m256i four_min;   // 70: a byte minus it (saturated) has bit 7 set from F0 on
+  __m256i three_min;  // 60: the same from E0 on
+  __m256i nibble;     // 0F
+  __m256i top_bit;    // 80
+};
+
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE byte_limits make_byte_limits() noexcept {
+  byte_limits k{_mm256_set1_epi8(-64), _mm256_set1_epi8(0x70), _mm256_set1_epi8(0x60), _mm256_set1_epi8(0x0F),
+                _mm256_set1_epi8(static_cast<char>(0x80))};
+  // (Opaque to the compiler, so not rebuilt.)
+  __asm__("" : "+x"(k.lead_min), "+x"(k.four_min), "+x"(k.three_min), "+x"(k.nibble), "+x"(k.top_bit));
+  return k;
+}
+
 /// True when the 32 bytes v, read as the start of a text, hold an ill-formed pair or a long
 /// sequence cut before its end inside the block (a character cut by the block end is no error).
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf8_block_has_error(__m256i v) noexcept {
-  const __m256i nib = _mm256_set1_epi8(0x0F);
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf8_block_has_error(__m256i v, const byte_limits& k) noexcept {
+  const __m256i nib = k.nibble;
   const __m256i p1 = prev_bytes<1>(v);
   const __m256i e1 =
       _mm256_shuffle_epi8(lane_table(pair_error::prev_high), _mm256_and_si256(_mm256_srli_epi16(p1, 4), nib));
@@ -37,10 +55,9 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf8_block_has_error(__m256i v) n
       _mm256_shuffle_epi8(lane_table(pair_error::cur_high), _mm256_and_si256(_mm256_srli_epi16(v, 4), nib));
   const __m256i special = _mm256_and_si256(_mm256_and_si256(e1, e2), e3);
   // Bit 7 set exactly where the byte two back is E0..FF or the byte three back is F0..FF.
-  const __m256i must23 = _mm256_or_si256(_mm256_subs_epu8(prev_bytes<2>(v), _mm256_set1_epi8(0x60)),
-                                         _mm256_subs_epu8(prev_bytes<3>(v), _mm256_set1_epi8(0x70)));
-  const __m256i expected = _mm256_and_si256(must23, _mm256_set1_epi8(static_cast<char>(0x80)));
-  const __m256i err = _mm256_xor_si256(special, expected);
+  const __m256i must23 =
+      _mm256_or_si256(_mm256_subs_epu8(prev_bytes<2>(v), k.three_min), _mm256_subs_epu8(prev_bytes<3>(v), k.four_min));
+  const __m256i err = _mm256_xor_si256(special, _mm256_and_si256(must23, k.top_bit));
   return !_mm256_testz_si256(err, err);
 }
 
