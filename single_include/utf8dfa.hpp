@@ -2644,10 +2644,10 @@ UTF8DFA_ALWAYS_INLINE std::uint64_t pair_lanes(const char16_t* p) noexcept {
   return (~nonzero & L::top) >> 15;
 }
 
-/// The kernel table's count_utf16: n less the pairs, counted without a branch: in blocks of 256,
-/// then of 64, units with 16-bit sums (which the compiler vectorises in 16-bit lanes), the rest four units a
-/// word (short input too, where a vector loop would leave most units to its one-at-a-time tail),
-/// rather than count_utf16_scalar's walk from character to character.
+/// The kernel table's count_utf16: n less the pairs, counted without a branch: in blocks of 256
+/// units, then of 64, with 16-bit sums (which the compiler vectorises in 16-bit lanes), the rest
+/// four units a word (short input too, where a vector loop would leave most units to its
+/// one-at-a-time tail), rather than count_utf16_scalar's walk from character to character.
 inline std::size_t count_utf16_by_pairs(const char16_t* p, std::size_t n) noexcept {
   const auto starts_pair = [p](std::size_t i) {
     return static_cast<unsigned>(((p[i] & 0xFC00u) == 0xD800u) & ((p[i + 1] & 0xFC00u) == 0xDC00u));
@@ -4378,7 +4378,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i prev_bytes(__m256i v) noexcept
 
 /// Byte constants of the block loop of utf8_to_utf_impl (transcode.hpp), made once a call and kept
 /// in registers (GCC otherwise builds each of them again in every block, three instructions apiece).
-struct byte_limits {
+struct byte_constants {
   __m256i lead_min;   // C0 (-64): continuation bytes are below it, as signed bytes
   __m256i four_min;   // 70: a byte minus it (saturated) has bit 7 set from F0 on
   __m256i three_min;  // 60: the same from E0 on
@@ -4386,9 +4386,9 @@ struct byte_limits {
   __m256i top_bit;    // 80
 };
 
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE byte_limits make_byte_limits() noexcept {
-  byte_limits k{_mm256_set1_epi8(-64), _mm256_set1_epi8(0x70), _mm256_set1_epi8(0x60), _mm256_set1_epi8(0x0F),
-                _mm256_set1_epi8(static_cast<char>(0x80))};
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE byte_constants make_byte_constants() noexcept {
+  byte_constants k{_mm256_set1_epi8(-64), _mm256_set1_epi8(0x70), _mm256_set1_epi8(0x60), _mm256_set1_epi8(0x0F),
+                   _mm256_set1_epi8(static_cast<char>(0x80))};
   // (Opaque to the compiler, so not rebuilt.)
   __asm__("" : "+x"(k.lead_min), "+x"(k.four_min), "+x"(k.three_min), "+x"(k.nibble), "+x"(k.top_bit));
   return k;
@@ -4396,7 +4396,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE byte_limits make_byte_limits() noexcep
 
 /// True when the 32 bytes v, read as the start of a text, hold an ill-formed pair or a long
 /// sequence cut before its end inside the block (a character cut by the block end is no error).
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf8_block_has_error(__m256i v, const byte_limits& k) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf8_block_has_error(__m256i v, const byte_constants& k) noexcept {
   const __m256i nib = k.nibble;
   const __m256i p1 = prev_bytes<1>(v);
   const __m256i e1 =
@@ -4779,7 +4779,7 @@ inline constexpr std::size_t padded_below = utf8_block_reach + 32;
 /// surrogate pair comes only from 4 bytes). Each piece then writes one unit, or two for 4 bytes,
 /// where replace writes at least as many: unchecked, the output stays within replace's size.
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf8_block_unguarded(const unsigned char* q, __m256i v,
-                                                                    const byte_limits& k) noexcept {
+                                                                    const byte_constants& k) noexcept {
   const __m256i limit = k.lead_min;
   const auto cont = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(limit, v)));
   const auto four = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_subs_epu8(v, k.four_min)));
@@ -4799,7 +4799,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf8_block_unguarded(const unsign
 /// The block test of utf8_to_utf_impl: the check, or without Check (assume_valid) the guard.
 template <bool Check>
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf8_block_fails(const unsigned char* q, __m256i v,
-                                                                const byte_limits& k) noexcept {
+                                                                const byte_constants& k) noexcept {
   if constexpr (Check)
     return utf8_block_has_error(v, k);
   else
@@ -4867,7 +4867,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
   // Lead-byte high nibble C..F (taken modulo 8) -> right shift and payload mask of the gathered value.
   const __m256i shifts = _mm256_setr_epi32(0, 0, 0, 0, 12, 12, 6, 0);
   const __m256i masks = _mm256_setr_epi32(0, 0, 0, 0, 0x7FF, 0x7FF, 0xFFFF, 0x1FFFFF);
-  const byte_limits k = make_byte_limits();
+  const byte_constants k = make_byte_constants();
   bool checked = false;  // the block at c.i is known to pass the check
   // A block and the 8 bytes its last window may touch.
   while (Tail ? c.i < stop : n - c.i >= padded_below) {
@@ -12093,10 +12093,10 @@ UTF8DFA_ALWAYS_INLINE std::uint64_t pair_lanes(const char16_t* p) noexcept {
   return (~nonzero & L::top) >> 15;
 }
 
-/// The kernel table's count_utf16: n less the pairs, counted without a branch: in blocks of 256,
-/// then of 64, units with 16-bit sums (which the compiler vectorises in 16-bit lanes), the rest four units a
-/// word (short input too, where a vector loop would leave most units to its one-at-a-time tail),
-/// rather than count_utf16_scalar's walk from character to character.
+/// The kernel table's count_utf16: n less the pairs, counted without a branch: in blocks of 256
+/// units, then of 64, with 16-bit sums (which the compiler vectorises in 16-bit lanes), the rest
+/// four units a word (short input too, where a vector loop would leave most units to its
+/// one-at-a-time tail), rather than count_utf16_scalar's walk from character to character.
 inline std::size_t count_utf16_by_pairs(const char16_t* p, std::size_t n) noexcept {
   const auto starts_pair = [p](std::size_t i) {
     return static_cast<unsigned>(((p[i] & 0xFC00u) == 0xD800u) & ((p[i + 1] & 0xFC00u) == 0xDC00u));

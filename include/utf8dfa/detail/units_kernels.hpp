@@ -52,10 +52,10 @@ UTF8DFA_ALWAYS_INLINE std::uint64_t pair_lanes(const char16_t* p) noexcept {
   return (~nonzero & L::top) >> 15;
 }
 
-/// The kernel table's count_utf16: n less the pairs, counted without a branch: in blocks of 256,
-/// then of 64, units with 16-bit sums (which the compiler vectorises in 16-bit lanes), the rest four units a
-/// word (short input too, where a vector loop would leave most units to its one-at-a-time tail),
-/// rather than count_utf16_scalar's walk from character to character.
+/// The kernel table's count_utf16: n less the pairs, counted without a branch: in blocks of 256
+/// units, then of 64, with 16-bit sums (which the compiler vectorises in 16-bit lanes), the rest
+/// four units a word (short input too, where a vector loop would leave most units to its
+/// one-at-a-time tail), rather than count_utf16_scalar's walk from character to character.
 inline std::size_t count_utf16_by_pairs(const char16_t* p, std::size_t n) noexcept {
   const auto starts_pair = [p](std::size_t i) {
     return static_cast<unsigned>(((p[i] & 0xFC00u) == 0xD800u) & ((p[i + 1] & 0xFC00u) == 0xDC00u));

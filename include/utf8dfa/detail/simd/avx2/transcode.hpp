@@ -375,7 +375,7 @@ inline constexpr std::size_t padded_below = utf8_block_reach + 32;
 /// surrogate pair comes only from 4 bytes). Each piece then writes one unit, or two for 4 bytes,
 /// where replace writes at least as many: unchecked, the output stays within replace's size.
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf8_block_unguarded(const unsigned char* q, __m256i v,
-                                                                    const byte_limits& k) noexcept {
+                                                                    const byte_constants& k) noexcept {
   const __m256i limit = k.lead_min;
   const auto cont = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(limit, v)));
   const auto four = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_subs_epu8(v, k.four_min)));
@@ -395,7 +395,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf8_block_unguarded(const unsign
 /// The block test of utf8_to_utf_impl: the check, or without Check (assume_valid) the guard.
 template <bool Check>
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf8_block_fails(const unsigned char* q, __m256i v,
-                                                                const byte_limits& k) noexcept {
+                                                                const byte_constants& k) noexcept {
   if constexpr (Check)
     return utf8_block_has_error(v, k);
   else
@@ -463,7 +463,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
   // Lead-byte high nibble C..F (taken modulo 8) -> right shift and payload mask of the gathered value.
   const __m256i shifts = _mm256_setr_epi32(0, 0, 0, 0, 12, 12, 6, 0);
   const __m256i masks = _mm256_setr_epi32(0, 0, 0, 0, 0x7FF, 0x7FF, 0xFFFF, 0x1FFFFF);
-  const byte_limits k = make_byte_limits();
+  const byte_constants k = make_byte_constants();
   bool checked = false;  // the block at c.i is known to pass the check
   // A block and the 8 bytes its last window may touch.
   while (Tail ? c.i < stop : n - c.i >= padded_below) {

@@ -27,7 +27,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i prev_bytes(__m256i v) noexcept
 
 /// Byte constants of the block loop of utf8_to_utf_impl (transcode.hpp), made once a call and kept
 /// in registers (GCC otherwise builds each of them again in every block, three instructions apiece).
-struct byte_limits {
+struct byte_constants {
   __m256i lead_min;   // C0 (-64): continuation bytes are below it, as signed bytes
   __m256i four_min;   // 70: a byte minus it (saturated) has bit 7 set from F0 on
   __m256i three_min;  // 60: the same from E0 on
@@ -35,9 +35,9 @@ struct byte_limits {
   __m256i top_bit;    // 80
 };
 
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE byte_limits make_byte_limits() noexcept {
-  byte_limits k{_mm256_set1_epi8(-64), _mm256_set1_epi8(0x70), _mm256_set1_epi8(0x60), _mm256_set1_epi8(0x0F),
-                _mm256_set1_epi8(static_cast<char>(0x80))};
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE byte_constants make_byte_constants() noexcept {
+  byte_constants k{_mm256_set1_epi8(-64), _mm256_set1_epi8(0x70), _mm256_set1_epi8(0x60), _mm256_set1_epi8(0x0F),
+                   _mm256_set1_epi8(static_cast<char>(0x80))};
   // (Opaque to the compiler, so not rebuilt.)
   __asm__("" : "+x"(k.lead_min), "+x"(k.four_min), "+x"(k.three_min), "+x"(k.nibble), "+x"(k.top_bit));
   return k;
@@ -45,7 +45,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE byte_limits make_byte_limits() noexcep
 
 /// True when the 32 bytes v, read as the start of a text, hold an ill-formed pair or a long
 /// sequence cut before its end inside the block (a character cut by the block end is no error).
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf8_block_has_error(__m256i v, const byte_limits& k) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf8_block_has_error(__m256i v, const byte_constants& k) noexcept {
   const __m256i nib = k.nibble;
   const __m256i p1 = prev_bytes<1>(v);
   const __m256i e1 =
