@@ -3437,10 +3437,12 @@ UTF8DFA_TARGET_AVX2 inline validation_result validate(const unsigned char* p, st
 
 /// Bytes that are not continuation bytes (80..BF are the signed bytes below -64). Each compare
 /// gives -1 per such byte; byte counters (two, for independent chains) subtract them for up to 127
-/// steps of 128 bytes (at most 254 per counter), then vpsadbw adds the counters into 64-bit sums.
+/// steps of 128 bytes (at most 254 per counter), then vpsadbw adds the counters into 64-bit sums;
+/// n is 32 or more. (The limit is loaded, not built: GCC turns a compare with a known splat into a
+/// min and an equality, two instructions.)
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t count_leads_long(const unsigned char* p,
                                                                          std::size_t n) noexcept {
-  const __m256i limit = splat(0xBF), zero = _mm256_setzero_si256();
+  const __m256i limit = k8<0xBF>(), zero = _mm256_setzero_si256();
   __m256i sums = zero;
   std::size_t i = 0;
   while (n - i >= 128) {
@@ -3460,12 +3462,11 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t count_leads_long(const u
   for (; n - i >= 32; i += 32)
     count += static_cast<std::size_t>(
         _mm_popcnt_u32(static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(load(p + i), limit)))));
-  if (i < n && n >= 32) {  // the last 32 bytes, those before i left out
+  if (i < n) {  // the last 32 bytes, those before i left out
     const auto leads = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(load(p + n - 32), limit)));
-    return count + static_cast<std::size_t>(_mm_popcnt_u64(std::uint64_t{leads} >> (32 - (n - i))));
+    count += static_cast<std::size_t>(_mm_popcnt_u64(std::uint64_t{leads} >> (32 - (n - i))));
   }
-  UTF8DFA_LEAVE_AVX();
-  return count + count_leads_scalar(p + i, n - i);
+  return count;
 }
 
 /// count_leads: from 512 bytes count_leads_long; 32 to 511 bytes a vector a step, the last one
@@ -3476,7 +3477,7 @@ UTF8DFA_TARGET_AVX2 inline std::size_t count_leads(const unsigned char* p, std::
     UTF8DFA_LEAVE_AVX();
     return count_leads_scalar(p, n);
   }
-  const __m256i limit = splat(0xBF);
+  const __m256i limit = k8<0xBF>();
   std::size_t count = 0, i = 0;
   for (; n - i >= 32; i += 32)
     count += static_cast<std::size_t>(
@@ -3491,7 +3492,7 @@ UTF8DFA_TARGET_AVX2 inline std::size_t count_leads(const unsigned char* p, std::
 /// utf16_length from i on (count: the units before i): 32 bytes a step, the last one overlapping.
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::size_t utf16_length_from(const unsigned char* p, std::size_t n,
                                                                         std::size_t i, std::size_t count) noexcept {
-  const __m256i cont_limit = splat(0xBF), four_limit = splat(lead4_min - 1u);
+  const __m256i cont_limit = k8<0xBF>(), four_limit = k8<lead4_min - 1u>();
   for (; n - i >= 32; i += 32) {
     const __m256i in = load(p + i);
     const unsigned leads = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(in, cont_limit)));
@@ -3516,7 +3517,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::size_t utf16_length_from(const un
 /// more (at most 4 a counter per step, so 63 steps between the sums).
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t utf16_length_long(const unsigned char* p,
                                                                           std::size_t n) noexcept {
-  const __m256i limit = splat(0xBF), four = splat(lead4_min), zero = _mm256_setzero_si256();
+  const __m256i limit = k8<0xBF>(), four = splat(lead4_min), zero = _mm256_setzero_si256();
   __m256i sums = zero;
   std::size_t i = 0;
   while (n - i >= 128) {
@@ -3606,10 +3607,10 @@ UTF8DFA_TARGET_AVX2 inline __m256i check_at(const checker& c, const unsigned cha
 template <bool Utf16>
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void unit_bits(__m256i in, std::uint32_t& units,
                                                          std::uint32_t& fours) noexcept {
-  units = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(in, splat(0xBF))));
+  units = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(in, k8<0xBF>())));
   // Signed: F0..FF are -16..-1, the only negative bytes above -17.
   fours = Utf16 ? static_cast<std::uint32_t>(
-                      _mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpgt_epi8(in, splat(lead4_min - 1u)), in)))
+                      _mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpgt_epi8(in, k8<lead4_min - 1u>()), in)))
                 : 0;
 }
 

@@ -62,10 +62,10 @@ UTF8DFA_TARGET_AVX2 inline __m256i check_at(const checker& c, const unsigned cha
 template <bool Utf16>
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void unit_bits(__m256i in, std::uint32_t& units,
                                                          std::uint32_t& fours) noexcept {
-  units = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(in, splat(0xBF))));
+  units = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(in, k8<0xBF>())));
   // Signed: F0..FF are -16..-1, the only negative bytes above -17.
   fours = Utf16 ? static_cast<std::uint32_t>(
-                      _mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpgt_epi8(in, splat(lead4_min - 1u)), in)))
+                      _mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpgt_epi8(in, k8<lead4_min - 1u>()), in)))
                 : 0;
 }
 
