@@ -19,9 +19,8 @@ inline namespace UTF8DFA_ABI_NAMESPACE {
 namespace detail {
 namespace avx2 {
 
-/// Output units per UTF-8 byte of well-formed text, by its high nibble: one per lead, none per
-/// continuation, and for UTF-16 two per 4-byte lead.
-inline constexpr std::uint8_t utf32_units_per_nibble[16] = {1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1};
+/// UTF-16 units per UTF-8 byte of well-formed text, by its high nibble: one per lead, none per
+/// continuation, two per 4-byte lead.
 inline constexpr std::uint8_t utf16_units_per_nibble[16] = {1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 2};
 
 /// The sum of the four 64-bit lanes.
@@ -41,6 +40,20 @@ UTF8DFA_TARGET_AVX2 inline std::ptrdiff_t sum_epi32(__m256i v) noexcept {
 /// Units per byte of the 32 bytes `in` (by the high nibble).
 UTF8DFA_TARGET_AVX2 inline __m256i units_of(__m256i table, __m256i nibble, __m256i in) noexcept {
   return _mm256_shuffle_epi8(table, _mm256_and_si256(_mm256_srli_epi16(in, 4), nibble));
+}
+
+/// Units of the 64 bytes lo, hi of well-formed UTF-8, in bytes (0..4 a lane): for UTF-16 by the
+/// nibble table, for UTF-32 one compare a vector (its limit loaded: no table register taken).
+template <bool Utf16>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i block_units(__m256i table, __m256i nibble, __m256i lo,
+                                                              __m256i hi) noexcept {
+  if constexpr (Utf16) {
+    return _mm256_add_epi8(units_of(table, nibble, lo), units_of(table, nibble, hi));
+  } else {
+    const __m256i limit = k8<0xBF>();
+    return _mm256_sub_epi8(_mm256_setzero_si256(),
+                           _mm256_add_epi8(_mm256_cmpgt_epi8(lo, limit), _mm256_cmpgt_epi8(hi, limit)));
+  }
 }
 
 /// checker's error vector for the 32 bytes `in` at q, the bytes before them read from memory (q - 3
@@ -115,23 +128,37 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE bool utf8_units_short(const unsigned char* 
 template <bool Utf16>
 UTF8DFA_TARGET_AVX2 std::size_t utf8_units_segment(const unsigned char* p, std::size_t n, std::size_t& count) noexcept {
   const checker check;
-  const __m256i table = lanes(Utf16 ? utf16_units_per_nibble : utf32_units_per_nibble);
+  const __m256i table = Utf16 ? lanes(utf16_units_per_nibble) : _mm256_setzero_si256();  // (UTF-32: unused)
   const __m256i zero = _mm256_setzero_si256();
   __m256i incomplete = zero, sums = zero;
   std::size_t ascii = 0, i = 0, stop = blocks_pass;
-  for (; n - i >= 64; i += 64) {
+  bool go_on = n >= 64;
+  if (go_on) {  // the first block, with nothing before it (out of the loop, whose registers it would take)
+    const __m256i lo = load(p), hi = load(p + 32);
+    if (_mm256_movemask_epi8(_mm256_or_si256(lo, hi)) == 0) {
+      ascii = 64;
+      i = 64;
+    } else {
+      const __m256i err = _mm256_or_si256(check(lo, zero), check(hi, lo));
+      go_on = !any(err);
+      if (go_on) {
+        incomplete = ends_incomplete(hi);
+        sums = _mm256_sad_epu8(block_units<Utf16>(table, check.nibble, lo, hi), zero);
+        i = 64;
+      }
+    }
+  }
+  // The other blocks read the bytes before them.
+  for (; go_on && n - i >= 64; i += 64) {
     const __m256i lo = load(p + i), hi = load(p + i + 32);
     if (_mm256_movemask_epi8(_mm256_or_si256(lo, hi)) == 0) {
       if (UTF8DFA_UNLIKELY(any(incomplete))) break;
       ascii += 64;
     } else {
-      // The first block has nothing before it; the others read the bytes before them.
-      const __m256i err = i == 0 ? _mm256_or_si256(check(lo, zero), check(hi, lo))
-                                 : _mm256_or_si256(check_at(check, p + i, lo), check_at(check, p + i + 32, hi));
+      const __m256i err = _mm256_or_si256(check_at(check, p + i, lo), check_at(check, p + i + 32, hi));
       incomplete = ends_incomplete(hi);
       if (UTF8DFA_UNLIKELY(any(err))) break;
-      const __m256i both = _mm256_add_epi8(units_of(table, check.nibble, lo), units_of(table, check.nibble, hi));
-      sums = _mm256_add_epi64(sums, _mm256_sad_epu8(both, zero));
+      sums = _mm256_add_epi64(sums, _mm256_sad_epu8(block_units<Utf16>(table, check.nibble, lo, hi), zero));
     }
   }
   std::size_t tail = 0;
