@@ -412,15 +412,61 @@ template <bool Strict, class Out, bool Tail = false, bool Swap = false, bool Che
 UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
                                                        char32_t replacement) noexcept;
 
-/// Finishes a conversion whose blocks stopped with fewer than utf8_block_reach bytes left: the
-/// last bytes in a padded copy (utf8_to_utf_impl with `Tail`), the scalar DFA when they hold an
-/// error (which says where the error is and whether the input ends inside a character).
+/// The `left` (8 to padded_below - 1) bytes at q widened into o when they are all ASCII (true);
+/// false, nothing written, otherwise. Groups of 8 or 16 bytes, the last one ending at the end
+/// (overlapping the one before): no read or write outside the bytes and their units.
+template <bool Swap, class Out>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool widen_ascii_tail(const unsigned char* q, std::size_t left,
+                                                                Out* o) noexcept {
+  static_assert(padded_below <= 96, "three vectors test the tail");
+  if (left >= 32) {
+    __m256i any = _mm256_or_si256(load(q), load(q + left - 32));
+    if (left > 64) any = _mm256_or_si256(any, load(q + 32));
+    if (_mm256_movemask_epi8(any) != 0) return false;
+  } else {
+    std::uint64_t any = load64(q) | load64(q + left - 8);
+    if (left > 16) any |= load64(q + 8);
+    if (left > 24) any |= load64(q + 16);
+    if ((any & high_bits) != 0) return false;
+  }
+  if constexpr (sizeof(Out) == 4) {
+    for (std::size_t k = 0; k < left; k += 8) {
+      const std::size_t at = left - k >= 8 ? k : left - 8;
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + at),
+                          _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(q + at))));
+    }
+  } else if (left >= 16) {
+    std::size_t k = 0;
+    for (; left - k >= 16; k += 16)
+      _mm256_storeu_si256(
+          reinterpret_cast<__m256i*>(o + k),
+          in_order16<Swap>(_mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(q + k)))));
+    if (k < left)
+      _mm256_storeu_si256(
+          reinterpret_cast<__m256i*>(o + left - 16),
+          in_order16<Swap>(_mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(q + left - 16)))));
+  } else {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(o),
+                     in_order16<Swap>(_mm_cvtepu8_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(q)))));
+    _mm_storeu_si128(
+        reinterpret_cast<__m128i*>(o + left - 8),
+        in_order16<Swap>(_mm_cvtepu8_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(q + left - 8)))));
+  }
+  return true;
+}
+
+/// Finishes a conversion whose blocks stopped with fewer than utf8_block_reach bytes left: an
+/// ASCII tail widened in place, other last bytes in a padded copy (utf8_to_utf_impl with `Tail`),
+/// the scalar DFA when they hold an error (which says where the error is and whether the input
+/// ends inside a character).
 template <bool Strict, bool Swap, bool Check, class Out>
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE conversion_result finish_padded(const unsigned char* p, std::size_t n,
                                                                           Out* out, transcode_cursor<Out> c,
                                                                           char32_t repl) noexcept {
   const std::size_t left = n - c.i;
   if (left >= 8) {
+    if ((load64(p + n - 8) & high_bits) == 0 && widen_ascii_tail<Swap>(p + c.i, left, c.o))
+      return {n, static_cast<std::size_t>(c.o - out) + left, c.first};
     alignas(32) unsigned char in[128];
     alignas(32) Out converted[160];
     copy_short(in, p + c.i, left);
