@@ -56,20 +56,6 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i block_units(__m256i table, __m
   }
 }
 
-/// checker's error vector for the 32 bytes `in` at q, the bytes before them read from memory (q - 3
-/// lies inside the input): three loads instead of the lane permute and shifts that build them.
-UTF8DFA_TARGET_AVX2 inline __m256i check_at(const checker& c, const unsigned char* q, __m256i in) noexcept {
-  const __m256i prev1 = load(q - 1);
-  const __m256i a = _mm256_shuffle_epi8(c.first_high, _mm256_and_si256(_mm256_srli_epi16(prev1, 4), c.nibble));
-  const __m256i b = _mm256_shuffle_epi8(c.first_low, _mm256_and_si256(prev1, c.nibble));
-  const __m256i d = _mm256_shuffle_epi8(c.second_high, _mm256_and_si256(_mm256_srli_epi16(in, 4), c.nibble));
-  const __m256i flags = _mm256_and_si256(_mm256_and_si256(a, b), d);
-  const __m256i is3 = _mm256_subs_epu8(load(q - 2), c.lead3);
-  const __m256i is4 = _mm256_subs_epu8(load(q - 3), c.lead4);
-  const __m256i must_continue = _mm256_and_si256(_mm256_or_si256(is3, is4), c.high_bit);
-  return _mm256_xor_si256(flags, must_continue);
-}
-
 /// The UTF-16 (Utf16) or UTF-32 units of the 32 bytes `in` of well-formed UTF-8, one bit a byte:
 /// `units` has a bit for each lead, `fours` (UTF-16 only) one more for each 4-byte lead.
 template <bool Utf16>

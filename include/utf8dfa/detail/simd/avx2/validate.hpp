@@ -96,6 +96,20 @@ struct checker {
   }
 };
 
+/// checker's error vector for the 32 bytes `in` at q, the bytes before them read from memory (q - 3
+/// lies inside the input): three loads instead of the lane permute and shifts that build them.
+UTF8DFA_TARGET_AVX2 inline __m256i check_at(const checker& c, const unsigned char* q, __m256i in) noexcept {
+  const __m256i prev1 = load(q - 1);
+  const __m256i a = _mm256_shuffle_epi8(c.first_high, _mm256_and_si256(_mm256_srli_epi16(prev1, 4), c.nibble));
+  const __m256i b = _mm256_shuffle_epi8(c.first_low, _mm256_and_si256(prev1, c.nibble));
+  const __m256i d = _mm256_shuffle_epi8(c.second_high, _mm256_and_si256(_mm256_srli_epi16(in, 4), c.nibble));
+  const __m256i flags = _mm256_and_si256(_mm256_and_si256(a, b), d);
+  const __m256i is3 = _mm256_subs_epu8(load(q - 2), c.lead3);
+  const __m256i is4 = _mm256_subs_epu8(load(q - 3), c.lead4);
+  const __m256i must_continue = _mm256_and_si256(_mm256_or_si256(is3, is4), c.high_bit);
+  return _mm256_xor_si256(flags, must_continue);
+}
+
 /// Non-zero when `in` ends inside a character.
 UTF8DFA_TARGET_AVX2 inline __m256i ends_incomplete(__m256i in) noexcept {
   const char x = -1;
@@ -115,30 +129,43 @@ inline constexpr std::size_t min_block_input = 64;
 /// How far past the block start a failing check_blocks step reaches.
 inline constexpr std::size_t block_span = 64;
 
+/// Where a run of ASCII from j on ends: j past every 128 bytes that are all ASCII (four vectors
+/// passed by one test), while 128 are left.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::size_t ascii_run_end(const unsigned char* p, std::size_t n,
+                                                                    std::size_t j) noexcept {
+  while (n - j >= 128 &&
+         _mm256_movemask_epi8(_mm256_or_si256(_mm256_or_si256(load(p + j), load(p + j + 32)),
+                                              _mm256_or_si256(load(p + j + 64), load(p + j + 96)))) == 0)
+    j += 128;
+  return j;
+}
+
 /// Runs the block checks over [p, p+n) (n >= min_block_input): `blocks_pass` when they all pass
 /// (the input is well-formed), else b such that [0, b) passed and [b, b + block_span) failed.
 UTF8DFA_TARGET_AVX2 inline std::size_t check_blocks(const unsigned char* p, std::size_t n) noexcept {
   const checker check;
-  __m256i prev = _mm256_setzero_si256(), incomplete = _mm256_setzero_si256();
-  std::size_t i = 0;
+  const __m256i zero = _mm256_setzero_si256();
+  __m256i incomplete = zero;
+  std::size_t i = 64;
+  {  // The first block, with nothing before it (out of the loop, whose blocks read the bytes before them).
+    const __m256i lo = load(p), hi = load(p + 32);
+    if (_mm256_movemask_epi8(_mm256_or_si256(lo, hi)) != 0) {
+      if (UTF8DFA_UNLIKELY(any(_mm256_or_si256(check(lo, zero), check(hi, lo))))) return 0;
+      incomplete = ends_incomplete(hi);
+    } else {
+      i = ascii_run_end(p, n, 64);
+    }
+  }
   for (; n - i >= 64; i += 64) {
     const __m256i lo = load(p + i), hi = load(p + i + 32);
     if (_mm256_movemask_epi8(_mm256_or_si256(lo, hi)) == 0) {
       if (UTF8DFA_UNLIKELY(any(incomplete))) return i;  // a character cut before the ASCII
-      // An ASCII run: 128 bytes a step, four vectors passed by one test.
-      std::size_t j = i + 64;
-      while (n - j >= 128 &&
-             _mm256_movemask_epi8(_mm256_or_si256(_mm256_or_si256(load(p + j), load(p + j + 32)),
-                                                  _mm256_or_si256(load(p + j + 64), load(p + j + 96)))) == 0)
-        j += 128;
-      i = j - 64;
-      prev = load(p + j - 32);
+      i = ascii_run_end(p, n, i + 64) - 64;
       continue;
     }
-    const __m256i err = _mm256_or_si256(check(lo, prev), check(hi, lo));
+    const __m256i err = _mm256_or_si256(check_at(check, p + i, lo), check_at(check, p + i + 32, hi));
     if (UTF8DFA_UNLIKELY(any(err))) return i;
     incomplete = ends_incomplete(hi);
-    prev = hi;
   }
   // The last 1..63 bytes: the last 32 after the 32 before them, and those after the 32 before them
   // when more than 32 are left (then i >= 64 and n >= 96); re-checking bytes that passed is harmless.
