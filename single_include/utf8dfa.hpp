@@ -4900,7 +4900,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool widen_ascii_tail(const unsigned c
   return true;
 }
 
-/// Finishes a conversion whose blocks stopped with fewer than utf8_block_reach bytes left: an
+/// Finishes a conversion whose blocks stopped with fewer than padded_below bytes left: an
 /// ASCII tail widened in place, other last bytes in a padded copy (utf8_to_utf_impl with `Tail`),
 /// the scalar DFA when they hold an error (which says where the error is and whether the input
 /// ends inside a character).
