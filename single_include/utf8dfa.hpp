@@ -8056,6 +8056,147 @@ UTF8DFA_TARGET_AVX512 inline Out* store_units(Out* o, __m512i units, __mmask32 s
   return o + count;
 }
 
+/// Widens the 32 ASCII bytes at q to 32 units at o (UTF-32, or UTF-16 with its bytes exchanged when
+/// Swap). Each widening reads its bytes from memory: one load and one shuffle-port uop, where a lane
+/// extract from a register would be a second.
+template <bool Swap, class Out>
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE void widen_ascii32(Out* o, const unsigned char* q) noexcept {
+  if constexpr (sizeof(Out) == 4) {
+    _mm512_storeu_si512(o, _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(q))));
+    _mm512_storeu_si512(o + 16, _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(q + 16))));
+  } else {
+    _mm512_storeu_si512(
+        o, in_order16<Swap>(_mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(q)))));
+  }
+}
+
+/// Widens the first n (at most 64) bytes of v, ASCII (`live`: their mask), to units at o with masked
+/// stores: nothing is written past o + n.
+template <bool Swap, class Out>
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE void widen_ascii_first(Out* o, __m512i v, std::size_t n,
+                                                                   __mmask64 live) noexcept {
+  if constexpr (sizeof(Out) == 2) {
+    _mm512_mask_storeu_epi16(o, static_cast<__mmask32>(live),
+                             in_order16<Swap>(_mm512_cvtepu8_epi16(_mm512_castsi512_si256(v))));
+    if (n > 32)
+      _mm512_mask_storeu_epi16(o + 32, static_cast<__mmask32>(live >> 32),
+                               in_order16<Swap>(_mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(v, 1))));
+  } else {
+    _mm512_mask_storeu_epi32(o, static_cast<__mmask16>(live), _mm512_cvtepu8_epi32(_mm512_castsi512_si128(v)));
+    if (n > 16)
+      _mm512_mask_storeu_epi32(o + 16, static_cast<__mmask16>(live >> 16),
+                               _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 1)));
+    if (n > 32) {
+      _mm512_mask_storeu_epi32(o + 32, static_cast<__mmask16>(live >> 32),
+                               _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 2)));
+      _mm512_mask_storeu_epi32(o + 48, static_cast<__mmask16>(live >> 48),
+                               _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 3)));
+    }
+  }
+}
+
+/// 64-bit word e of the byte permute that puts bytes (base + j, base + j + 1) in 16-bit lane j.
+constexpr long long lane_pair_word(int base, int e) noexcept {
+  unsigned long long v = 0;
+  for (int t = 0; t < 4; ++t) {
+    const auto j = static_cast<unsigned long long>(base + 4 * e + t);
+    v |= (j & 63) << (16 * t) | ((j + 1) & 63) << (16 * t + 8);
+  }
+  return static_cast<long long>(v);
+}
+
+/// The lane_pair_word permute of `base`.
+template <int Base>
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m512i lane_pairs() noexcept {
+  return _mm512_set_epi64(lane_pair_word(Base, 7), lane_pair_word(Base, 6), lane_pair_word(Base, 5),
+                          lane_pair_word(Base, 4), lane_pair_word(Base, 3), lane_pair_word(Base, 2),
+                          lane_pair_word(Base, 1), lane_pair_word(Base, 0));
+}
+
+/// The leads C2..DF of v, when v (`high`: its bytes 80..FF) holds no byte E0..FF, and whether its
+/// 2-byte forms are well-formed: every continuation right after a lead and every lead but one at
+/// bit 63 right before one. Set in the result: the bytes that break this (a C0, C1 or F5..FF byte
+/// is neither; a lead before the end of a shorter block wants the zero loaded past it).
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE std::uint64_t two_byte_errors(__m512i v, std::uint64_t high,
+                                                                          std::uint64_t& lead) noexcept {
+  lead = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(v, _mm512_set1_epi8(static_cast<char>(0xC2))), _mm512_set1_epi8(0x1E));
+  const std::uint64_t cont = _mm512_mask_cmplt_epu8_mask(high, v, _mm512_set1_epi8(static_cast<char>(0xC0)));
+  return (high & ~lead & ~cont) | ((lead << 1) ^ cont);
+}
+
+/// Decodes the block v (from a character boundary; `high` and `lead` its bytes 80..FF and its
+/// leads, no byte E0..FF, well-formed by two_byte_errors) up to byte `take`: its length, less one
+/// when a whole block ends in a lead (which waits for the next block; read from memory by the
+/// caller, so that the next block's address waits on a short chain).
+template <bool Swap, class Out>
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE void two_byte_block(const bmp_constants& k, __m512i v, std::uint64_t high,
+                                                                std::uint64_t lead, std::size_t take,
+                                                                transcode_cursor<Out>& c) noexcept {
+  // The characters' first bytes: ASCII and leads, not the zeros loaded past a shorter block.
+  const std::uint64_t starts = (~high | lead) & low_bits(take);
+  const auto count0 = static_cast<unsigned>(_mm_popcnt_u32(static_cast<std::uint32_t>(starts)));
+  const auto count1 = static_cast<unsigned>(_mm_popcnt_u32(static_cast<std::uint32_t>(starts >> 32)));
+  c.o = store_units<Swap>(c.o,
+                          decode_bmp(k, _mm512_permutexvar_epi8(lane_pairs<0>(), v), _mm512_setzero_si512(),
+                                     static_cast<__mmask32>(high), 0),
+                          static_cast<__mmask32>(starts), count0);
+  c.o = store_units<Swap>(c.o,
+                          decode_bmp(k, _mm512_permutexvar_epi8(lane_pairs<32>(), v), _mm512_setzero_si512(),
+                                     static_cast<__mmask32>(high >> 32), 0),
+                          static_cast<__mmask32>(starts >> 32), count1);
+  c.i += take;
+}
+
+/// A valid input of 64 bytes or fewer with no 4-byte form, converted in one masked block without the
+/// block loop's setup (which costs more than such an input). False, with nothing written, for any
+/// other input: one with a 4-byte form or an error goes to the block loop.
+template <bool Swap, class Out>
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool utf8_short_to_units(const unsigned char* p, std::size_t n, Out* out,
+                                                                     conversion_result& r) noexcept {
+  if (n > 64) return false;
+  const auto live = static_cast<__mmask64>(low_bits(n));
+  const __m512i v = _mm512_maskz_loadu_epi8(live, p);
+  const std::uint64_t high = _mm512_movepi8_mask(v);
+  if (high == 0) {
+    widen_ascii_first<Swap>(out, v, n, live);
+    r = {n, n, error_code::none};
+    return true;
+  }
+  const std::uint64_t ge_e0 = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(static_cast<char>(0xE0)));
+  if (ge_e0 == 0) {
+    // Leads C2..DF, continuations 80..BF: each continuation right after a lead and the other way
+    // round, no lead last (a lead at n - 1 wants a continuation at n, where the load put a zero).
+    std::uint64_t lead;
+    if ((two_byte_errors(v, high, lead) | (lead >> 63)) != 0) return false;
+  } else {
+    // 3-byte forms too (not 4-byte ones): the block check (a form cut by the end of the input is an
+    // error there, the load having put zeros after it; with 64 bytes, a lead among the last two that
+    // needs more is one too).
+    const std::uint64_t ge_f0 = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(static_cast<char>(0xF0)));
+    const std::uint64_t ge_c0 = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(static_cast<char>(0xC0)));
+    if ((ge_f0 | (ge_c0 >> 63) | (ge_e0 >> 62)) != 0 || utf8_block_checker().has_error(v, ge_e0, ge_f0)) return false;
+  }
+  const bmp_constants k;
+  // The characters' first bytes: ASCII and leads (signed, at or above C0).
+  const std::uint64_t starts = _mm512_mask_cmpge_epi8_mask(live, v, _mm512_set1_epi8(static_cast<char>(0xC0)));
+  const auto count0 = static_cast<unsigned>(_mm_popcnt_u32(static_cast<std::uint32_t>(starts)));
+  const auto count1 = static_cast<unsigned>(_mm_popcnt_u32(static_cast<std::uint32_t>(starts >> 32)));
+  const __m512i thirds0 = ge_e0 == 0 ? _mm512_setzero_si512() : _mm512_permutexvar_epi8(lane_pairs<2>(), v);
+  Out* o = store_units<Swap>(out,
+                             decode_bmp(k, _mm512_permutexvar_epi8(lane_pairs<0>(), v), thirds0,
+                                        static_cast<__mmask32>(high), static_cast<__mmask32>(ge_e0)),
+                             static_cast<__mmask32>(starts), count0);
+  if (n > 32) {
+    const __m512i thirds1 = ge_e0 == 0 ? _mm512_setzero_si512() : _mm512_permutexvar_epi8(lane_pairs<34>(), v);
+    o = store_units<Swap>(o,
+                          decode_bmp(k, _mm512_permutexvar_epi8(lane_pairs<32>(), v), thirds1,
+                                     static_cast<__mmask32>(high >> 32), static_cast<__mmask32>(ge_e0 >> 32)),
+                          static_cast<__mmask32>(starts >> 32), count1);
+  }
+  r = {n, static_cast<std::size_t>(o - out), error_code::none};
+  return true;
+}
+
 /// UTF-8 to UTF-32 or UTF-16. Blocks of 64 bytes start on a character boundary; a valid block is
 /// decoded up to its last complete character by gathering each character's 4 bytes into a dword.
 /// UTF-16 is written with the bytes of each unit exchanged when Swap.
@@ -8063,27 +8204,52 @@ template <bool Strict, class Out, bool Swap = false>
 UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
                                                          char32_t replacement) noexcept {
   transcode_cursor<Out> c{0, out, error_code::none};
+  // ASCII blocks, then blocks of ASCII and 2-byte forms, then a valid rest of up to 64 bytes without
+  // a 4-byte form, each before the constants of the next are built: those of the block loop cost an
+  // input of a few hundred bytes as much as its conversion.
+  for (; n - c.i >= 64; c.i += 64, c.o += 64) {
+    if (_mm512_movepi8_mask(_mm512_loadu_si512(p + c.i)) != 0) break;
+    widen_ascii32<Swap>(c.o, p + c.i);
+    widen_ascii32<Swap>(c.o + 32, p + c.i + 32);
+  }
+  const bmp_constants bmp;
+  const __m512i e0 = opaque(_mm512_set1_epi8(static_cast<char>(0xE0)));
+  while (n - c.i >= 64) {
+    const __m512i v = _mm512_loadu_si512(p + c.i);
+    const std::uint64_t high = _mm512_movepi8_mask(v);
+    if (high == 0) {
+      widen_ascii32<Swap>(c.o, p + c.i);
+      widen_ascii32<Swap>(c.o + 32, p + c.i + 32);
+      c.i += 64;
+      c.o += 64;
+      continue;
+    }
+    std::uint64_t lead;
+    if (_mm512_cmpge_epu8_mask(v, e0) != 0 || two_byte_errors(v, high, lead) != 0) break;
+    two_byte_block<Swap>(bmp, v, high, lead, 64u - (p[c.i + 63] >= 0xC0), c);
+  }
+  if (n - c.i <= 64 && c.i != 0) {  // (the entry points try an input of up to 64 bytes whole)
+    if (c.i == n) return {n, static_cast<std::size_t>(c.o - out), error_code::none};
+    conversion_result r;
+    if (utf8_short_to_units<Swap>(p + c.i, n - c.i, c.o, r))
+      return {n, static_cast<std::size_t>(c.o - out) + r.written, error_code::none};
+  }
   const char32_t repl = kernel_repl(replacement);
   const __m512i iota = byte_iota();
   const __m512i quads = _mm512_set_epi8(15, 15, 15, 15, 14, 14, 14, 14, 13, 13, 13, 13, 12, 12, 12, 12, 11, 11, 11, 11,
                                         10, 10, 10, 10, 9, 9, 9, 9, 8, 8, 8, 8, 7, 7, 7, 7, 6, 6, 6, 6, 5, 5, 5, 5, 4,
                                         4, 4, 4, 3, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0);
-  // Byte indices (k, k+1) for the positions k = 0..31 and 32..63 (64 wraps to 0: never a lead's pair).
-  const __m512i pairs_lo = _mm512_add_epi8(_mm512_and_si512(_mm512_srli_epi16(iota, 1), _mm512_set1_epi8(0x7F)),
-                                           _mm512_and_si512(iota, _mm512_set1_epi8(1)));
-  const __m512i pairs_hi = _mm512_add_epi8(pairs_lo, _mm512_set1_epi8(32));
-  // Byte indices (k+2, k+3) likewise (wrapping past 63: never needed by a lead that is taken).
-  const __m512i thirds_lo = _mm512_add_epi8(pairs_lo, _mm512_set1_epi8(2));
-  const __m512i thirds_hi = _mm512_add_epi8(pairs_lo, _mm512_set1_epi8(34));
+  // Byte indices (k, k+1) and (k+2, k+3) for the positions k = 0..31 and 32..63 (wrapping past 63:
+  // never needed by a lead that is taken).
+  const __m512i pairs_lo = lane_pairs<0>(), pairs_hi = lane_pairs<32>();
+  const __m512i thirds_lo = lane_pairs<2>(), thirds_hi = lane_pairs<34>();
   // Lead-byte high nibble -> right shift and payload mask of the gathered value (8..B never lead).
   const __m512i shifts = _mm512_setr_epi32(18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 12, 12, 6, 0);
   const __m512i masks =
       _mm512_setr_epi32(0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0, 0, 0, 0, 0x7FF, 0x7FF, 0xFFFF, 0x1FFFFF);
   // The constants of the loop's paths, built here once (see opaque).
   const utf8_block_checker checker;
-  const bmp_constants bmp;
   const cp_constants cpk;
-  const __m512i e0 = opaque(_mm512_set1_epi8(static_cast<char>(0xE0)));
   const __m512i f0 = opaque(_mm512_set1_epi8(static_cast<char>(0xF0)));
   const __m512i c0 = opaque(_mm512_set1_epi8(static_cast<char>(0xC0)));
   while (c.i < n) {
@@ -8092,55 +8258,38 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
     const __m512i v = _mm512_maskz_loadu_epi8(live, p + c.i);
     const __mmask64 high = _mm512_movepi8_mask(v);
     if (avail == 64 && static_cast<std::uint32_t>(high) == 0) {  // the first half is ASCII: widen it
-      if constexpr (sizeof(Out) == 4) {
-        _mm512_storeu_si512(c.o, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 0)));
-        _mm512_storeu_si512(c.o + 16, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 1)));
-      } else {
-        _mm512_storeu_si512(c.o, in_order16<Swap>(_mm512_cvtepu8_epi16(_mm512_castsi512_si256(v))));
-      }
+      widen_ascii32<Swap>(c.o, p + c.i);
       c.o += 32;
       c.i += 32;
       if (high == 0) {  // and the second
-        if constexpr (sizeof(Out) == 4) {
-          _mm512_storeu_si512(c.o, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 2)));
-          _mm512_storeu_si512(c.o + 16, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 3)));
-        } else {
-          _mm512_storeu_si512(c.o, in_order16<Swap>(_mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(v, 1))));
-        }
+        widen_ascii32<Swap>(c.o, p + c.i);
         c.o += 32;
         c.i += 32;
         // The ASCII run that follows, 64 bytes per step.
-        while (n - c.i >= 64) {
+        for (; n - c.i >= 64; c.i += 64, c.o += 64) {
           const __m512i a = _mm512_loadu_si512(p + c.i);
           if (_mm512_movepi8_mask(a) != 0) break;
-          if constexpr (sizeof(Out) == 4) {
-            _mm512_storeu_si512(c.o, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(a, 0)));
-            _mm512_storeu_si512(c.o + 16, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(a, 1)));
-            _mm512_storeu_si512(c.o + 32, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(a, 2)));
-            _mm512_storeu_si512(c.o + 48, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(a, 3)));
-          } else {
-            _mm512_storeu_si512(c.o, in_order16<Swap>(_mm512_cvtepu8_epi16(_mm512_castsi512_si256(a))));
-            _mm512_storeu_si512(c.o + 32, in_order16<Swap>(_mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(a, 1))));
-          }
-          c.o += 64;
-          c.i += 64;
+          widen_ascii32<Swap>(c.o, p + c.i);
+          widen_ascii32<Swap>(c.o + 32, p + c.i + 32);
         }
       }
       continue;
     }
     if (high == 0) {  // a short ASCII tail: widen with masked stores
-      __m512i rest = v;
-      for (std::size_t g = 0; g < avail; g += 16) {
-        const unsigned k = avail - g < 16 ? static_cast<unsigned>(avail - g) : 16u;
-        c.o = store_code_points<Swap>(cpk, c.o, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(rest)), k);
-        rest = _mm512_alignr_epi32(_mm512_setzero_si512(), rest, 4);
-      }
+      widen_ascii_first<Swap>(c.o, v, avail, live);
+      c.o += avail;
       c.i += avail;
       continue;
     }
     const __mmask64 ge_e0 = _mm512_cmpge_epu8_mask(v, e0);
     const __mmask64 ge_f0 = _mm512_cmpge_epu8_mask(v, f0);
-    if (UTF8DFA_LIKELY(!checker.has_error(v, ge_e0, ge_f0))) {
+    if (ge_e0 == 0) {  // 1- and 2-byte forms only: checked with masks
+      std::uint64_t lead;
+      if (UTF8DFA_LIKELY(two_byte_errors(v, high, lead) == 0)) {
+        two_byte_block<Swap>(bmp, v, high, lead, avail == 64 ? 64u - (p[c.i + 63] >= 0xC0) : avail, c);
+        continue;
+      }
+    } else if (UTF8DFA_LIKELY(!checker.has_error(v, ge_e0, ge_f0))) {
       // The lead bytes (with, in a final block, the zero bytes past the input: past the characters).
       const __mmask64 leads = _mm512_cmpge_epi8_mask(v, c0);
       // A character cut by the block end (a lead among the last 1..3 bytes that needs more) waits for
@@ -8154,18 +8303,6 @@ UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p,
       const __mmask64 starts = leads & low_bits(take);
       const auto count0 = static_cast<unsigned>(__builtin_popcount(static_cast<std::uint32_t>(starts)));
       const auto count1 = static_cast<unsigned>(__builtin_popcountll(starts >> 32));
-      if (ge_e0 == 0) {  // 1- and 2-byte forms only: no third bytes
-        c.o = store_units<Swap>(c.o,
-                                decode_bmp(bmp, _mm512_permutexvar_epi8(pairs_lo, v), _mm512_setzero_si512(),
-                                           static_cast<__mmask32>(high), 0),
-                                static_cast<__mmask32>(leads), count0);
-        c.o = store_units<Swap>(c.o,
-                                decode_bmp(bmp, _mm512_permutexvar_epi8(pairs_hi, v), _mm512_setzero_si512(),
-                                           static_cast<__mmask32>(high >> 32), 0),
-                                static_cast<__mmask32>(leads >> 32), count1);
-        c.i += take;
-        continue;
-      }
       if (ge_f0 == 0) {
         // 1-, 2- and 3-byte forms only: each position's (byte, next byte) and the byte after as 16-bit
         // lanes, decoded there, and the lanes at lead positions packed.
@@ -8662,93 +8799,6 @@ UTF8DFA_TARGET_AVX512 conversion_result utf32_to_utf8_impl(const char32_t* p, st
     c.i += avail;
   }
   return {n, static_cast<std::size_t>(c.o - out), c.first};
-}
-
-/// 64-bit word e of the byte permute that puts bytes (base + j, base + j + 1) in 16-bit lane j.
-constexpr long long lane_pair_word(int base, int e) noexcept {
-  unsigned long long v = 0;
-  for (int t = 0; t < 4; ++t) {
-    const auto j = static_cast<unsigned long long>(base + 4 * e + t);
-    v |= (j & 63) << (16 * t) | ((j + 1) & 63) << (16 * t + 8);
-  }
-  return static_cast<long long>(v);
-}
-
-/// The lane_pair_word permute of `base`.
-template <int Base>
-UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m512i lane_pairs() noexcept {
-  return _mm512_set_epi64(lane_pair_word(Base, 7), lane_pair_word(Base, 6), lane_pair_word(Base, 5),
-                          lane_pair_word(Base, 4), lane_pair_word(Base, 3), lane_pair_word(Base, 2),
-                          lane_pair_word(Base, 1), lane_pair_word(Base, 0));
-}
-
-/// A valid input of 64 bytes or fewer with no 4-byte form, converted in one masked block without the
-/// block loop's setup (which costs more than such an input). False, with nothing written, for any
-/// other input: one with a 4-byte form or an error goes to the block loop.
-template <bool Swap, class Out>
-UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool utf8_short_to_units(const unsigned char* p, std::size_t n, Out* out,
-                                                                     conversion_result& r) noexcept {
-  if (n > 64) return false;
-  const auto live = static_cast<__mmask64>(low_bits(n));
-  const __m512i v = _mm512_maskz_loadu_epi8(live, p);
-  const std::uint64_t high = _mm512_movepi8_mask(v);
-  if (high == 0) {
-    if constexpr (sizeof(Out) == 2) {
-      _mm512_mask_storeu_epi16(out, static_cast<__mmask32>(live),
-                               in_order16<Swap>(_mm512_cvtepu8_epi16(_mm512_castsi512_si256(v))));
-      if (n > 32)
-        _mm512_mask_storeu_epi16(out + 32, static_cast<__mmask32>(live >> 32),
-                                 in_order16<Swap>(_mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(v, 1))));
-    } else {
-      _mm512_mask_storeu_epi32(out, static_cast<__mmask16>(live), _mm512_cvtepu8_epi32(_mm512_castsi512_si128(v)));
-      if (n > 16)
-        _mm512_mask_storeu_epi32(out + 16, static_cast<__mmask16>(live >> 16),
-                                 _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 1)));
-      if (n > 32) {
-        _mm512_mask_storeu_epi32(out + 32, static_cast<__mmask16>(live >> 32),
-                                 _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 2)));
-        _mm512_mask_storeu_epi32(out + 48, static_cast<__mmask16>(live >> 48),
-                                 _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 3)));
-      }
-    }
-    r = {n, n, error_code::none};
-    return true;
-  }
-  const std::uint64_t ge_e0 = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(static_cast<char>(0xE0)));
-  if (ge_e0 == 0) {
-    // Leads C2..DF, continuations 80..BF: each continuation right after a lead and the other way
-    // round, no lead last (a lead at n - 1 wants a continuation at n, where the load put a zero).
-    const std::uint64_t lead =
-        _mm512_cmplt_epu8_mask(_mm512_sub_epi8(v, _mm512_set1_epi8(static_cast<char>(0xC2))), _mm512_set1_epi8(0x1E));
-    const std::uint64_t cont = _mm512_mask_cmplt_epu8_mask(high, v, _mm512_set1_epi8(static_cast<char>(0xC0)));
-    if (((high & ~lead & ~cont) | ((lead << 1) ^ cont) | (lead >> 63)) != 0) return false;
-  } else {
-    // 3-byte forms too (not 4-byte ones): the block check (a form cut by the end of the input is an
-    // error there, the load having put zeros after it; with 64 bytes, a lead among the last two that
-    // needs more is one too).
-    const std::uint64_t ge_f0 = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(static_cast<char>(0xF0)));
-    const std::uint64_t ge_c0 = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(static_cast<char>(0xC0)));
-    if ((ge_f0 | (ge_c0 >> 63) | (ge_e0 >> 62)) != 0 || utf8_block_checker().has_error(v, ge_e0, ge_f0)) return false;
-  }
-  const bmp_constants k;
-  // The characters' first bytes: ASCII and leads (signed, at or above C0).
-  const std::uint64_t starts = _mm512_mask_cmpge_epi8_mask(live, v, _mm512_set1_epi8(static_cast<char>(0xC0)));
-  const auto count0 = static_cast<unsigned>(_mm_popcnt_u32(static_cast<std::uint32_t>(starts)));
-  const auto count1 = static_cast<unsigned>(_mm_popcnt_u32(static_cast<std::uint32_t>(starts >> 32)));
-  const __m512i thirds0 = ge_e0 == 0 ? _mm512_setzero_si512() : _mm512_permutexvar_epi8(lane_pairs<2>(), v);
-  Out* o = store_units<Swap>(out,
-                             decode_bmp(k, _mm512_permutexvar_epi8(lane_pairs<0>(), v), thirds0,
-                                        static_cast<__mmask32>(high), static_cast<__mmask32>(ge_e0)),
-                             static_cast<__mmask32>(starts), count0);
-  if (n > 32) {
-    const __m512i thirds1 = ge_e0 == 0 ? _mm512_setzero_si512() : _mm512_permutexvar_epi8(lane_pairs<34>(), v);
-    o = store_units<Swap>(o,
-                          decode_bmp(k, _mm512_permutexvar_epi8(lane_pairs<32>(), v), thirds1,
-                                     static_cast<__mmask32>(high >> 32), static_cast<__mmask32>(ge_e0 >> 32)),
-                          static_cast<__mmask32>(starts >> 32), count1);
-  }
-  r = {n, static_cast<std::size_t>(o - out), error_code::none};
-  return true;
 }
 
 // The kernel-table entry points (`replacement == strict_marker` means strict).
