@@ -7247,26 +7247,39 @@ struct step_checker {
   /// A shuffle-port operation, not a shift (the shift ports are the busier ones here).
   UTF8DFA_TARGET_AVX512 __m512i high(__m512i v) const noexcept { return _mm512_multishift_epi64_epi8(nibbles, v); }
 
+  /// The 64 bytes from q - k: with `Start`, those of them before the d bytes before q (which alone
+  /// lie in the input) as zeros, by a masked load, which touches nothing it masks out.
+  template <bool Start>
+  static UTF8DFA_TARGET_AVX512 __m512i before(const unsigned char* q, unsigned k, std::size_t d) noexcept {
+    if (!Start) return load(q - k);
+    const unsigned outside = k > d ? k - static_cast<unsigned>(d) : 0u;
+    return _mm512_maskz_loadu_epi8(~std::uint64_t{0} << outside,
+                                   reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(q) - k));
+  }
+
   /// Non-zero where the 64 bytes at q (whose high nibbles are `hi`) fail the checks, the bytes
   /// before them read from memory (q - 3 lies inside the input). Without `Four` the caller knows
   /// there is no F0..FF byte in them or in the 3 before: the check that a byte 3 places after one
   /// continues is left out. Adds to `conts` the continuations of well-formed text: the bytes 1
   /// after a C0..FF lead, 2 after an E0..FF lead and (but for UTF-16, where a 4-byte lead's second
   /// unit makes up for it) 3 after an F0..FF lead; each continuation is exactly one of these.
-  template <bool Four, bool Utf16>
-  UTF8DFA_TARGET_AVX512 __m512i error(const unsigned char* q, __m512i hi, std::size_t& conts) const noexcept {
-    const __m512i prev1 = load(q - 1);
+  /// With `Start`, only the `d` bytes before q lie in the input (d < 3): those before them read as
+  /// zeros, as if the text began there.
+  template <bool Four, bool Utf16, bool Start = false>
+  UTF8DFA_TARGET_AVX512 __m512i error(const unsigned char* q, __m512i hi, std::size_t& conts,
+                                      std::size_t d = 3) const noexcept {
+    const __m512i prev1 = before<Start>(q, 1, d);
     // The byte before: C0..FF told apart by 6 index bits, any other byte two_conts (bit 7).
     const __mmask64 after2 = _mm512_cmpge_epu8_mask(prev1, lead2);
     const __m512i first = _mm512_mask_permutexvar_epi8(high_bit, after2, prev1, lead_flags);
     const __m512i flags = _mm512_and_si512(first, _mm512_permutexvar_epi8(hi, second_high));
     // Bit 7 (two continuations in a row) is expected exactly 2 bytes after an E0..FF lead and 3
     // after an F0..FF lead: flip it there (subtracting 0x80 flips bit 7 only).
-    const __mmask64 after3 = _mm512_cmpge_epu8_mask(load(q - 2), lead3);
+    const __mmask64 after3 = _mm512_cmpge_epu8_mask(before<Start>(q, 2, d), lead3);
     __mmask64 must = after3;
     conts += static_cast<std::size_t>(_mm_popcnt_u64(after2) + _mm_popcnt_u64(after3));
     if (Four) {
-      const __mmask64 after4 = _mm512_cmpge_epu8_mask(load(q - 3), lead4);
+      const __mmask64 after4 = _mm512_cmpge_epu8_mask(before<Start>(q, 3, d), lead4);
       must |= after4;
       if (!Utf16) conts += static_cast<std::size_t>(_mm_popcnt_u64(after4));
     }
@@ -7274,8 +7287,27 @@ struct step_checker {
   }
 };
 
-/// Every length works (masked loads).
-inline constexpr std::size_t min_block_input = 0;
+/// True when the character before q (q - 3 lies in the input) needs bytes beyond q - 1.
+inline bool cut_before(const unsigned char* q) noexcept {
+  return q[-1] >= 0xC0 || q[-2] >= lead3_min || q[-3] >= lead4_min;
+}
+
+/// The length of the longest prefix of [p, p+n) made of whole 64-byte blocks of ASCII: 256 bytes a
+/// test, then 64.
+UTF8DFA_TARGET_AVX512 inline std::size_t ascii_prefix(const unsigned char* p, std::size_t n) noexcept {
+  std::size_t i = 0;
+  for (; n - i >= 256; i += 256) {
+    const __m512i top = _mm512_max_epu8(_mm512_max_epu8(load(p + i), load(p + i + 64)),
+                                        _mm512_max_epu8(load(p + i + 128), load(p + i + 192)));
+    if (_mm512_movepi8_mask(top) != 0) break;
+  }
+  for (; n - i >= 64; i += 64)
+    if (_mm512_movepi8_mask(load(p + i)) != 0) break;
+  return i;
+}
+
+/// The inputs check_blocks takes: longer than a block (validate checks shorter ones as one block).
+inline constexpr std::size_t min_block_input = 65;
 
 /// How far past the block start a failing check_blocks step reaches.
 inline constexpr std::size_t block_span = 256;
@@ -7285,15 +7317,17 @@ inline constexpr std::size_t block_span = 256;
 /// failing step gives its first failing 64-byte block, so that the scalar rescan is short).
 /// After a first block, 256 bytes a step with one error test (ASCII steps only checked for a
 /// character cut before them, others by step_checker, its 4-byte part only when the step or the one
-/// before holds an F0..FF byte), then 64-byte blocks and the masked tail.
+/// before holds an F0..FF byte), then 64-byte blocks and the last 64 bytes, all by step_checker.
 UTF8DFA_TARGET_AVX512 inline std::size_t check_blocks(const unsigned char* p, std::size_t n) noexcept {
-  const checker check;
+  // ASCII first, 256 bytes then 64 a test, before the check's constants are built (which costs an
+  // input of a few hundred bytes as much as its check).
+  std::size_t i = ascii_prefix(p, n);
+  if (n - i < 64 && (i == n || _mm512_movepi8_mask(load_first(p + i, n - i)) == 0)) return blocks_pass;
   const step_checker sc;
-  __m512i prev = _mm512_setzero_si512(), incomplete = _mm512_setzero_si512();
-  std::size_t i = 0, unused = 0;
-  bool four = true;  // an F0..FF byte may be in the block before the step
-  if (n >= 64) {     // the first block: nothing before it
-    if (UTF8DFA_UNLIKELY(any(check_block(check, load(p), prev, incomplete)))) return 0;
+  std::size_t unused = 0;
+  bool four = i == 0;  // an F0..FF byte may be in the block before the step
+  if (i == 0) {        // the first block: nothing before it
+    if (UTF8DFA_UNLIKELY(any(sc.error<true, true, true>(p, sc.high(load(p)), unused, 0)))) return 0;
     i = 64;
   }
   for (; n - i >= 256; i += 256) {
@@ -7301,7 +7335,7 @@ UTF8DFA_TARGET_AVX512 inline std::size_t check_blocks(const unsigned char* p, st
     const __m512i top = _mm512_max_epu8(_mm512_max_epu8(in0, in1), _mm512_max_epu8(in2, in3));
     if (_mm512_movepi8_mask(top) == 0) {
       // ASCII: an error only if a character before it is cut.
-      if (UTF8DFA_UNLIKELY(p[i - 1] >= 0xC0 || p[i - 2] >= lead3_min || p[i - 3] >= lead4_min)) return i;
+      if (UTF8DFA_UNLIKELY(cut_before(p + i))) return i;
       four = false;
       continue;
     }
@@ -7322,18 +7356,22 @@ UTF8DFA_TARGET_AVX512 inline std::size_t check_blocks(const unsigned char* p, st
     if (UTF8DFA_UNLIKELY(any(_mm512_ternarylogic_epi32(_mm512_or_si512(e0, e1), e2, e3, 0xFE))))
       return i + (any(e0) ? 0 : any(e1) ? 64 : any(e2) ? 128 : 192);  // (the scalar rescan starts there)
   }
-  if (i >= 64) {  // the block before: the checks below read it
-    prev = load(p + i - 64);
-    incomplete = ends_incomplete(prev);
-  }
   for (; n - i >= 64; i += 64) {
     const __m512i in = load(p + i);
-    if (UTF8DFA_UNLIKELY(any(check_block(check, in, prev, incomplete)))) return i;
-    prev = in;
+    if (_mm512_movepi8_mask(in) == 0) {  // ASCII, as above
+      if (UTF8DFA_UNLIKELY(cut_before(p + i))) return i;
+    } else if (UTF8DFA_UNLIKELY(any(sc.error<true, true>(p + i, sc.high(in), unused)))) {
+      return i;
+    }
   }
-  __m512i err = incomplete;
-  if (i < n) err = check_block(check, load_first(p + i, n - i), prev, incomplete);
-  if (UTF8DFA_UNLIKELY(any(err))) return i;
+  // The last 64 bytes (again, where checked ones are among them), and no character cut by their
+  // end; when they are ASCII, the bytes before the unchecked ones are too (they are among them).
+  const unsigned char* const q = p + n - 64;
+  const __m512i last = load(q);
+  if (_mm512_movepi8_mask(last) == 0) return blocks_pass;
+  __m512i err = ends_incomplete(last);
+  if (i < n) err = _mm512_or_si512(err, sc.error<true, true, true>(q, sc.high(last), unused, n - 64));
+  if (UTF8DFA_UNLIKELY(any(err))) return n - 64;
   return blocks_pass;
 }
 
@@ -7447,14 +7485,19 @@ inline std::size_t fours_before(const unsigned char* p, std::size_t i) noexcept 
 template <bool Utf16>
 UTF8DFA_TARGET_AVX512 std::size_t utf8_units_segment(const unsigned char* p, std::size_t n,
                                                      std::size_t& count) noexcept {
+  // ASCII first, before the constants are built (as check_blocks does).
+  std::size_t i = ascii_prefix(p, n), ascii = i, stop = blocks_pass;
+  if (n - i < 64 && (i == n || _mm512_movepi8_mask(load_first(p + i, n - i)) == 0)) {
+    count = n;
+    return blocks_pass;
+  }
   const checker check;
   const step_checker lc;
   const __m512i table = lanes(Utf16 ? utf16_units_per_nibble : utf32_units_per_nibble);
   const __m512i zero = _mm512_setzero_si512();
   __m512i prev = zero, incomplete = zero, sums = zero;
-  std::size_t ascii = 0, i = 0, stop = blocks_pass;
-  bool four = true;  // an F0..FF byte may be in the block before the step
-  if (n >= 64) {     // the first block: nothing before it
+  bool four = i == 0;       // an F0..FF byte may be in the block before the step
+  if (i == 0 && n >= 64) {  // the first block: nothing before it
     const __m512i in = load(p);
     if (UTF8DFA_UNLIKELY(any(check_block(check, in, prev, incomplete)))) {
       count = 0;

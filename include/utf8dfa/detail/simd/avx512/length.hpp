@@ -51,14 +51,19 @@ inline std::size_t fours_before(const unsigned char* p, std::size_t i) noexcept 
 template <bool Utf16>
 UTF8DFA_TARGET_AVX512 std::size_t utf8_units_segment(const unsigned char* p, std::size_t n,
                                                      std::size_t& count) noexcept {
+  // ASCII first, before the constants are built (as check_blocks does).
+  std::size_t i = ascii_prefix(p, n), ascii = i, stop = blocks_pass;
+  if (n - i < 64 && (i == n || _mm512_movepi8_mask(load_first(p + i, n - i)) == 0)) {
+    count = n;
+    return blocks_pass;
+  }
   const checker check;
   const step_checker lc;
   const __m512i table = lanes(Utf16 ? utf16_units_per_nibble : utf32_units_per_nibble);
   const __m512i zero = _mm512_setzero_si512();
   __m512i prev = zero, incomplete = zero, sums = zero;
-  std::size_t ascii = 0, i = 0, stop = blocks_pass;
-  bool four = true;  // an F0..FF byte may be in the block before the step
-  if (n >= 64) {     // the first block: nothing before it
+  bool four = i == 0;       // an F0..FF byte may be in the block before the step
+  if (i == 0 && n >= 64) {  // the first block: nothing before it
     const __m512i in = load(p);
     if (UTF8DFA_UNLIKELY(any(check_block(check, in, prev, incomplete)))) {
       count = 0;
