@@ -447,9 +447,37 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE utf16_short_block utf16_short_counts
   return {high, low, static_cast<std::size_t>(_mm_popcnt_u32(ge80) + _mm_popcnt_u32(ge800))};
 }
 
-/// The kernel entry. A short input (at most 64 units) whose surrogates pair up: its bytes from one
-/// or two masked vectors (n, plus 1 from 0x80 on, plus 1 from 0x800 on, less 2 a pair: a pair is
-/// 3 + 3 counted as 4). Any other input by the blocks (or, under valid_marker, as below).
+/// Units up to which utf8_length_from_utf16 counts without the blocks, whose constants cost a
+/// shorter input more than its count.
+inline constexpr std::size_t utf16_short_count_max = 512;
+
+/// The short count of utf8_length_from_utf16: adds to the 16-bit lanes of acc the bytes past one of
+/// the 32 units w, (>= 0x80) + (>= 0x800) by shifts and minima (no compares: their masks would wait
+/// on one port), and checks their surrogates only when they hold one or follow a high one (`carry`):
+/// each low one right after a high one and the other way round, within 32 bits of `bad` unless
+/// Last (a high surrogate last fails: bit 32, or the zero loaded after it); `pairs` counts them.
+template <bool Last>
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE void short_count16(__m512i w, __m512i& acc, std::uint64_t& carry,
+                                                               std::uint64_t& bad, std::size_t& pairs) noexcept {
+  const __m512i one = _mm512_set1_epi16(1);
+  acc = _mm512_add_epi16(acc, _mm512_add_epi16(_mm512_min_epu16(_mm512_srli_epi16(w, 7), one),
+                                               _mm512_min_epu16(_mm512_srli_epi16(w, 11), one)));
+  const __mmask32 sur = _mm512_cmpeq_epi16_mask(_mm512_and_si512(w, _mm512_set1_epi16(static_cast<short>(0xF800))),
+                                                _mm512_set1_epi16(static_cast<short>(0xD800)));
+  if (sur == 0 && carry == 0) return;
+  const std::uint32_t low = _mm512_mask_test_epi16_mask(sur, w, _mm512_set1_epi16(0x400));
+  const std::uint32_t high = sur & ~low;
+  const std::uint64_t mismatch = (std::uint64_t{high} << 1 | carry) ^ low;
+  bad |= Last ? mismatch : mismatch & 0xFFFFFFFFu;
+  carry = high >> 31;
+  pairs += static_cast<std::size_t>(_mm_popcnt_u32(high));
+}
+
+/// The kernel entry. An input of up to utf16_short_count_max units whose surrogates pair up: its
+/// bytes (n, plus 1 from 0x80 on, plus 1 from 0x800 on, less 2 a pair: a pair is 3 + 3 counted as
+/// 4) from one or two masked vectors by utf16_short_counts up to 64 units (no lane sum to add up),
+/// by short_count16 above, 32 units a block, the last block masked. Any other input by the blocks
+/// (or, under valid_marker, as below).
 UTF8DFA_TARGET_AVX512 inline std::size_t utf8_length_from_utf16(const char16_t* p, std::size_t n,
                                                                 char32_t repl) noexcept {
   if (n <= 64 && repl != valid_marker) {
@@ -466,6 +494,17 @@ UTF8DFA_TARGET_AVX512 inline std::size_t utf8_length_from_utf16(const char16_t* 
     }
     if (UTF8DFA_LIKELY((((high << 1) ^ low) | (high >> 63)) == 0))
       return n + more - 2 * static_cast<std::size_t>(_mm_popcnt_u64(high));
+  } else if (n <= utf16_short_count_max && repl != valid_marker) {
+    __m512i acc = _mm512_setzero_si512();
+    std::uint64_t bad = 0, carry = 0;
+    std::size_t pairs = 0, i = 0;
+    for (; n - i > 32; i += 32) short_count16<false>(_mm512_loadu_si512(p + i), acc, carry, bad, pairs);
+    short_count16<true>(
+        _mm512_maskz_loadu_epi16(static_cast<__mmask32>(_bzhi_u32(~0u, static_cast<unsigned>(n - i))), p + i), acc,
+        carry, bad, pairs);
+    if (UTF8DFA_LIKELY(bad == 0))
+      return n - 2 * pairs +
+             static_cast<std::size_t>(_mm512_reduce_add_epi32(_mm512_madd_epi16(acc, _mm512_set1_epi16(1))));
   }
   return utf8_length_from_utf16_blocks(p, n, repl);
 }
