@@ -7792,16 +7792,7 @@ UTF8DFA_TARGET_AVX512 inline std::size_t utf32_bytes_segment(const char32_t* p, 
 }
 
 /// Adds to the lane counters `acc` the bytes past one a unit that utf8_length_valid (scalar.hpp)
-/// counts for the UTF-16 units (16-bit lanes) or UTF-32 values (32-bit lanes) in u.
-UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m512i valid_add(__m512i acc, __m512i u, char16_t) noexcept {
-  const __m512i one = _mm512_set1_epi16(1);
-  acc = _mm512_mask_add_epi16(acc, _mm512_cmpgt_epu16_mask(u, _mm512_set1_epi16(0x7F)), acc, one);
-  acc = _mm512_mask_add_epi16(acc, _mm512_cmpgt_epu16_mask(u, _mm512_set1_epi16(0x7FF)), acc, one);
-  const __mmask32 sur = _mm512_cmpeq_epi16_mask(_mm512_and_si512(u, _mm512_set1_epi16(static_cast<short>(0xF800))),
-                                                _mm512_set1_epi16(static_cast<short>(0xD800)));
-  return _mm512_mask_sub_epi16(acc, sur, acc, one);
-}
-
+/// counts for the UTF-32 values (32-bit lanes) in u.
 UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m512i valid_add(__m512i acc, __m512i u, char32_t) noexcept {
   const __m512i one = _mm512_set1_epi32(1);
   acc = _mm512_mask_add_epi32(acc, _mm512_cmpgt_epu32_mask(u, _mm512_set1_epi32(0x7F)), acc, one);
@@ -7812,18 +7803,13 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m512i valid_add(__m512i acc, __m51
 }
 
 /// The sum of valid_add's lane counters.
-UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE std::size_t valid_sum(__m512i acc, char16_t) noexcept {
-  const __m512i pairs = _mm512_add_epi32(_mm512_and_si512(acc, _mm512_set1_epi32(0xFFFF)), _mm512_srli_epi32(acc, 16));
-  return static_cast<unsigned>(_mm512_reduce_add_epi32(pairs));
-}
-
 UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE std::size_t valid_sum(__m512i acc, char32_t) noexcept {
   return static_cast<unsigned>(_mm512_reduce_add_epi32(acc));
 }
 
-/// utf8_length_valid (scalar.hpp) for UTF-16 or UTF-32, on short input (under valid_below units: the
-/// 16- or 32-bit lane counters take at most 16 a lane): a vector a step, the last units by a masked
-/// load, whose zeros count nothing.
+/// utf8_length_valid (scalar.hpp) for UTF-32, on short input (under valid_below units: the 32-bit
+/// lane counters take at most 16 a lane): a vector a step, the last units by a masked load, whose
+/// zeros count nothing.
 template <class In>
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE std::size_t utf8_length_valid(const In* p, std::size_t n) noexcept {
   constexpr std::size_t step = 64 / sizeof(In);
@@ -7838,6 +7824,69 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE std::size_t utf8_length_valid(const In* p
       acc = valid_add(acc, _mm512_maskz_loadu_epi32(static_cast<__mmask16>(live), p + i), In{});
   }
   return n + valid_sum(acc, In{});
+}
+
+/// For valid UTF-16, by w >> 9 of a unit w (0..127): 1 from 0x800 on but for a surrogate, whose
+/// pair is 4 bytes (each of its units counts 1 + 1 with the 0x80 step of valid_more64).
+struct valid_more_table {
+  std::uint8_t t[128]{};
+};
+
+constexpr valid_more_table build_valid_more_table() {
+  valid_more_table v{};
+  for (unsigned j = 0; j < 128; ++j) v.t[j] = j >= (0x800 >> 9) && (j < (0xD800 >> 9) || j > (0xDFFF >> 9)) ? 1 : 0;
+  return v;
+}
+inline constexpr valid_more_table valid_more_lookup = build_valid_more_table();
+
+/// The constants of valid_more64.
+struct valid16_constants {
+  __m512i lo, hi, one;
+
+  UTF8DFA_TARGET_AVX512 valid16_constants() noexcept
+      : lo(opaque(_mm512_loadu_si512(valid_more_lookup.t))),
+        hi(opaque(_mm512_loadu_si512(valid_more_lookup.t + 64))),
+        one(opaque(_mm512_set1_epi8(1))) {}
+};
+
+/// The UTF-8 bytes less one of each unit of a and b, valid UTF-16, one per byte (in some order):
+/// (>= 0x80), from w >> 7 narrowed with signed saturation and capped at 1, plus valid_more_lookup by
+/// w >> 9 (no compares: their masks would wait on one port). A zero unit counts nothing.
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m512i valid_more64(const valid16_constants& k, __m512i a,
+                                                                 __m512i b) noexcept {
+  const __m512i ge80 = _mm512_min_epu8(_mm512_packs_epi16(_mm512_srli_epi16(a, 7), _mm512_srli_epi16(b, 7)), k.one);
+  const __m512i x = _mm512_packs_epi16(_mm512_srli_epi16(a, 9), _mm512_srli_epi16(b, 9));
+  return _mm512_add_epi8(ge80, _mm512_permutex2var_epi8(k.lo, x, k.hi));
+}
+
+/// utf8_length_valid (scalar.hpp) for UTF-16 at any length: 128 units a step (an ASCII step one
+/// test, the others valid_more64 summed in bytes, at most 4 a lane a step, added up every 60 steps),
+/// the last units by masked loads.
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t utf16_valid_bytes(const char16_t* p, std::size_t n) noexcept {
+  const valid16_constants k;
+  const __m512i x80 = _mm512_set1_epi16(0x80), zero = _mm512_setzero_si512();
+  __m512i bytes = zero;
+  std::size_t i = 0, extra = 0, steps = 0;
+  for (; n - i >= 128; i += 128) {
+    const __m512i w0 = _mm512_loadu_si512(p + i), w1 = _mm512_loadu_si512(p + i + 32);
+    const __m512i w2 = _mm512_loadu_si512(p + i + 64), w3 = _mm512_loadu_si512(p + i + 96);
+    if (_mm512_cmpge_epu16_mask(_mm512_or_si512(_mm512_or_si512(w0, w1), _mm512_or_si512(w2, w3)), x80) == 0) continue;
+    bytes = _mm512_add_epi8(bytes, _mm512_add_epi8(valid_more64(k, w0, w1), valid_more64(k, w2, w3)));
+    if (++steps == 60) {
+      extra += static_cast<std::size_t>(_mm512_reduce_add_epi64(_mm512_sad_epu8(bytes, zero)));
+      bytes = zero;
+      steps = 0;
+    }
+  }
+  if (i < n) {  // up to 127 units: up to four masked loads
+    const auto r = static_cast<unsigned>(n - i);
+    __m512i w[4];
+    for (unsigned j = 0; j < 4; ++j)
+      w[j] = r > 32 * j ? _mm512_maskz_loadu_epi16(static_cast<__mmask32>(_bzhi_u32(~0u, r - 32 * j)), p + i + 32 * j)
+                        : zero;
+    bytes = _mm512_add_epi8(bytes, _mm512_add_epi8(valid_more64(k, w[0], w[1]), valid_more64(k, w[2], w[3])));
+  }
+  return n + extra + static_cast<std::size_t>(_mm512_reduce_add_epi64(_mm512_sad_epu8(bytes, zero)));
 }
 
 // The kernel-table entry points.
@@ -7856,12 +7905,7 @@ inline std::size_t utf32_length_from_utf8(const unsigned char* p, std::size_t n,
 
 UTF8DFA_NOINLINE inline std::size_t utf8_length_from_utf16_blocks(const char16_t* p, std::size_t n,
                                                                   char32_t repl) noexcept {
-  // valid_marker: on long input the replace count with a 2-byte replacement (U+0080), which is the
-  // same count (the errors of UTF-16 are its lone surrogates).
-  if (repl == valid_marker) {
-    if (n < valid_below) return utf8_length_valid(p, n);
-    repl = 0x80;
-  }
+  if (repl == valid_marker) return utf16_valid_bytes(p, n);
   return utf8_bytes_blocks<char16_t, &utf16_bytes_segment, 32>(p, n, repl);
 }
 
