@@ -7929,17 +7929,13 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE utf16_short_block utf16_short_counts
 /// shorter input more than its count.
 inline constexpr std::size_t utf16_short_count_max = 512;
 
-/// The short count of utf8_length_from_utf16: adds to the 16-bit lanes of acc the bytes past one of
-/// the 32 units w, (>= 0x80) + (>= 0x800) by shifts and minima (no compares: their masks would wait
-/// on one port), and checks their surrogates only when they hold one or follow a high one (`carry`):
-/// each low one right after a high one and the other way round, within 32 bits of `bad` unless
-/// Last (a high surrogate last fails: bit 32, or the zero loaded after it); `pairs` counts them.
+/// The pair check of utf8_length_from_utf16's short count on the 32 units w, only when they hold a
+/// surrogate or follow a high one (`carry`): each low one right after a high one and the other way
+/// round, within 32 bits of `bad` unless Last (a high surrogate last fails: bit 32, or the zero
+/// loaded after it).
 template <bool Last>
-UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE void short_count16(__m512i w, __m512i& acc, std::uint64_t& carry,
-                                                               std::uint64_t& bad, std::size_t& pairs) noexcept {
-  const __m512i one = _mm512_set1_epi16(1);
-  acc = _mm512_add_epi16(acc, _mm512_add_epi16(_mm512_min_epu16(_mm512_srli_epi16(w, 7), one),
-                                               _mm512_min_epu16(_mm512_srli_epi16(w, 11), one)));
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE void pair_check16(__m512i w, std::uint64_t& carry,
+                                                              std::uint64_t& bad) noexcept {
   const __mmask32 sur = _mm512_cmpeq_epi16_mask(_mm512_and_si512(w, _mm512_set1_epi16(static_cast<short>(0xF800))),
                                                 _mm512_set1_epi16(static_cast<short>(0xD800)));
   if (sur == 0 && carry == 0) return;
@@ -7948,14 +7944,13 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE void short_count16(__m512i w, __m512
   const std::uint64_t mismatch = (std::uint64_t{high} << 1 | carry) ^ low;
   bad |= Last ? mismatch : mismatch & 0xFFFFFFFFu;
   carry = high >> 31;
-  pairs += static_cast<std::size_t>(_mm_popcnt_u32(high));
 }
 
 /// The kernel entry. An input of up to utf16_short_count_max units whose surrogates pair up: its
 /// bytes (n, plus 1 from 0x80 on, plus 1 from 0x800 on, less 2 a pair: a pair is 3 + 3 counted as
 /// 4) from one or two masked vectors by utf16_short_counts up to 64 units (no lane sum to add up),
-/// by short_count16 above, 32 units a block, the last block masked. Any other input by the blocks
-/// (or, under valid_marker, as below).
+/// above by valid_more64 and pair_check16, 64 units a step, the last step masked. Any other input
+/// by the blocks (or, under valid_marker, utf16_valid_bytes).
 UTF8DFA_TARGET_AVX512 inline std::size_t utf8_length_from_utf16(const char16_t* p, std::size_t n,
                                                                 char32_t repl) noexcept {
   if (n <= 64 && repl != valid_marker) {
@@ -7973,16 +7968,31 @@ UTF8DFA_TARGET_AVX512 inline std::size_t utf8_length_from_utf16(const char16_t* 
     if (UTF8DFA_LIKELY((((high << 1) ^ low) | (high >> 63)) == 0))
       return n + more - 2 * static_cast<std::size_t>(_mm_popcnt_u64(high));
   } else if (n <= utf16_short_count_max && repl != valid_marker) {
-    __m512i acc = _mm512_setzero_si512();
+    // 64 units a step, counted as utf16_valid_bytes counts them (at most 2 a byte lane a step: 16
+    // steps at most), their pairs checked; the last 1..64 units by masked loads.
+    const valid16_constants k;
+    __m512i bytes = _mm512_setzero_si512();
     std::uint64_t bad = 0, carry = 0;
-    std::size_t pairs = 0, i = 0;
-    for (; n - i > 32; i += 32) short_count16<false>(_mm512_loadu_si512(p + i), acc, carry, bad, pairs);
-    short_count16<true>(
-        _mm512_maskz_loadu_epi16(static_cast<__mmask32>(_bzhi_u32(~0u, static_cast<unsigned>(n - i))), p + i), acc,
-        carry, bad, pairs);
+    std::size_t i = 0;
+    for (; n - i > 64; i += 64) {
+      const __m512i a = _mm512_loadu_si512(p + i), b = _mm512_loadu_si512(p + i + 32);
+      bytes = _mm512_add_epi8(bytes, valid_more64(k, a, b));
+      pair_check16<false>(a, carry, bad);
+      pair_check16<false>(b, carry, bad);
+    }
+    const auto r = static_cast<unsigned>(n - i);  // 1..64
+    const __m512i a = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(_bzhi_u32(~0u, r)), p + i);
+    __m512i b = _mm512_setzero_si512();
+    if (r > 32) {
+      b = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(_bzhi_u32(~0u, r - 32)), p + i + 32);
+      pair_check16<false>(a, carry, bad);
+      pair_check16<true>(b, carry, bad);
+    } else {
+      pair_check16<true>(a, carry, bad);
+    }
+    bytes = _mm512_add_epi8(bytes, valid_more64(k, a, b));
     if (UTF8DFA_LIKELY(bad == 0))
-      return n - 2 * pairs +
-             static_cast<std::size_t>(_mm512_reduce_add_epi32(_mm512_madd_epi16(acc, _mm512_set1_epi16(1))));
+      return n + static_cast<std::size_t>(_mm512_reduce_add_epi64(_mm512_sad_epu8(bytes, _mm512_setzero_si512())));
   }
   return utf8_length_from_utf16_blocks(p, n, repl);
 }
