@@ -217,8 +217,8 @@ inline constexpr std::size_t block_span = 256;
 /// character cut before them, others by step_checker, its 4-byte part only when the step or the one
 /// before holds an F0..FF byte), then 64-byte blocks and the last 64 bytes, all by step_checker.
 UTF8DFA_TARGET_AVX512 inline std::size_t check_blocks(const unsigned char* p, std::size_t n) noexcept {
-  // ASCII first, 256 bytes then 64 a test, before the check's constants are built (which costs an
-  // input of a few hundred bytes as much as its check).
+  // ASCII first, 256 bytes then 64 a test, before the check's constants are built (which cost a
+  // short ASCII input more than its check).
   std::size_t i = ascii_prefix(p, n);
   if (n - i < 64 && (i == n || _mm512_movepi8_mask(load_first(p + i, n - i)) == 0)) return blocks_pass;
   const step_checker sc;
