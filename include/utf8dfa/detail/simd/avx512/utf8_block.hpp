@@ -12,10 +12,12 @@
 #include <cstdint>
 
 // GCC 12's AVX-512 intrinsics seed their results with a self-initialised "undefined" vector, which
-// -Wmaybe-uninitialized reports once they are inlined (GCC bug 105593); nothing here is uninitialised.
+// -Wmaybe-uninitialized / -Wuninitialized report once they are inlined (GCC bug 105593); nothing
+// here is uninitialised.
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #endif
 
 namespace utf8dfa {
