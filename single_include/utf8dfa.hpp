@@ -6519,6 +6519,15 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void take_utf32(__m256i& top, const ch
       _mm256_max_epu32(top, _mm256_sub_epi32(_mm256_xor_si256(v, _mm256_set1_epi32(0xD800)), _mm256_set1_epi32(0x800)));
 }
 
+/// A quicker filter for long input: takes the 16-bit halves of the 8 values at q, 2000 added to the
+/// low ones (D800..DFFF, and only they, become F800..FFFF), into `top`, the largest of each (two
+/// operations a vector). Exact for values above 10FFFF; a surrogate is flagged with every value
+/// whose low half is one (U+1D800, ...), which take_utf32 clears.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void take_halves(__m256i& top, const char32_t* q) noexcept {
+  const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q));
+  top = _mm256_max_epu16(top, _mm256_add_epi16(v, _mm256_set1_epi32(0x2000)));
+}
+
 /// True when the values take_utf32 took into `top` are all scalar values.
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf32_top_ok(__m256i top) noexcept {
   const __m256i limit = _mm256_set1_epi32(0x10F7FF);
@@ -6554,17 +6563,29 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_utf32(con
   UTF8DFA_LEAVE_AVX();
   validation_result r = validate_utf(p, i);
   if (!r) return r;
+  // Each 32-bit lane's high half at most 10, its low half (plus 2000) at most F7FF.
+  const __m256i limit = _mm256_set1_epi32(0x0010F7FF);
   while (n - i >= 32) {
     __m256i top0 = _mm256_setzero_si256(), top1 = top0, top2 = top0, top3 = top0;
     const std::size_t step = n - i < 1024 ? (n - i) / 32 * 32 : 1024;
     for (const char32_t* q = p + i; q < p + i + step; q += 32) {
-      take_utf32(top0, q);
-      take_utf32(top1, q + 8);
-      take_utf32(top2, q + 16);
-      take_utf32(top3, q + 24);
+      take_halves(top0, q);
+      take_halves(top1, q + 8);
+      take_halves(top2, q + 16);
+      take_halves(top3, q + 24);
     }
-    if (UTF8DFA_UNLIKELY(!utf32_top_ok(_mm256_max_epu32(_mm256_max_epu32(top0, top1), _mm256_max_epu32(top2, top3)))))
-      break;
+    const __m256i top = _mm256_max_epu16(_mm256_max_epu16(top0, top1), _mm256_max_epu16(top2, top3));
+    if (UTF8DFA_UNLIKELY(_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_max_epu16(top, limit), limit)) != -1)) {
+      // Flagged: checked exactly (a value such as U+1D800 passes).
+      top0 = top1 = top2 = top3 = _mm256_setzero_si256();
+      for (const char32_t* q = p + i; q < p + i + step; q += 32) {
+        take_utf32(top0, q);
+        take_utf32(top1, q + 8);
+        take_utf32(top2, q + 16);
+        take_utf32(top3, q + 24);
+      }
+      if (!utf32_top_ok(_mm256_max_epu32(_mm256_max_epu32(top0, top1), _mm256_max_epu32(top2, top3)))) break;
+    }
     i += step;
   }
   if (n - i < 32 && n >= 8 && i < n) {
@@ -9691,11 +9712,29 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool utf32_fine(const utf32_maxima& 
           _mm512_cmpgt_epu32_mask(m.shifted, _mm512_set1_epi32(static_cast<int>(0xFFFFF7FFu)))) == 0;
 }
 
-/// validate_utf32: blocks of up to 1024 values from a 64-byte boundary checked once each (the scalar
-/// code finds the error in a block that has one), the rest in masked blocks of up to 16 (zeros are
-/// valid).
+/// True when the `live` lanes of the 16-value vector at q (the others not read) hold no surrogate
+/// and no value above 10FFFF.
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool utf32_vector_fine(const char32_t* q, __mmask16 live) noexcept {
+  utf32_maxima a{_mm512_setzero_si512(), _mm512_setzero_si512()};
+  take_utf32(a, _mm512_maskz_loadu_epi32(live, q));
+  return utf32_fine(a);
+}
+
+/// A quicker filter for long input: the 16-bit halves of the values, 2000 added to the low ones
+/// (D800..DFFF, and only they, become F800..FFFF), the largest of each kept. One add and one max a
+/// vector instead of the two maxima's three operations. Exact for values above 10FFFF; a surrogate
+/// is flagged with every value whose low half is one (U+1D800, ...), which the exact check clears.
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m512i take_halves(__m512i m, __m512i v) noexcept {
+  return _mm512_max_epu16(m, _mm512_add_epi16(v, _mm512_set1_epi32(0x2000)));
+}
+
+/// validate_utf32: up to 64 values in masked vectors, exactly; longer input in blocks of up to
+/// 4096 values (64-byte aligned above 1024), four vectors a step, through the halves' filter (the
+/// last block with the masked rest). A block the filter flags is checked exactly a vector at a time:
+/// the scalar code reports the error from the first failing vector, or the blocks go on.
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf32(const char32_t* p,
                                                                                std::size_t n) noexcept {
+  std::size_t i = 0;
   if (n <= 64) {  // short input: up to four masked vectors (tested first: the fewest branches)
     utf32_maxima a{_mm512_setzero_si512(), _mm512_setzero_si512()};
     take_utf32(a, _mm512_maskz_loadu_epi32(mask16(n), p));
@@ -9707,61 +9746,47 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf32(c
       }
     }
     if (UTF8DFA_LIKELY(utf32_fine(a))) return {n, 0, error_code::none};
-    UTF8DFA_LEAVE_AVX();
-    return validate_utf(p, n);
-  }
-  if (n <= 1024) {  // vectors from the start (unaligned), the last ones masked, one check
-    utf32_maxima a{_mm512_setzero_si512(), _mm512_setzero_si512()}, b = a;
-    std::size_t i = 0;
-    for (; n - i > 64; i += 64) {
-      take_utf32(a, _mm512_loadu_si512(p + i));
-      take_utf32(b, _mm512_loadu_si512(p + i + 16));
-      take_utf32(a, _mm512_loadu_si512(p + i + 32));
-      take_utf32(b, _mm512_loadu_si512(p + i + 48));
+  } else {
+    if (n > 1024) {  // the values before the first 64-byte boundary
+      const std::size_t head = units_to_line(p);
+      if (!utf32_vector_fine(p, static_cast<__mmask16>(low_bits(head)))) goto scalar;
+      i = head;
     }
-    const std::size_t r = n - i;  // 0 (only when n is) to 64
-    take_utf32(a, _mm512_maskz_loadu_epi32(mask16(r), p + i));
-    if (r > 16) {
-      take_utf32(b, _mm512_maskz_loadu_epi32(mask16(r - 16), p + i + 16));
-      if (r > 32) {
-        take_utf32(a, _mm512_maskz_loadu_epi32(mask16(r - 32), p + i + 32));
-        if (r > 48) take_utf32(b, _mm512_maskz_loadu_epi32(mask16(r - 48), p + i + 48));
+    // Each 32-bit lane's high half at most 10, its low half (plus 2000) at most F7FF.
+    const __m512i limit = _mm512_set1_epi32(0x0010F7FF);
+    for (;;) {
+      const std::size_t left = n - i, step = left < 4096 + 64 ? left / 64 * 64 : 4096;
+      __m512i a = _mm512_setzero_si512(), b = a, c = a, d = a;
+      for (const char32_t *q = p + i, *const end = q + step; q != end; q += 64) {
+        a = take_halves(a, _mm512_loadu_si512(q));
+        b = take_halves(b, _mm512_loadu_si512(q + 16));
+        c = take_halves(c, _mm512_loadu_si512(q + 32));
+        d = take_halves(d, _mm512_loadu_si512(q + 48));
       }
-    }
-    a.value = _mm512_max_epu32(a.value, b.value);
-    a.shifted = _mm512_max_epu32(a.shifted, b.shifted);
-    if (UTF8DFA_LIKELY(utf32_fine(a))) return {n, 0, error_code::none};
-    UTF8DFA_LEAVE_AVX();
-    return validate_utf(p, n);
-  }
-  std::size_t i = 0;
-  for (std::size_t step = 0; i < n; i += step) {
-    utf32_maxima a{_mm512_setzero_si512(), _mm512_setzero_si512()}, b = a;
-    const std::size_t head = units_to_line(p + i);
-    if (head == 0 && n - i >= 64) {  // up to 1024 values, four vectors a step (independent maxima)
-      utf32_maxima c = a, d = a;
-      step = n - i < 1024 ? (n - i) / 64 * 64 : 1024;
-      // (opaque: one load a vector, which the compiler would otherwise fold into both of its uses)
-      for (const char32_t* q = p + i; q < p + i + step; q += 64) {
-        take_utf32(a, opaque(_mm512_load_si512(q)));
-        take_utf32(b, opaque(_mm512_load_si512(q + 16)));
-        take_utf32(c, opaque(_mm512_load_si512(q + 32)));
-        take_utf32(d, opaque(_mm512_load_si512(q + 48)));
+      const std::size_t r = left - step < 64 ? left - step : 0;  // the masked rest (last block)
+      if (r != 0) {
+        const char32_t* q = p + i + step;
+        a = take_halves(a, _mm512_maskz_loadu_epi32(mask16(r), q));
+        if (r > 16) {
+          b = take_halves(b, _mm512_maskz_loadu_epi32(mask16(r - 16), q + 16));
+          if (r > 32) c = take_halves(c, _mm512_maskz_loadu_epi32(mask16(r - 32), q + 32));
+          if (r > 48) d = take_halves(d, _mm512_maskz_loadu_epi32(mask16(r - 48), q + 48));
+        }
       }
-      a.value = _mm512_max_epu32(_mm512_max_epu32(a.value, b.value), _mm512_max_epu32(c.value, d.value));
-      a.shifted = _mm512_max_epu32(_mm512_max_epu32(a.shifted, b.shifted), _mm512_max_epu32(c.shifted, d.shifted));
-    } else {
-      step = n - i < 16 ? n - i : 16;
-      if (head != 0 && head < step) step = head;
-      take_utf32(a, _mm512_maskz_loadu_epi32(static_cast<__mmask16>(low_bits(step)), p + i));
-    }
-    if (UTF8DFA_UNLIKELY(!utf32_fine(a))) {
-      UTF8DFA_LEAVE_AVX();
-      const validation_result r = validate_utf(p + i, n - i);
-      return {i + r.valid_up_to, r.error_length, r.error};
+      const __m512i m = _mm512_max_epu16(_mm512_max_epu16(a, b), _mm512_max_epu16(c, d));
+      const std::size_t end = i + step + r;
+      if (UTF8DFA_UNLIKELY(_mm512_cmpgt_epu16_mask(m, limit) != 0)) {  // checked exactly
+        for (; i < end; i += 16)
+          if (!utf32_vector_fine(p + i, mask16(end - i < 16 ? end - i : 16))) goto scalar;
+      }
+      if (end == n) return {n, 0, error_code::none};
+      i = end;
     }
   }
-  return {n, 0, error_code::none};
+scalar:
+  UTF8DFA_LEAVE_AVX();
+  const validation_result r = validate_utf(p + i, n - i);
+  return {i + r.valid_up_to, r.error_length, r.error};
 }
 
 /// Writes the 64 values at p (64-byte aligned) as bytes at o when they are all at most FF (with

@@ -493,6 +493,27 @@ TEST_CASE("validate_utf32, UTF-32 to Latin-1, byte orders: a bad value at every 
   for (std::size_t n = 0; n <= latin1.size(); ++n) check_utf32_more(latin1.substr(0, n));
 }
 
+TEST_CASE("validate_utf32: values whose low 16 bits are a surrogate's, then an error in the same or a later block") {
+  // A vector kernel may test the 16-bit halves of long input first: U+1D800 or U+10DFFF looks like
+  // a surrogate there and must be cleared exactly, without losing an error behind it.
+  for (const std::size_t n : {100u, 1500u, 9000u}) {
+    const std::u32string base = latin1_utf32_text(n, 9);
+    for (const char32_t look : {char32_t{0x1D800}, char32_t{0x2DFFF}, char32_t{0x10D800}, char32_t{0x10DFFF}})
+      for (const std::size_t pos : {std::size_t{0}, std::size_t{1}, std::size_t{15}, std::size_t{63}, n / 2, n - 1}) {
+        std::u32string s = base;
+        s[pos] = look;
+        for (std::size_t skip = 0; skip < 3; ++skip) check_utf32_more(std::u32string_view(s).substr(skip));
+        for (const std::size_t later : {pos + 1, pos + 17, pos + 4200})
+          for (const char32_t bad : {char32_t{0xDC00}, char32_t{0x11D800}, char32_t{0x110000}})
+            if (later < n) {
+              std::u32string t = s;
+              t[later] = bad;
+              check_utf32_more(t);
+            }
+      }
+  }
+}
+
 TEST_CASE("Latin-1 to UTF-16 / UTF-32, its UTF-8 length, UTF-8 to the other byte order: every length, random") {
   std::mt19937 rng(17);
   for (std::size_t n = 0; n <= 300; ++n)
