@@ -493,6 +493,58 @@ TEST_CASE("validate_utf32, UTF-32 to Latin-1, byte orders: a bad value at every 
   for (std::size_t n = 0; n <= latin1.size(); ++n) check_utf32_more(latin1.substr(0, n));
 }
 
+/// validate_utf16 and to_well_formed_utf16 of `in` (both byte orders for validation, in place and
+/// not for the repair) against the scalar code.
+void check_utf16_long(std::u16string_view in) {
+  const std::size_t n = in.size();
+  const validation_result want = d::validate_utf(in.data(), n);
+  REQUIRE(same(utf8dfa::validate_utf16(in), want));
+  std::u16string swapped(n, u'\0');
+  d::change_endianness_scalar(in.data(), n, &swapped[0]);
+  const bool le = utf8dfa::host_is_little_endian;
+  REQUIRE(same(le ? utf8dfa::validate_utf16be(swapped) : utf8dfa::validate_utf16le(swapped), want));
+  std::u16string fixed(n, u'#'), expect(n, u'#'), inplace(in);
+  d::to_well_formed_until(in.data(), n, 0, n, &expect[0]);
+  REQUIRE(utf8dfa::to_well_formed_utf16(in, &fixed[0]) == n);
+  REQUIRE(fixed == expect);
+  utf8dfa::to_well_formed_utf16(inplace, &inplace[0]);
+  REQUIRE(inplace == expect);
+}
+
+TEST_CASE(
+    "validate_utf16, to_well_formed_utf16, long input: a lone surrogate or a pair at every position near the ends") {
+  // Kernels may step 128 units without a surrogate and 32 with one, a high surrogate last in a step
+  // carried to the next: a lone one there must not be skipped by the next step.
+  for (const std::size_t n : {1100u, 2100u}) {
+    std::u16string base;
+    for (std::size_t k = 0; k < n; ++k) base += static_cast<char16_t>(k % 3 == 0 ? 0x4E00 + k % 512 : 0x61 + k % 26);
+    std::u16string pairs = base;
+    for (std::size_t k = 0; k + 1 < n; k += 5) {
+      pairs[k] = u'\xD83D';
+      pairs[k + 1] = static_cast<char16_t>(0xDC00 + k % 0x400);
+    }
+    for (const std::u16string* text : {&base, &pairs})
+      for (std::size_t pos = 0; pos < n; pos = pos == 300 ? n - 300 : pos + 1)
+        for (const char16_t* planted : {u"\xD800", u"\xDC00", u"\xDBFF\xDFFF", u"\xD800\x61"}) {
+          std::u16string s = *text;
+          for (std::size_t j = 0; planted[j] != 0 && pos + j < n; ++j) s[pos + j] = planted[j];
+          INFO("length " << n << ", planted at " << pos);
+          check_utf16_long(s);
+        }
+  }
+  // Every length past 1024 for a while (every end of the last step): a high surrogate last, or
+  // before the last unit or the last 32.
+  std::u16string text;
+  for (std::size_t k = 0; k < 1100; ++k) text += static_cast<char16_t>(k % 4 == 0 ? 0x3042 : 0x62);
+  for (std::size_t n = 1025; n <= 1090; ++n)
+    for (const std::size_t back : {1u, 2u, 33u}) {
+      std::u16string s = text.substr(0, n);
+      s[n - back] = u'\xD83D';
+      INFO("length " << n << ", high surrogate " << back << " from the end");
+      check_utf16_long(s);
+    }
+}
+
 TEST_CASE("validate_utf32: values whose low 16 bits are a surrogate's, then an error in the same or a later block") {
   // A vector kernel may test the 16-bit halves of long input first: U+1D800 or U+10DFFF looks like
   // a surrogate there and must be cleared exactly, without losing an error behind it.

@@ -351,6 +351,57 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE unit_block check_utf16(__m512i u, st
   return {take, s.high, s.low, (std::uint64_t{s.high} << 1) == s.low};
 }
 
+/// The surrogates among 32 UTF-16 units that start a pair (a high one followed by a low one), that
+/// end one (a low one after a high one), and the others (`bad`: unpaired).
+struct pair_lanes {
+  __mmask32 starts, ends, bad;
+};
+
+/// The constants of find_pairs and of the surrogate test, built once before a loop (opaque: GCC
+/// would otherwise broadcast them again in each step, on the shuffle port).
+struct pair_constants {
+  __m512i tag, start_key, end_key, shift, limit;
+  UTF8DFA_TARGET_AVX512 pair_constants() noexcept
+      : tag(opaque(_mm512_set1_epi16(static_cast<short>(0xFC00)))),
+        start_key(opaque(_mm512_set1_epi16(static_cast<short>(0xD837)))),
+        end_key(opaque(_mm512_set1_epi16(static_cast<short>(0xDC36)))),
+        shift(opaque(_mm512_set1_epi16(0x2800))),  // D800..DFFF to 0000..07FF
+        limit(opaque(_mm512_set1_epi16(0x0800))) {}
+  /// The surrogates among the 32 units u.
+  UTF8DFA_TARGET_AVX512 __mmask32 surrogates(__m512i u) const noexcept {
+    return _mm512_cmplt_epu16_mask(_mm512_add_epi16(u, shift), limit);
+  }
+};
+
+/// pair_lanes of the 32 units `cur`, from `before` and `after`, the unit before and after each (zero
+/// outside the input). A fixed step: which units pair up does not wait on the block before. One
+/// compare for each kind: (unit & FC00) | (unit after >> 10) is D837 exactly at a start, (unit &
+/// FC00) | (unit before >> 10) DC36 exactly at an end (a high surrogate shifted is 36, a low one 37).
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE pair_lanes find_pairs(const pair_constants& pc, __m512i cur, __m512i before,
+                                                                  __m512i after) noexcept {
+  // ternary logic 0xEC: A & C | B.
+  const __mmask32 starts =
+      _mm512_cmpeq_epi16_mask(_mm512_ternarylogic_epi32(cur, _mm512_srli_epi16(after, 10), pc.tag, 0xEC), pc.start_key);
+  const __mmask32 ends =
+      _mm512_cmpeq_epi16_mask(_mm512_ternarylogic_epi32(cur, _mm512_srli_epi16(before, 10), pc.tag, 0xEC), pc.end_key);
+  return {starts, ends, static_cast<__mmask32>(pc.surrogates(cur) & ~(starts | ends))};
+}
+
+/// The units before each of the `k` (at most 32) at p + i: p[i - 1] on; before the input (i == 0)
+/// a zero, from a masked load that touches nothing it masks out.
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m512i units_before(const char16_t* p, std::size_t i,
+                                                                 std::size_t k) noexcept {
+  if (i != 0) return k == 32 ? _mm512_loadu_si512(p + i - 1) : _mm512_maskz_loadu_epi16(mask32(k), p + i - 1);
+  return _mm512_maskz_loadu_epi16(mask32(k) & 0xFFFFFFFEu,
+                                  reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(p) - 2));
+}
+
+/// The units after each of the `k` (at most 32) at p + i, zero past n.
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m512i units_after(const char16_t* p, std::size_t i,
+                                                                std::size_t n) noexcept {
+  return n - i > 32 ? _mm512_loadu_si512(p + i + 1) : _mm512_maskz_loadu_epi16(mask32(n - i - 1), p + i + 1);
+}
+
 /// The 32 UTF-16 units at p, with the bytes of each exchanged when Swap.
 template <bool Swap>
 UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m512i load_units(const char16_t* p) noexcept {
@@ -384,6 +435,41 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE std::size_t to_line(const char16_t* 
   return _mm512_cmplt_epu16_mask(_mm512_add_epi16(u, shift), limit) == 0 ? head : 0;
 }
 
+/// validate_utf16 of the units at p from i on (bytes exchanged when Swap; `Scalar` the matching
+/// scalar validation): 128 units without a surrogate a test, the others 32 a step, the high
+/// surrogates (shifted by one lane, the last carried to the next block) against the low ones. The
+/// scalar code finds the error from the block that has one, or from the unit before it when that
+/// is a high surrogate.
+template <bool Swap, validation_result (*Scalar)(const char16_t*, std::size_t)>
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE validation_result validate_utf16_blocks(const char16_t* p, std::size_t n,
+                                                                                    std::size_t i) noexcept {
+  const __m512i shift = opaque(_mm512_set1_epi16(0x2800));  // D800..DFFF to 0000..07FF
+  const __m512i limit = opaque(_mm512_set1_epi16(0x0800));
+  const __m512i tag = opaque(_mm512_set1_epi16(static_cast<short>(0xFC00)));
+  const __m512i high = opaque(_mm512_set1_epi16(static_cast<short>(0xD800)));
+  const __m512i low = opaque(_mm512_set1_epi16(static_cast<short>(0xDC00)));
+  std::uint32_t carry = 0;  // the unit before the block is a high surrogate
+  while (i < n) {
+    if (n - i >= 128 && carry == 0 && plain128<Swap>(p + i, shift, limit)) {
+      i += 128;
+      continue;
+    }
+    const std::size_t k = n - i < 32 ? n - i : 32;
+    const __m512i u = k == 32 ? load_units<Swap>(p + i) : swap_if<Swap>(_mm512_maskz_loadu_epi16(mask32(k), p + i));
+    const __m512i t = _mm512_and_si512(u, tag);
+    const std::uint32_t h = _mm512_cmpeq_epi16_mask(t, high), l = _mm512_cmpeq_epi16_mask(t, low);
+    // Lane j: unit j - 1 high XOR unit j low; a high surrogate last in the input is unpaired too.
+    if (UTF8DFA_UNLIKELY((((h << 1) | carry) ^ l) != 0 || (h >> (k - 1)) > (n - i > 32 ? 1u : 0u))) break;
+    carry = h >> 31;
+    i += k;
+  }
+  if (i == n) return {n, 0, error_code::none};
+  UTF8DFA_LEAVE_AVX();
+  i -= carry;
+  const validation_result r = Scalar(p + i, n - i);
+  return {i + r.valid_up_to, r.error_length, r.error};
+}
+
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16(const char16_t* p,
                                                                                std::size_t n) noexcept {
   if (n <= 64) {  // short input: one or two masked vectors; an error: the scalar code from the start
@@ -398,114 +484,104 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16(c
   }
   const __m512i shift = _mm512_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
   const __m512i limit = _mm512_set1_epi16(0x0800);
-  std::size_t i = to_line(p, n, shift, limit);
-  while (n - i >= 32) {
-    if (n - i >= 128 && plain128(p + i, shift, limit)) {
-      i += 128;
-      continue;
-    }
-    const unit_block b = check_utf16(_mm512_loadu_si512(p + i), i, n, 32);
-    if (UTF8DFA_UNLIKELY(!b.clean)) {
-      UTF8DFA_LEAVE_AVX();
-      const validation_result r = validate_utf(p + i, n - i);
-      return {i + r.valid_up_to, r.error_length, r.error};
-    }
-    i += b.take;
-  }
-  if (i < n) {
-    const std::size_t k = n - i;
-    const __m512i u = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(k)), p + i);
-    if (!check_utf16(u, i, n, k).clean) {
-      UTF8DFA_LEAVE_AVX();
-      const validation_result r = validate_utf(p + i, n - i);
-      return {i + r.valid_up_to, r.error_length, r.error};
-    }
-  }
-  return {n, 0, error_code::none};
+  return validate_utf16_blocks<false, &validate_utf<char16_t>>(p, n, to_line(p, n, shift, limit));
 }
 
+/// to_well_formed_utf16: 32 units a step; in a block with a surrogate, the high ones (shifted by
+/// one, the last carried to the next block) against the low ones. A lone high surrogate last in a
+/// block is replaced by the next block, last in the input at the end.
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t to_well_formed_utf16(const char16_t* p, std::size_t n,
                                                                                char16_t* out) noexcept {
-  const __m512i shift = _mm512_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
-  const __m512i limit = _mm512_set1_epi16(0x0800);
-  for (std::size_t i = 0; i < n;) {
-    if (n - i >= 32) {  // 32 units without a surrogate
-      const __m512i u = _mm512_loadu_si512(p + i);
-      if (_mm512_cmplt_epu16_mask(_mm512_add_epi16(u, shift), limit) == 0) {
-        _mm512_storeu_si512(out + i, u);
-        i += 32;
-        continue;
+  if (n == 0) return 0;
+  const __m512i tag = opaque(_mm512_set1_epi16(static_cast<short>(0xFC00)));
+  const __m512i high = opaque(_mm512_set1_epi16(static_cast<short>(0xD800)));
+  const __m512i low = opaque(_mm512_set1_epi16(static_cast<short>(0xDC00)));
+  const __m512i shift = opaque(_mm512_set1_epi16(0x2800));  // D800..DFFF to 0000..07FF
+  const __m512i limit = opaque(_mm512_set1_epi16(0x0800));
+  std::uint32_t carry = 0;  // the unit before the block is a high surrogate
+  for (std::size_t i = 0; i < n; i += 32) {
+    const bool whole = n - i >= 32;
+    const __mmask32 live = whole ? 0xFFFFFFFFu : mask32(n - i);
+    const __m512i u = whole ? _mm512_loadu_si512(p + i) : _mm512_maskz_loadu_epi16(live, p + i);
+    std::uint32_t fix = 0;                                                  // the lanes replaced
+    if (_mm512_cmplt_epu16_mask(_mm512_add_epi16(u, shift), limit) == 0) {  // no surrogate
+      if (UTF8DFA_UNLIKELY(carry != 0)) out[i - 1] = u'\xFFFD';
+      carry = 0;
+    } else {
+      const __m512i t = _mm512_and_si512(u, tag);
+      const std::uint32_t h = _mm512_cmpeq_epi16_mask(t, high), l = _mm512_cmpeq_epi16_mask(t, low);
+      const std::uint32_t odd = ((h << 1) | carry) ^ l;  // lane j: unit j - 1 high XOR unit j low
+      carry = h >> 31;
+      if (UTF8DFA_UNLIKELY(odd != 0)) {
+        const std::uint32_t lone_high = odd & ~l;  // lane j: unit j - 1
+        if (lone_high & 1u) out[i - 1] = u'\xFFFD';
+        fix = (odd & l) | (lone_high >> 1);
       }
     }
-    const std::size_t k = n - i < 32 ? n - i : 32;
-    const auto live = static_cast<__mmask32>(low_bits(k));
-    const __m512i u = _mm512_maskz_loadu_epi16(live, p + i);
-    const unit_block b = check_utf16(u, i, n, k);
-    if (UTF8DFA_LIKELY(b.clean)) {
-      _mm512_mask_storeu_epi16(out + i, static_cast<__mmask32>(low_bits(b.take)), u);
-      i += b.take;
-    } else {
-      UTF8DFA_LEAVE_AVX();
-      i = to_well_formed_until(p, n, i, i + b.take, out);
-    }
+    const __m512i v = fix == 0 ? u : _mm512_mask_mov_epi16(u, fix, _mm512_set1_epi16(static_cast<short>(0xFFFD)));
+    if (whole)
+      _mm512_storeu_si512(out + i, v);
+    else
+      _mm512_mask_storeu_epi16(out + i, live, v);
   }
+  if ((p[n - 1] & 0xFC00) == 0xD800) out[n - 1] = u'\xFFFD';
   return n;
 }
 
-/// UTF-16 to UTF-32: blocks of 32 units whose surrogates pair up in vectors, the others scalar.
+/// The 16 units at q zero-extended to 32 bits (from memory: one load and one shuffle-port operation).
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m512i widen_units(const char16_t* q) noexcept {
+  return _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(q)));
+}
+
+/// UTF-16 to UTF-32: 32 units a step; a block with an unpaired surrogate scalar (to its end, or past
+/// it to finish a pair). A pair across a block's end is written by the block of its high surrogate.
 template <bool Strict>
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf16_to_utf32_by(const char16_t* p, std::size_t n,
                                                                            char32_t* out, char32_t repl) noexcept {
+  const pair_constants pc;
   // (hi << 10) + lo + this: the code point of the pair (hi, lo) (modulo 2^32).
-  const __m512i pair_offset = _mm512_set1_epi32(static_cast<int>(0x10000u - (0xD800u << 10) - 0xDC00u));
-  const __m512i shift = _mm512_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
-  const __m512i limit = _mm512_set1_epi16(0x0800);
+  const __m512i pair_offset = opaque(_mm512_set1_epi32(static_cast<int>(0x10000u - (0xD800u << 10) - 0xDC00u)));
   transcode_cursor<char32_t> c{0, out, error_code::none};
   while (c.i < n) {
     const std::size_t i = c.i;
     const bool whole = n - i >= 32;
     const std::size_t k = whole ? 32 : n - i;
-    const __m512i u =
-        whole ? _mm512_loadu_si512(p + i) : _mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(k)), p + i);
-    if (whole && _mm512_cmplt_epu16_mask(_mm512_add_epi16(u, shift), limit) == 0) {  // 32 units, no surrogate
-      _mm512_storeu_si512(c.o, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(u)));
-      _mm512_storeu_si512(c.o + 16, _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(u, 1)));
-      c.o += 32;
-      c.i += 32;
+    const __m512i u = whole ? _mm512_loadu_si512(p + i) : _mm512_maskz_loadu_epi16(mask32(k), p + i);
+    if (pc.surrogates(u) == 0) {  // no surrogate
+      if (whole) {
+        _mm512_storeu_si512(c.o, widen_units(p + i));
+        _mm512_storeu_si512(c.o + 16, widen_units(p + i + 16));
+      } else {
+        _mm512_mask_storeu_epi32(c.o, mask16(k), _mm512_cvtepu16_epi32(_mm512_castsi512_si256(u)));
+        if (k > 16)
+          _mm512_mask_storeu_epi32(c.o + 16, mask16(k - 16), _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(u, 1)));
+      }
+      c.o += k;
+      c.i += k;
       continue;
     }
-    const unit_block b = check_utf16(u, i, n, k);
-    if (UTF8DFA_UNLIKELY(!b.clean)) {
+    const __m512i next = units_after(p, i, n);
+    const pair_lanes l = find_pairs(pc, u, units_before(p, i, k), next);
+    if (UTF8DFA_UNLIKELY(l.bad != 0)) {
       UTF8DFA_LEAVE_AVX();
-      if (!scalar_region<Strict>(p, n, i + b.take, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+      c.i += l.ends & 1u;  // the low half of a pair the block before wrote
+      if (!scalar_region<Strict>(p, n, i + k, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
       continue;
     }
-    if ((b.high | b.low) == 0) {
-      _mm512_mask_storeu_epi32(c.o, static_cast<__mmask16>(low_bits(b.take)),
-                               _mm512_cvtepu16_epi32(_mm512_castsi512_si256(u)));
-      if (b.take > 16)
-        _mm512_mask_storeu_epi32(c.o + 16, static_cast<__mmask16>(low_bits(b.take - 16)),
-                                 _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(u, 1)));
-      c.o += b.take;
-      c.i += b.take;
-      continue;
-    }
-    // The unit after each one (what follows a high surrogate is its low one).
-    const __m512i next = n - i > 32 ? _mm512_loadu_si512(p + i + 1)
-                                    : _mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(n - i - 1)), p + i + 1);
-    const std::uint32_t keep = static_cast<std::uint32_t>(low_bits(b.take)) & ~b.low;
+    // Every unit but the low halves of pairs: a unit, or at a high surrogate the pair's code point.
+    const std::uint32_t keep = static_cast<std::uint32_t>(mask32(k)) & ~static_cast<std::uint32_t>(l.ends);
     for (unsigned h = 0; h < 2; ++h) {
       const __m512i a = _mm512_cvtepu16_epi32(h == 0 ? _mm512_castsi512_si256(u) : _mm512_extracti64x4_epi64(u, 1));
       const __m512i d =
           _mm512_cvtepu16_epi32(h == 0 ? _mm512_castsi512_si256(next) : _mm512_extracti64x4_epi64(next, 1));
-      const auto hi = static_cast<__mmask16>(b.high >> (16 * h));
+      const auto hi = static_cast<__mmask16>(l.starts >> (16 * h));
       const __m512i cp = _mm512_mask_add_epi32(a, hi, _mm512_add_epi32(_mm512_slli_epi32(a, 10), d), pair_offset);
       const auto sel = static_cast<__mmask16>(keep >> (16 * h));
       const auto count = static_cast<unsigned>(_mm_popcnt_u32(sel));
       _mm512_mask_storeu_epi32(c.o, static_cast<__mmask16>(low_bits(count)), _mm512_maskz_compress_epi32(sel, cp));
       c.o += count;
     }
-    c.i += b.take;
+    c.i += k;
   }
   return {n, static_cast<std::size_t>(c.o - out), c.first};
 }

@@ -505,12 +505,9 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE std::size_t change_endianness(const Unit*
   return n;
 }
 
-/// validate_utf16 on units with their bytes exchanged: one byte shuffle a vector; the scalar code
-/// finds the error in the first block that has one.
+/// validate_utf16 on units with their bytes exchanged: one byte shuffle a vector.
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16_swapped(const char16_t* p,
                                                                                        std::size_t n) noexcept {
-  const __m512i shift = _mm512_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
-  const __m512i limit = _mm512_set1_epi16(0x0800);
   if (n <= 64) {  // short input: one or two masked vectors; an error: the scalar code from the start
     if (UTF8DFA_LIKELY(paired64(surrogates64<true>(p, n)))) return {n, 0, error_code::none};
     UTF8DFA_LEAVE_AVX();
@@ -521,23 +518,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16_s
     UTF8DFA_LEAVE_AVX();
     return validate_utf16_swapped_scalar(p, n);
   }
-  const __m512i order = unit_byte_reversal<char16_t>();
-  for (std::size_t i = 0; i < n;) {
-    if (n - i >= 128 && plain128<true>(p + i, shift, limit)) {
-      i += 128;
-      continue;
-    }
-    const std::size_t k = n - i < 32 ? n - i : 32;
-    const __m512i u = _mm512_shuffle_epi8(_mm512_maskz_loadu_epi16(static_cast<__mmask32>(low_bits(k)), p + i), order);
-    const unit_block b = check_utf16(u, i, n, k);
-    if (UTF8DFA_UNLIKELY(!b.clean)) {
-      UTF8DFA_LEAVE_AVX();
-      const validation_result r = validate_utf16_swapped_scalar(p + i, n - i);
-      return {i + r.valid_up_to, r.error_length, r.error};
-    }
-    i += b.take;
-  }
-  return {n, 0, error_code::none};
+  return validate_utf16_blocks<true, &validate_utf16_swapped_scalar>(p, n, 0);
 }
 
 }  // namespace avx512
