@@ -9333,39 +9333,6 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool utf16_pairs_up(const char16_t* 
   return (bad | carry) == 0;
 }
 
-/// The surrogates of a block of UTF-16: every one (`any`), the high ones, the low ones.
-struct surrogates {
-  std::uint32_t any, high, low;
-};
-
-UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE surrogates find_surrogates(__m512i u) noexcept {
-  const __m512i top = _mm512_and_si512(u, _mm512_set1_epi16(static_cast<short>(0xF800)));
-  const __mmask32 any = _mm512_cmpeq_epi16_mask(top, _mm512_set1_epi16(static_cast<short>(0xD800)));
-  const __mmask32 low =
-      _mm512_mask_cmpeq_epi16_mask(any, _mm512_and_si512(u, _mm512_set1_epi16(0x0400)), _mm512_set1_epi16(0x0400));
-  return {any, static_cast<std::uint32_t>(any & ~low), low};
-}
-
-/// The block of (at most 32) units at p + i: how many of them a vector loop takes (`take`; a high
-/// surrogate at the end of a full block is left to the next one when the input goes on), and
-/// whether they pair up (`clean`).
-struct unit_block {
-  std::size_t take;
-  std::uint32_t high, low;
-  bool clean;
-};
-
-UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE unit_block check_utf16(__m512i u, std::size_t i, std::size_t n,
-                                                                   std::size_t k) noexcept {
-  surrogates s = find_surrogates(u);
-  std::size_t take = k;
-  if (n - i > 32 && (s.high >> 31) != 0) {
-    take = 31;
-    s.high &= 0x7FFFFFFFu;
-  }
-  return {take, s.high, s.low, (std::uint64_t{s.high} << 1) == s.low};
-}
-
 /// The surrogates among 32 UTF-16 units that start a pair (a high one followed by a low one), that
 /// end one (a low one after a high one), and the others (`bad`: unpaired).
 struct pair_lanes {
@@ -9431,6 +9398,18 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m512i load_units(const char16_t* p
 /// True when none of the 128 units at p (bytes exchanged when Swap) is a surrogate.
 template <bool Swap = false>
 UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool plain128(const char16_t* p, __m512i shift, __m512i limit) noexcept {
+  if constexpr (Swap) {
+    // Without the shuffle: a unit's high byte is its first in memory, the even bytes. 28 added to
+    // every byte takes D8..DF, and only them, to 00..07; the least of the even bytes is kept.
+    const __m512i add = _mm512_set1_epi16(0x0028);
+    const auto even = static_cast<__mmask64>(0x5555555555555555u);
+    const __m512i a = _mm512_add_epi8(_mm512_loadu_si512(p), add);
+    const __m512i b = _mm512_add_epi8(_mm512_loadu_si512(p + 32), add);
+    const __m512i c = _mm512_add_epi8(_mm512_loadu_si512(p + 64), add);
+    const __m512i d = _mm512_add_epi8(_mm512_loadu_si512(p + 96), add);
+    const __m512i ab = _mm512_mask_min_epu8(a, even, a, b), cd = _mm512_mask_min_epu8(c, even, c, d);
+    return _mm512_mask_cmplt_epu8_mask(even, _mm512_mask_min_epu8(ab, even, ab, cd), _mm512_set1_epi8(8)) == 0;
+  }
   const __m512i a = _mm512_add_epi16(load_units<Swap>(p), shift);
   const __m512i b = _mm512_add_epi16(load_units<Swap>(p + 32), shift);
   const __m512i c = _mm512_add_epi16(load_units<Swap>(p + 64), shift);
