@@ -9429,6 +9429,35 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE std::size_t to_line(const char16_t* 
   return _mm512_cmplt_epu16_mask(_mm512_add_epi16(u, shift), limit) == 0 ? head : 0;
 }
 
+/// The high and the low surrogates among 32 UTF-16 units, a bit a lane.
+struct surrogate_marks {
+  std::uint32_t high, low;
+  /// Lane j set where unit j - 1 is a high surrogate and unit j not a low one, or the other way
+  /// round (`carry`: 1 when the unit before the block is a high surrogate): zero exactly where the
+  /// surrogates pair up, but for a high one in the last lane, which the next block checks.
+  std::uint32_t odd(std::uint32_t carry) const noexcept { return ((high << 1) | carry) ^ low; }
+};
+
+/// The constants of the UTF-16 surrogate tests, built once before a loop (opaque: GCC would
+/// otherwise broadcast them again in each step, on the shuffle port).
+struct surrogate_tests {
+  __m512i shift, limit, tag, high, low;
+  UTF8DFA_TARGET_AVX512 surrogate_tests() noexcept
+      : shift(opaque(_mm512_set1_epi16(0x2800))),  // D800..DFFF to 0000..07FF
+        limit(opaque(_mm512_set1_epi16(0x0800))),
+        tag(opaque(_mm512_set1_epi16(static_cast<short>(0xFC00)))),
+        high(opaque(_mm512_set1_epi16(static_cast<short>(0xD800)))),
+        low(opaque(_mm512_set1_epi16(static_cast<short>(0xDC00)))) {}
+  /// The surrogates among the 32 units u (one add, one compare).
+  UTF8DFA_TARGET_AVX512 __mmask32 any(__m512i u) const noexcept {
+    return _mm512_cmplt_epu16_mask(_mm512_add_epi16(u, shift), limit);
+  }
+  UTF8DFA_TARGET_AVX512 surrogate_marks marks(__m512i u) const noexcept {
+    const __m512i t = _mm512_and_si512(u, tag);
+    return {_mm512_cmpeq_epi16_mask(t, high), _mm512_cmpeq_epi16_mask(t, low)};
+  }
+};
+
 /// validate_utf16 of the units at p from i on (bytes exchanged when Swap; `Scalar` the matching
 /// scalar validation): 128 units without a surrogate a test, the others 32 a step, the high
 /// surrogates (shifted by one lane, the last carried to the next block) against the low ones. The
@@ -9437,24 +9466,19 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE std::size_t to_line(const char16_t* 
 template <bool Swap, validation_result (*Scalar)(const char16_t*, std::size_t)>
 UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE validation_result validate_utf16_blocks(const char16_t* p, std::size_t n,
                                                                                     std::size_t i) noexcept {
-  const __m512i shift = opaque(_mm512_set1_epi16(0x2800));  // D800..DFFF to 0000..07FF
-  const __m512i limit = opaque(_mm512_set1_epi16(0x0800));
-  const __m512i tag = opaque(_mm512_set1_epi16(static_cast<short>(0xFC00)));
-  const __m512i high = opaque(_mm512_set1_epi16(static_cast<short>(0xD800)));
-  const __m512i low = opaque(_mm512_set1_epi16(static_cast<short>(0xDC00)));
+  const surrogate_tests st;
   std::uint32_t carry = 0;  // the unit before the block is a high surrogate
   while (i < n) {
-    if (n - i >= 128 && carry == 0 && plain128<Swap>(p + i, shift, limit)) {
+    if (n - i >= 128 && carry == 0 && plain128<Swap>(p + i, st.shift, st.limit)) {
       i += 128;
       continue;
     }
     const std::size_t k = n - i < 32 ? n - i : 32;
     const __m512i u = k == 32 ? load_units<Swap>(p + i) : swap_if<Swap>(_mm512_maskz_loadu_epi16(mask32(k), p + i));
-    const __m512i t = _mm512_and_si512(u, tag);
-    const std::uint32_t h = _mm512_cmpeq_epi16_mask(t, high), l = _mm512_cmpeq_epi16_mask(t, low);
-    // Lane j: unit j - 1 high XOR unit j low; a high surrogate last in the input is unpaired too.
-    if (UTF8DFA_UNLIKELY((((h << 1) | carry) ^ l) != 0 || (h >> (k - 1)) > (n - i > 32 ? 1u : 0u))) break;
-    carry = h >> 31;
+    const surrogate_marks m = st.marks(u);
+    // A lane out of pair, or a high surrogate last in the input.
+    if (UTF8DFA_UNLIKELY(m.odd(carry) != 0 || (m.high >> (k - 1)) > (n - i > 32 ? 1u : 0u))) break;
+    carry = m.high >> 31;
     i += k;
   }
   if (i == n) return {n, 0, error_code::none};
@@ -9487,29 +9511,24 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16(c
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t to_well_formed_utf16(const char16_t* p, std::size_t n,
                                                                                char16_t* out) noexcept {
   if (n == 0) return 0;
-  const __m512i tag = opaque(_mm512_set1_epi16(static_cast<short>(0xFC00)));
-  const __m512i high = opaque(_mm512_set1_epi16(static_cast<short>(0xD800)));
-  const __m512i low = opaque(_mm512_set1_epi16(static_cast<short>(0xDC00)));
-  const __m512i shift = opaque(_mm512_set1_epi16(0x2800));  // D800..DFFF to 0000..07FF
-  const __m512i limit = opaque(_mm512_set1_epi16(0x0800));
+  const surrogate_tests st;
   std::uint32_t carry = 0;  // the unit before the block is a high surrogate
   for (std::size_t i = 0; i < n; i += 32) {
     const bool whole = n - i >= 32;
     const __mmask32 live = whole ? 0xFFFFFFFFu : mask32(n - i);
     const __m512i u = whole ? _mm512_loadu_si512(p + i) : _mm512_maskz_loadu_epi16(live, p + i);
-    std::uint32_t fix = 0;                                                  // the lanes replaced
-    if (_mm512_cmplt_epu16_mask(_mm512_add_epi16(u, shift), limit) == 0) {  // no surrogate
+    std::uint32_t fix = 0;  // the lanes replaced
+    if (st.any(u) == 0) {   // no surrogate
       if (UTF8DFA_UNLIKELY(carry != 0)) out[i - 1] = u'\xFFFD';
       carry = 0;
     } else {
-      const __m512i t = _mm512_and_si512(u, tag);
-      const std::uint32_t h = _mm512_cmpeq_epi16_mask(t, high), l = _mm512_cmpeq_epi16_mask(t, low);
-      const std::uint32_t odd = ((h << 1) | carry) ^ l;  // lane j: unit j - 1 high XOR unit j low
-      carry = h >> 31;
+      const surrogate_marks m = st.marks(u);
+      const std::uint32_t odd = m.odd(carry);
+      carry = m.high >> 31;
       if (UTF8DFA_UNLIKELY(odd != 0)) {
-        const std::uint32_t lone_high = odd & ~l;  // lane j: unit j - 1
+        const std::uint32_t lone_high = odd & ~m.low;  // lane j: unit j - 1
         if (lone_high & 1u) out[i - 1] = u'\xFFFD';
-        fix = (odd & l) | (lone_high >> 1);
+        fix = (odd & m.low) | (lone_high >> 1);
       }
     }
     const __m512i v = fix == 0 ? u : _mm512_mask_mov_epi16(u, fix, _mm512_set1_epi16(static_cast<short>(0xFFFD)));
