@@ -2715,8 +2715,20 @@ void map_units(const In* p, std::size_t n, Out* out, F f) noexcept {
 /// Latin-1 bytes to UTF-16 or UTF-32 units (one each). Returns n.
 template <class Out>
 std::size_t latin1_widen_scalar(const unsigned char* p, std::size_t n, Out* out) noexcept {
-  // (A plain loop: map_units's blocks ran no faster here, and slower on short input.)
-  for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<Out>(p[i]);
+  // Long input (and input under 16 bytes) by a plain loop, which compilers vectorise with a scalar
+  // tail; the rest by blocks, the last one overlapping the one before: with g++ 12, UTF-16 output
+  // of 64 B to 1 KiB of text ran 1.15-1.3x faster (UTF-32 only up to 256 B; beyond, 0.5x).
+  if (n < 16 || n >= (sizeof(Out) == 2 ? 4096 : 256)) {
+    for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<Out>(p[i]);
+    return n;
+  }
+  std::size_t i = 0;
+  for (; n - i >= 32; i += 32) widen_block<32>(p + i, out + i);
+  if (n - i >= 16) {
+    widen_block<16>(p + i, out + i);
+    i += 16;
+  }
+  if (i < n) widen_block<16>(p + n - 16, out + n - 16);
   return n;
 }
 
@@ -12519,8 +12531,20 @@ void map_units(const In* p, std::size_t n, Out* out, F f) noexcept {
 /// Latin-1 bytes to UTF-16 or UTF-32 units (one each). Returns n.
 template <class Out>
 std::size_t latin1_widen_scalar(const unsigned char* p, std::size_t n, Out* out) noexcept {
-  // (A plain loop: map_units's blocks ran no faster here, and slower on short input.)
-  for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<Out>(p[i]);
+  // Long input (and input under 16 bytes) by a plain loop, which compilers vectorise with a scalar
+  // tail; the rest by blocks, the last one overlapping the one before: with g++ 12, UTF-16 output
+  // of 64 B to 1 KiB of text ran 1.15-1.3x faster (UTF-32 only up to 256 B; beyond, 0.5x).
+  if (n < 16 || n >= (sizeof(Out) == 2 ? 4096 : 256)) {
+    for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<Out>(p[i]);
+    return n;
+  }
+  std::size_t i = 0;
+  for (; n - i >= 32; i += 32) widen_block<32>(p + i, out + i);
+  if (n - i >= 16) {
+    widen_block<16>(p + i, out + i);
+    i += 16;
+  }
+  if (i < n) widen_block<16>(p + n - 16, out + n - 16);
   return n;
 }
 

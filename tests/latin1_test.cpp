@@ -279,6 +279,61 @@ TEST_CASE("latin1: random ill-formed UTF-8, UTF-16 and UTF-32 against the refere
   }
 }
 
+// skip writes one byte per Latin-1 character only: a buffer of exactly that many bytes (followed
+// here by guard bytes that must stay as they are) is enough, whatever blocks a kernel works in.
+template <class Str, class Convert>
+void check_skip_exact(const Str& in, Convert convert) {
+  std::string want;
+  for (const auto u : in)
+    if (u <= 0xFF) want.push_back(static_cast<char>(u));
+  std::string out(want.size() + 64, '\x7F');
+  const auto r = convert(in, out.data(), utf8dfa::skip{});
+  REQUIRE(r.read == in.size());
+  REQUIRE(r.written == want.size());
+  REQUIRE(out.substr(0, r.written) == want);
+  REQUIRE(out.substr(want.size()) == std::string(64, '\x7F'));
+}
+
+TEST_CASE("latin1: skip into a buffer of exactly the bytes it writes, long UTF-16 and UTF-32 input") {
+  std::mt19937 rng(7);
+  for (const std::size_t n : {20, 64, 127, 128, 129, 300, 1000, 4100}) {
+    for (const unsigned every : {1u, 2u, 17u, 100u, 1000u}) {  // a unit above FF every so many
+      std::u16string s16(n, u'\0');
+      std::u32string s32(n, U'\0');
+      for (std::size_t i = 0; i < n; ++i) {
+        const bool above = rng() % every == 0;
+        s16[i] = static_cast<char16_t>(above ? 0x100 + rng() % 0x7000 : 0x20 + rng() % 0xE0);
+        s32[i] = above ? static_cast<char32_t>(0x100 + rng() % 0x7000) : static_cast<char32_t>(0x20 + rng() % 0xE0);
+      }
+      check_skip_exact(
+          s16, [](const std::u16string& in, char* o, auto pol) { return utf8dfa::utf16_to_latin1(in, o, pol); });
+      check_skip_exact(
+          s32, [](const std::u32string& in, char* o, auto pol) { return utf8dfa::utf32_to_latin1(in, o, pol); });
+    }
+  }
+}
+
+TEST_CASE("latin1: widening to UTF-16 and UTF-32, every length to 300 and longer input, nothing past the end") {
+  std::mt19937 rng(11);
+  std::vector<std::size_t> lengths;
+  for (std::size_t n = 0; n <= 300; ++n) lengths.push_back(n);
+  for (const std::size_t n : {1000, 1023, 1024, 1025, 4095, 4096, 4097, 10000}) lengths.push_back(n);
+  for (const std::size_t n : lengths) {
+    std::string in(n, '\0');
+    for (char& c : in) c = static_cast<char>(rng());
+    std::u16string o16(n + 8, u'\xFFFF');
+    std::u32string o32(n + 8, U'\xFFFFFFFF');
+    REQUIRE(utf8dfa::latin1_to_utf16(in, o16.data()) == n);
+    REQUIRE(utf8dfa::latin1_to_utf32(in, o32.data()) == n);
+    bool same = true;
+    for (std::size_t i = 0; i < n; ++i)
+      same = same && o16[i] == static_cast<unsigned char>(in[i]) && o32[i] == static_cast<unsigned char>(in[i]);
+    for (std::size_t i = n; i < n + 8; ++i) same = same && o16[i] == u'\xFFFF' && o32[i] == U'\xFFFFFFFF';
+    INFO("length " << n);
+    REQUIRE(same);
+  }
+}
+
 #if defined(__wasm32__)
 TEST_CASE("latin1: utf8_length_from_latin1 past a 32-bit size_t's range is SIZE_MAX") {
   // 2 GiB and 64 KiB of E9 (two UTF-8 bytes each: 2^32 + 128 KiB, past SIZE_MAX), in WebAssembly
