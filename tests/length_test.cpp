@@ -844,5 +844,14 @@ TEST_CASE("length helpers: assume_valid, exact on well-formed input, the documen
                                                             u"a"),
                                         assume_valid{}) == 3);  // the lone surrogate 2, 'a' 1
   CHECK(utf8dfa::utf8_length_from_utf32(std::u32string_view(U"\xD800\x110000"), assume_valid{}) == 6);
+  // One byte repeated past the kernels' byte-wide sums (every lane of every vector at its most).
+  for (const unsigned b : {0x00u, 0x7Fu, 0x80u, 0xBFu, 0xC3u, 0xEFu, 0xF0u, 0xFFu})
+    for (const std::size_t n : {std::size_t{8127}, std::size_t{8192}, std::size_t{20000}, std::size_t{70001}}) {
+      const std::string s(n, static_cast<char>(b));
+      const std::size_t weight = b >= 0x80 && b < 0xC0 ? 0 : b >= 0xF0 ? 2 : 1;
+      INFO("byte " << b << ", length " << n);
+      CHECK(utf8dfa::utf16_length_from_utf8(s, assume_valid{}) == n * weight);
+      CHECK(utf8dfa::utf32_length_from_utf8(s, assume_valid{}) == n * (weight != 0));
+    }
 }
 }  // namespace utf8dfa_test_length
