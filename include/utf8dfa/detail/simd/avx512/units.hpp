@@ -283,6 +283,18 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE surrogate_masks surrogates64(const c
   return {h, l};
 }
 
+/// True when none of the n (at most 64) units at p is a surrogate (bytes exchanged when Swap): one
+/// add a vector (D800..DFFF to 0000..07FF), their minimum and one compare; nothing read past p + n.
+template <bool Swap = false>
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool no_surrogate64(const char16_t* p, std::size_t n) noexcept {
+  const __m512i shift = _mm512_set1_epi16(0x2800);  // a unit masked off (zero) becomes 2800
+  __m512i least = _mm512_add_epi16(swap_if<Swap>(_mm512_maskz_loadu_epi16(mask32(n), p)), shift);
+  if (n > 32)
+    least = _mm512_min_epu16(least,
+                             _mm512_add_epi16(swap_if<Swap>(_mm512_maskz_loadu_epi16(mask32(n - 32), p + 32)), shift));
+  return _mm512_cmplt_epu16_mask(least, _mm512_set1_epi16(0x0800)) == 0;
+}
+
 /// True when the surrogates of a short input (at most 64 units) pair up: each high one followed
 /// by a low one (not the last unit), each low one after a high one.
 UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool paired64(const surrogate_masks& m) noexcept {
@@ -476,7 +488,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE validation_result validate_utf16_blo
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16(const char16_t* p,
                                                                                std::size_t n) noexcept {
   if (n <= 64) {  // short input: one or two masked vectors; an error: the scalar code from the start
-    if (UTF8DFA_LIKELY(paired64(surrogates64(p, n)))) return {n, 0, error_code::none};
+    if (UTF8DFA_LIKELY(no_surrogate64(p, n) || paired64(surrogates64(p, n)))) return {n, 0, error_code::none};
     UTF8DFA_LEAVE_AVX();
     return validate_utf(p, n);
   }

@@ -492,7 +492,8 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE std::size_t change_endianness(const Unit*
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16_swapped(const char16_t* p,
                                                                                        std::size_t n) noexcept {
   if (n <= 64) {  // short input: one or two masked vectors; an error: the scalar code from the start
-    if (UTF8DFA_LIKELY(paired64(surrogates64<true>(p, n)))) return {n, 0, error_code::none};
+    if (UTF8DFA_LIKELY(no_surrogate64<true>(p, n) || paired64(surrogates64<true>(p, n))))
+      return {n, 0, error_code::none};
     UTF8DFA_LEAVE_AVX();
     return validate_utf16_swapped_scalar(p, n);
   }
