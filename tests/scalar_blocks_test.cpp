@@ -639,4 +639,28 @@ TEST_CASE("scalar blocks: UTF-16/32 to Latin-1 with one unit above FF at every p
   }
 }
 
+TEST_CASE("scalar blocks: UTF-16/32 to Latin-1, every length to 200 with an error at every position",
+          "[scalar_blocks]") {
+  const scalar_kernel scalar;
+  // The units after the last whole chunk go in blocks of 16, 8 or 4, the last overlapping the one
+  // before: each length and each position of a unit above FF, a pair or a lone surrogate in them.
+  std::u32string base;
+  for (std::size_t k = 0; k < 200; ++k) base.push_back(static_cast<char32_t>((k * 71 + 3) % 256));
+  const std::u16string base16(base.begin(), base.end());
+  for (std::size_t size = 0; size <= 200; ++size)
+    for (std::size_t pos = 0; pos <= size; ++pos) {
+      INFO("length " << size << ", piece at " << pos);
+      for (const std::u16string& piece :
+           {std::u16string(u"\x100"), std::u16string(u"\xD83D\xDE00"), std::u16string(1, char16_t(0xDC00))}) {
+        const std::u16string s = with(base16.substr(0, size), pos, piece);
+        CHECK(check_to_latin1(s, utf8dfa::strict{}).empty());
+        CHECK(check_to_latin1(s, utf8dfa::replace{U'?'}).empty());
+        CHECK(check_to_latin1(s, utf8dfa::skip{}).empty());
+      }
+      const std::u32string s = with(base.substr(0, size), pos, std::u32string(1, char32_t{0x1F600}));
+      CHECK(check_to_latin1(s, utf8dfa::strict{}).empty());
+      CHECK(check_to_latin1(s, utf8dfa::skip{}).empty());
+    }
+}
+
 }  // namespace utf8dfa_test_scalar_blocks
