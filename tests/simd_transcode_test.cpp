@@ -1017,4 +1017,33 @@ TEST_CASE("SIMD transcoding: runs of 3-byte forms with an error, an ASCII byte o
   CHECK(stats().failure.empty());
 }
 
+TEST_CASE("SIMD transcoding: the scalar rest of UTF-16 in the other byte order, in pieces of 64 units") {
+  // finish_scalar_in_order swaps the rest 64 units at a time: a pair across a piece's end, and a
+  // lone surrogate anywhere, against the scalar conversion of the units in host order.
+  for (std::size_t len : {1u, 15u, 63u, 64u, 65u, 127u, 128u, 129u, 200u})
+    for (std::size_t at = 0; at < len; ++at)
+      for (const std::u16string& piece : {std::u16string(u"\xD83D\xDE00"), std::u16string(1, char16_t(0xD800)),
+                                          std::u16string(1, char16_t(0xDC00)), std::u16string(u"\x20AC")}) {
+        std::u16string s(len, u'a');
+        s.replace(at, piece.size(), piece);
+        s.resize(len);
+        std::u16string swapped = s;
+        for (char16_t& u : swapped) u = static_cast<char16_t>((u >> 8) | ((u & 0xFF) << 8));
+        for (const char32_t repl : {d::strict_marker, d::skip_marker, char32_t{0xFFFD}}) {
+          std::vector<unsigned char> want(4 * len + 4), got(4 * len + 4);
+          const conversion_result w = d::scalar_utf16_to_utf8(s.data(), len, want.data(), repl);
+          const d::transcode_cursor<unsigned char> c{0, got.data(), error_code::none};
+          const conversion_result r =
+              repl == d::strict_marker
+                  ? d::finish_scalar_in_order<true, true>(swapped.data(), len, got.data(), c, repl)
+                  : d::finish_scalar_in_order<false, true>(swapped.data(), len, got.data(), c, repl);
+          INFO("length " << len << ", piece at " << at << ", policy " << std::hex << repl);
+          REQUIRE(r.read == w.read);
+          REQUIRE(r.written == w.written);
+          REQUIRE(r.error == w.error);
+          REQUIRE(std::memcmp(got.data(), want.data(), w.written) == 0);
+        }
+      }
+}
+
 }  // namespace utf8dfa_test_simd_transcode

@@ -173,7 +173,10 @@ inline conversion_result finish_scalar(const In* p, std::size_t n, Out* out, tra
                               : utf_to_utf8_scalar(p + c.i, n - c.i, c.o, replace{repl});
   }
   const error_code e = c.first != error_code::none ? c.first : r.error;
-  return {c.i + r.read, static_cast<std::size_t>(c.o - out) + r.written, e};
+  // The written count from the output pointer: written as two sums of counts, g++ 12 pairs them
+  // into one vector sum, whose 16-byte load of r (two 8-byte stores by the call just returned)
+  // cannot be forwarded from those stores and waits for them (10-20 cycles a call).
+  return {c.i + r.read, static_cast<std::size_t>(c.o + r.written - out), e};
 }
 
 /// finish_scalar for a conversion whose UTF-16 side is in the other byte order when Swap (see
@@ -184,8 +187,21 @@ inline conversion_result finish_scalar_in_order(const In* p, std::size_t n, Out*
   if constexpr (!Swap) {
     return finish_scalar<Strict>(p, n, out, c, repl);
   } else if constexpr (sizeof(In) == 2) {
-    if (!scalar_region_in_order<Strict, true>(p, n, n, c, repl))
-      return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+    // The rest swapped 64 units at a time into a buffer, each piece through the scalar conversion
+    // (finish_scalar's, not scalar_region's character by character). A high surrogate last in a
+    // piece waits for the next one, where its pair (or its error) is whole.
+    char16_t buf[64];
+    while (c.i < n) {
+      std::size_t len = n - c.i < 64 ? n - c.i : 64;
+      for (std::size_t j = 0; j < len; ++j)
+        buf[j] = static_cast<char16_t>((p[c.i + j] >> 8) | ((p[c.i + j] & 0xFFu) << 8));
+      if (c.i + len < n && (buf[len - 1] & 0xFC00u) == 0xD800u) --len;
+      const conversion_result r = finish_scalar<Strict>(buf, len, c.o, transcode_cursor<Out>{0, c.o, c.first}, repl);
+      c.o += r.written;
+      if (Strict && r.error != error_code::none) return {c.i + r.read, static_cast<std::size_t>(c.o - out), r.error};
+      c.i += len;
+      c.first = r.error;
+    }
     return {n, static_cast<std::size_t>(c.o - out), c.first};
   } else {
     const conversion_result r = finish_scalar<Strict>(p, n, out, c, repl);

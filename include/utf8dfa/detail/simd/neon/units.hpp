@@ -259,7 +259,10 @@ inline conversion_result finish_units(const In* p, std::size_t n, Out* out, tran
   else
     r = utf_to_utf(p + c.i, n - c.i, c.o, replace{repl});
   const error_code e = c.first != error_code::none ? c.first : r.error;
-  return {c.i + r.read, static_cast<std::size_t>(c.o - out) + r.written, e};
+  // The written count from the output pointer: written as two sums of counts, g++ 12 pairs them
+  // into one vector sum, whose 16-byte load of r (two 8-byte stores by the call just returned)
+  // cannot be forwarded from those stores and waits for them (10-20 cycles a call).
+  return {c.i + r.read, static_cast<std::size_t>(c.o + r.written - out), e};
 }
 
 /// UTF-16 to UTF-32: 16 units without surrogates widened; other blocks through the scalar decoder.
