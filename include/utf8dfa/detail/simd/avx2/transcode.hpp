@@ -116,26 +116,37 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i load16(const char16_t* p) noex
   return in_order16<Swap>(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
 }
 
+/// Stores the first `count` (< 8) bytes of v at o, and nothing else (in pieces of 4, 2 and 1 bytes:
+/// masked stores are slow on some CPUs).
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void store_bytes(unsigned char* o, __m128i v, unsigned count) noexcept {
+  std::uint64_t bytes = static_cast<std::uint64_t>(_mm_cvtsi128_si64(v));
+  if ((count & 4u) != 0) {
+    const auto four = static_cast<std::uint32_t>(bytes);
+    std::memcpy(o, &four, 4);
+    o += 4;
+    bytes >>= 32;
+  }
+  if ((count & 2u) != 0) {
+    const auto two = static_cast<std::uint16_t>(bytes);
+    std::memcpy(o, &two, 2);
+    o += 2;
+    bytes >>= 16;
+  }
+  if ((count & 1u) != 0) *o = static_cast<unsigned char>(bytes);
+}
+
 /// Stores the first `count` (<= 16) bytes of v at o, and nothing else: whole dwords by a masked
-/// store, the last 1 to 3 bytes by a 2-byte and a 1-byte store (a loop of byte stores here became a
-/// library call to memcpy, with the vector registers saved around it, in g++ 12).
+/// store, the last 1 to 3 bytes by store_bytes (a loop of byte stores here became a library call
+/// to memcpy, with the vector registers saved around it, in g++ 12).
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void store_exact(unsigned char* o, __m128i v, unsigned count) noexcept {
   const __m128i whole = _mm_cmpgt_epi32(_mm_set1_epi32(static_cast<int>(count / 4)), _mm_setr_epi32(0, 1, 2, 3));
   _mm_maskstore_epi32(reinterpret_cast<int*>(o), whole, v);
   if ((count & 3u) != 0) {
     alignas(16) unsigned char bytes[16];
     _mm_store_si128(reinterpret_cast<__m128i*>(bytes), v);
-    const unsigned at = count & ~3u;
     std::uint32_t last = 0;
-    std::memcpy(&last, bytes + at, 4);
-    unsigned char* q = o + at;
-    if ((count & 2u) != 0) {
-      const auto two = static_cast<std::uint16_t>(last);
-      std::memcpy(q, &two, 2);
-      q += 2;
-      last >>= 16;
-    }
-    if ((count & 1u) != 0) *q = static_cast<unsigned char>(last);
+    std::memcpy(&last, bytes + (count & ~3u), 4);
+    store_bytes(o + (count & ~3u), _mm_cvtsi32_si128(static_cast<int>(last)), count & 3u);
   }
 }
 

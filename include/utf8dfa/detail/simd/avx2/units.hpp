@@ -104,25 +104,6 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t latin1_to_utf8(const uns
 
 // ---- UTF-8 to Latin-1 -----------------------------------------------------------------------
 
-/// Stores the first `count` (< 8) bytes of v at o, and nothing else (in pieces of 4, 2 and 1 bytes:
-/// masked stores are slow on some CPUs).
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void store_bytes(unsigned char* o, __m128i v, unsigned count) noexcept {
-  std::uint64_t bytes = static_cast<std::uint64_t>(_mm_cvtsi128_si64(v));
-  if ((count & 4u) != 0) {
-    const auto four = static_cast<std::uint32_t>(bytes);
-    std::memcpy(o, &four, 4);
-    o += 4;
-    bytes >>= 32;
-  }
-  if ((count & 2u) != 0) {
-    const auto two = static_cast<std::uint16_t>(bytes);
-    std::memcpy(o, &two, 2);
-    o += 2;
-    bytes >>= 16;
-  }
-  if ((count & 1u) != 0) *o = static_cast<unsigned char>(bytes);
-}
-
 /// Stores the first `count` (<= 8) dwords of v at o, and nothing else (in pieces, as store_bytes).
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void store_dwords(char32_t* o, __m256i v, unsigned count) noexcept {
   if (count == 8) {
