@@ -1037,7 +1037,7 @@ TEST_CASE("SIMD transcoding: the scalar rest of UTF-16 in the other byte order, 
               repl == d::strict_marker
                   ? d::finish_scalar_in_order<true, true>(swapped.data(), len, got.data(), c, repl)
                   : d::finish_scalar_in_order<false, true>(swapped.data(), len, got.data(), c, repl);
-          INFO("length " << len << ", piece at " << at << ", policy " << std::hex << repl);
+          INFO("length " << len << ", piece at " << at << ", policy " << std::hex << static_cast<std::uint32_t>(repl));
           REQUIRE(r.read == w.read);
           REQUIRE(r.written == w.written);
           REQUIRE(r.error == w.error);
