@@ -4388,8 +4388,7 @@ inline bool scalar_region_in_order(const In* p, std::size_t n, std::size_t end, 
     while (c.i < end) {
       const std::size_t base = c.i, stop = end - base < 64 ? end : base + 64;
       const std::size_t len = (stop < n ? stop + 1 : n) - base;
-      for (std::size_t j = 0; j < len; ++j)
-        buf[j] = static_cast<char16_t>((p[base + j] >> 8) | ((p[base + j] & 0xFFu) << 8));
+      for (std::size_t j = 0; j < len; ++j) buf[j] = swap_bytes(p[base + j]);
       transcode_cursor<Out> local{0, c.o, c.first};
       const bool ok = scalar_region<Strict>(buf, len, stop - base, local, replacement);
       c = {base + local.i, local.o, local.first};
@@ -4440,8 +4439,7 @@ inline conversion_result finish_scalar_in_order(const In* p, std::size_t n, Out*
     char16_t buf[64];
     while (c.i < n) {
       std::size_t len = n - c.i < 64 ? n - c.i : 64;
-      for (std::size_t j = 0; j < len; ++j)
-        buf[j] = static_cast<char16_t>((p[c.i + j] >> 8) | ((p[c.i + j] & 0xFFu) << 8));
+      for (std::size_t j = 0; j < len; ++j) buf[j] = swap_bytes(p[c.i + j]);
       if (c.i + len < n && (buf[len - 1] & 0xFC00u) == 0xD800u) --len;
       const conversion_result r = finish_scalar<Strict>(buf, len, c.o, transcode_cursor<Out>{0, c.o, c.first}, repl);
       c.o += r.written;
