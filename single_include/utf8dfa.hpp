@@ -1254,13 +1254,18 @@ UTF8DFA_ALWAYS_INLINE Out* copy_units(const In* p, std::size_t count, Out* o) no
   return o + count;
 }
 
-/// The N bytes at p widened into `o` (read before any unit is written, so that compilers turn the
-/// fixed-length loop into a few vector instructions whatever `o` may alias).
+/// The `Block` units or bytes at p, each through `f`, into o (which does not overlap them): a
+/// fixed count on restrict pointers, which compilers vectorise with no run-time overlap test.
+template <std::size_t Block, class In, class Out, class F>
+UTF8DFA_ALWAYS_INLINE void map_block(const In* UTF8DFA_RESTRICT p, Out* UTF8DFA_RESTRICT o, F f) noexcept {
+  for (std::size_t k = 0; k < Block; ++k) o[k] = f(p[k]);
+}
+
+/// The N bytes at p widened into `o` (map_block: clang++ 14 widened a block copied through the
+/// stack byte by byte, with spills, at half the speed).
 template <std::size_t N, class Out>
 UTF8DFA_ALWAYS_INLINE Out* widen_block(const unsigned char* p, Out* o) noexcept {
-  unsigned char b[N];
-  std::memcpy(b, p, N);
-  for (std::size_t k = 0; k < N; ++k) o[k] = static_cast<Out>(b[k]);
+  map_block<N>(p, o, [](unsigned char b) { return static_cast<Out>(b); });
   return o + N;
 }
 
@@ -2731,13 +2736,6 @@ constexpr validation_result validate_utf32_scalar(const char32_t* p, std::size_t
   return validate_utf(p, n);
 }
 
-/// The `Block` units or bytes at p, each through `f`, into o (which does not overlap them): a
-/// fixed count on restrict pointers, which compilers vectorise with no run-time overlap test.
-template <std::size_t Block, class In, class Out, class F>
-UTF8DFA_ALWAYS_INLINE void map_block(const In* UTF8DFA_RESTRICT p, Out* UTF8DFA_RESTRICT o, F f) noexcept {
-  for (std::size_t k = 0; k < Block; ++k) o[k] = f(p[k]);
-}
-
 /// The `n` units or bytes at p, each through `f`, into out (which does not overlap them): blocks
 /// of 64 (the last one ending at n, written again in part, when n is 64 or more).
 template <class In, class Out, class F>
@@ -2758,8 +2756,8 @@ std::size_t latin1_widen_scalar(const unsigned char* p, std::size_t n, Out* out)
   // Input under 16 bytes, and input of 256 bytes or more into UTF-32, by a plain loop (which compilers
   // vectorise with a scalar tail); the rest by blocks on pointers that do not overlap, the last one
   // overlapping the one before. With g++ 12, UTF-16 output of 64 B to 1 KiB of text ran 1.2-1.4x
-  // faster than by the loop (a copy of each block through the stack, as widen_block has it, cost
-  // g++ 12 a third more at 1 KiB); UTF-32 output of ~100 KB ran by blocks at 0.7x the loop's speed
+  // faster than by the loop (a copy of each block through the stack, which g++ 12 kept storing,
+  // cost a third more at 1 KiB); UTF-32 output of ~100 KB ran by blocks at 0.7x the loop's speed
   // on an Intel Xeon (the same on an AMD EPYC).
   if (n < 16 || (sizeof(Out) == 4 && n >= 256)) {
     for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<Out>(p[i]);
@@ -12599,13 +12597,6 @@ constexpr validation_result validate_utf32_scalar(const char32_t* p, std::size_t
   return validate_utf(p, n);
 }
 
-/// The `Block` units or bytes at p, each through `f`, into o (which does not overlap them): a
-/// fixed count on restrict pointers, which compilers vectorise with no run-time overlap test.
-template <std::size_t Block, class In, class Out, class F>
-UTF8DFA_ALWAYS_INLINE void map_block(const In* UTF8DFA_RESTRICT p, Out* UTF8DFA_RESTRICT o, F f) noexcept {
-  for (std::size_t k = 0; k < Block; ++k) o[k] = f(p[k]);
-}
-
 /// The `n` units or bytes at p, each through `f`, into out (which does not overlap them): blocks
 /// of 64 (the last one ending at n, written again in part, when n is 64 or more).
 template <class In, class Out, class F>
@@ -12626,8 +12617,8 @@ std::size_t latin1_widen_scalar(const unsigned char* p, std::size_t n, Out* out)
   // Input under 16 bytes, and input of 256 bytes or more into UTF-32, by a plain loop (which compilers
   // vectorise with a scalar tail); the rest by blocks on pointers that do not overlap, the last one
   // overlapping the one before. With g++ 12, UTF-16 output of 64 B to 1 KiB of text ran 1.2-1.4x
-  // faster than by the loop (a copy of each block through the stack, as widen_block has it, cost
-  // g++ 12 a third more at 1 KiB); UTF-32 output of ~100 KB ran by blocks at 0.7x the loop's speed
+  // faster than by the loop (a copy of each block through the stack, which g++ 12 kept storing,
+  // cost a third more at 1 KiB); UTF-32 output of ~100 KB ran by blocks at 0.7x the loop's speed
   // on an Intel Xeon (the same on an AMD EPYC).
   if (n < 16 || (sizeof(Out) == 4 && n >= 256)) {
     for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<Out>(p[i]);

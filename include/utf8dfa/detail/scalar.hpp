@@ -263,13 +263,18 @@ UTF8DFA_ALWAYS_INLINE Out* copy_units(const In* p, std::size_t count, Out* o) no
   return o + count;
 }
 
-/// The N bytes at p widened into `o` (read before any unit is written, so that compilers turn the
-/// fixed-length loop into a few vector instructions whatever `o` may alias).
+/// The `Block` units or bytes at p, each through `f`, into o (which does not overlap them): a
+/// fixed count on restrict pointers, which compilers vectorise with no run-time overlap test.
+template <std::size_t Block, class In, class Out, class F>
+UTF8DFA_ALWAYS_INLINE void map_block(const In* UTF8DFA_RESTRICT p, Out* UTF8DFA_RESTRICT o, F f) noexcept {
+  for (std::size_t k = 0; k < Block; ++k) o[k] = f(p[k]);
+}
+
+/// The N bytes at p widened into `o` (map_block: clang++ 14 widened a block copied through the
+/// stack byte by byte, with spills, at half the speed).
 template <std::size_t N, class Out>
 UTF8DFA_ALWAYS_INLINE Out* widen_block(const unsigned char* p, Out* o) noexcept {
-  unsigned char b[N];
-  std::memcpy(b, p, N);
-  for (std::size_t k = 0; k < N; ++k) o[k] = static_cast<Out>(b[k]);
+  map_block<N>(p, o, [](unsigned char b) { return static_cast<Out>(b); });
   return o + N;
 }
 

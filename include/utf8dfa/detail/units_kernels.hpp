@@ -99,13 +99,6 @@ constexpr validation_result validate_utf32_scalar(const char32_t* p, std::size_t
   return validate_utf(p, n);
 }
 
-/// The `Block` units or bytes at p, each through `f`, into o (which does not overlap them): a
-/// fixed count on restrict pointers, which compilers vectorise with no run-time overlap test.
-template <std::size_t Block, class In, class Out, class F>
-UTF8DFA_ALWAYS_INLINE void map_block(const In* UTF8DFA_RESTRICT p, Out* UTF8DFA_RESTRICT o, F f) noexcept {
-  for (std::size_t k = 0; k < Block; ++k) o[k] = f(p[k]);
-}
-
 /// The `n` units or bytes at p, each through `f`, into out (which does not overlap them): blocks
 /// of 64 (the last one ending at n, written again in part, when n is 64 or more).
 template <class In, class Out, class F>
@@ -126,8 +119,8 @@ std::size_t latin1_widen_scalar(const unsigned char* p, std::size_t n, Out* out)
   // Input under 16 bytes, and input of 256 bytes or more into UTF-32, by a plain loop (which compilers
   // vectorise with a scalar tail); the rest by blocks on pointers that do not overlap, the last one
   // overlapping the one before. With g++ 12, UTF-16 output of 64 B to 1 KiB of text ran 1.2-1.4x
-  // faster than by the loop (a copy of each block through the stack, as widen_block has it, cost
-  // g++ 12 a third more at 1 KiB); UTF-32 output of ~100 KB ran by blocks at 0.7x the loop's speed
+  // faster than by the loop (a copy of each block through the stack, which g++ 12 kept storing,
+  // cost a third more at 1 KiB); UTF-32 output of ~100 KB ran by blocks at 0.7x the loop's speed
   // on an Intel Xeon (the same on an AMD EPYC).
   if (n < 16 || (sizeof(Out) == 4 && n >= 256)) {
     for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<Out>(p[i]);
