@@ -663,4 +663,44 @@ TEST_CASE("scalar blocks: UTF-16/32 to Latin-1, every length to 200 with an erro
     }
 }
 
+TEST_CASE("scalar blocks: UTF-16 and UTF-32 validation around the 256-unit chunks, an error at every position",
+          "[scalar_blocks]") {
+  const scalar_kernel scalar;
+  // Chunks of up to 256 units (UTF-16: a multiple of 8, with the unit after each read too), then the
+  // chunk that failed unit by unit: every length from 0 to 40 and around one and two chunks, with an
+  // error at every position (UTF-16 a pair among the units too, so that chunks start inside pairs).
+  std::u32string base;
+  for (std::size_t k = 0; k < 560; ++k) base.push_back(k % 7 == 3 ? 0x1F600 + k : 0x400 + (k * 13) % 0x900);
+  const std::u16string base16 = to16(base);
+  std::vector<std::size_t> sizes;
+  for (std::size_t s = 0; s <= 40; ++s) sizes.push_back(s);
+  for (std::size_t s = 246; s <= 266; ++s) sizes.push_back(s);
+  for (std::size_t s = 505; s <= 520; ++s) sizes.push_back(s);
+  const std::u16string bad16[] = {std::u16string(1, char16_t(0xD83D)), std::u16string(1, char16_t(0xDE00)),
+                                  std::u16string(u"\xDE00\xD83D")};
+  for (const std::size_t size : sizes) {
+    const std::u16string s0 = base16.substr(0, size);
+    CHECK(same(utf8dfa::validate_utf16(s0), validate16_ref(s0)));
+    for (std::size_t pos = 0; pos <= size; ++pos)
+      for (const std::u16string& b : bad16) {
+        const std::u16string s = with(s0, pos, b);
+        INFO("UTF-16 of " << s.size() << ", error at " << pos);
+        const utf8dfa::validation_result want = validate16_ref(s);
+        CHECK(same(utf8dfa::validate_utf16(s), want));
+        CHECK(same(utf8dfa::validate_utf16be(in_order(s, false)), want));
+        CHECK(same(utf8dfa::validate_utf16le(in_order(s, true)), want));
+      }
+    const std::u32string t0 = base.substr(0, size);
+    CHECK(same(utf8dfa::validate_utf32(t0), {t0.size(), 0, utf8dfa::error_code::none}));
+    for (std::size_t pos = 0; pos < size; ++pos)
+      for (const char32_t b : {char32_t{0xD800}, char32_t{0xDFFF}, char32_t{0x110000}}) {
+        std::u32string t = t0;
+        t[pos] = b;
+        INFO("UTF-32 of " << t.size() << ", " << static_cast<std::uint32_t>(b) << " at " << pos);
+        const utf8dfa::error_code e = b > 0x10FFFF ? utf8dfa::error_code::too_large : utf8dfa::error_code::surrogate;
+        CHECK(same(utf8dfa::validate_utf32(t), {pos, 1, e}));
+      }
+  }
+}
+
 }  // namespace utf8dfa_test_scalar_blocks
