@@ -663,8 +663,10 @@ TEST_CASE("scalar blocks: UTF-16/32 to Latin-1, every length to 200 with an erro
     }
 }
 
-TEST_CASE("scalar blocks: UTF-16 and UTF-32 validation around the 256-unit chunks, an error at every position",
-          "[scalar_blocks]") {
+TEST_CASE(
+    "scalar blocks: UTF-16 and UTF-32 validation and UTF-16 repair around the 256-unit chunks, an error at "
+    "every position",
+    "[scalar_blocks]") {
   const scalar_kernel scalar;
   // Chunks of up to 256 units (UTF-16: a multiple of 8, with the unit after each read too), then the
   // chunk that failed unit by unit: every length from 0 to 40 and around one and two chunks, with an
@@ -689,6 +691,17 @@ TEST_CASE("scalar blocks: UTF-16 and UTF-32 validation around the 256-unit chunk
         CHECK(same(utf8dfa::validate_utf16(s), want));
         CHECK(same(utf8dfa::validate_utf16be(in_order(s, false)), want));
         CHECK(same(utf8dfa::validate_utf16le(in_order(s, true)), want));
+        std::u16string want_fixed;
+        for (std::size_t i = 0; i < s.size();) {
+          const utf8dfa_ref::utf16_piece piece = utf8dfa_ref::utf16_at(s.data(), s.size(), i);
+          want_fixed += piece.kind == error::none ? s.substr(i, piece.length) : std::u16string(1, u'\uFFFD');
+          i += piece.length;
+        }
+        std::u16string fixed(s.size(), u'#'), in_place = s;
+        utf8dfa::to_well_formed_utf16(s, &fixed[0]);
+        utf8dfa::to_well_formed_utf16(in_place, &in_place[0]);
+        CHECK(fixed == want_fixed);
+        CHECK(in_place == want_fixed);
       }
     const std::u32string t0 = base.substr(0, size);
     CHECK(same(utf8dfa::validate_utf32(t0), {t0.size(), 0, utf8dfa::error_code::none}));

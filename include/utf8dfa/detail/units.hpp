@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "../error.hpp"
@@ -594,8 +595,15 @@ inline std::size_t to_well_formed_until(const char16_t* p, std::size_t n, std::s
 }
 
 /// UTF-16 with each unpaired surrogate replaced by U+FFFD into `out` (which may be `p`). Returns n.
+/// The chunks skip_paired_blocks passes are copied as they are (not at all in place); the chunk
+/// where it stops (up to 256 units, and the unit after it) goes character by character.
 inline std::size_t to_well_formed_utf16_scalar(const char16_t* p, std::size_t n, char16_t* out) noexcept {
-  to_well_formed_until(p, n, 0, n, out);
+  std::size_t i = 0;
+  while (i < n) {
+    const std::size_t j = skip_paired_blocks(p, n, i);
+    if (j != i && out != p) std::memcpy(out + i, p + i, (j - i) * sizeof(char16_t));
+    i = to_well_formed_until(p, n, j, n - j < 257 ? n : j + 257, out);
+  }
   return n;
 }
 
