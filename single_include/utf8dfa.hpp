@@ -1772,13 +1772,14 @@ struct latin1_progress {
 /// and 512 bytes, both ran fastest at 256 with g++ 12).
 inline constexpr std::size_t latin1_chunk_bytes = 256;
 
-/// The scalar narrowing into Latin-1 is written for the compiler at hand (measured with g++ 12 and
-/// clang++ 14): clang++ vectorises loops of run-time length and ORs of units well, but keeps the
-/// words of a short block's OR and narrows from them byte by byte.
+/// Some scalar loops are written for the compiler at hand (measured with g++ 12 and clang++ 14).
+/// Narrowing into Latin-1: clang++ vectorises loops of run-time length and ORs of units well, but
+/// keeps the words of a short block's OR and narrows from them byte by byte. count_utf16's last
+/// units: g++ vectorises a loop of run-time length, clang++ ran it slower than words of four units.
 #if defined(__clang__)
-inline constexpr bool latin1_clang_codegen = true;
+inline constexpr bool clang_codegen = true;
 #else
-inline constexpr bool latin1_clang_codegen = false;
+inline constexpr bool clang_codegen = false;
 #endif
 
 /// The `Block` UTF-16 or UTF-32 units at p narrowed into out (one byte a unit) when none is above
@@ -1789,7 +1790,7 @@ inline constexpr bool latin1_clang_codegen = false;
 template <std::size_t Block, class In>
 bool latin1_block(const In* UTF8DFA_RESTRICT p, unsigned char* UTF8DFA_RESTRICT out) noexcept {
   static_assert(Block * sizeof(In) % 8 == 0, "whole words");
-  if constexpr (sizeof(In) == 4 && latin1_clang_codegen) {
+  if constexpr (sizeof(In) == 4 && clang_codegen) {
     In any = 0;
     for (std::size_t k = 0; k < Block; ++k) any = static_cast<In>(any | p[k]);
     if (any > 0xFFu) return false;
@@ -1924,7 +1925,7 @@ std::size_t latin1_prefix(const In* p, std::size_t n, unsigned char* out) noexce
   std::size_t i = 0;
   for (; n - i >= block; i += block)
     if (!latin1_block<block>(p + i, out + i)) return i;
-  if constexpr (latin1_clang_codegen) {
+  if constexpr (clang_codegen) {
     const In* q = p + i;
     const std::size_t m = n - i;
     In any = 0;
@@ -2731,9 +2732,10 @@ UTF8DFA_ALWAYS_INLINE std::uint64_t pair_lanes(const char16_t* p) noexcept {
 }
 
 /// The kernel table's count_utf16: n less the pairs, counted without a branch: in blocks of 256
-/// units, then of 64, with 16-bit sums (which the compiler vectorises in 16-bit lanes), the rest
-/// four units a word (short input too, where a vector loop would leave most units to its
-/// one-at-a-time tail), rather than count_utf16_scalar's walk from character to character.
+/// units with 16-bit sums (which the compilers vectorise in 16-bit lanes), the rest (short input
+/// too) in one loop of run-time length with g++ (64 B ran 1.6x faster than by words), or with
+/// clang++ in blocks of 64 and then four units a word (a vector loop's one-at-a-time tail cost
+/// clang++ more); rather than count_utf16_scalar's walk from character to character.
 inline std::size_t count_utf16_by_pairs(const char16_t* p, std::size_t n) noexcept {
   const auto starts_pair = [p](std::size_t i) {
     return static_cast<unsigned>(((p[i] & 0xFC00u) == 0xD800u) & ((p[i + 1] & 0xFC00u) == 0xDC00u));
@@ -2744,17 +2746,27 @@ inline std::size_t count_utf16_by_pairs(const char16_t* p, std::size_t n) noexce
     for (std::size_t k = 0; k < 256; ++k) block = static_cast<std::uint16_t>(block + starts_pair(i + k));
     pairs += block;
   }
-  if (n - i > 64) {  // (at most three, with their own sum)
-    std::uint16_t block = 0;
-    for (; n - i > 64; i += 64)
-      for (std::size_t k = 0; k < 64; ++k) block = static_cast<std::uint16_t>(block + starts_pair(i + k));
-    pairs += block;
+  if constexpr (clang_codegen) {
+    if (n - i > 64) {  // (at most three, with their own sum)
+      std::uint16_t block = 0;
+      for (; n - i > 64; i += 64)
+        for (std::size_t k = 0; k < 64; ++k) block = static_cast<std::uint16_t>(block + starts_pair(i + k));
+      pairs += block;
+    }
+    std::uint64_t lanes = 0;  // at most 64 words: each lane stays below 2^16
+    for (; n - i >= 5; i += 4) lanes += pair_lanes(p + i);
+    pairs += static_cast<std::size_t>((lanes * unit_lanes<2>::ones) >> 48);
+    for (; i + 1 < n; ++i) pairs += starts_pair(i);
+    return n - pairs;
   }
-  std::uint64_t lanes = 0;  // at most 64 words: each lane stays below 2^16
-  for (; n - i >= 5; i += 4) lanes += pair_lanes(p + i);
-  pairs += static_cast<std::size_t>((lanes * unit_lanes<2>::ones) >> 48);
-  for (; i + 1 < n; ++i) pairs += starts_pair(i);
-  return n - pairs;
+  // Up to 256 units left: one loop of run-time length over the units a pair can start at (all but
+  // the last).
+  const char16_t* q = p + i;
+  const std::size_t m = n - i - (n > i);
+  std::uint16_t rest = 0;
+  for (std::size_t k = 0; k < m; ++k)
+    rest = static_cast<std::uint16_t>(rest + (((q[k] & 0xFC00u) == 0xD800u) & ((q[k + 1] & 0xFC00u) == 0xDC00u)));
+  return n - pairs - rest;
 }
 
 /// validate_utf16 on the `n` units at p with the bytes of each exchanged (UTF-16 in the byte order
@@ -12592,9 +12604,10 @@ UTF8DFA_ALWAYS_INLINE std::uint64_t pair_lanes(const char16_t* p) noexcept {
 }
 
 /// The kernel table's count_utf16: n less the pairs, counted without a branch: in blocks of 256
-/// units, then of 64, with 16-bit sums (which the compiler vectorises in 16-bit lanes), the rest
-/// four units a word (short input too, where a vector loop would leave most units to its
-/// one-at-a-time tail), rather than count_utf16_scalar's walk from character to character.
+/// units with 16-bit sums (which the compilers vectorise in 16-bit lanes), the rest (short input
+/// too) in one loop of run-time length with g++ (64 B ran 1.6x faster than by words), or with
+/// clang++ in blocks of 64 and then four units a word (a vector loop's one-at-a-time tail cost
+/// clang++ more); rather than count_utf16_scalar's walk from character to character.
 inline std::size_t count_utf16_by_pairs(const char16_t* p, std::size_t n) noexcept {
   const auto starts_pair = [p](std::size_t i) {
     return static_cast<unsigned>(((p[i] & 0xFC00u) == 0xD800u) & ((p[i + 1] & 0xFC00u) == 0xDC00u));
@@ -12605,17 +12618,27 @@ inline std::size_t count_utf16_by_pairs(const char16_t* p, std::size_t n) noexce
     for (std::size_t k = 0; k < 256; ++k) block = static_cast<std::uint16_t>(block + starts_pair(i + k));
     pairs += block;
   }
-  if (n - i > 64) {  // (at most three, with their own sum)
-    std::uint16_t block = 0;
-    for (; n - i > 64; i += 64)
-      for (std::size_t k = 0; k < 64; ++k) block = static_cast<std::uint16_t>(block + starts_pair(i + k));
-    pairs += block;
+  if constexpr (clang_codegen) {
+    if (n - i > 64) {  // (at most three, with their own sum)
+      std::uint16_t block = 0;
+      for (; n - i > 64; i += 64)
+        for (std::size_t k = 0; k < 64; ++k) block = static_cast<std::uint16_t>(block + starts_pair(i + k));
+      pairs += block;
+    }
+    std::uint64_t lanes = 0;  // at most 64 words: each lane stays below 2^16
+    for (; n - i >= 5; i += 4) lanes += pair_lanes(p + i);
+    pairs += static_cast<std::size_t>((lanes * unit_lanes<2>::ones) >> 48);
+    for (; i + 1 < n; ++i) pairs += starts_pair(i);
+    return n - pairs;
   }
-  std::uint64_t lanes = 0;  // at most 64 words: each lane stays below 2^16
-  for (; n - i >= 5; i += 4) lanes += pair_lanes(p + i);
-  pairs += static_cast<std::size_t>((lanes * unit_lanes<2>::ones) >> 48);
-  for (; i + 1 < n; ++i) pairs += starts_pair(i);
-  return n - pairs;
+  // Up to 256 units left: one loop of run-time length over the units a pair can start at (all but
+  // the last).
+  const char16_t* q = p + i;
+  const std::size_t m = n - i - (n > i);
+  std::uint16_t rest = 0;
+  for (std::size_t k = 0; k < m; ++k)
+    rest = static_cast<std::uint16_t>(rest + (((q[k] & 0xFC00u) == 0xD800u) & ((q[k + 1] & 0xFC00u) == 0xDC00u)));
+  return n - pairs - rest;
 }
 
 /// validate_utf16 on the `n` units at p with the bytes of each exchanged (UTF-16 in the byte order

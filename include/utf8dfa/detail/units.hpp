@@ -69,13 +69,14 @@ struct latin1_progress {
 /// and 512 bytes, both ran fastest at 256 with g++ 12).
 inline constexpr std::size_t latin1_chunk_bytes = 256;
 
-/// The scalar narrowing into Latin-1 is written for the compiler at hand (measured with g++ 12 and
-/// clang++ 14): clang++ vectorises loops of run-time length and ORs of units well, but keeps the
-/// words of a short block's OR and narrows from them byte by byte.
+/// Some scalar loops are written for the compiler at hand (measured with g++ 12 and clang++ 14).
+/// Narrowing into Latin-1: clang++ vectorises loops of run-time length and ORs of units well, but
+/// keeps the words of a short block's OR and narrows from them byte by byte. count_utf16's last
+/// units: g++ vectorises a loop of run-time length, clang++ ran it slower than words of four units.
 #if defined(__clang__)
-inline constexpr bool latin1_clang_codegen = true;
+inline constexpr bool clang_codegen = true;
 #else
-inline constexpr bool latin1_clang_codegen = false;
+inline constexpr bool clang_codegen = false;
 #endif
 
 /// The `Block` UTF-16 or UTF-32 units at p narrowed into out (one byte a unit) when none is above
@@ -86,7 +87,7 @@ inline constexpr bool latin1_clang_codegen = false;
 template <std::size_t Block, class In>
 bool latin1_block(const In* UTF8DFA_RESTRICT p, unsigned char* UTF8DFA_RESTRICT out) noexcept {
   static_assert(Block * sizeof(In) % 8 == 0, "whole words");
-  if constexpr (sizeof(In) == 4 && latin1_clang_codegen) {
+  if constexpr (sizeof(In) == 4 && clang_codegen) {
     In any = 0;
     for (std::size_t k = 0; k < Block; ++k) any = static_cast<In>(any | p[k]);
     if (any > 0xFFu) return false;
@@ -221,7 +222,7 @@ std::size_t latin1_prefix(const In* p, std::size_t n, unsigned char* out) noexce
   std::size_t i = 0;
   for (; n - i >= block; i += block)
     if (!latin1_block<block>(p + i, out + i)) return i;
-  if constexpr (latin1_clang_codegen) {
+  if constexpr (clang_codegen) {
     const In* q = p + i;
     const std::size_t m = n - i;
     In any = 0;
