@@ -559,6 +559,17 @@ std::u16string in_order(const std::u16string& s, bool little) {
   return r;
 }
 
+/// `s` with each unpaired surrogate replaced by U+FFFD, by the ABNF reference.
+std::u16string repaired_ref(const std::u16string& s) {
+  std::u16string r;
+  for (std::size_t i = 0; i < s.size();) {
+    const utf8dfa_ref::utf16_piece piece = utf8dfa_ref::utf16_at(s.data(), s.size(), i);
+    r += piece.kind == error::none ? s.substr(i, piece.length) : std::u16string(1, u'\uFFFD');
+    i += piece.length;
+  }
+  return r;
+}
+
 bool same(const utf8dfa::validation_result& a, const utf8dfa::validation_result& b) {
   return a.valid_up_to == b.valid_up_to && a.error_length == b.error_length && a.error == b.error;
 }
@@ -587,12 +598,7 @@ void check_pairs_only() {
           CHECK(check_utf16_utf32(s, utf8dfa::replace{}).empty());
           std::u16string fixed(s.size(), u'#');
           utf8dfa::to_well_formed_utf16(s, &fixed[0]);
-          std::u16string want_fixed;
-          for (std::size_t i = 0; i < s.size();) {
-            const utf8dfa_ref::utf16_piece piece = utf8dfa_ref::utf16_at(s.data(), s.size(), i);
-            want_fixed += piece.kind == error::none ? s.substr(i, piece.length) : std::u16string(1, u'\uFFFD');
-            i += piece.length;
-          }
+          const std::u16string want_fixed = repaired_ref(s);
           CHECK(fixed == want_fixed);
         }
     const char32_t bad32[] = {0xD800, 0x110000, 0x41};
@@ -691,12 +697,7 @@ TEST_CASE(
         CHECK(same(utf8dfa::validate_utf16(s), want));
         CHECK(same(utf8dfa::validate_utf16be(in_order(s, false)), want));
         CHECK(same(utf8dfa::validate_utf16le(in_order(s, true)), want));
-        std::u16string want_fixed;
-        for (std::size_t i = 0; i < s.size();) {
-          const utf8dfa_ref::utf16_piece piece = utf8dfa_ref::utf16_at(s.data(), s.size(), i);
-          want_fixed += piece.kind == error::none ? s.substr(i, piece.length) : std::u16string(1, u'\uFFFD');
-          i += piece.length;
-        }
+        const std::u16string want_fixed = repaired_ref(s);
         std::u16string fixed(s.size(), u'#'), in_place = s;
         utf8dfa::to_well_formed_utf16(s, &fixed[0]);
         utf8dfa::to_well_formed_utf16(in_place, &in_place[0]);

@@ -81,7 +81,7 @@ inline std::size_t count_utf16_by_pairs(const char16_t* p, std::size_t n) noexce
     return n - pairs;
   }
   // Up to 256 units left: one loop of run-time length over the units a pair can start at (all but
-  // the last).
+  // the last), on a pointer to them (through starts_pair, g++ 12 did not vectorise it: 64 B 0.22x).
   const char16_t* q = p + i;
   const std::size_t m = n - i - (n > i);
   std::uint16_t rest = 0;
