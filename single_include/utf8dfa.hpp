@@ -1153,10 +1153,10 @@ inline bool two_streams_valid(const unsigned char* p, std::size_t start, std::si
       a += 16;
       b += 16;
     } else {
-      std::size_t start = 0;
+      std::size_t from = 0;  // (where and from which state: unused, a failure is located by one stream)
       std::uint64_t entry = 0;
-      sa = dfa_block(sa, p, a, mid, start, entry);
-      sb = dfa_block(sb, p, b, n, start, entry);
+      sa = dfa_block(sa, p, a, mid, from, entry);
+      sb = dfa_block(sb, p, b, n, from, entry);
     }
     if (UTF8DFA_UNLIKELY(((sa & state_mask) == s_reject) | ((sb & state_mask) == s_reject))) return false;
   }
@@ -1330,12 +1330,20 @@ UTF8DFA_ALWAYS_INLINE std::size_t ascii_run_end(const unsigned char* p, std::siz
   return i;
 }
 
-/// At an ASCII byte p[i]: the run of 16-byte ASCII blocks from i widened into `o` (each block
-/// checked and written in one go), or else one ASCII word of eight; false (nothing done) when the
-/// bytes from i start neither.
+/// At an ASCII byte p[i]: the run of 16-byte ASCII blocks from i widened into `o` (with g++, each
+/// block checked and written in one go; with clang++, which widened such blocks a byte at a time,
+/// the run found first and widened in one loop: UTF-16 output of English text 1.07x -> 1.6x
+/// simdutf's fallback), or else one ASCII word of eight; false (nothing done) when the bytes from
+/// i start neither.
 template <class Out>
 UTF8DFA_ALWAYS_INLINE bool copy_ascii(const unsigned char* p, std::size_t n, std::size_t& i, Out*& o) noexcept {
   if (n - i >= 16 && ascii16(p + i)) {
+    if constexpr (clang_codegen) {  // the run found first, then widened in one loop of run-time length
+      const std::size_t j = ascii_run_end(p, i + 16, n);
+      o = copy_units(p + i, j - i, o);
+      i = j;
+      return true;
+    }
     do {
       o = widen_block<16>(p + i, o);
       i += 16;
