@@ -1020,9 +1020,9 @@ inline constexpr bool clang_codegen = false;
 
 /// p, as a value the compiler cannot relate to any other (an empty asm statement where there is
 /// one): a loop reading p[k] and opaque(p + 1)[k] loads both, rather than carrying one into the
-/// next step.
+/// next step; a table's address stays in a register rather than being made again at each use.
 template <class T>
-inline const T* opaque(const T* p) noexcept {
+UTF8DFA_ALWAYS_INLINE const T* opaque(const T* p) noexcept {
 #if defined(__GNUC__)
   __asm__("" : "+r"(p));
 #endif
@@ -10800,13 +10800,10 @@ inline constexpr std::uint16_t word_weights[8] = {1, 2, 4, 8, 16, 32, 64, 128};
 inline constexpr std::uint32_t dword_weights[4] = {1, 2, 4, 8};
 
 /// p, as a value the compiler keeps in a register rather than recomputing it from the address of
-/// the table it points into (which costs two instructions a use in a loop).
+/// the table it points into (which costs two instructions a use in a loop): opaque.
 template <class T>
 UTF8DFA_ALWAYS_INLINE const T* in_register(const T* p) noexcept {
-#if defined(__GNUC__)
-  __asm__("" : "+r"(p));
-#endif
-  return p;
+  return opaque(p);
 }
 
 /// v, as a value the compiler keeps in a register rather than making it again in a loop.

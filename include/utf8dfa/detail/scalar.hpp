@@ -29,9 +29,9 @@ inline constexpr bool clang_codegen = false;
 
 /// p, as a value the compiler cannot relate to any other (an empty asm statement where there is
 /// one): a loop reading p[k] and opaque(p + 1)[k] loads both, rather than carrying one into the
-/// next step.
+/// next step; a table's address stays in a register rather than being made again at each use.
 template <class T>
-inline const T* opaque(const T* p) noexcept {
+UTF8DFA_ALWAYS_INLINE const T* opaque(const T* p) noexcept {
 #if defined(__GNUC__)
   __asm__("" : "+r"(p));
 #endif

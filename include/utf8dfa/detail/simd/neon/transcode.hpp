@@ -37,13 +37,10 @@ inline constexpr std::uint16_t word_weights[8] = {1, 2, 4, 8, 16, 32, 64, 128};
 inline constexpr std::uint32_t dword_weights[4] = {1, 2, 4, 8};
 
 /// p, as a value the compiler keeps in a register rather than recomputing it from the address of
-/// the table it points into (which costs two instructions a use in a loop).
+/// the table it points into (which costs two instructions a use in a loop): opaque.
 template <class T>
 UTF8DFA_ALWAYS_INLINE const T* in_register(const T* p) noexcept {
-#if defined(__GNUC__)
-  __asm__("" : "+r"(p));
-#endif
-  return p;
+  return opaque(p);
 }
 
 /// v, as a value the compiler keeps in a register rather than making it again in a loop.
