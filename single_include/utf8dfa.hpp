@@ -4508,6 +4508,7 @@ inline bool scalar_region_in_order(const In* p, std::size_t n, std::size_t end, 
 template <bool Strict, class In, class Out>
 inline conversion_result finish_scalar(const In* p, std::size_t n, Out* out, transcode_cursor<Out> c,
                                        char32_t repl) noexcept {
+  if (c.i == n) return {n, static_cast<std::size_t>(c.o - out), c.first};  // (no call when nothing is left)
   conversion_result r{};
   if constexpr (sizeof(In) == 1) {
     r = Strict                ? utf8_to_utf_scalar(p + c.i, n - c.i, c.o, strict{})
@@ -5340,6 +5341,24 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* put_bytes(unsigned char
   return o + count;
 }
 
+/// Stores the first `a` bytes of `first` and then the first `b` of `second` (the bytes after them
+/// zero; a + b >= 16) at o, and nothing past them: the 16 bytes at o and the 16 that end at
+/// o + a + b, each assembled from both by shuffles (no masked store, no branch on the counts).
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* put_joined(unsigned char* o, __m128i first, unsigned a,
+                                                                    __m128i second, unsigned b) noexcept {
+  // From offset k, 16 bytes of `slide` move a vector's bytes up by 16 - k (k <= 16) or down by
+  // k - 16 (k >= 16), zeros shifted in.
+  alignas(16) static constexpr std::int8_t slide[48] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                                                        0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
+                                                        -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+  const auto at = [](unsigned k) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(slide + k)); };
+  const __m128i head = _mm_or_si128(first, _mm_shuffle_epi8(second, at(16 - a)));
+  const __m128i tail = _mm_or_si128(_mm_shuffle_epi8(first, at(a + b)), _mm_shuffle_epi8(second, at(b)));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(o), head);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(o + a + b - 16), tail);
+  return o + a + b;
+}
+
 /// Packs the four 1..3-byte forms of v (one per dword) with the pack_bmp_utf8 row at byte offset
 /// `at` (16 times its index: GCC then needs no shift) and stores them at o; returns the end.
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* pack_bmp_forms(unsigned char* o, __m128i v, unsigned at,
@@ -5422,8 +5441,10 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16(unsigned char*
     const __m128i second =
         _mm_shuffle_epi8(_mm256_extracti128_si256(words, 1),
                          _mm_loadu_si128(reinterpret_cast<const __m128i*>(rows + ((m >> 12) & 0xFF0u))));
-    o = put_bytes(o, first, 8u + static_cast<unsigned>(_mm_popcnt_u32(m & 0xFFu)), spill);
-    return put_bytes(o, second, 8u + static_cast<unsigned>(_mm_popcnt_u32(m & 0xFF0000u)), spill);
+    const unsigned a = 8u + static_cast<unsigned>(_mm_popcnt_u32(m & 0xFFu));
+    const unsigned b = 8u + static_cast<unsigned>(_mm_popcnt_u32(m & 0xFF0000u));
+    if (spill) return put_bytes(put_bytes(o, first, a, true), second, b, true);
+    return put_joined(o, first, a, second, b);
   }
   const __m256i ascii = _mm256_cmpeq_epi16(_mm256_min_epu16(w, k.x7f), w);
   const __m256i short2 = _mm256_cmpeq_epi16(_mm256_min_epu16(w, k.x7ff), w);
@@ -5676,6 +5697,17 @@ UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std:
     c.o = spill ? encode16<true>(c.o, w, s.hs, s.ls, take == 15, true, load_unit_constants())
                 : encode16<true>(c.o, w, s.hs, s.ls, take == 15, false, load_unit_constants());
     c.i += take;
+  }
+  if (c.i != n && n >= 16) {
+    // Fewer than 16 units left: when the 16 that end the input are ASCII, one store of their bytes
+    // ending at the end of the output (those of the units already converted are written again).
+    const __m256i w = load16<Swap>(p + n - 16);
+    if (_mm256_testz_si256(w, k16<0xFF80>())) {
+      const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(w, w), 0x08);
+      c.o += n - c.i;
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o - 16), _mm256_castsi256_si128(bytes));
+      c.i = n;
+    }
   }
   UTF8DFA_LEAVE_AVX();
   return finish_scalar_in_order<Strict, Swap>(p, n, out, c, repl);

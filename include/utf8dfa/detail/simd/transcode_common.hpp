@@ -162,6 +162,7 @@ inline bool scalar_region_in_order(const In* p, std::size_t n, std::size_t end, 
 template <bool Strict, class In, class Out>
 inline conversion_result finish_scalar(const In* p, std::size_t n, Out* out, transcode_cursor<Out> c,
                                        char32_t repl) noexcept {
+  if (c.i == n) return {n, static_cast<std::size_t>(c.o - out), c.first};  // (no call when nothing is left)
   conversion_result r{};
   if constexpr (sizeof(In) == 1) {
     r = Strict                ? utf8_to_utf_scalar(p + c.i, n - c.i, c.o, strict{})
