@@ -5872,6 +5872,20 @@ UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std:
     c.o = encode8(c.o, cp, spill);
     c.i += 8;
   }
+  if (c.i != n && n >= 8) {
+    // Fewer than 8 units left: when the 8 that end the input are ASCII, one store of their bytes
+    // ending at the end of the output (those of the units already converted are written again).
+    const __m256i cp = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + n - 8));
+    if (_mm256_testz_si256(cp, k32<~0x7Fu>())) {
+      const __m256i words = _mm256_packus_epi32(cp, cp);
+      const __m256i bytes = _mm256_packus_epi16(words, words);
+      const std::uint64_t eight = static_cast<std::uint32_t>(_mm256_cvtsi256_si32(bytes)) |
+                                  std::uint64_t{static_cast<std::uint32_t>(_mm256_extract_epi32(bytes, 4))} << 32;
+      c.o += n - c.i;
+      std::memcpy(c.o - 8, &eight, 8);
+      c.i = n;
+    }
+  }
   UTF8DFA_LEAVE_AVX();
   return finish_scalar<Strict>(p, n, out, c, repl);
 }
