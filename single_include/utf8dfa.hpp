@@ -5707,6 +5707,15 @@ UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std:
       c.o += n - c.i;
       _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o - 16), _mm256_castsi256_si128(bytes));
       c.i = n;
+    } else if (_mm256_testz_si256(w, k16<0xF800>())) {
+      // Else, when they are all below 800 (forms of 1 and 2 bytes, stored exactly by shuffles), the
+      // block converted from the output position of its first unit: the bytes of those already
+      // converted (the first `done`) are written again. (Longer forms go scalar: faster there.)
+      const auto done = static_cast<unsigned>(16 - (n - c.i));
+      const auto two = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_cmpgt_epi16(w, k16<0x7F>())));
+      const unsigned again = done + static_cast<unsigned>(_mm_popcnt_u32(two & ((1u << 2 * done) - 1u))) / 2;
+      c.o = encode16_bmp(c.o - again, w, false);
+      c.i = n;
     }
   }
   UTF8DFA_LEAVE_AVX();
