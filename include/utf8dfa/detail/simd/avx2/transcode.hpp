@@ -841,10 +841,16 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16(unsigned char*
                                              8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
     const __m256i lo = _mm256_shuffle_epi8(_mm256_unpacklo_epi16(three, tail), drop4th);  // units 0-3 | 8-11
     const __m256i hi = _mm256_shuffle_epi8(_mm256_unpackhi_epi16(three, tail), drop4th);  // units 4-7 | 12-15
-    o = put_bytes(o, _mm256_castsi256_si128(lo), 12, spill);
-    o = put_bytes(o, _mm256_castsi256_si128(hi), 12, spill);
-    o = put_bytes(o, _mm256_extracti128_si256(lo, 1), 12, spill);
-    return put_bytes(o, _mm256_extracti128_si256(hi, 1), 12, spill);
+    // The first three stores spill into the next 12 bytes, which the next store writes.
+    o = put_bytes(o, _mm256_castsi256_si128(lo), 12, true);
+    o = put_bytes(o, _mm256_castsi256_si128(hi), 12, true);
+    o = put_bytes(o, _mm256_extracti128_si256(lo, 1), 12, true);
+    const __m128i last = _mm256_extracti128_si256(hi, 1);
+    if (spill) return put_bytes(o, last, 12, true);
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(o), last);
+    const auto top = static_cast<std::uint32_t>(_mm_extract_epi32(last, 2));
+    std::memcpy(o + 8, &top, 4);
+    return o + 12;
   }
   if constexpr (!Pairs) {
     // Forms of 1, 2 and 3 bytes (CJK, Korean and Indic text with its spaces and punctuation): per
@@ -909,6 +915,18 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16_ascii_or_bmp(u
     return o + 16;
   }
   return encode16<false>(o, w, w, w, false, true, k);
+}
+
+/// The last units of a conversion to UTF-8, fewer than 16, with the 16 units that end the input
+/// in w, all below 800 (forms of 1 and 2 bytes): the block converted from the output position of
+/// its first unit, `done` of them already converted (their bytes written again, the same), the last
+/// stored exactly by shuffles. Returns the end of the output. (Longer forms are faster in the scalar
+/// tail: exact stores of 3-byte forms need masked stores.)
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16_short_again(unsigned char* o, __m256i w,
+                                                                              unsigned done) noexcept {
+  const auto two = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_cmpgt_epi16(w, k16<0x7F>())));
+  const unsigned again = done + static_cast<unsigned>(_mm_popcnt_u32(two & ((1u << 2 * done) - 1u))) / 2;
+  return encode16_bmp(o - again, w, false);
 }
 
 /// True when one of the 16 units of w is a surrogate.
@@ -1084,7 +1102,8 @@ UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std:
   }
   if (c.i != n && n >= 16) {
     // Fewer than 16 units left: when the 16 that end the input are ASCII, one store of their bytes
-    // ending at the end of the output (those of the units already converted are written again).
+    // ending at the end of the output (those of the units already converted are written again);
+    // when they are all below 800, encode16_short_again.
     const __m256i w = load16<Swap>(p + n - 16);
     if (_mm256_testz_si256(w, k16<0xFF80>())) {
       const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(w, w), 0x08);
@@ -1092,13 +1111,12 @@ UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std:
       _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o - 16), _mm256_castsi256_si128(bytes));
       c.i = n;
     } else if (_mm256_testz_si256(w, k16<0xF800>())) {
-      // Else, when they are all below 800 (forms of 1 and 2 bytes, stored exactly by shuffles), the
-      // block converted from the output position of its first unit: the bytes of those already
-      // converted (the first `done`) are written again. (Longer forms go scalar: faster there.)
-      const auto done = static_cast<unsigned>(16 - (n - c.i));
-      const auto two = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_cmpgt_epi16(w, k16<0x7F>())));
-      const unsigned again = done + static_cast<unsigned>(_mm_popcnt_u32(two & ((1u << 2 * done) - 1u))) / 2;
-      c.o = encode16_bmp(c.o - again, w, false);
+      c.o = encode16_short_again(c.o, w, static_cast<unsigned>(16 - (n - c.i)));
+      c.i = n;
+    } else if (_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_max_epu16(w, k16<0x800>()), w)) == -1 &&
+               !any_surrogate(w)) {
+      // Forms of 3 bytes only: the same, 3 bytes per unit already converted.
+      c.o = encode16_bmp(c.o - 3 * (16 - (n - c.i)), w, false);
       c.i = n;
     }
   }
