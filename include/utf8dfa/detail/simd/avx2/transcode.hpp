@@ -725,22 +725,50 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* put_bytes(unsigned char
   return o + count;
 }
 
+/// The vpshufb control that moves a vector's bytes up by 16 - k (k <= 16) or down by k - 16
+/// (16 <= k <= 32), zeros shifted in: 16 bytes of a sliding window.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m128i slide_control(unsigned k) noexcept {
+  alignas(16) static constexpr std::int8_t slide[48] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                                                        0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
+                                                        -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+  return _mm_loadu_si128(reinterpret_cast<const __m128i*>(slide + k));
+}
+
+/// Stores the `len` (4 to 12) bytes of v at o, and nothing at or past `end` (o + len <= end): one
+/// 16-byte store when it ends by `end`, else two overlapping stores of 8 or of 4 bytes.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* put_within(unsigned char* o, __m128i v, unsigned len,
+                                                                    const unsigned char* end) noexcept {
+  if (end - o >= 16) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(o), v);
+  } else if (len >= 8) {
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(o), v);
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(o + len - 8), _mm_shuffle_epi8(v, slide_control(len + 8)));
+  } else {
+    const auto first = static_cast<std::uint32_t>(_mm_cvtsi128_si32(v));
+    const auto last = static_cast<std::uint32_t>(_mm_cvtsi128_si32(_mm_shuffle_epi8(v, slide_control(len + 12))));
+    std::memcpy(o, &first, 4);
+    std::memcpy(o + len - 4, &last, 4);
+  }
+  return o + len;
+}
+
 /// Stores the first `a` bytes of `first` and then the first `b` of `second` (the bytes after them
 /// zero; a + b >= 16) at o, and nothing past them: the 16 bytes at o and the 16 that end at
 /// o + a + b, each assembled from both by shuffles (no masked store, no branch on the counts).
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* put_joined(unsigned char* o, __m128i first, unsigned a,
                                                                     __m128i second, unsigned b) noexcept {
-  // From offset k, 16 bytes of `slide` move a vector's bytes up by 16 - k (k <= 16) or down by
-  // k - 16 (k >= 16), zeros shifted in.
-  alignas(16) static constexpr std::int8_t slide[48] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-                                                        0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
-                                                        -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
-  const auto at = [](unsigned k) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(slide + k)); };
-  const __m128i head = _mm_or_si128(first, _mm_shuffle_epi8(second, at(16 - a)));
-  const __m128i tail = _mm_or_si128(_mm_shuffle_epi8(first, at(a + b)), _mm_shuffle_epi8(second, at(b)));
+  const __m128i head = _mm_or_si128(first, _mm_shuffle_epi8(second, slide_control(16 - a)));
+  const __m128i tail =
+      _mm_or_si128(_mm_shuffle_epi8(first, slide_control(a + b)), _mm_shuffle_epi8(second, slide_control(b)));
   _mm_storeu_si128(reinterpret_cast<__m128i*>(o), head);
   _mm_storeu_si128(reinterpret_cast<__m128i*>(o + a + b - 16), tail);
   return o + a + b;
+}
+
+/// The four 1..3-byte forms of v (one per dword) packed with the pack_bmp_utf8 row at byte offset
+/// `at` (16 times its index), whose byte 15 is their length.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m128i bmp_group(__m128i v, unsigned at) noexcept {
+  return _mm_shuffle_epi8(v, _mm_loadu_si128(reinterpret_cast<const __m128i*>(&tables.pack_bmp_utf8[0][0] + at)));
 }
 
 /// Packs the four 1..3-byte forms of v (one per dword) with the pack_bmp_utf8 row at byte offset
@@ -867,10 +895,20 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16(unsigned char*
         _mm256_packs_epi16(ascii, short2), _mm256_setr_epi8(0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15, 0, 1,
                                                             2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15));
     const auto m = static_cast<unsigned>(_mm256_movemask_epi8(masks));
-    o = pack_bmp_forms(o, _mm256_castsi256_si128(quads_lo), (m << 4) & 0xFF0u, spill);
-    o = pack_bmp_forms(o, _mm256_castsi256_si128(quads_hi), (m >> 4) & 0xFF0u, spill);
-    o = pack_bmp_forms(o, _mm256_extracti128_si256(quads_lo, 1), (m >> 12) & 0xFF0u, spill);
-    return pack_bmp_forms(o, _mm256_extracti128_si256(quads_hi, 1), (m >> 20) & 0xFF0u, spill);
+    const unsigned at0 = (m << 4) & 0xFF0u, at1 = (m >> 4) & 0xFF0u, at2 = (m >> 12) & 0xFF0u, at3 = (m >> 20) & 0xFF0u;
+    if (spill) {
+      o = pack_bmp_forms(o, _mm256_castsi256_si128(quads_lo), at0, true);
+      o = pack_bmp_forms(o, _mm256_castsi256_si128(quads_hi), at1, true);
+      o = pack_bmp_forms(o, _mm256_extracti128_si256(quads_lo, 1), at2, true);
+      return pack_bmp_forms(o, _mm256_extracti128_si256(quads_hi, 1), at3, true);
+    }
+    // Exactly: the groups (4 to 12 bytes each) by put_within, up to the end of the last.
+    const unsigned char* rows = &tables.pack_bmp_utf8[0][0];
+    const unsigned char* const end = o + rows[at0 + 15] + rows[at1 + 15] + rows[at2 + 15] + rows[at3 + 15];
+    o = put_within(o, bmp_group(_mm256_castsi256_si128(quads_lo), at0), rows[at0 + 15], end);
+    o = put_within(o, bmp_group(_mm256_castsi256_si128(quads_hi), at1), rows[at1 + 15], end);
+    o = put_within(o, bmp_group(_mm256_extracti128_si256(quads_lo, 1), at2), rows[at2 + 15], end);
+    return put_within(o, bmp_group(_mm256_extracti128_si256(quads_hi, 1), at3), rows[at3 + 15], end);
   }
   __m256i twos = _mm256_andnot_si256(ascii, short2);
   // Blocks of pairs without 2-byte forms skip them (those without pairs returned above).
@@ -918,14 +956,19 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16_ascii_or_bmp(u
 }
 
 /// The last units of a conversion to UTF-8, fewer than 16, with the 16 units that end the input
-/// in w, all below 800 (forms of 1 and 2 bytes): the block converted from the output position of
-/// its first unit, `done` of them already converted (their bytes written again, the same), the last
-/// stored exactly by shuffles. Returns the end of the output. (Longer forms are faster in the scalar
-/// tail: exact stores of 3-byte forms need masked stores.)
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16_short_again(unsigned char* o, __m256i w,
-                                                                              unsigned done) noexcept {
-  const auto two = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_cmpgt_epi16(w, k16<0x7F>())));
-  const unsigned again = done + static_cast<unsigned>(_mm_popcnt_u32(two & ((1u << 2 * done) - 1u))) / 2;
+/// in w, none a surrogate: the block converted from the output position of its first unit, `done`
+/// of them already converted (their bytes written again, the same), the last stored exactly.
+/// Returns the end of the output.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode16_again(unsigned char* o, __m256i w,
+                                                                        unsigned done) noexcept {
+  // Bits 0-15: the units of 1 byte, 16-31: those of 1 or 2 bytes.
+  const __m256i one = _mm256_cmpeq_epi16(_mm256_min_epu16(w, k16<0x7F>()), w);
+  const __m256i upto2 = _mm256_cmpeq_epi16(_mm256_min_epu16(w, k16<0x7FF>()), w);
+  const auto m =
+      static_cast<unsigned>(_mm256_movemask_epi8(_mm256_permute4x64_epi64(_mm256_packs_epi16(one, upto2), 0xD8)));
+  const unsigned before = (1u << done) - 1u;
+  const unsigned again = 3 * done - static_cast<unsigned>(_mm_popcnt_u32(m & before)) -
+                         static_cast<unsigned>(_mm_popcnt_u32((m >> 16) & before));
   return encode16_bmp(o - again, w, false);
 }
 
@@ -1103,20 +1146,15 @@ UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std:
   if (c.i != n && n >= 16) {
     // Fewer than 16 units left: when the 16 that end the input are ASCII, one store of their bytes
     // ending at the end of the output (those of the units already converted are written again);
-    // when they are all below 800, encode16_short_again.
+    // when none is a surrogate, encode16_again.
     const __m256i w = load16<Swap>(p + n - 16);
     if (_mm256_testz_si256(w, k16<0xFF80>())) {
       const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(w, w), 0x08);
       c.o += n - c.i;
       _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o - 16), _mm256_castsi256_si128(bytes));
       c.i = n;
-    } else if (_mm256_testz_si256(w, k16<0xF800>())) {
-      c.o = encode16_short_again(c.o, w, static_cast<unsigned>(16 - (n - c.i)));
-      c.i = n;
-    } else if (_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_max_epu16(w, k16<0x800>()), w)) == -1 &&
-               !any_surrogate(w)) {
-      // Forms of 3 bytes only: the same, 3 bytes per unit already converted.
-      c.o = encode16_bmp(c.o - 3 * (16 - (n - c.i)), w, false);
+    } else if (!any_surrogate(w)) {
+      c.o = encode16_again(c.o, w, static_cast<unsigned>(16 - (n - c.i)));
       c.i = n;
     }
   }
