@@ -5276,6 +5276,52 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
     return finish_padded<Strict, Swap, Check>(p, n, out, c, repl);
 }
 
+/// The vpshufb control that moves a vector's bytes up by 16 - k (k <= 16) or down by k - 16
+/// (16 <= k <= 32), zeros shifted in: 16 bytes of a sliding window.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m128i slide_control(unsigned k) noexcept {
+  alignas(16) static constexpr std::int8_t slide[48] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                                                        0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
+                                                        -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+  return _mm_loadu_si128(reinterpret_cast<const __m128i*>(slide + k));
+}
+
+/// Stores the `len` (4 to 12) bytes of v at o, and nothing at or past `end` (o + len <= end): one
+/// 16-byte store when it ends by `end`, else two overlapping stores of 8 or of 4 bytes.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* put_within(unsigned char* o, __m128i v, unsigned len,
+                                                                    const unsigned char* end) noexcept {
+  if (end - o >= 16) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(o), v);
+  } else if (len >= 8) {
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(o), v);
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(o + len - 8), _mm_shuffle_epi8(v, slide_control(len + 8)));
+  } else {
+    const auto first = static_cast<std::uint32_t>(_mm_cvtsi128_si32(v));
+    const auto last = static_cast<std::uint32_t>(_mm_cvtsi128_si32(_mm_shuffle_epi8(v, slide_control(len + 12))));
+    std::memcpy(o, &first, 4);
+    std::memcpy(o + len - 4, &last, 4);
+  }
+  return o + len;
+}
+
+/// Stores the first `a` (at most 16) bytes of `first` and then the first `b` (at most 16) of
+/// `second` (the bytes after them zero; a + b >= 8) at o, and nothing past them: the 16 bytes at o
+/// and the 16 that end at o + a + b, each assembled from both by shuffles (no masked store); below
+/// 16 bytes in all, 8 and 8 the same way.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* put_joined(unsigned char* o, __m128i first, unsigned a,
+                                                                    __m128i second, unsigned b) noexcept {
+  const __m128i head = _mm_or_si128(first, _mm_shuffle_epi8(second, slide_control(16 - a)));
+  if (a + b < 16) {
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(o), head);
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(o + a + b - 8), _mm_shuffle_epi8(head, slide_control(a + b + 8)));
+    return o + a + b;
+  }
+  const __m128i tail =
+      _mm_or_si128(_mm_shuffle_epi8(first, slide_control(a + b)), _mm_shuffle_epi8(second, slide_control(b)));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(o), head);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(o + a + b - 16), tail);
+  return o + a + b;
+}
+
 /// Packs the four 1..4-byte forms of v (one per dword, see pack_utf8).
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m128i pack_utf8_forms(__m128i v, unsigned index) noexcept {
   return _mm_shuffle_epi8(v, _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_utf8[index])));
@@ -5324,11 +5370,9 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* encode8(unsigned char* 
   if (spill) {
     _mm_storeu_si128(reinterpret_cast<__m128i*>(o), first);
     _mm_storeu_si128(reinterpret_cast<__m128i*>(o + len0), second);
-  } else {
-    store_exact(o, first, len0);
-    store_exact(o + len0, second, len1);
+    return o + len0 + len1;
   }
-  return o + len0 + len1;
+  return put_joined(o, first, len0, second, len1);
 }
 
 /// Stores the 16 bytes v at o when `spill`, else only the first `count` of them; returns o + count.
@@ -5339,46 +5383,6 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* put_bytes(unsigned char
   else
     store_exact(o, v, count);
   return o + count;
-}
-
-/// The vpshufb control that moves a vector's bytes up by 16 - k (k <= 16) or down by k - 16
-/// (16 <= k <= 32), zeros shifted in: 16 bytes of a sliding window.
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m128i slide_control(unsigned k) noexcept {
-  alignas(16) static constexpr std::int8_t slide[48] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-                                                        0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
-                                                        -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
-  return _mm_loadu_si128(reinterpret_cast<const __m128i*>(slide + k));
-}
-
-/// Stores the `len` (4 to 12) bytes of v at o, and nothing at or past `end` (o + len <= end): one
-/// 16-byte store when it ends by `end`, else two overlapping stores of 8 or of 4 bytes.
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* put_within(unsigned char* o, __m128i v, unsigned len,
-                                                                    const unsigned char* end) noexcept {
-  if (end - o >= 16) {
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(o), v);
-  } else if (len >= 8) {
-    _mm_storel_epi64(reinterpret_cast<__m128i*>(o), v);
-    _mm_storel_epi64(reinterpret_cast<__m128i*>(o + len - 8), _mm_shuffle_epi8(v, slide_control(len + 8)));
-  } else {
-    const auto first = static_cast<std::uint32_t>(_mm_cvtsi128_si32(v));
-    const auto last = static_cast<std::uint32_t>(_mm_cvtsi128_si32(_mm_shuffle_epi8(v, slide_control(len + 12))));
-    std::memcpy(o, &first, 4);
-    std::memcpy(o + len - 4, &last, 4);
-  }
-  return o + len;
-}
-
-/// Stores the first `a` bytes of `first` and then the first `b` of `second` (the bytes after them
-/// zero; a + b >= 16) at o, and nothing past them: the 16 bytes at o and the 16 that end at
-/// o + a + b, each assembled from both by shuffles (no masked store, no branch on the counts).
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* put_joined(unsigned char* o, __m128i first, unsigned a,
-                                                                    __m128i second, unsigned b) noexcept {
-  const __m128i head = _mm_or_si128(first, _mm_shuffle_epi8(second, slide_control(16 - a)));
-  const __m128i tail =
-      _mm_or_si128(_mm_shuffle_epi8(first, slide_control(a + b)), _mm_shuffle_epi8(second, slide_control(b)));
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(o), head);
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(o + a + b - 16), tail);
-  return o + a + b;
 }
 
 /// The four 1..3-byte forms of v (one per dword) packed with the pack_bmp_utf8 row at byte offset
@@ -5948,6 +5952,22 @@ UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std:
                                   std::uint64_t{static_cast<std::uint32_t>(_mm256_extract_epi32(bytes, 4))} << 32;
       c.o += n - c.i;
       std::memcpy(c.o - 8, &eight, 8);
+      c.i = n;
+    } else if (all_scalar_values(cp)) {
+      // Else, when they are all scalar values, encode8 from the output position of the first of
+      // them (the bytes of the `done` already converted written again, the same).
+      const auto done = static_cast<unsigned>(8 - (n - c.i));
+      const unsigned before = (1u << done) - 1u;
+      const auto longer =
+          static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(cp, k32<0x7Fu>()))));
+      const auto three =
+          static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(cp, k32<0x7FFu>()))));
+      const auto four =
+          static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(cp, k32<0xFFFFu>()))));
+      const unsigned again = done + static_cast<unsigned>(_mm_popcnt_u32(longer & before)) +
+                             static_cast<unsigned>(_mm_popcnt_u32(three & before)) +
+                             static_cast<unsigned>(_mm_popcnt_u32(four & before));
+      c.o = encode8(c.o - again, cp, false);
       c.i = n;
     }
   }
