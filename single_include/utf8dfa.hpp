@@ -5395,10 +5395,8 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m128i bmp_group(__m128i v, unsigned 
 /// `at` (16 times its index: GCC then needs no shift) and stores them at o; returns the end.
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* pack_bmp_forms(unsigned char* o, __m128i v, unsigned at,
                                                                         bool spill) noexcept {
-  const unsigned char* rows = &tables.pack_bmp_utf8[0][0];
   const std::size_t i = at;  // (row + 15 then folds into the address)
-  return put_bytes(o, _mm_shuffle_epi8(v, _mm_loadu_si128(reinterpret_cast<const __m128i*>(rows + i))), rows[i + 15],
-                   spill);
+  return put_bytes(o, bmp_group(v, at), tables.pack_bmp_utf8[0][i + 15], spill);
 }
 
 /// The splats encode16 uses, loaded once: a loop that keeps them keeps them in registers (or on
@@ -5782,6 +5780,14 @@ UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std:
   return finish_scalar_in_order<Strict, Swap>(p, n, out, c, repl);
 }
 
+/// The 8 ASCII values of cp as 8 bytes, the first lowest.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::uint64_t ascii_bytes8(__m256i cp) noexcept {
+  const __m256i words = _mm256_packus_epi32(cp, cp);
+  const __m256i bytes = _mm256_packus_epi16(words, words);
+  return static_cast<std::uint32_t>(_mm256_cvtsi256_si32(bytes)) |
+         std::uint64_t{static_cast<std::uint32_t>(_mm256_extract_epi32(bytes, 4))} << 32;
+}
+
 /// True when the 16 UTF-32 units at p are all below D800.
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool all_below_surrogates(const char32_t* p) noexcept {
   const __m256i top = _mm256_max_epu32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)),
@@ -5915,11 +5921,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std:
     below = false;
     const __m256i cp = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
     if (_mm256_testz_si256(cp, k32<~0x7Fu>())) {
-      const __m256i words = _mm256_packus_epi32(cp, cp);
-      const __m256i bytes = _mm256_packus_epi16(words, words);
-      const auto lo = static_cast<std::uint32_t>(_mm256_cvtsi256_si32(bytes));
-      const auto hi = static_cast<std::uint32_t>(_mm256_extract_epi32(bytes, 4));
-      const std::uint64_t eight = lo | (std::uint64_t{hi} << 32);
+      const std::uint64_t eight = ascii_bytes8(cp);
       std::memcpy(c.o, &eight, 8);
       c.i += 8;
       c.o += 8;
@@ -5946,10 +5948,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std:
     // ending at the end of the output (those of the units already converted are written again).
     const __m256i cp = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + n - 8));
     if (_mm256_testz_si256(cp, k32<~0x7Fu>())) {
-      const __m256i words = _mm256_packus_epi32(cp, cp);
-      const __m256i bytes = _mm256_packus_epi16(words, words);
-      const std::uint64_t eight = static_cast<std::uint32_t>(_mm256_cvtsi256_si32(bytes)) |
-                                  std::uint64_t{static_cast<std::uint32_t>(_mm256_extract_epi32(bytes, 4))} << 32;
+      const std::uint64_t eight = ascii_bytes8(cp);
       c.o += n - c.i;
       std::memcpy(c.o - 8, &eight, 8);
       c.i = n;
