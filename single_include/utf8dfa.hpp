@@ -5395,8 +5395,9 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m128i bmp_group(__m128i v, unsigned 
 /// `at` (16 times its index: GCC then needs no shift) and stores them at o; returns the end.
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* pack_bmp_forms(unsigned char* o, __m128i v, unsigned at,
                                                                         bool spill) noexcept {
+  const unsigned char* rows = &tables.pack_bmp_utf8[0][0];
   const std::size_t i = at;  // (row + 15 then folds into the address)
-  return put_bytes(o, bmp_group(v, at), tables.pack_bmp_utf8[0][i + 15], spill);
+  return put_bytes(o, bmp_group(v, at), rows[i + 15], spill);
 }
 
 /// The splats encode16 uses, loaded once: a loop that keeps them keeps them in registers (or on
