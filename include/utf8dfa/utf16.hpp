@@ -18,11 +18,6 @@
 #include <cstring>
 #include <string_view>
 #include <type_traits>
-#if !defined(__BYTE_ORDER__) && !defined(_WIN32) && defined(__has_include)
-#if __has_include(<bit>)
-#include <bit>
-#endif
-#endif
 
 #include "detail/bytes.hpp"
 #include "detail/dispatch.hpp"
@@ -37,20 +32,6 @@ namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
 
 namespace detail {
-
-#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && defined(__ORDER_BIG_ENDIAN__)
-static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ || __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__,
-              "utf8dfa supports little- and big-endian hosts");
-inline constexpr bool host_little_endian = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
-#elif defined(_WIN32)
-inline constexpr bool host_little_endian = true;  // every Windows target is little-endian
-#elif defined(__cpp_lib_endian)
-static_assert(std::endian::native == std::endian::little || std::endian::native == std::endian::big,
-              "utf8dfa supports little- and big-endian hosts");
-inline constexpr bool host_little_endian = std::endian::native == std::endian::little;
-#else
-#error "utf8dfa: cannot tell this platform's byte order (no std::endian, no __BYTE_ORDER__)"
-#endif
 
 /// The kernel's change_endianness_utf16 / _utf32 (by Unit).
 template <class Unit>

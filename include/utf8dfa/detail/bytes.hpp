@@ -8,6 +8,11 @@
 #include <string_view>  // also declares std::data and std::size
 #include <type_traits>
 #include <utility>
+#if !defined(__BYTE_ORDER__) && !defined(_WIN32) && defined(__has_include)
+#if __has_include(<bit>)
+#include <bit>
+#endif
+#endif
 
 #include "../config.hpp"
 
@@ -107,6 +112,21 @@ UTF8DFA_ALWAYS_INLINE std::uint64_t load64(const T* p) noexcept {
 }
 
 inline constexpr std::uint64_t high_bits = 0x8080808080808080ull;
+
+/// The host's byte order.
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && defined(__ORDER_BIG_ENDIAN__)
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ || __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__,
+              "utf8dfa supports little- and big-endian hosts");
+inline constexpr bool host_little_endian = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
+#elif defined(_WIN32)
+inline constexpr bool host_little_endian = true;  // every Windows target is little-endian
+#elif defined(__cpp_lib_endian)
+static_assert(std::endian::native == std::endian::little || std::endian::native == std::endian::big,
+              "utf8dfa supports little- and big-endian hosts");
+inline constexpr bool host_little_endian = std::endian::native == std::endian::little;
+#else
+#error "utf8dfa: cannot tell this platform's byte order (no std::endian, no __BYTE_ORDER__)"
+#endif
 
 /// Number of set bits.
 constexpr unsigned popcount64(std::uint64_t x) noexcept {

@@ -543,9 +543,148 @@ UTF8DFA_ALWAYS_INLINE bool bmp_units16(const In* p) noexcept {
   return bad == 0;
 }
 
+/// Stores the low Count bytes of v at o, least significant first.
+template <std::size_t Count>
+UTF8DFA_ALWAYS_INLINE void store_low(unsigned char* o, std::uint64_t v) noexcept {
+  if constexpr (host_little_endian && Count <= 8) {
+    using word =
+        std::conditional_t<Count == 8, std::uint64_t, std::conditional_t<Count == 4, std::uint32_t, std::uint16_t>>;
+    static_assert(Count == sizeof(word), "store_low stores 2, 4 or 8 bytes");
+    const word x = static_cast<word>(v);
+    std::memcpy(o, &x, Count);
+  } else {
+    for (std::size_t k = 0; k < Count; ++k) o[k] = static_cast<unsigned char>(v >> (8 * k));
+  }
+}
+
+/// The 4-byte UTF-8 form of a supplementary code point c, first byte lowest.
+constexpr std::uint64_t four_byte_form(std::uint64_t c) noexcept {
+  return 0x808080F0u | (c >> 18) | ((c >> 4) & 0x3F00u) | ((c << 10) & 0x3F0000u) | ((c & 0x3Fu) << 24);
+}
+
+/// True when the 4 UTF-16 units at p are two surrogate pairs.
+UTF8DFA_ALWAYS_INLINE bool surrogate_pairs2(const char16_t* p) noexcept {
+  return ((std::uint32_t{p[0]} & 0xFC00u) | (std::uint32_t{p[2]} & 0xFC00u) << 16) == 0xD800D800u &&
+         ((std::uint32_t{p[1]} & 0xFC00u) | (std::uint32_t{p[3]} & 0xFC00u) << 16) == 0xDC00DC00u;
+}
+
+/// Where a run of conversion stopped: the next unit and the next output byte.
+struct run_end {
+  std::size_t i;
+  unsigned char* o;
+};
+
+/// True when u has a 3-byte UTF-8 form (0x800..0xFFFF, not a surrogate).
+constexpr bool three_byte_unit(std::uint32_t u) noexcept {
+  return u - 0x800u < 0xF800u && u - 0xD800u >= 0x800u;
+}
+
+/// The run of 3-byte forms of UTF-16 at p[i], unit by unit, with the single ASCII units between
+/// them (spaces between words of a script of 3-byte forms).
+UTF8DFA_NOINLINE UTF8DFA_ALIGN_CODE inline run_end three_byte_run(const char16_t* p, std::size_t n, std::size_t i,
+                                                                  unsigned char* o) noexcept {
+  std::uint32_t u = p[i];
+  for (;;) {
+    if (u >= 0x80u) {
+      o[0] = static_cast<unsigned char>(0xE0u | (u >> 12));
+      o[1] = static_cast<unsigned char>(0x80u | ((u >> 6) & 0x3Fu));
+      o[2] = static_cast<unsigned char>(0x80u | (u & 0x3Fu));
+      o += 3;
+    } else {
+      *o++ = static_cast<unsigned char>(u);
+    }
+    if (++i == n) break;
+    u = p[i];
+    if (three_byte_unit(u)) continue;
+    if (u >= 0x80u || i + 1 == n || !three_byte_unit(p[i + 1])) break;
+  }
+  return {i, o};
+}
+
+/// The 4 UTF-16 units at p as the 16-bit lanes of a word, unit k in bits 16k..16k+15.
+UTF8DFA_ALWAYS_INLINE std::uint64_t lanes4(const char16_t* p) noexcept {
+  if constexpr (host_little_endian)
+    return load64(p);
+  else
+    return std::uint64_t{p[0]} | std::uint64_t{p[1]} << 16 | std::uint64_t{p[2]} << 32 | std::uint64_t{p[3]} << 48;
+}
+
+inline constexpr std::uint64_t lanes_ones = 0x0001000100010001ull;
+
+/// For each set of 2-byte lanes among 4 (bit k for lane k), the output offsets of lanes 1 to 3 and
+/// the group's length, 4 bits each.
+struct lane_offsets {
+  std::uint16_t at[16];
+  constexpr lane_offsets() noexcept : at() {
+    for (unsigned m = 0; m < 16; ++m) {
+      unsigned off = 0, packed = 0;
+      for (unsigned k = 0; k < 4; ++k) {
+        off += 1 + ((m >> k) & 1);
+        packed |= off << (4 * k);
+      }
+      at[m] = static_cast<std::uint16_t>(packed);
+    }
+  }
+};
+inline constexpr lane_offsets below800_offsets{};
+
+/// True when the 4 UTF-16 units at p are below U+0800, not all ASCII, and the unit after them is
+/// below U+D800 (it writes at least the one byte that a group may store past its end).
+UTF8DFA_ALWAYS_INLINE bool below800_group(const char16_t* p, std::uint64_t& w) noexcept {
+  w = lanes4(p);
+  return (w & (0xF800 * lanes_ones)) == 0 && (w & (0xFF80 * lanes_ones)) != 0 && std::uint32_t{p[4]} < 0xD800u;
+}
+
+/// The run of 1- and 2-byte forms of UTF-16 at p[i], 4 units at a time (below800_group): each
+/// unit stored as 2 bytes at its offset in the group's output, from a table by its 2-byte lanes.
+UTF8DFA_NOINLINE UTF8DFA_ALIGN_CODE inline run_end below800_run(const char16_t* p, std::size_t n, std::size_t i,
+                                                                unsigned char* o) noexcept {
+  std::uint64_t w;
+  while (n - i >= 5 && below800_group(p + i, w)) {
+    const std::uint64_t two = ((w + 0x7F80 * lanes_ones) >> 15) & lanes_ones;  // 1 in lanes >= 0x80
+    const std::uint64_t form =
+        (0x80C0 * lanes_ones) | ((w >> 6) & (0x1F * lanes_ones)) | ((w & (0x3F * lanes_ones)) << 8);
+    const std::uint64_t m = two * 0xFFFF;
+    const std::uint64_t v = (form & m) | (w & ~m);
+    const unsigned at = below800_offsets.at[(two * 0x0001000200040008ull) >> 48];  // lane k's bit to bit 48 + k
+    store_low<2>(o, v);
+    store_low<2>(o + (at & 15), v >> 16);
+    store_low<2>(o + ((at >> 4) & 15), v >> 32);
+    store_low<2>(o + ((at >> 8) & 15), v >> 48);
+    o += at >> 12;
+    i += 4;
+  }
+  return {i, o};
+}
+
+/// The run of 16-unit ASCII blocks of UTF-16 at p[i] (the first one is), narrowed.
+UTF8DFA_NOINLINE UTF8DFA_ALIGN_CODE inline run_end ascii_block_run(const char16_t* p, std::size_t n, std::size_t i,
+                                                                   unsigned char* o) noexcept {
+  std::size_t j = i + 16;
+  while (n - j >= 16 && ascii_units16(p + j)) j += 16;
+  return {j, copy_units(p + i, j - i, o)};
+}
+
+/// The run of surrogate pairs of UTF-16 at p[i] (surrogate_pairs2), two pairs (8 bytes) at a time.
+UTF8DFA_NOINLINE UTF8DFA_ALIGN_CODE inline run_end surrogate_pair_run(const char16_t* p, std::size_t n, std::size_t i,
+                                                                      unsigned char* o) noexcept {
+  do {
+    const std::uint64_t c0 = 0x10000u + ((std::uint64_t{p[i]} & 0x3FFu) << 10) + (std::uint64_t{p[i + 1]} & 0x3FFu);
+    const std::uint64_t c1 = 0x10000u + ((std::uint64_t{p[i + 2]} & 0x3FFu) << 10) + (std::uint64_t{p[i + 3]} & 0x3FFu);
+    store_low<8>(o, four_byte_form(c0) | four_byte_form(c1) << 32);
+    o += 8;
+    i += 4;
+  } while (n - i >= 4 && surrogate_pairs2(p + i));
+  return {i, o};
+}
+
 /// UTF-16 or UTF-32 (by the size of In) to UTF-8, unit by unit by the unit's class; at an ASCII
-/// unit, a run of 16-unit ASCII blocks narrowed in one loop. (A loop without a branch per unit,
-/// writing three bytes and moving by the width, ran 2-4x slower on Hebrew and Arabic text.)
+/// unit, a run of 16-unit ASCII blocks narrowed in one loop. UTF-16 text in runs of one class goes
+/// to a loop for that class (out of line, so that each loop keeps its place in the code whatever
+/// changes around it): 1- and 2-byte forms by groups of 4 units, 3-byte forms with the spaces
+/// between them, surrogate pairs two at a time. (A loop without a branch per unit, writing three
+/// bytes and moving by the width, ran 2-4x slower on Hebrew and Arabic text; the same run loops
+/// for UTF-32, whose units take more work to gather, ran slower than this loop.)
 template <class Policy, class In>
 UTF8DFA_ALIGN_CODE conversion_result utf_to_utf8_scalar(const In* p, std::size_t n, unsigned char* out,
                                                         [[maybe_unused]] Policy pol) noexcept {
@@ -560,10 +699,16 @@ UTF8DFA_ALIGN_CODE conversion_result utf_to_utf8_scalar(const In* p, std::size_t
       const bool word = n - i >= 4 && ((sizeof(In) == 2 ? load64(p + i) : load64(p + i) | load64(p + i + 2)) &
                                        unit_lanes<sizeof(In)>::not_ascii) == 0;
       if (word && n - i >= 16 && ascii_units16(p + i)) {
-        std::size_t j = i + 16;
-        while (n - j >= 16 && ascii_units16(p + j)) j += 16;
-        o = copy_units(p + i, j - i, o);
-        i = j;
+        if constexpr (sizeof(In) == 2) {
+          const run_end e = ascii_block_run(p, n, i, o);
+          i = e.i;
+          o = e.o;
+        } else {
+          std::size_t j = i + 16;
+          while (n - j >= 16 && ascii_units16(p + j)) j += 16;
+          o = copy_units(p + i, j - i, o);
+          i = j;
+        }
         continue;
       }
       if (word) {
@@ -580,6 +725,17 @@ UTF8DFA_ALIGN_CODE conversion_result utf_to_utf8_scalar(const In* p, std::size_t
       continue;
     }
     if (u < 0x800u) {
+      // UTF-16 text of 2-byte forms (the next unit one too) by 4-unit groups; a lone accented
+      // letter in ASCII text stays here.
+      if constexpr (sizeof(In) == 2) {
+        std::uint64_t w;
+        if (n - i >= 5 && std::uint32_t{p[i + 1]} - 0x80u < 0x780u && below800_group(p + i, w)) {
+          const run_end e = below800_run(p, n, i, o);
+          i = e.i;
+          o = e.o;
+          continue;
+        }
+      }
       o[0] = static_cast<unsigned char>(0xC0u | (u >> 6));
       o[1] = static_cast<unsigned char>(0x80u | (u & 0x3Fu));
       o += 2;
@@ -587,12 +743,28 @@ UTF8DFA_ALIGN_CODE conversion_result utf_to_utf8_scalar(const In* p, std::size_t
       continue;
     }
     if (u - 0xD800u >= 0x800u && u <= 0xFFFFu) {
+      if constexpr (sizeof(In) == 2) {
+        if (n - i >= 4 && three_byte_unit(p[i + 1]) && three_byte_unit(p[i + 3])) {  // likely a run
+          const run_end e = three_byte_run(p, n, i, o);
+          i = e.i;
+          o = e.o;
+          continue;
+        }
+      }
       o[0] = static_cast<unsigned char>(0xE0u | (u >> 12));
       o[1] = static_cast<unsigned char>(0x80u | ((u >> 6) & 0x3Fu));
       o[2] = static_cast<unsigned char>(0x80u | (u & 0x3Fu));
       o += 3;
       ++i;
       continue;
+    }
+    if constexpr (sizeof(In) == 2) {
+      if (n - i >= 4 && surrogate_pairs2(p + i)) {
+        const run_end e = surrogate_pair_run(p, n, i, o);
+        i = e.i;
+        o = e.o;
+        continue;
+      }
     }
     std::uint32_t v = u;
     std::size_t len = 1;
