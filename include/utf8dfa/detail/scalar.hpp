@@ -609,8 +609,6 @@ UTF8DFA_ALWAYS_INLINE std::uint64_t lanes4(const char16_t* p) noexcept {
     return std::uint64_t{p[0]} | std::uint64_t{p[1]} << 16 | std::uint64_t{p[2]} << 32 | std::uint64_t{p[3]} << 48;
 }
 
-inline constexpr std::uint64_t lanes_ones = 0x0001000100010001ull;
-
 /// For each set of 2-byte lanes among 4 (bit k for lane k), the output offsets of lanes 1 to 3 and
 /// the group's length, 4 bits each.
 struct lane_offsets {
@@ -632,7 +630,8 @@ inline constexpr lane_offsets below800_offsets{};
 /// below U+D800 (it writes at least the one byte that a group may store past its end).
 UTF8DFA_ALWAYS_INLINE bool below800_group(const char16_t* p, std::uint64_t& w) noexcept {
   w = lanes4(p);
-  return (w & (0xF800 * lanes_ones)) == 0 && (w & (0xFF80 * lanes_ones)) != 0 && std::uint32_t{p[4]} < 0xD800u;
+  return (w & (0xF800 * unit_lanes<2>::ones)) == 0 && (w & unit_lanes<2>::not_ascii) != 0 &&
+         std::uint32_t{p[4]} < 0xD800u;
 }
 
 /// The run of 1- and 2-byte forms of UTF-16 at p[i], 4 units at a time (below800_group): each
@@ -641,9 +640,9 @@ UTF8DFA_NOINLINE UTF8DFA_ALIGN_CODE inline run_end below800_run(const char16_t* 
                                                                 unsigned char* o) noexcept {
   std::uint64_t w;
   while (n - i >= 5 && below800_group(p + i, w)) {
-    const std::uint64_t two = ((w + 0x7F80 * lanes_ones) >> 15) & lanes_ones;  // 1 in lanes >= 0x80
-    const std::uint64_t form =
-        (0x80C0 * lanes_ones) | ((w >> 6) & (0x1F * lanes_ones)) | ((w & (0x3F * lanes_ones)) << 8);
+    const std::uint64_t two = ((w + 0x7F80 * unit_lanes<2>::ones) >> 15) & unit_lanes<2>::ones;  // 1 in lanes >= 0x80
+    const std::uint64_t form = (0x80C0 * unit_lanes<2>::ones) | ((w >> 6) & (0x1F * unit_lanes<2>::ones)) |
+                               ((w & (0x3F * unit_lanes<2>::ones)) << 8);
     const std::uint64_t m = two * 0xFFFF;
     const std::uint64_t v = (form & m) | (w & ~m);
     const unsigned at = below800_offsets.at[(two * 0x0001000200040008ull) >> 48];  // lane k's bit to bit 48 + k
