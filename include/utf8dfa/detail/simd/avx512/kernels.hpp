@@ -36,8 +36,8 @@ inline constexpr kernel_table table{
     &latin1_to_utf8,
     &vector_from<unsigned char, unsigned char, &utf8_to_latin1, scalar_utf8_to_latin1, 16>,
     &validate_utf16,
-    &vector_from<char16_t, char32_t, &utf16_to_utf32, scalar_utf16_to_utf32, 16>,
-    &vector_from<char32_t, char16_t, &utf32_to_utf16, scalar_utf32_to_utf16, 16>,
+    &utf16_to_utf32,  // (the scalar code under 16 units chosen inside, after a masked vector)
+    &utf32_to_utf16,
     &to_well_formed_utf16,
     &count_utf16,
     &validate_utf32,

@@ -6,6 +6,7 @@
 #define UTF8DFA_DETAIL_SIMD_AVX512_UNITS_HPP
 
 #include "../../kernel_table.hpp"
+#include "../../scalar_kernels.hpp"
 #include "../../units.hpp"
 #include "../target.hpp"
 #include "../transcode_common.hpp"
@@ -543,6 +544,27 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m512i widen_units(const char16_t* 
   return _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(q)));
 }
 
+/// The first k (at most 32) units of u zero-extended to 32 bits, stored at o (masked stores).
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE void widen_units_masked(__m512i u, std::size_t k, char32_t* o) noexcept {
+  _mm512_mask_storeu_epi32(o, mask16(k), _mm512_cvtepu16_epi32(_mm512_castsi512_si256(u)));
+  if (k > 16) _mm512_mask_storeu_epi32(o + 16, mask16(k - 16), _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(u, 1)));
+}
+
+/// The n (at most 64) units at p zero-extended to 32 bits at out when none is a surrogate (true):
+/// two masked loads, straight-line stores; false (nothing written) otherwise.
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool widen_few_units(const char16_t* p, std::size_t n,
+                                                                 char32_t* out) noexcept {
+  const __m512i a = _mm512_maskz_loadu_epi16(mask32(n < 32 ? n : 32), p);
+  const __m512i b = n > 32 ? _mm512_maskz_loadu_epi16(mask32(n - 32), p + 32) : _mm512_setzero_si512();
+  const __m512i shift = _mm512_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
+  if (_mm512_cmplt_epu16_mask(_mm512_min_epu16(_mm512_add_epi16(a, shift), _mm512_add_epi16(b, shift)),
+                              _mm512_set1_epi16(0x0800)) != 0)
+    return false;
+  widen_units_masked(a, n < 32 ? n : 32, out);
+  if (n > 32) widen_units_masked(b, n - 32, out + 32);
+  return true;
+}
+
 /// UTF-16 to UTF-32: 32 units a step; a block with an unpaired surrogate scalar (to its end, or past
 /// it to finish a pair). A pair across a block's end is written by the block of its high surrogate.
 template <bool Strict>
@@ -551,99 +573,200 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf16_to_utf32_by(const
   const pair_constants pc;
   // (hi << 10) + lo + this: the code point of the pair (hi, lo) (modulo 2^32).
   const __m512i pair_offset = opaque(_mm512_set1_epi32(static_cast<int>(0x10000u - (0xD800u << 10) - 0xDC00u)));
+  // The position in locals (in registers); the cursor only for the scalar code after an error.
   transcode_cursor<char32_t> c{0, out, error_code::none};
-  while (c.i < n) {
-    const std::size_t i = c.i;
-    const bool whole = n - i >= 32;
-    const std::size_t k = whole ? 32 : n - i;
-    const __m512i u = whole ? _mm512_loadu_si512(p + i) : _mm512_maskz_loadu_epi16(mask32(k), p + i);
-    if (pc.surrogates(u) == 0) {  // no surrogate
-      if (whole) {
-        _mm512_storeu_si512(c.o, widen_units(p + i));
-        _mm512_storeu_si512(c.o + 16, widen_units(p + i + 16));
-      } else {
-        _mm512_mask_storeu_epi32(c.o, mask16(k), _mm512_cvtepu16_epi32(_mm512_castsi512_si256(u)));
-        if (k > 16)
-          _mm512_mask_storeu_epi32(c.o + 16, mask16(k - 16), _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(u, 1)));
+  std::size_t i = 0;
+  char32_t* o = out;
+  while (i < n) {
+    // 64 units a step while neither block of 32 has a surrogate: a tight loop.
+    while (n - i >= 64) {
+      const __m512i a = _mm512_loadu_si512(p + i), b = _mm512_loadu_si512(p + i + 32);
+      if (_mm512_cmplt_epu16_mask(_mm512_min_epu16(_mm512_add_epi16(a, pc.shift), _mm512_add_epi16(b, pc.shift)),
+                                  pc.limit) != 0)
+        break;
+      _mm512_storeu_si512(o, widen_units(p + i));
+      _mm512_storeu_si512(o + 16, widen_units(p + i + 16));
+      _mm512_storeu_si512(o + 32, widen_units(p + i + 32));
+      _mm512_storeu_si512(o + 48, widen_units(p + i + 48));
+      i += 64;
+      o += 64;
+    }
+    if (n - i < 64 && widen_few_units(p + i, n - i, o)) {  // the last units, masked
+      o += n - i;
+      break;
+    }
+    // Then blocks of 32 up to one without a surrogate (or the end).
+    while (i < n) {
+      const bool whole = n - i >= 32;
+      const std::size_t k = whole ? 32 : n - i;
+      const __m512i u = whole ? _mm512_loadu_si512(p + i) : _mm512_maskz_loadu_epi16(mask32(k), p + i);
+      if (pc.surrogates(u) == 0) {
+        if (whole) {
+          _mm512_storeu_si512(o, widen_units(p + i));
+          _mm512_storeu_si512(o + 16, widen_units(p + i + 16));
+        } else {
+          widen_units_masked(u, k, o);
+        }
+        o += k;
+        i += k;
+        break;  // back to the tight loop
       }
-      c.o += k;
-      c.i += k;
-      continue;
+      const __m512i next = units_after(p, i, n);
+      const pair_lanes l = find_pairs(pc, u, units_before(p, i, k), next);
+      if (UTF8DFA_UNLIKELY(l.bad != 0)) {
+        UTF8DFA_LEAVE_AVX();
+        c.i = i + (l.ends & 1u);  // past the low half of a pair the block before wrote
+        c.o = o;
+        if (!scalar_region<Strict>(p, n, i + k, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+        i = c.i;
+        o = c.o;
+        break;
+      }
+      // Every unit but the low halves of pairs: a unit, or at a high surrogate the pair's code point.
+      const std::uint32_t keep = static_cast<std::uint32_t>(mask32(k)) & ~static_cast<std::uint32_t>(l.ends);
+      for (unsigned h = 0; h < 2; ++h) {
+        const __m512i a = _mm512_cvtepu16_epi32(h == 0 ? _mm512_castsi512_si256(u) : _mm512_extracti64x4_epi64(u, 1));
+        const __m512i d =
+            _mm512_cvtepu16_epi32(h == 0 ? _mm512_castsi512_si256(next) : _mm512_extracti64x4_epi64(next, 1));
+        const auto hi = static_cast<__mmask16>(l.starts >> (16 * h));
+        const __m512i cp = _mm512_mask_add_epi32(a, hi, _mm512_add_epi32(_mm512_slli_epi32(a, 10), d), pair_offset);
+        const auto sel = static_cast<__mmask16>(keep >> (16 * h));
+        const auto count = static_cast<unsigned>(_mm_popcnt_u32(sel));
+        _mm512_mask_storeu_epi32(o, static_cast<__mmask16>(low_bits(count)), _mm512_maskz_compress_epi32(sel, cp));
+        o += count;
+      }
+      i += k;
     }
-    const __m512i next = units_after(p, i, n);
-    const pair_lanes l = find_pairs(pc, u, units_before(p, i, k), next);
-    if (UTF8DFA_UNLIKELY(l.bad != 0)) {
-      UTF8DFA_LEAVE_AVX();
-      c.i += l.ends & 1u;  // the low half of a pair the block before wrote
-      if (!scalar_region<Strict>(p, n, i + k, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
-      continue;
-    }
-    // Every unit but the low halves of pairs: a unit, or at a high surrogate the pair's code point.
-    const std::uint32_t keep = static_cast<std::uint32_t>(mask32(k)) & ~static_cast<std::uint32_t>(l.ends);
-    for (unsigned h = 0; h < 2; ++h) {
-      const __m512i a = _mm512_cvtepu16_epi32(h == 0 ? _mm512_castsi512_si256(u) : _mm512_extracti64x4_epi64(u, 1));
-      const __m512i d =
-          _mm512_cvtepu16_epi32(h == 0 ? _mm512_castsi512_si256(next) : _mm512_extracti64x4_epi64(next, 1));
-      const auto hi = static_cast<__mmask16>(l.starts >> (16 * h));
-      const __m512i cp = _mm512_mask_add_epi32(a, hi, _mm512_add_epi32(_mm512_slli_epi32(a, 10), d), pair_offset);
-      const auto sel = static_cast<__mmask16>(keep >> (16 * h));
-      const auto count = static_cast<unsigned>(_mm_popcnt_u32(sel));
-      _mm512_mask_storeu_epi32(c.o, static_cast<__mmask16>(low_bits(count)), _mm512_maskz_compress_epi32(sel, cp));
-      c.o += count;
-    }
-    c.i += k;
   }
-  return {n, static_cast<std::size_t>(c.o - out), c.first};
+  return {n, static_cast<std::size_t>(o - out), c.first};
 }
 
-inline conversion_result utf16_to_utf32(const char16_t* p, std::size_t n, char32_t* out, char32_t repl) noexcept {
+/// The kernel entry: up to 64 units without a surrogate in widen_few_units (before any constant of
+/// the loop is set up), other input under 16 units by the scalar code, the rest utf16_to_utf32_by.
+/// (Empty input touches no memory: a masked store of nothing to a page never written costs a
+/// fault assist of hundreds of nanoseconds.)
+UTF8DFA_TARGET_AVX512 inline conversion_result utf16_to_utf32(const char16_t* p, std::size_t n, char32_t* out,
+                                                              char32_t repl) noexcept {
+  if (n <= 64) {
+    if (n == 0) return {0, 0, error_code::none};
+    if (widen_few_units(p, n, out)) return {n, n, error_code::none};
+    if (n < 16) {
+      UTF8DFA_LEAVE_AVX();
+      return scalar_utf16_to_utf32(p, n, out, repl);
+    }
+  }
   return repl == strict_marker ? utf16_to_utf32_by<true>(p, n, out, repl) : utf16_to_utf32_by<false>(p, n, out, repl);
 }
 
 /// UTF-32 to UTF-16: blocks of 16 scalar values in vectors, blocks with an error scalar.
-template <bool Strict>
-UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf32_to_utf16_by(const char32_t* p, std::size_t n,
-                                                                           char16_t* out, char32_t repl) noexcept {
-  const cp_constants kc;
-  transcode_cursor<char16_t> c{0, out, error_code::none};
-  // Word j of the permute takes word 2j of the pair of vectors: the low word of value j.
+/// Word j of the result: word 2j of the pair of vectors (the low word of value j of two vectors
+/// of 32-bit values).
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m512i low_words_index() noexcept {
   const __m512i words = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(byte_iota()));
-  const __m512i evens = _mm512_add_epi16(words, words);
-  const __m512i upper = _mm512_set1_epi32(static_cast<int>(0xFFFF0000u));
-  const __m512i f800 = _mm512_set1_epi16(static_cast<short>(0xF800)),
-                d800 = _mm512_set1_epi16(static_cast<short>(0xD800));
-  while (c.i < n) {
-    const std::size_t i = c.i;
-    // 32 values of the BMP other than surrogates: 32 units, one permute.
-    if (n - i >= 32) {
-      const __m512i v0 = _mm512_loadu_si512(p + i), v1 = _mm512_loadu_si512(p + i + 16);
-      const __m512i w = _mm512_permutex2var_epi16(v0, evens, v1);
-      if (_mm512_test_epi32_mask(_mm512_or_si512(v0, v1), upper) == 0 &&
-          _mm512_cmpeq_epi16_mask(_mm512_and_si512(w, f800), d800) == 0) {
-        _mm512_storeu_si512(c.o, w);
-        c.o += 32;
-        c.i += 32;
-        continue;
-      }
-    }
-    const std::size_t k = n - i < 16 ? n - i : 16;
-    const __m512i v = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(low_bits(k)), p + i);
-    const __mmask16 sur =
-        _mm512_cmplt_epu32_mask(_mm512_sub_epi32(v, _mm512_set1_epi32(0xD800)), _mm512_set1_epi32(0x800));
-    const __mmask16 big = _mm512_cmpgt_epu32_mask(v, _mm512_set1_epi32(0x10FFFF));
-    if (UTF8DFA_UNLIKELY((sur | big) != 0)) {
-      UTF8DFA_LEAVE_AVX();
-      if (!scalar_region<Strict>(p, n, i + k, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
-      continue;
-    }
-    c.o = store_code_points(kc, c.o, v, static_cast<unsigned>(k));
-    c.i += k;
-  }
-  return {n, static_cast<std::size_t>(c.o - out), c.first};
+  return _mm512_add_epi16(words, words);
 }
 
-inline conversion_result utf32_to_utf16(const char32_t* p, std::size_t n, char16_t* out, char32_t repl) noexcept {
-  return repl == strict_marker ? utf32_to_utf16_by<true>(p, n, out, repl) : utf32_to_utf16_by<false>(p, n, out, repl);
+/// The 32 values of v0 and v1 as 16-bit units into w when they are all of the BMP and none is a
+/// surrogate (true); `evens` is low_words_index().
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool bmp_units(__m512i v0, __m512i v1, __m512i evens, __m512i& w) noexcept {
+  w = _mm512_permutex2var_epi16(v0, evens, v1);
+  return _mm512_test_epi32_mask(_mm512_or_si512(v0, v1), _mm512_set1_epi32(static_cast<int>(0xFFFF0000u))) == 0 &&
+         _mm512_cmpeq_epi16_mask(_mm512_and_si512(w, _mm512_set1_epi16(static_cast<short>(0xF800))),
+                                 _mm512_set1_epi16(static_cast<short>(0xD800))) == 0;
+}
+
+/// The n values at p as 16-bit units at out by blocks of 32 (the last masked), while they are of
+/// the BMP and no surrogate (bmp_units): the values converted, n or a multiple of 32.
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE std::size_t few_bmp_units(const char32_t* p, std::size_t n, char16_t* out,
+                                                                      __m512i evens) noexcept {
+  std::size_t i = 0;
+  __m512i w;
+  for (; n - i > 32; i += 32) {
+    if (!bmp_units(_mm512_loadu_si512(p + i), _mm512_loadu_si512(p + i + 16), evens, w)) return i;
+    _mm512_storeu_si512(out + i, w);
+  }
+  const std::size_t k = n - i;
+  if (!bmp_units(_mm512_maskz_loadu_epi32(mask16(k < 16 ? k : 16), p + i),
+                 _mm512_maskz_loadu_epi32(mask16(k > 16 ? k - 16 : 0), p + i + 16), evens, w))
+    return i;
+  _mm512_mask_storeu_epi16(out + i, mask32(k), w);
+  return n;
+}
+
+/// UTF-32 to UTF-16 from unit `start` on (the units before it converted one to one): blocks of
+/// 32 values of the BMP in a tight loop, other blocks of 16 in vectors, blocks with an error scalar.
+template <bool Strict>
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf32_to_utf16_by(const char32_t* p, std::size_t n,
+                                                                           char16_t* out, char32_t repl,
+                                                                           std::size_t start) noexcept {
+  const cp_constants kc;
+  transcode_cursor<char16_t> c{0, out, error_code::none};
+  const __m512i evens = low_words_index();
+  // The position in locals (in registers); the cursor only for the scalar code after an error.
+  std::size_t i = start;
+  char16_t* o = out + start;
+  while (i < n) {
+    // 32 values of the BMP other than surrogates a step, one permute: a tight loop. On long input
+    // from a 64-byte boundary of the input (a load across two lines costs a third more).
+    while (n - i >= 32 && (n - i < 256 || units_to_line(p + i) == 0)) {
+      __m512i w;
+      if (!bmp_units(_mm512_loadu_si512(p + i), _mm512_loadu_si512(p + i + 16), evens, w)) break;
+      _mm512_storeu_si512(o, w);
+      o += 32;
+      i += 32;
+    }
+    if (n - i <= 32) {  // the last values, masked
+      const std::size_t done = few_bmp_units(p + i, n - i, o, evens);
+      i += done;
+      o += done;
+      if (i == n) break;
+    }
+    // Then blocks of 16 of any values (on long input the first up to a 64-byte boundary), up to
+    // one of the BMP only (or the end).
+    while (i < n) {
+      const std::size_t head = n - i >= 256 ? units_to_line(p + i) : 0;
+      const std::size_t k = head != 0 ? head : n - i < 16 ? n - i : 16;
+      const __m512i v = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(low_bits(k)), p + i);
+      const __mmask16 sur =
+          _mm512_cmplt_epu32_mask(_mm512_sub_epi32(v, _mm512_set1_epi32(0xD800)), _mm512_set1_epi32(0x800));
+      const __mmask16 big = _mm512_cmpgt_epu32_mask(v, _mm512_set1_epi32(0x10FFFF));
+      if (UTF8DFA_UNLIKELY((sur | big) != 0)) {
+        UTF8DFA_LEAVE_AVX();
+        c.i = i;
+        c.o = o;
+        if (!scalar_region<Strict>(p, n, i + k, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+        i = c.i;
+        o = c.o;
+        break;
+      }
+      char16_t* const next = store_code_points(kc, o, v, static_cast<unsigned>(k));
+      const bool bmp = static_cast<std::size_t>(next - o) == k;  // one unit each
+      o = next;
+      i += k;
+      if (bmp) break;  // back to the tight loop
+    }
+  }
+  return {n, static_cast<std::size_t>(o - out), c.first};
+}
+
+/// The kernel entry: up to 256 values, blocks of 32 of the BMP in few_bmp_units (before any
+/// constant of the loop is set up); input under 16 values with others by the scalar code, the rest
+/// by utf32_to_utf16_by (from the first block with others on). Empty input touches no memory (see
+/// utf16_to_utf32).
+UTF8DFA_TARGET_AVX512 inline conversion_result utf32_to_utf16(const char32_t* p, std::size_t n, char16_t* out,
+                                                              char32_t repl) noexcept {
+  std::size_t i = 0;
+  if (n <= 256) {
+    if (n == 0) return {0, 0, error_code::none};
+    i = few_bmp_units(p, n, out, low_words_index());
+    if (i == n) return {n, n, error_code::none};
+    if (n < 16) {
+      UTF8DFA_LEAVE_AVX();
+      return scalar_utf32_to_utf16(p, n, out, repl);
+    }
+  }
+  return repl == strict_marker ? utf32_to_utf16_by<true>(p, n, out, repl, i)
+                               : utf32_to_utf16_by<false>(p, n, out, repl, i);
 }
 
 }  // namespace avx512
