@@ -708,6 +708,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf32_to_utf16_by(const
   while (i < n) {
     // 32 values of the BMP other than surrogates a step, one permute: a tight loop. On long input
     // from a 64-byte boundary of the input (a load across two lines costs a third more).
+    const std::size_t from = i;
     while (n - i >= 32 && (n - i < 256 || units_to_line(p + i) == 0)) {
       __m512i w;
       if (!bmp_units(_mm512_loadu_si512(p + i), _mm512_loadu_si512(p + i + 16), evens, w)) break;
@@ -715,7 +716,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf32_to_utf16_by(const
       o += 32;
       i += 32;
     }
-    if (n - i <= 32) {  // the last values, masked
+    if (n - i <= 32 && i != from) {  // the last values after BMP blocks, masked
       const std::size_t done = few_bmp_units(p + i, n - i, o, evens);
       i += done;
       o += done;
