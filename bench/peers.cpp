@@ -34,6 +34,8 @@
 
 namespace utf8dfa_bench {
 
+std::size_t buffer_offset = 0;
+
 const char* op_name(op o) {
   switch (o) {
     case op::validate:
@@ -633,7 +635,7 @@ const simdutf::implementation*& sd() {
   static const simdutf::implementation* impl = simdutf::get_active_implementation();
   return impl;
 }
-const char* chars(const std::string& s) {
+const char* chars(std::string_view s) {
   return s.data();
 }
 template <class Str>

@@ -3,11 +3,47 @@
 #define UTF8DFA_BENCH_PEERS_HPP
 
 #include <cstddef>
+#include <new>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace utf8dfa_bench {
+
+/// Bytes past a 64-byte boundary at which every input and output buffer of the benchmark starts
+/// (--misalign; 0 by default). Fixed, so that a row does not move with where the heap placed its
+/// buffers (a load or store across two cache lines costs more, for every library alike).
+extern std::size_t buffer_offset;
+
+/// Allocates every buffer `buffer_offset` bytes past a 64-byte boundary.
+template <class T>
+struct line_allocator {
+  using value_type = T;
+  line_allocator() noexcept = default;
+  template <class U>
+  line_allocator(const line_allocator<U>&) noexcept {}
+  T* allocate(std::size_t n) {
+    auto* base = static_cast<unsigned char*>(::operator new (n * sizeof(T) + 64 + buffer_offset, std::align_val_t{64}));
+    return reinterpret_cast<T*>(base + buffer_offset);
+  }
+  void deallocate(T* p, std::size_t) noexcept {
+    ::operator delete (reinterpret_cast<unsigned char*>(p) - buffer_offset, std::align_val_t{64});
+  }
+  template <class U>
+  bool operator==(const line_allocator<U>&) const noexcept {
+    return true;
+  }
+  template <class U>
+  bool operator!=(const line_allocator<U>&) const noexcept {
+    return false;
+  }
+};
+
+/// A string or vector whose buffer starts buffer_offset bytes past a 64-byte boundary.
+template <class C>
+using line_string = std::basic_string<C, std::char_traits<C>, line_allocator<C>>;
+template <class T>
+using line_vector = std::vector<T, line_allocator<T>>;
 
 /// The operations, named as in the benchmark names.
 enum class op {
@@ -68,26 +104,26 @@ const char* op_name(op o);
 /// One prepared input: the UTF-8 text and its UTF-16/UTF-32 forms (made by the utf8dfa scalar path,
 /// which is the reference every output is checked against).
 struct input {
-  std::string utf8;
-  std::u16string utf16;  ///< empty when `errors` (the UTF-16/32 operations skip those inputs)
-  std::u32string utf32;  ///< for ill-formed input: the lossy (U+FFFD) decode
+  line_string<char> utf8;
+  line_string<char16_t> utf16;  ///< empty when `errors` (the UTF-16/32 operations skip those inputs)
+  line_string<char32_t> utf32;  ///< for ill-formed input: the lossy (U+FFFD) decode
   std::size_t code_points = 0;
   bool ill_formed = false;  ///< a "+errors" corpus: validate scans for every error, decoding replaces
   std::size_t errors = 0;   ///< maximal ill-formed subparts in utf8
   /// The Latin-1 form of a well-formed corpus (characters up to U+00FF as they are, each other one
   /// mapped to the byte 80..FF with its low 7 bits), and that text as UTF-8; empty when `ill_formed`.
-  std::string latin1;
-  std::string latin1_utf8;
-  std::u16string latin1_utf16;  ///< `latin1` widened to UTF-16 (and UTF-32): one unit per byte
-  std::u32string latin1_utf32;
-  std::u16string utf16be;  ///< `utf16` with the two bytes of each unit exchanged (UTF-16BE on this host)
+  line_string<char> latin1;
+  line_string<char> latin1_utf8;
+  line_string<char16_t> latin1_utf16;  ///< `latin1` widened to UTF-16 (and UTF-32): one unit per byte
+  line_string<char32_t> latin1_utf32;
+  line_string<char16_t> utf16be;  ///< `utf16` with the two bytes of each unit exchanged (UTF-16BE on this host)
 };
 
 /// Output space, grown once and reused, so that the timed loops never allocate.
 struct buffers {
-  std::vector<char32_t> out32;
-  std::vector<char16_t> out16;
-  std::vector<unsigned char> out8;
+  line_vector<char32_t> out32;
+  line_vector<char16_t> out16;
+  line_vector<unsigned char> out8;
   // The last result of an allocating conversion (to_utf16, ...), kept for its check.
   std::u16string str16;
   std::u32string str32;

@@ -4,6 +4,8 @@
 //                 [--all-kernels (adds utf8dfa_<kernel> for every kernel the CPU runs, and with simdutf
 //                  compiled in, simdutf_<implementation> on the same instruction set: icelake, haswell, ...)]
 //                 [--selftest-corrupt (damages each output before its check: every check must fail)]
+//                 [--misalign=N (every input and output buffer starts N bytes past a 64-byte boundary;
+//                  0 by default: rows do not move with where the heap put their buffers)]
 //                 [Google Benchmark flags: --benchmark_filter=..., --benchmark_format=json, ...]
 //
 // Benchmark names are <operation>/<library>/<corpus>; <corpus>@32M is the corpus repeated to at least
@@ -223,12 +225,12 @@ bool check_length_op(op o, const input& in, std::size_t r, const buffers& b) {
       case op::utf8_length_from_utf32_assume_valid:
         return r == in.utf8.size();
       case op::to_utf16:
-        return r == b.str16.size() && b.str16 == in.utf16;
+        return r == b.str16.size() && std::u16string_view(b.str16) == std::u16string_view(in.utf16);
       case op::to_utf32:
-        return r == b.str32.size() && b.str32 == in.utf32;
+        return r == b.str32.size() && std::u32string_view(b.str32) == std::u32string_view(in.utf32);
       case op::to_utf8_from_utf16:
       case op::to_utf8_from_utf32:
-        return r == b.str8.size() && b.str8 == in.utf8;
+        return r == b.str8.size() && std::string_view(b.str8) == std::string_view(in.utf8);
       default:
         return false;
     }
@@ -244,7 +246,7 @@ bool check_length_op(op o, const input& in, std::size_t r, const buffers& b) {
     case op::to_utf16:
       return r == b.str16.size() && b.str16 == ref16;
     case op::to_utf32:
-      return r == b.str32.size() && b.str32 == in.utf32;
+      return r == b.str32.size() && std::u32string_view(b.str32) == std::u32string_view(in.utf32);
     default:
       return false;
   }
@@ -374,10 +376,14 @@ void grow(buffers& b, const input& in) {
 }
 
 template <class T>
-bool same(const std::vector<T>& out, std::size_t written, const std::basic_string<T>& ref) {
+bool same(const line_vector<T>& out, std::size_t written, std::basic_string_view<T> ref) {
   return written == ref.size() && std::equal(ref.begin(), ref.end(), out.begin());
 }
-bool same_bytes(const std::vector<unsigned char>& out, std::size_t written, const void* ref, std::size_t n) {
+template <class T>
+bool same(const line_vector<T>& out, std::size_t written, const line_string<T>& ref) {
+  return same(out, written, std::basic_string_view<T>(ref));
+}
+bool same_bytes(const line_vector<unsigned char>& out, std::size_t written, const void* ref, std::size_t n) {
   return written == n && std::memcmp(out.data(), ref, n) == 0;
 }
 
@@ -698,6 +704,8 @@ options parse(int& argc, char** argv) {
       opt.list = true;
     } else if (a == "--all-kernels") {
       opt.all_kernels = true;
+    } else if (starts_with(a, "--misalign=")) {
+      buffer_offset = std::strtoull(std::string(a.substr(11)).c_str(), nullptr, 10) % 64;
     } else if (a == "--selftest-corrupt") {
       corrupt_outputs() = true;
     } else {
@@ -845,6 +853,7 @@ int main(int argc, char** argv) {
   for (const std::string& k : kernels) kernel_list += (kernel_list.empty() ? "" : ",") + k;
   benchmark::AddCustomContext("utf8dfa_kernels_available", kernel_list);
   benchmark::AddCustomContext("peers", peer_versions());
+  benchmark::AddCustomContext("buffer_offset", std::to_string(buffer_offset) + " bytes past a 64-byte boundary");
 #if defined(__clang__)
   benchmark::AddCustomContext("compiler", std::string("clang ") + __clang_version__);
 #elif defined(__GNUC__)
