@@ -9850,10 +9850,18 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool paired64(const surrogate_masks&
 template <bool Swap>
 UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool utf16_pairs_up(const char16_t* p, std::size_t n) noexcept {
   const __m512i shift = _mm512_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
-  __m512i least = _mm512_set1_epi16(-1);
+  // Two chains of minima (the loop is bound by its loads, not by one chain's latency).
+  __m512i least = _mm512_set1_epi16(-1), least2 = least;
   std::size_t i = 0;
-  for (; n - i > 32; i += 32)
+  for (; n - i > 64; i += 64) {
     least = _mm512_min_epu16(least, _mm512_add_epi16(swap_if<Swap>(_mm512_loadu_si512(p + i)), shift));
+    least2 = _mm512_min_epu16(least2, _mm512_add_epi16(swap_if<Swap>(_mm512_loadu_si512(p + i + 32)), shift));
+  }
+  if (n - i > 32) {
+    least = _mm512_min_epu16(least, _mm512_add_epi16(swap_if<Swap>(_mm512_loadu_si512(p + i)), shift));
+    i += 32;
+  }
+  least = _mm512_min_epu16(least, least2);
   least =
       _mm512_min_epu16(least, _mm512_add_epi16(swap_if<Swap>(_mm512_maskz_loadu_epi16(mask32(n - i), p + i)), shift));
   if (_mm512_cmplt_epu16_mask(least, _mm512_set1_epi16(0x0800)) == 0) return true;
@@ -10027,21 +10035,34 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE validation_result validate_utf16_blo
   return {i + r.valid_up_to, r.error_length, r.error};
 }
 
-UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16(const char16_t* p,
-                                                                               std::size_t n) noexcept {
-  if (n <= 64) {  // short input: one or two masked vectors; an error: the scalar code from the start
-    if (UTF8DFA_LIKELY(no_surrogate64(p, n) || paired64(surrogates64(p, n)))) return {n, 0, error_code::none};
-    UTF8DFA_LEAVE_AVX();
-    return validate_utf(p, n);
-  }
-  if (n <= 1024) {  // vectors from the start, one test; an error: the scalar code from the start
-    if (UTF8DFA_LIKELY(utf16_pairs_up<false>(p, n))) return {n, 0, error_code::none};
-    UTF8DFA_LEAVE_AVX();
-    return validate_utf(p, n);
-  }
+/// `Scalar` (a scalar UTF-16 validation) on the input from its start, out of line: the short
+/// paths that call it keep no registers to save.
+template <validation_result (*Scalar)(const char16_t*, std::size_t)>
+UTF8DFA_NOINLINE validation_result validate_utf16_again(const char16_t* p, std::size_t n) noexcept {
+  return Scalar(p, n);
+}
+
+/// validate_utf16 of more than 1024 units: to a 64-byte boundary, then validate_utf16_blocks.
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16_long(const char16_t* p,
+                                                                                    std::size_t n) noexcept {
   const __m512i shift = _mm512_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
   const __m512i limit = _mm512_set1_epi16(0x0800);
   return validate_utf16_blocks<false, &validate_utf<char16_t>>(p, n, to_line(p, n, shift, limit));
+}
+
+/// The kernel entry: up to 1024 units without an error in a straight line of vectors (out of line
+/// of the rest, so that it saves no registers); an error there: the scalar code from the start.
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16(const char16_t* p,
+                                                                               std::size_t n) noexcept {
+  if (n <= 64) {  // short input: one or two masked vectors
+    if (UTF8DFA_LIKELY(no_surrogate64(p, n) || paired64(surrogates64(p, n)))) return {n, 0, error_code::none};
+  } else if (n <= 1024) {  // vectors from the start, one test
+    if (UTF8DFA_LIKELY(utf16_pairs_up<false>(p, n))) return {n, 0, error_code::none};
+  } else {
+    return validate_utf16_long(p, n);
+  }
+  UTF8DFA_LEAVE_AVX();
+  return validate_utf16_again<&validate_utf<char16_t>>(p, n);
 }
 
 /// to_well_formed_utf16: 32 units a step; in a block with a surrogate, the high ones (shifted by
@@ -10807,20 +10828,25 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE std::size_t change_endianness(const Unit*
 }
 
 /// validate_utf16 on units with their bytes exchanged: one byte shuffle a vector.
+/// validate_utf16_swapped of more than 1024 units.
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16_swapped_long(const char16_t* p,
+                                                                                            std::size_t n) noexcept {
+  return validate_utf16_blocks<true, &validate_utf16_swapped_scalar>(p, n, 0);
+}
+
+/// The kernel entry, as validate_utf16's.
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16_swapped(const char16_t* p,
                                                                                        std::size_t n) noexcept {
-  if (n <= 64) {  // short input: one or two masked vectors; an error: the scalar code from the start
+  if (n <= 64) {  // short input: one or two masked vectors
     if (UTF8DFA_LIKELY(no_surrogate64<true>(p, n) || paired64(surrogates64<true>(p, n))))
       return {n, 0, error_code::none};
-    UTF8DFA_LEAVE_AVX();
-    return validate_utf16_swapped_scalar(p, n);
-  }
-  if (n <= 1024) {  // vectors from the start, one test; an error: the scalar code from the start
+  } else if (n <= 1024) {  // vectors from the start, one test
     if (UTF8DFA_LIKELY(utf16_pairs_up<true>(p, n))) return {n, 0, error_code::none};
-    UTF8DFA_LEAVE_AVX();
-    return validate_utf16_swapped_scalar(p, n);
+  } else {
+    return validate_utf16_swapped_long(p, n);
   }
-  return validate_utf16_blocks<true, &validate_utf16_swapped_scalar>(p, n, 0);
+  UTF8DFA_LEAVE_AVX();
+  return validate_utf16_again<&validate_utf16_swapped_scalar>(p, n);
 }
 
 }  // namespace avx512

@@ -489,20 +489,25 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE std::size_t change_endianness(const Unit*
 }
 
 /// validate_utf16 on units with their bytes exchanged: one byte shuffle a vector.
+/// validate_utf16_swapped of more than 1024 units.
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16_swapped_long(const char16_t* p,
+                                                                                            std::size_t n) noexcept {
+  return validate_utf16_blocks<true, &validate_utf16_swapped_scalar>(p, n, 0);
+}
+
+/// The kernel entry, as validate_utf16's.
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16_swapped(const char16_t* p,
                                                                                        std::size_t n) noexcept {
-  if (n <= 64) {  // short input: one or two masked vectors; an error: the scalar code from the start
+  if (n <= 64) {  // short input: one or two masked vectors
     if (UTF8DFA_LIKELY(no_surrogate64<true>(p, n) || paired64(surrogates64<true>(p, n))))
       return {n, 0, error_code::none};
-    UTF8DFA_LEAVE_AVX();
-    return validate_utf16_swapped_scalar(p, n);
-  }
-  if (n <= 1024) {  // vectors from the start, one test; an error: the scalar code from the start
+  } else if (n <= 1024) {  // vectors from the start, one test
     if (UTF8DFA_LIKELY(utf16_pairs_up<true>(p, n))) return {n, 0, error_code::none};
-    UTF8DFA_LEAVE_AVX();
-    return validate_utf16_swapped_scalar(p, n);
+  } else {
+    return validate_utf16_swapped_long(p, n);
   }
-  return validate_utf16_blocks<true, &validate_utf16_swapped_scalar>(p, n, 0);
+  UTF8DFA_LEAVE_AVX();
+  return validate_utf16_again<&validate_utf16_swapped_scalar>(p, n);
 }
 
 }  // namespace avx512
