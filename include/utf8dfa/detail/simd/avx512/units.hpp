@@ -645,6 +645,10 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf16_to_utf32_by(const
       }
       // Every unit but the low halves of pairs: a unit, or at a high surrogate the pair's code point.
       const std::uint32_t keep = static_cast<std::uint32_t>(mask32(k)) & ~static_cast<std::uint32_t>(l.ends);
+      // A block of 32 units writes at least 16 values (at most every other lane ends a pair), so
+      // the first half's 16 lanes may be stored whole: the second half's store writes over those
+      // past the first half's values (a masked store costs more).
+      const bool whole_first = k == 32;
       for (unsigned h = 0; h < 2; ++h) {
         const __m512i a = _mm512_cvtepu16_epi32(h == 0 ? _mm512_castsi512_si256(u) : _mm512_extracti64x4_epi64(u, 1));
         const __m512i d =
@@ -653,7 +657,10 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf16_to_utf32_by(const
         const __m512i cp = _mm512_mask_add_epi32(a, hi, _mm512_add_epi32(_mm512_slli_epi32(a, 10), d), pair_offset);
         const auto sel = static_cast<__mmask16>(keep >> (16 * h));
         const auto count = static_cast<unsigned>(_mm_popcnt_u32(sel));
-        _mm512_mask_storeu_epi32(o, static_cast<__mmask16>(low_bits(count)), _mm512_maskz_compress_epi32(sel, cp));
+        if (h == 0 && whole_first)
+          _mm512_storeu_si512(o, _mm512_maskz_compress_epi32(sel, cp));
+        else
+          _mm512_mask_storeu_epi32(o, static_cast<__mmask16>(low_bits(count)), _mm512_maskz_compress_epi32(sel, cp));
         o += count;
       }
       i += k;
