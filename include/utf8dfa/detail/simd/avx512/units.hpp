@@ -309,18 +309,23 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool paired64(const surrogate_masks&
 template <bool Swap>
 UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool utf16_pairs_up(const char16_t* p, std::size_t n) noexcept {
   const __m512i shift = _mm512_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
-  // Two chains of minima (the loop is bound by its loads, not by one chain's latency).
-  __m512i least = _mm512_set1_epi16(-1), least2 = least;
+  __m512i least = _mm512_set1_epi16(-1);
   std::size_t i = 0;
-  for (; n - i > 64; i += 64) {
-    least = _mm512_min_epu16(least, _mm512_add_epi16(swap_if<Swap>(_mm512_loadu_si512(p + i)), shift));
-    least2 = _mm512_min_epu16(least2, _mm512_add_epi16(swap_if<Swap>(_mm512_loadu_si512(p + i + 32)), shift));
+  if constexpr (Swap) {  // (bound by the byte shuffle: one chain)
+    for (; n - i > 32; i += 32)
+      least = _mm512_min_epu16(least, _mm512_add_epi16(swap_if<Swap>(_mm512_loadu_si512(p + i)), shift));
+  } else {  // two chains of minima (bound by the loads, not by one chain's latency)
+    __m512i least2 = least;
+    for (; n - i > 64; i += 64) {
+      least = _mm512_min_epu16(least, _mm512_add_epi16(_mm512_loadu_si512(p + i), shift));
+      least2 = _mm512_min_epu16(least2, _mm512_add_epi16(_mm512_loadu_si512(p + i + 32), shift));
+    }
+    if (n - i > 32) {
+      least = _mm512_min_epu16(least, _mm512_add_epi16(_mm512_loadu_si512(p + i), shift));
+      i += 32;
+    }
+    least = _mm512_min_epu16(least, least2);
   }
-  if (n - i > 32) {
-    least = _mm512_min_epu16(least, _mm512_add_epi16(swap_if<Swap>(_mm512_loadu_si512(p + i)), shift));
-    i += 32;
-  }
-  least = _mm512_min_epu16(least, least2);
   least =
       _mm512_min_epu16(least, _mm512_add_epi16(swap_if<Swap>(_mm512_maskz_loadu_epi16(mask32(n - i), p + i)), shift));
   if (_mm512_cmplt_epu16_mask(least, _mm512_set1_epi16(0x0800)) == 0) return true;
