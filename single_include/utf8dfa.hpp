@@ -10145,16 +10145,17 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf16_to_utf32_by(const
   std::size_t i = 0;
   char32_t* o = out;
   while (i < n) {
-    // 64 units a step while neither block of 32 has a surrogate: a tight loop.
-    while (n - i >= 64) {
+    // 64 units a step while neither block of 32 has a surrogate: a tight loop. On long input from
+    // a 64-byte boundary of the input (its loads would otherwise cross two cache lines each).
+    while (n - i >= 64 && (n - i < 256 || units_to_line(p + i) == 0)) {
       const __m512i a = _mm512_loadu_si512(p + i), b = _mm512_loadu_si512(p + i + 32);
       if (_mm512_cmplt_epu16_mask(_mm512_min_epu16(_mm512_add_epi16(a, pc.shift), _mm512_add_epi16(b, pc.shift)),
                                   pc.limit) != 0)
         break;
-      _mm512_storeu_si512(o, widen_units(p + i));
-      _mm512_storeu_si512(o + 16, widen_units(p + i + 16));
-      _mm512_storeu_si512(o + 32, widen_units(p + i + 32));
-      _mm512_storeu_si512(o + 48, widen_units(p + i + 48));
+      _mm512_storeu_si512(o, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(a)));
+      _mm512_storeu_si512(o + 16, _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(a, 1)));
+      _mm512_storeu_si512(o + 32, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(b)));
+      _mm512_storeu_si512(o + 48, _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(b, 1)));
       i += 64;
       o += 64;
     }
@@ -10162,10 +10163,12 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf16_to_utf32_by(const
       o += n - i;
       break;
     }
-    // Then blocks of 32 up to one without a surrogate (or the end).
+    // Then blocks of 32 (on long input the first up to a 64-byte boundary) up to one without a
+    // surrogate (or the end).
     while (i < n) {
-      const bool whole = n - i >= 32;
-      const std::size_t k = whole ? 32 : n - i;
+      const std::size_t head = n - i >= 256 ? units_to_line(p + i) : 0;
+      const std::size_t k = head != 0 ? head : n - i < 32 ? n - i : 32;
+      const bool whole = k == 32;
       const __m512i u = whole ? _mm512_loadu_si512(p + i) : _mm512_maskz_loadu_epi16(mask32(k), p + i);
       if (pc.surrogates(u) == 0) {
         if (whole) {
