@@ -10327,21 +10327,29 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf32_to_utf16_by(const
   return {n, static_cast<std::size_t>(o - out), c.first};
 }
 
-/// The kernel entry: up to 256 values, blocks of 32 of the BMP in few_bmp_units (before any
-/// constant of the loop is set up); input under 16 values with others by the scalar code, the rest
-/// by utf32_to_utf16_by (from the first block with others on). Empty input touches no memory (see
-/// utf16_to_utf32).
+/// The kernel entry: up to 16 values in one masked vector of any scalar values (an error there: the
+/// scalar code); up to 256, blocks of 32 of the BMP in few_bmp_units (before any constant of the
+/// loop is set up); the rest by utf32_to_utf16_by (from the first block with others on). Empty
+/// input touches no memory (see utf16_to_utf32).
 UTF8DFA_TARGET_AVX512 inline conversion_result utf32_to_utf16(const char32_t* p, std::size_t n, char16_t* out,
                                                               char32_t repl) noexcept {
   std::size_t i = 0;
-  if (n <= 256) {
+  if (n <= 16) {
     if (n == 0) return {0, 0, error_code::none};
+    const __m512i v = _mm512_maskz_loadu_epi32(mask16(n), p);
+    const __mmask16 sur =
+        _mm512_cmplt_epu32_mask(_mm512_sub_epi32(v, _mm512_set1_epi32(0xD800)), _mm512_set1_epi32(0x800));
+    if (UTF8DFA_LIKELY((sur | _mm512_cmpgt_epu32_mask(v, _mm512_set1_epi32(0x10FFFF))) == 0)) {
+      const cp_constants kc;
+      return {n, static_cast<std::size_t>(store_code_points(kc, out, v, static_cast<unsigned>(n)) - out),
+              error_code::none};
+    }
+    UTF8DFA_LEAVE_AVX();
+    return scalar_utf32_to_utf16(p, n, out, repl);
+  }
+  if (n <= 256) {
     i = few_bmp_units(p, n, out, low_words_index());
     if (i == n) return {n, n, error_code::none};
-    if (n < 16) {
-      UTF8DFA_LEAVE_AVX();
-      return scalar_utf32_to_utf16(p, n, out, repl);
-    }
   }
   return repl == strict_marker ? utf32_to_utf16_by<true>(p, n, out, repl, i)
                                : utf32_to_utf16_by<false>(p, n, out, repl, i);
