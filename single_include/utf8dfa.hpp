@@ -10132,8 +10132,9 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool widen_few_units(const char16_t*
   return true;
 }
 
-/// UTF-16 to UTF-32: 32 units a step; a block with an unpaired surrogate scalar (to its end, or past
-/// it to finish a pair). A pair across a block's end is written by the block of its high surrogate.
+/// UTF-16 to UTF-32: 64 units a step while there is no surrogate, else 32; a block with an unpaired
+/// surrogate scalar (to its end, or past it to finish a pair). A pair across a block's end is
+/// written by the block of its high surrogate.
 template <bool Strict>
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf16_to_utf32_by(const char16_t* p, std::size_t n,
                                                                            char32_t* out, char32_t repl) noexcept {
@@ -10235,7 +10236,6 @@ UTF8DFA_TARGET_AVX512 inline conversion_result utf16_to_utf32(const char16_t* p,
   return repl == strict_marker ? utf16_to_utf32_by<true>(p, n, out, repl) : utf16_to_utf32_by<false>(p, n, out, repl);
 }
 
-/// UTF-32 to UTF-16: blocks of 16 scalar values in vectors, blocks with an error scalar.
 /// Word j of the result: word 2j of the pair of vectors (the low word of value j of two vectors
 /// of 32-bit values).
 UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m512i low_words_index() noexcept {
