@@ -337,7 +337,8 @@ UTF8DFA_TARGET_AVX512 conversion_result units_to_latin1(const In* p, std::size_t
   const __m512i twice = _mm512_add_epi8(byte_iota(), byte_iota());
   const __m512i low_bytes = sizeof(In) == 2 ? twice : _mm512_add_epi8(twice, twice);
   std::size_t i = 0;
-  if (n <= 64) {  // (tested first: the shortest calls take the fewest branches)
+  if (n <= 64) {                                  // (tested first: the shortest calls take the fewest branches)
+    if (n == 0) return {0, 0, error_code::none};  // (a masked store of nothing: see utf16_to_utf32)
     if (narrow_short(p, n, out, low_bytes)) return {n, n, error_code::none};
   } else if (n <= 1024) {
     while (n - i > 64 && narrow64u(p + i, out + i, low_bytes)) i += 64;
@@ -386,7 +387,8 @@ template <class Out>
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE std::size_t latin1_widen(const unsigned char* p, std::size_t n,
                                                                 Out* out) noexcept {
   constexpr std::size_t lanes = 64 / sizeof(Out);
-  if (n <= 64) {  // short input: one masked load, masked stores
+  if (n <= 64) {           // short input: one masked load, masked stores
+    if (n == 0) return 0;  // (a masked store of nothing can cost a fault assist: see utf16_to_utf32)
     widen_short(p, n, out);
     return n;
   }
@@ -452,6 +454,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m512i unit_byte_reversal() noexcep
 template <class Unit>
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE std::size_t change_endianness(const Unit* p, std::size_t n, Unit* out) noexcept {
   constexpr std::size_t lanes = 64 / sizeof(Unit);
+  if (n == 0) return 0;  // (a masked store of nothing can cost a fault assist: see utf16_to_utf32)
   const __m512i order = unit_byte_reversal<Unit>();
   const auto masked = [&](std::size_t i, std::size_t k) UTF8DFA_TARGET_AVX512 {  // k units at i
     const auto live = static_cast<__mmask64>(low_bits(k * sizeof(Unit)));
