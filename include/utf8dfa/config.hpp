@@ -70,6 +70,14 @@
 #endif
 #endif
 
+// Always inlined by GCC, left to Clang's judgement (a few short blocks that g++ 12 kept out of
+// line ran 1.3x faster inlined; clang++ 14 ran the same blocks 3x slower when forced).
+#if defined(__GNUC__) && !defined(__clang__)
+#define UTF8DFA_GCC_ALWAYS_INLINE UTF8DFA_ALWAYS_INLINE
+#else
+#define UTF8DFA_GCC_ALWAYS_INLINE inline
+#endif
+
 // A pointer parameter whose data no other pointer of the call reaches, so that loops over it are
 // vectorised without a run-time overlap test (GCC, Clang and MSVC all spell it __restrict).
 #if defined(__GNUC__) || defined(__clang__) || defined(_MSC_VER)
