@@ -461,11 +461,35 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t utf16_valid_bytes(cons
 /// the replace count, whose blocks are faster on long input.
 inline constexpr std::size_t valid_below = 256;
 
+/// Input lengths (min_block_input up to this) that the validating UTF-8 lengths check with
+/// validate's block checks and then count as well-formed text (after their ASCII start): at 256
+/// bytes 1.2-1.3x as fast as utf8_units_segment, whose 64-byte blocks each look up and sum their
+/// units. Ill-formed input is then counted by utf8_units_blocks.
+inline constexpr std::size_t checked_count_below = 512;
+
+/// The UTF-16 (Utf16) or UTF-32 length of the n bytes at p when they are well-formed, else
+/// blocks_pass (out of line: the entry, which short input leaves at once, saves no registers).
+template <bool Utf16>
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE std::size_t checked_count(const unsigned char* p, std::size_t n) noexcept {
+  const std::size_t ascii = ascii_prefix(p, n);
+  if (ascii == n) return n;
+  if (check_blocks_from<true>(p, n, ascii) != blocks_pass) return blocks_pass;
+  return ascii + (Utf16 ? utf16_length(p + ascii, n - ascii) : count_leads(p + ascii, n - ascii));
+}
+
 inline std::size_t utf16_length_from_utf8(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
+  if (n - min_block_input < checked_count_below - min_block_input) {
+    const std::size_t units = checked_count<true>(p, n);
+    if (units != blocks_pass) return units;
+  }
   return utf8_units_blocks<true, &utf8_units_segment<true>, 256>(p, n, repl);
 }
 
 inline std::size_t utf32_length_from_utf8(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
+  if (n - min_block_input < checked_count_below - min_block_input) {
+    const std::size_t units = checked_count<false>(p, n);
+    if (units != blocks_pass) return units;
+  }
   return utf8_units_blocks<false, &utf8_units_segment<false>, 256>(p, n, repl);
 }
 

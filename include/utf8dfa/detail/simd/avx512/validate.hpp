@@ -216,10 +216,13 @@ inline constexpr std::size_t block_span = 256;
 /// After a first block, 256 bytes a step with one error test (ASCII steps only checked for a
 /// character cut before them, others by step_checker, its 4-byte part only when the step or the one
 /// before holds an F0..FF byte), then 64-byte blocks and the last 64 bytes, all by step_checker.
-UTF8DFA_TARGET_AVX512 inline std::size_t check_blocks(const unsigned char* p, std::size_t n) noexcept {
+/// With `Known`, after the ASCII start `ascii` (ascii_prefix(p, n)) that the caller found.
+template <bool Known>
+UTF8DFA_TARGET_AVX512 inline std::size_t check_blocks_from(const unsigned char* p, std::size_t n,
+                                                           [[maybe_unused]] std::size_t ascii) noexcept {
   // ASCII first, 256 bytes then 64 a test, before the check's constants are built (which cost a
   // short ASCII input more than its check).
-  std::size_t i = ascii_prefix(p, n);
+  std::size_t i = Known ? ascii : ascii_prefix(p, n);
   if (n - i < 64 && (i == n || _mm512_movepi8_mask(load_first(p + i, n - i)) == 0)) return blocks_pass;
   const step_checker sc;
   std::size_t unused = 0;
@@ -271,6 +274,11 @@ UTF8DFA_TARGET_AVX512 inline std::size_t check_blocks(const unsigned char* p, st
   if (i < n) err = _mm512_or_si512(err, sc.error<true, true, true>(q, sc.high(last), unused, n - 64));
   if (UTF8DFA_UNLIKELY(any(err))) return n - 64;
   return blocks_pass;
+}
+
+/// check_blocks_from the start: what validate runs.
+UTF8DFA_TARGET_AVX512 inline std::size_t check_blocks(const unsigned char* p, std::size_t n) noexcept {
+  return check_blocks_from<false>(p, n, 0);
 }
 
 /// validate_scalar's answer by check_blocks; the tail is one masked block whose zero padding makes
