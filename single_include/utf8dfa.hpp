@@ -3296,6 +3296,27 @@ conversion_result vector_from(const In* p, std::size_t n, Out* out, char32_t rep
   return n < MinUnits ? Scalar(p, n, out, replacement) : Vector(p, n, out, replacement);
 }
 
+/// vector_from for UTF-8 input, where the vector kernel's way with inputs under `Below` bytes (a
+/// padded copy) costs more than the scalar DFA on mostly-ASCII text, whose ASCII runs the DFA takes
+/// 8 or 16 bytes a step: such an input with at most one byte in 16 above 7F goes to the scalar DFA
+/// too (64 bytes of Portuguese text with one accented letter: 16 ns against 24).
+template <class Out, conversion_result (*Vector)(const unsigned char*, std::size_t, Out*, char32_t) noexcept,
+          conversion_result (*Scalar)(const unsigned char*, std::size_t, Out*, char32_t) noexcept, std::size_t MinUnits,
+          std::size_t Below>
+conversion_result vector_unless_mostly_ascii(const unsigned char* p, std::size_t n, Out* out,
+                                             char32_t replacement) noexcept {
+  static_assert(MinUnits >= 8, "whole words");
+  if (n < MinUnits) return Scalar(p, n, out, replacement);
+  if (n < Below && (load64(p) & high_bits) == 0) {  // (other scripts than Latin leave at once)
+    // Bytes above 7F, counted in the byte lanes of a word (no popcnt in the baseline instruction
+    // set); bytes in two of the words read count twice.
+    std::uint64_t lanes = (load64(p + n - 8) & high_bits) >> 7;
+    for (std::size_t k = 0; n - k >= 16; k += 8) lanes += (load64(p + k) & high_bits) >> 7;
+    if (((lanes * 0x0101010101010101ull) >> 56) * 16 <= n) return Scalar(p, n, out, replacement);
+  }
+  return Vector(p, n, out, replacement);
+}
+
 /// Output units a conversion may write per input unit: a byte of UTF-8 or a unit of UTF-16 or
 /// UTF-32 read as an error becomes one replacement, which may be a supplementary character.
 template <class Out>
@@ -7504,11 +7525,12 @@ inline constexpr kernel_table table{
     &validate,
     &count_leads,
     &utf16_length,
-    // Short inputs: under 8 UTF-8 bytes (16 UTF-16 or UTF-32 units) the scalar DFA. The UTF-8
+    // Short inputs: under 8 UTF-8 bytes (16 UTF-16 or UTF-32 units) the scalar DFA, and UTF-8 under
+    // padded_below bytes when it is mostly ASCII (short_input.hpp). The UTF-8
     // conversions finish their last bytes in a padded copy of their own (transcode.hpp); for UTF-16
     // and UTF-32 input the blocks are shorter and the scalar tail cheaper.
-    &vector_from<unsigned char, char32_t, &utf8_to_utf32, scalar_utf8_to_utf32, 8>,
-    &vector_from<unsigned char, char16_t, &utf8_to_utf16, scalar_utf8_to_utf16, 8>,
+    &vector_unless_mostly_ascii<char32_t, &utf8_to_utf32, scalar_utf8_to_utf32, 8, padded_below>,
+    &vector_unless_mostly_ascii<char16_t, &utf8_to_utf16, scalar_utf8_to_utf16, 8, padded_below>,
     &vector_from<char16_t, unsigned char, &utf16_to_utf8, scalar_utf16_to_utf8, 16>,
     &vector_from<char32_t, unsigned char, &utf32_to_utf8, scalar_utf32_to_utf8, 16>,
     &utf16_length_from_utf8,
@@ -7532,7 +7554,7 @@ inline constexpr kernel_table table{
     &change_endianness<char32_t>,
     &validate_utf16_swapped,
     &vector_from<char16_t, unsigned char, &utf16_swapped_to_utf8, scalar_utf16_swapped_to_utf8, 16>,
-    &vector_from<unsigned char, char16_t, &utf8_to_utf16_swapped, scalar_utf8_to_utf16_swapped, 8>,
+    &vector_unless_mostly_ascii<char16_t, &utf8_to_utf16_swapped, scalar_utf8_to_utf16_swapped, 8, padded_below>,
 };
 
 }  // namespace avx2

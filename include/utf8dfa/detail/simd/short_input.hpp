@@ -4,10 +4,12 @@
 #define UTF8DFA_DETAIL_SIMD_SHORT_INPUT_HPP
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 
 #include "../../config.hpp"
 #include "../../error.hpp"
+#include "../bytes.hpp"
 
 namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
@@ -19,6 +21,27 @@ template <class In, class Out, conversion_result (*Vector)(const In*, std::size_
           conversion_result (*Scalar)(const In*, std::size_t, Out*, char32_t) noexcept, std::size_t MinUnits>
 conversion_result vector_from(const In* p, std::size_t n, Out* out, char32_t replacement) noexcept {
   return n < MinUnits ? Scalar(p, n, out, replacement) : Vector(p, n, out, replacement);
+}
+
+/// vector_from for UTF-8 input, where the vector kernel's way with inputs under `Below` bytes (a
+/// padded copy) costs more than the scalar DFA on mostly-ASCII text, whose ASCII runs the DFA takes
+/// 8 or 16 bytes a step: such an input with at most one byte in 16 above 7F goes to the scalar DFA
+/// too (64 bytes of Portuguese text with one accented letter: 16 ns against 24).
+template <class Out, conversion_result (*Vector)(const unsigned char*, std::size_t, Out*, char32_t) noexcept,
+          conversion_result (*Scalar)(const unsigned char*, std::size_t, Out*, char32_t) noexcept, std::size_t MinUnits,
+          std::size_t Below>
+conversion_result vector_unless_mostly_ascii(const unsigned char* p, std::size_t n, Out* out,
+                                             char32_t replacement) noexcept {
+  static_assert(MinUnits >= 8, "whole words");
+  if (n < MinUnits) return Scalar(p, n, out, replacement);
+  if (n < Below && (load64(p) & high_bits) == 0) {  // (other scripts than Latin leave at once)
+    // Bytes above 7F, counted in the byte lanes of a word (no popcnt in the baseline instruction
+    // set); bytes in two of the words read count twice.
+    std::uint64_t lanes = (load64(p + n - 8) & high_bits) >> 7;
+    for (std::size_t k = 0; n - k >= 16; k += 8) lanes += (load64(p + k) & high_bits) >> 7;
+    if (((lanes * 0x0101010101010101ull) >> 56) * 16 <= n) return Scalar(p, n, out, replacement);
+  }
+  return Vector(p, n, out, replacement);
 }
 
 /// Output units a conversion may write per input unit: a byte of UTF-8 or a unit of UTF-16 or
