@@ -3299,7 +3299,7 @@ conversion_result vector_from(const In* p, std::size_t n, Out* out, char32_t rep
 /// vector_from for UTF-8 input, where the vector kernel's way with inputs under `Below` bytes (a
 /// padded copy) costs more than the scalar DFA on mostly-ASCII text, whose ASCII runs the DFA takes
 /// 8 or 16 bytes a step: such an input with at most one byte in 16 above 7F goes to the scalar DFA
-/// too (64 bytes of Portuguese text with one accented letter: 16 ns against 24).
+/// too (64 bytes of Portuguese text with one accented letter, timed alone: 16 ns against 24).
 template <class Out, conversion_result (*Vector)(const unsigned char*, std::size_t, Out*, char32_t) noexcept,
           conversion_result (*Scalar)(const unsigned char*, std::size_t, Out*, char32_t) noexcept, std::size_t MinUnits,
           std::size_t Below>
