@@ -140,19 +140,26 @@ def decode_wide(b, width, big):
 
 # ---- running the tool -------------------------------------------------------------------------
 
+def run_program(cmd, stdin, env=None, cwd=None):
+    """Runs cmd (a command line with the emulator, if any, first) and returns the completed process."""
+    p = subprocess.run(cmd, input=stdin, capture_output=True, env=env, cwd=cwd, timeout=120)
+    # The programs never fail without a message; under an emulator (wine above all, about once in a
+    # few thousand starts on a busy machine) a start that fails does: that run is made again, twice at
+    # most.
+    for _ in range(2):
+        if not (EMULATOR and p.returncode == 1 and not p.stdout and not p.stderr):
+            break
+        print(f"note: {cmd[-4:]}: exit 1 with no output under the emulator; run again", file=sys.stderr)
+        p = subprocess.run(cmd, input=stdin, capture_output=True, env=env, cwd=cwd, timeout=120)
+    return p
+
+
 def run1(args, stdin, chunk, cwd):
     env = dict(os.environ)
     env.pop("UTF8TOOL_CHUNK_SIZE", None)
     if chunk is not None:
         env["UTF8TOOL_CHUNK_SIZE"] = str(chunk)
-    p = subprocess.run(TOOL + args, input=stdin, capture_output=True, env=env, cwd=cwd, timeout=120)
-    # The tool never fails without a message; under an emulator (wine above all, about once in a few
-    # thousand starts on a busy machine) a start that fails does: that run is made again, twice at most.
-    for _ in range(2):
-        if not (EMULATOR and p.returncode == 1 and not p.stdout and not p.stderr):
-            break
-        print(f"note: {args[:4]}: exit 1 with no output under the emulator; run again", file=sys.stderr)
-        p = subprocess.run(TOOL + args, input=stdin, capture_output=True, env=env, cwd=cwd, timeout=120)
+    p = run_program(TOOL + args, stdin, env, cwd)
     return p.returncode, p.stdout, p.stderr
 
 
@@ -556,7 +563,7 @@ def group_stream_file(d):
             want += f"first ill-formed subpart: byte {e[0]}, {e[1]} byte(s), {e[2]}\n"
         name = write(d, f"in{i}.txt", data)
         for args, stdin in (([name], b""), ([], data)):
-            p = subprocess.run(EMULATOR + [STREAM_FILE] + args, input=stdin, capture_output=True, cwd=d)
+            p = run_program(EMULATOR + [STREAM_FILE] + args, stdin, cwd=d)
             expect((p.returncode, p.stdout, p.stderr), 1 if e else 0, want.encode(), b"", f"stream_file {data[:40]!r}")
 
 
