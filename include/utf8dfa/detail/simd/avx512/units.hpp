@@ -144,10 +144,11 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t latin1_to_utf8(const u
 /// A pair cut by a block's end is carried: the lead is dropped in its block, and the next block
 /// writes the character at its continuation byte (80..BF, or C0..FF after a C3 lead: 40 added).
 /// Every block is whole (64 bytes) but the last, so the loads stay on the alignment they started on.
+/// From byte `start` on: the end of the ASCII bytes the caller has copied.
 template <class Policy>
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const unsigned char* p, std::size_t n,
-                                                                           unsigned char* out,
-                                                                           unsigned char repl) noexcept {
+                                                                           unsigned char* out, unsigned char repl,
+                                                                           std::size_t start) noexcept {
   // Built once (opaque: the compiler would otherwise build them again in the loop).
   const __m512i fe = opaque(_mm512_set1_epi8(static_cast<char>(0xFE)));
   const __m512i c2 = opaque(_mm512_set1_epi8(static_cast<char>(0xC2)));
@@ -155,7 +156,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const
   const __m512i c3 = opaque(_mm512_set1_epi8(static_cast<char>(0xC3)));
   const __m512i x40 = opaque(_mm512_set1_epi8(0x40));
   latin1_progress s;
-  std::size_t i = 0, w = 0;              // s.read and s.written, in registers
+  std::size_t i = start, w = start;      // s.read and s.written, in registers
   std::uint64_t lead_in = 0, c3_in = 0;  // the last block ended with a lead (1), a C3 one (1)
   while (i < n) {
     const bool whole = n - i >= 64;
@@ -222,10 +223,20 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const
 }
 
 /// The kernel entry: a short input of ASCII and whole C2/C3 pairs (the same result under every
-/// policy) in one masked block, any other by utf8_to_latin1_by from the start.
+/// policy) in one masked block, a longer one's ASCII blocks here (with no call between the kernel
+/// table and them), the rest by utf8_to_latin1_by.
 UTF8DFA_TARGET_AVX512 inline conversion_result utf8_to_latin1(const unsigned char* p, std::size_t n, unsigned char* out,
                                                               char32_t replacement) noexcept {
-  if (n <= 64) {
+  std::size_t i = 0;
+  if (n > 64) {
+    do {
+      const __m512i x = _mm512_loadu_si512(p + i);
+      if (_mm512_movepi8_mask(x) != 0) break;
+      _mm512_storeu_si512(out + i, x);
+      i += 64;
+    } while (n - i >= 64);
+    if (i == n) return {n, n, error_code::none};
+  } else {
     const __m512i x = _mm512_maskz_loadu_epi8(mask64(n), p);
     const std::uint64_t high = _mm512_movepi8_mask(x);
     if (high == 0) {
@@ -246,9 +257,9 @@ UTF8DFA_TARGET_AVX512 inline conversion_result utf8_to_latin1(const unsigned cha
       return {n, count, error_code::none};
     }
   }
-  if (replacement == strict_marker) return utf8_to_latin1_by<strict>(p, n, out, 0);
-  if (replacement == skip_marker) return utf8_to_latin1_by<skip>(p, n, out, 0);
-  return utf8_to_latin1_by<replace>(p, n, out, static_cast<unsigned char>(replacement));
+  if (replacement == strict_marker) return utf8_to_latin1_by<strict>(p, n, out, 0, i);
+  if (replacement == skip_marker) return utf8_to_latin1_by<skip>(p, n, out, 0, i);
+  return utf8_to_latin1_by<replace>(p, n, out, static_cast<unsigned char>(replacement), i);
 }
 
 // ---- UTF-16 -----------------------------------------------------------------------------------
