@@ -23,24 +23,30 @@ conversion_result vector_from(const In* p, std::size_t n, Out* out, char32_t rep
   return n < MinUnits ? Scalar(p, n, out, replacement) : Vector(p, n, out, replacement);
 }
 
+/// True when the n bytes at p (8 <= n) start with 8 ASCII bytes and have at most one byte in 16
+/// above 7F: text the scalar DFA, which takes ASCII runs 8 or 16 bytes a step, converts faster than
+/// a padded copy does. Bytes above 7F are counted in the byte lanes of a word and the lanes summed
+/// in its top byte (no popcnt in the baseline instruction set), which holds the sum for n under
+/// 240; bytes in two of the words read count twice. (Other scripts than Latin leave at the first
+/// word.)
+inline bool mostly_ascii(const unsigned char* p, std::size_t n) noexcept {
+  if ((load64(p) & high_bits) != 0) return false;
+  std::uint64_t lanes = (load64(p + n - 8) & high_bits) >> 7;
+  for (std::size_t k = 0; n - k >= 16; k += 8) lanes += (load64(p + k) & high_bits) >> 7;
+  return ((lanes * 0x0101010101010101ull) >> 56) * 16 <= n;
+}
+
 /// vector_from for UTF-8 input, where the vector kernel's way with inputs under `Below` bytes (a
-/// padded copy) costs more than the scalar DFA on mostly-ASCII text, whose ASCII runs the DFA takes
-/// 8 or 16 bytes a step: such an input with at most one byte in 16 above 7F goes to the scalar DFA
-/// too (64 bytes of Portuguese text with one accented letter, timed alone: 16 ns against 24).
+/// padded copy) costs more than the scalar DFA on mostly_ascii text (64 bytes of Portuguese text
+/// with one accented letter, timed alone: 16 ns against 24).
 template <class Out, conversion_result (*Vector)(const unsigned char*, std::size_t, Out*, char32_t) noexcept,
           conversion_result (*Scalar)(const unsigned char*, std::size_t, Out*, char32_t) noexcept, std::size_t MinUnits,
           std::size_t Below>
 conversion_result vector_unless_mostly_ascii(const unsigned char* p, std::size_t n, Out* out,
                                              char32_t replacement) noexcept {
-  static_assert(MinUnits >= 8, "whole words");
+  static_assert(MinUnits >= 8 && Below <= 240, "whole words, a byte for the count");
   if (n < MinUnits) return Scalar(p, n, out, replacement);
-  if (n < Below && (load64(p) & high_bits) == 0) {  // (other scripts than Latin leave at once)
-    // Bytes above 7F, counted in the byte lanes of a word (no popcnt in the baseline instruction
-    // set); bytes in two of the words read count twice.
-    std::uint64_t lanes = (load64(p + n - 8) & high_bits) >> 7;
-    for (std::size_t k = 0; n - k >= 16; k += 8) lanes += (load64(p + k) & high_bits) >> 7;
-    if (((lanes * 0x0101010101010101ull) >> 56) * 16 <= n) return Scalar(p, n, out, replacement);
-  }
+  if (n < Below && mostly_ascii(p, n)) return Scalar(p, n, out, replacement);
   return Vector(p, n, out, replacement);
 }
 
