@@ -9,7 +9,6 @@
 
 #include "../../kernel_table.hpp"
 #include "../../scalar.hpp"
-#include "../short_input.hpp"
 #include "../target.hpp"
 #include "../transcode_common.hpp"
 #include "utf8_block.hpp"
@@ -480,10 +479,9 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool widen_ascii_tail(const unsigned c
 }
 
 /// Finishes a conversion whose blocks stopped with fewer than padded_below bytes left: an
-/// ASCII tail widened in place, a mostly_ascii one by the scalar DFA (which took 16 ns on 64 bytes
-/// with one accented letter, where the padded copy took 18), other last bytes in a padded copy
-/// (utf8_to_utf_impl with `Tail`), the scalar DFA when they hold an error (which says where the
-/// error is and whether the input ends inside a character).
+/// ASCII tail widened in place, other last bytes in a padded copy (utf8_to_utf_impl with `Tail`),
+/// the scalar DFA when they hold an error (which says where the error is and whether the input
+/// ends inside a character).
 template <bool Strict, bool Swap, bool Check, class Out>
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE conversion_result finish_padded(const unsigned char* p, std::size_t n,
                                                                           Out* out, transcode_cursor<Out> c,
@@ -492,10 +490,6 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE conversion_result finish_padded(const 
   if (left >= 8) {
     if ((load64(p + n - 8) & high_bits) == 0 && widen_ascii_tail<Swap>(p + c.i, left, c.o))
       return {n, static_cast<std::size_t>(c.o - out) + left, c.first};
-    if (mostly_ascii(p + c.i, left)) {
-      UTF8DFA_LEAVE_AVX();
-      return finish_scalar_in_order<Strict, Swap>(p, n, out, c, repl);
-    }
     alignas(32) unsigned char in[128];
     alignas(32) Out converted[160];
     copy_short(in, p + c.i, left);
