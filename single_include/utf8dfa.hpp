@@ -3296,24 +3296,30 @@ conversion_result vector_from(const In* p, std::size_t n, Out* out, char32_t rep
   return n < MinUnits ? Scalar(p, n, out, replacement) : Vector(p, n, out, replacement);
 }
 
+/// True when the n bytes at p (8 <= n) start with 8 ASCII bytes and have at most one byte in 16
+/// above 7F: text the scalar DFA, which takes ASCII runs 8 or 16 bytes a step, converts faster than
+/// a vector kernel's padded copy does. Bytes above 7F are counted in the byte lanes of a word and
+/// the lanes summed in its top byte (no popcnt in the baseline instruction set), which holds the sum
+/// for n under 240; bytes in two of the words read count twice. (Other scripts than Latin leave at
+/// the first word.)
+inline bool mostly_ascii(const unsigned char* p, std::size_t n) noexcept {
+  if ((load64(p) & high_bits) != 0) return false;
+  std::uint64_t lanes = (load64(p + n - 8) & high_bits) >> 7;
+  for (std::size_t k = 0; n - k >= 16; k += 8) lanes += (load64(p + k) & high_bits) >> 7;
+  return ((lanes * 0x0101010101010101ull) >> 56) * 16 <= n;
+}
+
 /// vector_from for UTF-8 input, where the vector kernel's way with inputs under `Below` bytes (a
-/// padded copy) costs more than the scalar DFA on mostly-ASCII text, whose ASCII runs the DFA takes
-/// 8 or 16 bytes a step: such an input with at most one byte in 16 above 7F goes to the scalar DFA
-/// too (64 bytes of Portuguese text with one accented letter, timed alone: 16 ns against 24).
+/// padded copy) costs more than the scalar DFA on mostly_ascii text (64 bytes of Portuguese text
+/// with one accented letter, timed alone: 16 ns against 24).
 template <class Out, conversion_result (*Vector)(const unsigned char*, std::size_t, Out*, char32_t) noexcept,
           conversion_result (*Scalar)(const unsigned char*, std::size_t, Out*, char32_t) noexcept, std::size_t MinUnits,
           std::size_t Below>
 conversion_result vector_unless_mostly_ascii(const unsigned char* p, std::size_t n, Out* out,
                                              char32_t replacement) noexcept {
-  static_assert(MinUnits >= 8, "whole words");
+  static_assert(MinUnits >= 8 && Below <= 240, "whole words, a byte for the count");
   if (n < MinUnits) return Scalar(p, n, out, replacement);
-  if (n < Below && (load64(p) & high_bits) == 0) {  // (other scripts than Latin leave at once)
-    // Bytes above 7F, counted in the byte lanes of a word (no popcnt in the baseline instruction
-    // set); bytes in two of the words read count twice.
-    std::uint64_t lanes = (load64(p + n - 8) & high_bits) >> 7;
-    for (std::size_t k = 0; n - k >= 16; k += 8) lanes += (load64(p + k) & high_bits) >> 7;
-    if (((lanes * 0x0101010101010101ull) >> 56) * 16 <= n) return Scalar(p, n, out, replacement);
-  }
+  if (n < Below && mostly_ascii(p, n)) return Scalar(p, n, out, replacement);
   return Vector(p, n, out, replacement);
 }
 
@@ -8394,14 +8400,15 @@ UTF8DFA_TARGET_AVX512 inline std::size_t utf32_bytes_segment(const char32_t* p, 
 }
 
 /// Adds to the lane counters `acc` the bytes past one a unit that utf8_length_valid (scalar.hpp)
-/// counts for the UTF-32 values (32-bit lanes) in u.
+/// counts for the UTF-32 values (32-bit lanes) in u: summed apart and then added, so that `acc`
+/// waits on one add a vector, not three.
 UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m512i valid_add(__m512i acc, __m512i u, char32_t) noexcept {
   const __m512i one = _mm512_set1_epi32(1);
-  acc = _mm512_mask_add_epi32(acc, _mm512_cmpgt_epu32_mask(u, _mm512_set1_epi32(0x7F)), acc, one);
-  acc = _mm512_mask_add_epi32(acc, _mm512_cmpgt_epu32_mask(u, _mm512_set1_epi32(0x7FF)), acc, one);
+  __m512i more = _mm512_maskz_mov_epi32(_mm512_cmpgt_epu32_mask(u, _mm512_set1_epi32(0x7F)), one);
+  more = _mm512_mask_add_epi32(more, _mm512_cmpgt_epu32_mask(u, _mm512_set1_epi32(0x7FF)), more, one);
   const __mmask16 supp =
       _mm512_cmplt_epu32_mask(_mm512_sub_epi32(u, _mm512_set1_epi32(0x10000)), _mm512_set1_epi32(0x100000));
-  return _mm512_mask_add_epi32(acc, supp, acc, one);
+  return _mm512_add_epi32(acc, _mm512_mask_add_epi32(more, supp, more, one));
 }
 
 /// The sum of valid_add's lane counters.
@@ -8494,8 +8501,9 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t utf16_valid_bytes(cons
 // The kernel-table entry points.
 
 /// Units below which the lengths under valid_marker take utf8_length_valid (no checks), above which
-/// the replace count, whose blocks are faster on long input.
-inline constexpr std::size_t valid_below = 256;
+/// the replace count, whose 64-unit steps are faster from about 128 units on (at 256 they were
+/// 1.3-1.5x as fast on text outside ASCII; at 64, emoji, 0.7x).
+inline constexpr std::size_t valid_below = 128;
 
 /// Input lengths (min_block_input up to this) that the validating UTF-8 lengths check with
 /// validate's block checks and then count as well-formed text (after their ASCII start): at 256
@@ -8959,21 +8967,18 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool utf8_short_to_units(const unsig
   return true;
 }
 
-/// UTF-8 to UTF-32 or UTF-16. Blocks of 64 bytes start on a character boundary; a valid block is
+/// UTF-8 to UTF-32 or UTF-16, from byte `start` on (the end of the ASCII bytes the caller has
+/// written, one output unit each). Blocks of 64 bytes start on a character boundary; a valid block is
 /// decoded up to its last complete character by gathering each character's 4 bytes into a dword.
 /// UTF-16 is written with the bytes of each unit exchanged when Swap.
 template <bool Strict, class Out, bool Swap = false>
-UTF8DFA_TARGET_AVX512 conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
-                                                         char32_t replacement) noexcept {
-  transcode_cursor<Out> c{0, out, error_code::none};
-  // ASCII blocks, then blocks of ASCII and 2-byte forms, then a valid rest of up to 64 bytes without
-  // a 4-byte form, each before the constants of the next are built: those of the block loop took a
-  // fifth of the time of a 256-byte conversion.
-  for (; n - c.i >= 64; c.i += 64, c.o += 64) {
-    if (_mm512_movepi8_mask(_mm512_loadu_si512(p + c.i)) != 0) break;
-    widen_ascii32<Swap>(c.o, p + c.i);
-    widen_ascii32<Swap>(c.o + 32, p + c.i + 32);
-  }
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n,
+                                                                          Out* out, char32_t replacement,
+                                                                          std::size_t start) noexcept {
+  transcode_cursor<Out> c{start, out + start, error_code::none};
+  // Blocks of ASCII and 2-byte forms, then a valid rest of up to 64 bytes without a 4-byte form,
+  // each before the constants of the next are built: those of the block loop took a fifth of the
+  // time of a 256-byte conversion.
   const bmp_constants bmp;
   const __m512i e0 = opaque(_mm512_set1_epi8(static_cast<char>(0xE0)));
   while (n - c.i >= 64) {
@@ -9565,20 +9570,38 @@ UTF8DFA_TARGET_AVX512 conversion_result utf32_to_utf8_impl(const char32_t* p, st
 
 // The kernel-table entry points (`replacement == strict_marker` means strict).
 
+/// UTF-8 to UTF-32 or UTF-16 (its bytes exchanged when Swap), from the kernel table: an input of
+/// up to 64 bytes in one masked block when it can, a longer one's ASCII blocks here, the rest by
+/// utf8_to_utf_impl. The ASCII blocks come first, before any constant of the other paths is built
+/// and with no call between the kernel table and them: each call level cost about 1.5 ns.
+template <bool Swap, class Out>
+UTF8DFA_TARGET_AVX512 inline conversion_result utf8_to_units(const unsigned char* p, std::size_t n, Out* out,
+                                                             char32_t replacement) noexcept {
+  std::size_t i = 0;
+  if (n > 64) {
+    do {
+      if (_mm512_movepi8_mask(_mm512_loadu_si512(p + i)) != 0) break;
+      widen_ascii32<Swap>(out + i, p + i);
+      widen_ascii32<Swap>(out + i + 32, p + i + 32);
+      i += 64;
+    } while (n - i >= 64);
+    if (i == n) return {n, n, error_code::none};
+  } else {
+    conversion_result r;
+    if (utf8_short_to_units<Swap>(p, n, out, r)) return r;
+  }
+  return replacement == strict_marker ? utf8_to_utf_impl<true, Out, Swap>(p, n, out, replacement, i)
+                                      : utf8_to_utf_impl<false, Out, Swap>(p, n, out, replacement, i);
+}
+
 UTF8DFA_TARGET_AVX512 inline conversion_result utf8_to_utf32(const unsigned char* p, std::size_t n, char32_t* out,
                                                              char32_t replacement) noexcept {
-  conversion_result r;
-  if (utf8_short_to_units<false>(p, n, out, r)) return r;
-  return replacement == strict_marker ? utf8_to_utf_impl<true>(p, n, out, replacement)
-                                      : utf8_to_utf_impl<false>(p, n, out, replacement);
+  return utf8_to_units<false>(p, n, out, replacement);
 }
 
 UTF8DFA_TARGET_AVX512 inline conversion_result utf8_to_utf16(const unsigned char* p, std::size_t n, char16_t* out,
                                                              char32_t replacement) noexcept {
-  conversion_result r;
-  if (utf8_short_to_units<false>(p, n, out, r)) return r;
-  return replacement == strict_marker ? utf8_to_utf_impl<true>(p, n, out, replacement)
-                                      : utf8_to_utf_impl<false>(p, n, out, replacement);
+  return utf8_to_units<false>(p, n, out, replacement);
 }
 
 UTF8DFA_TARGET_AVX512 inline conversion_result utf16_to_utf8(const char16_t* p, std::size_t n, unsigned char* out,
@@ -9597,10 +9620,7 @@ UTF8DFA_TARGET_AVX512 inline conversion_result utf32_to_utf8(const char32_t* p, 
 
 UTF8DFA_TARGET_AVX512 inline conversion_result utf8_to_utf16_swapped(const unsigned char* p, std::size_t n,
                                                                      char16_t* out, char32_t replacement) noexcept {
-  conversion_result r;
-  if (utf8_short_to_units<true>(p, n, out, r)) return r;
-  return replacement == strict_marker ? utf8_to_utf_impl<true, char16_t, true>(p, n, out, replacement)
-                                      : utf8_to_utf_impl<false, char16_t, true>(p, n, out, replacement);
+  return utf8_to_units<true>(p, n, out, replacement);
 }
 
 UTF8DFA_TARGET_AVX512 inline conversion_result utf16_swapped_to_utf8(const char16_t* p, std::size_t n,
@@ -9761,10 +9781,11 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t latin1_to_utf8(const u
 /// A pair cut by a block's end is carried: the lead is dropped in its block, and the next block
 /// writes the character at its continuation byte (80..BF, or C0..FF after a C3 lead: 40 added).
 /// Every block is whole (64 bytes) but the last, so the loads stay on the alignment they started on.
+/// From byte `start` on: the end of the ASCII bytes the caller has copied.
 template <class Policy>
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const unsigned char* p, std::size_t n,
-                                                                           unsigned char* out,
-                                                                           unsigned char repl) noexcept {
+                                                                           unsigned char* out, unsigned char repl,
+                                                                           std::size_t start) noexcept {
   // Built once (opaque: the compiler would otherwise build them again in the loop).
   const __m512i fe = opaque(_mm512_set1_epi8(static_cast<char>(0xFE)));
   const __m512i c2 = opaque(_mm512_set1_epi8(static_cast<char>(0xC2)));
@@ -9772,7 +9793,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const
   const __m512i c3 = opaque(_mm512_set1_epi8(static_cast<char>(0xC3)));
   const __m512i x40 = opaque(_mm512_set1_epi8(0x40));
   latin1_progress s;
-  std::size_t i = 0, w = 0;              // s.read and s.written, in registers
+  std::size_t i = start, w = start;      // s.read and s.written, in registers
   std::uint64_t lead_in = 0, c3_in = 0;  // the last block ended with a lead (1), a C3 one (1)
   while (i < n) {
     const bool whole = n - i >= 64;
@@ -9839,10 +9860,20 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const
 }
 
 /// The kernel entry: a short input of ASCII and whole C2/C3 pairs (the same result under every
-/// policy) in one masked block, any other by utf8_to_latin1_by from the start.
+/// policy) in one masked block, a longer one's ASCII blocks here (with no call between the kernel
+/// table and them), the rest by utf8_to_latin1_by.
 UTF8DFA_TARGET_AVX512 inline conversion_result utf8_to_latin1(const unsigned char* p, std::size_t n, unsigned char* out,
                                                               char32_t replacement) noexcept {
-  if (n <= 64) {
+  std::size_t i = 0;
+  if (n > 64) {
+    do {
+      const __m512i x = _mm512_loadu_si512(p + i);
+      if (_mm512_movepi8_mask(x) != 0) break;
+      _mm512_storeu_si512(out + i, x);
+      i += 64;
+    } while (n - i >= 64);
+    if (i == n) return {n, n, error_code::none};
+  } else {
     const __m512i x = _mm512_maskz_loadu_epi8(mask64(n), p);
     const std::uint64_t high = _mm512_movepi8_mask(x);
     if (high == 0) {
@@ -9863,9 +9894,9 @@ UTF8DFA_TARGET_AVX512 inline conversion_result utf8_to_latin1(const unsigned cha
       return {n, count, error_code::none};
     }
   }
-  if (replacement == strict_marker) return utf8_to_latin1_by<strict>(p, n, out, 0);
-  if (replacement == skip_marker) return utf8_to_latin1_by<skip>(p, n, out, 0);
-  return utf8_to_latin1_by<replace>(p, n, out, static_cast<unsigned char>(replacement));
+  if (replacement == strict_marker) return utf8_to_latin1_by<strict>(p, n, out, 0, i);
+  if (replacement == skip_marker) return utf8_to_latin1_by<skip>(p, n, out, 0, i);
+  return utf8_to_latin1_by<replace>(p, n, out, static_cast<unsigned char>(replacement), i);
 }
 
 // ---- UTF-16 -----------------------------------------------------------------------------------

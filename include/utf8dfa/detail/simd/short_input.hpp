@@ -25,10 +25,10 @@ conversion_result vector_from(const In* p, std::size_t n, Out* out, char32_t rep
 
 /// True when the n bytes at p (8 <= n) start with 8 ASCII bytes and have at most one byte in 16
 /// above 7F: text the scalar DFA, which takes ASCII runs 8 or 16 bytes a step, converts faster than
-/// a vector kernel's padded copy does. Bytes above 7F are counted in the byte lanes of a word and the lanes summed
-/// in its top byte (no popcnt in the baseline instruction set), which holds the sum for n under
-/// 240; bytes in two of the words read count twice. (Other scripts than Latin leave at the first
-/// word.)
+/// a vector kernel's padded copy does. Bytes above 7F are counted in the byte lanes of a word and
+/// the lanes summed in its top byte (no popcnt in the baseline instruction set), which holds the sum
+/// for n under 240; bytes in two of the words read count twice. (Other scripts than Latin leave at
+/// the first word.)
 inline bool mostly_ascii(const unsigned char* p, std::size_t n) noexcept {
   if ((load64(p) & high_bits) != 0) return false;
   std::uint64_t lanes = (load64(p + n - 8) & high_bits) >> 7;
