@@ -279,6 +279,75 @@ TEST_CASE("latin1: random ill-formed UTF-8, UTF-16 and UTF-32 against the refere
   }
 }
 
+// UTF-8 to Latin-1 under skip into a buffer of exactly the bytes it writes (guard bytes after it
+// must stay as they are): a conversion that writes ahead by blocks or words must land nothing past.
+void check_skip_exact_utf8(const std::string& t) {
+  std::string want;
+  for (std::size_t i = 0; i < t.size();) {
+    const utf8dfa::decoded d = utf8dfa::decode_next(t, i);
+    if (d.error == error_code::none && d.code_point <= 0xFF) want += static_cast<char>(d.code_point);
+    i += d.length;
+  }
+  std::string out(want.size() + 16, '\x7F');
+  const auto r = utf8dfa::utf8_to_latin1(t, out.data(), utf8dfa::skip{});
+  REQUIRE(r.written == want.size());
+  REQUIRE(out.substr(0, r.written) == want);
+  REQUIRE(out.substr(want.size()) == std::string(16, '\x7F'));
+}
+
+// UTF-8 rich in 2-byte characters: every piece that ends a run of them, at every offset of the
+// first 40 bytes, and lengths near it; against the reference, and check_skip_exact_utf8.
+TEST_CASE("latin1: UTF-8 runs of 2-byte characters, every break at every offset") {
+  std::mt19937 rng(5);
+  const std::vector<std::string> breaks = {"\xC3",
+                                           "\xC2",
+                                           "\x80",
+                                           "\xBF",
+                                           "\xC0\x80",
+                                           "\xC1\xBF",
+                                           "\xC4\x80",
+                                           "\xE2\x82\xAC",
+                                           "\xED\xA0\x80",
+                                           "\xF0\x9F\x98\x80",
+                                           "\xFF",
+                                           "\xC3\xC3",
+                                           "\xC3"
+                                           "a",
+                                           "a"};
+  for (int round = 0; round < 200; ++round) {
+    // 2-byte characters, with ASCII one byte in `ascii` of ten (none, some, most).
+    const unsigned ascii = round % 4 == 0 ? 0u : round % 4 == 1 ? 2u : round % 4 == 2 ? 5u : 9u;
+    std::string base;
+    while (base.size() < 48) {
+      if (ascii != 0 && rng() % 10 < ascii)
+        base += static_cast<char>(0x20 + rng() % 0x5F);
+      else
+        base += utf8_of(0x80 + rng() % 0x80);
+    }
+    // A lead last (cut off, or with its character) after a pairs and b ASCII bytes.
+    if (round == 0)
+      for (std::size_t a = 0; a <= 16; ++a)
+        for (std::size_t b = 0; b <= 9; ++b)
+          for (const char* last : {"\xC3", "\xC2", "\xC3\xA9", "\xE2\x82"}) {
+            std::string t(b, 'x');
+            for (std::size_t k = 0; k < a; ++k) t.insert(0, utf8_of(0xE0 + k));
+            t += last;
+            check_skip_exact_utf8(t);
+          }
+    for (const std::string& piece : breaks)
+      for (std::size_t pos = 0; pos <= 40; ++pos) {
+        if ((base[pos] & 0xC0) == 0x80 && rng() % 4 != 0) continue;  // inside a pair: a quarter of them
+        std::string s = base;
+        s.insert(pos, piece);
+        for (const std::size_t len : {s.size(), pos + piece.size(), pos + piece.size() + 7, pos + piece.size() + 8}) {
+          const std::string t = s.substr(0, len);
+          check_utf8(t);
+          check_skip_exact_utf8(t);
+        }
+      }
+  }
+}
+
 // skip writes one byte per Latin-1 character only: a buffer of exactly that many bytes (followed
 // here by guard bytes that must stay as they are) is enough, whatever blocks a kernel works in.
 template <class Str, class Convert>
