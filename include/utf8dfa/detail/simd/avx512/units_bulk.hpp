@@ -382,7 +382,9 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE void widen_short(const unsigned char
 }
 
 /// Latin-1 to UTF-16 (Out char16_t) or UTF-32: 32 or 16 bytes widened a vector at a time, stored
-/// from a 64-byte boundary of the output on (the head and the tail masked).
+/// from a 64-byte boundary of the output on (the head and the tail masked); up to 256 bytes, from
+/// the start with unaligned stores and the rest masked (UTF-32 against simdutf icelake at 256 B of
+/// the corpora's Latin-1: 0.91x -> 1.07x, by that alone).
 template <class Out>
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE std::size_t latin1_widen(const unsigned char* p, std::size_t n,
                                                                 Out* out) noexcept {
@@ -392,12 +394,18 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE std::size_t latin1_widen(const unsigned c
     widen_short(p, n, out);
     return n;
   }
-  if (sizeof(Out) == 2 && n <= 256) {  // UTF-16: 64 bytes a step from the start (unaligned), the rest masked
+  if (n <= 256) {  // 64 bytes a step from the start (unaligned stores), the rest masked
     std::size_t i = 0;
     for (; n - i > 64; i += 64) {
-      _mm512_storeu_si512(out + i, _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i))));
-      _mm512_storeu_si512(out + i + 32,
-                          _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 32))));
+      if constexpr (sizeof(Out) == 2) {
+        _mm512_storeu_si512(out + i, _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i))));
+        _mm512_storeu_si512(out + i + 32,
+                            _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 32))));
+      } else {
+        for (std::size_t k = 0; k < 64; k += 16)
+          _mm512_storeu_si512(out + i + k,
+                              _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i + k))));
+      }
     }
     widen_short(p + i, n - i, out + i);
     return n;
