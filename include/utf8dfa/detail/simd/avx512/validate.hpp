@@ -281,10 +281,37 @@ UTF8DFA_TARGET_AVX512 inline std::size_t check_blocks(const unsigned char* p, st
   return check_blocks_from<false>(p, n, 0);
 }
 
+/// The longest input short_check takes.
+inline constexpr std::size_t short_check_max = 256;
+
+/// True when the n bytes at p (min_block_input <= n <= short_check_max) are well-formed UTF-8; `ascii`
+/// gets the length of their start made of whole 64-byte blocks of ASCII. Those blocks are skipped
+/// one test each, the blocks from the first other one checked by checker (the lane-shuffle check)
+/// into one error vector, the tail as one masked block whose zero padding makes a character cut by
+/// the end fail. (check_blocks' constants, its 256-byte test first and its loads of the bytes before
+/// each block cost such input more than they save. validate against simdutf icelake at 256 B, on
+/// an AMD EPYC: 1.08x -> 1.24x over the corpora; German, its first accented letter in the last
+/// block, 0.76x -> 0.94x; all-ASCII text 1.57x -> 1.40x, the one loss.)
+UTF8DFA_TARGET_AVX512 inline bool short_check(const unsigned char* p, std::size_t n, std::size_t& ascii) noexcept {
+  std::size_t i = 0;
+  while (n - i >= 64 && _mm512_movepi8_mask(load(p + i)) == 0) i += 64;
+  ascii = i;
+  if (n - i < 64 && (i == n || _mm512_movepi8_mask(load_first(p + i, n - i)) == 0)) return true;
+  const checker check;
+  __m512i prev = i == 0 ? _mm512_setzero_si512() : load(p + i - 64), err = _mm512_setzero_si512(), incomplete = err;
+  for (; n - i >= 64; i += 64) {
+    const __m512i in = load(p + i);
+    err = _mm512_or_si512(err, check_block(check, in, prev, incomplete));
+    prev = in;
+  }
+  err = _mm512_or_si512(err, i < n ? check(load_first(p + i, n - i), prev) : incomplete);
+  return !any(err);
+}
+
 /// validate_scalar's answer by check_blocks; the tail is one masked block whose zero padding makes
 /// a character cut by the end fail the pair checks. An input of up to 64 bytes is that block alone
 /// (a whole one also checked for a cut character), before any of check_blocks' set-up; one of up to
-/// 256 bytes is checked block by block with checker.
+/// short_check_max bytes by short_check.
 UTF8DFA_TARGET_AVX512 inline validation_result validate(const unsigned char* p, std::size_t n) noexcept {
   if (n <= 64) {
     const __m512i in = load_first(p, n);
@@ -296,25 +323,9 @@ UTF8DFA_TARGET_AVX512 inline validation_result validate(const unsigned char* p, 
     UTF8DFA_LEAVE_AVX();
     return rescan_from(p, n, 0);
   }
-  if (n <= 256) {
-    // Up to 256 bytes: the ASCII blocks of 64 skipped one test each, then the blocks from the first
-    // other one checked by the lane-shuffle check above, the tail as one masked block, all into one
-    // error vector (check_blocks' constants, its 256-byte test first and its loads of the bytes
-    // before each block cost such input more than they save. Against simdutf at 256 B, on an AMD
-    // EPYC: 1.08x -> 1.24x over the corpora; German, its first accented letter in the last block,
-    // 0.76x -> 0.94x; all-ASCII text 1.57x -> 1.40x, the one loss).
-    std::size_t i = 0;
-    while (n - i >= 64 && _mm512_movepi8_mask(load(p + i)) == 0) i += 64;
-    if (n - i < 64 && (i == n || _mm512_movepi8_mask(load_first(p + i, n - i)) == 0)) return {n, 0, error_code::none};
-    const checker check;
-    __m512i prev = i == 0 ? _mm512_setzero_si512() : load(p + i - 64), err = _mm512_setzero_si512(), incomplete = err;
-    for (; n - i >= 64; i += 64) {
-      const __m512i in = load(p + i);
-      err = _mm512_or_si512(err, check_block(check, in, prev, incomplete));
-      prev = in;
-    }
-    err = _mm512_or_si512(err, i < n ? check(load_first(p + i, n - i), prev) : incomplete);
-    if (UTF8DFA_LIKELY(!any(err))) return {n, 0, error_code::none};
+  if (n <= short_check_max) {
+    std::size_t ascii = 0;
+    if (UTF8DFA_LIKELY(short_check(p, n, ascii))) return {n, 0, error_code::none};
     UTF8DFA_LEAVE_AVX();
     return rescan_from(p, n, 0);
   }
