@@ -7955,14 +7955,14 @@ UTF8DFA_TARGET_AVX512 inline std::size_t check_blocks(const unsigned char* p, st
 /// The longest input short_check takes.
 inline constexpr std::size_t short_check_max = 256;
 
-/// True when the n bytes at p (min_block_input <= n <= short_check_max) are well-formed UTF-8; `ascii`
-/// gets the length of their start made of whole 64-byte blocks of ASCII. Those blocks are skipped
-/// one test each, the blocks from the first other one checked by checker (the lane-shuffle check)
-/// into one error vector, the tail as one masked block whose zero padding makes a character cut by
-/// the end fail. (check_blocks' constants, its 256-byte test first and its loads of the bytes before
-/// each block cost such input more than they save. validate against simdutf icelake at 256 B, on
-/// an AMD EPYC: 1.08x -> 1.24x over the corpora; German, its first accented letter in the last
-/// block, 0.76x -> 0.94x; all-ASCII text 1.57x -> 1.40x, the one loss.)
+/// True when the n bytes at p (n <= short_check_max) are well-formed UTF-8; `ascii` gets the length
+/// of their start made of whole 64-byte blocks of ASCII. Those blocks are skipped one test each,
+/// the blocks from the first other one checked by checker (the lane-shuffle check) into one error
+/// vector, the tail as one masked block whose zero padding makes a character cut by the end fail
+/// (without a tail, ends_incomplete of the last block does). (check_blocks' constants, its 256-byte test first and its
+/// loads of the bytes before each block cost such input more than they save. validate against simdutf icelake at 256 B,
+/// on an AMD EPYC: 1.08x -> 1.24x over the corpora; German, its first accented letter in the last block, 0.76x ->
+/// 0.94x; all-ASCII text 1.57x -> 1.40x, the one loss.)
 UTF8DFA_TARGET_AVX512 inline bool short_check(const unsigned char* p, std::size_t n, std::size_t& ascii) noexcept {
   std::size_t i = 0;
   while (n - i >= 64 && _mm512_movepi8_mask(load(p + i)) == 0) i += 64;

@@ -290,13 +290,15 @@ void check_skip_exact_utf8(const std::string& t) {
   }
   std::string out(want.size() + 16, '\x7F');
   const auto r = utf8dfa::utf8_to_latin1(t, out.data(), utf8dfa::skip{});
+  REQUIRE(r.read == t.size());
   REQUIRE(r.written == want.size());
   REQUIRE(out.substr(0, r.written) == want);
   REQUIRE(out.substr(want.size()) == std::string(16, '\x7F'));
 }
 
-// UTF-8 rich in 2-byte characters: every piece that ends a run of them, at every offset of the
-// first 40 bytes, and lengths near it; against the reference, and check_skip_exact_utf8.
+// UTF-8 rich in 2-byte characters, 160 bytes and more (past the vector kernels' first blocks):
+// every piece that ends a run of them, at every offset of the first 40 bytes and of 40 bytes about
+// the end of the first 128, and lengths near it; against the reference, and check_skip_exact_utf8.
 TEST_CASE("latin1: UTF-8 runs of 2-byte characters, every break at every offset") {
   std::mt19937 rng(5);
   const std::vector<std::string> breaks = {"\xC3",
@@ -314,11 +316,11 @@ TEST_CASE("latin1: UTF-8 runs of 2-byte characters, every break at every offset"
                                            "\xC3"
                                            "a",
                                            "a"};
-  for (int round = 0; round < 200; ++round) {
+  for (int round = 0; round < 80; ++round) {
     // 2-byte characters, with ASCII one byte in `ascii` of ten (none, some, most).
     const unsigned ascii = round % 4 == 0 ? 0u : round % 4 == 1 ? 2u : round % 4 == 2 ? 5u : 9u;
     std::string base;
-    while (base.size() < 48) {
+    while (base.size() < 160) {
       if (ascii != 0 && rng() % 10 < ascii)
         base += static_cast<char>(0x20 + rng() % 0x5F);
       else
@@ -335,11 +337,11 @@ TEST_CASE("latin1: UTF-8 runs of 2-byte characters, every break at every offset"
             check_skip_exact_utf8(t);
           }
     for (const std::string& piece : breaks)
-      for (std::size_t pos = 0; pos <= 40; ++pos) {
+      for (std::size_t pos = 0; pos <= 150; pos = pos == 40 ? 100 : pos + 1) {
         if ((base[pos] & 0xC0) == 0x80 && rng() % 4 != 0) continue;  // inside a pair: a quarter of them
         std::string s = base;
         s.insert(pos, piece);
-        for (const std::size_t len : {s.size(), pos + piece.size(), pos + piece.size() + 7, pos + piece.size() + 8}) {
+        for (const std::size_t len : {s.size(), pos + piece.size(), pos + piece.size() + 7, pos + piece.size() + 64}) {
           const std::string t = s.substr(0, len);
           check_utf8(t);
           check_skip_exact_utf8(t);
