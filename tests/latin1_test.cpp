@@ -279,8 +279,19 @@ TEST_CASE("latin1: random ill-formed UTF-8, UTF-16 and UTF-32 against the refere
   }
 }
 
-// UTF-8 to Latin-1 under skip into a buffer of exactly the bytes it writes (guard bytes after it
-// must stay as they are): a conversion that writes ahead by blocks or words must land nothing past.
+// skip into a buffer of exactly the bytes it writes, `want` (followed by guard bytes that must
+// stay as they are): a conversion that writes ahead by blocks or words must land nothing past it.
+template <class Str, class Convert>
+void check_skip_into_exact(const Str& in, const std::string& want, Convert convert) {
+  std::string out(want.size() + 64, '\x7F');
+  const auto r = convert(in, out.data(), utf8dfa::skip{});
+  REQUIRE(r.read == in.size());
+  REQUIRE(r.written == want.size());
+  REQUIRE(out.substr(0, r.written) == want);
+  REQUIRE(out.substr(want.size()) == std::string(64, '\x7F'));
+}
+
+// check_skip_into_exact for UTF-8: what skip writes, by the decoder's segmentation.
 void check_skip_exact_utf8(const std::string& t) {
   std::string want;
   for (std::size_t i = 0; i < t.size();) {
@@ -288,12 +299,8 @@ void check_skip_exact_utf8(const std::string& t) {
     if (d.error == error_code::none && d.code_point <= 0xFF) want += static_cast<char>(d.code_point);
     i += d.length;
   }
-  std::string out(want.size() + 16, '\x7F');
-  const auto r = utf8dfa::utf8_to_latin1(t, out.data(), utf8dfa::skip{});
-  REQUIRE(r.read == t.size());
-  REQUIRE(r.written == want.size());
-  REQUIRE(out.substr(0, r.written) == want);
-  REQUIRE(out.substr(want.size()) == std::string(16, '\x7F'));
+  check_skip_into_exact(t, want,
+                        [](const std::string& in, char* o, auto pol) { return utf8dfa::utf8_to_latin1(in, o, pol); });
 }
 
 // UTF-8 rich in 2-byte characters, 160 bytes and more (past the vector kernels' first blocks):
@@ -350,19 +357,14 @@ TEST_CASE("latin1: UTF-8 runs of 2-byte characters, every break at every offset"
   }
 }
 
-// skip writes one byte per Latin-1 character only: a buffer of exactly that many bytes (followed
-// here by guard bytes that must stay as they are) is enough, whatever blocks a kernel works in.
+// check_skip_into_exact for UTF-16 or UTF-32: skip writes one byte per unit up to FF, whatever
+// blocks a kernel works in.
 template <class Str, class Convert>
 void check_skip_exact(const Str& in, Convert convert) {
   std::string want;
   for (const auto u : in)
     if (u <= 0xFF) want.push_back(static_cast<char>(u));
-  std::string out(want.size() + 64, '\x7F');
-  const auto r = convert(in, out.data(), utf8dfa::skip{});
-  REQUIRE(r.read == in.size());
-  REQUIRE(r.written == want.size());
-  REQUIRE(out.substr(0, r.written) == want);
-  REQUIRE(out.substr(want.size()) == std::string(64, '\x7F'));
+  check_skip_into_exact(in, want, convert);
 }
 
 TEST_CASE("latin1: skip into a buffer of exactly the bytes it writes, long UTF-16 and UTF-32 input") {
