@@ -967,6 +967,41 @@ TEST_CASE("SIMD transcoding: inputs of up to 64 bytes (one masked block), every 
   CHECK(stats().failure.empty());
 }
 
+TEST_CASE("SIMD transcoding: the last bytes after an error, decoded in place: every error piece at every position") {
+  // Inputs of 64 to 140 bytes: the last bytes that a kernel's blocks leave (fewer than 72 on AVX2)
+  // are decoded where they lie once checked. An error before them leaves the conversion's position
+  // on any byte of the pieces that follow it, also a continuation byte that the bytes before it
+  // would take (ED A0 | 80): the check of the last bytes must read it as the start of a text.
+  const std::vector<std::vector<unsigned char>> errors = {{0xED, 0xA0, 0x80},
+                                                          {0xF4, 0x90, 0x80, 0x80},
+                                                          {0xE0, 0x80, 0x80},
+                                                          {0xF0, 0x80, 0x80, 0x80},
+                                                          {0xC0, 0x80},
+                                                          {0xE1, 0x80},
+                                                          {0xF1, 0x80, 0x80, 0xC3},
+                                                          {0x80, 0x80, 0x80, 0x80, 0x80}};
+  std::mt19937 rng(83);
+  for (const simd_kernel& k : kernels_under_test()) {
+    if (!k.supported) continue;
+    for (const auto& mix : {mixes[0], mixes[1], mixes[2], mixes[10]}) {
+      const std::vector<unsigned char> base = to_utf8(random_text(rng, 150, mix));
+      for (std::size_t n = 64; n <= 140 && n <= base.size(); n += 3) {
+        std::vector<unsigned char> v(base.begin(), base.begin() + static_cast<std::ptrdiff_t>(n));
+        for (std::size_t at = 0; at < n; ++at)
+          for (const auto& e : errors) {
+            for (std::size_t j = 0; j < e.size() && at + j < n; ++j) v[at + j] = e[j];
+            check_utf8(k, v);
+            std::copy(base.begin() + static_cast<std::ptrdiff_t>(at),
+                      base.begin() + static_cast<std::ptrdiff_t>(std::min(at + e.size(), n)),
+                      v.begin() + static_cast<std::ptrdiff_t>(at));
+          }
+      }
+    }
+  }
+  INFO(stats().failure);
+  CHECK(stats().failure.empty());
+}
+
 TEST_CASE("SIMD transcoding: runs of 3-byte forms with an error, an ASCII byte or a boundary value at every place") {
   // Long runs of 3-byte forms take the kernels' 3-byte path 24 bytes at a time; a planted byte
   // sequence, the values next to the 3-byte range's holes, and the ends of the input stop it.

@@ -214,34 +214,65 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE Out* store_short(Out* o, __m128i units
   return o + count;
 }
 
-/// Decodes the characters of the valid block v at p (forms of 1..3 bytes) that start at the
-/// positions `starts` and writes them; `spill` allows full-width stores (see spill_short).
-template <bool Three, bool Swap, class Out>
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE Out* decode_block_bmp(Out* o, const unsigned char* p, __m256i v,
-                                                                std::uint32_t starts, bool spill) noexcept {
+/// The 1..3-byte forms of the valid block v decoded at every position (meaningful at leads), in four
+/// groups of 8 words: positions 0-7, 8-15, 16-23, 24-31. `next` and `after` hold the byte after
+/// each position and the one after that (`after` is used only with Three).
+struct bmp_groups {
+  __m128i group[4];
+};
+
+template <bool Three>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bmp_groups decode_bmp_groups(__m256i v, __m256i next,
+                                                                       __m256i after) noexcept {
   // Each position's (byte, next byte) as a word, and the byte after: unpacking gives positions
   // 0-7|16-23 (even) and 8-15|24-31 (odd).
-  const __m256i next = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 1));
   __m256i third_lo = next, third_hi = next;
   if constexpr (Three) {
-    const __m256i after = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 2));
     third_lo = _mm256_unpacklo_epi8(after, after);
     third_hi = _mm256_unpackhi_epi8(after, after);
+  } else {
+    static_cast<void>(after);
   }
   const __m256i even = decode_bmp<Three>(_mm256_unpacklo_epi8(v, next), third_lo);
   const __m256i odd = decode_bmp<Three>(_mm256_unpackhi_epi8(v, next), third_hi);
+  return {{_mm256_castsi256_si128(even), _mm256_castsi256_si128(odd), _mm256_extracti128_si256(even, 1),
+           _mm256_extracti128_si256(odd, 1)}};
+}
+
+/// Decodes the characters of the valid block v (forms of 1..3 bytes) that start at the positions
+/// `starts` and writes them (decode_bmp_groups); `spill` allows full-width stores (see spill_short).
+template <bool Three, bool Swap, class Out>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE Out* decode_bmp_forms(Out* o, __m256i v, __m256i next, __m256i after,
+                                                                std::uint32_t starts, bool spill) noexcept {
+  const bmp_groups g = decode_bmp_groups<Three>(v, next, after);
   const unsigned s0 = starts & 0xFFu, s1 = (starts >> 8) & 0xFFu, s2 = (starts >> 16) & 0xFFu, s3 = starts >> 24;
   if (spill) {
-    if (s0 != 0) o = spill_short<Swap>(o, _mm256_castsi256_si128(even), s0);
-    if (s1 != 0) o = spill_short<Swap>(o, _mm256_castsi256_si128(odd), s1);
-    if (s2 != 0) o = spill_short<Swap>(o, _mm256_extracti128_si256(even, 1), s2);
-    if (s3 != 0) o = spill_short<Swap>(o, _mm256_extracti128_si256(odd, 1), s3);
+    if (s0 != 0) o = spill_short<Swap>(o, g.group[0], s0);
+    if (s1 != 0) o = spill_short<Swap>(o, g.group[1], s1);
+    if (s2 != 0) o = spill_short<Swap>(o, g.group[2], s2);
+    if (s3 != 0) o = spill_short<Swap>(o, g.group[3], s3);
     return o;
   }
-  o = store_short<Swap>(o, _mm256_castsi256_si128(even), s0);
-  o = store_short<Swap>(o, _mm256_castsi256_si128(odd), s1);
-  o = store_short<Swap>(o, _mm256_extracti128_si256(even, 1), s2);
-  return store_short<Swap>(o, _mm256_extracti128_si256(odd, 1), s3);
+  o = store_short<Swap>(o, g.group[0], s0);
+  o = store_short<Swap>(o, g.group[1], s1);
+  o = store_short<Swap>(o, g.group[2], s2);
+  return store_short<Swap>(o, g.group[3], s3);
+}
+
+/// decode_bmp_forms on the block v at p, the bytes after each position loaded (34 bytes readable).
+template <bool Three, bool Swap, class Out>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE Out* decode_block_bmp(Out* o, const unsigned char* p, __m256i v,
+                                                                std::uint32_t starts, bool spill) noexcept {
+  const __m256i next = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 1));
+  const __m256i after = Three ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 2)) : next;
+  return decode_bmp_forms<Three, Swap>(o, v, next, after, starts, spill);
+}
+
+/// The 32 bytes of v moved down by N (bytes N..31 to positions 0..31-N), zeros shifted in: the
+/// bytes after each position without a read past the block.
+template <int N>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i next_bytes(__m256i v) noexcept {
+  return _mm256_alignr_epi8(_mm256_permute2x128_si256(v, v, 0x81), v, N);
 }
 
 /// Writes the first `count` (1..8) code points of cp (scalar values) as UTF-32 or UTF-16; with
@@ -478,18 +509,136 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool widen_ascii_tail(const unsigned c
   return true;
 }
 
+/// The bytes of the 32 at v that are not continuation bytes (ASCII and leads), a bit each.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::uint32_t non_continuation(__m256i v, const byte_constants& k) noexcept {
+  return ~static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(k.lead_min, v)));
+}
+
+/// The bytes of the 32 at v that are F0..FF, a bit each.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::uint32_t four_leads(__m256i v, const byte_constants& k) noexcept {
+  return static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_subs_epu8(v, k.four_min)));
+}
+
+/// Bytes FF at the positions from `from` (at most 31) on, 00 before.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i byte_mask_from(unsigned from) noexcept {
+  const __m256i position = _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
+                                            21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31);
+  return _mm256_cmpgt_epi8(position, _mm256_set1_epi8(static_cast<char>(static_cast<int>(from) - 1)));
+}
+
+/// True when the 32 bytes v, read as the start of a text, hold an error (utf8_block_errors) at a
+/// position from `from` on.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool errors_from(__m256i v, unsigned from, const byte_constants& k) noexcept {
+  return !_mm256_testz_si256(utf8_block_errors(v, k), byte_mask_from(from));
+}
+
+/// decode_bmp_forms writing exactly up to `end`: a group's 8 units in full while they end by it,
+/// the group that would pass it by exact stores.
+template <bool Three, bool Swap, class Out>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE Out* decode_bmp_until(Out* o, __m256i v, __m256i next, __m256i after,
+                                                                std::uint32_t starts, const Out* end) noexcept {
+  const bmp_groups g = decode_bmp_groups<Three>(v, next, after);
+  for (unsigned k = 0; k < 4; ++k) {
+    const unsigned sel = (starts >> (8 * k)) & 0xFFu;
+    if (sel == 0) continue;
+    o = end - o >= 8 ? spill_short<Swap>(o, g.group[k], sel) : store_short<Swap>(o, g.group[k], sel);
+  }
+  return o;
+}
+
+/// The last bytes of a conversion (from c.i: 8 to padded_below - 1 of them, n >= 32) decoded in
+/// place, with no read past the input and no write past their output: first checked whole (Check)
+/// by overlapping blocks (the 32 bytes at c.i, at c.i + 29, and the input's last 32, each read from
+/// its fourth byte on where the one before ends) and their units counted (one per byte that is no
+/// continuation byte), then decoded by blocks, each the 32 bytes at c.i or, fewer being left, the
+/// input's last 32 with their positions before c.i (characters already written) left out; the
+/// bytes after each position come from the block by shifts, and the stores that would pass the
+/// output's end are exact. Forms of 1 to 3 bytes only. Returns true at the input's end; false at a
+/// byte F0..FF, an error, the input ending inside a character or (unchecked) a block that would not
+/// advance: nothing written when checked, and the caller's padded copy or the scalar DFA takes the
+/// rest from c.i (unchecked, what was written stays within the units counted, one for each piece
+/// that replace writes at least one for).
+template <bool Swap, bool Check, class Out>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool finish_in_place(const unsigned char* p, std::size_t n,
+                                                               transcode_cursor<Out>& c,
+                                                               const byte_constants& k) noexcept {
+  const std::size_t left = n - c.i;
+  const __m256i last = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + n - 32));
+  std::size_t units = 0;
+  std::size_t covered = c.i;  // the bytes before it checked and counted
+  if (left > 32) {            // (32 bytes: the last block alone, from its start)
+    const __m256i first = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
+    if (four_leads(first, k) != 0 || (Check && errors_from(first, 0, k))) return false;
+    units = static_cast<std::size_t>(_mm_popcnt_u32(non_continuation(first, k)));
+    covered += 32;
+    if (left > 61) {
+      const __m256i middle = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 29));
+      if ((four_leads(middle, k) >> 3) != 0 || (Check && errors_from(middle, 3, k))) return false;
+      units += static_cast<std::size_t>(_mm_popcnt_u32(non_continuation(middle, k) >> 3));
+      covered += 29;
+    }
+  }
+  const auto s = static_cast<unsigned>(covered - (n - 32));  // (3 to 31 when the blocks before cover c.i)
+  const std::uint32_t last_starts = non_continuation(last, k), tail_starts = last_starts >> s;
+  if (four_leads(last, k) >> s != 0) return false;
+  if constexpr (Check) {
+    // Without blocks before, the bytes before c.i read as zeros: c.i starts the text checked, as
+    // the first block does. (It follows whole characters here: the blocks resume after an error
+    // 37 bytes or more before the end. Were it a continuation byte that the bytes before would
+    // take, as after ED A0 | 80, the check would then still see it.)
+    const __m256i checked = covered == c.i ? _mm256_and_si256(last, byte_mask_from(s)) : last;
+    if (errors_from(checked, s, k)) return false;
+  }
+  units += static_cast<std::size_t>(_mm_popcnt_u32(tail_starts));
+  if (last_starts != 0) {  // the input may not end inside a character (whose lead may come before s)
+    const unsigned at = 31u - static_cast<unsigned>(__builtin_clz(last_starts));
+    const unsigned b = p[n - 32 + at];
+    if (at + (b < 0x80u ? 1u : b < 0xE0u ? 2u : 3u) > 32) return false;
+  }
+  const Out* const end = c.o + units;
+  while (c.i < n) {
+    const std::size_t at = n - c.i >= 32 ? c.i : n - 32;
+    const auto from = static_cast<unsigned>(c.i - at);  // positions already written
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + at));
+    const std::uint32_t leads = non_continuation(v, k) & (~std::uint32_t{0} << from);
+    if (leads == 0) return false;  // (checked input never stops here, nor below)
+    const unsigned last_lead = 31u - static_cast<unsigned>(__builtin_clz(leads));
+    const unsigned b = p[at + last_lead];
+    unsigned take = 32;
+    if (last_lead + (b < 0x80u ? 1u : b < 0xE0u ? 2u : 3u) > 32) {  // a character cut by the block's end
+      if (at + 32 == n) return false;
+      take = last_lead;
+    }
+    const std::uint32_t starts = leads & static_cast<std::uint32_t>((std::uint64_t{1} << take) - 1);
+    if (starts == 0) return false;
+    const __m256i next = next_bytes<1>(v);
+    if (_mm256_movemask_epi8(_mm256_subs_epu8(v, k.three_min)) == 0)
+      c.o = decode_bmp_until<false, Swap>(c.o, v, next, next, starts, end);
+    else
+      c.o = decode_bmp_until<true, Swap>(c.o, v, next, next_bytes<2>(v), starts, end);
+    c.i = at + take;
+  }
+  return true;
+}
+
 /// Finishes a conversion whose blocks stopped with fewer than padded_below bytes left: an
-/// ASCII tail widened in place, other last bytes in a padded copy (utf8_to_utf_impl with `Tail`),
-/// the scalar DFA when they hold an error (which says where the error is and whether the input
-/// ends inside a character).
+/// ASCII tail widened in place, other last bytes decoded in place (finish_in_place, UTF-16) or in
+/// a padded copy (utf8_to_utf_impl with `Tail`; UTF-32, and from a 4-byte form on), the scalar DFA when they hold
+/// an error (which says where the error is and whether the input ends inside a character).
 template <bool Strict, bool Swap, bool Check, class Out>
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE conversion_result finish_padded(const unsigned char* p, std::size_t n,
                                                                           Out* out, transcode_cursor<Out> c,
-                                                                          char32_t repl) noexcept {
+                                                                          char32_t repl,
+                                                                          const byte_constants& k) noexcept {
+  if (n - c.i >= 8) {
+    if ((load64(p + n - 8) & high_bits) == 0 && widen_ascii_tail<Swap>(p + c.i, n - c.i, c.o))
+      return {n, static_cast<std::size_t>(c.o - out) + (n - c.i), c.first};
+    // (UTF-16 only: for UTF-32 the padded copy was 3-4% faster at 64 and 256 bytes.)
+    if constexpr (sizeof(Out) == 2)
+      if (n >= 32 && finish_in_place<Swap, Check>(p, n, c, k)) return {n, static_cast<std::size_t>(c.o - out), c.first};
+  }
   const std::size_t left = n - c.i;
   if (left >= 8) {
-    if ((load64(p + n - 8) & high_bits) == 0 && widen_ascii_tail<Swap>(p + c.i, left, c.o))
-      return {n, static_cast<std::size_t>(c.o - out) + left, c.first};
     alignas(32) unsigned char in[128];
     alignas(32) Out converted[160];
     copy_short(in, p + c.i, left);
@@ -657,7 +806,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, s
   if constexpr (Tail)
     return {c.i, static_cast<std::size_t>(c.o - out), error_code::none};
   else
-    return finish_padded<Strict, Swap, Check>(p, n, out, c, repl);
+    return finish_padded<Strict, Swap, Check>(p, n, out, c, repl, k);
 }
 
 /// The vpshufb control that moves a vector's bytes up by 16 - k (k <= 16) or down by k - 16

@@ -43,9 +43,10 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE byte_constants make_byte_constants() n
   return k;
 }
 
-/// True when the 32 bytes v, read as the start of a text, hold an ill-formed pair or a long
-/// sequence cut before its end inside the block (a character cut by the block end is no error).
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf8_block_has_error(__m256i v, const byte_constants& k) noexcept {
+/// The errors of the 32 bytes v read as the start of a text: a byte not zero where an ill-formed
+/// pair ends or a long sequence is cut before its end inside the block (a character cut by the
+/// block end is no error).
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i utf8_block_errors(__m256i v, const byte_constants& k) noexcept {
   const __m256i nib = k.nibble;
   const __m256i p1 = prev_bytes<1>(v);
   const __m256i e1 =
@@ -57,7 +58,12 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf8_block_has_error(__m256i v, c
   // Bit 7 set exactly where the byte two back is E0..FF or the byte three back is F0..FF.
   const __m256i must23 =
       _mm256_or_si256(_mm256_subs_epu8(prev_bytes<2>(v), k.three_min), _mm256_subs_epu8(prev_bytes<3>(v), k.four_min));
-  const __m256i err = _mm256_xor_si256(special, _mm256_and_si256(must23, k.top_bit));
+  return _mm256_xor_si256(special, _mm256_and_si256(must23, k.top_bit));
+}
+
+/// True when the 32 bytes v, read as the start of a text, hold an error (utf8_block_errors).
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf8_block_has_error(__m256i v, const byte_constants& k) noexcept {
+  const __m256i err = utf8_block_errors(v, k);
   return !_mm256_testz_si256(err, err);
 }
 
