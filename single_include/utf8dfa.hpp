@@ -9771,7 +9771,8 @@ UTF8DFA_TARGET_AVX512 conversion_result utf32_to_utf8_impl(const char32_t* p, st
 /// up to 64 bytes in one masked block when it can, a longer one's ASCII blocks here, the rest by
 /// utf8_to_utf_impl. The ASCII blocks come first, before any constant of the other paths is built
 /// and with no call between the kernel table and them: each call level cost 1.5-3 ns on 256 ASCII
-/// bytes, timed alone outside the benchmark (docs/performance.md, "Latest round").
+/// bytes, timed alone outside the benchmark (docs/performance.md, the round of the ASCII blocks of AVX-512 UTF-8
+/// decoding).
 template <bool Swap, class Out>
 UTF8DFA_TARGET_AVX512 inline conversion_result utf8_to_units(const unsigned char* p, std::size_t n, Out* out,
                                                              char32_t replacement) noexcept {
