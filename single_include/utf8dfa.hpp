@@ -1386,6 +1386,19 @@ UTF8DFA_ALWAYS_INLINE bool copy_ascii(const unsigned char* p, std::size_t n, std
   return false;
 }
 
+/// copy_ascii from the ASCII byte at i, or where it takes nothing (a byte above 7F among the next 8,
+/// or fewer than 8 left) the ASCII bytes up to that byte in one loop, not each through the window
+/// tests again.
+template <class Out>
+UTF8DFA_ALWAYS_INLINE void copy_ascii_run(const unsigned char* p, std::size_t n, std::size_t& i, Out*& o) noexcept {
+  if (copy_ascii(p, n, i, o)) return;
+  const std::size_t stop = n - i < 8 ? n : i + 8;
+  do {
+    *o++ = static_cast<Out>(p[i]);
+    ++i;
+  } while (i < stop && p[i] < 0x80u);
+}
+
 /// The well-formed characters from i decoded into `o` (UTF-32, or UTF-16 when Out has two bytes):
 /// ASCII runs widened in one loop, each other character (while four bytes remain) by its bytes run
 /// through the shift DFA from accept (the lead byte only chooses how many steps to take and how to
@@ -1396,10 +1409,7 @@ UTF8DFA_ALWAYS_INLINE Out* decode_run(const unsigned char* p, std::size_t n, std
   while (i < n) {
     const std::uint32_t b0 = p[i];
     if (b0 < 0x80u) {
-      if (!copy_ascii(p, n, i, o)) {
-        *o++ = static_cast<Out>(b0);
-        ++i;
-      }
+      copy_ascii_run(p, n, i, o);
       continue;
     }
     if (n - i < 4) break;
