@@ -1706,6 +1706,22 @@ UTF8DFA_NOINLINE UTF8DFA_ALIGN_CODE inline run_end surrogate_pair_run(const char
   return {i, o};
 }
 
+/// True when the 2 UTF-32 units at p are both supplementary (U+10000..U+10FFFF).
+UTF8DFA_ALWAYS_INLINE bool supplementary2(const char32_t* p) noexcept {
+  return (std::uint32_t{p[0]} - 0x10000u < 0x100000u) & (std::uint32_t{p[1]} - 0x10000u < 0x100000u);
+}
+
+/// The run of supplementary characters of UTF-32 at p[i] (supplementary2), two (8 bytes) at a time.
+UTF8DFA_ALWAYS_INLINE run_end supplementary_run(const char32_t* p, std::size_t n, std::size_t i,
+                                                unsigned char* o) noexcept {
+  do {
+    store_low<8>(o, four_byte_form(p[i]) | four_byte_form(p[i + 1]) << 32);
+    o += 8;
+    i += 2;
+  } while (n - i >= 2 && supplementary2(p + i));
+  return {i, o};
+}
+
 /// UTF-16 or UTF-32 (by the size of In) to UTF-8, unit by unit by the unit's class; at an ASCII
 /// unit, a run of 16-unit ASCII blocks narrowed in one loop. UTF-16 text in runs of one class goes
 /// to a loop for that class (out of line, so that each loop keeps its place in the code whatever
@@ -1764,8 +1780,17 @@ UTF8DFA_ALIGN_CODE conversion_result utf_to_utf8_scalar(const In* p, std::size_t
           continue;
         }
       }
-      o[0] = static_cast<unsigned char>(0xC0u | (u >> 6));
-      o[1] = static_cast<unsigned char>(0x80u | (u & 0x3Fu));
+      const std::uint32_t form = 0x80C0u | (u >> 6) | ((u & 0x3Fu) << 8);
+      if constexpr (sizeof(In) == 4) {  // UTF-32: two 2-byte forms in one store
+        const std::uint32_t v = n - i >= 2 ? std::uint32_t{p[i + 1]} : 0u;
+        if (v - 0x80u < 0x780u) {
+          store_low<4>(o, form | (0x80C0u | (v >> 6) | ((v & 0x3Fu) << 8)) << 16);
+          o += 4;
+          i += 2;
+          continue;
+        }
+      }
+      store_low<2>(o, form);
       o += 2;
       ++i;
       continue;
@@ -1779,9 +1804,20 @@ UTF8DFA_ALIGN_CODE conversion_result utf_to_utf8_scalar(const In* p, std::size_t
           continue;
         }
       }
-      o[0] = static_cast<unsigned char>(0xE0u | (u >> 12));
-      o[1] = static_cast<unsigned char>(0x80u | ((u >> 6) & 0x3Fu));
-      o[2] = static_cast<unsigned char>(0x80u | (u & 0x3Fu));
+      const std::uint32_t form = 0x8080E0u | (u >> 12) | ((u << 2) & 0x3F00u) | ((u & 0x3Fu) << 16);
+      if constexpr (sizeof(In) == 4) {  // UTF-32: two 3-byte forms in two stores
+        const std::uint32_t v = n - i >= 2 ? std::uint32_t{p[i + 1]} : 0u;
+        if (three_byte_unit(v)) {
+          store_low<4>(o, form | (0xE0u | (v >> 12)) << 24);
+          store_low<2>(o + 4, 0x8080u | ((v >> 6) & 0x3Fu) | ((v & 0x3Fu) << 8));
+          o += 6;
+          i += 2;
+          continue;
+        }
+      }
+      o[0] = static_cast<unsigned char>(form);
+      o[1] = static_cast<unsigned char>(form >> 8);
+      o[2] = static_cast<unsigned char>(form >> 16);
       o += 3;
       ++i;
       continue;
@@ -1803,6 +1839,14 @@ UTF8DFA_ALIGN_CODE conversion_result utf_to_utf8_scalar(const In* p, std::size_t
       }
     }
     if (v - 0x10000u < 0x100000u) {
+      if constexpr (sizeof(In) == 4) {
+        if (n - i >= 2 && std::uint32_t{p[i + 1]} - 0x10000u < 0x100000u) {
+          const run_end e = supplementary_run(p, n, i, o);
+          i = e.i;
+          o = e.o;
+          continue;
+        }
+      }
       o[0] = static_cast<unsigned char>(0xF0u | (v >> 18));
       o[1] = static_cast<unsigned char>(0x80u | ((v >> 12) & 0x3Fu));
       o[2] = static_cast<unsigned char>(0x80u | ((v >> 6) & 0x3Fu));
