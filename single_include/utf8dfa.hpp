@@ -10496,6 +10496,31 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool widen_few_units(const char16_t*
   return true;
 }
 
+/// Text of supplementary characters only (emoji) from i: while the next 32 units are 16 pairs, each
+/// pair one 32-bit lane (the high surrogate in its low half), written as 16 code points. A unit at i
+/// that is the low half of a pair the block before wrote (a high surrogate before it) is passed
+/// over first. Returns where it stopped (i when it took nothing); o moves past what it wrote. (Out
+/// of line, a call in the block loop made it keep its vector constants on the stack; with every
+/// other text 4-7% slower either way, at 256 B to 1 KiB, for emoji 2-3.6x as fast.)
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE std::size_t pairs_only_run(const char16_t* p, std::size_t n, std::size_t i,
+                                                                       char32_t*& o) noexcept {
+  std::size_t j = i + std::size_t{i > 0 && (p[i] & 0xFC00u) == 0xDC00u && (p[i - 1] & 0xFC00u) == 0xD800u};
+  const __m512i tags = _mm512_set1_epi32(static_cast<int>(0xFC00FC00u));
+  const __m512i pair = _mm512_set1_epi32(static_cast<int>(0xDC00D800u));
+  const __m512i ten = _mm512_set1_epi32(0x3FF);
+  while (n - j >= 32) {
+    const __m512i x = _mm512_loadu_si512(p + j);
+    if (_mm512_cmpneq_epi32_mask(_mm512_and_si512(x, tags), pair) != 0) break;
+    const __m512i hi = _mm512_slli_epi32(_mm512_and_si512(x, ten), 10);
+    const __m512i lo = _mm512_and_si512(_mm512_srli_epi32(x, 16), ten);
+    _mm512_storeu_si512(o, _mm512_add_epi32(_mm512_add_epi32(hi, lo), _mm512_set1_epi32(0x10000)));
+    o += 16;
+    j += 32;
+    i = j;
+  }
+  return i;
+}
+
 /// UTF-16 to UTF-32: 64 units a step while there is no surrogate, else 32; a block with an unpaired
 /// surrogate scalar (to its end, or past it to finish a pair). A pair across a block's end is
 /// written by the block of its high surrogate.
@@ -10531,6 +10556,10 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf16_to_utf32_by(const
     // Then blocks of 32 (on long input the first up to a 64-byte boundary) up to one without a
     // surrogate (or the end).
     while (i < n) {
+      if (n - i >= 33) {
+        i = pairs_only_run(p, n, i, o);
+        if (i == n) break;
+      }
       const std::size_t head = n - i >= 256 ? units_to_line(p + i) : 0;
       const std::size_t k = head != 0 ? head : n - i < 32 ? n - i : 32;
       const bool whole = k == 32;
