@@ -333,7 +333,8 @@ struct bench_case {
   source* src;
   bool checked = false;
   bool failed = false;
-  int paired_calls = 0;  ///< calls per block of run_paired, fixed at the first repetition
+  bool partner_checked = false;  ///< a simdutf pair: utf8dfa's output under the pair's kernel checked too
+  int paired_calls = 0;          ///< calls per block of run_paired, fixed at the first repetition
 };
 
 int& failures() {
@@ -545,12 +546,17 @@ std::string simdutf_partner(const impl& im) {
 }
 
 /// What a simdutf row is timed in alternation with: utf8dfa's implementation of the same operation.
-run_fn utf8dfa_of(op o) {
+const impl* utf8dfa_impl_of(op o) {
   static const std::vector<impl> lengths = length_impls();
   for (const std::vector<impl>* list : {&implementations(), &lengths})
     for (const impl& p : *list)
-      if (p.operation == o && !p.on_ill_formed && std::strcmp(p.library, "utf8dfa") == 0) return p.run;
+      if (p.operation == o && !p.on_ill_formed && std::strcmp(p.library, "utf8dfa") == 0) return &p;
   return nullptr;
+}
+
+run_fn utf8dfa_of(op o) {
+  const impl* p = utf8dfa_impl_of(o);
+  return p != nullptr ? p->run : nullptr;
 }
 
 /// An operation timed in alternation with the conversion it is held against (`ref`, into the
@@ -650,6 +656,26 @@ void run_case(benchmark::State& state, bench_case* c) {
     return;
   }
   const run_fn run = c->im->run;
+  if (simd_peer && !c->partner_checked && !in.ill_formed) {
+    // utf8dfa's side of the pair under the kernel it is timed with (its own rows check it too, but
+    // a run filtered to the pairs would not): a mismatch fails the binary as any other.
+    c->partner_checked = true;
+    if (const impl* own = utf8dfa_impl_of(c->im->operation)) {
+      const bench_case side{c->name, own, c->src};
+      std::string why;
+      if (check(side, in, why)) {
+        ++checks_passed();
+      } else {
+        const std::string kernel(utf8dfa::active_kernel());
+        std::fprintf(stderr, "utf8dfa_bench: MISMATCH %s (utf8dfa %s): %s\n", c->name.c_str(), kernel.c_str(),
+                     why.c_str());
+        c->failed = true;
+        ++failures();
+        state.SkipWithError("utf8dfa's output differs from the utf8dfa scalar path");
+        return;
+      }
+    }
+  }
   if (simd_peer) {
     if (const run_fn ref = utf8dfa_of(c->im->operation)) {
       run_paired(state, c->im->operation, in, b, run, ref, c->paired_calls, true);
