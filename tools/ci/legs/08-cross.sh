@@ -23,7 +23,7 @@ cross_leg() {
   mkdir -p "$catch2"
   ln -sfn /usr/include/catch2 "$catch2/catch2"
   # The package checks (Python scripts, consumers built for the host) are the package leg's.
-  local ctest_args=(-LE package)
+  local ctest_args=(-LE package ${cross_ctest_extra[@]+"${cross_ctest_extra[@]}"})
   cmake_leg "$name" -DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchains/$triple.cmake" -DCMAKE_CXX_STANDARD=17 \
     -DUTF8DFA_CATCH2_INCLUDE_DIR="$catch2" "-DUTF8DFA_TEST_KERNELS=$kernels" -DUTF8DFA_TEST_EXHAUSTIVE=NONE \
     -DUTF8DFA_BUILD_BENCHMARKS=OFF -DUTF8DFA_BUILD_PACKAGE_TESTS=OFF -DUTF8DFA_BUILD_HEADER_CHECKS=OFF \
