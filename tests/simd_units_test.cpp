@@ -545,6 +545,37 @@ TEST_CASE(
     }
 }
 
+TEST_CASE("validate_utf16, both byte orders: each of the 2048 surrogate values alone, among units near them") {
+  // The kernels find surrogates by a key of each unit (in the other byte order, of its high byte
+  // alone): every surrogate value must be found, and no unit whose low byte, or whose high byte
+  // but for one bit, is a surrogate's.
+  // (Units past the surrogates, E000 on, and plain text, where a test of the wrong bytes would
+  // find no surrogate.)
+  const char16_t near[] = {u'\x00D8', u'\x00DF', u'\xD7FF', u'\xE000', u'\x58DC', u'\x98DF', u'\xD0D8', u'a'};
+  const char16_t plain[] = {u'a', u'\x4E2D', u'\x00E9', u'\x0431'};
+  const bool le = utf8dfa::host_is_little_endian;
+  for (const std::size_t n : {1u, 20u, 33u, 64u, 65u, 200u, 1024u, 1500u})
+    for (const bool is_near : {true, false}) {
+      std::u16string base(n, u'\0');
+      for (std::size_t k = 0; k < n; ++k) base[k] = is_near ? near[k % 8] : plain[k % 4];
+      std::u16string swapped(n, u'\0');
+      d::change_endianness_scalar(base.data(), n, &swapped[0]);
+      REQUIRE(utf8dfa::validate_utf16(base));
+      REQUIRE((le ? utf8dfa::validate_utf16be(swapped) : utf8dfa::validate_utf16le(swapped)));
+      for (std::uint32_t lone = 0xD800; lone <= 0xDFFF; ++lone)
+        for (const std::size_t pos : {std::size_t{0}, n / 2, n - 1}) {
+          std::u16string s = base;
+          s[pos] = static_cast<char16_t>(lone);
+          d::change_endianness_scalar(s.data(), n, &swapped[0]);
+          const validation_result want = d::validate_utf(s.data(), n);
+          INFO("length " << n << ", " << std::hex << lone << std::dec << " at " << pos);
+          REQUIRE(want.valid_up_to == pos);
+          REQUIRE(same(utf8dfa::validate_utf16(s), want));
+          REQUIRE(same(le ? utf8dfa::validate_utf16be(swapped) : utf8dfa::validate_utf16le(swapped), want));
+        }
+    }
+}
+
 TEST_CASE("validate_utf32: values whose low 16 bits are a surrogate's, then an error in the same or a later block") {
   // A vector kernel may test the 16-bit halves of long input first: U+1D800 or U+10DFFF looks like
   // a surrogate there and must be cleared exactly, without losing an error behind it.

@@ -295,16 +295,39 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE surrogate_masks surrogates64(const c
   return {h, l};
 }
 
+/// The surrogate test of UTF-16 units without exchanging their bytes: `key` maps a vector so that
+/// the surrogates, and only they, become the least keys, `least` keeps the lesser of two keys lane
+/// by lane, `none` says whether no key of a minimum is a surrogate's. In the host's byte order a
+/// unit is a 16-bit key (D800..DFFF to 0000..07FF); with its bytes exchanged (Swap) only its high
+/// byte, the first in memory, is: 28 added to every byte takes D8..DF, and only them, to 00..07, and
+/// the odd bytes are left out of the test (no byte shuffle: the swapped tests run as fast). A unit
+/// masked off (zero) is no surrogate either way.
+template <bool Swap>
+struct surrogate_key {
+  __m512i add;
+  UTF8DFA_TARGET_AVX512 surrogate_key() noexcept : add(_mm512_set1_epi16(Swap ? 0x0028 : 0x2800)) {}
+  UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m512i key(__m512i u) const noexcept {
+    return Swap ? _mm512_add_epi8(u, add) : _mm512_add_epi16(u, add);
+  }
+  UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE static __m512i least(__m512i a, __m512i b) noexcept {
+    return Swap ? _mm512_min_epu8(a, b) : _mm512_min_epu16(a, b);
+  }
+  UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE static bool none(__m512i least) noexcept {
+    if constexpr (Swap)
+      return _mm512_mask_cmplt_epu8_mask(static_cast<__mmask64>(0x5555555555555555u), least, _mm512_set1_epi8(8)) == 0;
+    else
+      return _mm512_cmplt_epu16_mask(least, _mm512_set1_epi16(0x0800)) == 0;
+  }
+};
+
 /// True when none of the n (at most 64) units at p is a surrogate (bytes exchanged when Swap): one
-/// add a vector (D800..DFFF to 0000..07FF), their minimum and one compare; nothing read past p + n.
+/// add a vector (surrogate_key), their minimum and one compare; nothing read past p + n.
 template <bool Swap = false>
 UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool no_surrogate64(const char16_t* p, std::size_t n) noexcept {
-  const __m512i shift = _mm512_set1_epi16(0x2800);  // a unit masked off (zero) becomes 2800
-  __m512i least = _mm512_add_epi16(swap_if<Swap>(_mm512_maskz_loadu_epi16(mask32(n), p)), shift);
-  if (n > 32)
-    least = _mm512_min_epu16(least,
-                             _mm512_add_epi16(swap_if<Swap>(_mm512_maskz_loadu_epi16(mask32(n - 32), p + 32)), shift));
-  return _mm512_cmplt_epu16_mask(least, _mm512_set1_epi16(0x0800)) == 0;
+  const surrogate_key<Swap> s;
+  __m512i least = s.key(_mm512_maskz_loadu_epi16(mask32(n), p));
+  if (n > 32) least = s.least(least, s.key(_mm512_maskz_loadu_epi16(mask32(n - 32), p + 32)));
+  return s.none(least);
 }
 
 /// True when the surrogates of a short input (at most 64 units) pair up: each high one followed
@@ -319,27 +342,20 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool paired64(const surrogate_masks&
 /// at a time (a high surrogate in the last unit of one carried to the next).
 template <bool Swap>
 UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool utf16_pairs_up(const char16_t* p, std::size_t n) noexcept {
-  const __m512i shift = _mm512_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
-  __m512i least = _mm512_set1_epi16(-1);
+  const surrogate_key<Swap> s;
+  // Two chains of minima (bound by the loads, not by one chain's latency).
+  __m512i least = _mm512_set1_epi16(-1), least2 = least;
   std::size_t i = 0;
-  if constexpr (Swap) {  // (bound by the byte shuffle: one chain)
-    for (; n - i > 32; i += 32)
-      least = _mm512_min_epu16(least, _mm512_add_epi16(swap_if<Swap>(_mm512_loadu_si512(p + i)), shift));
-  } else {  // two chains of minima (bound by the loads, not by one chain's latency)
-    __m512i least2 = least;
-    for (; n - i > 64; i += 64) {
-      least = _mm512_min_epu16(least, _mm512_add_epi16(_mm512_loadu_si512(p + i), shift));
-      least2 = _mm512_min_epu16(least2, _mm512_add_epi16(_mm512_loadu_si512(p + i + 32), shift));
-    }
-    if (n - i > 32) {
-      least = _mm512_min_epu16(least, _mm512_add_epi16(_mm512_loadu_si512(p + i), shift));
-      i += 32;
-    }
-    least = _mm512_min_epu16(least, least2);
+  for (; n - i > 64; i += 64) {
+    least = s.least(least, s.key(_mm512_loadu_si512(p + i)));
+    least2 = s.least(least2, s.key(_mm512_loadu_si512(p + i + 32)));
   }
-  least =
-      _mm512_min_epu16(least, _mm512_add_epi16(swap_if<Swap>(_mm512_maskz_loadu_epi16(mask32(n - i), p + i)), shift));
-  if (_mm512_cmplt_epu16_mask(least, _mm512_set1_epi16(0x0800)) == 0) return true;
+  if (n - i > 32) {
+    least = s.least(least, s.key(_mm512_loadu_si512(p + i)));
+    i += 32;
+  }
+  least = s.least(s.least(least, least2), s.key(_mm512_maskz_loadu_epi16(mask32(n - i), p + i)));
+  if (s.none(least)) return true;
   const __m512i tag = _mm512_set1_epi16(static_cast<short>(0xFC00));
   const __m512i high = _mm512_set1_epi16(static_cast<short>(0xD800));
   const __m512i low = _mm512_set1_epi16(static_cast<short>(0xDC00));
@@ -420,17 +436,11 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m512i load_units(const char16_t* p
 /// True when none of the 128 units at p (bytes exchanged when Swap) is a surrogate.
 template <bool Swap = false>
 UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool plain128(const char16_t* p, __m512i shift, __m512i limit) noexcept {
-  if constexpr (Swap) {
-    // Without the shuffle: a unit's high byte is its first in memory, the even bytes. 28 added to
-    // every byte takes D8..DF, and only them, to 00..07; the least of the even bytes is kept.
-    const __m512i add = _mm512_set1_epi16(0x0028);
-    const auto even = static_cast<__mmask64>(0x5555555555555555u);
-    const __m512i a = _mm512_add_epi8(_mm512_loadu_si512(p), add);
-    const __m512i b = _mm512_add_epi8(_mm512_loadu_si512(p + 32), add);
-    const __m512i c = _mm512_add_epi8(_mm512_loadu_si512(p + 64), add);
-    const __m512i d = _mm512_add_epi8(_mm512_loadu_si512(p + 96), add);
-    const __m512i ab = _mm512_mask_min_epu8(a, even, a, b), cd = _mm512_mask_min_epu8(c, even, c, d);
-    return _mm512_mask_cmplt_epu8_mask(even, _mm512_mask_min_epu8(ab, even, ab, cd), _mm512_set1_epi8(8)) == 0;
+  if constexpr (Swap) {  // (surrogate_key: no byte shuffle)
+    const surrogate_key<true> s;
+    const __m512i ab = s.least(s.key(_mm512_loadu_si512(p)), s.key(_mm512_loadu_si512(p + 32)));
+    const __m512i cd = s.least(s.key(_mm512_loadu_si512(p + 64)), s.key(_mm512_loadu_si512(p + 96)));
+    return s.none(s.least(ab, cd));
   }
   const __m512i a = _mm512_add_epi16(load_units<Swap>(p), shift);
   const __m512i b = _mm512_add_epi16(load_units<Swap>(p + 32), shift);
