@@ -550,33 +550,31 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16(c
   return validate_utf16_again<&validate_utf<char16_t>>(p, n);
 }
 
-/// to_well_formed_utf16: 32 units a step; in a block with a surrogate, the high ones (shifted by
-/// one, the last carried to the next block) against the low ones. A lone high surrogate last in a
-/// block is replaced by the next block, last in the input at the end.
+/// to_well_formed_utf16: 32 units a step, each against the unit before it (units_before: no carry
+/// from block to block): lane j is out of pair when unit j is a low surrogate and unit j - 1 not a
+/// high one, or the other way round. A lone high surrogate last in a block is replaced by the next
+/// block (its lane 0), last in the input at the end. In place too: the unit before a block has
+/// been replaced only when it was a lone low surrogate, which is no high one either way.
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t to_well_formed_utf16(const char16_t* p, std::size_t n,
                                                                                char16_t* out) noexcept {
   if (n == 0) return 0;
-  const surrogate_tests st;
-  std::uint32_t carry = 0;  // the unit before the block is a high surrogate
+  const __m512i tag = _mm512_set1_epi16(static_cast<short>(0xFC00));
+  const __m512i high = _mm512_set1_epi16(static_cast<short>(0xD800));
+  const __m512i low = _mm512_set1_epi16(static_cast<short>(0xDC00));
   for (std::size_t i = 0; i < n; i += 32) {
     const bool whole = n - i >= 32;
-    const __mmask32 live = whole ? 0xFFFFFFFFu : mask32(n - i);
+    const std::size_t k = whole ? 32 : n - i;
+    const __mmask32 live = whole ? 0xFFFFFFFFu : mask32(k);
     const __m512i u = whole ? _mm512_loadu_si512(p + i) : _mm512_maskz_loadu_epi16(live, p + i);
-    std::uint32_t fix = 0;  // the lanes replaced
-    if (st.any(u) == 0) {   // no surrogate
-      if (UTF8DFA_UNLIKELY(carry != 0)) out[i - 1] = u'\xFFFD';
-      carry = 0;
-    } else {
-      const surrogate_marks m = st.marks(u);
-      const std::uint32_t odd = m.odd(carry);
-      carry = m.high >> 31;
-      if (UTF8DFA_UNLIKELY(odd != 0)) {
-        const std::uint32_t lone_high = odd & ~m.low;  // lane j: unit j - 1
-        if (lone_high & 1u) out[i - 1] = u'\xFFFD';
-        fix = (odd & m.low) | (lone_high >> 1);
-      }
+    const __mmask32 is_low = _mm512_cmpeq_epi16_mask(_mm512_and_si512(u, tag), low);
+    const __mmask32 after_high = _mm512_cmpeq_epi16_mask(_mm512_and_si512(units_before(p, i, k), tag), high);
+    __m512i v = u;
+    const std::uint32_t odd = is_low ^ after_high;
+    if (UTF8DFA_UNLIKELY(odd != 0)) {
+      const std::uint32_t lone_high = odd & after_high;  // lane j: unit j - 1
+      if (lone_high & 1u) out[i - 1] = u'\xFFFD';
+      v = _mm512_mask_mov_epi16(u, (odd & is_low) | (lone_high >> 1), _mm512_set1_epi16(static_cast<short>(0xFFFD)));
     }
-    const __m512i v = fix == 0 ? u : _mm512_mask_mov_epi16(u, fix, _mm512_set1_epi16(static_cast<short>(0xFFFD)));
     if (whole)
       _mm512_storeu_si512(out + i, v);
     else
