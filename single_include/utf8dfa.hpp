@@ -14462,9 +14462,9 @@ constexpr std::size_t aligned_cut(std::size_t cut) noexcept {
 /// fit (each input unit writes at most `per_unit`), each cut by `chunk_end`. True when done (the end
 /// of the input, or under strict the first error); false when the room left surely holds too little
 /// of the rest (under 1024 units of input, or under an eighth of the rest).
-template <class Out, class In, class Convert, class ChunkEnd>
-bool convert_pieces(const In* p, std::size_t n, std::size_t per_unit, const Convert& convert, const ChunkEnd& chunk_end,
-                    Out* o, std::size_t cap, std::size_t& base, std::size_t& w, conversion_result& status) noexcept {
+template <std::size_t per_unit, class Out, class In, class Convert, class ChunkEnd>
+bool convert_pieces(const In* p, std::size_t n, const Convert& convert, const ChunkEnd& chunk_end, Out* o,
+                    std::size_t cap, std::size_t& base, std::size_t& w, conversion_result& status) noexcept {
   while (base < n) {
     const std::size_t fits = (cap - w) / per_unit;
     std::size_t end = n;
@@ -14536,9 +14536,9 @@ void shrink_if_far_too_big(Str& out) {
 /// shrunk. The status is the one conversion's: `read` and `written` as if in one call; a piece's end
 /// never changes what is written, only (under strict, at an error right before it) the error code,
 /// which the caller may re-derive from the whole input.
-template <class Str, class In, class Convert, class ChunkEnd, class Length>
-Str convert_in_chunks(const In* p, std::size_t n, std::size_t per_unit, Convert convert, ChunkEnd chunk_end,
-                      Length length, conversion_result& status) {
+template <class Str, std::size_t per_unit, class In, class Convert, class ChunkEnd, class Length>
+Str convert_in_chunks(const In* p, std::size_t n, Convert convert, ChunkEnd chunk_end, Length length,
+                      conversion_result& status) {
   using Out = typename Str::value_type;
   constexpr std::size_t buffer_units = 16384 / sizeof(Out);
   status = {0, 0, error_code::none};
@@ -14562,7 +14562,7 @@ Str convert_in_chunks(const In* p, std::size_t n, std::size_t per_unit, Convert 
   }
 #if !defined(__cpp_lib_string_resize_and_overwrite)
   if (base == 0) {  // short: on the stack, then copied at its exact size
-    convert_pieces(p, n, per_unit, convert, chunk_end, buffer, buffer_units, base, w, status);
+    convert_pieces<per_unit>(p, n, convert, chunk_end, buffer, buffer_units, base, w, status);
     status.written = w;
     return Str(buffer, w);
   }
@@ -14572,7 +14572,7 @@ Str convert_in_chunks(const In* p, std::size_t n, std::size_t per_unit, Convert 
   bool done = false;
   overwrite_string(out, cap, [&](Out* o, std::size_t) {
     Str::traits_type::copy(o, buffer, w);
-    done = convert_pieces(p, n, per_unit, convert, chunk_end, o, cap, base, w, status);
+    done = convert_pieces<per_unit>(p, n, convert, chunk_end, o, cap, base, w, status);
     return w;
   });
   if (!done) {  // the rest's length (an upper bound under strict): the string grows only if it must
@@ -14604,7 +14604,7 @@ Str convert_in_chunks(const In* p, std::size_t n, std::size_t per_unit, Convert 
   // (size, value) constructor goes one char16_t/char32_t at a time), then converted into.
   std::memset(buffer, 0, sizeof buffer);
   while (out.size() < cap) out.append(buffer, cap - out.size() < buffer_units ? cap - out.size() : buffer_units);
-  if (!convert_pieces(p, n, per_unit, convert, chunk_end, &out[0], cap, base, w, status)) {
+  if (!convert_pieces<per_unit>(p, n, convert, chunk_end, &out[0], cap, base, w, status)) {
     const std::size_t need = w + length(p + base, n - base);  // as above
     if (need > cap) out.resize(need);
     convert_piece(p, n, convert, &out[0], base, w, status);
@@ -14626,8 +14626,8 @@ constexpr char32_t length_replacement(char32_t replacement) noexcept {
 template <class Str>
 Str utf8_to_string(const unsigned char* p, std::size_t n, char32_t replacement, conversion_result& status) {
   using Out = typename Str::value_type;
-  Str out = convert_in_chunks<Str>(
-      p, n, 1,
+  Str out = convert_in_chunks<Str, 1>(
+      p, n,
       [replacement](const unsigned char* q, std::size_t m, Out* o) {
         if constexpr (sizeof(Out) == 2)
           return kernel_fn<&kernel_table::utf8_to_utf16>()(q, m, o, replacement);
@@ -14651,27 +14651,32 @@ Str utf8_to_string(const unsigned char* p, std::size_t n, char32_t replacement, 
 /// UTF-16 or UTF-32 (by In) to UTF-8 as a string.
 template <class In>
 std::string utf_to_utf8_string(const In* p, std::size_t n, char32_t replacement, conversion_result& status) {
-  return convert_in_chunks<std::string>(
-      p, n, sizeof(In) == 2 ? 3 : 4,
-      [replacement](const In* q, std::size_t m, char* o) {
-        if constexpr (sizeof(In) == 2)
-          return kernel_fn<&kernel_table::utf16_to_utf8>()(q, m, as_uchars(o), replacement);
-        else
-          return kernel_fn<&kernel_table::utf32_to_utf8>()(q, m, as_uchars(o), replacement);
-      },
-      [](const In* q, std::size_t cut) {
-        if constexpr (sizeof(In) == 2)
-          return utf16_chunk_end(q, cut);
-        else
-          return utf32_chunk_end(q, cut);
-      },
-      [replacement](const In* q, std::size_t m) {
-        if constexpr (sizeof(In) == 2)
-          return kernel_fn<&kernel_table::utf8_length_from_utf16>()(q, m, length_replacement(replacement));
-        else
-          return kernel_fn<&kernel_table::utf8_length_from_utf32>()(q, m, length_replacement(replacement));
-      },
-      status);
+  return convert_in_chunks < std::string,
+         sizeof(In) == 2
+             ? 3
+             : 4 > (
+                       p, n,
+                       [replacement](const In* q, std::size_t m, char* o) {
+                         if constexpr (sizeof(In) == 2)
+                           return kernel_fn<&kernel_table::utf16_to_utf8>()(q, m, as_uchars(o), replacement);
+                         else
+                           return kernel_fn<&kernel_table::utf32_to_utf8>()(q, m, as_uchars(o), replacement);
+                       },
+                       [](const In* q, std::size_t cut) {
+                         if constexpr (sizeof(In) == 2)
+                           return utf16_chunk_end(q, cut);
+                         else
+                           return utf32_chunk_end(q, cut);
+                       },
+                       [replacement](const In* q, std::size_t m) {
+                         if constexpr (sizeof(In) == 2)
+                           return kernel_fn<&kernel_table::utf8_length_from_utf16>()(q, m,
+                                                                                     length_replacement(replacement));
+                         else
+                           return kernel_fn<&kernel_table::utf8_length_from_utf32>()(q, m,
+                                                                                     length_replacement(replacement));
+                       },
+                       status);
 }
 
 // With UTF8DFA_SEPARATE_COMPILATION the four string conversions behind the allocating helpers are
@@ -15440,27 +15445,29 @@ template <class Str>
 Str latin1_to_string(const unsigned char* p, std::size_t n) {
   using Out = typename Str::value_type;
   conversion_result status{};
-  return convert_in_chunks<Str>(
-      p, n, sizeof(Out) == 1 ? 2 : 1,
-      [](const unsigned char* q, std::size_t m, Out* o) {
-        const byte_span_range<unsigned char> in{q, m};
-        std::size_t w = 0;
-        if constexpr (sizeof(Out) == 1)
-          w = utf8dfa::latin1_to_utf8(in, o);
-        else if constexpr (sizeof(Out) == 2)
-          w = utf8dfa::latin1_to_utf16(in, o);
-        else
-          w = utf8dfa::latin1_to_utf32(in, o);
-        return conversion_result{m, w, error_code::none};
-      },
-      [](const unsigned char*, std::size_t cut) { return cut; },
-      [](const unsigned char* q, std::size_t m) {
-        if constexpr (sizeof(Out) == 1)
-          return utf8dfa::utf8_length_from_latin1(byte_span_range<unsigned char>{q, m});
-        else
-          return m;
-      },
-      status);
+  return convert_in_chunks < Str,
+         sizeof(Out) == 1 ? 2
+                          : 1 > (
+                                    p, n,
+                                    [](const unsigned char* q, std::size_t m, Out* o) {
+                                      const byte_span_range<unsigned char> in{q, m};
+                                      std::size_t w = 0;
+                                      if constexpr (sizeof(Out) == 1)
+                                        w = utf8dfa::latin1_to_utf8(in, o);
+                                      else if constexpr (sizeof(Out) == 2)
+                                        w = utf8dfa::latin1_to_utf16(in, o);
+                                      else
+                                        w = utf8dfa::latin1_to_utf32(in, o);
+                                      return conversion_result{m, w, error_code::none};
+                                    },
+                                    [](const unsigned char*, std::size_t cut) { return cut; },
+                                    [](const unsigned char* q, std::size_t m) {
+                                      if constexpr (sizeof(Out) == 1)
+                                        return utf8dfa::utf8_length_from_latin1(byte_span_range<unsigned char>{q, m});
+                                      else
+                                        return m;
+                                    },
+                                    status);
 }
 
 /// UTF-8, UTF-16 or UTF-32 (by In) to Latin-1 as a string under Policy (strict, replace or skip);
@@ -15473,8 +15480,8 @@ std::string to_latin1_string(const In* p, std::size_t n, Policy pol, conversion_
     status = {0, 0, error_code::unrepresentable};
     return std::string();
   }
-  std::string out = convert_in_chunks<std::string>(
-      p, n, 1,
+  std::string out = convert_in_chunks<std::string, 1>(
+      p, n,
       [pol](const In* q, std::size_t m, char* o) {
         if constexpr (sizeof(In) == 1)
           return utf8dfa::utf8_to_latin1(byte_span_range<unsigned char>{q, m}, o, pol);

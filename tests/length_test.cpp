@@ -505,8 +505,8 @@ TEST_CASE("length helpers: the allocating conversions cut their pieces at multip
   const std::u16string ascii(100000, u'a');
   std::vector<std::size_t> starts;
   u::conversion_result status{};
-  const std::string out = u::detail::convert_in_chunks<std::string>(
-      ascii.data(), ascii.size(), 3,
+  const std::string out = u::detail::convert_in_chunks<std::string, 3>(
+      ascii.data(), ascii.size(),
       [&](const char16_t* q, std::size_t m, char* o) {
         starts.push_back(static_cast<std::size_t>(q - ascii.data()));
         return u::utf16_to_utf8(std::u16string_view(q, m), o);

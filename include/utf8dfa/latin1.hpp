@@ -138,27 +138,29 @@ template <class Str>
 Str latin1_to_string(const unsigned char* p, std::size_t n) {
   using Out = typename Str::value_type;
   conversion_result status{};
-  return convert_in_chunks<Str>(
-      p, n, sizeof(Out) == 1 ? 2 : 1,
-      [](const unsigned char* q, std::size_t m, Out* o) {
-        const byte_span_range<unsigned char> in{q, m};
-        std::size_t w = 0;
-        if constexpr (sizeof(Out) == 1)
-          w = utf8dfa::latin1_to_utf8(in, o);
-        else if constexpr (sizeof(Out) == 2)
-          w = utf8dfa::latin1_to_utf16(in, o);
-        else
-          w = utf8dfa::latin1_to_utf32(in, o);
-        return conversion_result{m, w, error_code::none};
-      },
-      [](const unsigned char*, std::size_t cut) { return cut; },
-      [](const unsigned char* q, std::size_t m) {
-        if constexpr (sizeof(Out) == 1)
-          return utf8dfa::utf8_length_from_latin1(byte_span_range<unsigned char>{q, m});
-        else
-          return m;
-      },
-      status);
+  return convert_in_chunks < Str,
+         sizeof(Out) == 1 ? 2
+                          : 1 > (
+                                    p, n,
+                                    [](const unsigned char* q, std::size_t m, Out* o) {
+                                      const byte_span_range<unsigned char> in{q, m};
+                                      std::size_t w = 0;
+                                      if constexpr (sizeof(Out) == 1)
+                                        w = utf8dfa::latin1_to_utf8(in, o);
+                                      else if constexpr (sizeof(Out) == 2)
+                                        w = utf8dfa::latin1_to_utf16(in, o);
+                                      else
+                                        w = utf8dfa::latin1_to_utf32(in, o);
+                                      return conversion_result{m, w, error_code::none};
+                                    },
+                                    [](const unsigned char*, std::size_t cut) { return cut; },
+                                    [](const unsigned char* q, std::size_t m) {
+                                      if constexpr (sizeof(Out) == 1)
+                                        return utf8dfa::utf8_length_from_latin1(byte_span_range<unsigned char>{q, m});
+                                      else
+                                        return m;
+                                    },
+                                    status);
 }
 
 /// UTF-8, UTF-16 or UTF-32 (by In) to Latin-1 as a string under Policy (strict, replace or skip);
@@ -171,8 +173,8 @@ std::string to_latin1_string(const In* p, std::size_t n, Policy pol, conversion_
     status = {0, 0, error_code::unrepresentable};
     return std::string();
   }
-  std::string out = convert_in_chunks<std::string>(
-      p, n, 1,
+  std::string out = convert_in_chunks<std::string, 1>(
+      p, n,
       [pol](const In* q, std::size_t m, char* o) {
         if constexpr (sizeof(In) == 1)
           return utf8dfa::utf8_to_latin1(byte_span_range<unsigned char>{q, m}, o, pol);
