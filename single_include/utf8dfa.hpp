@@ -9675,17 +9675,34 @@ UTF8DFA_TARGET_AVX512 conversion_result utf16_to_utf8_impl(const char16_t* p, st
                                                            char32_t replacement) noexcept {
   transcode_cursor<unsigned char> c{0, out, error_code::none};
   const char32_t repl = kernel_repl(replacement);
-  // A short input that is ASCII returns before the constants are made (longer ones amortise them and
-  // take the 64-unit ASCII loop below).
-  while (n <= 64) {
-    const std::size_t avail = n - c.i < 32 ? n - c.i : 32;
-    const auto live = static_cast<__mmask32>(low_bits(avail));
-    const __m512i w = in_order16<Swap>(_mm512_maskz_loadu_epi16(live, p + c.i));
-    if (_mm512_cmpge_epu16_mask(w, _mm512_set1_epi16(0x80)) != 0) break;
-    _mm256_mask_storeu_epi8(c.o, live, _mm512_cvtepi16_epi8(w));
-    c.i += avail;
-    c.o += avail;
-    if (c.i == n) return {n, static_cast<std::size_t>(c.o - out), c.first};
+  // A short input (up to 64 units) block by block here, each loaded once: an ASCII one stored before
+  // the constants are made (longer inputs amortise them and take the 64-unit ASCII loop below), the
+  // others by utf16_block (masked for the last).
+  if (n <= 64) {
+    do {
+      const std::size_t avail = n - c.i < 32 ? n - c.i : 32;
+      const auto live = static_cast<__mmask32>(low_bits(avail));
+      const __m512i w = in_order16<Swap>(_mm512_maskz_loadu_epi16(live, p + c.i));
+      const __mmask32 two = _mm512_cmpge_epu16_mask(w, _mm512_set1_epi16(0x80));
+      if (two == 0) {
+        _mm256_mask_storeu_epi8(c.o, live, _mm512_cvtepi16_epi8(w));
+        c.i += avail;
+        c.o += avail;
+        continue;
+      }
+      const encode_consts& k = encode_constants();
+      // (A whole block, last or not, as in the loop below: a pair cut by its end waits.)
+      const std::ptrdiff_t took = avail < 32 ? utf16_block<true, Swap>(p + c.i, avail, w, two, c.o, k)
+                                             : utf16_block<false, Swap>(p + c.i, 32, w, two, c.o, k);
+      if (UTF8DFA_LIKELY(took > 0)) {
+        c.i += static_cast<std::size_t>(took);
+      } else {
+        UTF8DFA_LEAVE_AVX();
+        if (!scalar_region_in_order<Strict, Swap>(p, n, c.i + static_cast<std::size_t>(-took), c, repl))
+          return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+      }
+    } while (c.i < n);
+    return {n, static_cast<std::size_t>(c.o - out), c.first};
   }
   const encode_consts& k = encode_constants();
   while (n - c.i >= 32) {
