@@ -6,6 +6,7 @@
 // result, output, nothing written past the result (canaries), for each policy; with an error or a
 // character that does not fit planted at every position of the first vector blocks, blocks ending
 // inside a pair, random inputs, and inputs and outputs that end right before an inaccessible page.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -554,7 +555,7 @@ TEST_CASE("validate_utf16, both byte orders: each of the 2048 surrogate values a
   const char16_t near[] = {u'\x00D8', u'\x00DF', u'\xD7FF', u'\xE000', u'\x58DC', u'\x98DF', u'\xD0D8', u'a'};
   const char16_t plain[] = {u'a', u'\x4E2D', u'\x00E9', u'\x0431'};
   const bool le = utf8dfa::host_is_little_endian;
-  for (const std::size_t n : {1u, 20u, 33u, 64u, 65u, 200u, 1024u, 1500u})
+  for (const std::size_t n : {1u, 20u, 33u, 64u, 65u, 100u, 136u, 200u, 1024u, 1500u})
     for (const bool is_near : {true, false}) {
       std::u16string base(n, u'\0');
       for (std::size_t k = 0; k < n; ++k) base[k] = is_near ? near[k % 8] : plain[k % 4];
@@ -562,8 +563,12 @@ TEST_CASE("validate_utf16, both byte orders: each of the 2048 surrogate values a
       d::change_endianness_scalar(base.data(), n, &swapped[0]);
       REQUIRE(utf8dfa::validate_utf16(base));
       REQUIRE((le ? utf8dfa::validate_utf16be(swapped) : utf8dfa::validate_utf16le(swapped)));
+      // The ends, and a unit in every vector of 32 (every third one past 200 units; the lane moves
+      // with the vector): each chain of minima and each vector of a step of 128 meets one.
+      std::vector<std::size_t> positions = {0, n / 2, n - 1};
+      for (std::size_t b = 0; 32 * b<n; b += n> 200 ? 3 : 1) positions.push_back(std::min(n - 1, 32 * b + b % 32));
       for (std::uint32_t lone = 0xD800; lone <= 0xDFFF; ++lone)
-        for (const std::size_t pos : {std::size_t{0}, n / 2, n - 1}) {
+        for (const std::size_t pos : positions) {
           std::u16string s = base;
           s[pos] = static_cast<char16_t>(lone);
           d::change_endianness_scalar(s.data(), n, &swapped[0]);
@@ -574,6 +579,35 @@ TEST_CASE("validate_utf16, both byte orders: each of the 2048 surrogate values a
           REQUIRE(same(le ? utf8dfa::validate_utf16be(swapped) : utf8dfa::validate_utf16le(swapped), want));
         }
     }
+}
+
+#if UTF8DFA_X86_KERNELS
+/// The AVX-512 surrogate test (surrogate_key) on 32 copies of the unit stored as `a` (bytes
+/// exchanged when Swap), its keys kept by `least` against 32 copies of `b`'s: true when it sees a
+/// surrogate.
+template <bool Swap>
+UTF8DFA_TARGET_AVX512 bool key_sees_surrogate(char16_t a, char16_t b) {
+  const d::avx512::surrogate_key<Swap> s;
+  return !s.none(
+      s.least(s.key(_mm512_set1_epi16(static_cast<short>(a))), s.key(_mm512_set1_epi16(static_cast<short>(b)))));
+}
+#endif
+
+TEST_CASE("AVX-512 surrogate keys: every unit value in both byte orders, against other units") {
+  // The quick tests fall back to exact ones, so a unit wrongly seen as a surrogate changes no
+  // validation result: the key itself is checked here.
+#if UTF8DFA_X86_KERNELS
+  if (!d::cpu_has(d::cpu_needs_avx512)) return;
+  const auto swap = [](std::uint32_t u) { return static_cast<char16_t>((u >> 8) | (u << 8 & 0xFF00u)); };
+  const auto is_surrogate = [](std::uint32_t u) { return u - 0xD800u < 0x800u; };
+  for (std::uint32_t u = 0; u <= 0xFFFF; ++u)
+    for (const std::uint32_t other : {0x0000u, 0x0061u, 0x00D8u, 0x28DBu, 0xDBFFu, 0xE000u, 0xFFFFu}) {
+      INFO(std::hex << u << " against " << other);
+      const bool want = is_surrogate(u) || is_surrogate(other);
+      REQUIRE(key_sees_surrogate<false>(static_cast<char16_t>(u), static_cast<char16_t>(other)) == want);
+      REQUIRE(key_sees_surrogate<true>(swap(u), swap(other)) == want);
+    }
+#endif
 }
 
 TEST_CASE("validate_utf32: values whose low 16 bits are a surrogate's, then an error in the same or a later block") {

@@ -299,9 +299,9 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE surrogate_masks surrogates64(const c
 /// the surrogates, and only they, become the least keys, `least` keeps the lesser of two keys lane
 /// by lane, `none` says whether no key of a minimum is a surrogate's. In the host's byte order a
 /// unit is a 16-bit key (D800..DFFF to 0000..07FF); with its bytes exchanged (Swap) only its high
-/// byte, the first in memory, is: 28 added to every byte takes D8..DF, and only them, to 00..07, and
-/// the odd bytes are left out of the test (no byte shuffle: the swapped tests run as fast). A unit
-/// masked off (zero) is no surrogate either way.
+/// byte, the first in memory, is: 28 added to each even byte takes D8..DF, and only them, to
+/// 00..07, and the odd bytes (added 0) are left out of the test (no byte shuffle: the swapped tests
+/// run as fast). A unit masked off (zero) is no surrogate either way.
 template <bool Swap>
 struct surrogate_key {
   __m512i add;

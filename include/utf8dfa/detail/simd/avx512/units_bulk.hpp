@@ -499,7 +499,8 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE std::size_t change_endianness(const Unit*
   return n;
 }
 
-/// validate_utf16 on units with their bytes exchanged: one byte shuffle a vector.
+/// validate_utf16 on units with their bytes exchanged (the surrogate tests by surrogate_key, no byte
+/// shuffle; the pair checks of blocks that hold a surrogate exchange the bytes as loaded).
 /// validate_utf16_swapped of more than 1024 units.
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16_swapped_long(const char16_t* p,
                                                                                             std::size_t n) noexcept {
