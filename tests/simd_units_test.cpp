@@ -552,13 +552,13 @@ TEST_CASE("validate_utf16, both byte orders: each of the 2048 surrogate values a
   // but for one bit, is a surrogate's.
   // (Units past the surrogates, E000 on, and plain text, where a test of the wrong bytes would
   // find no surrogate.)
-  const char16_t near[] = {u'\x00D8', u'\x00DF', u'\xD7FF', u'\xE000', u'\x58DC', u'\x98DF', u'\xD0D8', u'a'};
+  const char16_t nearby[] = {u'\x00D8', u'\x00DF', u'\xD7FF', u'\xE000', u'\x58DC', u'\x98DF', u'\xD0D8', u'a'};
   const char16_t plain[] = {u'a', u'\x4E2D', u'\x00E9', u'\x0431'};
   const bool le = utf8dfa::host_is_little_endian;
   for (const std::size_t n : {1u, 20u, 33u, 64u, 65u, 100u, 136u, 200u, 1024u, 1500u})
     for (const bool is_near : {true, false}) {
       std::u16string base(n, u'\0');
-      for (std::size_t k = 0; k < n; ++k) base[k] = is_near ? near[k % 8] : plain[k % 4];
+      for (std::size_t k = 0; k < n; ++k) base[k] = is_near ? nearby[k % 8] : plain[k % 4];
       std::u16string swapped(n, u'\0');
       d::change_endianness_scalar(base.data(), n, &swapped[0]);
       REQUIRE(utf8dfa::validate_utf16(base));

@@ -550,24 +550,32 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16(c
   return validate_utf16_again<&validate_utf<char16_t>>(p, n);
 }
 
-/// to_well_formed_utf16: 32 units a step, each against the unit before it (units_before: no carry
-/// from block to block): lane j is out of pair when unit j is a low surrogate and unit j - 1 not a
-/// high one, or the other way round. A lone high surrogate last in a block is replaced by the next
-/// block (its lane 0), last in the input at the end. In place too: the unit before a block has
-/// been replaced only when it was a lone low surrogate, which is no high one either way.
+/// to_well_formed_utf16: 32 units a step, each against the unit before it (the block before's last
+/// unit and its own first 31, one lane permute of the two loaded vectors: no carry from block to
+/// block, and no load of the units before, which in place would wait on the store of the block
+/// before): lane j is out of pair when unit j is a low surrogate and unit j - 1 not a high one, or
+/// the other way round. A lone high surrogate last in a block is replaced by the next block (its
+/// lane 0), last in the input at the end.
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t to_well_formed_utf16(const char16_t* p, std::size_t n,
                                                                                char16_t* out) noexcept {
   if (n == 0) return 0;
   const __m512i tag = _mm512_set1_epi16(static_cast<short>(0xFC00));
   const __m512i high = _mm512_set1_epi16(static_cast<short>(0xD800));
   const __m512i low = _mm512_set1_epi16(static_cast<short>(0xDC00));
+  // Lane j of the units before: lane 31 + j of (the block before, this block).
+  const __m512i before_lanes =
+      _mm512_add_epi16(_mm512_set_epi16(31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12,
+                                        11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
+                       _mm512_set1_epi16(31));
+  __m512i last = _mm512_setzero_si512();  // the block before (none before the input)
   for (std::size_t i = 0; i < n; i += 32) {
     const bool whole = n - i >= 32;
-    const std::size_t k = whole ? 32 : n - i;
-    const __mmask32 live = whole ? 0xFFFFFFFFu : mask32(k);
+    const __mmask32 live = whole ? 0xFFFFFFFFu : mask32(n - i);
     const __m512i u = whole ? _mm512_loadu_si512(p + i) : _mm512_maskz_loadu_epi16(live, p + i);
     const __mmask32 is_low = _mm512_cmpeq_epi16_mask(_mm512_and_si512(u, tag), low);
-    const __mmask32 after_high = _mm512_cmpeq_epi16_mask(_mm512_and_si512(units_before(p, i, k), tag), high);
+    const __mmask32 after_high =
+        _mm512_cmpeq_epi16_mask(_mm512_and_si512(_mm512_permutex2var_epi16(last, before_lanes, u), tag), high);
+    last = u;
     __m512i v = u;
     const std::uint32_t odd = is_low ^ after_high;
     if (UTF8DFA_UNLIKELY(odd != 0)) {
