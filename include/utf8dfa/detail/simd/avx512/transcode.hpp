@@ -764,6 +764,20 @@ UTF8DFA_TARGET_AVX512 inline std::ptrdiff_t utf16_block(const char16_t* p, std::
   return static_cast<std::ptrdiff_t>(take);
 }
 
+/// After utf16_block returned `took` for the block at c.i: its units taken, or (took <= 0) the
+/// units it left converted by the scalar code; false when that stopped at an error (strict).
+template <bool Strict, bool Swap>
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool take_block(const char16_t* p, std::size_t n, std::ptrdiff_t took,
+                                                            transcode_cursor<unsigned char>& c,
+                                                            char32_t repl) noexcept {
+  if (UTF8DFA_LIKELY(took > 0)) {
+    c.i += static_cast<std::size_t>(took);
+    return true;
+  }
+  UTF8DFA_LEAVE_AVX();
+  return scalar_region_in_order<Strict, Swap>(p, n, c.i + static_cast<std::size_t>(-took), c, repl);
+}
+
 /// UTF-16 to UTF-8, 32 units at a time (surrogate pairs combined in-register; a pair cut by the
 /// block end waits for the next block; a block holding an unpaired surrogate goes scalar). With Swap,
 /// the units are stored in the byte order opposite to the host's: exchanged as loaded.
@@ -791,13 +805,7 @@ UTF8DFA_TARGET_AVX512 conversion_result utf16_to_utf8_impl(const char16_t* p, st
       // (A whole block, last or not, as in the loop below: a pair cut by its end waits.)
       const std::ptrdiff_t took = avail < 32 ? utf16_block<true, Swap>(p + c.i, avail, w, two, c.o, k)
                                              : utf16_block<false, Swap>(p + c.i, 32, w, two, c.o, k);
-      if (UTF8DFA_LIKELY(took > 0)) {
-        c.i += static_cast<std::size_t>(took);
-      } else {
-        UTF8DFA_LEAVE_AVX();
-        if (!scalar_region_in_order<Strict, Swap>(p, n, c.i + static_cast<std::size_t>(-took), c, repl))
-          return {c.i, static_cast<std::size_t>(c.o - out), c.first};
-      }
+      if (!take_block<Strict, Swap>(p, n, took, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
     } while (c.i < n);
     return {n, static_cast<std::size_t>(c.o - out), c.first};
   }
@@ -821,13 +829,7 @@ UTF8DFA_TARGET_AVX512 conversion_result utf16_to_utf8_impl(const char16_t* p, st
       continue;
     }
     const std::ptrdiff_t took = utf16_block<false, Swap>(p + c.i, 32, w, two, c.o, k);
-    if (UTF8DFA_LIKELY(took > 0)) {
-      c.i += static_cast<std::size_t>(took);
-    } else {
-      UTF8DFA_LEAVE_AVX();
-      if (!scalar_region_in_order<Strict, Swap>(p, n, c.i + static_cast<std::size_t>(-took), c, repl))
-        return {c.i, static_cast<std::size_t>(c.o - out), c.first};
-    }
+    if (!take_block<Strict, Swap>(p, n, took, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
   }
   if (c.i < n) {  // the last 1..31 units (lanes past them are zero)
     const std::size_t avail = n - c.i;
