@@ -546,13 +546,47 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE void pair_check16(__m512i w, std::ui
   carry = high >> 31;
 }
 
+/// utf8_length_from_utf16 of 65 to utf16_short_count_max units whose surrogates pair up:
+/// valid_more64 and pair_check16, 64 units a step, the last step masked (out of line: the entry
+/// stays a leaf that saves no registers). Any other input by the blocks.
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t utf8_length_from_utf16_medium(const char16_t* p,
+                                                                                        std::size_t n,
+                                                                                        char32_t repl) noexcept {
+  // 64 units a step, counted as utf16_valid_bytes counts them (at most 2 a byte lane a step: 16
+  // steps at most), their pairs checked; the last 1..64 units by masked loads.
+  const valid16_constants k;
+  __m512i bytes = _mm512_setzero_si512();
+  std::uint64_t bad = 0, carry = 0;
+  std::size_t i = 0;
+  for (; n - i > 64; i += 64) {
+    const __m512i a = _mm512_loadu_si512(p + i), b = _mm512_loadu_si512(p + i + 32);
+    bytes = _mm512_add_epi8(bytes, valid_more64(k, a, b));
+    pair_check16<false>(a, carry, bad);
+    pair_check16<false>(b, carry, bad);
+  }
+  const auto r = static_cast<unsigned>(n - i);  // 1..64
+  const __m512i a = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(_bzhi_u32(~0u, r)), p + i);
+  __m512i b = _mm512_setzero_si512();
+  if (r > 32) {
+    b = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(_bzhi_u32(~0u, r - 32)), p + i + 32);
+    pair_check16<false>(a, carry, bad);
+    pair_check16<true>(b, carry, bad);
+  } else {
+    pair_check16<true>(a, carry, bad);
+  }
+  bytes = _mm512_add_epi8(bytes, valid_more64(k, a, b));
+  if (UTF8DFA_LIKELY(bad == 0))
+    return n + static_cast<std::size_t>(_mm512_reduce_add_epi64(_mm512_sad_epu8(bytes, _mm512_setzero_si512())));
+  return utf8_length_from_utf16_blocks(p, n, repl);
+}
+
 /// The kernel entry. An input of up to utf16_short_count_max units whose surrogates pair up: its
 /// bytes (n, plus 1 from 0x80 on, plus 1 from 0x800 on, less 2 a pair: a pair is 3 + 3 counted as
 /// 4) from one or two masked vectors by utf16_short_counts up to 64 units (no lane sum to add up),
-/// above by valid_more64 and pair_check16, 64 units a step, the last step masked. Any other input
-/// by the blocks (or, under valid_marker, utf16_valid_bytes).
-UTF8DFA_TARGET_AVX512 inline std::size_t utf8_length_from_utf16(const char16_t* p, std::size_t n,
-                                                                char32_t repl) noexcept {
+/// above by utf8_length_from_utf16_medium. Any other input by the blocks (or, under valid_marker,
+/// utf16_valid_bytes).
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALIGN_CODE inline std::size_t utf8_length_from_utf16(const char16_t* p, std::size_t n,
+                                                                                   char32_t repl) noexcept {
   if (n <= 64 && repl != valid_marker) {
     const utf16_short_block a = utf16_short_counts(
         _mm512_maskz_loadu_epi16(static_cast<__mmask32>(_bzhi_u32(~0u, static_cast<unsigned>(n))), p));
@@ -568,31 +602,7 @@ UTF8DFA_TARGET_AVX512 inline std::size_t utf8_length_from_utf16(const char16_t* 
     if (UTF8DFA_LIKELY((((high << 1) ^ low) | (high >> 63)) == 0))
       return n + more - 2 * static_cast<std::size_t>(_mm_popcnt_u64(high));
   } else if (n <= utf16_short_count_max && repl != valid_marker) {
-    // 64 units a step, counted as utf16_valid_bytes counts them (at most 2 a byte lane a step: 16
-    // steps at most), their pairs checked; the last 1..64 units by masked loads.
-    const valid16_constants k;
-    __m512i bytes = _mm512_setzero_si512();
-    std::uint64_t bad = 0, carry = 0;
-    std::size_t i = 0;
-    for (; n - i > 64; i += 64) {
-      const __m512i a = _mm512_loadu_si512(p + i), b = _mm512_loadu_si512(p + i + 32);
-      bytes = _mm512_add_epi8(bytes, valid_more64(k, a, b));
-      pair_check16<false>(a, carry, bad);
-      pair_check16<false>(b, carry, bad);
-    }
-    const auto r = static_cast<unsigned>(n - i);  // 1..64
-    const __m512i a = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(_bzhi_u32(~0u, r)), p + i);
-    __m512i b = _mm512_setzero_si512();
-    if (r > 32) {
-      b = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(_bzhi_u32(~0u, r - 32)), p + i + 32);
-      pair_check16<false>(a, carry, bad);
-      pair_check16<true>(b, carry, bad);
-    } else {
-      pair_check16<true>(a, carry, bad);
-    }
-    bytes = _mm512_add_epi8(bytes, valid_more64(k, a, b));
-    if (UTF8DFA_LIKELY(bad == 0))
-      return n + static_cast<std::size_t>(_mm512_reduce_add_epi64(_mm512_sad_epu8(bytes, _mm512_setzero_si512())));
+    return utf8_length_from_utf16_medium(p, n, repl);
   }
   return utf8_length_from_utf16_blocks(p, n, repl);
 }

@@ -106,10 +106,11 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE unsigned char* widen_latin1_64_tail(
   return o + nb;
 }
 
-/// Latin-1 to UTF-8. While 128 or more input bytes remain, the output (exactly sized, at least a byte
-/// per input byte) has room for two whole vectors: whole-vector loads and stores; then masked ones.
-UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t latin1_to_utf8(const unsigned char* p, std::size_t n,
-                                                                         unsigned char* out) noexcept {
+/// Latin-1 to UTF-8 of more than 64 bytes. While 128 or more input bytes remain, the output (exactly
+/// sized, at least a byte per input byte) has room for two whole vectors: whole-vector loads and
+/// stores; then masked ones.
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t latin1_to_utf8_long(const unsigned char* p, std::size_t n,
+                                                                              unsigned char* out) noexcept {
   unsigned char* o = out;
   std::size_t i = 0;
   for (; n - i >= 128; i += 64) {
@@ -136,6 +137,22 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t latin1_to_utf8(const u
     i += k;
   }
   return static_cast<std::size_t>(o - out);
+}
+
+/// Latin-1 to UTF-8: up to 64 bytes by one masked block, in a leaf that saves no registers (the
+/// loop above, which does, by a tail call).
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE UTF8DFA_ALIGN_CODE inline std::size_t latin1_to_utf8(
+    const unsigned char* p, std::size_t n, unsigned char* out) noexcept {
+  if (n > 64) return latin1_to_utf8_long(p, n, out);
+  if (n == 0) return 0;  // (a masked store of nothing can cost a fault assist)
+  const auto live = static_cast<__mmask64>(low_bits(n));
+  const __m512i x = _mm512_maskz_loadu_epi8(live, p);
+  const std::uint64_t high = _mm512_movepi8_mask(x);
+  if (high == 0) {
+    _mm512_mask_storeu_epi8(out, live, x);
+    return n;
+  }
+  return static_cast<std::size_t>(widen_latin1_64_tail(out, x, high, n) - out);
 }
 
 // ---- UTF-8 to Latin-1 -----------------------------------------------------------------------
