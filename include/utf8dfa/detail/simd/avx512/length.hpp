@@ -607,13 +607,57 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALIGN_CODE inline std::size_t utf8_length_from_utf
   return utf8_length_from_utf16_blocks(p, n, repl);
 }
 
-inline std::size_t utf8_length_from_utf32(const char32_t* p, std::size_t n, char32_t repl) noexcept {
+/// utf8_length_from_utf32 past its short input (and short input that is not all scalar values).
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t utf8_length_from_utf32_long(const char32_t* p, std::size_t n,
+                                                                                      char32_t repl) noexcept {
   // valid_marker: on long input the replace count (U+FFFD, 3 bytes, is what it counts for an error).
   if (repl == valid_marker) {
     if (n < valid_below) return utf8_length_valid(p, n);
     repl = replacement_character;
   }
   return utf8_bytes_blocks<char32_t, &utf32_bytes_segment, 16>(p, n, repl);
+}
+
+/// The UTF-8 bytes past one a unit of the 16 UTF-32 units u when they are scalar values, and the
+/// lanes of those that are not (surrogates, values above 10FFFF).
+struct utf32_short_block {
+  std::uint32_t bad;
+  std::size_t more;
+};
+
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE utf32_short_block utf32_short_counts(__m512i u) noexcept {
+  const std::uint32_t ge80 = _mm512_cmpge_epu32_mask(u, _mm512_set1_epi32(0x80));
+  const std::uint32_t ge800 = _mm512_cmpge_epu32_mask(u, _mm512_set1_epi32(0x800));
+  const std::uint32_t four = _mm512_cmplt_epu32_mask(_mm512_sub_epi32(u, _mm512_set1_epi32(0x10000)),
+                                                     _mm512_set1_epi32(0x100000));  // 10000..10FFFF
+  const std::uint32_t surrogate =
+      _mm512_cmplt_epu32_mask(_mm512_sub_epi32(u, _mm512_set1_epi32(0xD800)), _mm512_set1_epi32(0x800));
+  const std::uint32_t over = _mm512_cmpgt_epu32_mask(u, _mm512_set1_epi32(0x10FFFF));
+  return {surrogate | over,
+          static_cast<std::size_t>(_mm_popcnt_u32(ge80) + _mm_popcnt_u32(ge800) + _mm_popcnt_u32(four))};
+}
+
+/// The kernel entry. Up to 64 units that are all scalar values, by masked vectors of 16 in a leaf:
+/// their bytes (n, plus 1 from 0x80 on, 1 from 0x800 on, 1 from 0x10000 to 0x10FFFF); at 64 B
+/// against simdutf icelake 1.17x [0.91] -> 1.76x [1.14] (up to 32 units only: 1.39x). Short input
+/// under valid_marker by utf8_length_valid, which the compiler vectorises, here too; any other
+/// input by utf8_length_from_utf32_long.
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALIGN_CODE inline std::size_t utf8_length_from_utf32(const char32_t* p, std::size_t n,
+                                                                                   char32_t repl) noexcept {
+  if (repl == valid_marker) {
+    if (n < valid_below) return utf8_length_valid(p, n);
+  } else if (n <= 64) {
+    std::size_t more = 0;
+    std::uint32_t bad = 0;
+    for (std::size_t i = 0; i < n; i += 16) {
+      const utf32_short_block b = utf32_short_counts(
+          _mm512_maskz_loadu_epi32(static_cast<__mmask16>(_bzhi_u32(0xFFFFu, static_cast<unsigned>(n - i))), p + i));
+      more += b.more;
+      bad |= b.bad;
+    }
+    if (UTF8DFA_LIKELY(bad == 0)) return n + more;
+  }
+  return utf8_length_from_utf32_long(p, n, repl);
 }
 
 }  // namespace avx512
