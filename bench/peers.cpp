@@ -122,6 +122,10 @@ const char* op_name(op o) {
       return "validate_utf16be";
     case op::change_endianness_utf16:
       return "change_endianness_utf16";
+    case op::to_well_formed_utf16_in_place:
+      return "to_well_formed_utf16_in_place";
+    case op::change_endianness_utf16_in_place:
+      return "change_endianness_utf16_in_place";
   }
   return "?";
 }
@@ -252,6 +256,14 @@ std::size_t dfa_validate_utf16be(const input& in, buffers&) {
 }
 std::size_t dfa_change_endianness_utf16(const input& in, buffers& b) {
   return utf8dfa::change_endianness_utf16(in.utf16, b.out16.data());
+}
+std::size_t dfa_to_well_formed_utf16_in_place(const input& in, buffers&) {
+  char16_t* p = in_place_utf16(in);
+  return utf8dfa::to_well_formed_utf16(std::u16string_view(p, in.utf16.size()), p);
+}
+std::size_t dfa_change_endianness_utf16_in_place(const input& in, buffers&) {
+  char16_t* p = in_place_utf16(in);
+  return utf8dfa::change_endianness_utf16(std::u16string_view(p, in.utf16.size()), p);
 }
 std::size_t dfa_len8_32_assume_valid(const input& in, buffers&) {
   return utf8dfa::utf8_length_from_utf32(in.utf32, utf8dfa::assume_valid{});
@@ -769,6 +781,16 @@ std::size_t sd_change_endianness_utf16(const input& in, buffers& b) {
   sd()->change_endianness_utf16(in.utf16.data(), in.utf16.size(), b.out16.data());
   return in.utf16.size();
 }
+std::size_t sd_to_well_formed_utf16_in_place(const input& in, buffers&) {
+  char16_t* p = in_place_utf16(in);
+  sd()->to_well_formed_utf16le(p, in.utf16.size(), p);
+  return in.utf16.size();
+}
+std::size_t sd_change_endianness_utf16_in_place(const input& in, buffers&) {
+  char16_t* p = in_place_utf16(in);
+  sd()->change_endianness_utf16(p, in.utf16.size(), p);
+  return in.utf16.size();
+}
 // The allocating conversions: the result in a string of the exact size, as utf8dfa's to_utf16 gives.
 std::size_t sd_alloc16(const input& in, buffers& b) {
   release(b.str16);
@@ -874,6 +896,8 @@ const std::vector<impl>& implementations() {
       v.push_back({op::utf8_to_utf16be, lib, false, &dfa_utf8_to_utf16be});
       v.push_back({op::validate_utf16be, lib, false, &dfa_validate_utf16be});
       v.push_back({op::change_endianness_utf16, lib, false, &dfa_change_endianness_utf16});
+      v.push_back({op::to_well_formed_utf16_in_place, lib, false, &dfa_to_well_formed_utf16_in_place});
+      v.push_back({op::change_endianness_utf16_in_place, lib, false, &dfa_change_endianness_utf16_in_place});
     }
     // The dialects: the same DFA engine on their own tables, scalar only (no kernel dispatch).
     v.push_back({op::validate, "utf8dfa_wtf8", false, &dfa_validate_dialect<utf8dfa::dialect::wtf8>});
@@ -947,6 +971,8 @@ const std::vector<impl>& implementations() {
     v.push_back({op::utf8_to_utf16be, "simdutf", false, &sd_utf8_to_utf16be});
     v.push_back({op::validate_utf16be, "simdutf", false, &sd_validate_utf16be});
     v.push_back({op::change_endianness_utf16, "simdutf", false, &sd_change_endianness_utf16});
+    v.push_back({op::to_well_formed_utf16_in_place, "simdutf", false, &sd_to_well_formed_utf16_in_place});
+    v.push_back({op::change_endianness_utf16_in_place, "simdutf", false, &sd_change_endianness_utf16_in_place});
 #endif
 #if UTF8DFA_BENCH_ICONV
     v.push_back({op::utf8_to_utf32, "iconv", false, &iconv_to32});
@@ -1036,6 +1062,8 @@ std::string_view input_of(op o, const input& in) {
     case op::to_well_formed_utf16:
     case op::count_utf16:
     case op::change_endianness_utf16:
+    case op::to_well_formed_utf16_in_place:
+    case op::change_endianness_utf16_in_place:
       return bytes(in.utf16);
     case op::utf16be_to_utf8:
     case op::validate_utf16be:

@@ -98,6 +98,11 @@ enum class op {
   utf8_to_utf16be,
   validate_utf16be,
   change_endianness_utf16,
+  // In place (the output over the input): the repair of UTF-16 and the byte-order change, whose
+  // kernels must not read what they have just written (a load of a unit stored by the step before
+  // waits on the store).
+  to_well_formed_utf16_in_place,
+  change_endianness_utf16_in_place,
 };
 const char* op_name(op o);
 
@@ -117,7 +122,16 @@ struct input {
   line_string<char16_t> latin1_utf16;  ///< `latin1` widened to UTF-16 (and UTF-32): one unit per byte
   line_string<char32_t> latin1_utf32;
   line_string<char16_t> utf16be;  ///< `utf16` with the two bytes of each unit exchanged (UTF-16BE on this host)
+  /// The buffer of the in-place operations: `utf16` copied when it is not that size (so on the first
+  /// call, and after a check, which clears it); the byte-order change leaves it in either order.
+  mutable line_vector<char16_t> in_place16;
 };
+
+/// input::in_place16, filled from utf16 when it does not hold it.
+inline char16_t* in_place_utf16(const input& in) {
+  if (in.in_place16.size() != in.utf16.size()) in.in_place16.assign(in.utf16.begin(), in.utf16.end());
+  return in.in_place16.data();
+}
 
 /// Output space, grown once and reused, so that the timed loops never allocate.
 struct buffers {

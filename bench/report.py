@@ -46,6 +46,8 @@ OPERATIONS += ["validate_with_errors", "utf8_to_utf16_assume_valid", "utf16_leng
 # Issue 33: the UTF-16/UTF-32/Latin-1 operations with kernels of their own (UTF-16BE: byte-swapped input).
 OPERATIONS += ["count_utf16", "utf16_to_latin1", "utf32_to_latin1", "validate_utf32", "latin1_to_utf16",
                "latin1_to_utf32", "utf16be_to_utf8", "utf8_to_utf16be", "validate_utf16be", "change_endianness_utf16"]
+# In place: the output over the input.
+OPERATIONS += ["to_well_formed_utf16_in_place", "change_endianness_utf16_in_place"]
 LIBRARIES = ["utf8dfa", "utf8dfa_scalar", "simdutf", "simdjson", "utfcpp", "icu", "iconv", "memcpy", "read",
              "utf8dfa_avx512", "utf8dfa_avx2", "utf8dfa_sse4", "utf8dfa_neon",  # these: --all-kernels
              "simdutf_icelake", "simdutf_haswell", "simdutf_westmere", "simdutf_arm64", "simdutf_fallback"]
@@ -57,7 +59,8 @@ INPUT_OF = {"utf16_to_utf8": "UTF-16", "utf32_to_utf8": "UTF-32", "utf8_length_f
             "utf8_length_from_utf32_assume_valid": "UTF-32", "count_utf16": "UTF-16",
             "utf16_to_latin1": "UTF-16 of Latin-1", "utf32_to_latin1": "UTF-32 of Latin-1", "validate_utf32": "UTF-32",
             "latin1_to_utf16": "Latin-1", "latin1_to_utf32": "Latin-1", "utf16be_to_utf8": "UTF-16BE",
-            "validate_utf16be": "UTF-16BE", "change_endianness_utf16": "UTF-16"}
+            "validate_utf16be": "UTF-16BE", "change_endianness_utf16": "UTF-16",
+            "to_well_formed_utf16_in_place": "UTF-16", "change_endianness_utf16_in_place": "UTF-16"}
 
 # Issue 4, section 3: (operation, library, peer, minimum ratio of library over peer).
 TARGETS = [
@@ -166,6 +169,8 @@ SIMDUTF_OPS = [
     ("utf8_to_utf16be", "convert_utf8_to_utf16be"),
     ("validate_utf16be", "validate_utf16be"),
     ("change_endianness_utf16", "change_endianness_utf16"),
+    ("to_well_formed_utf16_in_place", "to_well_formed_utf16le, in place"),
+    ("change_endianness_utf16_in_place", "change_endianness_utf16, in place"),
 ]
 # The simdutf rows and the utf8dfa kernel each one is paired with ("simdutf": the dispatched kernel).
 SIMDUTF_LIBS = [("simdutf_icelake", "avx512"), ("simdutf_haswell", "avx2"), ("simdutf_westmere", "sse4"),

@@ -394,10 +394,14 @@ bool check(const bench_case& c, const input& in, std::string& why) {
   std::fill(b.out32.begin(), b.out32.end(), U'\xDEAD');
   std::fill(b.out16.begin(), b.out16.end(), u'\xDEAD');
   std::fill(b.out8.begin(), b.out8.end(), static_cast<unsigned char>(0xEE));
+  const bool in_place =
+      c.im->operation == op::to_well_formed_utf16_in_place || c.im->operation == op::change_endianness_utf16_in_place;
+  in.in_place16.clear();  // (the in-place operations start from the corpus's UTF-16)
   std::size_t r = 0;
   try {
     r = c.im->run(in, b);
     if (corrupt_outputs()) corrupt(c.im->operation, c.im->library, r, b);
+    if (corrupt_outputs() && in_place && r != 0) in.in_place16[r / 2] ^= 1;
   } catch (const std::exception& e) {
     why = std::string("threw: ") + e.what();
     return false;
@@ -478,6 +482,14 @@ bool check(const bench_case& c, const input& in, std::string& why) {
       case op::change_endianness_utf16:
         ok = same(b.out16, r, in.utf16be);
         break;
+      // In place: the buffer after one call from the corpus's UTF-16 (cleared below, so that the
+      // timed calls start from it again).
+      case op::to_well_formed_utf16_in_place:
+        ok = same(in.in_place16, r, in.utf16);
+        break;
+      case op::change_endianness_utf16_in_place:
+        ok = same(in.in_place16, r, in.utf16be);
+        break;
       // The transcoding views.
       case op::view_utf8_to_utf16:
         ok = same(b.out16, r, in.utf16);
@@ -495,6 +507,7 @@ bool check(const bench_case& c, const input& in, std::string& why) {
     }
   }
   if (!ok) why = "result " + std::to_string(r) + " or output differs from the utf8dfa scalar path";
+  in.in_place16.clear();
   return ok;
 }
 
@@ -861,7 +874,9 @@ int main(int argc, char** argv) {
       op::utf8_length_from_utf32_assume_valid,
       // Issue 33: the UTF-16/UTF-32/Latin-1 operations with kernels of their own.
       op::count_utf16, op::utf16_to_latin1, op::utf32_to_latin1, op::validate_utf32, op::latin1_to_utf16,
-      op::latin1_to_utf32, op::utf16be_to_utf8, op::utf8_to_utf16be, op::validate_utf16be, op::change_endianness_utf16};
+      op::latin1_to_utf32, op::utf16be_to_utf8, op::utf8_to_utf16be, op::validate_utf16be, op::change_endianness_utf16,
+      // In place.
+      op::to_well_formed_utf16_in_place, op::change_endianness_utf16_in_place};
   for (source& s : sources)
     for (const op o : ops)
       for (const impl& im : impls) {
