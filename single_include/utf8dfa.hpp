@@ -11285,8 +11285,8 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE void widen_short(const unsigned char
 /// the start with unaligned stores and the rest masked (UTF-32 against simdutf icelake at 256 B of
 /// the corpora's Latin-1: 0.94x [0.74] -> 1.04x [1.00], by that alone).
 template <class Out>
-UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE std::size_t latin1_widen(const unsigned char* p, std::size_t n,
-                                                                Out* out) noexcept {
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE UTF8DFA_ALIGN_CODE std::size_t latin1_widen(const unsigned char* p,
+                                                                                   std::size_t n, Out* out) noexcept {
   constexpr std::size_t lanes = 64 / sizeof(Out);
   if (n <= 64) {           // short input: one masked load, masked stores
     if (n == 0) return 0;  // (a masked store of nothing can cost a fault assist: see utf16_to_utf32)
@@ -11359,7 +11359,8 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m512i unit_byte_reversal() noexcep
 /// change_endianness_utf16 / _utf32 (by Unit): one byte shuffle a vector, stored from a 64-byte
 /// boundary of the output on (the head and the tail masked); `out` may be `p`.
 template <class Unit>
-UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE std::size_t change_endianness(const Unit* p, std::size_t n, Unit* out) noexcept {
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE UTF8DFA_ALIGN_CODE std::size_t change_endianness(const Unit* p, std::size_t n,
+                                                                                        Unit* out) noexcept {
   constexpr std::size_t lanes = 64 / sizeof(Unit);
   if (n == 0) return 0;  // (a masked store of nothing can cost a fault assist: see utf16_to_utf32)
   const __m512i order = unit_byte_reversal<Unit>();
