@@ -469,24 +469,26 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE UTF8DFA_ALIGN_CODE std::size_t change_end
     const auto live = static_cast<__mmask64>(low_bits(k * sizeof(Unit)));
     _mm512_mask_storeu_epi8(out + i, live, _mm512_shuffle_epi8(_mm512_maskz_loadu_epi8(live, p + i), order));
   };
-  if (n * sizeof(Unit) <= 512) {  // short input: 128 bytes a step from the start (unaligned), the rest masked
+  if (n * sizeof(Unit) <= 512) {  // short input: whole vectors from the start (unaligned), the rest masked
     const auto* in = reinterpret_cast<const unsigned char*>(p);
     auto* o = reinterpret_cast<unsigned char*>(out);
     const std::size_t bytes = n * sizeof(Unit);
     std::size_t j = 0;
-    for (; bytes - j > 128; j += 128) {  // both loaded before the stores (out may be p)
+    for (; bytes - j >= 128; j += 128) {  // (each vector read before it is stored: out may be p)
       const __m512i a = _mm512_loadu_si512(in + j), b = _mm512_loadu_si512(in + j + 64);
       _mm512_storeu_si512(o + j, _mm512_shuffle_epi8(a, order));
       _mm512_storeu_si512(o + j + 64, _mm512_shuffle_epi8(b, order));
     }
-    const std::size_t r = bytes - j;  // 0 (only when n is) to 128
-    if (r <= 64) {
-      _mm512_mask_storeu_epi8(o + j, mask64(r), _mm512_shuffle_epi8(_mm512_maskz_loadu_epi8(mask64(r), in + j), order));
-    } else {
-      const __m512i a = _mm512_loadu_si512(in + j), b = _mm512_maskz_loadu_epi8(mask64(r - 64), in + j + 64);
-      _mm512_storeu_si512(o + j, _mm512_shuffle_epi8(a, order));
-      _mm512_mask_storeu_epi8(o + j + 64, mask64(r - 64), _mm512_shuffle_epi8(b, order));
+    if (bytes - j >= 64) {
+      _mm512_storeu_si512(o + j, _mm512_shuffle_epi8(_mm512_loadu_si512(in + j), order));
+      j += 64;
     }
+    // The last bytes (under 64) masked, and only they: in place, a load of bytes that a masked store
+    // wrote waits until that store completes (a whole 128 bytes of input stored as one whole vector and
+    // one masked: 64 B in place 0.90x [0.53] -> 1.01x [1.00] simdutf icelake).
+    const std::size_t r = bytes - j;
+    if (r != 0)
+      _mm512_mask_storeu_epi8(o + j, mask64(r), _mm512_shuffle_epi8(_mm512_maskz_loadu_epi8(mask64(r), in + j), order));
     return n;
   }
   std::size_t i = units_to_line(out) < n ? units_to_line(out) : n;  // stores from a 64-byte boundary
@@ -498,7 +500,11 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE UTF8DFA_ALIGN_CODE std::size_t change_end
     _mm512_store_si512(out + i, _mm512_shuffle_epi8(a, order));
     _mm512_store_si512(out + i + lanes, _mm512_shuffle_epi8(b, order));
   }
-  for (; i < n; i += lanes) masked(i, n - i < lanes ? n - i : lanes);
+  if (n - i >= lanes) {
+    _mm512_store_si512(out + i, _mm512_shuffle_epi8(_mm512_loadu_si512(p + i), order));
+    i += lanes;
+  }
+  if (i < n) masked(i, n - i);
   return n;
 }
 
