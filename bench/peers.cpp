@@ -258,11 +258,11 @@ std::size_t dfa_change_endianness_utf16(const input& in, buffers& b) {
   return utf8dfa::change_endianness_utf16(in.utf16, b.out16.data());
 }
 std::size_t dfa_to_well_formed_utf16_in_place(const input& in, buffers&) {
-  char16_t* p = in_place_utf16(in);
+  char16_t* p = in_place_utf16(in, in.repair16);
   return utf8dfa::to_well_formed_utf16(std::u16string_view(p, in.utf16.size()), p);
 }
 std::size_t dfa_change_endianness_utf16_in_place(const input& in, buffers&) {
-  char16_t* p = in_place_utf16(in);
+  char16_t* p = in_place_utf16(in, in.swap16);
   return utf8dfa::change_endianness_utf16(std::u16string_view(p, in.utf16.size()), p);
 }
 std::size_t dfa_len8_32_assume_valid(const input& in, buffers&) {
@@ -782,12 +782,12 @@ std::size_t sd_change_endianness_utf16(const input& in, buffers& b) {
   return in.utf16.size();
 }
 std::size_t sd_to_well_formed_utf16_in_place(const input& in, buffers&) {
-  char16_t* p = in_place_utf16(in);
+  char16_t* p = in_place_utf16(in, in.repair16);
   sd()->to_well_formed_utf16le(p, in.utf16.size(), p);
   return in.utf16.size();
 }
 std::size_t sd_change_endianness_utf16_in_place(const input& in, buffers&) {
-  char16_t* p = in_place_utf16(in);
+  char16_t* p = in_place_utf16(in, in.swap16);
   sd()->change_endianness_utf16(p, in.utf16.size(), p);
   return in.utf16.size();
 }

@@ -122,15 +122,16 @@ struct input {
   line_string<char16_t> latin1_utf16;  ///< `latin1` widened to UTF-16 (and UTF-32): one unit per byte
   line_string<char32_t> latin1_utf32;
   line_string<char16_t> utf16be;  ///< `utf16` with the two bytes of each unit exchanged (UTF-16BE on this host)
-  /// The buffer of the in-place operations: `utf16` copied when it is not that size (so on the first
-  /// call, and after a check, which clears it); the byte-order change leaves it in either order.
-  mutable line_vector<char16_t> in_place16;
+  /// The buffers of the in-place operations, one each (the repair, the byte-order change): `utf16`
+  /// copied when the buffer is not that size (so on the first call, and after a check, which
+  /// clears it); the byte-order change leaves its buffer in either order.
+  mutable line_vector<char16_t> repair16, swap16;
 };
 
-/// input::in_place16, filled from utf16 when it does not hold it.
-inline char16_t* in_place_utf16(const input& in) {
-  if (in.in_place16.size() != in.utf16.size()) in.in_place16.assign(in.utf16.begin(), in.utf16.end());
-  return in.in_place16.data();
+/// One of input's in-place buffers, filled from utf16 when it does not hold it.
+inline char16_t* in_place_utf16(const input& in, line_vector<char16_t>& buffer) {
+  if (buffer.size() != in.utf16.size()) buffer.assign(in.utf16.begin(), in.utf16.end());
+  return buffer.data();
 }
 
 /// Output space, grown once and reused, so that the timed loops never allocate.

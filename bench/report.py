@@ -169,8 +169,8 @@ SIMDUTF_OPS = [
     ("utf8_to_utf16be", "convert_utf8_to_utf16be"),
     ("validate_utf16be", "validate_utf16be"),
     ("change_endianness_utf16", "change_endianness_utf16"),
-    ("to_well_formed_utf16_in_place", "to_well_formed_utf16le, in place"),
-    ("change_endianness_utf16_in_place", "change_endianness_utf16, in place"),
+    ("to_well_formed_utf16_in_place", "to_well_formed_utf16le"),
+    ("change_endianness_utf16_in_place", "change_endianness_utf16"),
 ]
 # The simdutf rows and the utf8dfa kernel each one is paired with ("simdutf": the dispatched kernel).
 SIMDUTF_LIBS = [("simdutf_icelake", "avx512"), ("simdutf_haswell", "avx2"), ("simdutf_westmere", "sse4"),

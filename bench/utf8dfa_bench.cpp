@@ -396,12 +396,13 @@ bool check(const bench_case& c, const input& in, std::string& why) {
   std::fill(b.out8.begin(), b.out8.end(), static_cast<unsigned char>(0xEE));
   const bool in_place =
       c.im->operation == op::to_well_formed_utf16_in_place || c.im->operation == op::change_endianness_utf16_in_place;
-  in.in_place16.clear();  // (the in-place operations start from the corpus's UTF-16)
+  line_vector<char16_t>& in_place16 = c.im->operation == op::to_well_formed_utf16_in_place ? in.repair16 : in.swap16;
+  if (in_place) in_place16.clear();  // (the in-place operations start from the corpus's UTF-16)
   std::size_t r = 0;
   try {
     r = c.im->run(in, b);
+    if (corrupt_outputs() && in_place && r != 0 && r / 2 < in_place16.size()) in_place16[r / 2] ^= 1;
     if (corrupt_outputs()) corrupt(c.im->operation, c.im->library, r, b);
-    if (corrupt_outputs() && in_place && r != 0) in.in_place16[r / 2] ^= 1;
   } catch (const std::exception& e) {
     why = std::string("threw: ") + e.what();
     return false;
@@ -485,10 +486,10 @@ bool check(const bench_case& c, const input& in, std::string& why) {
       // In place: the buffer after one call from the corpus's UTF-16 (cleared below, so that the
       // timed calls start from it again).
       case op::to_well_formed_utf16_in_place:
-        ok = same(in.in_place16, r, in.utf16);
+        ok = same(in_place16, r, in.utf16);
         break;
       case op::change_endianness_utf16_in_place:
-        ok = same(in.in_place16, r, in.utf16be);
+        ok = same(in_place16, r, in.utf16be);
         break;
       // The transcoding views.
       case op::view_utf8_to_utf16:
@@ -507,7 +508,7 @@ bool check(const bench_case& c, const input& in, std::string& why) {
     }
   }
   if (!ok) why = "result " + std::to_string(r) + " or output differs from the utf8dfa scalar path";
-  in.in_place16.clear();
+  if (in_place) in_place16.clear();
   return ok;
 }
 

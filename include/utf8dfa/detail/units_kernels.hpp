@@ -138,7 +138,12 @@ inline std::size_t utf8_length_from_latin1_scalar(const unsigned char* p, std::s
 template <class Unit>
 std::size_t change_endianness_scalar(const Unit* p, std::size_t n, Unit* out) noexcept {
   if (out == p) {
-    for (std::size_t i = 0; i < n; ++i) out[i] = swap_bytes(out[i]);
+    // Blocks of 64 units (a loop of fixed count, which compilers unroll: the loop of run-time length
+    // they vectorised one vector a step, 0.67x simdutf fallback's speed in place), then the rest.
+    std::size_t i = 0;
+    for (; n - i >= 64; i += 64)
+      for (std::size_t k = 0; k < 64; ++k) out[i + k] = swap_bytes(out[i + k]);
+    for (; i < n; ++i) out[i] = swap_bytes(out[i]);
   } else {
     map_units(p, n, out, [](Unit u) { return swap_bytes(u); });
   }

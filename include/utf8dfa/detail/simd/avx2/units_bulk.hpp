@@ -1,8 +1,9 @@
 // utf8dfa: AVX2 kernels for count_utf16, validate_utf32, UTF-16 / UTF-32 to Latin-1, Latin-1 to
 // UTF-16 / UTF-32 and its UTF-8 length, and byte-order changes. Same results as the scalar functions
 // of units.hpp and units_kernels.hpp: a block that holds an error (or, into Latin-1, a character
-// above U+00FF) is run through the scalar code and the vector loop resumes behind it. Tails are
-// scalar; nothing is read past the input nor written past the output.
+// above U+00FF) is run through the scalar code and the vector loop resumes behind it. Most tails are
+// scalar (Latin-1 widening and the byte-order change end with a vector over units already written);
+// nothing is read past the input nor written past the output.
 #ifndef UTF8DFA_DETAIL_SIMD_AVX2_UNITS_BULK_HPP
 #define UTF8DFA_DETAIL_SIMD_AVX2_UNITS_BULK_HPP
 
@@ -557,8 +558,8 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m128i unit_byte_reversal16() noexcep
                            : _mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12);
 }
 
-/// change_endianness from unit i on (i + 16 bytes <= n): 128 bytes a step, then 32, 16, the last 16
-/// bytes (read before any store: out may be p) stored last, over units before them.
+/// change_endianness from unit i on (16 bytes of units at least from i to n): 128 bytes a step, then 32, 16, the last
+/// 16 bytes (read before any store: out may be p) stored last, over units before them.
 template <class Unit>
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void change_endianness_from(const Unit* p, std::size_t n, Unit* out,
                                                                       std::size_t i) noexcept {
@@ -601,7 +602,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t change_endianness_long(const Un
 }
 
 /// change_endianness_utf16 / _utf32 (by Unit): one byte shuffle a vector; `out` may be `p`. Up to
-/// 128 bytes, two or four vectors, all read before any store; then 64 bytes a step. A leaf below
+/// 128 bytes, two or four vectors, all read before any store; then 128 bytes a step. A leaf below
 /// align_from units (as latin1_widen).
 template <class Unit>
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE UTF8DFA_ALIGN_CODE std::size_t change_endianness(const Unit* p, std::size_t n,

@@ -639,7 +639,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE utf32_short_block utf32_short_counts
 
 /// The kernel entry. Up to 64 units that are all scalar values, by masked vectors of 16 in a leaf:
 /// their bytes (n, plus 1 from 0x80 on, 1 from 0x800 on, 1 from 0x10000 to 0x10FFFF); at 64 B
-/// against simdutf icelake 1.17x [0.91] -> 1.76x [1.14] (up to 32 units only: 1.39x). Short input
+/// against simdutf icelake 1.17x [0.91] -> 1.77x [1.14] (up to 32 units only: 1.39x). Short input
 /// under valid_marker by utf8_length_valid, which the compiler vectorises, here too; any other
 /// input by utf8_length_from_utf32_long.
 UTF8DFA_TARGET_AVX512 UTF8DFA_ALIGN_CODE inline std::size_t utf8_length_from_utf32(const char32_t* p, std::size_t n,
