@@ -10117,6 +10117,20 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE unsigned char* widen_latin1_64_tail(
   return o + nb;
 }
 
+/// The UTF-8 of the k (1 to 64) Latin-1 bytes at p, with a masked load and masked stores: exactly
+/// that UTF-8 is written at o. Returns the end of it.
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE unsigned char* latin1_to_utf8_masked(const unsigned char* p, std::size_t k,
+                                                                                 unsigned char* o) noexcept {
+  const auto live = static_cast<__mmask64>(low_bits(k));
+  const __m512i x = _mm512_maskz_loadu_epi8(live, p);
+  const std::uint64_t high = _mm512_movepi8_mask(x);
+  if (high == 0) {
+    _mm512_mask_storeu_epi8(o, live, x);
+    return o + k;
+  }
+  return widen_latin1_64_tail(o, x, high, k);
+}
+
 /// Latin-1 to UTF-8 of more than 64 bytes. While 128 or more input bytes remain, the output (exactly
 /// sized, at least a byte per input byte) has room for two whole vectors: whole-vector loads and
 /// stores; then masked ones.
@@ -10136,15 +10150,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t latin1_to_utf8_long(co
   }
   while (i < n) {
     const std::size_t k = n - i < 64 ? n - i : 64;
-    const auto live = static_cast<__mmask64>(low_bits(k));
-    const __m512i x = _mm512_maskz_loadu_epi8(live, p + i);
-    const std::uint64_t high = _mm512_movepi8_mask(x);
-    if (high == 0) {
-      _mm512_mask_storeu_epi8(o, live, x);
-      o += k;
-    } else {
-      o = widen_latin1_64_tail(o, x, high, k);
-    }
+    o = latin1_to_utf8_masked(p + i, k, o);
     i += k;
   }
   return static_cast<std::size_t>(o - out);
@@ -10156,14 +10162,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE UTF8DFA_ALIGN_CODE inline std::size_t lat
     const unsigned char* p, std::size_t n, unsigned char* out) noexcept {
   if (n > 64) return latin1_to_utf8_long(p, n, out);
   if (n == 0) return 0;  // (a masked store of nothing can cost a fault assist)
-  const auto live = static_cast<__mmask64>(low_bits(n));
-  const __m512i x = _mm512_maskz_loadu_epi8(live, p);
-  const std::uint64_t high = _mm512_movepi8_mask(x);
-  if (high == 0) {
-    _mm512_mask_storeu_epi8(out, live, x);
-    return n;
-  }
-  return static_cast<std::size_t>(widen_latin1_64_tail(out, x, high, n) - out);
+  return static_cast<std::size_t>(latin1_to_utf8_masked(p, n, out) - out);
 }
 
 // ---- UTF-8 to Latin-1 -----------------------------------------------------------------------
