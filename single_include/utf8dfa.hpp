@@ -10,6 +10,7 @@
 //   utf8dfa/version.hpp
 //   utf8dfa/detail/dfa.hpp
 //   utf8dfa/error.hpp
+//   utf8dfa/detail/kernel_result.hpp
 //   utf8dfa/bounded.hpp
 //   utf8dfa/detail/dispatch.hpp
 //   utf8dfa/detail/kernel_table.hpp
@@ -502,6 +503,77 @@ inline constexpr char32_t replacement_character = U'\uFFFD';
 
 #endif
 // ---- end utf8dfa/error.hpp ----
+// ---- begin utf8dfa/detail/kernel_result.hpp ----
+// utf8dfa: the results of validation and conversion as the kernels return them. The public
+// validation_result and conversion_result (error.hpp) take 24 bytes, which the x86-64 and ARM64
+// calling conventions return through memory: the caller passes a pointer, the callee stores three
+// fields, and a kernel entry that hands its work to another function cannot end in a tail call.
+// The same fields in 16 bytes come back in two registers; each converts to and from its public type.
+#ifndef UTF8DFA_DETAIL_KERNEL_RESULT_HPP
+#define UTF8DFA_DETAIL_KERNEL_RESULT_HPP
+
+
+
+namespace utf8dfa {
+inline namespace UTF8DFA_ABI_NAMESPACE {
+namespace detail {
+
+/// validation_result in 16 bytes (error_length is 0..5).
+struct packed_validation {
+  std::size_t valid_up_to;
+  std::uint32_t error_length;
+  error_code error;
+
+  packed_validation() = default;
+  constexpr packed_validation(std::size_t valid, std::size_t length, error_code e) noexcept
+      : valid_up_to(valid), error_length(static_cast<std::uint32_t>(length)), error(e) {}
+  constexpr packed_validation(const validation_result& r) noexcept  // NOLINT: implicit by design
+      : packed_validation(r.valid_up_to, r.error_length, r.error) {}
+  constexpr operator validation_result() const noexcept {  // NOLINT: implicit by design
+    return {valid_up_to, error_length, error};
+  }
+  constexpr explicit operator bool() const noexcept { return error == error_code::none; }
+};
+
+/// conversion_result in 16 bytes where size_t has 64 bits: `written` and `error` share the second
+/// word (no buffer holds 2^56 units).
+struct packed_conversion {
+  std::size_t read;
+#if SIZE_MAX > 0xFFFFFFFFu
+  std::size_t written : 56;
+  error_code error : 8;
+#else
+  std::size_t written;
+  error_code error;
+#endif
+
+  packed_conversion() = default;
+  constexpr packed_conversion(std::size_t r, std::size_t w, error_code e) noexcept
+      : read(r), written(w & written_max), error(e) {}
+  constexpr packed_conversion(const conversion_result& r) noexcept  // NOLINT: implicit by design
+      : packed_conversion(r.read, r.written, r.error) {}
+  constexpr operator conversion_result() const noexcept {  // NOLINT: implicit by design
+    return {read, written, error};
+  }
+  constexpr explicit operator bool() const noexcept {
+    return error == error_code::none;
+  }
+
+ private:
+  static constexpr std::size_t written_max = SIZE_MAX > 0xFFFFFFFFu ? SIZE_MAX >> 8 : SIZE_MAX;
+};
+
+// Two registers in the System V and ARM64 calling conventions (Windows returns only 8 bytes there).
+#if (defined(__x86_64__) || defined(__aarch64__)) && !defined(_WIN32)
+static_assert(sizeof(packed_validation) == 16 && sizeof(packed_conversion) == 16, "a kernel's result in two registers");
+#endif
+
+}  // namespace detail
+}  // namespace UTF8DFA_ABI_NAMESPACE
+}  // namespace utf8dfa
+
+#endif
+// ---- end utf8dfa/detail/kernel_result.hpp ----
 
 namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
@@ -777,7 +849,7 @@ constexpr decoded decode_with(const T* p, std::size_t n, std::size_t pos, typena
 
 /// Validation from the start of the input, one character at a time, carrying the boundary state.
 template <class M, class T>
-constexpr validation_result validate_with(const T* p, std::size_t n) noexcept {
+constexpr packed_validation validate_with(const T* p, std::size_t n) noexcept {
   typename M::state at = M::start;
   for (std::size_t pos = 0; pos < n;) {
     const decoded d = decode_with<M>(p, n, pos, at);
@@ -1060,7 +1132,7 @@ UTF8DFA_ALWAYS_INLINE const T* opaque(const T* p) noexcept {
 /// Precise validation from a character boundary, one character at a time (constexpr path and the
 /// re-scan that locates an error found by a faster loop).
 template <class T>
-constexpr validation_result validate_from(const T* p, std::size_t n, std::size_t pos) noexcept {
+constexpr packed_validation validate_from(const T* p, std::size_t n, std::size_t pos) noexcept {
   while (pos < n) {
     const decoded d = decode_at(p, n, pos);
     if (d.error != error_code::none)
@@ -1144,7 +1216,7 @@ UTF8DFA_ALWAYS_INLINE std::uint64_t dfa_block(std::uint64_t st, const unsigned c
 /// through the shift DFA in dfa_block's blocks of 8 or 16 bytes (with clang++, 16), so that mostly-ASCII text, an
 /// accented letter every few words, returns to the ASCII test soon after each one; only a failing block (or the tail,
 /// when the input ends inside a character) is re-scanned to say where and why.
-inline validation_result validate_one_stream(const unsigned char* p, std::size_t n, std::size_t i) noexcept {
+inline packed_validation validate_one_stream(const unsigned char* p, std::size_t n, std::size_t i) noexcept {
   std::uint64_t st = s_accept;
   for (;;) {
     skip_ascii(p, i, n, st);
@@ -1218,7 +1290,7 @@ UTF8DFA_ALWAYS_INLINE bool ascii_short(const unsigned char* p, std::size_t n) no
 /// validate_scalar after its ASCII start, from the character boundary i: long inputs as two
 /// interleaved streams split at a character start near the middle; anything ill-formed (and short
 /// input) through one stream, which says where and why.
-UTF8DFA_NOINLINE inline validation_result validate_after_ascii(const unsigned char* p, std::size_t n,
+UTF8DFA_NOINLINE inline packed_validation validate_after_ascii(const unsigned char* p, std::size_t n,
                                                                std::size_t i) noexcept {
   if (n - i >= 1024) {
     std::size_t mid = i + (n - i) / 2;
@@ -1230,7 +1302,7 @@ UTF8DFA_NOINLINE inline validation_result validate_after_ascii(const unsigned ch
 
 /// Validation at run time. The ASCII start is skipped here, in a small function that short ASCII
 /// input (keys, identifiers) leaves at once; the rest by validate_after_ascii.
-inline validation_result validate_scalar(const unsigned char* p, std::size_t n) noexcept {
+inline packed_validation validate_scalar(const unsigned char* p, std::size_t n) noexcept {
   std::size_t i = 0;
   while (n - i >= 32 && ascii32(p + i)) i += 32;
   if (n - i >= 16 && ascii16(p + i)) i += 16;
@@ -1447,7 +1519,7 @@ UTF8DFA_ALWAYS_INLINE Out* decode_run(const unsigned char* p, std::size_t n, std
 /// UTF-8 to UTF-32 or UTF-16 (by the size of Out): decode_run while it goes, and the piece where it
 /// stops (an error, or the last bytes) by decode_at.
 template <class Policy, class Out>
-conversion_result utf8_to_utf_scalar(const unsigned char* p, std::size_t n, Out* out,
+packed_conversion utf8_to_utf_scalar(const unsigned char* p, std::size_t n, Out* out,
                                      [[maybe_unused]] Policy pol) noexcept {
   std::size_t i = 0;
   Out* o = out;
@@ -1734,7 +1806,7 @@ UTF8DFA_ALWAYS_INLINE run_end supplementary_run(const char32_t* p, std::size_t n
 /// more work to gather, ran slower than this loop; 3-byte forms of UTF-16 stored as 4 bytes where
 /// the next unit writes over the fourth ran 0.8x as fast on Chinese text.)
 template <class Policy, class In>
-UTF8DFA_ALIGN_CODE conversion_result utf_to_utf8_scalar(const In* p, std::size_t n, unsigned char* out,
+UTF8DFA_ALIGN_CODE packed_conversion utf_to_utf8_scalar(const In* p, std::size_t n, unsigned char* out,
                                                         [[maybe_unused]] Policy pol) noexcept {
   std::size_t i = 0;
   unsigned char* o = out;
@@ -1979,13 +2051,13 @@ inline std::size_t utf8_bytes_region(const In* p, std::size_t n, std::size_t& i,
 /// The units of UTF-8 [p, p+n) after conversion, by a kernel's validation and counting functions:
 /// the well-formed stretches counted, each maximal ill-formed subpart one replacement `repl`
 /// (skip_marker: none).
-template <bool Utf16, validation_result (*Validate)(const unsigned char*, std::size_t) noexcept,
+template <bool Utf16, packed_validation (*Validate)(const unsigned char*, std::size_t) noexcept,
           std::size_t (*Count)(const unsigned char*, std::size_t) noexcept>
 std::size_t utf8_units_by(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
   const std::size_t repl_units = replacement_units<Utf16>(repl);
   std::size_t total = 0, pos = 0;
   for (;;) {
-    const validation_result v = Validate(p + pos, n - pos);
+    const packed_validation v = Validate(p + pos, n - pos);
     total += Count(p + pos, v.valid_up_to);
     if (v.error == error_code::none) return total;
     pos += v.valid_up_to;
@@ -2222,7 +2294,7 @@ bool to_latin1_until(const In* p, std::size_t n, std::size_t stop, unsigned char
 }
 
 /// The result of a conversion into Latin-1 that stands at `s` after the whole input of `n` units.
-inline conversion_result latin1_result(const latin1_progress& s, std::size_t n, bool stopped) noexcept {
+inline packed_conversion latin1_result(const latin1_progress& s, std::size_t n, bool stopped) noexcept {
   return {stopped ? s.read : n, s.written, s.first};
 }
 
@@ -2281,7 +2353,7 @@ std::size_t latin1_prefix(const In* p, std::size_t n, unsigned char* out) noexce
 
 /// UTF-8, UTF-16 or UTF-32 to Latin-1 (latin1.hpp's header comment says what each policy does).
 template <class Policy, class In>
-conversion_result to_latin1(const In* p, std::size_t n, unsigned char* out, Policy pol) noexcept {
+packed_conversion to_latin1(const In* p, std::size_t n, unsigned char* out, Policy pol) noexcept {
   unsigned char repl = '?';
   if (!latin1_replacement(pol, repl)) return {0, 0, error_code::unrepresentable};
   latin1_progress s;
@@ -2399,7 +2471,7 @@ constexpr std::size_t skip_paired_blocks(const char16_t* p, std::size_t n, std::
 /// Validation of UTF-16 or UTF-32 (by In), offsets in units: UTF-16 by paired chunks, UTF-32 by
 /// plain chunks, then from the chunk that fails, blocks of 32 plain units and the rest unit by unit.
 template <class In>
-constexpr validation_result validate_utf(const In* p, std::size_t n) noexcept {
+constexpr packed_validation validate_utf(const In* p, std::size_t n) noexcept {
   // UTF-16 by pairs, UTF-32 by plain chunks: in well-formed input neither stops before the end.
   std::size_t start = 0;
   if constexpr (sizeof(In) == 2)
@@ -2426,7 +2498,7 @@ constexpr validation_result validate_utf(const In* p, std::size_t n) noexcept {
 }
 
 /// The kernel entry for UTF-16 validation.
-inline validation_result validate_utf16_scalar(const char16_t* p, std::size_t n) noexcept {
+inline packed_validation validate_utf16_scalar(const char16_t* p, std::size_t n) noexcept {
   return validate_utf(p, n);
 }
 
@@ -2539,7 +2611,7 @@ UTF8DFA_ALWAYS_INLINE bool one_to_one_block(const In* UTF8DFA_RESTRICT p, Out* U
 /// paired_block32_to_utf32, UTF-32 runs of blocks above FFFF by supplementary_run, other blocks of scalar values by
 /// mixed_block16, the others unit by unit.
 template <class Policy, class In, class Out>
-conversion_result utf_to_utf(const In* p, std::size_t n, Out* out, [[maybe_unused]] Policy pol) noexcept {
+packed_conversion utf_to_utf(const In* p, std::size_t n, Out* out, [[maybe_unused]] Policy pol) noexcept {
   Out* o = out;
   error_code first = error_code::none;
   bool wide = true;  // no block of 64 has failed since the last one-to-one block of 16: worth a try
@@ -2680,13 +2752,13 @@ constexpr char32_t kernel_repl(char32_t replacement) noexcept {
 /// within what replace with U+FFFD writes, which is what a kernel that does not tell it apart does.
 struct kernel_table {
   const char* name;
-  validation_result (*validate)(const unsigned char*, std::size_t) noexcept;
+  packed_validation (*validate)(const unsigned char*, std::size_t) noexcept;
   std::size_t (*count_leads)(const unsigned char*, std::size_t) noexcept;
   std::size_t (*utf16_length)(const unsigned char*, std::size_t) noexcept;  // of well-formed input
-  conversion_result (*utf8_to_utf32)(const unsigned char*, std::size_t, char32_t*, char32_t) noexcept;
-  conversion_result (*utf8_to_utf16)(const unsigned char*, std::size_t, char16_t*, char32_t) noexcept;
-  conversion_result (*utf16_to_utf8)(const char16_t*, std::size_t, unsigned char*, char32_t) noexcept;
-  conversion_result (*utf32_to_utf8)(const char32_t*, std::size_t, unsigned char*, char32_t) noexcept;
+  packed_conversion (*utf8_to_utf32)(const unsigned char*, std::size_t, char32_t*, char32_t) noexcept;
+  packed_conversion (*utf8_to_utf16)(const unsigned char*, std::size_t, char16_t*, char32_t) noexcept;
+  packed_conversion (*utf16_to_utf8)(const char16_t*, std::size_t, unsigned char*, char32_t) noexcept;
+  packed_conversion (*utf32_to_utf8)(const char32_t*, std::size_t, unsigned char*, char32_t) noexcept;
   // Exact output lengths of the conversions above, ill-formed input included: each error counted as
   // the replacement `repl` (a scalar value) that the replace policy writes for it, or as nothing
   // (repl == skip_marker).
@@ -2698,28 +2770,28 @@ struct kernel_table {
   // Latin-1 and UTF-16 / UTF-32 input (latin1.hpp, utf16.hpp). utf8_to_latin1's replacement is
   // strict_marker, skip_marker or a value up to 0xFF.
   std::size_t (*latin1_to_utf8)(const unsigned char*, std::size_t, unsigned char*) noexcept;
-  conversion_result (*utf8_to_latin1)(const unsigned char*, std::size_t, unsigned char*, char32_t) noexcept;
-  validation_result (*validate_utf16)(const char16_t*, std::size_t) noexcept;
-  conversion_result (*utf16_to_utf32)(const char16_t*, std::size_t, char32_t*, char32_t) noexcept;
-  conversion_result (*utf32_to_utf16)(const char32_t*, std::size_t, char16_t*, char32_t) noexcept;
+  packed_conversion (*utf8_to_latin1)(const unsigned char*, std::size_t, unsigned char*, char32_t) noexcept;
+  packed_validation (*validate_utf16)(const char16_t*, std::size_t) noexcept;
+  packed_conversion (*utf16_to_utf32)(const char16_t*, std::size_t, char32_t*, char32_t) noexcept;
+  packed_conversion (*utf32_to_utf16)(const char32_t*, std::size_t, char16_t*, char32_t) noexcept;
   std::size_t (*to_well_formed_utf16)(const char16_t*, std::size_t, char16_t*) noexcept;
   // count_utf16, validate_utf32, UTF-16 / UTF-32 to Latin-1 (replacement as for utf8_to_latin1),
   // Latin-1 to UTF-16 / UTF-32 and its UTF-8 length, byte-order changes (out may be the input).
   std::size_t (*count_utf16)(const char16_t*, std::size_t) noexcept;
-  validation_result (*validate_utf32)(const char32_t*, std::size_t) noexcept;
-  conversion_result (*utf16_to_latin1)(const char16_t*, std::size_t, unsigned char*, char32_t) noexcept;
-  conversion_result (*utf32_to_latin1)(const char32_t*, std::size_t, unsigned char*, char32_t) noexcept;
+  packed_validation (*validate_utf32)(const char32_t*, std::size_t) noexcept;
+  packed_conversion (*utf16_to_latin1)(const char16_t*, std::size_t, unsigned char*, char32_t) noexcept;
+  packed_conversion (*utf32_to_latin1)(const char32_t*, std::size_t, unsigned char*, char32_t) noexcept;
   std::size_t (*latin1_to_utf16)(const unsigned char*, std::size_t, char16_t*) noexcept;
   std::size_t (*latin1_to_utf32)(const unsigned char*, std::size_t, char32_t*) noexcept;
   std::size_t (*utf8_length_from_latin1)(const unsigned char*, std::size_t) noexcept;
   std::size_t (*change_endianness_utf16)(const char16_t*, std::size_t, char16_t*) noexcept;
   std::size_t (*change_endianness_utf32)(const char32_t*, std::size_t, char32_t*) noexcept;
   // validate_utf16 on units whose bytes are in the order opposite to the host's.
-  validation_result (*validate_utf16_swapped)(const char16_t*, std::size_t) noexcept;
+  packed_validation (*validate_utf16_swapped)(const char16_t*, std::size_t) noexcept;
   // utf16_to_utf8 reading, and utf8_to_utf16 writing, units whose bytes are in the order opposite to
   // the host's (same results, error positions and policy encoding as the host-order entries).
-  conversion_result (*utf16_swapped_to_utf8)(const char16_t*, std::size_t, unsigned char*, char32_t) noexcept;
-  conversion_result (*utf8_to_utf16_swapped)(const unsigned char*, std::size_t, char16_t*, char32_t) noexcept;
+  packed_conversion (*utf16_swapped_to_utf8)(const char16_t*, std::size_t, unsigned char*, char32_t) noexcept;
+  packed_conversion (*utf8_to_utf16_swapped)(const unsigned char*, std::size_t, char16_t*, char32_t) noexcept;
 };
 
 }  // namespace detail
@@ -2964,17 +3036,17 @@ using swap16_fn = std::size_t (*)(const char16_t*, std::size_t, char16_t*) noexc
 /// ends on a high surrogate only where the input does, so pairs stay together; a chunk that still
 /// ends on one (a high surrogate before another) meets it as `incomplete`, reported as the
 /// `surrogate` it is. Results are those of one call on the swapped input.
-template <swap16_fn Swap, conversion_result (*Convert)(const char16_t*, std::size_t, unsigned char*, char32_t) noexcept>
-conversion_result utf16_swapped_to_utf8_by_chunks(const char16_t* p, std::size_t n, unsigned char* out,
+template <swap16_fn Swap, packed_conversion (*Convert)(const char16_t*, std::size_t, unsigned char*, char32_t) noexcept>
+packed_conversion utf16_swapped_to_utf8_by_chunks(const char16_t* p, std::size_t n, unsigned char* out,
                                                   char32_t replacement) noexcept {
   constexpr std::size_t chunk = 4096;
   char16_t buf[chunk];
-  conversion_result r{n, 0, error_code::none};
+  packed_conversion r{n, 0, error_code::none};
   for (std::size_t pos = 0; pos < n;) {
     std::size_t len = n - pos < chunk ? n - pos : chunk;
     Swap(p + pos, len, buf);
     if (pos + len < n && buf[len - 1] >= 0xD800 && buf[len - 1] <= 0xDBFF) --len;
-    const conversion_result c = Convert(buf, len, out + r.written, replacement);
+    const packed_conversion c = Convert(buf, len, out + r.written, replacement);
     r.written += c.written;
     if (c.error != error_code::none) {
       if (r.error == error_code::none)
@@ -2993,21 +3065,21 @@ conversion_result utf16_swapped_to_utf8_by_chunks(const char16_t* p, std::size_t
 /// end before a byte other than a continuation are converted and swapped (Swap, in place) while in
 /// cache; a piece with an error (or one cut inside a character: an `incomplete` error) is taken
 /// again with the rest of the input in one call, so results are those of one call.
-template <swap16_fn Swap, conversion_result (*Convert)(const unsigned char*, std::size_t, char16_t*, char32_t) noexcept>
-conversion_result utf8_to_utf16_swapped_by_pieces(const unsigned char* p, std::size_t n, char16_t* out,
+template <swap16_fn Swap, packed_conversion (*Convert)(const unsigned char*, std::size_t, char16_t*, char32_t) noexcept>
+packed_conversion utf8_to_utf16_swapped_by_pieces(const unsigned char* p, std::size_t n, char16_t* out,
                                                   char32_t replacement) noexcept {
   constexpr std::size_t piece = 8192;
   std::size_t pos = 0, written = 0;
   while (n - pos > piece) {
     std::size_t cut = pos + piece;
     while (cut > pos + piece - 4 && (p[cut] & 0xC0u) == 0x80u) --cut;
-    const conversion_result r = Convert(p + pos, cut - pos, out + written, replacement);
+    const packed_conversion r = Convert(p + pos, cut - pos, out + written, replacement);
     if (r.error != error_code::none) break;
     Swap(out + written, r.written, out + written);
     written += r.written;
     pos = cut;
   }
-  const conversion_result r = Convert(p + pos, n - pos, out + written, replacement);
+  const packed_conversion r = Convert(p + pos, n - pos, out + written, replacement);
   Swap(out + written, r.written, out + written);
   return {pos + r.read, written + r.written, r.error};
 }
@@ -3091,7 +3163,7 @@ inline std::size_t count_utf16_by_pairs(const char16_t* p, std::size_t n) noexce
 
 /// validate_utf16 on the `n` units at p with the bytes of each exchanged (UTF-16 in the byte order
 /// opposite to the host's).
-inline validation_result validate_utf16_swapped_scalar(const char16_t* p, std::size_t n) noexcept {
+inline packed_validation validate_utf16_swapped_scalar(const char16_t* p, std::size_t n) noexcept {
   for (std::size_t i = skip_paired_blocks<true>(p, n, 0); i < n; ++i) {
     const char16_t u = swap_bytes(p[i]);
     if (u < 0xD800 || u > 0xDFFF) continue;
@@ -3105,7 +3177,7 @@ inline validation_result validate_utf16_swapped_scalar(const char16_t* p, std::s
 }
 
 /// The kernel entry for UTF-32 validation.
-constexpr validation_result validate_utf32_scalar(const char32_t* p, std::size_t n) noexcept {
+constexpr packed_validation validate_utf32_scalar(const char32_t* p, std::size_t n) noexcept {
   return validate_utf(p, n);
 }
 
@@ -3205,10 +3277,10 @@ namespace detail {
 /// Runs a policy-templated kernel with the policy encoded as a replacement value (the kernels
 /// inlined into it; aligned, since on the AMD machine of README's benchmarks the scalar UTF-16 and
 /// UTF-32 to UTF-8 loops ran 16-20% slower starting 32 bytes past a cache line than at its start).
-template <class In, class Out, conversion_result (*Strict)(const In*, std::size_t, Out*, strict) noexcept,
-          conversion_result (*Replace)(const In*, std::size_t, Out*, replace) noexcept,
-          conversion_result (*Skip)(const In*, std::size_t, Out*, skip) noexcept>
-UTF8DFA_ALIGN_CODE conversion_result by_policy(const In* p, std::size_t n, Out* out, char32_t replacement) noexcept {
+template <class In, class Out, packed_conversion (*Strict)(const In*, std::size_t, Out*, strict) noexcept,
+          packed_conversion (*Replace)(const In*, std::size_t, Out*, replace) noexcept,
+          packed_conversion (*Skip)(const In*, std::size_t, Out*, skip) noexcept>
+UTF8DFA_ALIGN_CODE packed_conversion by_policy(const In* p, std::size_t n, Out* out, char32_t replacement) noexcept {
   if (replacement == strict_marker) return Strict(p, n, out, strict{});
   if (replacement == skip_marker) return Skip(p, n, out, skip{});
   return Replace(p, n, out, replace{replacement});
@@ -3218,7 +3290,7 @@ UTF8DFA_ALIGN_CODE conversion_result by_policy(const In* p, std::size_t n, Out* 
 /// DFA accepts written in the same loop; any other piece (an error, a character above U+00FF, the
 /// last byte) by decode_at, as to_latin1 does it.
 template <class Policy>
-conversion_result utf8_to_latin1_scalar(const unsigned char* p, std::size_t n, unsigned char* out,
+packed_conversion utf8_to_latin1_scalar(const unsigned char* p, std::size_t n, unsigned char* out,
                                         Policy pol) noexcept {
   unsigned char repl = '?';
   if (!latin1_replacement(pol, repl)) return {0, 0, error_code::unrepresentable};
@@ -3353,9 +3425,9 @@ namespace detail {
 
 /// A vector conversion for inputs of at least `MinUnits` code units, the scalar one below: a vector
 /// kernel's setup (masks, permute tables) costs more than the DFA on a few characters.
-template <class In, class Out, conversion_result (*Vector)(const In*, std::size_t, Out*, char32_t) noexcept,
-          conversion_result (*Scalar)(const In*, std::size_t, Out*, char32_t) noexcept, std::size_t MinUnits>
-conversion_result vector_from(const In* p, std::size_t n, Out* out, char32_t replacement) noexcept {
+template <class In, class Out, packed_conversion (*Vector)(const In*, std::size_t, Out*, char32_t) noexcept,
+          packed_conversion (*Scalar)(const In*, std::size_t, Out*, char32_t) noexcept, std::size_t MinUnits>
+packed_conversion vector_from(const In* p, std::size_t n, Out* out, char32_t replacement) noexcept {
   return n < MinUnits ? Scalar(p, n, out, replacement) : Vector(p, n, out, replacement);
 }
 
@@ -3375,10 +3447,10 @@ inline bool mostly_ascii(const unsigned char* p, std::size_t n) noexcept {
 /// vector_from for UTF-8 input, where the vector kernel's way with inputs under `Below` bytes (a
 /// padded copy) costs more than the scalar DFA on mostly_ascii text (64 bytes of Portuguese text
 /// with one accented letter, timed alone: 16 ns against 24).
-template <class Out, conversion_result (*Vector)(const unsigned char*, std::size_t, Out*, char32_t) noexcept,
-          conversion_result (*Scalar)(const unsigned char*, std::size_t, Out*, char32_t) noexcept, std::size_t MinUnits,
+template <class Out, packed_conversion (*Vector)(const unsigned char*, std::size_t, Out*, char32_t) noexcept,
+          packed_conversion (*Scalar)(const unsigned char*, std::size_t, Out*, char32_t) noexcept, std::size_t MinUnits,
           std::size_t Below>
-conversion_result vector_unless_mostly_ascii(const unsigned char* p, std::size_t n, Out* out,
+packed_conversion vector_unless_mostly_ascii(const unsigned char* p, std::size_t n, Out* out,
                                              char32_t replacement) noexcept {
   static_assert(MinUnits >= 8 && Below <= 240, "whole words, a byte for the count");
   if (n < MinUnits) return Scalar(p, n, out, replacement);
@@ -3401,24 +3473,24 @@ inline constexpr std::size_t most_out_per_unit = sizeof(Out) == 1   ? 4
 /// and it writes one zero unit: the input's output is the buffer's output less its last Pad units.
 /// An input with an error is converted again by the scalar DFA, into `out`, which says whether an
 /// error at the end is an incomplete character (the buffer's run sees it cut by a zero).
-template <class In, class Out, conversion_result (*Vector)(const In*, std::size_t, Out*, char32_t) noexcept,
-          conversion_result (*Scalar)(const In*, std::size_t, Out*, char32_t) noexcept, std::size_t PadBelow,
+template <class In, class Out, packed_conversion (*Vector)(const In*, std::size_t, Out*, char32_t) noexcept,
+          packed_conversion (*Scalar)(const In*, std::size_t, Out*, char32_t) noexcept, std::size_t PadBelow,
           std::size_t Pad>
-UTF8DFA_NOINLINE conversion_result convert_padded(const In* p, std::size_t n, Out* out, char32_t replacement) noexcept {
+UTF8DFA_NOINLINE packed_conversion convert_padded(const In* p, std::size_t n, Out* out, char32_t replacement) noexcept {
   In in[PadBelow + Pad];
   Out converted[(PadBelow + Pad) * most_out_per_unit<Out>];
   std::memcpy(in, p, n * sizeof(In));
   std::memset(in + n, 0, Pad * sizeof(In));
-  const conversion_result r = Vector(in, n + Pad, converted, replacement);
+  const packed_conversion r = Vector(in, n + Pad, converted, replacement);
   if (r.error != error_code::none || r.read != n + Pad || r.written < Pad) return Scalar(p, n, out, replacement);
   std::memcpy(out, converted, (r.written - Pad) * sizeof(Out));
   return {n, r.written - Pad, error_code::none};
 }
 
-template <class In, class Out, conversion_result (*Vector)(const In*, std::size_t, Out*, char32_t) noexcept,
-          conversion_result (*Scalar)(const In*, std::size_t, Out*, char32_t) noexcept, std::size_t MinUnits,
+template <class In, class Out, packed_conversion (*Vector)(const In*, std::size_t, Out*, char32_t) noexcept,
+          packed_conversion (*Scalar)(const In*, std::size_t, Out*, char32_t) noexcept, std::size_t MinUnits,
           std::size_t PadBelow, std::size_t Pad>
-conversion_result padded_from(const In* p, std::size_t n, Out* out, char32_t replacement) noexcept {
+packed_conversion padded_from(const In* p, std::size_t n, Out* out, char32_t replacement) noexcept {
   static_assert(Pad > 0 && MinUnits <= PadBelow, "at least one zero unit ends the copied input");
   if (n < MinUnits) return Scalar(p, n, out, replacement);
   if (n >= PadBelow) return Vector(p, n, out, replacement);
@@ -3597,7 +3669,7 @@ inline std::size_t boundary_before(const unsigned char* p, std::size_t b) noexce
 }
 
 /// The exact result for [0, n), given that [0, b) passed the block checks.
-inline validation_result rescan_from(const unsigned char* p, std::size_t n, std::size_t b) noexcept {
+inline packed_validation rescan_from(const unsigned char* p, std::size_t n, std::size_t b) noexcept {
   return validate_from(p, n, boundary_before(p, b));
 }
 
@@ -3881,7 +3953,7 @@ UTF8DFA_TARGET_AVX2 inline std::size_t check_blocks(const unsigned char* p, std:
 }
 
 /// rescan_from, out of line (the scalar DFA after a failing check).
-UTF8DFA_NOINLINE inline validation_result rescan_after(const unsigned char* p, std::size_t n, std::size_t b) noexcept {
+UTF8DFA_NOINLINE inline packed_validation rescan_after(const unsigned char* p, std::size_t n, std::size_t b) noexcept {
   return rescan_from(p, n, b);
 }
 
@@ -3889,7 +3961,7 @@ UTF8DFA_NOINLINE inline validation_result rescan_after(const unsigned char* p, s
 /// loads that read it back): the first 32 bytes after zero bytes (ASCII), and the last 32 after the
 /// 4 bytes before them (zero bytes where these are before the input). An input that fails is
 /// validated again by the scalar DFA, which says where and why.
-UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_short(const unsigned char* p,
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline packed_validation validate_short(const unsigned char* p,
                                                                              std::size_t n) noexcept {
   const std::size_t q = n - 32;  // where the last 32 bytes start (0..31)
   std::uint32_t before = 0;      // the 4 bytes before q, the last highest
@@ -3911,7 +3983,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_short(con
 
 /// validate_scalar's answer: 64-byte blocks from 64 bytes up, one block over a padded copy from 32,
 /// the scalar DFA below.
-UTF8DFA_TARGET_AVX2 inline validation_result validate(const unsigned char* p, std::size_t n) noexcept {
+UTF8DFA_TARGET_AVX2 inline packed_validation validate(const unsigned char* p, std::size_t n) noexcept {
   if (UTF8DFA_LIKELY(n >= min_block_input)) {
     const std::size_t b = check_blocks(p, n);
     if (UTF8DFA_LIKELY(b == blocks_pass)) return {n, 0, error_code::none};
@@ -4809,10 +4881,10 @@ inline bool scalar_region_in_order(const In* p, std::size_t n, std::size_t end, 
 
 /// The scalar function on the rest of the input, merged with what the vector loop did.
 template <bool Strict, class In, class Out>
-inline conversion_result finish_scalar(const In* p, std::size_t n, Out* out, transcode_cursor<Out> c,
+inline packed_conversion finish_scalar(const In* p, std::size_t n, Out* out, transcode_cursor<Out> c,
                                        char32_t repl) noexcept {
   if (c.i == n) return {n, static_cast<std::size_t>(c.o - out), c.first};  // (no call when nothing is left)
-  conversion_result r{};
+  packed_conversion r{};
   if constexpr (sizeof(In) == 1) {
     r = Strict                ? utf8_to_utf_scalar(p + c.i, n - c.i, c.o, strict{})
         : repl == skip_marker ? utf8_to_utf_scalar(p + c.i, n - c.i, c.o, skip{})
@@ -4832,7 +4904,7 @@ inline conversion_result finish_scalar(const In* p, std::size_t n, Out* out, tra
 /// finish_scalar for a conversion whose UTF-16 side is in the other byte order when Swap (see
 /// scalar_region_in_order).
 template <bool Strict, bool Swap, class In, class Out>
-inline conversion_result finish_scalar_in_order(const In* p, std::size_t n, Out* out, transcode_cursor<Out> c,
+inline packed_conversion finish_scalar_in_order(const In* p, std::size_t n, Out* out, transcode_cursor<Out> c,
                                                 char32_t repl) noexcept {
   if constexpr (!Swap) {
     return finish_scalar<Strict>(p, n, out, c, repl);
@@ -4845,7 +4917,7 @@ inline conversion_result finish_scalar_in_order(const In* p, std::size_t n, Out*
       std::size_t len = n - c.i < 64 ? n - c.i : 64;
       for (std::size_t j = 0; j < len; ++j) buf[j] = swap_bytes(p[c.i + j]);
       if (c.i + len < n && (buf[len - 1] & 0xFC00u) == 0xD800u) --len;
-      const conversion_result r = finish_scalar<Strict>(buf, len, c.o, transcode_cursor<Out>{0, c.o, c.first}, repl);
+      const packed_conversion r = finish_scalar<Strict>(buf, len, c.o, transcode_cursor<Out>{0, c.o, c.first}, repl);
       c.o += r.written;
       if (Strict && r.error != error_code::none) return {c.i + r.read, static_cast<std::size_t>(c.o - out), r.error};
       c.i += len;
@@ -4853,7 +4925,7 @@ inline conversion_result finish_scalar_in_order(const In* p, std::size_t n, Out*
     }
     return {n, static_cast<std::size_t>(c.o - out), c.first};
   } else {
-    const conversion_result r = finish_scalar<Strict>(p, n, out, c, repl);
+    const packed_conversion r = finish_scalar<Strict>(p, n, out, c, repl);
     swap_units_in_place(c.o, r.written - static_cast<std::size_t>(c.o - out));
     return r;
   }
@@ -5400,7 +5472,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf8_block_fails(const unsigned c
 /// UTF-16 is written with the bytes of each unit exchanged when Swap. Without Check (assume_valid),
 /// blocks are guarded (utf8_block_unguarded), not checked.
 template <bool Strict, class Out, bool Tail = false, bool Swap = false, bool Check = true>
-UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
+UTF8DFA_TARGET_AVX2 packed_conversion utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
                                                        char32_t replacement) noexcept;
 
 /// The `left` (8 to padded_below - 1) bytes at q widened into o when they are all ASCII (true);
@@ -5563,7 +5635,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool finish_in_place(const unsigned ch
 /// a padded copy (utf8_to_utf_impl with `Tail`; UTF-32, and from a 4-byte form on), the scalar DFA when they hold
 /// an error (which says where the error is and whether the input ends inside a character).
 template <bool Strict, bool Swap, bool Check, class Out>
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE conversion_result finish_padded(const unsigned char* p, std::size_t n,
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE packed_conversion finish_padded(const unsigned char* p, std::size_t n,
                                                                           Out* out, transcode_cursor<Out> c,
                                                                           char32_t repl,
                                                                           const byte_constants& k) noexcept {
@@ -5579,7 +5651,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE conversion_result finish_padded(const 
     alignas(32) unsigned char in[128];
     alignas(32) Out converted[160];
     copy_short(in, p + c.i, left);
-    const conversion_result r = utf8_to_utf_impl<true, Out, true, Swap, Check>(in, left, converted, 0);
+    const packed_conversion r = utf8_to_utf_impl<true, Out, true, Swap, Check>(in, left, converted, 0);
     if (r.error == error_code::none) {
       const std::size_t written = r.written - (r.read - left);
       copy_units_out(c.o, converted, written);
@@ -5606,7 +5678,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void widen_ascii32(__m256i v, const un
 }
 
 template <bool Strict, class Out, bool Tail, bool Swap, bool Check>
-UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
+UTF8DFA_TARGET_AVX2 packed_conversion utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
                                                        char32_t replacement) noexcept {
   transcode_cursor<Out> c{0, out, error_code::none};
   const char32_t repl = kernel_repl(replacement);
@@ -6179,7 +6251,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline bulk_position utf16_bulk(const char1
 /// half of a pair: the pair waits for the next block); a block holding an unpaired surrogate goes
 /// scalar. With Swap, the units are stored in the byte order opposite to the host's: exchanged as loaded.
 template <bool Strict, bool Swap = false>
-UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std::size_t n, unsigned char* out,
+UTF8DFA_TARGET_AVX2 packed_conversion utf16_to_utf8_impl(const char16_t* p, std::size_t n, unsigned char* out,
                                                          char32_t replacement) noexcept {
   transcode_cursor<unsigned char> c{0, out, error_code::none};
   const char32_t repl = kernel_repl(replacement);
@@ -6334,7 +6406,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline bulk_position utf32_bulk(const char3
 /// a time when they are ASCII or BMP scalar values, else 8; blocks holding a surrogate or a value
 /// above U+10FFFF go scalar.
 template <bool Strict>
-UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std::size_t n, unsigned char* out,
+UTF8DFA_TARGET_AVX2 packed_conversion utf32_to_utf8_impl(const char32_t* p, std::size_t n, unsigned char* out,
                                                          char32_t replacement) noexcept {
   transcode_cursor<unsigned char> c{0, out, error_code::none};
   const char32_t repl = kernel_repl(replacement);
@@ -6447,7 +6519,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std:
 
 // The kernel-table entry points (`replacement == strict_marker` means strict).
 
-UTF8DFA_TARGET_AVX2 inline conversion_result utf8_to_utf32(const unsigned char* p, std::size_t n, char32_t* out,
+UTF8DFA_TARGET_AVX2 inline packed_conversion utf8_to_utf32(const unsigned char* p, std::size_t n, char32_t* out,
                                                            char32_t replacement) noexcept {
   prepare_tables();
   return replacement == strict_marker  ? utf8_to_utf_impl<true>(p, n, out, replacement)
@@ -6455,7 +6527,7 @@ UTF8DFA_TARGET_AVX2 inline conversion_result utf8_to_utf32(const unsigned char* 
                                        : utf8_to_utf_impl<false>(p, n, out, replacement);
 }
 
-UTF8DFA_TARGET_AVX2 inline conversion_result utf8_to_utf16(const unsigned char* p, std::size_t n, char16_t* out,
+UTF8DFA_TARGET_AVX2 inline packed_conversion utf8_to_utf16(const unsigned char* p, std::size_t n, char16_t* out,
                                                            char32_t replacement) noexcept {
   prepare_tables();
   return replacement == strict_marker  ? utf8_to_utf_impl<true>(p, n, out, replacement)
@@ -6463,7 +6535,7 @@ UTF8DFA_TARGET_AVX2 inline conversion_result utf8_to_utf16(const unsigned char* 
                                        : utf8_to_utf_impl<false>(p, n, out, replacement);
 }
 
-UTF8DFA_TARGET_AVX2 inline conversion_result utf16_to_utf8(const char16_t* p, std::size_t n, unsigned char* out,
+UTF8DFA_TARGET_AVX2 inline packed_conversion utf16_to_utf8(const char16_t* p, std::size_t n, unsigned char* out,
                                                            char32_t replacement) noexcept {
   prepare_tables();
   return replacement == strict_marker ? utf16_to_utf8_impl<true>(p, n, out, replacement)
@@ -6472,7 +6544,7 @@ UTF8DFA_TARGET_AVX2 inline conversion_result utf16_to_utf8(const char16_t* p, st
 
 // UTF-16 in the byte order opposite to the host's.
 
-UTF8DFA_TARGET_AVX2 inline conversion_result utf8_to_utf16_swapped(const unsigned char* p, std::size_t n, char16_t* out,
+UTF8DFA_TARGET_AVX2 inline packed_conversion utf8_to_utf16_swapped(const unsigned char* p, std::size_t n, char16_t* out,
                                                                    char32_t replacement) noexcept {
   prepare_tables();
   return replacement == strict_marker  ? utf8_to_utf_impl<true, char16_t, false, true>(p, n, out, replacement)
@@ -6480,14 +6552,14 @@ UTF8DFA_TARGET_AVX2 inline conversion_result utf8_to_utf16_swapped(const unsigne
                                        : utf8_to_utf_impl<false, char16_t, false, true>(p, n, out, replacement);
 }
 
-UTF8DFA_TARGET_AVX2 inline conversion_result utf16_swapped_to_utf8(const char16_t* p, std::size_t n, unsigned char* out,
+UTF8DFA_TARGET_AVX2 inline packed_conversion utf16_swapped_to_utf8(const char16_t* p, std::size_t n, unsigned char* out,
                                                                    char32_t replacement) noexcept {
   prepare_tables();
   return replacement == strict_marker ? utf16_to_utf8_impl<true, true>(p, n, out, replacement)
                                       : utf16_to_utf8_impl<false, true>(p, n, out, replacement);
 }
 
-UTF8DFA_TARGET_AVX2 inline conversion_result utf32_to_utf8(const char32_t* p, std::size_t n, unsigned char* out,
+UTF8DFA_TARGET_AVX2 inline packed_conversion utf32_to_utf8(const char32_t* p, std::size_t n, unsigned char* out,
                                                            char32_t replacement) noexcept {
   prepare_tables();
   return replacement == strict_marker ? utf32_to_utf8_impl<true>(p, n, out, replacement)
@@ -6632,7 +6704,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* put_packed8(unsigned ch
 
 /// UTF-8 to Latin-1 under Policy: blocks of ASCII and C2/C3 pairs in vectors, the others scalar.
 template <class Policy>
-UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const unsigned char* p, std::size_t n,
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE packed_conversion utf8_to_latin1_by(const unsigned char* p, std::size_t n,
                                                                          unsigned char* out,
                                                                          unsigned char repl) noexcept {
   const __m256i fe = _mm256_set1_epi8(static_cast<char>(0xFE));
@@ -6697,7 +6769,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const u
   return latin1_result(s, n, !done);
 }
 
-inline conversion_result utf8_to_latin1(const unsigned char* p, std::size_t n, unsigned char* out,
+inline packed_conversion utf8_to_latin1(const unsigned char* p, std::size_t n, unsigned char* out,
                                         char32_t replacement) noexcept {
   prepare_tables();
   if (replacement == strict_marker) return utf8_to_latin1_by<strict>(p, n, out, 0);
@@ -6783,7 +6855,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i unpaired16(const char16_t* p) 
 /// before the first block that fails, blocks of 16 checked for surrogates; the scalar code finds
 /// the error in the first block that has one, and checks the tail.
 template <bool Swap>
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE validation_result validate_utf16_by(const char16_t* p,
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE packed_validation validate_utf16_by(const char16_t* p,
                                                                               std::size_t n) noexcept {
   using S = surrogate_bits<Swap>;
   std::size_t i = 0;
@@ -6808,11 +6880,11 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE validation_result validate_utf16_by(co
     i += b.take;
   }
   UTF8DFA_LEAVE_AVX();
-  const validation_result r = Swap ? validate_utf16_swapped_scalar(p + i, n - i) : validate_utf(p + i, n - i);
+  const packed_validation r = Swap ? validate_utf16_swapped_scalar(p + i, n - i) : validate_utf(p + i, n - i);
   return {i + r.valid_up_to, r.error_length, r.error};
 }
 
-UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_utf16(const char16_t* p,
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline packed_validation validate_utf16(const char16_t* p,
                                                                              std::size_t n) noexcept {
   return validate_utf16_by<false>(p, n);
 }
@@ -6892,7 +6964,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE char32_t* pairs_to_utf32(char32_t* o, 
 
 /// UTF-16 to UTF-32: blocks of 16 units without surrogates in vectors, the others scalar.
 template <bool Strict>
-UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf16_to_utf32_by(const char16_t* p, std::size_t n,
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE packed_conversion utf16_to_utf32_by(const char16_t* p, std::size_t n,
                                                                          char32_t* out, char32_t repl) noexcept {
   transcode_cursor<char32_t> c{0, out, error_code::none};
   if (n < 16) {  // (utf16_to_utf32_short has taken those without a surrogate from 8 units)
@@ -6997,7 +7069,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline bool utf16_to_utf32_short(const char
   return true;
 }
 
-inline conversion_result utf16_to_utf32(const char16_t* p, std::size_t n, char32_t* out, char32_t repl) noexcept {
+inline packed_conversion utf16_to_utf32(const char16_t* p, std::size_t n, char32_t* out, char32_t repl) noexcept {
   if (n - 8 <= 64 - 8 && utf16_to_utf32_short(p, n, out)) return {n, n, error_code::none};
   prepare_tables();
   return repl == strict_marker ? utf16_to_utf32_by<true>(p, n, out, repl) : utf16_to_utf32_by<false>(p, n, out, repl);
@@ -7006,7 +7078,7 @@ inline conversion_result utf16_to_utf32(const char16_t* p, std::size_t n, char32
 /// UTF-32 to UTF-16: blocks of 16 or 8 values without an error in vectors (BMP ones packed, supplementary
 /// ones split by a shuffle per lane), blocks with an error scalar.
 template <bool Strict>
-UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf32_to_utf16_by(const char32_t* p, std::size_t n,
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE packed_conversion utf32_to_utf16_by(const char32_t* p, std::size_t n,
                                                                          char16_t* out, char32_t repl) noexcept {
   const __m256i d800 = _mm256_set1_epi32(0xD800);
   const __m256i top = _mm256_set1_epi32(0x07FF);
@@ -7115,7 +7187,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf32_to_utf16_by(const c
   return {n, static_cast<std::size_t>(c.o - out), c.first};
 }
 
-inline conversion_result utf32_to_utf16(const char32_t* p, std::size_t n, char16_t* out, char32_t repl) noexcept {
+inline packed_conversion utf32_to_utf16(const char32_t* p, std::size_t n, char16_t* out, char32_t repl) noexcept {
   prepare_tables();
   return repl == strict_marker ? utf32_to_utf16_by<true>(p, n, out, repl) : utf32_to_utf16_by<false>(p, n, out, repl);
 }
@@ -7313,7 +7385,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf32_top_ok(__m256i top) noexcep
 /// validate_utf32: from a 64-byte boundary, blocks of up to 1024 values checked once each through
 /// take_utf32; the scalar code finds the error in a block that has one, and checks the head and the
 /// tail.
-UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_utf32(const char32_t* p,
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline packed_validation validate_utf32(const char32_t* p,
                                                                              std::size_t n) noexcept {
   if (n - 8 <= 64 - 8) {
     // 8 to 64 values: the first and the last 8, and those between in groups of 8 (the last ones
@@ -7337,7 +7409,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_utf32(con
   }
   std::size_t i = scalar_head(p, n);
   UTF8DFA_LEAVE_AVX();
-  validation_result r = validate_utf(p, i);
+  packed_validation r = validate_utf(p, i);
   if (!r) return r;
   // Each 32-bit lane's high half at most 10, its low half (plus 2000) at most F7FF.
   const __m256i limit = _mm256_set1_epi32(0x0010F7FF);
@@ -7481,7 +7553,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool narrow_short(const In* p, std::si
 /// 64-byte boundary narrowed in vectors, the others scalar.
 /// The output of [0, start) is written already, a byte per value.
 template <class Policy, class In>
-UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result units_to_latin1_by(const In* p, std::size_t n,
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE packed_conversion units_to_latin1_by(const In* p, std::size_t n,
                                                                           unsigned char* out, unsigned char repl,
                                                                           std::size_t start = 0) noexcept {
   latin1_progress s;
@@ -7557,7 +7629,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t narrow_medium(const In* p, std:
 }
 
 template <class In>
-conversion_result units_to_latin1(const In* p, std::size_t n, unsigned char* out, char32_t replacement) noexcept {
+packed_conversion units_to_latin1(const In* p, std::size_t n, unsigned char* out, char32_t replacement) noexcept {
   std::size_t start = 0;
   if (n - 8 <= 64 - 8) {
     if (narrow_upto64(p, n, out)) return {n, n, error_code::none};
@@ -7763,7 +7835,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE UTF8DFA_ALIGN_CODE std::size_t change_endia
 }
 
 /// validate_utf16 on units with their bytes exchanged.
-UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_utf16_swapped(const char16_t* p,
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline packed_validation validate_utf16_swapped(const char16_t* p,
                                                                                      std::size_t n) noexcept {
   return validate_utf16_by<true>(p, n);
 }
@@ -8220,7 +8292,8 @@ inline constexpr std::size_t short_check_max = 256;
 /// loads of the bytes before each block cost such input more than they save. validate against simdutf icelake at 256 B,
 /// on an AMD EPYC: 1.08x -> 1.24x over the corpora; German, its first accented letter in the last block, 0.76x ->
 /// 0.94x; all-ASCII text 1.57x -> 1.40x, the one loss.)
-UTF8DFA_TARGET_AVX512 inline bool short_check(const unsigned char* p, std::size_t n, std::size_t& ascii) noexcept {
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool short_check(const unsigned char* p, std::size_t n,
+                                                             std::size_t& ascii) noexcept {
   std::size_t i = 0;
   while (n - i >= 64 && _mm512_movepi8_mask(load(p + i)) == 0) i += 64;
   ascii = i;
@@ -8236,21 +8309,11 @@ UTF8DFA_TARGET_AVX512 inline bool short_check(const unsigned char* p, std::size_
   return !any(err);
 }
 
-/// validate_scalar's answer by check_blocks; the tail is one masked block whose zero padding makes
-/// a character cut by the end fail the pair checks. An input of up to 64 bytes is that block alone
-/// (a whole one also checked for a cut character), before any of check_blocks' set-up; one of up to
-/// short_check_max bytes by short_check.
-UTF8DFA_TARGET_AVX512 inline validation_result validate(const unsigned char* p, std::size_t n) noexcept {
-  if (n <= 64) {
-    const __m512i in = load_first(p, n);
-    if (_mm512_movepi8_mask(in) == 0) return {n, 0, error_code::none};
-    const checker check;
-    const __m512i err = check(in, _mm512_setzero_si512());
-    if (UTF8DFA_LIKELY(!any(n == 64 ? _mm512_or_si512(err, ends_incomplete(in)) : err)))
-      return {n, 0, error_code::none};
-    UTF8DFA_LEAVE_AVX();
-    return rescan_from(p, n, 0);
-  }
+/// validate_scalar's answer for more than 64 bytes: up to short_check_max by short_check, longer by
+/// check_blocks; the tail is one masked block whose zero padding makes a character cut by the end
+/// fail the pair checks.
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline packed_validation validate_long(const unsigned char* p,
+                                                                              std::size_t n) noexcept {
   if (n <= short_check_max) {
     std::size_t ascii = 0;
     if (UTF8DFA_LIKELY(short_check(p, n, ascii))) return {n, 0, error_code::none};
@@ -8260,6 +8323,21 @@ UTF8DFA_TARGET_AVX512 inline validation_result validate(const unsigned char* p, 
   const std::size_t b = check_blocks(p, n);
   if (UTF8DFA_LIKELY(b == blocks_pass)) return {n, 0, error_code::none};
   return rescan_from(p, n, b);
+}
+
+/// The kernel entry. Up to 64 bytes, the tail block alone (a whole one also checked for a cut
+/// character), in a function that calls nothing on valid input, so it saves no registers; longer
+/// input by a tail call to validate_long.
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALIGN_CODE inline packed_validation validate(const unsigned char* p,
+                                                                           std::size_t n) noexcept {
+  if (n > 64) return validate_long(p, n);
+  const __m512i in = load_first(p, n);
+  if (_mm512_movepi8_mask(in) == 0) return {n, 0, error_code::none};
+  const checker check;
+  const __m512i err = check(in, _mm512_setzero_si512());
+  if (UTF8DFA_LIKELY(!any(n == 64 ? _mm512_or_si512(err, ends_incomplete(in)) : err))) return {n, 0, error_code::none};
+  UTF8DFA_LEAVE_AVX();
+  return rescan_from(p, n, 0);
 }
 
 /// Bytes that are not continuation bytes (80..BF are the signed bytes below -64).
@@ -9275,7 +9353,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE void two_byte_block(const bmp_consta
 /// other input: one with a 4-byte form or an error goes to the block loop.
 template <bool Swap, class Out>
 UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool utf8_short_to_units(const unsigned char* p, std::size_t n, Out* out,
-                                                                     conversion_result& r) noexcept {
+                                                                     packed_conversion& r) noexcept {
   if (n > 64) return false;
   const auto live = static_cast<__mmask64>(low_bits(n));
   const __m512i v = _mm512_maskz_loadu_epi8(live, p);
@@ -9325,7 +9403,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool utf8_short_to_units(const unsig
 /// decoded up to its last complete character by gathering each character's 4 bytes into a dword.
 /// UTF-16 is written with the bytes of each unit exchanged when Swap.
 template <bool Strict, class Out, bool Swap = false>
-UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n,
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE packed_conversion utf8_to_utf_impl(const unsigned char* p, std::size_t n,
                                                                           Out* out, char32_t replacement,
                                                                           std::size_t start) noexcept {
   transcode_cursor<Out> c{start, out + start, error_code::none};
@@ -9350,7 +9428,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf8_to_utf_impl(const 
   }
   if (n - c.i <= 64 && c.i != 0) {  // (the entry points try an input of up to 64 bytes whole)
     if (c.i == n) return {n, static_cast<std::size_t>(c.o - out), error_code::none};
-    conversion_result r;
+    packed_conversion r;
     if (utf8_short_to_units<Swap>(p + c.i, n - c.i, c.o, r))
       return {n, static_cast<std::size_t>(c.o - out) + r.written, error_code::none};
   }
@@ -9783,7 +9861,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool take_block(const char16_t* p, s
 /// block end waits for the next block; a block holding an unpaired surrogate goes scalar). With Swap,
 /// the units are stored in the byte order opposite to the host's: exchanged as loaded.
 template <bool Strict, bool Swap = false>
-UTF8DFA_TARGET_AVX512 conversion_result utf16_to_utf8_impl(const char16_t* p, std::size_t n, unsigned char* out,
+UTF8DFA_TARGET_AVX512 packed_conversion utf16_to_utf8_impl(const char16_t* p, std::size_t n, unsigned char* out,
                                                            char32_t replacement) noexcept {
   transcode_cursor<unsigned char> c{0, out, error_code::none};
   const char32_t repl = kernel_repl(replacement);
@@ -9857,7 +9935,7 @@ UTF8DFA_TARGET_AVX512 inline bool all_scalar_values(__m512i cp) noexcept {
 /// UTF-32 to UTF-8, 32 units at a time; a block holding a surrogate or a value above U+10FFFF goes
 /// scalar (its first 16 units, then the vector path resumes).
 template <bool Strict>
-UTF8DFA_TARGET_AVX512 conversion_result utf32_to_utf8_impl(const char32_t* p, std::size_t n, unsigned char* out,
+UTF8DFA_TARGET_AVX512 packed_conversion utf32_to_utf8_impl(const char32_t* p, std::size_t n, unsigned char* out,
                                                            char32_t replacement) noexcept {
   transcode_cursor<unsigned char> c{0, out, error_code::none};
   const char32_t repl = kernel_repl(replacement);
@@ -9949,7 +10027,7 @@ UTF8DFA_TARGET_AVX512 conversion_result utf32_to_utf8_impl(const char32_t* p, st
 /// bytes, timed alone outside the benchmark (docs/performance.md, the round of the ASCII blocks of AVX-512 UTF-8
 /// decoding).
 template <bool Swap, class Out>
-UTF8DFA_TARGET_AVX512 inline conversion_result utf8_to_units(const unsigned char* p, std::size_t n, Out* out,
+UTF8DFA_TARGET_AVX512 inline packed_conversion utf8_to_units(const unsigned char* p, std::size_t n, Out* out,
                                                              char32_t replacement) noexcept {
   std::size_t i = 0;
   if (n > 64) {
@@ -9961,30 +10039,30 @@ UTF8DFA_TARGET_AVX512 inline conversion_result utf8_to_units(const unsigned char
     } while (n - i >= 64);
     if (i == n) return {n, n, error_code::none};
   } else {
-    conversion_result r;
+    packed_conversion r;
     if (utf8_short_to_units<Swap>(p, n, out, r)) return r;
   }
   return replacement == strict_marker ? utf8_to_utf_impl<true, Out, Swap>(p, n, out, replacement, i)
                                       : utf8_to_utf_impl<false, Out, Swap>(p, n, out, replacement, i);
 }
 
-UTF8DFA_TARGET_AVX512 inline conversion_result utf8_to_utf32(const unsigned char* p, std::size_t n, char32_t* out,
+UTF8DFA_TARGET_AVX512 inline packed_conversion utf8_to_utf32(const unsigned char* p, std::size_t n, char32_t* out,
                                                              char32_t replacement) noexcept {
   return utf8_to_units<false>(p, n, out, replacement);
 }
 
-UTF8DFA_TARGET_AVX512 inline conversion_result utf8_to_utf16(const unsigned char* p, std::size_t n, char16_t* out,
+UTF8DFA_TARGET_AVX512 inline packed_conversion utf8_to_utf16(const unsigned char* p, std::size_t n, char16_t* out,
                                                              char32_t replacement) noexcept {
   return utf8_to_units<false>(p, n, out, replacement);
 }
 
-UTF8DFA_TARGET_AVX512 inline conversion_result utf16_to_utf8(const char16_t* p, std::size_t n, unsigned char* out,
+UTF8DFA_TARGET_AVX512 inline packed_conversion utf16_to_utf8(const char16_t* p, std::size_t n, unsigned char* out,
                                                              char32_t replacement) noexcept {
   return replacement == strict_marker ? utf16_to_utf8_impl<true>(p, n, out, replacement)
                                       : utf16_to_utf8_impl<false>(p, n, out, replacement);
 }
 
-UTF8DFA_TARGET_AVX512 inline conversion_result utf32_to_utf8(const char32_t* p, std::size_t n, unsigned char* out,
+UTF8DFA_TARGET_AVX512 inline packed_conversion utf32_to_utf8(const char32_t* p, std::size_t n, unsigned char* out,
                                                              char32_t replacement) noexcept {
   return replacement == strict_marker ? utf32_to_utf8_impl<true>(p, n, out, replacement)
                                       : utf32_to_utf8_impl<false>(p, n, out, replacement);
@@ -9992,12 +10070,12 @@ UTF8DFA_TARGET_AVX512 inline conversion_result utf32_to_utf8(const char32_t* p, 
 
 // UTF-16 in the byte order opposite to the host's.
 
-UTF8DFA_TARGET_AVX512 inline conversion_result utf8_to_utf16_swapped(const unsigned char* p, std::size_t n,
+UTF8DFA_TARGET_AVX512 inline packed_conversion utf8_to_utf16_swapped(const unsigned char* p, std::size_t n,
                                                                      char16_t* out, char32_t replacement) noexcept {
   return utf8_to_units<true>(p, n, out, replacement);
 }
 
-UTF8DFA_TARGET_AVX512 inline conversion_result utf16_swapped_to_utf8(const char16_t* p, std::size_t n,
+UTF8DFA_TARGET_AVX512 inline packed_conversion utf16_swapped_to_utf8(const char16_t* p, std::size_t n,
                                                                      unsigned char* out,
                                                                      char32_t replacement) noexcept {
   return replacement == strict_marker ? utf16_to_utf8_impl<true, true>(p, n, out, replacement)
@@ -10173,7 +10251,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE UTF8DFA_ALIGN_CODE inline std::size_t lat
 /// Every block is whole (64 bytes) but the last, so the loads stay on the alignment they started on.
 /// From byte `start` on: the end of the ASCII bytes the caller has copied.
 template <class Policy>
-UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const unsigned char* p, std::size_t n,
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE packed_conversion utf8_to_latin1_by(const unsigned char* p, std::size_t n,
                                                                            unsigned char* out, unsigned char repl,
                                                                            std::size_t start) noexcept {
   // Built once (opaque: the compiler would otherwise build them again in the loop).
@@ -10252,7 +10330,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const
 /// The kernel entry: a short input of ASCII and whole C2/C3 pairs (the same result under every
 /// policy) in one masked block, a longer one's ASCII blocks here (with no call between the kernel
 /// table and them), the rest by utf8_to_latin1_by.
-UTF8DFA_TARGET_AVX512 inline conversion_result utf8_to_latin1(const unsigned char* p, std::size_t n, unsigned char* out,
+UTF8DFA_TARGET_AVX512 inline packed_conversion utf8_to_latin1(const unsigned char* p, std::size_t n, unsigned char* out,
                                                               char32_t replacement) noexcept {
   std::size_t i = 0;
   if (n > 64) {
@@ -10522,8 +10600,8 @@ struct surrogate_tests {
 /// surrogates (shifted by one lane, the last carried to the next block) against the low ones. The
 /// scalar code finds the error from the block that has one, or from the unit before it when that
 /// is a high surrogate.
-template <bool Swap, validation_result (*Scalar)(const char16_t*, std::size_t)>
-UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE validation_result validate_utf16_blocks(const char16_t* p, std::size_t n,
+template <bool Swap, packed_validation (*Scalar)(const char16_t*, std::size_t)>
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE packed_validation validate_utf16_blocks(const char16_t* p, std::size_t n,
                                                                                     std::size_t i) noexcept {
   const surrogate_tests st;
   std::uint32_t carry = 0;  // the unit before the block is a high surrogate
@@ -10543,19 +10621,19 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE validation_result validate_utf16_blo
   if (i == n) return {n, 0, error_code::none};
   UTF8DFA_LEAVE_AVX();
   i -= carry;
-  const validation_result r = Scalar(p + i, n - i);
+  const packed_validation r = Scalar(p + i, n - i);
   return {i + r.valid_up_to, r.error_length, r.error};
 }
 
 /// `Scalar` (a scalar UTF-16 validation) on the input from its start, out of line: the short
 /// paths that call it keep no registers to save.
-template <validation_result (*Scalar)(const char16_t*, std::size_t)>
-UTF8DFA_NOINLINE validation_result validate_utf16_again(const char16_t* p, std::size_t n) noexcept {
+template <packed_validation (*Scalar)(const char16_t*, std::size_t)>
+UTF8DFA_NOINLINE packed_validation validate_utf16_again(const char16_t* p, std::size_t n) noexcept {
   return Scalar(p, n);
 }
 
 /// validate_utf16 of more than 1024 units: to a 64-byte boundary, then validate_utf16_blocks.
-UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16_long(const char16_t* p,
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline packed_validation validate_utf16_long(const char16_t* p,
                                                                                     std::size_t n) noexcept {
   const __m512i shift = _mm512_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
   const __m512i limit = _mm512_set1_epi16(0x0800);
@@ -10564,7 +10642,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16_l
 
 /// The kernel entry: up to 1024 units without an error in a straight line of vectors (out of line
 /// of the rest, so that it saves no registers); an error there: the scalar code from the start.
-UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16(const char16_t* p,
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline packed_validation validate_utf16(const char16_t* p,
                                                                                std::size_t n) noexcept {
   if (n <= 64) {  // short input: one or two masked vectors
     if (UTF8DFA_LIKELY(no_surrogate64(p, n) || paired64(surrogates64(p, n)))) return {n, 0, error_code::none};
@@ -10674,7 +10752,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE std::size_t pairs_only_run(const cha
 /// surrogate scalar (to its end, or past it to finish a pair). A pair across a block's end is
 /// written by the block of its high surrogate.
 template <bool Strict>
-UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf16_to_utf32_by(const char16_t* p, std::size_t n,
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE packed_conversion utf16_to_utf32_by(const char16_t* p, std::size_t n,
                                                                            char32_t* out, char32_t repl) noexcept {
   const pair_constants pc;
   // (hi << 10) + lo + this: the code point of the pair (hi, lo) (modulo 2^32).
@@ -10765,7 +10843,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf16_to_utf32_by(const
 /// the loop is set up), other input under 16 units by the scalar code, the rest utf16_to_utf32_by.
 /// (Empty input touches no memory: a masked store of nothing to a page never written costs a
 /// fault assist of hundreds of nanoseconds.)
-UTF8DFA_TARGET_AVX512 inline conversion_result utf16_to_utf32(const char16_t* p, std::size_t n, char32_t* out,
+UTF8DFA_TARGET_AVX512 inline packed_conversion utf16_to_utf32(const char16_t* p, std::size_t n, char32_t* out,
                                                               char32_t repl) noexcept {
   if (n <= 64) {
     if (n == 0) return {0, 0, error_code::none};
@@ -10815,7 +10893,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE std::size_t few_bmp_units(const char
 /// UTF-32 to UTF-16 from unit `start` on (the units before it converted one to one): blocks of
 /// 32 values of the BMP in a tight loop, other blocks of 16 in vectors, blocks with an error scalar.
 template <bool Strict>
-UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf32_to_utf16_by(const char32_t* p, std::size_t n,
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE packed_conversion utf32_to_utf16_by(const char32_t* p, std::size_t n,
                                                                            char16_t* out, char32_t repl,
                                                                            std::size_t start) noexcept {
   const cp_constants kc;
@@ -10873,7 +10951,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf32_to_utf16_by(const
 /// scalar code); up to 256, blocks of 32 of the BMP in few_bmp_units (before any constant of the
 /// loop is set up); the rest by utf32_to_utf16_by (from the first block with others on). Empty
 /// input touches no memory (see utf16_to_utf32).
-UTF8DFA_TARGET_AVX512 inline conversion_result utf32_to_utf16(const char32_t* p, std::size_t n, char16_t* out,
+UTF8DFA_TARGET_AVX512 inline packed_conversion utf32_to_utf16(const char32_t* p, std::size_t n, char16_t* out,
                                                               char32_t repl) noexcept {
   std::size_t i = 0;
   if (n <= 16) {
@@ -11033,30 +11111,26 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m512i take_halves(__m512i m, __m51
   return _mm512_max_epu16(m, _mm512_add_epi16(v, _mm512_set1_epi32(0x2000)));
 }
 
-/// validate_utf32: up to 64 values in masked vectors, exactly; longer input in blocks of up to
-/// 4096 values (64-byte aligned above 1024), four vectors a step, through the halves' filter (the
-/// last block with the masked rest). A block the filter flags is checked exactly a vector at a time:
-/// the scalar code reports the error from the first failing vector, or the blocks go on.
-UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf32(const char32_t* p,
-                                                                               std::size_t n) noexcept {
+/// validate_utf32's answer from value i on (the values before it valid), by the scalar code.
+UTF8DFA_NOINLINE inline packed_validation validate_utf32_from(const char32_t* p, std::size_t n,
+                                                              std::size_t i) noexcept {
+  const packed_validation r = validate_utf(p + i, n - i);
+  return {i + r.valid_up_to, r.error_length, r.error};
+}
+
+/// validate_utf32 of more than 64 values: blocks of up to 4096 values (64-byte aligned above 1024),
+/// four vectors a step, through the halves' filter (the last block with the masked rest). A block
+/// the filter flags is checked exactly a vector at a time: the scalar code reports the error from
+/// the first failing vector, or the blocks go on.
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline packed_validation validate_utf32_long(const char32_t* p,
+                                                                                    std::size_t n) noexcept {
   std::size_t i = 0;
-  if (n <= 64) {  // short input: up to four masked vectors (tested first: the fewest branches)
-    utf32_maxima a{_mm512_setzero_si512(), _mm512_setzero_si512()};
-    take_utf32(a, _mm512_maskz_loadu_epi32(mask16(n), p));
-    if (n > 16) {
-      take_utf32(a, _mm512_maskz_loadu_epi32(mask16(n - 16), p + 16));
-      if (n > 32) {
-        take_utf32(a, _mm512_maskz_loadu_epi32(mask16(n - 32), p + 32));
-        if (n > 48) take_utf32(a, _mm512_maskz_loadu_epi32(mask16(n - 48), p + 48));
-      }
-    }
-    if (UTF8DFA_LIKELY(utf32_fine(a))) return {n, 0, error_code::none};
-  } else {
-    if (n > 1024) {  // the values before the first 64-byte boundary
-      const std::size_t head = units_to_line(p);
-      if (!utf32_vector_fine(p, static_cast<__mmask16>(low_bits(head)))) goto scalar;
-      i = head;
-    }
+  if (n > 1024) {  // the values before the first 64-byte boundary
+    const std::size_t head = units_to_line(p);
+    if (!utf32_vector_fine(p, static_cast<__mmask16>(low_bits(head)))) goto scalar;
+    i = head;
+  }
+  {
     // Each 32-bit lane's high half at most 10, its low half (plus 2000) at most F7FF.
     const __m512i limit = _mm512_set1_epi32(0x0010F7FF);
     for (;;) {
@@ -11090,8 +11164,26 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf32(c
   }
 scalar:
   UTF8DFA_LEAVE_AVX();
-  const validation_result r = validate_utf(p + i, n - i);
-  return {i + r.valid_up_to, r.error_length, r.error};
+  return validate_utf32_from(p, n, i);
+}
+
+/// The kernel entry: up to 64 values in masked vectors, exactly, in a function that calls nothing
+/// on valid input (so it saves no registers); longer input by a tail call to validate_utf32_long.
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALIGN_CODE inline packed_validation validate_utf32(const char32_t* p,
+                                                                                 std::size_t n) noexcept {
+  if (n > 64) return validate_utf32_long(p, n);
+  utf32_maxima a{_mm512_setzero_si512(), _mm512_setzero_si512()};
+  take_utf32(a, _mm512_maskz_loadu_epi32(mask16(n), p));
+  if (n > 16) {
+    take_utf32(a, _mm512_maskz_loadu_epi32(mask16(n - 16), p + 16));
+    if (n > 32) {
+      take_utf32(a, _mm512_maskz_loadu_epi32(mask16(n - 32), p + 32));
+      if (n > 48) take_utf32(a, _mm512_maskz_loadu_epi32(mask16(n - 48), p + 48));
+    }
+  }
+  if (UTF8DFA_LIKELY(utf32_fine(a))) return {n, 0, error_code::none};
+  UTF8DFA_LEAVE_AVX();
+  return validate_utf32_from(p, n, 0);
 }
 
 /// Writes the 64 values at p (64-byte aligned) as bytes at o when they are all at most FF (with
@@ -11184,7 +11276,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool narrow64u(const In* p, unsigned
 /// UTF-16 (In char16_t, 32 units a vector) or UTF-32 (16) to Latin-1 under Policy: blocks of
 /// values up to FF narrowed in vectors, the others scalar.
 template <class Policy, class In>
-UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result units_to_latin1_by(const In* p, std::size_t n,
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE packed_conversion units_to_latin1_by(const In* p, std::size_t n,
                                                                             unsigned char* out, unsigned char repl,
                                                                             std::size_t start) noexcept {
   constexpr std::size_t lanes = 64 / sizeof(In);
@@ -11236,7 +11328,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result units_to_latin1_by(cons
 /// policy); a block with a larger value, and longer input, go to units_to_latin1_by from that block
 /// (which aligns its blocks).
 template <class In>
-UTF8DFA_TARGET_AVX512 conversion_result units_to_latin1(const In* p, std::size_t n, unsigned char* out,
+UTF8DFA_TARGET_AVX512 packed_conversion units_to_latin1(const In* p, std::size_t n, unsigned char* out,
                                                         char32_t replacement) noexcept {
   const __m512i twice = _mm512_add_epi8(byte_iota(), byte_iota());
   const __m512i low_bytes = sizeof(In) == 2 ? twice : _mm512_add_epi8(twice, twice);
@@ -11415,13 +11507,13 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE UTF8DFA_ALIGN_CODE std::size_t change_end
 /// validate_utf16 on units with their bytes exchanged (the surrogate tests by surrogate_key, no byte
 /// shuffle; the pair checks of blocks that hold a surrogate exchange the bytes as loaded).
 /// validate_utf16_swapped of more than 1024 units.
-UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16_swapped_long(const char16_t* p,
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline packed_validation validate_utf16_swapped_long(const char16_t* p,
                                                                                             std::size_t n) noexcept {
   return validate_utf16_blocks<true, &validate_utf16_swapped_scalar>(p, n, 0);
 }
 
 /// The kernel entry, as validate_utf16's.
-UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16_swapped(const char16_t* p,
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline packed_validation validate_utf16_swapped(const char16_t* p,
                                                                                        std::size_t n) noexcept {
   if (n <= 64) {  // short input: one or two masked vectors
     if (UTF8DFA_LIKELY(no_surrogate64<true>(p, n) || paired64(surrogates64<true>(p, n))))
@@ -11781,7 +11873,7 @@ inline std::size_t check_blocks(const unsigned char* p, std::size_t n) noexcept 
 }
 
 /// validate_scalar's answer, 64 bytes per step.
-inline validation_result validate(const unsigned char* p, std::size_t n) noexcept {
+inline packed_validation validate(const unsigned char* p, std::size_t n) noexcept {
   if (n < min_block_input) return validate_scalar(p, n);
   const std::size_t b = check_blocks(p, n);
   if (UTF8DFA_LIKELY(b == blocks_pass)) return {n, 0, error_code::none};
@@ -12124,7 +12216,7 @@ UTF8DFA_ALWAYS_INLINE void decode_windows(const unsigned char* p, std::size_t st
 /// utf8 (and the spill bound below holds), whatever the input. A block that fails the guard is
 /// decoded by the scalar DFA under replace.
 template <bool Strict, class Out, bool Swap = false, bool Check = true>
-inline conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
+inline packed_conversion utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
                                           char32_t replacement) noexcept {
   transcode_cursor<Out> c{0, out, error_code::none};
   const char32_t repl = kernel_repl(replacement);
@@ -12332,7 +12424,7 @@ UTF8DFA_ALWAYS_INLINE void ascii_runs(const In* p, std::size_t n, transcode_curs
 /// scalar. A step that encodes loads and classifies the next 16 units (its stores may spill into
 /// their output when they are BMP scalar values), and the next step takes them from there.
 template <bool Strict, class In, bool Swap = false>
-inline conversion_result utf_to_utf8_impl(const In* p, std::size_t n, unsigned char* out,
+inline packed_conversion utf_to_utf8_impl(const In* p, std::size_t n, unsigned char* out,
                                           char32_t replacement) noexcept {
   transcode_cursor<unsigned char> c{0, out, error_code::none};
   const char32_t repl = kernel_repl(replacement);
@@ -12389,7 +12481,7 @@ inline conversion_result utf_to_utf8_impl(const In* p, std::size_t n, unsigned c
 
 // The kernel-table entry points (`replacement == strict_marker` means strict).
 
-inline conversion_result utf8_to_utf32(const unsigned char* p, std::size_t n, char32_t* out,
+inline packed_conversion utf8_to_utf32(const unsigned char* p, std::size_t n, char32_t* out,
                                        char32_t replacement) noexcept {
   prepare_tables();
   return replacement == strict_marker  ? utf8_to_utf_impl<true>(p, n, out, replacement)
@@ -12397,7 +12489,7 @@ inline conversion_result utf8_to_utf32(const unsigned char* p, std::size_t n, ch
                                        : utf8_to_utf_impl<false>(p, n, out, replacement);
 }
 
-inline conversion_result utf8_to_utf16(const unsigned char* p, std::size_t n, char16_t* out,
+inline packed_conversion utf8_to_utf16(const unsigned char* p, std::size_t n, char16_t* out,
                                        char32_t replacement) noexcept {
   prepare_tables();
   return replacement == strict_marker  ? utf8_to_utf_impl<true>(p, n, out, replacement)
@@ -12405,7 +12497,7 @@ inline conversion_result utf8_to_utf16(const unsigned char* p, std::size_t n, ch
                                        : utf8_to_utf_impl<false>(p, n, out, replacement);
 }
 
-inline conversion_result utf16_to_utf8(const char16_t* p, std::size_t n, unsigned char* out,
+inline packed_conversion utf16_to_utf8(const char16_t* p, std::size_t n, unsigned char* out,
                                        char32_t replacement) noexcept {
   prepare_tables();
   return replacement == strict_marker ? utf_to_utf8_impl<true>(p, n, out, replacement)
@@ -12413,7 +12505,7 @@ inline conversion_result utf16_to_utf8(const char16_t* p, std::size_t n, unsigne
 }
 
 /// UTF-8 to UTF-16 in the byte order opposite to the host's.
-inline conversion_result utf8_to_utf16_swapped(const unsigned char* p, std::size_t n, char16_t* out,
+inline packed_conversion utf8_to_utf16_swapped(const unsigned char* p, std::size_t n, char16_t* out,
                                                char32_t replacement) noexcept {
   prepare_tables();
   return replacement == strict_marker  ? utf8_to_utf_impl<true, char16_t, true>(p, n, out, replacement)
@@ -12422,14 +12514,14 @@ inline conversion_result utf8_to_utf16_swapped(const unsigned char* p, std::size
 }
 
 /// UTF-16 in the byte order opposite to the host's to UTF-8.
-inline conversion_result utf16_swapped_to_utf8(const char16_t* p, std::size_t n, unsigned char* out,
+inline packed_conversion utf16_swapped_to_utf8(const char16_t* p, std::size_t n, unsigned char* out,
                                                char32_t replacement) noexcept {
   prepare_tables();
   return replacement == strict_marker ? utf_to_utf8_impl<true, char16_t, true>(p, n, out, replacement)
                                       : utf_to_utf8_impl<false, char16_t, true>(p, n, out, replacement);
 }
 
-inline conversion_result utf32_to_utf8(const char32_t* p, std::size_t n, unsigned char* out,
+inline packed_conversion utf32_to_utf8(const char32_t* p, std::size_t n, unsigned char* out,
                                        char32_t replacement) noexcept {
   prepare_tables();
   return replacement == strict_marker ? utf_to_utf8_impl<true>(p, n, out, replacement)
@@ -12500,7 +12592,7 @@ inline std::size_t latin1_to_utf8(const unsigned char* p, std::size_t n, unsigne
 /// are stored once the next vector passed its check (it writes 8 bytes or more, so a store may
 /// spill into its output), the last exactly.
 template <class Policy>
-inline conversion_result utf8_to_latin1_impl(const unsigned char* p, std::size_t n, unsigned char* out,
+inline packed_conversion utf8_to_latin1_impl(const unsigned char* p, std::size_t n, unsigned char* out,
                                              Policy pol) noexcept {
   unsigned char repl = '?';
   if (!latin1_replacement(pol, repl)) return {0, 0, error_code::unrepresentable};
@@ -12590,7 +12682,7 @@ inline conversion_result utf8_to_latin1_impl(const unsigned char* p, std::size_t
   return latin1_result(s, n, !done);
 }
 
-inline conversion_result utf8_to_latin1(const unsigned char* p, std::size_t n, unsigned char* out,
+inline packed_conversion utf8_to_latin1(const unsigned char* p, std::size_t n, unsigned char* out,
                                         char32_t replacement) noexcept {
   prepare_tables();
   if (replacement == strict_marker) return utf8_to_latin1_impl(p, n, out, strict{});
@@ -12648,7 +12740,7 @@ UTF8DFA_ALWAYS_INLINE bool no_surrogate32(const std::uint16_t* q) noexcept {
 /// validate_utf's answer (with Swap, on the units with their bytes exchanged): 32 units without
 /// surrogates at a time, else 16 whose surrogates pair up; the scalar code finds the error.
 template <bool Swap>
-inline validation_result validate_utf16_impl(const char16_t* p, std::size_t n) noexcept {
+inline packed_validation validate_utf16_impl(const char16_t* p, std::size_t n) noexcept {
   const auto* q = reinterpret_cast<const std::uint16_t*>(p);
   std::size_t i = 0;
   for (bool pass = true; pass && n - i >= 16;) {
@@ -12671,25 +12763,25 @@ inline validation_result validate_utf16_impl(const char16_t* p, std::size_t n) n
       i += take;
     }
   }
-  validation_result r = Swap ? validate_utf16_swapped_scalar(p + i, n - i) : validate_utf(p + i, n - i);
+  packed_validation r = Swap ? validate_utf16_swapped_scalar(p + i, n - i) : validate_utf(p + i, n - i);
   r.valid_up_to += i;
   return r;
 }
 
-inline validation_result validate_utf16(const char16_t* p, std::size_t n) noexcept {
+inline packed_validation validate_utf16(const char16_t* p, std::size_t n) noexcept {
   return validate_utf16_impl<false>(p, n);
 }
 
 /// validate_utf16 on units with their bytes exchanged: a byte reversal a vector, then the same checks.
-inline validation_result validate_utf16_swapped(const char16_t* p, std::size_t n) noexcept {
+inline packed_validation validate_utf16_swapped(const char16_t* p, std::size_t n) noexcept {
   return validate_utf16_impl<true>(p, n);
 }
 
 /// The scalar UTF-16 <-> UTF-32 conversion on the rest of the input, merged with the vector loop's.
 template <bool Strict, class In, class Out>
-inline conversion_result finish_units(const In* p, std::size_t n, Out* out, transcode_cursor<Out> c,
+inline packed_conversion finish_units(const In* p, std::size_t n, Out* out, transcode_cursor<Out> c,
                                       char32_t repl) noexcept {
-  conversion_result r{};
+  packed_conversion r{};
   if (Strict)
     r = utf_to_utf(p + c.i, n - c.i, c.o, strict{});
   else if (repl == skip_marker)
@@ -12705,7 +12797,7 @@ inline conversion_result finish_units(const In* p, std::size_t n, Out* out, tran
 
 /// UTF-16 to UTF-32: 16 units without surrogates widened; other blocks through the scalar decoder.
 template <bool Strict>
-inline conversion_result utf16_to_utf32_impl(const char16_t* p, std::size_t n, char32_t* out,
+inline packed_conversion utf16_to_utf32_impl(const char16_t* p, std::size_t n, char32_t* out,
                                              char32_t replacement) noexcept {
   transcode_cursor<char32_t> c{0, out, error_code::none};
   const char32_t repl = kernel_repl(replacement);
@@ -12750,7 +12842,7 @@ UTF8DFA_ALWAYS_INLINE unsigned put_pairs(char16_t* o, uint32x4_t cp, bool spill)
 
 /// UTF-32 to UTF-16: 16 BMP scalar values narrowed; other blocks through the scalar decoder.
 template <bool Strict>
-inline conversion_result utf32_to_utf16_impl(const char32_t* p, std::size_t n, char16_t* out,
+inline packed_conversion utf32_to_utf16_impl(const char32_t* p, std::size_t n, char16_t* out,
                                              char32_t replacement) noexcept {
   transcode_cursor<char16_t> c{0, out, error_code::none};
   const char32_t repl = kernel_repl(replacement);
@@ -12778,13 +12870,13 @@ inline conversion_result utf32_to_utf16_impl(const char32_t* p, std::size_t n, c
   return finish_units<Strict>(p, n, out, c, repl);
 }
 
-inline conversion_result utf16_to_utf32(const char16_t* p, std::size_t n, char32_t* out,
+inline packed_conversion utf16_to_utf32(const char16_t* p, std::size_t n, char32_t* out,
                                         char32_t replacement) noexcept {
   return replacement == strict_marker ? utf16_to_utf32_impl<true>(p, n, out, replacement)
                                       : utf16_to_utf32_impl<false>(p, n, out, replacement);
 }
 
-inline conversion_result utf32_to_utf16(const char32_t* p, std::size_t n, char16_t* out,
+inline packed_conversion utf32_to_utf16(const char32_t* p, std::size_t n, char16_t* out,
                                         char32_t replacement) noexcept {
   prepare_tables();
   return replacement == strict_marker ? utf32_to_utf16_impl<true>(p, n, out, replacement)
@@ -13057,7 +13149,7 @@ inline std::size_t count_utf16(const char16_t* p, std::size_t n) noexcept {
 /// validate_utf's answer for UTF-32: 32 units a step, each as (u ^ D800) - 800 (wrapping), which
 /// takes a surrogate to FFFFF800 and up and a value above 10FFFF above 10F7FF, so that one maximum
 /// tells whether all are scalar values; from a step holding another value on, the scalar code.
-inline validation_result validate_utf32(const char32_t* p, std::size_t n) noexcept {
+inline packed_validation validate_utf32(const char32_t* p, std::size_t n) noexcept {
   const auto* q = reinterpret_cast<const std::uint32_t*>(p);
   const uint32x4_t flip = vdupq_n_u32(0xD800), bias = vdupq_n_u32(0x800);
   const auto off = [&](uint32x4_t u) { return vsubq_u32(veorq_u32(u, flip), bias); };
@@ -13069,7 +13161,7 @@ inline validation_result validate_utf32(const char32_t* p, std::size_t n) noexce
     if (vmaxvq_u32(vmaxq_u32(m0, m1)) > 0x10F7FF) break;
   }
   while (n - i >= 8 && all_scalar_values(vld1q_u32(q + i), vld1q_u32(q + i + 4))) i += 8;
-  validation_result r = validate_utf(p + i, n - i);
+  packed_validation r = validate_utf(p + i, n - i);
   r.valid_up_to += i;
   return r;
 }
@@ -13077,7 +13169,7 @@ inline validation_result validate_utf32(const char32_t* p, std::size_t n) noexce
 /// UTF-16 or UTF-32 (by In) to Latin-1 (Policy strict, replace or skip): 64 bytes of units up to
 /// 0xFF a step narrowed (UTF-16: then 16 units); other blocks through the scalar code.
 template <class Policy, class In>
-inline conversion_result utf_to_latin1_impl(const In* p, std::size_t n, unsigned char* out, Policy pol) noexcept {
+inline packed_conversion utf_to_latin1_impl(const In* p, std::size_t n, unsigned char* out, Policy pol) noexcept {
   unsigned char repl = '?';
   if (!latin1_replacement(pol, repl)) return {0, 0, error_code::unrepresentable};
   latin1_progress s;
@@ -13121,7 +13213,7 @@ inline conversion_result utf_to_latin1_impl(const In* p, std::size_t n, unsigned
 }
 
 template <class In>
-inline conversion_result utf_to_latin1(const In* p, std::size_t n, unsigned char* out, char32_t replacement) noexcept {
+inline packed_conversion utf_to_latin1(const In* p, std::size_t n, unsigned char* out, char32_t replacement) noexcept {
   if (replacement == strict_marker) return utf_to_latin1_impl(p, n, out, strict{});
   if (replacement == skip_marker) return utf_to_latin1_impl(p, n, out, skip{});
   return utf_to_latin1_impl(p, n, out, replace{replacement});
@@ -13299,7 +13391,7 @@ UTF8DFA_TARGET_SSE4 inline std::size_t check_blocks(const unsigned char* p, std:
 }
 
 /// validate_scalar's answer for n >= min_block_input, 64 bytes per step.
-UTF8DFA_TARGET_SSE4 UTF8DFA_NOINLINE inline validation_result validate_blocks(const unsigned char* p,
+UTF8DFA_TARGET_SSE4 UTF8DFA_NOINLINE inline packed_validation validate_blocks(const unsigned char* p,
                                                                               std::size_t n) noexcept {
   const std::size_t b = check_blocks(p, n);
   if (UTF8DFA_LIKELY(b == blocks_pass)) return {n, 0, error_code::none};
@@ -13308,7 +13400,7 @@ UTF8DFA_TARGET_SSE4 UTF8DFA_NOINLINE inline validation_result validate_blocks(co
 
 /// validate_scalar's answer. Short inputs take the scalar DFA: this function is plain code (no
 /// target region), so they run exactly as in the scalar kernel.
-inline validation_result validate(const unsigned char* p, std::size_t n) noexcept {
+inline packed_validation validate(const unsigned char* p, std::size_t n) noexcept {
   return n < min_block_input ? validate_scalar(p, n) : validate_blocks(p, n);
 }
 
@@ -13725,7 +13817,7 @@ inline std::size_t count_utf16_by_pairs(const char16_t* p, std::size_t n) noexce
 
 /// validate_utf16 on the `n` units at p with the bytes of each exchanged (UTF-16 in the byte order
 /// opposite to the host's).
-inline validation_result validate_utf16_swapped_scalar(const char16_t* p, std::size_t n) noexcept {
+inline packed_validation validate_utf16_swapped_scalar(const char16_t* p, std::size_t n) noexcept {
   for (std::size_t i = skip_paired_blocks<true>(p, n, 0); i < n; ++i) {
     const char16_t u = swap_bytes(p[i]);
     if (u < 0xD800 || u > 0xDFFF) continue;
@@ -13739,7 +13831,7 @@ inline validation_result validate_utf16_swapped_scalar(const char16_t* p, std::s
 }
 
 /// The kernel entry for UTF-32 validation.
-constexpr validation_result validate_utf32_scalar(const char32_t* p, std::size_t n) noexcept {
+constexpr packed_validation validate_utf32_scalar(const char32_t* p, std::size_t n) noexcept {
   return validate_utf(p, n);
 }
 

@@ -30,10 +30,10 @@ using utf8dfa::conversion_result;
 using utf8dfa::error_code;
 namespace d = utf8dfa::detail;
 
-using u8_to_32 = conversion_result (*)(const unsigned char*, std::size_t, char32_t*, char32_t) noexcept;
-using u8_to_16 = conversion_result (*)(const unsigned char*, std::size_t, char16_t*, char32_t) noexcept;
-using u16_to_8 = conversion_result (*)(const char16_t*, std::size_t, unsigned char*, char32_t) noexcept;
-using u32_to_8 = conversion_result (*)(const char32_t*, std::size_t, unsigned char*, char32_t) noexcept;
+using u8_to_32 = d::packed_conversion (*)(const unsigned char*, std::size_t, char32_t*, char32_t) noexcept;
+using u8_to_16 = d::packed_conversion (*)(const unsigned char*, std::size_t, char16_t*, char32_t) noexcept;
+using u16_to_8 = d::packed_conversion (*)(const char16_t*, std::size_t, unsigned char*, char32_t) noexcept;
+using u32_to_8 = d::packed_conversion (*)(const char32_t*, std::size_t, unsigned char*, char32_t) noexcept;
 
 struct simd_kernel {
   const char* name;

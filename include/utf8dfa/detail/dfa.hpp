@@ -19,6 +19,7 @@
 
 #include "../error.hpp"
 #include "bytes.hpp"
+#include "kernel_result.hpp"
 
 namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
@@ -294,7 +295,7 @@ constexpr decoded decode_with(const T* p, std::size_t n, std::size_t pos, typena
 
 /// Validation from the start of the input, one character at a time, carrying the boundary state.
 template <class M, class T>
-constexpr validation_result validate_with(const T* p, std::size_t n) noexcept {
+constexpr packed_validation validate_with(const T* p, std::size_t n) noexcept {
   typename M::state at = M::start;
   for (std::size_t pos = 0; pos < n;) {
     const decoded d = decode_with<M>(p, n, pos, at);

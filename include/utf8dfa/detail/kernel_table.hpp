@@ -29,13 +29,13 @@ constexpr char32_t kernel_repl(char32_t replacement) noexcept {
 /// within what replace with U+FFFD writes, which is what a kernel that does not tell it apart does.
 struct kernel_table {
   const char* name;
-  validation_result (*validate)(const unsigned char*, std::size_t) noexcept;
+  packed_validation (*validate)(const unsigned char*, std::size_t) noexcept;
   std::size_t (*count_leads)(const unsigned char*, std::size_t) noexcept;
   std::size_t (*utf16_length)(const unsigned char*, std::size_t) noexcept;  // of well-formed input
-  conversion_result (*utf8_to_utf32)(const unsigned char*, std::size_t, char32_t*, char32_t) noexcept;
-  conversion_result (*utf8_to_utf16)(const unsigned char*, std::size_t, char16_t*, char32_t) noexcept;
-  conversion_result (*utf16_to_utf8)(const char16_t*, std::size_t, unsigned char*, char32_t) noexcept;
-  conversion_result (*utf32_to_utf8)(const char32_t*, std::size_t, unsigned char*, char32_t) noexcept;
+  packed_conversion (*utf8_to_utf32)(const unsigned char*, std::size_t, char32_t*, char32_t) noexcept;
+  packed_conversion (*utf8_to_utf16)(const unsigned char*, std::size_t, char16_t*, char32_t) noexcept;
+  packed_conversion (*utf16_to_utf8)(const char16_t*, std::size_t, unsigned char*, char32_t) noexcept;
+  packed_conversion (*utf32_to_utf8)(const char32_t*, std::size_t, unsigned char*, char32_t) noexcept;
   // Exact output lengths of the conversions above, ill-formed input included: each error counted as
   // the replacement `repl` (a scalar value) that the replace policy writes for it, or as nothing
   // (repl == skip_marker).
@@ -47,28 +47,28 @@ struct kernel_table {
   // Latin-1 and UTF-16 / UTF-32 input (latin1.hpp, utf16.hpp). utf8_to_latin1's replacement is
   // strict_marker, skip_marker or a value up to 0xFF.
   std::size_t (*latin1_to_utf8)(const unsigned char*, std::size_t, unsigned char*) noexcept;
-  conversion_result (*utf8_to_latin1)(const unsigned char*, std::size_t, unsigned char*, char32_t) noexcept;
-  validation_result (*validate_utf16)(const char16_t*, std::size_t) noexcept;
-  conversion_result (*utf16_to_utf32)(const char16_t*, std::size_t, char32_t*, char32_t) noexcept;
-  conversion_result (*utf32_to_utf16)(const char32_t*, std::size_t, char16_t*, char32_t) noexcept;
+  packed_conversion (*utf8_to_latin1)(const unsigned char*, std::size_t, unsigned char*, char32_t) noexcept;
+  packed_validation (*validate_utf16)(const char16_t*, std::size_t) noexcept;
+  packed_conversion (*utf16_to_utf32)(const char16_t*, std::size_t, char32_t*, char32_t) noexcept;
+  packed_conversion (*utf32_to_utf16)(const char32_t*, std::size_t, char16_t*, char32_t) noexcept;
   std::size_t (*to_well_formed_utf16)(const char16_t*, std::size_t, char16_t*) noexcept;
   // count_utf16, validate_utf32, UTF-16 / UTF-32 to Latin-1 (replacement as for utf8_to_latin1),
   // Latin-1 to UTF-16 / UTF-32 and its UTF-8 length, byte-order changes (out may be the input).
   std::size_t (*count_utf16)(const char16_t*, std::size_t) noexcept;
-  validation_result (*validate_utf32)(const char32_t*, std::size_t) noexcept;
-  conversion_result (*utf16_to_latin1)(const char16_t*, std::size_t, unsigned char*, char32_t) noexcept;
-  conversion_result (*utf32_to_latin1)(const char32_t*, std::size_t, unsigned char*, char32_t) noexcept;
+  packed_validation (*validate_utf32)(const char32_t*, std::size_t) noexcept;
+  packed_conversion (*utf16_to_latin1)(const char16_t*, std::size_t, unsigned char*, char32_t) noexcept;
+  packed_conversion (*utf32_to_latin1)(const char32_t*, std::size_t, unsigned char*, char32_t) noexcept;
   std::size_t (*latin1_to_utf16)(const unsigned char*, std::size_t, char16_t*) noexcept;
   std::size_t (*latin1_to_utf32)(const unsigned char*, std::size_t, char32_t*) noexcept;
   std::size_t (*utf8_length_from_latin1)(const unsigned char*, std::size_t) noexcept;
   std::size_t (*change_endianness_utf16)(const char16_t*, std::size_t, char16_t*) noexcept;
   std::size_t (*change_endianness_utf32)(const char32_t*, std::size_t, char32_t*) noexcept;
   // validate_utf16 on units whose bytes are in the order opposite to the host's.
-  validation_result (*validate_utf16_swapped)(const char16_t*, std::size_t) noexcept;
+  packed_validation (*validate_utf16_swapped)(const char16_t*, std::size_t) noexcept;
   // utf16_to_utf8 reading, and utf8_to_utf16 writing, units whose bytes are in the order opposite to
   // the host's (same results, error positions and policy encoding as the host-order entries).
-  conversion_result (*utf16_swapped_to_utf8)(const char16_t*, std::size_t, unsigned char*, char32_t) noexcept;
-  conversion_result (*utf8_to_utf16_swapped)(const unsigned char*, std::size_t, char16_t*, char32_t) noexcept;
+  packed_conversion (*utf16_swapped_to_utf8)(const char16_t*, std::size_t, unsigned char*, char32_t) noexcept;
+  packed_conversion (*utf8_to_utf16_swapped)(const unsigned char*, std::size_t, char16_t*, char32_t) noexcept;
 };
 
 }  // namespace detail

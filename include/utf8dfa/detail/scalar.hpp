@@ -41,7 +41,7 @@ UTF8DFA_ALWAYS_INLINE const T* opaque(const T* p) noexcept {
 /// Precise validation from a character boundary, one character at a time (constexpr path and the
 /// re-scan that locates an error found by a faster loop).
 template <class T>
-constexpr validation_result validate_from(const T* p, std::size_t n, std::size_t pos) noexcept {
+constexpr packed_validation validate_from(const T* p, std::size_t n, std::size_t pos) noexcept {
   while (pos < n) {
     const decoded d = decode_at(p, n, pos);
     if (d.error != error_code::none)
@@ -125,7 +125,7 @@ UTF8DFA_ALWAYS_INLINE std::uint64_t dfa_block(std::uint64_t st, const unsigned c
 /// through the shift DFA in dfa_block's blocks of 8 or 16 bytes (with clang++, 16), so that mostly-ASCII text, an
 /// accented letter every few words, returns to the ASCII test soon after each one; only a failing block (or the tail,
 /// when the input ends inside a character) is re-scanned to say where and why.
-inline validation_result validate_one_stream(const unsigned char* p, std::size_t n, std::size_t i) noexcept {
+inline packed_validation validate_one_stream(const unsigned char* p, std::size_t n, std::size_t i) noexcept {
   std::uint64_t st = s_accept;
   for (;;) {
     skip_ascii(p, i, n, st);
@@ -199,7 +199,7 @@ UTF8DFA_ALWAYS_INLINE bool ascii_short(const unsigned char* p, std::size_t n) no
 /// validate_scalar after its ASCII start, from the character boundary i: long inputs as two
 /// interleaved streams split at a character start near the middle; anything ill-formed (and short
 /// input) through one stream, which says where and why.
-UTF8DFA_NOINLINE inline validation_result validate_after_ascii(const unsigned char* p, std::size_t n,
+UTF8DFA_NOINLINE inline packed_validation validate_after_ascii(const unsigned char* p, std::size_t n,
                                                                std::size_t i) noexcept {
   if (n - i >= 1024) {
     std::size_t mid = i + (n - i) / 2;
@@ -211,7 +211,7 @@ UTF8DFA_NOINLINE inline validation_result validate_after_ascii(const unsigned ch
 
 /// Validation at run time. The ASCII start is skipped here, in a small function that short ASCII
 /// input (keys, identifiers) leaves at once; the rest by validate_after_ascii.
-inline validation_result validate_scalar(const unsigned char* p, std::size_t n) noexcept {
+inline packed_validation validate_scalar(const unsigned char* p, std::size_t n) noexcept {
   std::size_t i = 0;
   while (n - i >= 32 && ascii32(p + i)) i += 32;
   if (n - i >= 16 && ascii16(p + i)) i += 16;
@@ -428,7 +428,7 @@ UTF8DFA_ALWAYS_INLINE Out* decode_run(const unsigned char* p, std::size_t n, std
 /// UTF-8 to UTF-32 or UTF-16 (by the size of Out): decode_run while it goes, and the piece where it
 /// stops (an error, or the last bytes) by decode_at.
 template <class Policy, class Out>
-conversion_result utf8_to_utf_scalar(const unsigned char* p, std::size_t n, Out* out,
+packed_conversion utf8_to_utf_scalar(const unsigned char* p, std::size_t n, Out* out,
                                      [[maybe_unused]] Policy pol) noexcept {
   std::size_t i = 0;
   Out* o = out;
@@ -715,7 +715,7 @@ UTF8DFA_ALWAYS_INLINE run_end supplementary_run(const char32_t* p, std::size_t n
 /// more work to gather, ran slower than this loop; 3-byte forms of UTF-16 stored as 4 bytes where
 /// the next unit writes over the fourth ran 0.8x as fast on Chinese text.)
 template <class Policy, class In>
-UTF8DFA_ALIGN_CODE conversion_result utf_to_utf8_scalar(const In* p, std::size_t n, unsigned char* out,
+UTF8DFA_ALIGN_CODE packed_conversion utf_to_utf8_scalar(const In* p, std::size_t n, unsigned char* out,
                                                         [[maybe_unused]] Policy pol) noexcept {
   std::size_t i = 0;
   unsigned char* o = out;
@@ -960,13 +960,13 @@ inline std::size_t utf8_bytes_region(const In* p, std::size_t n, std::size_t& i,
 /// The units of UTF-8 [p, p+n) after conversion, by a kernel's validation and counting functions:
 /// the well-formed stretches counted, each maximal ill-formed subpart one replacement `repl`
 /// (skip_marker: none).
-template <bool Utf16, validation_result (*Validate)(const unsigned char*, std::size_t) noexcept,
+template <bool Utf16, packed_validation (*Validate)(const unsigned char*, std::size_t) noexcept,
           std::size_t (*Count)(const unsigned char*, std::size_t) noexcept>
 std::size_t utf8_units_by(const unsigned char* p, std::size_t n, char32_t repl) noexcept {
   const std::size_t repl_units = replacement_units<Utf16>(repl);
   std::size_t total = 0, pos = 0;
   for (;;) {
-    const validation_result v = Validate(p + pos, n - pos);
+    const packed_validation v = Validate(p + pos, n - pos);
     total += Count(p + pos, v.valid_up_to);
     if (v.error == error_code::none) return total;
     pos += v.valid_up_to;

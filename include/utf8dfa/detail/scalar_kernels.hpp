@@ -21,10 +21,10 @@ namespace detail {
 /// Runs a policy-templated kernel with the policy encoded as a replacement value (the kernels
 /// inlined into it; aligned, since on the AMD machine of README's benchmarks the scalar UTF-16 and
 /// UTF-32 to UTF-8 loops ran 16-20% slower starting 32 bytes past a cache line than at its start).
-template <class In, class Out, conversion_result (*Strict)(const In*, std::size_t, Out*, strict) noexcept,
-          conversion_result (*Replace)(const In*, std::size_t, Out*, replace) noexcept,
-          conversion_result (*Skip)(const In*, std::size_t, Out*, skip) noexcept>
-UTF8DFA_ALIGN_CODE conversion_result by_policy(const In* p, std::size_t n, Out* out, char32_t replacement) noexcept {
+template <class In, class Out, packed_conversion (*Strict)(const In*, std::size_t, Out*, strict) noexcept,
+          packed_conversion (*Replace)(const In*, std::size_t, Out*, replace) noexcept,
+          packed_conversion (*Skip)(const In*, std::size_t, Out*, skip) noexcept>
+UTF8DFA_ALIGN_CODE packed_conversion by_policy(const In* p, std::size_t n, Out* out, char32_t replacement) noexcept {
   if (replacement == strict_marker) return Strict(p, n, out, strict{});
   if (replacement == skip_marker) return Skip(p, n, out, skip{});
   return Replace(p, n, out, replace{replacement});
@@ -34,7 +34,7 @@ UTF8DFA_ALIGN_CODE conversion_result by_policy(const In* p, std::size_t n, Out* 
 /// DFA accepts written in the same loop; any other piece (an error, a character above U+00FF, the
 /// last byte) by decode_at, as to_latin1 does it.
 template <class Policy>
-conversion_result utf8_to_latin1_scalar(const unsigned char* p, std::size_t n, unsigned char* out,
+packed_conversion utf8_to_latin1_scalar(const unsigned char* p, std::size_t n, unsigned char* out,
                                         Policy pol) noexcept {
   unsigned char repl = '?';
   if (!latin1_replacement(pol, repl)) return {0, 0, error_code::unrepresentable};

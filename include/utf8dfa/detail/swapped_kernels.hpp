@@ -7,7 +7,7 @@
 
 #include <cstddef>
 
-#include "../error.hpp"
+#include "kernel_result.hpp"
 #include "kernel_table.hpp"
 
 namespace utf8dfa {
@@ -22,17 +22,17 @@ using swap16_fn = std::size_t (*)(const char16_t*, std::size_t, char16_t*) noexc
 /// ends on a high surrogate only where the input does, so pairs stay together; a chunk that still
 /// ends on one (a high surrogate before another) meets it as `incomplete`, reported as the
 /// `surrogate` it is. Results are those of one call on the swapped input.
-template <swap16_fn Swap, conversion_result (*Convert)(const char16_t*, std::size_t, unsigned char*, char32_t) noexcept>
-conversion_result utf16_swapped_to_utf8_by_chunks(const char16_t* p, std::size_t n, unsigned char* out,
+template <swap16_fn Swap, packed_conversion (*Convert)(const char16_t*, std::size_t, unsigned char*, char32_t) noexcept>
+packed_conversion utf16_swapped_to_utf8_by_chunks(const char16_t* p, std::size_t n, unsigned char* out,
                                                   char32_t replacement) noexcept {
   constexpr std::size_t chunk = 4096;
   char16_t buf[chunk];
-  conversion_result r{n, 0, error_code::none};
+  packed_conversion r{n, 0, error_code::none};
   for (std::size_t pos = 0; pos < n;) {
     std::size_t len = n - pos < chunk ? n - pos : chunk;
     Swap(p + pos, len, buf);
     if (pos + len < n && buf[len - 1] >= 0xD800 && buf[len - 1] <= 0xDBFF) --len;
-    const conversion_result c = Convert(buf, len, out + r.written, replacement);
+    const packed_conversion c = Convert(buf, len, out + r.written, replacement);
     r.written += c.written;
     if (c.error != error_code::none) {
       if (r.error == error_code::none)
@@ -51,21 +51,21 @@ conversion_result utf16_swapped_to_utf8_by_chunks(const char16_t* p, std::size_t
 /// end before a byte other than a continuation are converted and swapped (Swap, in place) while in
 /// cache; a piece with an error (or one cut inside a character: an `incomplete` error) is taken
 /// again with the rest of the input in one call, so results are those of one call.
-template <swap16_fn Swap, conversion_result (*Convert)(const unsigned char*, std::size_t, char16_t*, char32_t) noexcept>
-conversion_result utf8_to_utf16_swapped_by_pieces(const unsigned char* p, std::size_t n, char16_t* out,
+template <swap16_fn Swap, packed_conversion (*Convert)(const unsigned char*, std::size_t, char16_t*, char32_t) noexcept>
+packed_conversion utf8_to_utf16_swapped_by_pieces(const unsigned char* p, std::size_t n, char16_t* out,
                                                   char32_t replacement) noexcept {
   constexpr std::size_t piece = 8192;
   std::size_t pos = 0, written = 0;
   while (n - pos > piece) {
     std::size_t cut = pos + piece;
     while (cut > pos + piece - 4 && (p[cut] & 0xC0u) == 0x80u) --cut;
-    const conversion_result r = Convert(p + pos, cut - pos, out + written, replacement);
+    const packed_conversion r = Convert(p + pos, cut - pos, out + written, replacement);
     if (r.error != error_code::none) break;
     Swap(out + written, r.written, out + written);
     written += r.written;
     pos = cut;
   }
-  const conversion_result r = Convert(p + pos, n - pos, out + written, replacement);
+  const packed_conversion r = Convert(p + pos, n - pos, out + written, replacement);
   Swap(out + written, r.written, out + written);
   return {pos + r.read, written + r.written, r.error};
 }

@@ -9,10 +9,10 @@
 #include <cstring>
 #include <type_traits>
 
-#include "../error.hpp"
 #include "../policy.hpp"
 #include "bytes.hpp"
 #include "dfa.hpp"
+#include "kernel_result.hpp"
 #include "scalar.hpp"
 
 namespace utf8dfa {
@@ -197,7 +197,7 @@ bool to_latin1_until(const In* p, std::size_t n, std::size_t stop, unsigned char
 }
 
 /// The result of a conversion into Latin-1 that stands at `s` after the whole input of `n` units.
-inline conversion_result latin1_result(const latin1_progress& s, std::size_t n, bool stopped) noexcept {
+inline packed_conversion latin1_result(const latin1_progress& s, std::size_t n, bool stopped) noexcept {
   return {stopped ? s.read : n, s.written, s.first};
 }
 
@@ -256,7 +256,7 @@ std::size_t latin1_prefix(const In* p, std::size_t n, unsigned char* out) noexce
 
 /// UTF-8, UTF-16 or UTF-32 to Latin-1 (latin1.hpp's header comment says what each policy does).
 template <class Policy, class In>
-conversion_result to_latin1(const In* p, std::size_t n, unsigned char* out, Policy pol) noexcept {
+packed_conversion to_latin1(const In* p, std::size_t n, unsigned char* out, Policy pol) noexcept {
   unsigned char repl = '?';
   if (!latin1_replacement(pol, repl)) return {0, 0, error_code::unrepresentable};
   latin1_progress s;
@@ -374,7 +374,7 @@ constexpr std::size_t skip_paired_blocks(const char16_t* p, std::size_t n, std::
 /// Validation of UTF-16 or UTF-32 (by In), offsets in units: UTF-16 by paired chunks, UTF-32 by
 /// plain chunks, then from the chunk that fails, blocks of 32 plain units and the rest unit by unit.
 template <class In>
-constexpr validation_result validate_utf(const In* p, std::size_t n) noexcept {
+constexpr packed_validation validate_utf(const In* p, std::size_t n) noexcept {
   // UTF-16 by pairs, UTF-32 by plain chunks: in well-formed input neither stops before the end.
   std::size_t start = 0;
   if constexpr (sizeof(In) == 2)
@@ -401,7 +401,7 @@ constexpr validation_result validate_utf(const In* p, std::size_t n) noexcept {
 }
 
 /// The kernel entry for UTF-16 validation.
-inline validation_result validate_utf16_scalar(const char16_t* p, std::size_t n) noexcept {
+inline packed_validation validate_utf16_scalar(const char16_t* p, std::size_t n) noexcept {
   return validate_utf(p, n);
 }
 
@@ -514,7 +514,7 @@ UTF8DFA_ALWAYS_INLINE bool one_to_one_block(const In* UTF8DFA_RESTRICT p, Out* U
 /// paired_block32_to_utf32, UTF-32 runs of blocks above FFFF by supplementary_run, other blocks of scalar values by
 /// mixed_block16, the others unit by unit.
 template <class Policy, class In, class Out>
-conversion_result utf_to_utf(const In* p, std::size_t n, Out* out, [[maybe_unused]] Policy pol) noexcept {
+packed_conversion utf_to_utf(const In* p, std::size_t n, Out* out, [[maybe_unused]] Policy pol) noexcept {
   Out* o = out;
   error_code first = error_code::none;
   bool wide = true;  // no block of 64 has failed since the last one-to-one block of 16: worth a try

@@ -71,7 +71,7 @@ inline std::size_t count_utf16_by_pairs(const char16_t* p, std::size_t n) noexce
 
 /// validate_utf16 on the `n` units at p with the bytes of each exchanged (UTF-16 in the byte order
 /// opposite to the host's).
-inline validation_result validate_utf16_swapped_scalar(const char16_t* p, std::size_t n) noexcept {
+inline packed_validation validate_utf16_swapped_scalar(const char16_t* p, std::size_t n) noexcept {
   for (std::size_t i = skip_paired_blocks<true>(p, n, 0); i < n; ++i) {
     const char16_t u = swap_bytes(p[i]);
     if (u < 0xD800 || u > 0xDFFF) continue;
@@ -85,7 +85,7 @@ inline validation_result validate_utf16_swapped_scalar(const char16_t* p, std::s
 }
 
 /// The kernel entry for UTF-32 validation.
-constexpr validation_result validate_utf32_scalar(const char32_t* p, std::size_t n) noexcept {
+constexpr packed_validation validate_utf32_scalar(const char32_t* p, std::size_t n) noexcept {
   return validate_utf(p, n);
 }
 

@@ -152,7 +152,7 @@ inline std::size_t boundary_before(const unsigned char* p, std::size_t b) noexce
 }
 
 /// The exact result for [0, n), given that [0, b) passed the block checks.
-inline validation_result rescan_from(const unsigned char* p, std::size_t n, std::size_t b) noexcept {
+inline packed_validation rescan_from(const unsigned char* p, std::size_t n, std::size_t b) noexcept {
   return validate_from(p, n, boundary_before(p, b));
 }
 

@@ -8,8 +8,8 @@
 #include <cstring>
 
 #include "../../config.hpp"
-#include "../../error.hpp"
 #include "../bytes.hpp"
+#include "../kernel_result.hpp"
 
 namespace utf8dfa {
 inline namespace UTF8DFA_ABI_NAMESPACE {
@@ -17,9 +17,9 @@ namespace detail {
 
 /// A vector conversion for inputs of at least `MinUnits` code units, the scalar one below: a vector
 /// kernel's setup (masks, permute tables) costs more than the DFA on a few characters.
-template <class In, class Out, conversion_result (*Vector)(const In*, std::size_t, Out*, char32_t) noexcept,
-          conversion_result (*Scalar)(const In*, std::size_t, Out*, char32_t) noexcept, std::size_t MinUnits>
-conversion_result vector_from(const In* p, std::size_t n, Out* out, char32_t replacement) noexcept {
+template <class In, class Out, packed_conversion (*Vector)(const In*, std::size_t, Out*, char32_t) noexcept,
+          packed_conversion (*Scalar)(const In*, std::size_t, Out*, char32_t) noexcept, std::size_t MinUnits>
+packed_conversion vector_from(const In* p, std::size_t n, Out* out, char32_t replacement) noexcept {
   return n < MinUnits ? Scalar(p, n, out, replacement) : Vector(p, n, out, replacement);
 }
 
@@ -39,10 +39,10 @@ inline bool mostly_ascii(const unsigned char* p, std::size_t n) noexcept {
 /// vector_from for UTF-8 input, where the vector kernel's way with inputs under `Below` bytes (a
 /// padded copy) costs more than the scalar DFA on mostly_ascii text (64 bytes of Portuguese text
 /// with one accented letter, timed alone: 16 ns against 24).
-template <class Out, conversion_result (*Vector)(const unsigned char*, std::size_t, Out*, char32_t) noexcept,
-          conversion_result (*Scalar)(const unsigned char*, std::size_t, Out*, char32_t) noexcept, std::size_t MinUnits,
+template <class Out, packed_conversion (*Vector)(const unsigned char*, std::size_t, Out*, char32_t) noexcept,
+          packed_conversion (*Scalar)(const unsigned char*, std::size_t, Out*, char32_t) noexcept, std::size_t MinUnits,
           std::size_t Below>
-conversion_result vector_unless_mostly_ascii(const unsigned char* p, std::size_t n, Out* out,
+packed_conversion vector_unless_mostly_ascii(const unsigned char* p, std::size_t n, Out* out,
                                              char32_t replacement) noexcept {
   static_assert(MinUnits >= 8 && Below <= 240, "whole words, a byte for the count");
   if (n < MinUnits) return Scalar(p, n, out, replacement);
@@ -65,24 +65,24 @@ inline constexpr std::size_t most_out_per_unit = sizeof(Out) == 1   ? 4
 /// and it writes one zero unit: the input's output is the buffer's output less its last Pad units.
 /// An input with an error is converted again by the scalar DFA, into `out`, which says whether an
 /// error at the end is an incomplete character (the buffer's run sees it cut by a zero).
-template <class In, class Out, conversion_result (*Vector)(const In*, std::size_t, Out*, char32_t) noexcept,
-          conversion_result (*Scalar)(const In*, std::size_t, Out*, char32_t) noexcept, std::size_t PadBelow,
+template <class In, class Out, packed_conversion (*Vector)(const In*, std::size_t, Out*, char32_t) noexcept,
+          packed_conversion (*Scalar)(const In*, std::size_t, Out*, char32_t) noexcept, std::size_t PadBelow,
           std::size_t Pad>
-UTF8DFA_NOINLINE conversion_result convert_padded(const In* p, std::size_t n, Out* out, char32_t replacement) noexcept {
+UTF8DFA_NOINLINE packed_conversion convert_padded(const In* p, std::size_t n, Out* out, char32_t replacement) noexcept {
   In in[PadBelow + Pad];
   Out converted[(PadBelow + Pad) * most_out_per_unit<Out>];
   std::memcpy(in, p, n * sizeof(In));
   std::memset(in + n, 0, Pad * sizeof(In));
-  const conversion_result r = Vector(in, n + Pad, converted, replacement);
+  const packed_conversion r = Vector(in, n + Pad, converted, replacement);
   if (r.error != error_code::none || r.read != n + Pad || r.written < Pad) return Scalar(p, n, out, replacement);
   std::memcpy(out, converted, (r.written - Pad) * sizeof(Out));
   return {n, r.written - Pad, error_code::none};
 }
 
-template <class In, class Out, conversion_result (*Vector)(const In*, std::size_t, Out*, char32_t) noexcept,
-          conversion_result (*Scalar)(const In*, std::size_t, Out*, char32_t) noexcept, std::size_t MinUnits,
+template <class In, class Out, packed_conversion (*Vector)(const In*, std::size_t, Out*, char32_t) noexcept,
+          packed_conversion (*Scalar)(const In*, std::size_t, Out*, char32_t) noexcept, std::size_t MinUnits,
           std::size_t PadBelow, std::size_t Pad>
-conversion_result padded_from(const In* p, std::size_t n, Out* out, char32_t replacement) noexcept {
+packed_conversion padded_from(const In* p, std::size_t n, Out* out, char32_t replacement) noexcept {
   static_assert(Pad > 0 && MinUnits <= PadBelow, "at least one zero unit ends the copied input");
   if (n < MinUnits) return Scalar(p, n, out, replacement);
   if (n >= PadBelow) return Vector(p, n, out, replacement);

@@ -7,9 +7,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "../../error.hpp"
 #include "../bytes.hpp"
 #include "../dfa.hpp"
+#include "../kernel_result.hpp"
 #include "../scalar.hpp"
 #include "../swapped_kernels.hpp"
 #include "../units_kernels.hpp"
@@ -160,10 +160,10 @@ inline bool scalar_region_in_order(const In* p, std::size_t n, std::size_t end, 
 
 /// The scalar function on the rest of the input, merged with what the vector loop did.
 template <bool Strict, class In, class Out>
-inline conversion_result finish_scalar(const In* p, std::size_t n, Out* out, transcode_cursor<Out> c,
+inline packed_conversion finish_scalar(const In* p, std::size_t n, Out* out, transcode_cursor<Out> c,
                                        char32_t repl) noexcept {
   if (c.i == n) return {n, static_cast<std::size_t>(c.o - out), c.first};  // (no call when nothing is left)
-  conversion_result r{};
+  packed_conversion r{};
   if constexpr (sizeof(In) == 1) {
     r = Strict                ? utf8_to_utf_scalar(p + c.i, n - c.i, c.o, strict{})
         : repl == skip_marker ? utf8_to_utf_scalar(p + c.i, n - c.i, c.o, skip{})
@@ -183,7 +183,7 @@ inline conversion_result finish_scalar(const In* p, std::size_t n, Out* out, tra
 /// finish_scalar for a conversion whose UTF-16 side is in the other byte order when Swap (see
 /// scalar_region_in_order).
 template <bool Strict, bool Swap, class In, class Out>
-inline conversion_result finish_scalar_in_order(const In* p, std::size_t n, Out* out, transcode_cursor<Out> c,
+inline packed_conversion finish_scalar_in_order(const In* p, std::size_t n, Out* out, transcode_cursor<Out> c,
                                                 char32_t repl) noexcept {
   if constexpr (!Swap) {
     return finish_scalar<Strict>(p, n, out, c, repl);
@@ -196,7 +196,7 @@ inline conversion_result finish_scalar_in_order(const In* p, std::size_t n, Out*
       std::size_t len = n - c.i < 64 ? n - c.i : 64;
       for (std::size_t j = 0; j < len; ++j) buf[j] = swap_bytes(p[c.i + j]);
       if (c.i + len < n && (buf[len - 1] & 0xFC00u) == 0xD800u) --len;
-      const conversion_result r = finish_scalar<Strict>(buf, len, c.o, transcode_cursor<Out>{0, c.o, c.first}, repl);
+      const packed_conversion r = finish_scalar<Strict>(buf, len, c.o, transcode_cursor<Out>{0, c.o, c.first}, repl);
       c.o += r.written;
       if (Strict && r.error != error_code::none) return {c.i + r.read, static_cast<std::size_t>(c.o - out), r.error};
       c.i += len;
@@ -204,7 +204,7 @@ inline conversion_result finish_scalar_in_order(const In* p, std::size_t n, Out*
     }
     return {n, static_cast<std::size_t>(c.o - out), c.first};
   } else {
-    const conversion_result r = finish_scalar<Strict>(p, n, out, c, repl);
+    const packed_conversion r = finish_scalar<Strict>(p, n, out, c, repl);
     swap_units_in_place(c.o, r.written - static_cast<std::size_t>(c.o - out));
     return r;
   }

@@ -475,7 +475,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf8_block_fails(const unsigned c
 /// UTF-16 is written with the bytes of each unit exchanged when Swap. Without Check (assume_valid),
 /// blocks are guarded (utf8_block_unguarded), not checked.
 template <bool Strict, class Out, bool Tail = false, bool Swap = false, bool Check = true>
-UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
+UTF8DFA_TARGET_AVX2 packed_conversion utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
                                                        char32_t replacement) noexcept;
 
 /// The `left` (8 to padded_below - 1) bytes at q widened into o when they are all ASCII (true);
@@ -638,7 +638,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool finish_in_place(const unsigned ch
 /// a padded copy (utf8_to_utf_impl with `Tail`; UTF-32, and from a 4-byte form on), the scalar DFA when they hold
 /// an error (which says where the error is and whether the input ends inside a character).
 template <bool Strict, bool Swap, bool Check, class Out>
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE conversion_result finish_padded(const unsigned char* p, std::size_t n,
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE packed_conversion finish_padded(const unsigned char* p, std::size_t n,
                                                                           Out* out, transcode_cursor<Out> c,
                                                                           char32_t repl,
                                                                           const byte_constants& k) noexcept {
@@ -654,7 +654,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE conversion_result finish_padded(const 
     alignas(32) unsigned char in[128];
     alignas(32) Out converted[160];
     copy_short(in, p + c.i, left);
-    const conversion_result r = utf8_to_utf_impl<true, Out, true, Swap, Check>(in, left, converted, 0);
+    const packed_conversion r = utf8_to_utf_impl<true, Out, true, Swap, Check>(in, left, converted, 0);
     if (r.error == error_code::none) {
       const std::size_t written = r.written - (r.read - left);
       copy_units_out(c.o, converted, written);
@@ -681,7 +681,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void widen_ascii32(__m256i v, const un
 }
 
 template <bool Strict, class Out, bool Tail, bool Swap, bool Check>
-UTF8DFA_TARGET_AVX2 conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
+UTF8DFA_TARGET_AVX2 packed_conversion utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
                                                        char32_t replacement) noexcept {
   transcode_cursor<Out> c{0, out, error_code::none};
   const char32_t repl = kernel_repl(replacement);
@@ -1254,7 +1254,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline bulk_position utf16_bulk(const char1
 /// half of a pair: the pair waits for the next block); a block holding an unpaired surrogate goes
 /// scalar. With Swap, the units are stored in the byte order opposite to the host's: exchanged as loaded.
 template <bool Strict, bool Swap = false>
-UTF8DFA_TARGET_AVX2 conversion_result utf16_to_utf8_impl(const char16_t* p, std::size_t n, unsigned char* out,
+UTF8DFA_TARGET_AVX2 packed_conversion utf16_to_utf8_impl(const char16_t* p, std::size_t n, unsigned char* out,
                                                          char32_t replacement) noexcept {
   transcode_cursor<unsigned char> c{0, out, error_code::none};
   const char32_t repl = kernel_repl(replacement);
@@ -1409,7 +1409,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline bulk_position utf32_bulk(const char3
 /// a time when they are ASCII or BMP scalar values, else 8; blocks holding a surrogate or a value
 /// above U+10FFFF go scalar.
 template <bool Strict>
-UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std::size_t n, unsigned char* out,
+UTF8DFA_TARGET_AVX2 packed_conversion utf32_to_utf8_impl(const char32_t* p, std::size_t n, unsigned char* out,
                                                          char32_t replacement) noexcept {
   transcode_cursor<unsigned char> c{0, out, error_code::none};
   const char32_t repl = kernel_repl(replacement);
@@ -1522,7 +1522,7 @@ UTF8DFA_TARGET_AVX2 conversion_result utf32_to_utf8_impl(const char32_t* p, std:
 
 // The kernel-table entry points (`replacement == strict_marker` means strict).
 
-UTF8DFA_TARGET_AVX2 inline conversion_result utf8_to_utf32(const unsigned char* p, std::size_t n, char32_t* out,
+UTF8DFA_TARGET_AVX2 inline packed_conversion utf8_to_utf32(const unsigned char* p, std::size_t n, char32_t* out,
                                                            char32_t replacement) noexcept {
   prepare_tables();
   return replacement == strict_marker  ? utf8_to_utf_impl<true>(p, n, out, replacement)
@@ -1530,7 +1530,7 @@ UTF8DFA_TARGET_AVX2 inline conversion_result utf8_to_utf32(const unsigned char* 
                                        : utf8_to_utf_impl<false>(p, n, out, replacement);
 }
 
-UTF8DFA_TARGET_AVX2 inline conversion_result utf8_to_utf16(const unsigned char* p, std::size_t n, char16_t* out,
+UTF8DFA_TARGET_AVX2 inline packed_conversion utf8_to_utf16(const unsigned char* p, std::size_t n, char16_t* out,
                                                            char32_t replacement) noexcept {
   prepare_tables();
   return replacement == strict_marker  ? utf8_to_utf_impl<true>(p, n, out, replacement)
@@ -1538,7 +1538,7 @@ UTF8DFA_TARGET_AVX2 inline conversion_result utf8_to_utf16(const unsigned char* 
                                        : utf8_to_utf_impl<false>(p, n, out, replacement);
 }
 
-UTF8DFA_TARGET_AVX2 inline conversion_result utf16_to_utf8(const char16_t* p, std::size_t n, unsigned char* out,
+UTF8DFA_TARGET_AVX2 inline packed_conversion utf16_to_utf8(const char16_t* p, std::size_t n, unsigned char* out,
                                                            char32_t replacement) noexcept {
   prepare_tables();
   return replacement == strict_marker ? utf16_to_utf8_impl<true>(p, n, out, replacement)
@@ -1547,7 +1547,7 @@ UTF8DFA_TARGET_AVX2 inline conversion_result utf16_to_utf8(const char16_t* p, st
 
 // UTF-16 in the byte order opposite to the host's.
 
-UTF8DFA_TARGET_AVX2 inline conversion_result utf8_to_utf16_swapped(const unsigned char* p, std::size_t n, char16_t* out,
+UTF8DFA_TARGET_AVX2 inline packed_conversion utf8_to_utf16_swapped(const unsigned char* p, std::size_t n, char16_t* out,
                                                                    char32_t replacement) noexcept {
   prepare_tables();
   return replacement == strict_marker  ? utf8_to_utf_impl<true, char16_t, false, true>(p, n, out, replacement)
@@ -1555,14 +1555,14 @@ UTF8DFA_TARGET_AVX2 inline conversion_result utf8_to_utf16_swapped(const unsigne
                                        : utf8_to_utf_impl<false, char16_t, false, true>(p, n, out, replacement);
 }
 
-UTF8DFA_TARGET_AVX2 inline conversion_result utf16_swapped_to_utf8(const char16_t* p, std::size_t n, unsigned char* out,
+UTF8DFA_TARGET_AVX2 inline packed_conversion utf16_swapped_to_utf8(const char16_t* p, std::size_t n, unsigned char* out,
                                                                    char32_t replacement) noexcept {
   prepare_tables();
   return replacement == strict_marker ? utf16_to_utf8_impl<true, true>(p, n, out, replacement)
                                       : utf16_to_utf8_impl<false, true>(p, n, out, replacement);
 }
 
-UTF8DFA_TARGET_AVX2 inline conversion_result utf32_to_utf8(const char32_t* p, std::size_t n, unsigned char* out,
+UTF8DFA_TARGET_AVX2 inline packed_conversion utf32_to_utf8(const char32_t* p, std::size_t n, unsigned char* out,
                                                            char32_t replacement) noexcept {
   prepare_tables();
   return replacement == strict_marker ? utf32_to_utf8_impl<true>(p, n, out, replacement)

@@ -136,7 +136,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE unsigned char* put_packed8(unsigned ch
 
 /// UTF-8 to Latin-1 under Policy: blocks of ASCII and C2/C3 pairs in vectors, the others scalar.
 template <class Policy>
-UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const unsigned char* p, std::size_t n,
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE packed_conversion utf8_to_latin1_by(const unsigned char* p, std::size_t n,
                                                                          unsigned char* out,
                                                                          unsigned char repl) noexcept {
   const __m256i fe = _mm256_set1_epi8(static_cast<char>(0xFE));
@@ -201,7 +201,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const u
   return latin1_result(s, n, !done);
 }
 
-inline conversion_result utf8_to_latin1(const unsigned char* p, std::size_t n, unsigned char* out,
+inline packed_conversion utf8_to_latin1(const unsigned char* p, std::size_t n, unsigned char* out,
                                         char32_t replacement) noexcept {
   prepare_tables();
   if (replacement == strict_marker) return utf8_to_latin1_by<strict>(p, n, out, 0);
@@ -287,7 +287,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i unpaired16(const char16_t* p) 
 /// before the first block that fails, blocks of 16 checked for surrogates; the scalar code finds
 /// the error in the first block that has one, and checks the tail.
 template <bool Swap>
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE validation_result validate_utf16_by(const char16_t* p,
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE packed_validation validate_utf16_by(const char16_t* p,
                                                                               std::size_t n) noexcept {
   using S = surrogate_bits<Swap>;
   std::size_t i = 0;
@@ -312,11 +312,11 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE validation_result validate_utf16_by(co
     i += b.take;
   }
   UTF8DFA_LEAVE_AVX();
-  const validation_result r = Swap ? validate_utf16_swapped_scalar(p + i, n - i) : validate_utf(p + i, n - i);
+  const packed_validation r = Swap ? validate_utf16_swapped_scalar(p + i, n - i) : validate_utf(p + i, n - i);
   return {i + r.valid_up_to, r.error_length, r.error};
 }
 
-UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_utf16(const char16_t* p,
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline packed_validation validate_utf16(const char16_t* p,
                                                                              std::size_t n) noexcept {
   return validate_utf16_by<false>(p, n);
 }
@@ -396,7 +396,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE char32_t* pairs_to_utf32(char32_t* o, 
 
 /// UTF-16 to UTF-32: blocks of 16 units without surrogates in vectors, the others scalar.
 template <bool Strict>
-UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf16_to_utf32_by(const char16_t* p, std::size_t n,
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE packed_conversion utf16_to_utf32_by(const char16_t* p, std::size_t n,
                                                                          char32_t* out, char32_t repl) noexcept {
   transcode_cursor<char32_t> c{0, out, error_code::none};
   if (n < 16) {  // (utf16_to_utf32_short has taken those without a surrogate from 8 units)
@@ -501,7 +501,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline bool utf16_to_utf32_short(const char
   return true;
 }
 
-inline conversion_result utf16_to_utf32(const char16_t* p, std::size_t n, char32_t* out, char32_t repl) noexcept {
+inline packed_conversion utf16_to_utf32(const char16_t* p, std::size_t n, char32_t* out, char32_t repl) noexcept {
   if (n - 8 <= 64 - 8 && utf16_to_utf32_short(p, n, out)) return {n, n, error_code::none};
   prepare_tables();
   return repl == strict_marker ? utf16_to_utf32_by<true>(p, n, out, repl) : utf16_to_utf32_by<false>(p, n, out, repl);
@@ -510,7 +510,7 @@ inline conversion_result utf16_to_utf32(const char16_t* p, std::size_t n, char32
 /// UTF-32 to UTF-16: blocks of 16 or 8 values without an error in vectors (BMP ones packed, supplementary
 /// ones split by a shuffle per lane), blocks with an error scalar.
 template <bool Strict>
-UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf32_to_utf16_by(const char32_t* p, std::size_t n,
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE packed_conversion utf32_to_utf16_by(const char32_t* p, std::size_t n,
                                                                          char16_t* out, char32_t repl) noexcept {
   const __m256i d800 = _mm256_set1_epi32(0xD800);
   const __m256i top = _mm256_set1_epi32(0x07FF);
@@ -619,7 +619,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result utf32_to_utf16_by(const c
   return {n, static_cast<std::size_t>(c.o - out), c.first};
 }
 
-inline conversion_result utf32_to_utf16(const char32_t* p, std::size_t n, char16_t* out, char32_t repl) noexcept {
+inline packed_conversion utf32_to_utf16(const char32_t* p, std::size_t n, char16_t* out, char32_t repl) noexcept {
   prepare_tables();
   return repl == strict_marker ? utf32_to_utf16_by<true>(p, n, out, repl) : utf32_to_utf16_by<false>(p, n, out, repl);
 }

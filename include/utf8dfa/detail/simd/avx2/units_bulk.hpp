@@ -190,7 +190,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf32_top_ok(__m256i top) noexcep
 /// validate_utf32: from a 64-byte boundary, blocks of up to 1024 values checked once each through
 /// take_utf32; the scalar code finds the error in a block that has one, and checks the head and the
 /// tail.
-UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_utf32(const char32_t* p,
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline packed_validation validate_utf32(const char32_t* p,
                                                                              std::size_t n) noexcept {
   if (n - 8 <= 64 - 8) {
     // 8 to 64 values: the first and the last 8, and those between in groups of 8 (the last ones
@@ -214,7 +214,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_utf32(con
   }
   std::size_t i = scalar_head(p, n);
   UTF8DFA_LEAVE_AVX();
-  validation_result r = validate_utf(p, i);
+  packed_validation r = validate_utf(p, i);
   if (!r) return r;
   // Each 32-bit lane's high half at most 10, its low half (plus 2000) at most F7FF.
   const __m256i limit = _mm256_set1_epi32(0x0010F7FF);
@@ -358,7 +358,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool narrow_short(const In* p, std::si
 /// 64-byte boundary narrowed in vectors, the others scalar.
 /// The output of [0, start) is written already, a byte per value.
 template <class Policy, class In>
-UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE conversion_result units_to_latin1_by(const In* p, std::size_t n,
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE packed_conversion units_to_latin1_by(const In* p, std::size_t n,
                                                                           unsigned char* out, unsigned char repl,
                                                                           std::size_t start = 0) noexcept {
   latin1_progress s;
@@ -434,7 +434,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t narrow_medium(const In* p, std:
 }
 
 template <class In>
-conversion_result units_to_latin1(const In* p, std::size_t n, unsigned char* out, char32_t replacement) noexcept {
+packed_conversion units_to_latin1(const In* p, std::size_t n, unsigned char* out, char32_t replacement) noexcept {
   std::size_t start = 0;
   if (n - 8 <= 64 - 8) {
     if (narrow_upto64(p, n, out)) return {n, n, error_code::none};
@@ -640,7 +640,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE UTF8DFA_ALIGN_CODE std::size_t change_endia
 }
 
 /// validate_utf16 on units with their bytes exchanged.
-UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_utf16_swapped(const char16_t* p,
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline packed_validation validate_utf16_swapped(const char16_t* p,
                                                                                      std::size_t n) noexcept {
   return validate_utf16_by<true>(p, n);
 }

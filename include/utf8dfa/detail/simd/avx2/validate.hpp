@@ -182,7 +182,7 @@ UTF8DFA_TARGET_AVX2 inline std::size_t check_blocks(const unsigned char* p, std:
 }
 
 /// rescan_from, out of line (the scalar DFA after a failing check).
-UTF8DFA_NOINLINE inline validation_result rescan_after(const unsigned char* p, std::size_t n, std::size_t b) noexcept {
+UTF8DFA_NOINLINE inline packed_validation rescan_after(const unsigned char* p, std::size_t n, std::size_t b) noexcept {
   return rescan_from(p, n, b);
 }
 
@@ -190,7 +190,7 @@ UTF8DFA_NOINLINE inline validation_result rescan_after(const unsigned char* p, s
 /// loads that read it back): the first 32 bytes after zero bytes (ASCII), and the last 32 after the
 /// 4 bytes before them (zero bytes where these are before the input). An input that fails is
 /// validated again by the scalar DFA, which says where and why.
-UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_short(const unsigned char* p,
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline packed_validation validate_short(const unsigned char* p,
                                                                              std::size_t n) noexcept {
   const std::size_t q = n - 32;  // where the last 32 bytes start (0..31)
   std::uint32_t before = 0;      // the 4 bytes before q, the last highest
@@ -212,7 +212,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline validation_result validate_short(con
 
 /// validate_scalar's answer: 64-byte blocks from 64 bytes up, one block over a padded copy from 32,
 /// the scalar DFA below.
-UTF8DFA_TARGET_AVX2 inline validation_result validate(const unsigned char* p, std::size_t n) noexcept {
+UTF8DFA_TARGET_AVX2 inline packed_validation validate(const unsigned char* p, std::size_t n) noexcept {
   if (UTF8DFA_LIKELY(n >= min_block_input)) {
     const std::size_t b = check_blocks(p, n);
     if (UTF8DFA_LIKELY(b == blocks_pass)) return {n, 0, error_code::none};

@@ -274,7 +274,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE void two_byte_block(const bmp_consta
 /// other input: one with a 4-byte form or an error goes to the block loop.
 template <bool Swap, class Out>
 UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool utf8_short_to_units(const unsigned char* p, std::size_t n, Out* out,
-                                                                     conversion_result& r) noexcept {
+                                                                     packed_conversion& r) noexcept {
   if (n > 64) return false;
   const auto live = static_cast<__mmask64>(low_bits(n));
   const __m512i v = _mm512_maskz_loadu_epi8(live, p);
@@ -324,7 +324,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool utf8_short_to_units(const unsig
 /// decoded up to its last complete character by gathering each character's 4 bytes into a dword.
 /// UTF-16 is written with the bytes of each unit exchanged when Swap.
 template <bool Strict, class Out, bool Swap = false>
-UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n,
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE packed_conversion utf8_to_utf_impl(const unsigned char* p, std::size_t n,
                                                                           Out* out, char32_t replacement,
                                                                           std::size_t start) noexcept {
   transcode_cursor<Out> c{start, out + start, error_code::none};
@@ -349,7 +349,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf8_to_utf_impl(const 
   }
   if (n - c.i <= 64 && c.i != 0) {  // (the entry points try an input of up to 64 bytes whole)
     if (c.i == n) return {n, static_cast<std::size_t>(c.o - out), error_code::none};
-    conversion_result r;
+    packed_conversion r;
     if (utf8_short_to_units<Swap>(p + c.i, n - c.i, c.o, r))
       return {n, static_cast<std::size_t>(c.o - out) + r.written, error_code::none};
   }
@@ -782,7 +782,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool take_block(const char16_t* p, s
 /// block end waits for the next block; a block holding an unpaired surrogate goes scalar). With Swap,
 /// the units are stored in the byte order opposite to the host's: exchanged as loaded.
 template <bool Strict, bool Swap = false>
-UTF8DFA_TARGET_AVX512 conversion_result utf16_to_utf8_impl(const char16_t* p, std::size_t n, unsigned char* out,
+UTF8DFA_TARGET_AVX512 packed_conversion utf16_to_utf8_impl(const char16_t* p, std::size_t n, unsigned char* out,
                                                            char32_t replacement) noexcept {
   transcode_cursor<unsigned char> c{0, out, error_code::none};
   const char32_t repl = kernel_repl(replacement);
@@ -856,7 +856,7 @@ UTF8DFA_TARGET_AVX512 inline bool all_scalar_values(__m512i cp) noexcept {
 /// UTF-32 to UTF-8, 32 units at a time; a block holding a surrogate or a value above U+10FFFF goes
 /// scalar (its first 16 units, then the vector path resumes).
 template <bool Strict>
-UTF8DFA_TARGET_AVX512 conversion_result utf32_to_utf8_impl(const char32_t* p, std::size_t n, unsigned char* out,
+UTF8DFA_TARGET_AVX512 packed_conversion utf32_to_utf8_impl(const char32_t* p, std::size_t n, unsigned char* out,
                                                            char32_t replacement) noexcept {
   transcode_cursor<unsigned char> c{0, out, error_code::none};
   const char32_t repl = kernel_repl(replacement);
@@ -948,7 +948,7 @@ UTF8DFA_TARGET_AVX512 conversion_result utf32_to_utf8_impl(const char32_t* p, st
 /// bytes, timed alone outside the benchmark (docs/performance.md, the round of the ASCII blocks of AVX-512 UTF-8
 /// decoding).
 template <bool Swap, class Out>
-UTF8DFA_TARGET_AVX512 inline conversion_result utf8_to_units(const unsigned char* p, std::size_t n, Out* out,
+UTF8DFA_TARGET_AVX512 inline packed_conversion utf8_to_units(const unsigned char* p, std::size_t n, Out* out,
                                                              char32_t replacement) noexcept {
   std::size_t i = 0;
   if (n > 64) {
@@ -960,30 +960,30 @@ UTF8DFA_TARGET_AVX512 inline conversion_result utf8_to_units(const unsigned char
     } while (n - i >= 64);
     if (i == n) return {n, n, error_code::none};
   } else {
-    conversion_result r;
+    packed_conversion r;
     if (utf8_short_to_units<Swap>(p, n, out, r)) return r;
   }
   return replacement == strict_marker ? utf8_to_utf_impl<true, Out, Swap>(p, n, out, replacement, i)
                                       : utf8_to_utf_impl<false, Out, Swap>(p, n, out, replacement, i);
 }
 
-UTF8DFA_TARGET_AVX512 inline conversion_result utf8_to_utf32(const unsigned char* p, std::size_t n, char32_t* out,
+UTF8DFA_TARGET_AVX512 inline packed_conversion utf8_to_utf32(const unsigned char* p, std::size_t n, char32_t* out,
                                                              char32_t replacement) noexcept {
   return utf8_to_units<false>(p, n, out, replacement);
 }
 
-UTF8DFA_TARGET_AVX512 inline conversion_result utf8_to_utf16(const unsigned char* p, std::size_t n, char16_t* out,
+UTF8DFA_TARGET_AVX512 inline packed_conversion utf8_to_utf16(const unsigned char* p, std::size_t n, char16_t* out,
                                                              char32_t replacement) noexcept {
   return utf8_to_units<false>(p, n, out, replacement);
 }
 
-UTF8DFA_TARGET_AVX512 inline conversion_result utf16_to_utf8(const char16_t* p, std::size_t n, unsigned char* out,
+UTF8DFA_TARGET_AVX512 inline packed_conversion utf16_to_utf8(const char16_t* p, std::size_t n, unsigned char* out,
                                                              char32_t replacement) noexcept {
   return replacement == strict_marker ? utf16_to_utf8_impl<true>(p, n, out, replacement)
                                       : utf16_to_utf8_impl<false>(p, n, out, replacement);
 }
 
-UTF8DFA_TARGET_AVX512 inline conversion_result utf32_to_utf8(const char32_t* p, std::size_t n, unsigned char* out,
+UTF8DFA_TARGET_AVX512 inline packed_conversion utf32_to_utf8(const char32_t* p, std::size_t n, unsigned char* out,
                                                              char32_t replacement) noexcept {
   return replacement == strict_marker ? utf32_to_utf8_impl<true>(p, n, out, replacement)
                                       : utf32_to_utf8_impl<false>(p, n, out, replacement);
@@ -991,12 +991,12 @@ UTF8DFA_TARGET_AVX512 inline conversion_result utf32_to_utf8(const char32_t* p, 
 
 // UTF-16 in the byte order opposite to the host's.
 
-UTF8DFA_TARGET_AVX512 inline conversion_result utf8_to_utf16_swapped(const unsigned char* p, std::size_t n,
+UTF8DFA_TARGET_AVX512 inline packed_conversion utf8_to_utf16_swapped(const unsigned char* p, std::size_t n,
                                                                      char16_t* out, char32_t replacement) noexcept {
   return utf8_to_units<true>(p, n, out, replacement);
 }
 
-UTF8DFA_TARGET_AVX512 inline conversion_result utf16_swapped_to_utf8(const char16_t* p, std::size_t n,
+UTF8DFA_TARGET_AVX512 inline packed_conversion utf16_swapped_to_utf8(const char16_t* p, std::size_t n,
                                                                      unsigned char* out,
                                                                      char32_t replacement) noexcept {
   return replacement == strict_marker ? utf16_to_utf8_impl<true, true>(p, n, out, replacement)

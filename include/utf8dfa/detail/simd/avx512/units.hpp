@@ -162,7 +162,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE UTF8DFA_ALIGN_CODE inline std::size_t lat
 /// Every block is whole (64 bytes) but the last, so the loads stay on the alignment they started on.
 /// From byte `start` on: the end of the ASCII bytes the caller has copied.
 template <class Policy>
-UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const unsigned char* p, std::size_t n,
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE packed_conversion utf8_to_latin1_by(const unsigned char* p, std::size_t n,
                                                                            unsigned char* out, unsigned char repl,
                                                                            std::size_t start) noexcept {
   // Built once (opaque: the compiler would otherwise build them again in the loop).
@@ -241,7 +241,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf8_to_latin1_by(const
 /// The kernel entry: a short input of ASCII and whole C2/C3 pairs (the same result under every
 /// policy) in one masked block, a longer one's ASCII blocks here (with no call between the kernel
 /// table and them), the rest by utf8_to_latin1_by.
-UTF8DFA_TARGET_AVX512 inline conversion_result utf8_to_latin1(const unsigned char* p, std::size_t n, unsigned char* out,
+UTF8DFA_TARGET_AVX512 inline packed_conversion utf8_to_latin1(const unsigned char* p, std::size_t n, unsigned char* out,
                                                               char32_t replacement) noexcept {
   std::size_t i = 0;
   if (n > 64) {
@@ -511,8 +511,8 @@ struct surrogate_tests {
 /// surrogates (shifted by one lane, the last carried to the next block) against the low ones. The
 /// scalar code finds the error from the block that has one, or from the unit before it when that
 /// is a high surrogate.
-template <bool Swap, validation_result (*Scalar)(const char16_t*, std::size_t)>
-UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE validation_result validate_utf16_blocks(const char16_t* p, std::size_t n,
+template <bool Swap, packed_validation (*Scalar)(const char16_t*, std::size_t)>
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE packed_validation validate_utf16_blocks(const char16_t* p, std::size_t n,
                                                                                     std::size_t i) noexcept {
   const surrogate_tests st;
   std::uint32_t carry = 0;  // the unit before the block is a high surrogate
@@ -532,19 +532,19 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE validation_result validate_utf16_blo
   if (i == n) return {n, 0, error_code::none};
   UTF8DFA_LEAVE_AVX();
   i -= carry;
-  const validation_result r = Scalar(p + i, n - i);
+  const packed_validation r = Scalar(p + i, n - i);
   return {i + r.valid_up_to, r.error_length, r.error};
 }
 
 /// `Scalar` (a scalar UTF-16 validation) on the input from its start, out of line: the short
 /// paths that call it keep no registers to save.
-template <validation_result (*Scalar)(const char16_t*, std::size_t)>
-UTF8DFA_NOINLINE validation_result validate_utf16_again(const char16_t* p, std::size_t n) noexcept {
+template <packed_validation (*Scalar)(const char16_t*, std::size_t)>
+UTF8DFA_NOINLINE packed_validation validate_utf16_again(const char16_t* p, std::size_t n) noexcept {
   return Scalar(p, n);
 }
 
 /// validate_utf16 of more than 1024 units: to a 64-byte boundary, then validate_utf16_blocks.
-UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16_long(const char16_t* p,
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline packed_validation validate_utf16_long(const char16_t* p,
                                                                                     std::size_t n) noexcept {
   const __m512i shift = _mm512_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
   const __m512i limit = _mm512_set1_epi16(0x0800);
@@ -553,7 +553,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16_l
 
 /// The kernel entry: up to 1024 units without an error in a straight line of vectors (out of line
 /// of the rest, so that it saves no registers); an error there: the scalar code from the start.
-UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16(const char16_t* p,
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline packed_validation validate_utf16(const char16_t* p,
                                                                                std::size_t n) noexcept {
   if (n <= 64) {  // short input: one or two masked vectors
     if (UTF8DFA_LIKELY(no_surrogate64(p, n) || paired64(surrogates64(p, n)))) return {n, 0, error_code::none};
@@ -663,7 +663,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE std::size_t pairs_only_run(const cha
 /// surrogate scalar (to its end, or past it to finish a pair). A pair across a block's end is
 /// written by the block of its high surrogate.
 template <bool Strict>
-UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf16_to_utf32_by(const char16_t* p, std::size_t n,
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE packed_conversion utf16_to_utf32_by(const char16_t* p, std::size_t n,
                                                                            char32_t* out, char32_t repl) noexcept {
   const pair_constants pc;
   // (hi << 10) + lo + this: the code point of the pair (hi, lo) (modulo 2^32).
@@ -754,7 +754,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf16_to_utf32_by(const
 /// the loop is set up), other input under 16 units by the scalar code, the rest utf16_to_utf32_by.
 /// (Empty input touches no memory: a masked store of nothing to a page never written costs a
 /// fault assist of hundreds of nanoseconds.)
-UTF8DFA_TARGET_AVX512 inline conversion_result utf16_to_utf32(const char16_t* p, std::size_t n, char32_t* out,
+UTF8DFA_TARGET_AVX512 inline packed_conversion utf16_to_utf32(const char16_t* p, std::size_t n, char32_t* out,
                                                               char32_t repl) noexcept {
   if (n <= 64) {
     if (n == 0) return {0, 0, error_code::none};
@@ -804,7 +804,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE std::size_t few_bmp_units(const char
 /// UTF-32 to UTF-16 from unit `start` on (the units before it converted one to one): blocks of
 /// 32 values of the BMP in a tight loop, other blocks of 16 in vectors, blocks with an error scalar.
 template <bool Strict>
-UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf32_to_utf16_by(const char32_t* p, std::size_t n,
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE packed_conversion utf32_to_utf16_by(const char32_t* p, std::size_t n,
                                                                            char16_t* out, char32_t repl,
                                                                            std::size_t start) noexcept {
   const cp_constants kc;
@@ -862,7 +862,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result utf32_to_utf16_by(const
 /// scalar code); up to 256, blocks of 32 of the BMP in few_bmp_units (before any constant of the
 /// loop is set up); the rest by utf32_to_utf16_by (from the first block with others on). Empty
 /// input touches no memory (see utf16_to_utf32).
-UTF8DFA_TARGET_AVX512 inline conversion_result utf32_to_utf16(const char32_t* p, std::size_t n, char16_t* out,
+UTF8DFA_TARGET_AVX512 inline packed_conversion utf32_to_utf16(const char32_t* p, std::size_t n, char16_t* out,
                                                               char32_t repl) noexcept {
   std::size_t i = 0;
   if (n <= 16) {

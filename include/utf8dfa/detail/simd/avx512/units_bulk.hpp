@@ -129,30 +129,26 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m512i take_halves(__m512i m, __m51
   return _mm512_max_epu16(m, _mm512_add_epi16(v, _mm512_set1_epi32(0x2000)));
 }
 
-/// validate_utf32: up to 64 values in masked vectors, exactly; longer input in blocks of up to
-/// 4096 values (64-byte aligned above 1024), four vectors a step, through the halves' filter (the
-/// last block with the masked rest). A block the filter flags is checked exactly a vector at a time:
-/// the scalar code reports the error from the first failing vector, or the blocks go on.
-UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf32(const char32_t* p,
-                                                                               std::size_t n) noexcept {
+/// validate_utf32's answer from value i on (the values before it valid), by the scalar code.
+UTF8DFA_NOINLINE inline packed_validation validate_utf32_from(const char32_t* p, std::size_t n,
+                                                              std::size_t i) noexcept {
+  const packed_validation r = validate_utf(p + i, n - i);
+  return {i + r.valid_up_to, r.error_length, r.error};
+}
+
+/// validate_utf32 of more than 64 values: blocks of up to 4096 values (64-byte aligned above 1024),
+/// four vectors a step, through the halves' filter (the last block with the masked rest). A block
+/// the filter flags is checked exactly a vector at a time: the scalar code reports the error from
+/// the first failing vector, or the blocks go on.
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline packed_validation validate_utf32_long(const char32_t* p,
+                                                                                    std::size_t n) noexcept {
   std::size_t i = 0;
-  if (n <= 64) {  // short input: up to four masked vectors (tested first: the fewest branches)
-    utf32_maxima a{_mm512_setzero_si512(), _mm512_setzero_si512()};
-    take_utf32(a, _mm512_maskz_loadu_epi32(mask16(n), p));
-    if (n > 16) {
-      take_utf32(a, _mm512_maskz_loadu_epi32(mask16(n - 16), p + 16));
-      if (n > 32) {
-        take_utf32(a, _mm512_maskz_loadu_epi32(mask16(n - 32), p + 32));
-        if (n > 48) take_utf32(a, _mm512_maskz_loadu_epi32(mask16(n - 48), p + 48));
-      }
-    }
-    if (UTF8DFA_LIKELY(utf32_fine(a))) return {n, 0, error_code::none};
-  } else {
-    if (n > 1024) {  // the values before the first 64-byte boundary
-      const std::size_t head = units_to_line(p);
-      if (!utf32_vector_fine(p, static_cast<__mmask16>(low_bits(head)))) goto scalar;
-      i = head;
-    }
+  if (n > 1024) {  // the values before the first 64-byte boundary
+    const std::size_t head = units_to_line(p);
+    if (!utf32_vector_fine(p, static_cast<__mmask16>(low_bits(head)))) goto scalar;
+    i = head;
+  }
+  {
     // Each 32-bit lane's high half at most 10, its low half (plus 2000) at most F7FF.
     const __m512i limit = _mm512_set1_epi32(0x0010F7FF);
     for (;;) {
@@ -186,8 +182,26 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf32(c
   }
 scalar:
   UTF8DFA_LEAVE_AVX();
-  const validation_result r = validate_utf(p + i, n - i);
-  return {i + r.valid_up_to, r.error_length, r.error};
+  return validate_utf32_from(p, n, i);
+}
+
+/// The kernel entry: up to 64 values in masked vectors, exactly, in a function that calls nothing
+/// on valid input (so it saves no registers); longer input by a tail call to validate_utf32_long.
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALIGN_CODE inline packed_validation validate_utf32(const char32_t* p,
+                                                                                 std::size_t n) noexcept {
+  if (n > 64) return validate_utf32_long(p, n);
+  utf32_maxima a{_mm512_setzero_si512(), _mm512_setzero_si512()};
+  take_utf32(a, _mm512_maskz_loadu_epi32(mask16(n), p));
+  if (n > 16) {
+    take_utf32(a, _mm512_maskz_loadu_epi32(mask16(n - 16), p + 16));
+    if (n > 32) {
+      take_utf32(a, _mm512_maskz_loadu_epi32(mask16(n - 32), p + 32));
+      if (n > 48) take_utf32(a, _mm512_maskz_loadu_epi32(mask16(n - 48), p + 48));
+    }
+  }
+  if (UTF8DFA_LIKELY(utf32_fine(a))) return {n, 0, error_code::none};
+  UTF8DFA_LEAVE_AVX();
+  return validate_utf32_from(p, n, 0);
 }
 
 /// Writes the 64 values at p (64-byte aligned) as bytes at o when they are all at most FF (with
@@ -280,7 +294,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool narrow64u(const In* p, unsigned
 /// UTF-16 (In char16_t, 32 units a vector) or UTF-32 (16) to Latin-1 under Policy: blocks of
 /// values up to FF narrowed in vectors, the others scalar.
 template <class Policy, class In>
-UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result units_to_latin1_by(const In* p, std::size_t n,
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE packed_conversion units_to_latin1_by(const In* p, std::size_t n,
                                                                             unsigned char* out, unsigned char repl,
                                                                             std::size_t start) noexcept {
   constexpr std::size_t lanes = 64 / sizeof(In);
@@ -332,7 +346,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE conversion_result units_to_latin1_by(cons
 /// policy); a block with a larger value, and longer input, go to units_to_latin1_by from that block
 /// (which aligns its blocks).
 template <class In>
-UTF8DFA_TARGET_AVX512 conversion_result units_to_latin1(const In* p, std::size_t n, unsigned char* out,
+UTF8DFA_TARGET_AVX512 packed_conversion units_to_latin1(const In* p, std::size_t n, unsigned char* out,
                                                         char32_t replacement) noexcept {
   const __m512i twice = _mm512_add_epi8(byte_iota(), byte_iota());
   const __m512i low_bytes = sizeof(In) == 2 ? twice : _mm512_add_epi8(twice, twice);
@@ -511,13 +525,13 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE UTF8DFA_ALIGN_CODE std::size_t change_end
 /// validate_utf16 on units with their bytes exchanged (the surrogate tests by surrogate_key, no byte
 /// shuffle; the pair checks of blocks that hold a surrogate exchange the bytes as loaded).
 /// validate_utf16_swapped of more than 1024 units.
-UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16_swapped_long(const char16_t* p,
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline packed_validation validate_utf16_swapped_long(const char16_t* p,
                                                                                             std::size_t n) noexcept {
   return validate_utf16_blocks<true, &validate_utf16_swapped_scalar>(p, n, 0);
 }
 
 /// The kernel entry, as validate_utf16's.
-UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline validation_result validate_utf16_swapped(const char16_t* p,
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline packed_validation validate_utf16_swapped(const char16_t* p,
                                                                                        std::size_t n) noexcept {
   if (n <= 64) {  // short input: one or two masked vectors
     if (UTF8DFA_LIKELY(no_surrogate64<true>(p, n) || paired64(surrogates64<true>(p, n))))

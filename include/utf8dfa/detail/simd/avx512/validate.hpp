@@ -292,7 +292,8 @@ inline constexpr std::size_t short_check_max = 256;
 /// loads of the bytes before each block cost such input more than they save. validate against simdutf icelake at 256 B,
 /// on an AMD EPYC: 1.08x -> 1.24x over the corpora; German, its first accented letter in the last block, 0.76x ->
 /// 0.94x; all-ASCII text 1.57x -> 1.40x, the one loss.)
-UTF8DFA_TARGET_AVX512 inline bool short_check(const unsigned char* p, std::size_t n, std::size_t& ascii) noexcept {
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool short_check(const unsigned char* p, std::size_t n,
+                                                             std::size_t& ascii) noexcept {
   std::size_t i = 0;
   while (n - i >= 64 && _mm512_movepi8_mask(load(p + i)) == 0) i += 64;
   ascii = i;
@@ -308,21 +309,11 @@ UTF8DFA_TARGET_AVX512 inline bool short_check(const unsigned char* p, std::size_
   return !any(err);
 }
 
-/// validate_scalar's answer by check_blocks; the tail is one masked block whose zero padding makes
-/// a character cut by the end fail the pair checks. An input of up to 64 bytes is that block alone
-/// (a whole one also checked for a cut character), before any of check_blocks' set-up; one of up to
-/// short_check_max bytes by short_check.
-UTF8DFA_TARGET_AVX512 inline validation_result validate(const unsigned char* p, std::size_t n) noexcept {
-  if (n <= 64) {
-    const __m512i in = load_first(p, n);
-    if (_mm512_movepi8_mask(in) == 0) return {n, 0, error_code::none};
-    const checker check;
-    const __m512i err = check(in, _mm512_setzero_si512());
-    if (UTF8DFA_LIKELY(!any(n == 64 ? _mm512_or_si512(err, ends_incomplete(in)) : err)))
-      return {n, 0, error_code::none};
-    UTF8DFA_LEAVE_AVX();
-    return rescan_from(p, n, 0);
-  }
+/// validate_scalar's answer for more than 64 bytes: up to short_check_max by short_check, longer by
+/// check_blocks; the tail is one masked block whose zero padding makes a character cut by the end
+/// fail the pair checks.
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline packed_validation validate_long(const unsigned char* p,
+                                                                              std::size_t n) noexcept {
   if (n <= short_check_max) {
     std::size_t ascii = 0;
     if (UTF8DFA_LIKELY(short_check(p, n, ascii))) return {n, 0, error_code::none};
@@ -332,6 +323,21 @@ UTF8DFA_TARGET_AVX512 inline validation_result validate(const unsigned char* p, 
   const std::size_t b = check_blocks(p, n);
   if (UTF8DFA_LIKELY(b == blocks_pass)) return {n, 0, error_code::none};
   return rescan_from(p, n, b);
+}
+
+/// The kernel entry. Up to 64 bytes, the tail block alone (a whole one also checked for a cut
+/// character), in a function that calls nothing on valid input, so it saves no registers; longer
+/// input by a tail call to validate_long.
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALIGN_CODE inline packed_validation validate(const unsigned char* p,
+                                                                           std::size_t n) noexcept {
+  if (n > 64) return validate_long(p, n);
+  const __m512i in = load_first(p, n);
+  if (_mm512_movepi8_mask(in) == 0) return {n, 0, error_code::none};
+  const checker check;
+  const __m512i err = check(in, _mm512_setzero_si512());
+  if (UTF8DFA_LIKELY(!any(n == 64 ? _mm512_or_si512(err, ends_incomplete(in)) : err))) return {n, 0, error_code::none};
+  UTF8DFA_LEAVE_AVX();
+  return rescan_from(p, n, 0);
 }
 
 /// Bytes that are not continuation bytes (80..BF are the signed bytes below -64).

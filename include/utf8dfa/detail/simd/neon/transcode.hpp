@@ -303,7 +303,7 @@ UTF8DFA_ALWAYS_INLINE void decode_windows(const unsigned char* p, std::size_t st
 /// utf8 (and the spill bound below holds), whatever the input. A block that fails the guard is
 /// decoded by the scalar DFA under replace.
 template <bool Strict, class Out, bool Swap = false, bool Check = true>
-inline conversion_result utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
+inline packed_conversion utf8_to_utf_impl(const unsigned char* p, std::size_t n, Out* out,
                                           char32_t replacement) noexcept {
   transcode_cursor<Out> c{0, out, error_code::none};
   const char32_t repl = kernel_repl(replacement);
@@ -511,7 +511,7 @@ UTF8DFA_ALWAYS_INLINE void ascii_runs(const In* p, std::size_t n, transcode_curs
 /// scalar. A step that encodes loads and classifies the next 16 units (its stores may spill into
 /// their output when they are BMP scalar values), and the next step takes them from there.
 template <bool Strict, class In, bool Swap = false>
-inline conversion_result utf_to_utf8_impl(const In* p, std::size_t n, unsigned char* out,
+inline packed_conversion utf_to_utf8_impl(const In* p, std::size_t n, unsigned char* out,
                                           char32_t replacement) noexcept {
   transcode_cursor<unsigned char> c{0, out, error_code::none};
   const char32_t repl = kernel_repl(replacement);
@@ -568,7 +568,7 @@ inline conversion_result utf_to_utf8_impl(const In* p, std::size_t n, unsigned c
 
 // The kernel-table entry points (`replacement == strict_marker` means strict).
 
-inline conversion_result utf8_to_utf32(const unsigned char* p, std::size_t n, char32_t* out,
+inline packed_conversion utf8_to_utf32(const unsigned char* p, std::size_t n, char32_t* out,
                                        char32_t replacement) noexcept {
   prepare_tables();
   return replacement == strict_marker  ? utf8_to_utf_impl<true>(p, n, out, replacement)
@@ -576,7 +576,7 @@ inline conversion_result utf8_to_utf32(const unsigned char* p, std::size_t n, ch
                                        : utf8_to_utf_impl<false>(p, n, out, replacement);
 }
 
-inline conversion_result utf8_to_utf16(const unsigned char* p, std::size_t n, char16_t* out,
+inline packed_conversion utf8_to_utf16(const unsigned char* p, std::size_t n, char16_t* out,
                                        char32_t replacement) noexcept {
   prepare_tables();
   return replacement == strict_marker  ? utf8_to_utf_impl<true>(p, n, out, replacement)
@@ -584,7 +584,7 @@ inline conversion_result utf8_to_utf16(const unsigned char* p, std::size_t n, ch
                                        : utf8_to_utf_impl<false>(p, n, out, replacement);
 }
 
-inline conversion_result utf16_to_utf8(const char16_t* p, std::size_t n, unsigned char* out,
+inline packed_conversion utf16_to_utf8(const char16_t* p, std::size_t n, unsigned char* out,
                                        char32_t replacement) noexcept {
   prepare_tables();
   return replacement == strict_marker ? utf_to_utf8_impl<true>(p, n, out, replacement)
@@ -592,7 +592,7 @@ inline conversion_result utf16_to_utf8(const char16_t* p, std::size_t n, unsigne
 }
 
 /// UTF-8 to UTF-16 in the byte order opposite to the host's.
-inline conversion_result utf8_to_utf16_swapped(const unsigned char* p, std::size_t n, char16_t* out,
+inline packed_conversion utf8_to_utf16_swapped(const unsigned char* p, std::size_t n, char16_t* out,
                                                char32_t replacement) noexcept {
   prepare_tables();
   return replacement == strict_marker  ? utf8_to_utf_impl<true, char16_t, true>(p, n, out, replacement)
@@ -601,14 +601,14 @@ inline conversion_result utf8_to_utf16_swapped(const unsigned char* p, std::size
 }
 
 /// UTF-16 in the byte order opposite to the host's to UTF-8.
-inline conversion_result utf16_swapped_to_utf8(const char16_t* p, std::size_t n, unsigned char* out,
+inline packed_conversion utf16_swapped_to_utf8(const char16_t* p, std::size_t n, unsigned char* out,
                                                char32_t replacement) noexcept {
   prepare_tables();
   return replacement == strict_marker ? utf_to_utf8_impl<true, char16_t, true>(p, n, out, replacement)
                                       : utf_to_utf8_impl<false, char16_t, true>(p, n, out, replacement);
 }
 
-inline conversion_result utf32_to_utf8(const char32_t* p, std::size_t n, unsigned char* out,
+inline packed_conversion utf32_to_utf8(const char32_t* p, std::size_t n, unsigned char* out,
                                        char32_t replacement) noexcept {
   prepare_tables();
   return replacement == strict_marker ? utf_to_utf8_impl<true>(p, n, out, replacement)

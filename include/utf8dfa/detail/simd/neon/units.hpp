@@ -62,7 +62,7 @@ inline std::size_t latin1_to_utf8(const unsigned char* p, std::size_t n, unsigne
 /// are stored once the next vector passed its check (it writes 8 bytes or more, so a store may
 /// spill into its output), the last exactly.
 template <class Policy>
-inline conversion_result utf8_to_latin1_impl(const unsigned char* p, std::size_t n, unsigned char* out,
+inline packed_conversion utf8_to_latin1_impl(const unsigned char* p, std::size_t n, unsigned char* out,
                                              Policy pol) noexcept {
   unsigned char repl = '?';
   if (!latin1_replacement(pol, repl)) return {0, 0, error_code::unrepresentable};
@@ -152,7 +152,7 @@ inline conversion_result utf8_to_latin1_impl(const unsigned char* p, std::size_t
   return latin1_result(s, n, !done);
 }
 
-inline conversion_result utf8_to_latin1(const unsigned char* p, std::size_t n, unsigned char* out,
+inline packed_conversion utf8_to_latin1(const unsigned char* p, std::size_t n, unsigned char* out,
                                         char32_t replacement) noexcept {
   prepare_tables();
   if (replacement == strict_marker) return utf8_to_latin1_impl(p, n, out, strict{});
@@ -210,7 +210,7 @@ UTF8DFA_ALWAYS_INLINE bool no_surrogate32(const std::uint16_t* q) noexcept {
 /// validate_utf's answer (with Swap, on the units with their bytes exchanged): 32 units without
 /// surrogates at a time, else 16 whose surrogates pair up; the scalar code finds the error.
 template <bool Swap>
-inline validation_result validate_utf16_impl(const char16_t* p, std::size_t n) noexcept {
+inline packed_validation validate_utf16_impl(const char16_t* p, std::size_t n) noexcept {
   const auto* q = reinterpret_cast<const std::uint16_t*>(p);
   std::size_t i = 0;
   for (bool pass = true; pass && n - i >= 16;) {
@@ -233,25 +233,25 @@ inline validation_result validate_utf16_impl(const char16_t* p, std::size_t n) n
       i += take;
     }
   }
-  validation_result r = Swap ? validate_utf16_swapped_scalar(p + i, n - i) : validate_utf(p + i, n - i);
+  packed_validation r = Swap ? validate_utf16_swapped_scalar(p + i, n - i) : validate_utf(p + i, n - i);
   r.valid_up_to += i;
   return r;
 }
 
-inline validation_result validate_utf16(const char16_t* p, std::size_t n) noexcept {
+inline packed_validation validate_utf16(const char16_t* p, std::size_t n) noexcept {
   return validate_utf16_impl<false>(p, n);
 }
 
 /// validate_utf16 on units with their bytes exchanged: a byte reversal a vector, then the same checks.
-inline validation_result validate_utf16_swapped(const char16_t* p, std::size_t n) noexcept {
+inline packed_validation validate_utf16_swapped(const char16_t* p, std::size_t n) noexcept {
   return validate_utf16_impl<true>(p, n);
 }
 
 /// The scalar UTF-16 <-> UTF-32 conversion on the rest of the input, merged with the vector loop's.
 template <bool Strict, class In, class Out>
-inline conversion_result finish_units(const In* p, std::size_t n, Out* out, transcode_cursor<Out> c,
+inline packed_conversion finish_units(const In* p, std::size_t n, Out* out, transcode_cursor<Out> c,
                                       char32_t repl) noexcept {
-  conversion_result r{};
+  packed_conversion r{};
   if (Strict)
     r = utf_to_utf(p + c.i, n - c.i, c.o, strict{});
   else if (repl == skip_marker)
@@ -267,7 +267,7 @@ inline conversion_result finish_units(const In* p, std::size_t n, Out* out, tran
 
 /// UTF-16 to UTF-32: 16 units without surrogates widened; other blocks through the scalar decoder.
 template <bool Strict>
-inline conversion_result utf16_to_utf32_impl(const char16_t* p, std::size_t n, char32_t* out,
+inline packed_conversion utf16_to_utf32_impl(const char16_t* p, std::size_t n, char32_t* out,
                                              char32_t replacement) noexcept {
   transcode_cursor<char32_t> c{0, out, error_code::none};
   const char32_t repl = kernel_repl(replacement);
@@ -312,7 +312,7 @@ UTF8DFA_ALWAYS_INLINE unsigned put_pairs(char16_t* o, uint32x4_t cp, bool spill)
 
 /// UTF-32 to UTF-16: 16 BMP scalar values narrowed; other blocks through the scalar decoder.
 template <bool Strict>
-inline conversion_result utf32_to_utf16_impl(const char32_t* p, std::size_t n, char16_t* out,
+inline packed_conversion utf32_to_utf16_impl(const char32_t* p, std::size_t n, char16_t* out,
                                              char32_t replacement) noexcept {
   transcode_cursor<char16_t> c{0, out, error_code::none};
   const char32_t repl = kernel_repl(replacement);
@@ -340,13 +340,13 @@ inline conversion_result utf32_to_utf16_impl(const char32_t* p, std::size_t n, c
   return finish_units<Strict>(p, n, out, c, repl);
 }
 
-inline conversion_result utf16_to_utf32(const char16_t* p, std::size_t n, char32_t* out,
+inline packed_conversion utf16_to_utf32(const char16_t* p, std::size_t n, char32_t* out,
                                         char32_t replacement) noexcept {
   return replacement == strict_marker ? utf16_to_utf32_impl<true>(p, n, out, replacement)
                                       : utf16_to_utf32_impl<false>(p, n, out, replacement);
 }
 
-inline conversion_result utf32_to_utf16(const char32_t* p, std::size_t n, char16_t* out,
+inline packed_conversion utf32_to_utf16(const char32_t* p, std::size_t n, char16_t* out,
                                         char32_t replacement) noexcept {
   prepare_tables();
   return replacement == strict_marker ? utf32_to_utf16_impl<true>(p, n, out, replacement)
@@ -619,7 +619,7 @@ inline std::size_t count_utf16(const char16_t* p, std::size_t n) noexcept {
 /// validate_utf's answer for UTF-32: 32 units a step, each as (u ^ D800) - 800 (wrapping), which
 /// takes a surrogate to FFFFF800 and up and a value above 10FFFF above 10F7FF, so that one maximum
 /// tells whether all are scalar values; from a step holding another value on, the scalar code.
-inline validation_result validate_utf32(const char32_t* p, std::size_t n) noexcept {
+inline packed_validation validate_utf32(const char32_t* p, std::size_t n) noexcept {
   const auto* q = reinterpret_cast<const std::uint32_t*>(p);
   const uint32x4_t flip = vdupq_n_u32(0xD800), bias = vdupq_n_u32(0x800);
   const auto off = [&](uint32x4_t u) { return vsubq_u32(veorq_u32(u, flip), bias); };
@@ -631,7 +631,7 @@ inline validation_result validate_utf32(const char32_t* p, std::size_t n) noexce
     if (vmaxvq_u32(vmaxq_u32(m0, m1)) > 0x10F7FF) break;
   }
   while (n - i >= 8 && all_scalar_values(vld1q_u32(q + i), vld1q_u32(q + i + 4))) i += 8;
-  validation_result r = validate_utf(p + i, n - i);
+  packed_validation r = validate_utf(p + i, n - i);
   r.valid_up_to += i;
   return r;
 }
@@ -639,7 +639,7 @@ inline validation_result validate_utf32(const char32_t* p, std::size_t n) noexce
 /// UTF-16 or UTF-32 (by In) to Latin-1 (Policy strict, replace or skip): 64 bytes of units up to
 /// 0xFF a step narrowed (UTF-16: then 16 units); other blocks through the scalar code.
 template <class Policy, class In>
-inline conversion_result utf_to_latin1_impl(const In* p, std::size_t n, unsigned char* out, Policy pol) noexcept {
+inline packed_conversion utf_to_latin1_impl(const In* p, std::size_t n, unsigned char* out, Policy pol) noexcept {
   unsigned char repl = '?';
   if (!latin1_replacement(pol, repl)) return {0, 0, error_code::unrepresentable};
   latin1_progress s;
@@ -683,7 +683,7 @@ inline conversion_result utf_to_latin1_impl(const In* p, std::size_t n, unsigned
 }
 
 template <class In>
-inline conversion_result utf_to_latin1(const In* p, std::size_t n, unsigned char* out, char32_t replacement) noexcept {
+inline packed_conversion utf_to_latin1(const In* p, std::size_t n, unsigned char* out, char32_t replacement) noexcept {
   if (replacement == strict_marker) return utf_to_latin1_impl(p, n, out, strict{});
   if (replacement == skip_marker) return utf_to_latin1_impl(p, n, out, skip{});
   return utf_to_latin1_impl(p, n, out, replace{replacement});

@@ -124,7 +124,7 @@ inline std::size_t check_blocks(const unsigned char* p, std::size_t n) noexcept 
 }
 
 /// validate_scalar's answer, 64 bytes per step.
-inline validation_result validate(const unsigned char* p, std::size_t n) noexcept {
+inline packed_validation validate(const unsigned char* p, std::size_t n) noexcept {
   if (n < min_block_input) return validate_scalar(p, n);
   const std::size_t b = check_blocks(p, n);
   if (UTF8DFA_LIKELY(b == blocks_pass)) return {n, 0, error_code::none};

@@ -105,7 +105,7 @@ UTF8DFA_TARGET_SSE4 inline std::size_t check_blocks(const unsigned char* p, std:
 }
 
 /// validate_scalar's answer for n >= min_block_input, 64 bytes per step.
-UTF8DFA_TARGET_SSE4 UTF8DFA_NOINLINE inline validation_result validate_blocks(const unsigned char* p,
+UTF8DFA_TARGET_SSE4 UTF8DFA_NOINLINE inline packed_validation validate_blocks(const unsigned char* p,
                                                                               std::size_t n) noexcept {
   const std::size_t b = check_blocks(p, n);
   if (UTF8DFA_LIKELY(b == blocks_pass)) return {n, 0, error_code::none};
@@ -114,7 +114,7 @@ UTF8DFA_TARGET_SSE4 UTF8DFA_NOINLINE inline validation_result validate_blocks(co
 
 /// validate_scalar's answer. Short inputs take the scalar DFA: this function is plain code (no
 /// target region), so they run exactly as in the scalar kernel.
-inline validation_result validate(const unsigned char* p, std::size_t n) noexcept {
+inline packed_validation validate(const unsigned char* p, std::size_t n) noexcept {
   return n < min_block_input ? validate_scalar(p, n) : validate_blocks(p, n);
 }
 
