@@ -135,6 +135,41 @@ UTF8DFA_TARGET_AVX512 inline Out* store_code_points2(const cp_constants& k, Out*
   return store_code_points<Swap>(k, store_code_points<Swap>(k, o, cp0, n0), cp1, n1);
 }
 
+/// The constants of decode_block, beyond cp_constants.
+struct gather_constants {
+  __m512i iota, quads, shifts, masks;
+
+  UTF8DFA_TARGET_AVX512 gather_constants() noexcept
+      : iota(byte_iota()),
+        quads(_mm512_set_epi8(15, 15, 15, 15, 14, 14, 14, 14, 13, 13, 13, 13, 12, 12, 12, 12, 11, 11, 11, 11, 10, 10,
+                              10, 10, 9, 9, 9, 9, 8, 8, 8, 8, 7, 7, 7, 7, 6, 6, 6, 6, 5, 5, 5, 5, 4, 4, 4, 4, 3, 3, 3,
+                              3, 2, 2, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0)),
+        // Lead-byte high nibble -> right shift and payload mask of the gathered value (8..B never lead).
+        shifts(_mm512_setr_epi32(18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 12, 12, 6, 0)),
+        masks(_mm512_setr_epi32(0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0, 0, 0, 0, 0x7FF, 0x7FF, 0xFFFF,
+                                0x1FFFFF)) {}
+};
+
+/// Writes the characters of the valid block v that start at the bits of `starts` (ASCII bytes and
+/// leads), each decoded from its 4 bytes gathered into a dword (any form: the path of blocks with a
+/// 4-byte one); returns the end of the output.
+template <bool Swap, class Out>
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE Out* decode_block(const cp_constants& cpk, const gather_constants& g,
+                                                              __m512i v, std::uint64_t starts, Out* o) noexcept {
+  const auto chars = static_cast<unsigned>(__builtin_popcountll(starts));
+  const __m512i pos = _mm512_maskz_compress_epi8(starts, g.iota);
+  // Text of mostly 4-byte forms has at most 16 characters a block, one group of 16.
+  if (chars <= 16) return store_code_points<Swap>(cpk, o, decode16(cpk, v, pos, g.quads, g.shifts, g.masks), chars);
+  o = store_code_points2<Swap>(cpk, o, decode16(cpk, v, pos, g.quads, g.shifts, g.masks),
+                               decode16(cpk, v, pos, _mm512_add_epi8(g.quads, _mm512_set1_epi8(16)), g.shifts, g.masks),
+                               chars);
+  if (UTF8DFA_UNLIKELY(chars > 32))
+    o = store_code_points2<Swap>(
+        cpk, o, decode16(cpk, v, pos, _mm512_add_epi8(g.quads, _mm512_set1_epi8(32)), g.shifts, g.masks),
+        decode16(cpk, v, pos, _mm512_add_epi8(g.quads, _mm512_set1_epi8(48)), g.shifts, g.masks), chars - 32);
+  return o;
+}
+
 /// The constants of decode_bmp, built once before a loop.
 struct bmp_constants {
   __m512i payload, weights, low6, ascii;
@@ -269,10 +304,11 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE void two_byte_block(const bmp_consta
   c.i += take;
 }
 
-/// A valid input of 64 bytes or fewer with no 4-byte form, converted in one masked block without the
-/// block loop's setup (which costs more than such an input). False, with nothing written, for any
-/// other input: one with a 4-byte form or an error goes to the block loop.
-template <bool Swap, class Out>
+/// A valid input of 64 bytes or fewer, converted in one masked block without the block loop's setup
+/// (which costs more than such an input). False, with nothing written, for any other input: one
+/// with an error, or (unless Supplementary) with a 4-byte form. (The entry points leave 4-byte forms
+/// to utf8_short_supplementary: decoding them inline made the entries save registers on every call.)
+template <bool Swap, bool Supplementary, class Out>
 UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool utf8_short_to_units(const unsigned char* p, std::size_t n, Out* out,
                                                                      packed_conversion& r) noexcept {
   if (n > 64) return false;
@@ -291,12 +327,20 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool utf8_short_to_units(const unsig
     std::uint64_t lead;
     if ((two_byte_errors(v, high, lead) | (lead >> 63)) != 0) return false;
   } else {
-    // 3-byte forms too (not 4-byte ones): the block check (a form cut by the end of the input is an
-    // error there, the load having put zeros after it; with 64 bytes, a lead among the last two that
-    // needs more is one too).
+    // 3- and 4-byte forms too: the block check (a form cut by the end of the input is an error there,
+    // the load having put zeros after it; with 64 bytes, a lead among the last three that needs more
+    // is one too).
     const std::uint64_t ge_f0 = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(static_cast<char>(0xF0)));
+    if (!Supplementary && ge_f0 != 0) return false;
     const std::uint64_t ge_c0 = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(static_cast<char>(0xC0)));
-    if ((ge_f0 | (ge_c0 >> 63) | (ge_e0 >> 62)) != 0 || utf8_block_checker().has_error(v, ge_e0, ge_f0)) return false;
+    if (((ge_c0 >> 63) | (ge_e0 >> 62) | (ge_f0 >> 61)) != 0 || utf8_block_checker().has_error(v, ge_e0, ge_f0))
+      return false;
+    if (Supplementary && ge_f0 != 0) {  // decoded as the block loop decodes a block with a 4-byte form
+      const std::uint64_t starts = _mm512_mask_cmpge_epi8_mask(live, v, _mm512_set1_epi8(static_cast<char>(0xC0)));
+      r = {n, static_cast<std::size_t>(decode_block<Swap>(cp_constants(), gather_constants(), v, starts, out) - out),
+           error_code::none};
+      return true;
+    }
   }
   const bmp_constants k;
   // The characters' first bytes: ASCII and leads (signed, at or above C0).
@@ -350,25 +394,18 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE packed_conversion utf8_to_utf_impl(const 
   if (n - c.i <= 64 && c.i != 0) {  // (the entry points try an input of up to 64 bytes whole)
     if (c.i == n) return {n, static_cast<std::size_t>(c.o - out), error_code::none};
     packed_conversion r;
-    if (utf8_short_to_units<Swap>(p + c.i, n - c.i, c.o, r))
+    if (utf8_short_to_units<Swap, false>(p + c.i, n - c.i, c.o, r))
       return {n, static_cast<std::size_t>(c.o - out) + r.written, error_code::none};
   }
   const char32_t repl = kernel_repl(replacement);
-  const __m512i iota = byte_iota();
-  const __m512i quads = _mm512_set_epi8(15, 15, 15, 15, 14, 14, 14, 14, 13, 13, 13, 13, 12, 12, 12, 12, 11, 11, 11, 11,
-                                        10, 10, 10, 10, 9, 9, 9, 9, 8, 8, 8, 8, 7, 7, 7, 7, 6, 6, 6, 6, 5, 5, 5, 5, 4,
-                                        4, 4, 4, 3, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0);
   // Byte indices (k, k+1) and (k+2, k+3) for the positions k = 0..31 and 32..63 (wrapping past 63:
   // never needed by a lead that is taken).
   const __m512i pairs_lo = lane_pairs<0>(), pairs_hi = lane_pairs<32>();
   const __m512i thirds_lo = lane_pairs<2>(), thirds_hi = lane_pairs<34>();
-  // Lead-byte high nibble -> right shift and payload mask of the gathered value (8..B never lead).
-  const __m512i shifts = _mm512_setr_epi32(18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 12, 12, 6, 0);
-  const __m512i masks =
-      _mm512_setr_epi32(0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0x7F, 0, 0, 0, 0, 0x7FF, 0x7FF, 0xFFFF, 0x1FFFFF);
   // The constants of the loop's paths, built here once (see opaque).
   const utf8_block_checker checker;
   const cp_constants cpk;
+  const gather_constants gather;
   const __m512i f0 = opaque(_mm512_set1_epi8(static_cast<char>(0xF0)));
   const __m512i c0 = opaque(_mm512_set1_epi8(static_cast<char>(0xC0)));
   while (c.i < n) {
@@ -438,22 +475,8 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE packed_conversion utf8_to_utf_impl(const 
         c.i += take;
         continue;
       }
-      const auto chars = static_cast<unsigned>(__builtin_popcountll(starts));
-      const __m512i pos = _mm512_maskz_compress_epi8(starts, iota);
-      // Only blocks holding a 4-byte form come here: text of mostly 4-byte forms has at most 16
-      // characters a block, one group of 16.
-      if (chars <= 16) {
-        c.o = store_code_points<Swap>(cpk, c.o, decode16(cpk, v, pos, quads, shifts, masks), chars);
-        c.i += take;
-        continue;
-      }
-      c.o = store_code_points2<Swap>(cpk, c.o, decode16(cpk, v, pos, quads, shifts, masks),
-                                     decode16(cpk, v, pos, _mm512_add_epi8(quads, _mm512_set1_epi8(16)), shifts, masks),
-                                     chars);
-      if (UTF8DFA_UNLIKELY(chars > 32))
-        c.o = store_code_points2<Swap>(
-            cpk, c.o, decode16(cpk, v, pos, _mm512_add_epi8(quads, _mm512_set1_epi8(32)), shifts, masks),
-            decode16(cpk, v, pos, _mm512_add_epi8(quads, _mm512_set1_epi8(48)), shifts, masks), chars - 32);
+      // Only blocks holding a 4-byte form come here.
+      c.o = decode_block<Swap>(cpk, gather, v, starts, c.o);
       c.i += take;
       continue;
     }
@@ -941,6 +964,26 @@ UTF8DFA_TARGET_AVX512 packed_conversion utf32_to_utf8_impl(const char32_t* p, st
 
 // The kernel-table entry points (`replacement == strict_marker` means strict).
 
+/// utf8_to_utf_impl by policy, from byte `start` on.
+template <bool Swap, class Out>
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE packed_conversion utf8_to_utf_from(const unsigned char* p, std::size_t n,
+                                                                               Out* out, char32_t replacement,
+                                                                               std::size_t start) noexcept {
+  return replacement == strict_marker ? utf8_to_utf_impl<true, Out, Swap>(p, n, out, replacement, start)
+                                      : utf8_to_utf_impl<false, Out, Swap>(p, n, out, replacement, start);
+}
+
+/// An input of up to 64 bytes that the entry points' short path does not take: one masked block with
+/// a 4-byte form, or else (an error) the block loop.
+template <bool Swap, class Out>
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE packed_conversion utf8_short_supplementary(const unsigned char* p, std::size_t n,
+                                                                                  Out* out,
+                                                                                  char32_t replacement) noexcept {
+  packed_conversion r;
+  if (utf8_short_to_units<Swap, true>(p, n, out, r)) return r;
+  return utf8_to_utf_from<Swap>(p, n, out, replacement, 0);
+}
+
 /// UTF-8 to UTF-32 or UTF-16 (its bytes exchanged when Swap), from the kernel table: an input of
 /// up to 64 bytes in one masked block when it can, a longer one's ASCII blocks here, the rest by
 /// utf8_to_utf_impl. The ASCII blocks come first, before any constant of the other paths is built
@@ -961,10 +1004,10 @@ UTF8DFA_TARGET_AVX512 inline packed_conversion utf8_to_units(const unsigned char
     if (i == n) return {n, n, error_code::none};
   } else {
     packed_conversion r;
-    if (utf8_short_to_units<Swap>(p, n, out, r)) return r;
+    if (utf8_short_to_units<Swap, false>(p, n, out, r)) return r;
+    return utf8_short_supplementary<Swap>(p, n, out, replacement);
   }
-  return replacement == strict_marker ? utf8_to_utf_impl<true, Out, Swap>(p, n, out, replacement, i)
-                                      : utf8_to_utf_impl<false, Out, Swap>(p, n, out, replacement, i);
+  return utf8_to_utf_from<Swap>(p, n, out, replacement, i);
 }
 
 UTF8DFA_TARGET_AVX512 inline packed_conversion utf8_to_utf32(const unsigned char* p, std::size_t n, char32_t* out,
