@@ -7753,15 +7753,44 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m128i unit_byte_reversal16() noexcep
                            : _mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12);
 }
 
-/// change_endianness from unit i on (16 bytes of units at least from i to n): 128 bytes a step, then 32, 16, the last
-/// 16 bytes (read before any store: out may be p) stored last, over units before them.
+/// Exchanges in place the bytes of the k units at o (under 32 bytes) by pieces of 16, 8, 4 and 2
+/// bytes that do not overlap: the next read of these units then loads each piece from one store (a
+/// load that spans two stores waits until both are written to the cache).
+template <class Unit>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void change_endianness_rest_in_place(Unit* units, std::size_t k,
+                                                                               __m128i lane_order) noexcept {
+  unsigned char* o = reinterpret_cast<unsigned char*>(units);
+  const std::size_t rest = k * sizeof(Unit);
+  if (rest & 16) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(o),
+                     _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(o)), lane_order));
+    o += 16;
+  }
+  if (rest & 8) {
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(o),
+                     _mm_shuffle_epi8(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(o)), lane_order));
+    o += 8;
+  }
+  if (rest & 4) {
+    _mm_storeu_si32(o, _mm_shuffle_epi8(_mm_loadu_si32(o), lane_order));
+    o += 4;
+  }
+  if (sizeof(Unit) == 2 && (rest & 2) != 0) {
+    const unsigned char b = o[0];
+    o[0] = o[1];
+    o[1] = b;
+  }
+}
+
+/// change_endianness from unit i on (16 bytes of units at least from i to n): 128 bytes a step, then
+/// 32; in place, the rest by change_endianness_rest_in_place; into another buffer, 16 bytes and the
+/// last 16 bytes, stored over units before them.
 template <class Unit>
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void change_endianness_from(const Unit* p, std::size_t n, Unit* out,
                                                                       std::size_t i) noexcept {
   constexpr std::size_t lanes = 32 / sizeof(Unit), half = lanes / 2;  // units in 32 and 16 bytes
   const __m128i lane_order = unit_byte_reversal16<Unit>();
   const __m256i order = _mm256_broadcastsi128_si256(lane_order);
-  const __m128i last = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + n - half)), lane_order);
   for (; n - i >= 4 * lanes; i += 4 * lanes) {
     const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
     const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + lanes));
@@ -7776,6 +7805,11 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void change_endianness_from(const Unit
     const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), _mm256_shuffle_epi8(a, order));
   }
+  if (out == p) {
+    change_endianness_rest_in_place<Unit>(out + i, n - i, lane_order);
+    return;
+  }
+  const __m128i last = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + n - half)), lane_order);
   if (n - i >= half) {  // 16 bytes
     const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), _mm_shuffle_epi8(x, lane_order));
@@ -7811,6 +7845,16 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE UTF8DFA_ALIGN_CODE std::size_t change_endia
   const __m128i lane_order = unit_byte_reversal16<Unit>();
   const __m256i order = _mm256_broadcastsi128_si256(lane_order);
   if (n <= 4 * lanes) {  // 16 to 128 bytes: two or four vectors, overlapping, all read before any store
+    if (out == p) {
+      // In place, stores that do not overlap: the next read of these units then loads each piece
+      // from one store (a load that spans two stores waits until both are written to the cache).
+      std::size_t i = 0;
+      for (; n - i >= lanes; i += lanes)
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i),
+                            _mm256_shuffle_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i)), order));
+      change_endianness_rest_in_place<Unit>(out + i, n - i, lane_order);
+      return n;
+    }
     if (n < lanes) {
       const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
       const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + n - half));
