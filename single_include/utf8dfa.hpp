@@ -6890,11 +6890,14 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline packed_validation validate_utf16(con
 }
 
 /// to_well_formed_utf16: blocks of 16 units checked pair by pair (p[16] read too) copied as they
-/// are; a block that fails repaired by the scalar code from the character boundary before it, and
-/// a low surrogate where a character starts after it replaced (the check does not see it); the last
-/// 16 units copied in one store when they are well-formed, else repaired.
-UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t to_well_formed_utf16(const char16_t* p, std::size_t n,
-                                                                             char16_t* out) noexcept {
+/// are (in place, left as they are: no store, which the next read of these units, a load one unit
+/// off the stores, would wait for); a block that fails repaired by the scalar code from the
+/// character boundary before it, and a low surrogate where a character starts after it replaced
+/// (the check does not see it); the last 16 units copied in one store when they are well-formed,
+/// else repaired.
+template <bool Copy>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::size_t to_well_formed_utf16_by(const char16_t* p, std::size_t n,
+                                                                              char16_t* out) noexcept {
   using S = surrogate_bits<false>;
   std::size_t i = 0;
   while (n - i >= 17) {
@@ -6908,14 +6911,16 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t to_well_formed_utf16(con
       const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 16));
       const __m256i bad = _mm256_or_si256(unpaired16<false>(p + i), unpaired16<false>(p + i + 16));
       if (!_mm256_testz_si256(bad, bad)) break;
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), u);
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i + 16), v);
+      if constexpr (Copy) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), u);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i + 16), v);
+      }
     }
     for (; n - i >= 17; i += 16) {
       const __m256i u = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
       const __m256i bad = unpaired16<false>(p + i);
       if (!_mm256_testz_si256(bad, bad)) break;
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), u);
+      if constexpr (Copy) _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), u);
     }
     i = pair_boundary(p, start, i);
     if (n - i < 17) break;
@@ -6927,13 +6932,18 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t to_well_formed_utf16(con
     // copy, the units before i among them written again as they were.
     const __m256i u = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + n - 16));
     if (check_utf16(u, n - 16, n).clean) {
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + n - 16), u);
+      if constexpr (Copy) _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + n - 16), u);
       return n;
     }
   }
   UTF8DFA_LEAVE_AVX();
   to_well_formed_until(p, n, i, n, out);
   return n;
+}
+
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t to_well_formed_utf16(const char16_t* p, std::size_t n,
+                                                                             char16_t* out) noexcept {
+  return out == p ? to_well_formed_utf16_by<false>(p, n, out) : to_well_formed_utf16_by<true>(p, n, out);
 }
 
 /// The 16 units u moved down one unit (unit k holds unit k + 1; the last is zero).
