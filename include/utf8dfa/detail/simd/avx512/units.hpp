@@ -571,9 +571,11 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline packed_validation validate_utf16(c
 /// block, and no load of the units before, which in place would wait on the store of the block
 /// before): lane j is out of pair when unit j is a low surrogate and unit j - 1 not a high one, or
 /// the other way round. A lone high surrogate last in a block is replaced by the next block (its
-/// lane 0), last in the input at the end.
-UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t to_well_formed_utf16(const char16_t* p, std::size_t n,
-                                                                               char16_t* out) noexcept {
+/// lane 0), last in the input at the end. In place (not Copy), a block without a replacement is
+/// left as it is: no store, which the next read of these units would wait for.
+template <bool Copy>
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE std::size_t to_well_formed_utf16_by(const char16_t* p, std::size_t n,
+                                                                                char16_t* out) noexcept {
   if (n == 0) return 0;
   const __m512i tag = _mm512_set1_epi16(static_cast<short>(0xFC00));
   const __m512i high = _mm512_set1_epi16(static_cast<short>(0xD800));
@@ -598,6 +600,8 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t to_well_formed_utf16(c
       const std::uint32_t lone_high = odd & after_high;  // lane j: unit j - 1
       if (lone_high & 1u) out[i - 1] = u'\xFFFD';
       v = _mm512_mask_mov_epi16(u, (odd & is_low) | (lone_high >> 1), _mm512_set1_epi16(static_cast<short>(0xFFFD)));
+    } else if (!Copy) {
+      continue;
     }
     if (whole)
       _mm512_storeu_si512(out + i, v);
@@ -606,6 +610,11 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t to_well_formed_utf16(c
   }
   if ((p[n - 1] & 0xFC00) == 0xD800) out[n - 1] = u'\xFFFD';
   return n;
+}
+
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t to_well_formed_utf16(const char16_t* p, std::size_t n,
+                                                                               char16_t* out) noexcept {
+  return out == p ? to_well_formed_utf16_by<false>(p, n, out) : to_well_formed_utf16_by<true>(p, n, out);
 }
 
 /// The 16 units at q zero-extended to 32 bits (from memory: one load and one shuffle-port operation).
