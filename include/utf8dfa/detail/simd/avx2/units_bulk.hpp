@@ -404,10 +404,9 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE packed_conversion units_to_latin1_by(const 
 }
 
 /// Latin-1 of 8 to 64 values when they are all up to FF (false, and nothing written, otherwise):
-/// overlapping groups of 8 below 32 values, else the first 32 and the last 32. Out of line and
-/// small: no registers to save or stack to align, as units_to_latin1_by has.
+/// overlapping groups of 8 below 32 values, else the first 32 and the last 32.
 template <class In>
-UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE bool narrow_upto64(const In* p, std::size_t n, unsigned char* out) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool narrow_upto64(const In* p, std::size_t n, unsigned char* out) noexcept {
   if (n < 32) return narrow_short(p, n, out);
   __m256i over = _mm256_setzero_si256();
   const __m256i first = narrow_any32(p, over), last = narrow_any32(p + n - 32, over);
@@ -421,10 +420,9 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE bool narrow_upto64(const In* p, std::size_t
 
 /// Latin-1 of 64 to align_from values, 32 at a time (the last 32 ending at n) while they are all
 /// up to FF: returns n, or the start of the first block of 32 that is not (its output not written).
-/// Small and out of line, as narrow_upto64.
 template <class In>
-UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t narrow_medium(const In* p, std::size_t n,
-                                                               unsigned char* out) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::size_t narrow_medium(const In* p, std::size_t n,
+                                                                    unsigned char* out) noexcept {
   std::size_t i = 0;
   while (n - i >= 64 && narrow64(p + i, out + i)) i += 64;  // (the block of 32 that fails found below)
   for (; n - i >= 32; i += 32)
@@ -433,18 +431,36 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t narrow_medium(const In* p, std:
   return i;
 }
 
+/// units_to_latin1 from unit `start` on (the units before it written), by policy.
 template <class In>
-packed_conversion units_to_latin1(const In* p, std::size_t n, unsigned char* out, char32_t replacement) noexcept {
-  std::size_t start = 0;
-  if (n - 8 <= 64 - 8) {
-    if (narrow_upto64(p, n, out)) return {n, n, error_code::none};
-  } else if (n - 65 < align_from - 65) {
-    start = narrow_medium(p, n, out);
-    if (start == n) return {n, n, error_code::none};
-  }
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE packed_conversion
+units_to_latin1_from(const In* p, std::size_t n, unsigned char* out, char32_t replacement, std::size_t start) noexcept {
   if (replacement == strict_marker) return units_to_latin1_by<strict>(p, n, out, 0, start);
   if (replacement == skip_marker) return units_to_latin1_by<skip>(p, n, out, 0, start);
   return units_to_latin1_by<replace>(p, n, out, static_cast<unsigned char>(replacement), start);
+}
+
+/// units_to_latin1 of input that the entry does not take whole: from 65 to align_from units, blocks
+/// from the start while they narrow; then units_to_latin1_by.
+template <class In>
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE packed_conversion units_to_latin1_rest(const In* p, std::size_t n,
+                                                                            unsigned char* out,
+                                                                            char32_t replacement) noexcept {
+  std::size_t start = 0;
+  if (n - 65 < align_from - 65) {
+    start = narrow_medium(p, n, out);
+    if (start == n) return {n, n, error_code::none};
+  }
+  return units_to_latin1_from(p, n, out, replacement, start);
+}
+
+/// The kernel entry: 8 to 64 units narrowed here when they all are at most FF, in a function that
+/// calls nothing then (so it saves no registers); anything else by a tail call.
+template <class In>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALIGN_CODE packed_conversion units_to_latin1(const In* p, std::size_t n, unsigned char* out,
+                                                                         char32_t replacement) noexcept {
+  if (n - 8 <= 64 - 8 && narrow_upto64(p, n, out)) return {n, n, error_code::none};
+  return units_to_latin1_rest(p, n, out, replacement);
 }
 
 /// The `group` (16 or 8) Latin-1 bytes at p widened into one 32-byte store at o.
