@@ -341,26 +341,40 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE packed_conversion units_to_latin1_by(cons
   return latin1_result(s, n, false);
 }
 
-/// The kernel entry. Up to 1024 units, blocks of 64 from the start (unaligned) while their values
-/// are all up to FF, then the rest in straight-line masked vectors (the same result under every
-/// policy); a block with a larger value, and longer input, go to units_to_latin1_by from that block
-/// (which aligns its blocks).
+/// units_to_latin1 of more than 64 units, or of up to 64 that do not all narrow: up to 1024
+/// units, blocks of 64 from the start (unaligned) while their values are all up to FF, then the rest
+/// in straight-line masked vectors (the same result under every policy); a block with a larger
+/// value, and longer input, go to units_to_latin1_by from that block (which aligns its blocks).
 template <class In>
-UTF8DFA_TARGET_AVX512 packed_conversion units_to_latin1(const In* p, std::size_t n, unsigned char* out,
-                                                        char32_t replacement) noexcept {
-  const __m512i twice = _mm512_add_epi8(byte_iota(), byte_iota());
-  const __m512i low_bytes = sizeof(In) == 2 ? twice : _mm512_add_epi8(twice, twice);
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE packed_conversion units_to_latin1_rest(const In* p, std::size_t n,
+                                                                              unsigned char* out,
+                                                                              char32_t replacement) noexcept {
   std::size_t i = 0;
-  if (n <= 64) {                                  // (tested first: the shortest calls take the fewest branches)
-    if (n == 0) return {0, 0, error_code::none};  // (a masked store of nothing: see utf16_to_utf32)
-    if (narrow_short(p, n, out, low_bytes)) return {n, n, error_code::none};
-  } else if (n <= 1024) {
+  if (n - 65 < 1024 - 64) {  // 65 to 1024
+    const __m512i twice = _mm512_add_epi8(byte_iota(), byte_iota());
+    const __m512i low_bytes = sizeof(In) == 2 ? twice : _mm512_add_epi8(twice, twice);
     while (n - i > 64 && narrow64u(p + i, out + i, low_bytes)) i += 64;
     if (n - i <= 64 && narrow_short(p + i, n - i, out + i, low_bytes)) return {n, n, error_code::none};
   }
   if (replacement == strict_marker) return units_to_latin1_by<strict>(p, n, out, 0, i);
   if (replacement == skip_marker) return units_to_latin1_by<skip>(p, n, out, 0, i);
   return units_to_latin1_by<replace>(p, n, out, static_cast<unsigned char>(replacement), i);
+}
+
+/// The kernel entry: up to 64 units narrowed here in straight-line masked vectors when they all are
+/// at most FF, in a function that calls nothing then (so it saves no registers); anything else by a
+/// tail call to units_to_latin1_rest.
+template <class In>
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALIGN_CODE packed_conversion units_to_latin1(const In* p, std::size_t n,
+                                                                           unsigned char* out,
+                                                                           char32_t replacement) noexcept {
+  if (n <= 64) {
+    if (n == 0) return {0, 0, error_code::none};  // (a masked store of nothing: see utf16_to_utf32)
+    const __m512i twice = _mm512_add_epi8(byte_iota(), byte_iota());
+    const __m512i low_bytes = sizeof(In) == 2 ? twice : _mm512_add_epi8(twice, twice);
+    if (narrow_short(p, n, out, low_bytes)) return {n, n, error_code::none};
+  }
+  return units_to_latin1_rest(p, n, out, replacement);
 }
 
 /// Widens the k (at most 32 or 16) Latin-1 bytes at p into UTF-16 (Out char16_t) or UTF-32 at o.
