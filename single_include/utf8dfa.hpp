@@ -536,7 +536,8 @@ struct packed_validation {
 };
 
 /// conversion_result in 16 bytes where size_t has 64 bits: `written` and `error` share the second
-/// word (no buffer holds 2^56 units).
+/// word (no buffer holds 2^56 units). (24 bytes under the Windows bit-field layout, where an 8-byte
+/// result is the most that comes back in a register anyway.)
 struct packed_conversion {
   std::size_t read;
 #if SIZE_MAX > 0xFFFFFFFFu
@@ -6893,8 +6894,8 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline packed_validation validate_utf16(con
 /// are (in place, left as they are: no store, which the next read of these units, a load one unit
 /// off the stores, would wait for); a block that fails repaired by the scalar code from the
 /// character boundary before it, and a low surrogate where a character starts after it replaced
-/// (the check does not see it); the last 16 units copied in one store when they are well-formed,
-/// else repaired.
+/// (the check does not see it); the last 16 units copied in one store when they are well-formed
+/// (in place, left as they are), else repaired.
 template <bool Copy>
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::size_t to_well_formed_utf16_by(const char16_t* p, std::size_t n,
                                                                               char16_t* out) noexcept {
@@ -6929,7 +6930,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::size_t to_well_formed_utf16_by(co
   }
   if (i < n && n >= 16) {
     // The last 16 units, when they are well-formed (a low surrogate first counts as lone): their
-    // copy, the units before i among them written again as they were.
+    // copy, the units before i among them written again as they were (in place, nothing written).
     const __m256i u = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + n - 16));
     if (check_utf16(u, n - 16, n).clean) {
       if constexpr (Copy) _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + n - 16), u);
@@ -7798,7 +7799,10 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void change_endianness_rest_in_place(U
     o += 8;
   }
   if (rest & 4) {
-    _mm_storeu_si32(o, _mm_shuffle_epi8(_mm_loadu_si32(o), lane_order));
+    std::int32_t w;  // (memcpy and movd: _mm_loadu_si32 is missing or wrong in some GCC versions)
+    std::memcpy(&w, o, 4);
+    w = _mm_cvtsi128_si32(_mm_shuffle_epi8(_mm_cvtsi32_si128(w), lane_order));
+    std::memcpy(o, &w, 4);
     o += 4;
   }
   if (sizeof(Unit) == 2 && (rest & 2) != 0) {
@@ -7857,8 +7861,9 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t change_endianness_long(const Un
 }
 
 /// change_endianness_utf16 / _utf32 (by Unit): one byte shuffle a vector; `out` may be `p`. Up to
-/// 128 bytes, two or four vectors, all read before any store; then 128 bytes a step. A leaf below
-/// align_from units (as latin1_widen).
+/// 128 bytes: in place, whole vectors and the rest by change_endianness_rest_in_place; into another
+/// buffer, two or four vectors, overlapping. Then 128 bytes a step. A leaf below align_from units (as
+/// latin1_widen).
 template <class Unit>
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE UTF8DFA_ALIGN_CODE std::size_t change_endianness(const Unit* p, std::size_t n,
                                                                                       Unit* out) noexcept {
@@ -7870,7 +7875,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE UTF8DFA_ALIGN_CODE std::size_t change_endia
   }
   const __m128i lane_order = unit_byte_reversal16<Unit>();
   const __m256i order = _mm256_broadcastsi128_si256(lane_order);
-  if (n <= 4 * lanes) {  // 16 to 128 bytes: two or four vectors, overlapping, all read before any store
+  if (n <= 4 * lanes) {  // 16 to 128 bytes
     if (out == p) {
       // In place, stores that do not overlap: the next read of these units then loads each piece
       // from one store (a load that spans two stores waits until both are written to the cache).
@@ -7881,6 +7886,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE UTF8DFA_ALIGN_CODE std::size_t change_endia
       change_endianness_rest_in_place<Unit>(out + i, n - i, lane_order);
       return n;
     }
+    // Into another buffer: two or four vectors, overlapping, all read before any store.
     if (n < lanes) {
       const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
       const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + n - half));
@@ -8379,9 +8385,9 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool short_check(const unsigned char
   return !any(err);
 }
 
-/// validate_scalar's answer for more than 64 bytes: up to short_check_max by short_check, longer by
-/// check_blocks; the tail is one masked block whose zero padding makes a character cut by the end
-/// fail the pair checks.
+/// validate_scalar's answer for more than 64 bytes: up to short_check_max by short_check (its tail
+/// one masked block whose zero padding makes a character cut by the end fail the pair checks),
+/// longer by check_blocks.
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline packed_validation validate_long(const unsigned char* p,
                                                                               std::size_t n) noexcept {
   if (n <= short_check_max) {

@@ -925,8 +925,11 @@ TEST_CASE("UTF-16 in the other byte order: input and output ending right before 
 #endif
 
 TEST_CASE("SIMD transcoding: inputs of up to 64 bytes (one masked block), every length, an error at every position") {
-  // ASCII, 2-byte forms, 3-byte forms, and mixes of them (the forms the one-block conversion takes),
-  // then all four widths; in both UTF-16 byte orders, and ending right before an unmapped page.
+  // ASCII, 2-byte forms, 3-byte forms, and mixes of them (the forms the entries' one-block
+  // conversion takes), then all four widths, 4-byte forms alone and with ASCII (AVX-512 takes a block
+  // with a 4-byte form in a second try), and 60 ASCII bytes with one 4-byte form (more than 32
+  // characters in a block with one); in both UTF-16 byte orders, and ending right before an unmapped
+  // page.
   const std::vector<std::vector<unsigned char>> errors = {
       {0x80}, {0xC1, 0xBF}, {0xC2}, {0xDF, 0x41}, {0xE0, 0x9F, 0xBF}, {0xED, 0xA0, 0x80}, {0xE2, 0x82}, {0xF0}, {0xFF}};
   const d::kernel_table& table = *d::default_kernel();
@@ -943,8 +946,12 @@ TEST_CASE("SIMD transcoding: inputs of up to 64 bytes (one masked block), every 
   std::mt19937 rng(71);
   for (const simd_kernel& k : kernels_under_test()) {
     if (!k.supported) continue;
-    for (const auto& mix : {mixes[0], mixes[1], mixes[2], mixes[6], mixes[10], mixes[9], mixes[4]}) {
-      const std::vector<unsigned char> base = to_utf8(random_text(rng, 80, mix));
+    std::vector<std::vector<unsigned char>> bases;
+    for (const auto& mix :
+         {mixes[0], mixes[1], mixes[2], mixes[6], mixes[10], mixes[9], mixes[4], mixes[3], mixes[8], mixes[5]})
+      bases.push_back(to_utf8(random_text(rng, 80, mix)));
+    bases.push_back(to_utf8(std::u32string(60, U'a') + U"\U0001F600" + std::u32string(10, U'b')));
+    for (const std::vector<unsigned char>& base : bases) {
       for (std::size_t n = 0; n <= 70 && n <= base.size(); ++n) {
         std::memcpy(end - n, base.data(), n);  // may end inside a character
         check_utf8(k, end - n, n);
@@ -1079,6 +1086,25 @@ TEST_CASE("SIMD transcoding: the scalar rest of UTF-16 in the other byte order, 
           REQUIRE(std::memcmp(got.data(), want.data(), w.written) == 0);
         }
       }
+}
+
+TEST_CASE("Kernel results: the 16-byte forms the kernels return keep every field of the public results") {
+  // written up to 2^56 - 1 where size_t has 64 bits (no buffer holds more units), all of it elsewhere.
+  constexpr std::size_t most = sizeof(std::size_t) >= 8 ? SIZE_MAX >> 8 : SIZE_MAX;
+  for (const error_code e : {error_code::none, error_code::overlong, error_code::unrepresentable}) {
+    for (const std::size_t w : {std::size_t{0}, std::size_t{1}, most / 2 + 1, most}) {
+      const conversion_result c = d::packed_conversion(conversion_result{SIZE_MAX - w, w, e});
+      CHECK(c.read == SIZE_MAX - w);
+      CHECK(c.written == w);
+      CHECK(c.error == e);
+      const utf8dfa::validation_result v = d::packed_validation(utf8dfa::validation_result{w, 5, e});
+      CHECK(v.valid_up_to == w);
+      CHECK(v.error_length == 5);
+      CHECK(v.error == e);
+    }
+  }
+  static_assert(conversion_result(d::packed_conversion(3, 2, error_code::too_short)).written == 2);
+  static_assert(conversion_result(d::packed_conversion(3, 2, error_code::too_short)).error == error_code::too_short);
 }
 
 }  // namespace utf8dfa_test_simd_transcode

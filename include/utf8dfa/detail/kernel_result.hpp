@@ -33,7 +33,8 @@ struct packed_validation {
 };
 
 /// conversion_result in 16 bytes where size_t has 64 bits: `written` and `error` share the second
-/// word (no buffer holds 2^56 units).
+/// word (no buffer holds 2^56 units). (24 bytes under the Windows bit-field layout, where an 8-byte
+/// result is the most that comes back in a register anyway.)
 struct packed_conversion {
   std::size_t read;
 #if SIZE_MAX > 0xFFFFFFFFu

@@ -325,8 +325,8 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline packed_validation validate_utf16(con
 /// are (in place, left as they are: no store, which the next read of these units, a load one unit
 /// off the stores, would wait for); a block that fails repaired by the scalar code from the
 /// character boundary before it, and a low surrogate where a character starts after it replaced
-/// (the check does not see it); the last 16 units copied in one store when they are well-formed,
-/// else repaired.
+/// (the check does not see it); the last 16 units copied in one store when they are well-formed
+/// (in place, left as they are), else repaired.
 template <bool Copy>
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::size_t to_well_formed_utf16_by(const char16_t* p, std::size_t n,
                                                                               char16_t* out) noexcept {
@@ -361,7 +361,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::size_t to_well_formed_utf16_by(co
   }
   if (i < n && n >= 16) {
     // The last 16 units, when they are well-formed (a low surrogate first counts as lone): their
-    // copy, the units before i among them written again as they were.
+    // copy, the units before i among them written again as they were (in place, nothing written).
     const __m256i u = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + n - 16));
     if (check_utf16(u, n - 16, n).clean) {
       if constexpr (Copy) _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + n - 16), u);

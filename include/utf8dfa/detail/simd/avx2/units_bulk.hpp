@@ -593,7 +593,10 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE void change_endianness_rest_in_place(U
     o += 8;
   }
   if (rest & 4) {
-    _mm_storeu_si32(o, _mm_shuffle_epi8(_mm_loadu_si32(o), lane_order));
+    std::int32_t w;  // (memcpy and movd: _mm_loadu_si32 is missing or wrong in some GCC versions)
+    std::memcpy(&w, o, 4);
+    w = _mm_cvtsi128_si32(_mm_shuffle_epi8(_mm_cvtsi32_si128(w), lane_order));
+    std::memcpy(o, &w, 4);
     o += 4;
   }
   if (sizeof(Unit) == 2 && (rest & 2) != 0) {
@@ -652,8 +655,9 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t change_endianness_long(const Un
 }
 
 /// change_endianness_utf16 / _utf32 (by Unit): one byte shuffle a vector; `out` may be `p`. Up to
-/// 128 bytes, two or four vectors, all read before any store; then 128 bytes a step. A leaf below
-/// align_from units (as latin1_widen).
+/// 128 bytes: in place, whole vectors and the rest by change_endianness_rest_in_place; into another
+/// buffer, two or four vectors, overlapping. Then 128 bytes a step. A leaf below align_from units (as
+/// latin1_widen).
 template <class Unit>
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE UTF8DFA_ALIGN_CODE std::size_t change_endianness(const Unit* p, std::size_t n,
                                                                                       Unit* out) noexcept {
@@ -665,7 +669,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE UTF8DFA_ALIGN_CODE std::size_t change_endia
   }
   const __m128i lane_order = unit_byte_reversal16<Unit>();
   const __m256i order = _mm256_broadcastsi128_si256(lane_order);
-  if (n <= 4 * lanes) {  // 16 to 128 bytes: two or four vectors, overlapping, all read before any store
+  if (n <= 4 * lanes) {  // 16 to 128 bytes
     if (out == p) {
       // In place, stores that do not overlap: the next read of these units then loads each piece
       // from one store (a load that spans two stores waits until both are written to the cache).
@@ -676,6 +680,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE UTF8DFA_ALIGN_CODE std::size_t change_endia
       change_endianness_rest_in_place<Unit>(out + i, n - i, lane_order);
       return n;
     }
+    // Into another buffer: two or four vectors, overlapping, all read before any store.
     if (n < lanes) {
       const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
       const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + n - half));

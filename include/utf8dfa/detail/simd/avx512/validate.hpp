@@ -309,9 +309,9 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool short_check(const unsigned char
   return !any(err);
 }
 
-/// validate_scalar's answer for more than 64 bytes: up to short_check_max by short_check, longer by
-/// check_blocks; the tail is one masked block whose zero padding makes a character cut by the end
-/// fail the pair checks.
+/// validate_scalar's answer for more than 64 bytes: up to short_check_max by short_check (its tail
+/// one masked block whose zero padding makes a character cut by the end fail the pair checks),
+/// longer by check_blocks.
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline packed_validation validate_long(const unsigned char* p,
                                                                               std::size_t n) noexcept {
   if (n <= short_check_max) {
