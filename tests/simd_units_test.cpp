@@ -82,9 +82,9 @@ void check_utf16(const std::u16string& in) {
   d::to_well_formed_utf16_scalar(in.data(), n, &want[0]);
   REQUIRE(utf8dfa::to_well_formed_utf16(in, &got[0]) == n);
   REQUIRE(got == want);
-  std::u16string inplace = in;
-  utf8dfa::to_well_formed_utf16(inplace, &inplace[0]);
-  REQUIRE(inplace == want.substr(0, n));
+  std::u16string inplace = in + std::u16string(canary, u'\xEEEE');  // in place, nothing written past n
+  utf8dfa::to_well_formed_utf16(std::u16string_view(inplace.data(), n), &inplace[0]);
+  REQUIRE(inplace == want);
   for (int policy = 0; policy < 3; ++policy) {
     std::u32string w32(n + canary, U'\xEEEE'), g32(w32);
     conversion_result a{}, b{};
@@ -326,9 +326,11 @@ void check_utf16_more(std::u16string_view in) {
   REQUIRE(utf8dfa::change_endianness_utf16(in, &swapped[0]) == n);
   REQUIRE(swapped == want);
   swapped.resize(n);
-  std::u16string inplace(in);
-  utf8dfa::change_endianness_utf16(inplace, &inplace[0]);
-  REQUIRE(inplace == swapped);
+  // In place, nothing written past n (a canary that the byte exchange would change).
+  const std::u16string guard(canary, u'\xEEDD');
+  std::u16string inplace = std::u16string(in) + guard;
+  utf8dfa::change_endianness_utf16(std::u16string_view(inplace.data(), n), &inplace[0]);
+  REQUIRE(inplace == swapped + guard);
   // The other byte order reads as the host's: validation, length and conversion to UTF-8.
   const bool le = utf8dfa::host_is_little_endian;
   REQUIRE(same(le ? utf8dfa::validate_utf16be(swapped) : utf8dfa::validate_utf16le(swapped),
@@ -360,9 +362,11 @@ void check_utf32_more(std::u32string_view in) {
   REQUIRE(utf8dfa::change_endianness_utf32(in, &swapped[0]) == n);
   REQUIRE(swapped == want);
   swapped.resize(n);
-  std::u32string inplace(in);
-  utf8dfa::change_endianness_utf32(inplace, &inplace[0]);
-  REQUIRE(inplace == swapped);
+  // In place, nothing written past n (a canary that the byte exchange would change).
+  const std::u32string guard(canary, U'\xEEDD');
+  std::u32string inplace = std::u32string(in) + guard;
+  utf8dfa::change_endianness_utf32(std::u32string_view(inplace.data(), n), &inplace[0]);
+  REQUIRE(inplace == swapped + guard);
   const bool le = utf8dfa::host_is_little_endian;
   REQUIRE(same(le ? utf8dfa::validate_utf32be(swapped) : utf8dfa::validate_utf32le(swapped), v));
   const std::size_t len8 = utf8dfa::utf8_length_from_utf32(in);
