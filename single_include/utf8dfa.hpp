@@ -7637,15 +7637,6 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::size_t narrow_medium(const In* p,
   return i;
 }
 
-/// units_to_latin1 from unit `start` on (the units before it written), by policy.
-template <class In>
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE packed_conversion
-units_to_latin1_from(const In* p, std::size_t n, unsigned char* out, char32_t replacement, std::size_t start) noexcept {
-  if (replacement == strict_marker) return units_to_latin1_by<strict>(p, n, out, 0, start);
-  if (replacement == skip_marker) return units_to_latin1_by<skip>(p, n, out, 0, start);
-  return units_to_latin1_by<replace>(p, n, out, static_cast<unsigned char>(replacement), start);
-}
-
 /// units_to_latin1 of input that the entry does not take whole: from 65 to align_from units, blocks
 /// from the start while they narrow; then units_to_latin1_by.
 template <class In>
@@ -7657,7 +7648,9 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE packed_conversion units_to_latin1_rest(cons
     start = narrow_medium(p, n, out);
     if (start == n) return {n, n, error_code::none};
   }
-  return units_to_latin1_from(p, n, out, replacement, start);
+  if (replacement == strict_marker) return units_to_latin1_by<strict>(p, n, out, 0, start);
+  if (replacement == skip_marker) return units_to_latin1_by<skip>(p, n, out, 0, start);
+  return units_to_latin1_by<replace>(p, n, out, static_cast<unsigned char>(replacement), start);
 }
 
 /// The kernel entry: 8 to 64 units narrowed here when they all are at most FF, in a function that
