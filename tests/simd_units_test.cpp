@@ -804,11 +804,46 @@ class guarded {
     if (src != nullptr && n != 0) std::memcpy(p, src, n * sizeof(T));
     return p;
   }
+  /// `n` units that start where the inaccessible page before them ends (a copy of src).
+  template <class T>
+  T* at_start(std::size_t n, const T* src) const {
+    T* p = reinterpret_cast<T*>(base_ + page_);
+    if (n != 0) std::memcpy(p, src, n * sizeof(T));
+    return p;
+  }
 
  private:
   std::size_t page_ = 0;
   unsigned char* base_ = nullptr;
 };
+
+TEST_CASE("in place: byte-order change and UTF-16 repair of runs that start or end at an inaccessible page") {
+  // In place, a kernel reads what it (or a store of the block before) just wrote: neither its loads
+  // nor its stores may reach past either end of the run.
+  const guarded page;
+  std::u16string text16 = utf16_text(300, 5);
+  for (std::size_t i = 4; i < text16.size(); i += 23) text16[i] = i % 2 ? u'\xD800' : u'\xDC00';  // lone surrogates
+  std::u32string text32;
+  for (std::size_t k = 0; k < 300; ++k) text32 += static_cast<char32_t>(k % 7 == 0 ? 0x1F600 + k : 0x61 + k);
+  for (std::size_t n = 0; n <= 300; ++n)
+    for (const bool at_end : {true, false}) {
+      INFO("length " << n << (at_end ? ", ending at the page" : ", starting at the page"));
+      std::u16string want16(n, u'\0');
+      d::change_endianness_scalar(text16.data(), n, &want16[0]);
+      char16_t* u16 = at_end ? page.at_end(n, text16.data()) : page.at_start(n, text16.data());
+      REQUIRE(utf8dfa::change_endianness_utf16(std::u16string_view(u16, n), u16) == n);
+      REQUIRE(std::u16string_view(u16, n) == want16);
+      d::to_well_formed_utf16_scalar(text16.data(), n, &want16[0]);
+      u16 = at_end ? page.at_end(n, text16.data()) : page.at_start(n, text16.data());
+      REQUIRE(utf8dfa::to_well_formed_utf16(std::u16string_view(u16, n), u16) == n);
+      REQUIRE(std::u16string_view(u16, n) == want16);
+      std::u32string want32(n, U'\0');
+      d::change_endianness_scalar(text32.data(), n, &want32[0]);
+      char32_t* u32 = at_end ? page.at_end(n, text32.data()) : page.at_start(n, text32.data());
+      REQUIRE(utf8dfa::change_endianness_utf32(std::u32string_view(u32, n), u32) == n);
+      REQUIRE(std::u32string_view(u32, n) == want32);
+    }
+}
 
 TEST_CASE("Latin-1 and UTF-16 / UTF-32 kernels: input and output ending at an inaccessible page") {
   const guarded in, out;
