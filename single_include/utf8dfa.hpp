@@ -11491,10 +11491,36 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE void widen_masked(const unsigned cha
     _mm512_mask_storeu_epi32(o, static_cast<__mmask16>(live), _mm512_cvtepu8_epi32(_mm512_castsi512_si128(x)));
 }
 
-/// Widens the r (at most 64) Latin-1 bytes at p into UTF-16 (Out char16_t) or UTF-32 at o: one
-/// masked load, up to two or four masked stores.
+/// Widens the r (at most 64) Latin-1 bytes at p into UTF-16 (Out char16_t) or UTF-32 at o: from 32
+/// bytes (UTF-16) or 8 (UTF-32) on by whole vectors, the last one ending at r over the one before;
+/// below, one masked load and masked stores (against simdutf icelake at 64 B of the corpora's
+/// Latin-1, UTF-32 1.09x -> 1.30x, UTF-16 1.04x -> 1.09x; whole 16-byte halves for 16-31 bytes of
+/// UTF-16 were slower than one masked store).
 template <class Out>
 UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE void widen_short(const unsigned char* p, std::size_t r, Out* o) noexcept {
+  if constexpr (sizeof(Out) == 2) {
+    if (r >= 32) {
+      _mm512_storeu_si512(o, _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))));
+      _mm512_storeu_si512(o + r - 32,
+                          _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + r - 32))));
+      return;
+    }
+  } else {
+    if (r >= 16) {
+      for (std::size_t k = 0; k + 16 < r; k += 16)
+        _mm512_storeu_si512(o + k, _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + k))));
+      _mm512_storeu_si512(o + r - 16,
+                          _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + r - 16))));
+      return;
+    }
+    if (r >= 8) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(o),
+                          _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p))));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + r - 8),
+                          _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + r - 8))));
+      return;
+    }
+  }
   const __m512i x = _mm512_maskz_loadu_epi8(mask64(r), p);
   if constexpr (sizeof(Out) == 2) {
     _mm512_mask_storeu_epi16(o, mask32(r), _mm512_cvtepu8_epi16(_mm512_castsi512_si256(x)));
