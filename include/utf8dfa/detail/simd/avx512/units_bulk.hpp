@@ -521,7 +521,8 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m512i unit_byte_reversal() noexcep
 }
 
 /// change_endianness_utf16 / _utf32 (by Unit): one byte shuffle a vector, stored from a 64-byte
-/// boundary of the output on (the head and the tail masked); `out` may be `p`.
+/// boundary of the output on (the head and the tail masked in place; in a copy, whole vectors over
+/// the units next to them: at 64 B against simdutf icelake 1.13x -> 1.26x); `out` may be `p`.
 template <class Unit>
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE UTF8DFA_ALIGN_CODE std::size_t change_endianness(const Unit* p, std::size_t n,
                                                                                         Unit* out) noexcept {
@@ -550,14 +551,25 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE UTF8DFA_ALIGN_CODE std::size_t change_end
     // wrote waits until that store completes (a whole 128 bytes of input stored as one whole vector and
     // one masked: 64 B in place 0.90x [0.53] -> 1.01x [1.00] simdutf icelake).
     const std::size_t r = bytes - j;
+    if (r != 0 && out != p && j != 0) {  // a copy: the whole vector that ends at the end
+      _mm512_storeu_si512(o + bytes - 64, _mm512_shuffle_epi8(_mm512_loadu_si512(in + bytes - 64), order));
+      return n;
+    }
     if (r != 0)
       _mm512_mask_storeu_epi8(o + j, mask64(r), _mm512_shuffle_epi8(_mm512_maskz_loadu_epi8(mask64(r), in + j), order));
     return n;
   }
   std::size_t i = units_to_line(out) < n ? units_to_line(out) : n;  // stores from a 64-byte boundary
   // (Not when there is no head: in place, the next load waited for a masked store of nothing to
-  // the same line to complete; at 1 KiB 0.76x simdutf icelake's speed.)
-  if (i != 0) masked(0, i);
+  // the same line to complete; at 1 KiB 0.76x simdutf icelake's speed.) A copy's head and tail:
+  // whole vectors over the units next to them.
+  const bool copy = out != p;
+  if (i != 0) {
+    if (copy)
+      _mm512_storeu_si512(out, _mm512_shuffle_epi8(_mm512_loadu_si512(p), order));
+    else
+      masked(0, i);
+  }
   for (; n - i >= 2 * lanes; i += 2 * lanes) {
     const __m512i a = _mm512_loadu_si512(p + i), b = _mm512_loadu_si512(p + i + lanes);
     _mm512_store_si512(out + i, _mm512_shuffle_epi8(a, order));
@@ -567,7 +579,12 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE UTF8DFA_ALIGN_CODE std::size_t change_end
     _mm512_store_si512(out + i, _mm512_shuffle_epi8(_mm512_loadu_si512(p + i), order));
     i += lanes;
   }
-  if (i < n) masked(i, n - i);
+  if (i < n) {
+    if (copy)
+      _mm512_storeu_si512(out + n - lanes, _mm512_shuffle_epi8(_mm512_loadu_si512(p + n - lanes), order));
+    else
+      masked(i, n - i);
+  }
   return n;
 }
 
