@@ -404,11 +404,15 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE char32_t* pairs_to_utf32(char32_t* o, 
   return o;
 }
 
-/// UTF-16 to UTF-32: blocks of 16 units without surrogates in vectors, the others scalar.
+/// UTF-16 to UTF-32 from unit `start` on (the units before it converted one to one): blocks of 16
+/// units without surrogates in vectors (32 at a time after one, and from `start` when `wide`), the
+/// others scalar.
 template <bool Strict>
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE packed_conversion utf16_to_utf32_by(const char16_t* p, std::size_t n,
-                                                                         char32_t* out, char32_t repl) noexcept {
-  transcode_cursor<char32_t> c{0, out, error_code::none};
+                                                                         char32_t* out, char32_t repl,
+                                                                         std::size_t start, bool wide) noexcept {
+  prepare_tables();
+  transcode_cursor<char32_t> c{start, out + start, error_code::none};
   if (n < 16) {  // (utf16_to_utf32_short has taken those without a surrogate from 8 units)
     UTF8DFA_LEAVE_AVX();
     if (!scalar_region<Strict>(p, n, n, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
@@ -416,7 +420,8 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE packed_conversion utf16_to_utf32_by(const c
   }
   const __m256i shift = _mm256_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
   const __m256i top = _mm256_set1_epi16(0x07FF);
-  bool wide = true;  // the last block of 16 had no surrogate: 32 at a time are worth a try
+  // `wide`: the last block of 16 had no surrogate, 32 at a time are worth a try (not where the
+  // caller's test of the 32 units at `start` failed).
   while (n - c.i >= 16) {
     // 32 units at a time while they hold no surrogate.
     for (; wide && n - c.i >= 32; c.i += 32, c.o += 32) {
@@ -475,10 +480,9 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE packed_conversion utf16_to_utf32_by(const c
 }
 
 /// UTF-16 to UTF-32 of 8 to 64 units without a surrogate (false, and nothing written, otherwise):
-/// two groups of 8 below 16 units, else four of 16 that cover them, overlapping. Out of line and
-/// small: no registers to save or stack to align, as utf16_to_utf32_by has.
-UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline bool utf16_to_utf32_short(const char16_t* p, std::size_t n,
-                                                                      char32_t* out) noexcept {
+/// two groups of 8 below 16 units, else four of 16 that cover them, overlapping.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf16_to_utf32_short(const char16_t* p, std::size_t n,
+                                                                    char32_t* out) noexcept {
   if (n < 16) {
     const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
     const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + n - 8));
@@ -511,10 +515,35 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline bool utf16_to_utf32_short(const char
   return true;
 }
 
-inline packed_conversion utf16_to_utf32(const char16_t* p, std::size_t n, char32_t* out, char32_t repl) noexcept {
-  if (n - 8 <= 64 - 8 && utf16_to_utf32_short(p, n, out)) return {n, n, error_code::none};
-  prepare_tables();
-  return repl == strict_marker ? utf16_to_utf32_by<true>(p, n, out, repl) : utf16_to_utf32_by<false>(p, n, out, repl);
+/// UTF-16 to UTF-32 while no unit is a surrogate, in a function that calls nothing then (no
+/// registers to save or stack to align, as utf16_to_utf32_by has): up to 64 units by
+/// utf16_to_utf32_short, more 32 a step and the last 32 whole (over values written, one a unit).
+/// From the first block with a surrogate on (and under 8 units), a tail call to utf16_to_utf32_by.
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline packed_conversion utf16_to_utf32(const char16_t* p, std::size_t n,
+                                                                             char32_t* out, char32_t repl) noexcept {
+  std::size_t i = 0;
+  if (n <= 64) {
+    if (n >= 8 && utf16_to_utf32_short(p, n, out)) return {n, n, error_code::none};
+  } else {
+    const __m256i shift = _mm256_set1_epi16(0x2800), top = _mm256_set1_epi16(0x07FF);  // as in utf16_to_utf32_by
+    const auto plain32 = [&](std::size_t at) UTF8DFA_TARGET_AVX2 {  // the 32 units at `at`, when none is a surrogate
+      const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + at));
+      const __m256i d = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + at + 16));
+      const __m256i m = _mm256_min_epu16(_mm256_add_epi16(a, shift), _mm256_add_epi16(d, shift));
+      if (_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_min_epu16(m, top), m)) != 0) return false;
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + at), _mm256_cvtepu16_epi32(_mm256_castsi256_si128(a)));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + at + 8),
+                          _mm256_cvtepu16_epi32(_mm256_extracti128_si256(a, 1)));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + at + 16), _mm256_cvtepu16_epi32(_mm256_castsi256_si128(d)));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + at + 24),
+                          _mm256_cvtepu16_epi32(_mm256_extracti128_si256(d, 1)));
+      return true;
+    };
+    while (n - i >= 32 && plain32(i)) i += 32;
+    if (i == n || (n - i < 32 && plain32(n - 32))) return {n, n, error_code::none};
+  }
+  return repl == strict_marker ? utf16_to_utf32_by<true>(p, n, out, repl, i, false)
+                               : utf16_to_utf32_by<false>(p, n, out, repl, i, false);
 }
 
 /// UTF-32 to UTF-16: blocks of 16 or 8 values without an error in vectors (BMP ones packed, supplementary
