@@ -6897,10 +6897,10 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline packed_validation validate_utf16(con
 /// (the check does not see it); the last 16 units copied in one store when they are well-formed
 /// (in place, left as they are), else repaired.
 template <bool Copy>
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::size_t to_well_formed_utf16_by(const char16_t* p, std::size_t n,
-                                                                              char16_t* out) noexcept {
+UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t to_well_formed_utf16_by(const char16_t* p, std::size_t n,
+                                                                         char16_t* out, std::size_t start) noexcept {
   using S = surrogate_bits<false>;
-  std::size_t i = 0;
+  std::size_t i = start;
   while (n - i >= 17) {
     if (UTF8DFA_UNLIKELY((p[i] & S::mask) == S::low)) {  // a character cannot start with it
       out[i++] = static_cast<char16_t>(replacement_character);
@@ -6942,9 +6942,42 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::size_t to_well_formed_utf16_by(co
   return n;
 }
 
+/// The kernel entry: input without a surrogate, 32 units a step and the last 32 whole, in a function
+/// that calls nothing then (to_well_formed_utf16_by saves registers); 17 to 32 units also when
+/// their pairs are whole (each unit a high surrogate just when the unit after it is a low one, the
+/// first no low one and the last no high one). From the first block with a surrogate on (the unit
+/// before it none: a character boundary), a tail call to to_well_formed_utf16_by.
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t to_well_formed_utf16(const char16_t* p, std::size_t n,
                                                                              char16_t* out) noexcept {
-  return out == p ? to_well_formed_utf16_by<false>(p, n, out) : to_well_formed_utf16_by<true>(p, n, out);
+  const bool copy = out != p;
+  std::size_t i = 0;
+  if (n >= 16) {
+    const __m256i shift = _mm256_set1_epi16(0x2800), top = _mm256_set1_epi16(0x07FF);  // D800..DFFF to 0..07FF
+    // The 16 units at a and at b, copied (in place, left as they are) when neither holds a
+    // surrogate, or when `pairs` (the 17 units from a and from b - 1 read: b - 1 >= a).
+    const auto pass = [&](std::size_t a, std::size_t b, bool pairs) UTF8DFA_TARGET_AVX2 {
+      const __m256i u = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + a));
+      const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + b));
+      const __m256i m = _mm256_min_epu16(_mm256_add_epi16(u, shift), _mm256_add_epi16(v, shift));
+      if (_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_min_epu16(m, top), m)) != 0) {
+        if (!pairs || (p[a] & 0xFC00u) == 0xDC00u || (p[b + 15] & 0xFC00u) == 0xD800u) return false;
+        const __m256i bad = _mm256_or_si256(unpaired16<false>(p + a), unpaired16<false>(p + b - 1));
+        if (!_mm256_testz_si256(bad, bad)) return false;
+      }
+      if (copy) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + a), u);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + b), v);
+      }
+      return true;
+    };
+    if (n <= 32) {
+      if (pass(0, n - 16, n >= 17)) return n;
+    } else {
+      while (n - i >= 32 && pass(i, i + 16, false)) i += 32;
+      if (i == n || (n - i < 32 && pass(n - 32, n - 16, false))) return n;
+    }
+  }
+  return copy ? to_well_formed_utf16_by<true>(p, n, out, i) : to_well_formed_utf16_by<false>(p, n, out, i);
 }
 
 /// The 16 units u moved down one unit (unit k holds unit k + 1; the last is zero).
