@@ -10844,8 +10844,8 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline packed_validation validate_utf16(c
 /// 32 units ends with the whole block that ends at n (at 256 B and 1 KiB against simdutf icelake:
 /// 1.11x -> 1.15x, 1.16x -> 1.25x).
 template <bool Copy>
-UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE std::size_t to_well_formed_utf16_by(const char16_t* p, std::size_t n,
-                                                                                char16_t* out) noexcept {
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE std::size_t to_well_formed_utf16_by(const char16_t* p, std::size_t n,
+                                                                           char16_t* out, std::size_t start) noexcept {
   if (n == 0) return 0;
   const __m512i tag = _mm512_set1_epi16(static_cast<short>(0xFC00));
   const __m512i high = _mm512_set1_epi16(static_cast<short>(0xD800));
@@ -10855,8 +10855,8 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE std::size_t to_well_formed_utf16_by(
       _mm512_add_epi16(_mm512_set_epi16(31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12,
                                         11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
                        _mm512_set1_epi16(31));
-  __m512i last = _mm512_setzero_si512();  // the block before (none before the input)
-  for (std::size_t i = 0; i < n; i += 32) {
+  __m512i last = _mm512_setzero_si512();         // the block before (none before the input)
+  for (std::size_t i = start; i < n; i += 32) {  // (the unit before `start` no surrogate: as none before)
     bool whole = n - i >= 32;
     __mmask32 live = whole ? 0xFFFFFFFFu : mask32(n - i);
     __m512i u, before;
@@ -10893,9 +10893,35 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE std::size_t to_well_formed_utf16_by(
   return n;
 }
 
+/// The kernel entry: from 32 units on, input without a surrogate 64 units a step and the last 64
+/// (or 32) whole, in a function that calls nothing then (to_well_formed_utf16_by saves registers);
+/// from the first block with a surrogate on (and under 32 units), a tail call to
+/// to_well_formed_utf16_by.
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t to_well_formed_utf16(const char16_t* p, std::size_t n,
                                                                                char16_t* out) noexcept {
-  return out == p ? to_well_formed_utf16_by<false>(p, n, out) : to_well_formed_utf16_by<true>(p, n, out);
+  const bool copy = out != p;
+  std::size_t i = 0;
+  if (n >= 32) {
+    const __m512i shift = _mm512_set1_epi16(0x2800), limit = _mm512_set1_epi16(0x0800);  // D800..DFFF to 0..07FF
+    // The 32 units at a and at b, copied (in place, left as they are) when neither holds a surrogate.
+    const auto pass = [&](std::size_t a, std::size_t b) UTF8DFA_TARGET_AVX512 {
+      const __m512i u = _mm512_loadu_si512(p + a), v = _mm512_loadu_si512(p + b);
+      if (_mm512_cmplt_epu16_mask(_mm512_min_epu16(_mm512_add_epi16(u, shift), _mm512_add_epi16(v, shift)), limit) != 0)
+        return false;
+      if (copy) {
+        _mm512_storeu_si512(out + a, u);
+        _mm512_storeu_si512(out + b, v);
+      }
+      return true;
+    };
+    if (n <= 64) {
+      if (pass(0, n - 32)) return n;
+    } else {
+      while (n - i >= 64 && pass(i, i + 32)) i += 64;
+      if (i == n || (n - i < 64 && pass(n - 64, n - 32))) return n;
+    }
+  }
+  return copy ? to_well_formed_utf16_by<true>(p, n, out, i) : to_well_formed_utf16_by<false>(p, n, out, i);
 }
 
 /// The 16 units at q zero-extended to 32 bits (from memory: one load and one shuffle-port operation).
