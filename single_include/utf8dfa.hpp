@@ -7006,6 +7006,21 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE char32_t* pairs_to_utf32(char32_t* o, 
   return o;
 }
 
+/// The 32 units at q zero-extended to 32 bits at o when none is a surrogate (true; `shift` 0x2800
+/// takes D800..DFFF to at most `top`, 0x07FF); false (nothing written) otherwise.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool widen_plain32(const char16_t* q, char32_t* o, __m256i shift,
+                                                             __m256i top) noexcept {
+  const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q));
+  const __m256i d = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q + 16));
+  const __m256i m = _mm256_min_epu16(_mm256_add_epi16(a, shift), _mm256_add_epi16(d, shift));
+  if (_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_min_epu16(m, top), m)) != 0) return false;
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), _mm256_cvtepu16_epi32(_mm256_castsi256_si128(a)));
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 8), _mm256_cvtepu16_epi32(_mm256_extracti128_si256(a, 1)));
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 16), _mm256_cvtepu16_epi32(_mm256_castsi256_si128(d)));
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 24), _mm256_cvtepu16_epi32(_mm256_extracti128_si256(d, 1)));
+  return true;
+}
+
 /// UTF-16 to UTF-32 from unit `start` on (the units before it converted one to one): blocks of 16
 /// units without surrogates in vectors (32 at a time after one, and from `start` when `wide`), the
 /// others scalar.
@@ -7026,15 +7041,9 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE packed_conversion utf16_to_utf32_by(const c
   // caller's test of the 32 units at `start` failed).
   while (n - c.i >= 16) {
     // 32 units at a time while they hold no surrogate.
-    for (; wide && n - c.i >= 32; c.i += 32, c.o += 32) {
-      const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
-      const __m256i d = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 16));
-      const __m256i m = _mm256_min_epu16(_mm256_add_epi16(a, shift), _mm256_add_epi16(d, shift));
-      if (_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_min_epu16(m, top), m)) != 0) break;
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o), _mm256_cvtepu16_epi32(_mm256_castsi256_si128(a)));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 8), _mm256_cvtepu16_epi32(_mm256_extracti128_si256(a, 1)));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 16), _mm256_cvtepu16_epi32(_mm256_castsi256_si128(d)));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 24), _mm256_cvtepu16_epi32(_mm256_extracti128_si256(d, 1)));
+    while (wide && n - c.i >= 32 && widen_plain32(p + c.i, c.o, shift, top)) {
+      c.i += 32;
+      c.o += 32;
     }
     if (n - c.i < 16) break;
     const __m256i u = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
@@ -7127,22 +7136,9 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline packed_conversion utf16_to_utf32(con
   if (n <= 64) {
     if (n >= 8 && utf16_to_utf32_short(p, n, out)) return {n, n, error_code::none};
   } else {
-    const __m256i shift = _mm256_set1_epi16(0x2800), top = _mm256_set1_epi16(0x07FF);  // as in utf16_to_utf32_by
-    const auto plain32 = [&](std::size_t at) UTF8DFA_TARGET_AVX2 {  // the 32 units at `at`, when none is a surrogate
-      const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + at));
-      const __m256i d = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + at + 16));
-      const __m256i m = _mm256_min_epu16(_mm256_add_epi16(a, shift), _mm256_add_epi16(d, shift));
-      if (_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_min_epu16(m, top), m)) != 0) return false;
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + at), _mm256_cvtepu16_epi32(_mm256_castsi256_si128(a)));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + at + 8),
-                          _mm256_cvtepu16_epi32(_mm256_extracti128_si256(a, 1)));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + at + 16), _mm256_cvtepu16_epi32(_mm256_castsi256_si128(d)));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + at + 24),
-                          _mm256_cvtepu16_epi32(_mm256_extracti128_si256(d, 1)));
-      return true;
-    };
-    while (n - i >= 32 && plain32(i)) i += 32;
-    if (i == n || (n - i < 32 && plain32(n - 32))) return {n, n, error_code::none};
+    const __m256i shift = _mm256_set1_epi16(0x2800), top = _mm256_set1_epi16(0x07FF);
+    while (n - i >= 32 && widen_plain32(p + i, out + i, shift, top)) i += 32;
+    if (i == n || (n - i < 32 && widen_plain32(p + n - 32, out + n - 32, shift, top))) return {n, n, error_code::none};
   }
   return repl == strict_marker ? utf16_to_utf32_by<true>(p, n, out, repl, i, false)
                                : utf16_to_utf32_by<false>(p, n, out, repl, i, false);
@@ -10935,23 +10931,29 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE void widen_units_masked(__m512i u, s
   if (k > 16) _mm512_mask_storeu_epi32(o + 16, mask16(k - 16), _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(u, 1)));
 }
 
+/// The 32 units at x and the 32 at y zero-extended to 32 bits at ox and at oy when none of them is
+/// a surrogate (true; `shift` 0x2800 takes D800..DFFF to below `limit`, 0x0800); false (nothing
+/// written) otherwise.
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool widen_two_blocks(const char16_t* x, const char16_t* y, char32_t* ox,
+                                                                  char32_t* oy, __m512i shift, __m512i limit) noexcept {
+  const __m512i a = _mm512_loadu_si512(x), b = _mm512_loadu_si512(y);
+  if (_mm512_cmplt_epu16_mask(_mm512_min_epu16(_mm512_add_epi16(a, shift), _mm512_add_epi16(b, shift)), limit) != 0)
+    return false;
+  _mm512_storeu_si512(ox, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(a)));
+  _mm512_storeu_si512(ox + 16, _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(a, 1)));
+  _mm512_storeu_si512(oy, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(b)));
+  _mm512_storeu_si512(oy + 16, _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(b, 1)));
+  return true;
+}
+
 /// The n (at most 64) units at p zero-extended to 32 bits at out when none is a surrogate (true):
 /// from 32 units on, the first 32 and the last 32 by whole loads and stores, below one masked load
 /// and masked stores; false (nothing written) otherwise.
 UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool widen_few_units(const char16_t* p, std::size_t n,
                                                                  char32_t* out) noexcept {
   const __m512i shift = _mm512_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
-  if (n >= 32) {  // the first 32 units and the last 32, whole (the second stored over the first)
-    const __m512i a = _mm512_loadu_si512(p), b = _mm512_loadu_si512(p + n - 32);
-    if (_mm512_cmplt_epu16_mask(_mm512_min_epu16(_mm512_add_epi16(a, shift), _mm512_add_epi16(b, shift)),
-                                _mm512_set1_epi16(0x0800)) != 0)
-      return false;
-    _mm512_storeu_si512(out, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(a)));
-    _mm512_storeu_si512(out + 16, _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(a, 1)));
-    _mm512_storeu_si512(out + n - 32, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(b)));
-    _mm512_storeu_si512(out + n - 16, _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(b, 1)));
-    return true;
-  }
+  if (n >= 32)  // the first 32 units and the last 32, whole (the second stored over the first)
+    return widen_two_blocks(p, p + n - 32, out, out + n - 32, shift, _mm512_set1_epi16(0x0800));
   const __m512i a = _mm512_maskz_loadu_epi16(mask32(n), p);
   if (_mm512_cmplt_epu16_mask(_mm512_add_epi16(a, shift), _mm512_set1_epi16(0x0800)) != 0) return false;
   widen_units_masked(a, n, out);
@@ -11000,15 +11002,8 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE packed_conversion utf16_to_utf32_by(const
   while (i < n) {
     // 64 units a step while neither block of 32 has a surrogate: a tight loop. On long input from
     // a 64-byte boundary of the input (its loads would otherwise cross two cache lines each).
-    while (n - i >= 64 && (n - i < 256 || units_to_line(p + i) == 0)) {
-      const __m512i a = _mm512_loadu_si512(p + i), b = _mm512_loadu_si512(p + i + 32);
-      if (_mm512_cmplt_epu16_mask(_mm512_min_epu16(_mm512_add_epi16(a, pc.shift), _mm512_add_epi16(b, pc.shift)),
-                                  pc.limit) != 0)
-        break;
-      _mm512_storeu_si512(o, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(a)));
-      _mm512_storeu_si512(o + 16, _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(a, 1)));
-      _mm512_storeu_si512(o + 32, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(b)));
-      _mm512_storeu_si512(o + 48, _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(b, 1)));
+    while (n - i >= 64 && (n - i < 256 || units_to_line(p + i) == 0) &&
+           widen_two_blocks(p + i, p + i + 32, o, o + 32, pc.shift, pc.limit)) {
       i += 64;
       o += 64;
     }
@@ -11095,16 +11090,9 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline packed_conversion utf16_to_utf32_p
                                                                                      char32_t repl) noexcept {
   const __m512i shift = _mm512_set1_epi16(0x2800), limit = _mm512_set1_epi16(0x0800);
   std::size_t i = 0;
-  while (n - i >= 64 && (n - i < 256 || units_to_line(p + i) == 0)) {
-    const __m512i a = _mm512_loadu_si512(p + i), b = _mm512_loadu_si512(p + i + 32);
-    if (_mm512_cmplt_epu16_mask(_mm512_min_epu16(_mm512_add_epi16(a, shift), _mm512_add_epi16(b, shift)), limit) != 0)
-      break;
-    _mm512_storeu_si512(out + i, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(a)));
-    _mm512_storeu_si512(out + i + 16, _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(a, 1)));
-    _mm512_storeu_si512(out + i + 32, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(b)));
-    _mm512_storeu_si512(out + i + 48, _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(b, 1)));
+  while (n - i >= 64 && (n - i < 256 || units_to_line(p + i) == 0) &&
+         widen_two_blocks(p + i, p + i + 32, out + i, out + i + 32, shift, limit))
     i += 64;
-  }
   if (i == n) return {n, n, error_code::none};
   // The last units: from 32 on by widen_few_units, fewer as the last 32 over values written (each
   // unit before i one value at its own index; a surrogate among them fails the test).

@@ -437,6 +437,21 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE char32_t* pairs_to_utf32(char32_t* o, 
   return o;
 }
 
+/// The 32 units at q zero-extended to 32 bits at o when none is a surrogate (true; `shift` 0x2800
+/// takes D800..DFFF to at most `top`, 0x07FF); false (nothing written) otherwise.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool widen_plain32(const char16_t* q, char32_t* o, __m256i shift,
+                                                             __m256i top) noexcept {
+  const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q));
+  const __m256i d = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q + 16));
+  const __m256i m = _mm256_min_epu16(_mm256_add_epi16(a, shift), _mm256_add_epi16(d, shift));
+  if (_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_min_epu16(m, top), m)) != 0) return false;
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), _mm256_cvtepu16_epi32(_mm256_castsi256_si128(a)));
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 8), _mm256_cvtepu16_epi32(_mm256_extracti128_si256(a, 1)));
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 16), _mm256_cvtepu16_epi32(_mm256_castsi256_si128(d)));
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 24), _mm256_cvtepu16_epi32(_mm256_extracti128_si256(d, 1)));
+  return true;
+}
+
 /// UTF-16 to UTF-32 from unit `start` on (the units before it converted one to one): blocks of 16
 /// units without surrogates in vectors (32 at a time after one, and from `start` when `wide`), the
 /// others scalar.
@@ -457,15 +472,9 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE packed_conversion utf16_to_utf32_by(const c
   // caller's test of the 32 units at `start` failed).
   while (n - c.i >= 16) {
     // 32 units at a time while they hold no surrogate.
-    for (; wide && n - c.i >= 32; c.i += 32, c.o += 32) {
-      const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
-      const __m256i d = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 16));
-      const __m256i m = _mm256_min_epu16(_mm256_add_epi16(a, shift), _mm256_add_epi16(d, shift));
-      if (_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_min_epu16(m, top), m)) != 0) break;
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o), _mm256_cvtepu16_epi32(_mm256_castsi256_si128(a)));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 8), _mm256_cvtepu16_epi32(_mm256_extracti128_si256(a, 1)));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 16), _mm256_cvtepu16_epi32(_mm256_castsi256_si128(d)));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(c.o + 24), _mm256_cvtepu16_epi32(_mm256_extracti128_si256(d, 1)));
+    while (wide && n - c.i >= 32 && widen_plain32(p + c.i, c.o, shift, top)) {
+      c.i += 32;
+      c.o += 32;
     }
     if (n - c.i < 16) break;
     const __m256i u = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
@@ -558,22 +567,9 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline packed_conversion utf16_to_utf32(con
   if (n <= 64) {
     if (n >= 8 && utf16_to_utf32_short(p, n, out)) return {n, n, error_code::none};
   } else {
-    const __m256i shift = _mm256_set1_epi16(0x2800), top = _mm256_set1_epi16(0x07FF);  // as in utf16_to_utf32_by
-    const auto plain32 = [&](std::size_t at) UTF8DFA_TARGET_AVX2 {  // the 32 units at `at`, when none is a surrogate
-      const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + at));
-      const __m256i d = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + at + 16));
-      const __m256i m = _mm256_min_epu16(_mm256_add_epi16(a, shift), _mm256_add_epi16(d, shift));
-      if (_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_min_epu16(m, top), m)) != 0) return false;
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + at), _mm256_cvtepu16_epi32(_mm256_castsi256_si128(a)));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + at + 8),
-                          _mm256_cvtepu16_epi32(_mm256_extracti128_si256(a, 1)));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + at + 16), _mm256_cvtepu16_epi32(_mm256_castsi256_si128(d)));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + at + 24),
-                          _mm256_cvtepu16_epi32(_mm256_extracti128_si256(d, 1)));
-      return true;
-    };
-    while (n - i >= 32 && plain32(i)) i += 32;
-    if (i == n || (n - i < 32 && plain32(n - 32))) return {n, n, error_code::none};
+    const __m256i shift = _mm256_set1_epi16(0x2800), top = _mm256_set1_epi16(0x07FF);
+    while (n - i >= 32 && widen_plain32(p + i, out + i, shift, top)) i += 32;
+    if (i == n || (n - i < 32 && widen_plain32(p + n - 32, out + n - 32, shift, top))) return {n, n, error_code::none};
   }
   return repl == strict_marker ? utf16_to_utf32_by<true>(p, n, out, repl, i, false)
                                : utf16_to_utf32_by<false>(p, n, out, repl, i, false);

@@ -667,23 +667,29 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE void widen_units_masked(__m512i u, s
   if (k > 16) _mm512_mask_storeu_epi32(o + 16, mask16(k - 16), _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(u, 1)));
 }
 
+/// The 32 units at x and the 32 at y zero-extended to 32 bits at ox and at oy when none of them is
+/// a surrogate (true; `shift` 0x2800 takes D800..DFFF to below `limit`, 0x0800); false (nothing
+/// written) otherwise.
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool widen_two_blocks(const char16_t* x, const char16_t* y, char32_t* ox,
+                                                                  char32_t* oy, __m512i shift, __m512i limit) noexcept {
+  const __m512i a = _mm512_loadu_si512(x), b = _mm512_loadu_si512(y);
+  if (_mm512_cmplt_epu16_mask(_mm512_min_epu16(_mm512_add_epi16(a, shift), _mm512_add_epi16(b, shift)), limit) != 0)
+    return false;
+  _mm512_storeu_si512(ox, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(a)));
+  _mm512_storeu_si512(ox + 16, _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(a, 1)));
+  _mm512_storeu_si512(oy, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(b)));
+  _mm512_storeu_si512(oy + 16, _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(b, 1)));
+  return true;
+}
+
 /// The n (at most 64) units at p zero-extended to 32 bits at out when none is a surrogate (true):
 /// from 32 units on, the first 32 and the last 32 by whole loads and stores, below one masked load
 /// and masked stores; false (nothing written) otherwise.
 UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool widen_few_units(const char16_t* p, std::size_t n,
                                                                  char32_t* out) noexcept {
   const __m512i shift = _mm512_set1_epi16(0x2800);  // D800..DFFF to 0000..07FF
-  if (n >= 32) {  // the first 32 units and the last 32, whole (the second stored over the first)
-    const __m512i a = _mm512_loadu_si512(p), b = _mm512_loadu_si512(p + n - 32);
-    if (_mm512_cmplt_epu16_mask(_mm512_min_epu16(_mm512_add_epi16(a, shift), _mm512_add_epi16(b, shift)),
-                                _mm512_set1_epi16(0x0800)) != 0)
-      return false;
-    _mm512_storeu_si512(out, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(a)));
-    _mm512_storeu_si512(out + 16, _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(a, 1)));
-    _mm512_storeu_si512(out + n - 32, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(b)));
-    _mm512_storeu_si512(out + n - 16, _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(b, 1)));
-    return true;
-  }
+  if (n >= 32)  // the first 32 units and the last 32, whole (the second stored over the first)
+    return widen_two_blocks(p, p + n - 32, out, out + n - 32, shift, _mm512_set1_epi16(0x0800));
   const __m512i a = _mm512_maskz_loadu_epi16(mask32(n), p);
   if (_mm512_cmplt_epu16_mask(_mm512_add_epi16(a, shift), _mm512_set1_epi16(0x0800)) != 0) return false;
   widen_units_masked(a, n, out);
@@ -732,15 +738,8 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE packed_conversion utf16_to_utf32_by(const
   while (i < n) {
     // 64 units a step while neither block of 32 has a surrogate: a tight loop. On long input from
     // a 64-byte boundary of the input (its loads would otherwise cross two cache lines each).
-    while (n - i >= 64 && (n - i < 256 || units_to_line(p + i) == 0)) {
-      const __m512i a = _mm512_loadu_si512(p + i), b = _mm512_loadu_si512(p + i + 32);
-      if (_mm512_cmplt_epu16_mask(_mm512_min_epu16(_mm512_add_epi16(a, pc.shift), _mm512_add_epi16(b, pc.shift)),
-                                  pc.limit) != 0)
-        break;
-      _mm512_storeu_si512(o, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(a)));
-      _mm512_storeu_si512(o + 16, _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(a, 1)));
-      _mm512_storeu_si512(o + 32, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(b)));
-      _mm512_storeu_si512(o + 48, _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(b, 1)));
+    while (n - i >= 64 && (n - i < 256 || units_to_line(p + i) == 0) &&
+           widen_two_blocks(p + i, p + i + 32, o, o + 32, pc.shift, pc.limit)) {
       i += 64;
       o += 64;
     }
@@ -827,16 +826,9 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline packed_conversion utf16_to_utf32_p
                                                                                      char32_t repl) noexcept {
   const __m512i shift = _mm512_set1_epi16(0x2800), limit = _mm512_set1_epi16(0x0800);
   std::size_t i = 0;
-  while (n - i >= 64 && (n - i < 256 || units_to_line(p + i) == 0)) {
-    const __m512i a = _mm512_loadu_si512(p + i), b = _mm512_loadu_si512(p + i + 32);
-    if (_mm512_cmplt_epu16_mask(_mm512_min_epu16(_mm512_add_epi16(a, shift), _mm512_add_epi16(b, shift)), limit) != 0)
-      break;
-    _mm512_storeu_si512(out + i, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(a)));
-    _mm512_storeu_si512(out + i + 16, _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(a, 1)));
-    _mm512_storeu_si512(out + i + 32, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(b)));
-    _mm512_storeu_si512(out + i + 48, _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(b, 1)));
+  while (n - i >= 64 && (n - i < 256 || units_to_line(p + i) == 0) &&
+         widen_two_blocks(p + i, p + i + 32, out + i, out + i + 32, shift, limit))
     i += 64;
-  }
   if (i == n) return {n, n, error_code::none};
   // The last units: from 32 on by widen_few_units, fewer as the last 32 over values written (each
   // unit before i one value at its own index; a surrogate among them fails the test).
