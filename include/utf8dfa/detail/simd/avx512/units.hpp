@@ -722,8 +722,9 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE std::size_t pairs_only_run(const cha
 }
 
 /// UTF-16 to UTF-32 from unit `start` on (the units before it converted one to one): 64 units a
-/// step while there is no surrogate, else 32; a block with an unpaired surrogate scalar (to its end, or past it to
-/// finish a pair). A pair across a block's end is written by the block of its high surrogate.
+/// step while there is no surrogate, else 32; a block with an unpaired surrogate scalar (to its
+/// end, or past it to finish a pair). A pair across a block's end is written by the block of its
+/// high surrogate.
 template <bool Strict>
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE packed_conversion utf16_to_utf32_by(const char16_t* p, std::size_t n,
                                                                            char32_t* out, char32_t repl,
@@ -816,7 +817,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE packed_conversion utf16_to_utf32_by(const
   return {n, static_cast<std::size_t>(o - out), c.first};
 }
 
-/// UTF-16 to UTF-32 of more than 16 units while none is a surrogate: utf16_to_utf32_by's tight
+/// UTF-16 to UTF-32 of more than 64 units while none is a surrogate: utf16_to_utf32_by's tight
 /// loop and its last units, in a function that calls nothing then and keeps its few constants in
 /// registers (utf16_to_utf32_by saves five registers and four vector constants on the stack); from
 /// the first block with a surrogate on, a tail call to utf16_to_utf32_by (against simdutf icelake
