@@ -6898,9 +6898,9 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline packed_validation validate_utf16(con
 /// (in place, left as they are), else repaired.
 template <bool Copy>
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE std::size_t to_well_formed_utf16_by(const char16_t* p, std::size_t n,
-                                                                         char16_t* out, std::size_t start) noexcept {
+                                                                         char16_t* out, std::size_t from) noexcept {
   using S = surrogate_bits<false>;
-  std::size_t i = start;
+  std::size_t i = from;  // (a character boundary)
   while (n - i >= 17) {
     if (UTF8DFA_UNLIKELY((p[i] & S::mask) == S::low)) {  // a character cannot start with it
       out[i++] = static_cast<char16_t>(replacement_character);
