@@ -6827,6 +6827,13 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i load_units(const char16_t* p) 
     return u;
 }
 
+/// True when none of the 32 units in a and b is a surrogate (`shift` 0x2800 takes D800..DFFF to at
+/// most `top`, 0x07FF).
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool no_surrogate(__m256i a, __m256i b, __m256i shift, __m256i top) noexcept {
+  const __m256i m = _mm256_min_epu16(_mm256_add_epi16(a, shift), _mm256_add_epi16(b, shift));
+  return _mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_min_epu16(m, top), m)) == 0;
+}
+
 /// True when none of the 64 units at p (bytes exchanged when Swap) is a surrogate.
 template <bool Swap = false>
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool plain64(const char16_t* p, __m256i shift, __m256i top) noexcept {
@@ -6958,8 +6965,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t to_well_formed_utf16(con
     const auto pass = [&](std::size_t a, std::size_t b, bool pairs) UTF8DFA_TARGET_AVX2 {
       const __m256i u = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + a));
       const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + b));
-      const __m256i m = _mm256_min_epu16(_mm256_add_epi16(u, shift), _mm256_add_epi16(v, shift));
-      if (_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_min_epu16(m, top), m)) != 0) {
+      if (!no_surrogate(u, v, shift, top)) {
         if (!pairs || (p[a] & 0xFC00u) == 0xDC00u || (p[b + 15] & 0xFC00u) == 0xD800u) return false;
         const __m256i bad = _mm256_or_si256(unpaired16<false>(p + a), unpaired16<false>(p + b - 1));
         if (!_mm256_testz_si256(bad, bad)) return false;
@@ -7012,8 +7018,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool widen_plain32(const char16_t* q, 
                                                              __m256i top) noexcept {
   const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q));
   const __m256i d = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q + 16));
-  const __m256i m = _mm256_min_epu16(_mm256_add_epi16(a, shift), _mm256_add_epi16(d, shift));
-  if (_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_min_epu16(m, top), m)) != 0) return false;
+  if (!no_surrogate(a, d, shift, top)) return false;
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), _mm256_cvtepu16_epi32(_mm256_castsi256_si128(a)));
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 8), _mm256_cvtepu16_epi32(_mm256_extracti128_si256(a, 1)));
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 16), _mm256_cvtepu16_epi32(_mm256_castsi256_si128(d)));
@@ -10830,6 +10835,13 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline packed_validation validate_utf16(c
   return validate_utf16_again<&validate_utf<char16_t>>(p, n);
 }
 
+/// True when none of the 64 units in a and b is a surrogate (`shift` 0x2800 takes D800..DFFF to
+/// below `limit`, 0x0800).
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool no_surrogate64(__m512i a, __m512i b, __m512i shift,
+                                                                __m512i limit) noexcept {
+  return _mm512_cmplt_epu16_mask(_mm512_min_epu16(_mm512_add_epi16(a, shift), _mm512_add_epi16(b, shift)), limit) == 0;
+}
+
 /// to_well_formed_utf16: 32 units a step, each against the unit before it (the block before's last
 /// unit and its own first 31, one lane permute of the two loaded vectors: no carry from block to
 /// block, and no load of the units before, which in place would wait on the store of the block
@@ -10902,8 +10914,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t to_well_formed_utf16(c
     // The 32 units at a and at b, copied (in place, left as they are) when neither holds a surrogate.
     const auto pass = [&](std::size_t a, std::size_t b) UTF8DFA_TARGET_AVX512 {
       const __m512i u = _mm512_loadu_si512(p + a), v = _mm512_loadu_si512(p + b);
-      if (_mm512_cmplt_epu16_mask(_mm512_min_epu16(_mm512_add_epi16(u, shift), _mm512_add_epi16(v, shift)), limit) != 0)
-        return false;
+      if (!no_surrogate64(u, v, shift, limit)) return false;
       if (copy) {
         _mm512_storeu_si512(out + a, u);
         _mm512_storeu_si512(out + b, v);
@@ -10937,8 +10948,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE void widen_units_masked(__m512i u, s
 UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool widen_two_blocks(const char16_t* x, const char16_t* y, char32_t* ox,
                                                                   char32_t* oy, __m512i shift, __m512i limit) noexcept {
   const __m512i a = _mm512_loadu_si512(x), b = _mm512_loadu_si512(y);
-  if (_mm512_cmplt_epu16_mask(_mm512_min_epu16(_mm512_add_epi16(a, shift), _mm512_add_epi16(b, shift)), limit) != 0)
-    return false;
+  if (!no_surrogate64(a, b, shift, limit)) return false;
   _mm512_storeu_si512(ox, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(a)));
   _mm512_storeu_si512(ox + 16, _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(a, 1)));
   _mm512_storeu_si512(oy, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(b)));

@@ -258,6 +258,13 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i load_units(const char16_t* p) 
     return u;
 }
 
+/// True when none of the 32 units in a and b is a surrogate (`shift` 0x2800 takes D800..DFFF to at
+/// most `top`, 0x07FF).
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool no_surrogate(__m256i a, __m256i b, __m256i shift, __m256i top) noexcept {
+  const __m256i m = _mm256_min_epu16(_mm256_add_epi16(a, shift), _mm256_add_epi16(b, shift));
+  return _mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_min_epu16(m, top), m)) == 0;
+}
+
 /// True when none of the 64 units at p (bytes exchanged when Swap) is a surrogate.
 template <bool Swap = false>
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool plain64(const char16_t* p, __m256i shift, __m256i top) noexcept {
@@ -389,8 +396,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t to_well_formed_utf16(con
     const auto pass = [&](std::size_t a, std::size_t b, bool pairs) UTF8DFA_TARGET_AVX2 {
       const __m256i u = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + a));
       const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + b));
-      const __m256i m = _mm256_min_epu16(_mm256_add_epi16(u, shift), _mm256_add_epi16(v, shift));
-      if (_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_min_epu16(m, top), m)) != 0) {
+      if (!no_surrogate(u, v, shift, top)) {
         if (!pairs || (p[a] & 0xFC00u) == 0xDC00u || (p[b + 15] & 0xFC00u) == 0xD800u) return false;
         const __m256i bad = _mm256_or_si256(unpaired16<false>(p + a), unpaired16<false>(p + b - 1));
         if (!_mm256_testz_si256(bad, bad)) return false;
@@ -443,8 +449,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool widen_plain32(const char16_t* q, 
                                                              __m256i top) noexcept {
   const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q));
   const __m256i d = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q + 16));
-  const __m256i m = _mm256_min_epu16(_mm256_add_epi16(a, shift), _mm256_add_epi16(d, shift));
-  if (_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_min_epu16(m, top), m)) != 0) return false;
+  if (!no_surrogate(a, d, shift, top)) return false;
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), _mm256_cvtepu16_epi32(_mm256_castsi256_si128(a)));
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 8), _mm256_cvtepu16_epi32(_mm256_extracti128_si256(a, 1)));
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 16), _mm256_cvtepu16_epi32(_mm256_castsi256_si128(d)));

@@ -566,6 +566,13 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline packed_validation validate_utf16(c
   return validate_utf16_again<&validate_utf<char16_t>>(p, n);
 }
 
+/// True when none of the 64 units in a and b is a surrogate (`shift` 0x2800 takes D800..DFFF to
+/// below `limit`, 0x0800).
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool no_surrogate64(__m512i a, __m512i b, __m512i shift,
+                                                                __m512i limit) noexcept {
+  return _mm512_cmplt_epu16_mask(_mm512_min_epu16(_mm512_add_epi16(a, shift), _mm512_add_epi16(b, shift)), limit) == 0;
+}
+
 /// to_well_formed_utf16: 32 units a step, each against the unit before it (the block before's last
 /// unit and its own first 31, one lane permute of the two loaded vectors: no carry from block to
 /// block, and no load of the units before, which in place would wait on the store of the block
@@ -638,8 +645,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t to_well_formed_utf16(c
     // The 32 units at a and at b, copied (in place, left as they are) when neither holds a surrogate.
     const auto pass = [&](std::size_t a, std::size_t b) UTF8DFA_TARGET_AVX512 {
       const __m512i u = _mm512_loadu_si512(p + a), v = _mm512_loadu_si512(p + b);
-      if (_mm512_cmplt_epu16_mask(_mm512_min_epu16(_mm512_add_epi16(u, shift), _mm512_add_epi16(v, shift)), limit) != 0)
-        return false;
+      if (!no_surrogate64(u, v, shift, limit)) return false;
       if (copy) {
         _mm512_storeu_si512(out + a, u);
         _mm512_storeu_si512(out + b, v);
@@ -673,8 +679,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE void widen_units_masked(__m512i u, s
 UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool widen_two_blocks(const char16_t* x, const char16_t* y, char32_t* ox,
                                                                   char32_t* oy, __m512i shift, __m512i limit) noexcept {
   const __m512i a = _mm512_loadu_si512(x), b = _mm512_loadu_si512(y);
-  if (_mm512_cmplt_epu16_mask(_mm512_min_epu16(_mm512_add_epi16(a, shift), _mm512_add_epi16(b, shift)), limit) != 0)
-    return false;
+  if (!no_surrogate64(a, b, shift, limit)) return false;
   _mm512_storeu_si512(ox, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(a)));
   _mm512_storeu_si512(ox + 16, _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(a, 1)));
   _mm512_storeu_si512(oy, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(b)));
