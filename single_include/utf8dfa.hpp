@@ -5426,10 +5426,13 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE std::size_t decode_three_run(const uns
 /// bytes its last window may touch).
 inline constexpr std::size_t utf8_block_reach = 40;
 
-/// Bytes left below which utf8_to_utf_impl's blocks stop and finish_padded takes the rest: a block
-/// more than it needs, so that every block of the loop has a next block to check and may store
-/// full-width (the last blocks, in the padded copy, store full-width into its buffer).
-inline constexpr std::size_t padded_below = utf8_block_reach + 32;
+/// Bytes left below which utf8_to_utf_impl's blocks stop and finish_padded takes the rest: what a
+/// block needs. The blocks with no next block to check store exactly (the last blocks, in the
+/// padded copy, store full-width into its buffer).
+inline constexpr std::size_t padded_below = utf8_block_reach;
+
+/// UTF-8 input under this many bytes goes to the scalar DFA when it is mostly ASCII (kernels.hpp).
+inline constexpr std::size_t mostly_ascii_below = 72;
 
 /// assume_valid's stand-in for utf8_block_has_error on the block at q (its first 32 bytes v; 40
 /// readable), as in the NEON kernel: true when the block goes to the scalar DFA, because it holds
@@ -5542,6 +5545,21 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool errors_from(__m256i v, unsigned f
   return !_mm256_testz_si256(utf8_block_errors(v, k), byte_mask_from(from));
 }
 
+/// True when the input's bytes from `from` on (8 to 29 of them, n >= 32) are well-formed, end with a
+/// whole character and hold 8 characters or more: whatever the policy, they then write 8 units or
+/// more. (Checked in the input's last 32 bytes, from the fourth on, the three before being those of
+/// whole characters.)
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool rest_writes_8(const unsigned char* p, std::size_t n, std::size_t from,
+                                                             const byte_constants& k) noexcept {
+  const __m256i last = load(p + n - 32);
+  const auto s = static_cast<unsigned>(from - (n - 32));
+  const std::uint32_t starts = non_continuation(last, k);
+  if (_mm_popcnt_u32(starts >> s) < 8 || errors_from(last, s, k)) return false;
+  const unsigned at = 31u - static_cast<unsigned>(__builtin_clz(starts));
+  const unsigned b = p[n - 32 + at];
+  return at + (b < 0x80u ? 1u : b < 0xE0u ? 2u : b < 0xF0u ? 3u : 4u) <= 32;
+}
+
 /// decode_bmp_forms writing exactly up to `end`: a group's 8 units in full while they end by it,
 /// the group that would pass it by exact stores.
 template <bool Three, bool Swap, class Out>
@@ -5558,8 +5576,8 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE Out* decode_bmp_until(Out* o, __m256i 
 
 /// The last bytes of a conversion (from c.i: 8 to padded_below - 1 of them, n >= 32) decoded in
 /// place, with no read past the input and no write past their output: first checked whole (Check)
-/// by overlapping blocks (the 32 bytes at c.i, at c.i + 29, and the input's last 32, each read from
-/// its fourth byte on where the one before ends) and their units counted (one per byte that is no
+/// by overlapping blocks (the 32 bytes at c.i and the input's last 32, read from its fourth byte on
+/// or more where the first ends) and their units counted (one per byte that is no
 /// continuation byte), then decoded by blocks, each the 32 bytes at c.i or, fewer being left, the
 /// input's last 32 with their positions before c.i (characters already written) left out; the
 /// bytes after each position come from the block by shifts, and the stores that would pass the
@@ -5572,6 +5590,7 @@ template <bool Swap, bool Check, class Out>
 UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool finish_in_place(const unsigned char* p, std::size_t n,
                                                                transcode_cursor<Out>& c,
                                                                const byte_constants& k) noexcept {
+  static_assert(padded_below <= 62, "the block at c.i and the last overlap by 3 bytes or more");
   const std::size_t left = n - c.i;
   const __m256i last = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + n - 32));
   std::size_t units = 0;
@@ -5581,12 +5600,6 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool finish_in_place(const unsigned ch
     if (four_leads(first, k) != 0 || (Check && errors_from(first, 0, k))) return false;
     units = static_cast<std::size_t>(_mm_popcnt_u32(non_continuation(first, k)));
     covered += 32;
-    if (left > 61) {
-      const __m256i middle = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 29));
-      if ((four_leads(middle, k) >> 3) != 0 || (Check && errors_from(middle, 3, k))) return false;
-      units += static_cast<std::size_t>(_mm_popcnt_u32(non_continuation(middle, k) >> 3));
-      covered += 29;
-    }
   }
   const auto s = static_cast<unsigned>(covered - (n - 32));  // (3 to 31 when the blocks before cover c.i)
   const std::uint32_t last_starts = non_continuation(last, k), tail_starts = last_starts >> s;
@@ -5762,7 +5775,10 @@ UTF8DFA_TARGET_AVX2 packed_conversion utf8_to_utf_impl(const unsigned char* p, s
               !utf8_block_fails<Check>(p + c.i + take,
                                        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + take)), k);
     // (With Tail the output is finish_padded's buffer, which has room for them whatever follows.)
-    const bool spill = Tail || checked;
+    // Else, near the end, when the bytes after the block surely write 8 units or more.
+    bool spill = Tail || checked;
+    if constexpr (!Tail)
+      if (!spill && n - c.i - take <= 29) spill = rest_writes_8(p, n, c.i + take, k);
     if (_mm256_movemask_epi8(_mm256_subs_epu8(v, k.four_min)) == 0) {  // forms of 1..3 bytes
       if (_mm256_movemask_epi8(_mm256_subs_epu8(v, k.three_min)) == 0)
         c.o = decode_block_bmp<false, Swap>(c.o, p + c.i, v, starts, spill);
@@ -7993,11 +8009,11 @@ inline constexpr kernel_table table{
     &count_leads,
     &utf16_length,
     // Short inputs: under 8 UTF-8 bytes (16 UTF-16 or UTF-32 units) the scalar DFA, and UTF-8 under
-    // padded_below bytes when it is mostly ASCII (short_input.hpp). The UTF-8
+    // mostly_ascii_below bytes when it is mostly ASCII (short_input.hpp). The UTF-8
     // conversions finish their last bytes in a padded copy of their own (transcode.hpp); for UTF-16
     // and UTF-32 input the blocks are shorter and the scalar tail cheaper.
-    &vector_unless_mostly_ascii<char32_t, &utf8_to_utf32, scalar_utf8_to_utf32, 8, padded_below>,
-    &vector_unless_mostly_ascii<char16_t, &utf8_to_utf16, scalar_utf8_to_utf16, 8, padded_below>,
+    &vector_unless_mostly_ascii<char32_t, &utf8_to_utf32, scalar_utf8_to_utf32, 8, mostly_ascii_below>,
+    &vector_unless_mostly_ascii<char16_t, &utf8_to_utf16, scalar_utf8_to_utf16, 8, mostly_ascii_below>,
     &vector_from<char16_t, unsigned char, &utf16_to_utf8, scalar_utf16_to_utf8, 16>,
     &vector_from<char32_t, unsigned char, &utf32_to_utf8, scalar_utf32_to_utf8, 16>,
     &utf16_length_from_utf8,
@@ -8021,7 +8037,7 @@ inline constexpr kernel_table table{
     &change_endianness<char32_t>,
     &validate_utf16_swapped,
     &vector_from<char16_t, unsigned char, &utf16_swapped_to_utf8, scalar_utf16_swapped_to_utf8, 16>,
-    &vector_unless_mostly_ascii<char16_t, &utf8_to_utf16_swapped, scalar_utf8_to_utf16_swapped, 8, padded_below>,
+    &vector_unless_mostly_ascii<char16_t, &utf8_to_utf16_swapped, scalar_utf8_to_utf16_swapped, 8, mostly_ascii_below>,
 };
 
 }  // namespace avx2
@@ -10201,11 +10217,11 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE packed_conversion utf8_short_supplementar
 }
 
 /// UTF-8 to UTF-32 or UTF-16 (its bytes exchanged when Swap), from the kernel table: an input of
-/// up to 64 bytes in one masked block when it can, a longer one's ASCII blocks here, the rest by
-/// utf8_to_utf_impl. The ASCII blocks come first, before any constant of the other paths is built
-/// and with no call between the kernel table and them: each call level cost 1.5-3 ns on 256 ASCII
-/// bytes, timed alone outside the benchmark (docs/performance.md, the round of the ASCII blocks of AVX-512 UTF-8
-/// decoding).
+/// up to 64 bytes in one masked block when it can, a longer one's ASCII blocks here and, when 64
+/// bytes or fewer follow them, those in one masked block too; the rest by utf8_to_utf_impl. The ASCII blocks come
+/// first, before any constant of the other paths is built and with no call between the kernel table and them: each call
+/// level cost 1.5-3 ns on 256 ASCII bytes, timed alone outside the benchmark (docs/performance.md, the round of the
+/// ASCII blocks of AVX-512 UTF-8 decoding).
 template <bool Swap, class Out>
 UTF8DFA_TARGET_AVX512 inline packed_conversion utf8_to_units(const unsigned char* p, std::size_t n, Out* out,
                                                              char32_t replacement) noexcept {
@@ -10218,12 +10234,13 @@ UTF8DFA_TARGET_AVX512 inline packed_conversion utf8_to_units(const unsigned char
       i += 64;
     } while (n - i >= 64);
     if (i == n) return {n, n, error_code::none};
-  } else {
-    packed_conversion r;
-    if (utf8_short_to_units<Swap, false>(p, n, out, r)) return r;
-    return utf8_short_supplementary<Swap>(p, n, out, replacement);
+    if (n - i > 64) return utf8_to_utf_from<Swap>(p, n, out, replacement, i);
   }
-  return utf8_to_utf_from<Swap>(p, n, out, replacement, i);
+  // Up to 64 bytes left (the whole input, or those after its ASCII blocks): one masked block.
+  packed_conversion r;
+  if (utf8_short_to_units<Swap, false>(p + i, n - i, out + i, r)) return {n, i + r.written, error_code::none};
+  r = utf8_short_supplementary<Swap>(p + i, n - i, out + i, replacement);
+  return {i + r.read, i + r.written, r.error};
 }
 
 UTF8DFA_TARGET_AVX512 inline packed_conversion utf8_to_utf32(const unsigned char* p, std::size_t n, char32_t* out,

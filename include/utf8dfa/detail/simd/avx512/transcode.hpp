@@ -990,11 +990,11 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE packed_conversion utf8_short_supplementar
 }
 
 /// UTF-8 to UTF-32 or UTF-16 (its bytes exchanged when Swap), from the kernel table: an input of
-/// up to 64 bytes in one masked block when it can, a longer one's ASCII blocks here, the rest by
-/// utf8_to_utf_impl. The ASCII blocks come first, before any constant of the other paths is built
-/// and with no call between the kernel table and them: each call level cost 1.5-3 ns on 256 ASCII
-/// bytes, timed alone outside the benchmark (docs/performance.md, the round of the ASCII blocks of AVX-512 UTF-8
-/// decoding).
+/// up to 64 bytes in one masked block when it can, a longer one's ASCII blocks here and, when 64
+/// bytes or fewer follow them, those in one masked block too; the rest by utf8_to_utf_impl. The ASCII blocks come
+/// first, before any constant of the other paths is built and with no call between the kernel table and them: each call
+/// level cost 1.5-3 ns on 256 ASCII bytes, timed alone outside the benchmark (docs/performance.md, the round of the
+/// ASCII blocks of AVX-512 UTF-8 decoding).
 template <bool Swap, class Out>
 UTF8DFA_TARGET_AVX512 inline packed_conversion utf8_to_units(const unsigned char* p, std::size_t n, Out* out,
                                                              char32_t replacement) noexcept {
@@ -1007,12 +1007,13 @@ UTF8DFA_TARGET_AVX512 inline packed_conversion utf8_to_units(const unsigned char
       i += 64;
     } while (n - i >= 64);
     if (i == n) return {n, n, error_code::none};
-  } else {
-    packed_conversion r;
-    if (utf8_short_to_units<Swap, false>(p, n, out, r)) return r;
-    return utf8_short_supplementary<Swap>(p, n, out, replacement);
+    if (n - i > 64) return utf8_to_utf_from<Swap>(p, n, out, replacement, i);
   }
-  return utf8_to_utf_from<Swap>(p, n, out, replacement, i);
+  // Up to 64 bytes left (the whole input, or those after its ASCII blocks): one masked block.
+  packed_conversion r;
+  if (utf8_short_to_units<Swap, false>(p + i, n - i, out + i, r)) return {n, i + r.written, error_code::none};
+  r = utf8_short_supplementary<Swap>(p + i, n - i, out + i, replacement);
+  return {i + r.read, i + r.written, r.error};
 }
 
 UTF8DFA_TARGET_AVX512 inline packed_conversion utf8_to_utf32(const unsigned char* p, std::size_t n, char32_t* out,
