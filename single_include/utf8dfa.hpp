@@ -6738,6 +6738,15 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE packed_conversion utf8_to_latin1_by(const u
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + w), x);
       i += 32;
       w += 32;
+      while (n - i >= 64) {  // the ASCII run that follows, 64 bytes a test
+        const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
+        const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 32));
+        if (_mm256_movemask_epi8(_mm256_or_si256(a, b)) != 0) break;
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + w), a);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + w + 32), b);
+        i += 64;
+        w += 64;
+      }
       continue;
     }
     const __m256i leads = _mm256_cmpeq_epi8(_mm256_and_si256(x, fe), c2);
@@ -10531,12 +10540,19 @@ UTF8DFA_TARGET_AVX512 inline packed_conversion utf8_to_latin1(const unsigned cha
                                                               char32_t replacement) noexcept {
   std::size_t i = 0;
   if (n > 64) {
-    do {
+    // 128 bytes a test while they are ASCII, then 64.
+    for (; n - i >= 128; i += 128) {
+      const __m512i a = _mm512_loadu_si512(p + i), b = _mm512_loadu_si512(p + i + 64);
+      if (_mm512_movepi8_mask(_mm512_or_si512(a, b)) != 0) break;
+      _mm512_storeu_si512(out + i, a);
+      _mm512_storeu_si512(out + i + 64, b);
+    }
+    while (n - i >= 64) {
       const __m512i x = _mm512_loadu_si512(p + i);
       if (_mm512_movepi8_mask(x) != 0) break;
       _mm512_storeu_si512(out + i, x);
       i += 64;
-    } while (n - i >= 64);
+    }
     if (i == n) return {n, n, error_code::none};
   } else {
     const __m512i x = _mm512_maskz_loadu_epi8(mask64(n), p);

@@ -153,6 +153,15 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE packed_conversion utf8_to_latin1_by(const u
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + w), x);
       i += 32;
       w += 32;
+      while (n - i >= 64) {  // the ASCII run that follows, 64 bytes a test
+        const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
+        const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 32));
+        if (_mm256_movemask_epi8(_mm256_or_si256(a, b)) != 0) break;
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + w), a);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + w + 32), b);
+        i += 64;
+        w += 64;
+      }
       continue;
     }
     const __m256i leads = _mm256_cmpeq_epi8(_mm256_and_si256(x, fe), c2);
