@@ -9026,9 +9026,10 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t utf16_valid_bytes(cons
 
 // The kernel-table entry points.
 
-/// Units below which the lengths under valid_marker take utf8_length_valid (no checks), above which
-/// the replace count, whose 64-unit steps are faster from about 128 units on (at 256 they were
-/// 1.3-1.5x as fast on text outside ASCII; at 64, emoji, 0.7x).
+/// UTF-32 units below which the length under valid_marker takes utf8_length_valid, above which
+/// utf32_valid_bytes, whose 64-unit steps are faster from about 128 units on (the replace count's
+/// steps, which it took before, were 1.3-1.5x as fast at 256 units on text outside ASCII; at 64,
+/// emoji, 0.7x).
 inline constexpr std::size_t valid_below = 128;
 
 /// Input lengths (min_block_input up to this) that the validating UTF-8 lengths check with
@@ -9175,14 +9176,49 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALIGN_CODE inline std::size_t utf8_length_from_utf
   return utf8_length_from_utf16_blocks(p, n, repl);
 }
 
+/// utf8_length_valid (scalar.hpp) for UTF-32 at any length: 64 units a step. An ASCII step is one
+/// test; a step of values up to 0x10FFFF adds (>= 0x80) + (>= 0x800) from the units narrowed to 16
+/// bits (summed in bytes, as utf32_bytes_segment sums them) and its supplementary values by popcnt;
+/// a step holding a greater value goes by valid_add, as the last units do (masked loads).
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t utf32_valid_bytes(const char32_t* p, std::size_t n) noexcept {
+  const utf32_count_constants k;
+  const __m512i zero = _mm512_setzero_si512();
+  __m512i bytes = zero, sums = zero, acc = zero;
+  std::size_t i = 0, steps = 0, supplementary = 0, extra = 0, wide = 0;
+  for (; n - i >= 64; i += 64) {
+    const __m512i a = _mm512_loadu_si512(p + i), b = _mm512_loadu_si512(p + i + 16);
+    const __m512i c = _mm512_loadu_si512(p + i + 32), d = _mm512_loadu_si512(p + i + 48);
+    const __m512i highest = _mm512_max_epu32(_mm512_max_epu32(a, b), _mm512_max_epu32(c, d));
+    if (_mm512_cmpge_epu32_mask(highest, k.x80) == 0) continue;  // ASCII: one byte each
+    if (UTF8DFA_UNLIKELY(_mm512_cmpgt_epu32_mask(highest, k.top) != 0)) {
+      acc = valid_add(valid_add(valid_add(valid_add(acc, a, U'\0'), b, U'\0'), c, U'\0'), d, U'\0');
+      if (++wide == (std::size_t{1} << 24)) {  // (at most 3 a lane a step in acc's 32-bit lanes)
+        extra += valid_sum(acc, U'\0');
+        acc = zero;
+        wide = 0;
+      }
+      continue;
+    }
+    bytes = _mm512_add_epi8(bytes, k.more64(_mm512_packus_epi32(a, b), _mm512_packus_epi32(c, d)));
+    if (_mm512_cmpgt_epu32_mask(highest, k.xffff) != 0) supplementary += k.supplementary64(a, b, c, d);
+    if (++steps == 64) {  // (at most 2 a byte lane a step)
+      sums = _mm512_add_epi64(sums, _mm512_sad_epu8(bytes, zero));
+      bytes = zero;
+      steps = 0;
+    }
+  }
+  sums = _mm512_add_epi64(sums, _mm512_sad_epu8(bytes, zero));
+  for (std::size_t j = i; j < n; j += 16)  // the last 0..63 units
+    acc = valid_add(
+        acc, _mm512_maskz_loadu_epi32(static_cast<__mmask16>(_bzhi_u32(0xFFFFu, static_cast<unsigned>(n - j))), p + j),
+        U'\0');
+  return n + supplementary + extra + static_cast<std::size_t>(_mm512_reduce_add_epi64(sums)) + valid_sum(acc, U'\0');
+}
+
 /// utf8_length_from_utf32 past its short input (and short input that is not all scalar values).
 UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t utf8_length_from_utf32_long(const char32_t* p, std::size_t n,
                                                                                       char32_t repl) noexcept {
-  // valid_marker: on long input the replace count (U+FFFD, 3 bytes, is what it counts for an error).
-  if (repl == valid_marker) {
-    if (n < valid_below) return utf8_length_valid(p, n);
-    repl = replacement_character;
-  }
+  if (repl == valid_marker) return n < valid_below ? utf8_length_valid(p, n) : utf32_valid_bytes(p, n);
   return utf8_bytes_blocks<char32_t, &utf32_bytes_segment, 16>(p, n, repl);
 }
 
