@@ -313,6 +313,22 @@ UTF8DFA_TARGET_AVX512 inline bool count_utf32_block(const utf32_count_constants&
   return true;
 }
 
+/// Adds to the byte sums `bytes` the UTF-8 bytes past one a unit of the 64 units a, b, c, d (values
+/// at most 0x10FFFF; ab and cd narrowed to 16 bits; `highest` their greatest): at most 3 a byte lane,
+/// moved into `sums` every 64 steps (counted by `steps`).
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE void add_bytes64(const utf32_count_constants& k, __m512i a, __m512i b,
+                                                             __m512i c, __m512i d, __m512i ab, __m512i cd,
+                                                             __m512i highest, __m512i& bytes, __m512i& sums,
+                                                             std::size_t& steps) noexcept {
+  bytes = _mm512_add_epi8(bytes, k.more64(ab, cd));
+  if (_mm512_cmpgt_epu32_mask(highest, k.xffff) != 0) bytes = _mm512_add_epi8(bytes, k.supplementary64(a, b, c, d));
+  if (++steps == 64) {
+    sums = _mm512_add_epi64(sums, _mm512_sad_epu8(bytes, _mm512_setzero_si512()));
+    bytes = _mm512_setzero_si512();
+    steps = 0;
+  }
+}
+
 /// The length_segment of UTF-32, 64 units per step while the input lasts (ASCII steps only checked),
 /// then 16, then the masked tail: bytes are 1 + (>= 0x80) + (>= 0x800) + (>= 0x10000); in the big
 /// steps the three are summed in bytes (at most 3 a lane per step, widened every 64 steps); a block
@@ -333,13 +349,7 @@ UTF8DFA_TARGET_AVX512 inline std::size_t utf32_bytes_segment(const char32_t* p, 
     // anywhere stops the step (the 16-unit steps find the block).
     if (_mm512_cmpgt_epu32_mask(highest, k.below_sur) != 0 && UTF8DFA_UNLIKELY(!k.scalar_values64(ab, cd, highest)))
       break;
-    bytes = _mm512_add_epi8(bytes, k.more64(ab, cd));
-    if (_mm512_cmpgt_epu32_mask(highest, k.xffff) != 0) bytes = _mm512_add_epi8(bytes, k.supplementary64(a, b, c, d));
-    if (++steps == 64) {  // (at most 3 a byte lane a step)
-      sums = _mm512_add_epi64(sums, _mm512_sad_epu8(bytes, zero));
-      bytes = zero;
-      steps = 0;
-    }
+    add_bytes64(k, a, b, c, d, ab, cd, highest, bytes, sums, steps);
   }
   sums = _mm512_add_epi64(sums, _mm512_sad_epu8(bytes, zero));
   for (; n - i >= 16; i += 16)
@@ -633,13 +643,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t utf32_valid_bytes(cons
       }
       continue;
     }
-    bytes = _mm512_add_epi8(bytes, k.more64(_mm512_packus_epi32(a, b), _mm512_packus_epi32(c, d)));
-    if (_mm512_cmpgt_epu32_mask(highest, k.xffff) != 0) bytes = _mm512_add_epi8(bytes, k.supplementary64(a, b, c, d));
-    if (++steps == 64) {  // (at most 3 a byte lane a step)
-      sums = _mm512_add_epi64(sums, _mm512_sad_epu8(bytes, zero));
-      bytes = zero;
-      steps = 0;
-    }
+    add_bytes64(k, a, b, c, d, _mm512_packus_epi32(a, b), _mm512_packus_epi32(c, d), highest, bytes, sums, steps);
   }
   sums = _mm512_add_epi64(sums, _mm512_sad_epu8(bytes, zero));
   for (std::size_t j = i; j < n; j += 16)  // the last 0..63 units
