@@ -547,6 +547,11 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool errors_from(__m256i v, unsigned f
   return !_mm256_testz_si256(utf8_block_errors(v, k), byte_mask_from(from));
 }
 
+/// The length of the form a lead byte (or ASCII byte) b starts: 1 to 4.
+constexpr unsigned lead_length(unsigned b) noexcept {
+  return b < 0x80u ? 1u : b < 0xE0u ? 2u : b < 0xF0u ? 3u : 4u;
+}
+
 /// True when the input's bytes from `from` on (8 to 29 of them, n >= 32) are well-formed, end with a
 /// whole character and hold 8 characters or more: whatever the policy, they then write 8 units or
 /// more. (Checked in the input's last 32 bytes, from the fourth on, the three before being those of
@@ -559,7 +564,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool rest_writes_8(const unsigned char
   if (_mm_popcnt_u32(starts >> s) < 8 || errors_from(last, s, k)) return false;
   const unsigned at = 31u - static_cast<unsigned>(__builtin_clz(starts));
   const unsigned b = p[n - 32 + at];
-  return at + (b < 0x80u ? 1u : b < 0xE0u ? 2u : b < 0xF0u ? 3u : 4u) <= 32;
+  return at + lead_length(b) <= 32;
 }
 
 /// decode_bmp_forms writing exactly up to `end`: a group's 8 units in full while they end by it,
@@ -618,7 +623,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool finish_in_place(const unsigned ch
   if (last_starts != 0) {  // the input may not end inside a character (whose lead may come before s)
     const unsigned at = 31u - static_cast<unsigned>(__builtin_clz(last_starts));
     const unsigned b = p[n - 32 + at];
-    if (at + (b < 0x80u ? 1u : b < 0xE0u ? 2u : 3u) > 32) return false;
+    if (at + lead_length(b) > 32) return false;
   }
   const Out* const end = c.o + units;
   while (c.i < n) {
@@ -630,7 +635,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool finish_in_place(const unsigned ch
     const unsigned last_lead = 31u - static_cast<unsigned>(__builtin_clz(leads));
     const unsigned b = p[at + last_lead];
     unsigned take = 32;
-    if (last_lead + (b < 0x80u ? 1u : b < 0xE0u ? 2u : 3u) > 32) {  // a character cut by the block's end
+    if (last_lead + lead_length(b) > 32) {  // a character cut by the block's end
       if (at + 32 == n) return false;
       take = last_lead;
     }
@@ -757,8 +762,7 @@ UTF8DFA_TARGET_AVX2 packed_conversion utf8_to_utf_impl(const unsigned char* p, s
     unsigned take = 32;
     if constexpr (Tail) {  // (the test below made the 64-byte emoji calls 30% slower here)
       const unsigned b = p[c.i + last];
-      const unsigned len = b < 0x80 ? 1u : b < 0xE0 ? 2u : b < 0xF0 ? 3u : 4u;
-      if (last + len > 32) take = last;
+      if (last + lead_length(b) > 32) take = last;
     } else {
       // The block ends inside a character when byte 31 is a lead of 2 or more bytes, byte 30 one
       // of 3 or more, or byte 29 one of 4: then the block takes the bytes before that (its last)
