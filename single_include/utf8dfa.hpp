@@ -1476,8 +1476,11 @@ UTF8DFA_ALWAYS_INLINE void copy_ascii_run(const unsigned char* p, std::size_t n,
 /// ASCII runs widened in one loop, each other character (while four bytes remain) by its bytes run
 /// through the shift DFA from accept (the lead byte only chooses how many steps to take and how to
 /// assemble the value). Stops at the first piece the DFA does not accept, or a non-ASCII byte
-/// within three bytes of the end, leaving i there.
-template <class Out>
+/// within three bytes of the end, leaving i there. Without `Check` (assume_valid) the DFA is not
+/// run: each piece is taken as the form its lead says, and a continuation byte where a lead should
+/// be is passed over with nothing written, so that no more units are written than lead bytes (two
+/// for F0..FF) are read: the length helpers' count, and no more than replace writes.
+template <bool Check, class Out>
 UTF8DFA_ALWAYS_INLINE Out* decode_run(const unsigned char* p, std::size_t n, std::size_t& i, Out* o) noexcept {
   while (i < n) {
     const std::uint32_t b0 = p[i];
@@ -1486,10 +1489,16 @@ UTF8DFA_ALWAYS_INLINE Out* decode_run(const unsigned char* p, std::size_t n, std
       continue;
     }
     if (n - i < 4) break;
+    if constexpr (!Check) {
+      if (UTF8DFA_UNLIKELY(b0 < 0xC0u)) {
+        ++i;
+        continue;
+      }
+    }
     const std::uint32_t b1 = p[i + 1];
     const std::uint64_t s1 = step(step(s_accept, static_cast<std::uint8_t>(b0)), static_cast<std::uint8_t>(b1));
     if (b0 < 0xE0u) {
-      if (UTF8DFA_UNLIKELY((s1 & state_mask) != s_accept)) break;
+      if (Check && UTF8DFA_UNLIKELY((s1 & state_mask) != s_accept)) break;
       *o++ = static_cast<Out>(((b0 & 0x1Fu) << 6) | (b1 & 0x3Fu));
       i += 2;
       continue;
@@ -1497,13 +1506,13 @@ UTF8DFA_ALWAYS_INLINE Out* decode_run(const unsigned char* p, std::size_t n, std
     const std::uint32_t b2 = p[i + 2];
     const std::uint64_t s2 = step(s1, static_cast<std::uint8_t>(b2));
     if (b0 < 0xF0u) {
-      if (UTF8DFA_UNLIKELY((s2 & state_mask) != s_accept)) break;
+      if (Check && UTF8DFA_UNLIKELY((s2 & state_mask) != s_accept)) break;
       *o++ = static_cast<Out>(((b0 & 0x0Fu) << 12) | ((b1 & 0x3Fu) << 6) | (b2 & 0x3Fu));
       i += 3;
       continue;
     }
     const std::uint32_t b3 = p[i + 3];
-    if (UTF8DFA_UNLIKELY((step(s2, static_cast<std::uint8_t>(b3)) & state_mask) != s_accept)) break;
+    if (Check && UTF8DFA_UNLIKELY((step(s2, static_cast<std::uint8_t>(b3)) & state_mask) != s_accept)) break;
     const std::uint32_t c = ((b0 & 0x07u) << 18) | ((b1 & 0x3Fu) << 12) | ((b2 & 0x3Fu) << 6) | (b3 & 0x3Fu);
     if constexpr (sizeof(Out) == 4) {
       *o++ = static_cast<Out>(c);
@@ -1520,14 +1529,21 @@ UTF8DFA_ALWAYS_INLINE Out* decode_run(const unsigned char* p, std::size_t n, std
 /// UTF-8 to UTF-32 or UTF-16 (by the size of Out): decode_run while it goes, and the piece where it
 /// stops (an error, or the last bytes) by decode_at.
 template <class Policy, class Out>
-packed_conversion utf8_to_utf_scalar(const unsigned char* p, std::size_t n, Out* out,
-                                     [[maybe_unused]] Policy pol) noexcept {
+UTF8DFA_NOINLINE UTF8DFA_ALIGN_CODE packed_conversion utf8_to_utf_scalar(const unsigned char* p, std::size_t n,
+                                                                         Out* out,
+                                                                         [[maybe_unused]] Policy pol) noexcept {
   std::size_t i = 0;
   Out* o = out;
   error_code first = error_code::none;
   for (;;) {
-    o = decode_run(p, n, i, o);
+    o = decode_run<!std::is_same_v<Policy, assume_valid>>(p, n, i, o);
     if (i >= n) break;
+    if constexpr (std::is_same_v<Policy, assume_valid>) {
+      if (is_continuation(p[i])) {  // (as decode_run: nothing written for it)
+        ++i;
+        continue;
+      }
+    }
     const decoded d = decode_at(p, n, i);
     char32_t c = d.code_point;
     const piece_action a = act_on(d.error, first, c, pol);
@@ -3280,10 +3296,14 @@ namespace detail {
 /// UTF-32 to UTF-8 loops ran 16-20% slower starting 32 bytes past a cache line than at its start).
 template <class In, class Out, packed_conversion (*Strict)(const In*, std::size_t, Out*, strict) noexcept,
           packed_conversion (*Replace)(const In*, std::size_t, Out*, replace) noexcept,
-          packed_conversion (*Skip)(const In*, std::size_t, Out*, skip) noexcept>
+          packed_conversion (*Skip)(const In*, std::size_t, Out*, skip) noexcept,
+          packed_conversion (*Valid)(const In*, std::size_t, Out*, assume_valid) noexcept = nullptr>
 UTF8DFA_ALIGN_CODE packed_conversion by_policy(const In* p, std::size_t n, Out* out, char32_t replacement) noexcept {
   if (replacement == strict_marker) return Strict(p, n, out, strict{});
   if (replacement == skip_marker) return Skip(p, n, out, skip{});
+  if constexpr (Valid != nullptr) {
+    if (replacement == valid_marker) return Valid(p, n, out, assume_valid{});
+  }
   return Replace(p, n, out, replace{replacement});
 }
 
@@ -3337,10 +3357,10 @@ packed_conversion utf8_to_latin1_scalar(const unsigned char* p, std::size_t n, u
 // The scalar DFA's conversions with the policy as a replacement value.
 inline constexpr auto scalar_utf8_to_utf32 =
     &by_policy<unsigned char, char32_t, &utf8_to_utf_scalar<strict, char32_t>, &utf8_to_utf_scalar<replace, char32_t>,
-               &utf8_to_utf_scalar<skip, char32_t>>;
+               &utf8_to_utf_scalar<skip, char32_t>, &utf8_to_utf_scalar<assume_valid, char32_t>>;
 inline constexpr auto scalar_utf8_to_utf16 =
     &by_policy<unsigned char, char16_t, &utf8_to_utf_scalar<strict, char16_t>, &utf8_to_utf_scalar<replace, char16_t>,
-               &utf8_to_utf_scalar<skip, char16_t>>;
+               &utf8_to_utf_scalar<skip, char16_t>, &utf8_to_utf_scalar<assume_valid, char16_t>>;
 inline constexpr auto scalar_utf16_to_utf8 =
     &by_policy<char16_t, unsigned char, &utf_to_utf8_scalar<strict, char16_t>, &utf_to_utf8_scalar<replace, char16_t>,
                &utf_to_utf8_scalar<skip, char16_t>>;

@@ -384,8 +384,11 @@ UTF8DFA_ALWAYS_INLINE void copy_ascii_run(const unsigned char* p, std::size_t n,
 /// ASCII runs widened in one loop, each other character (while four bytes remain) by its bytes run
 /// through the shift DFA from accept (the lead byte only chooses how many steps to take and how to
 /// assemble the value). Stops at the first piece the DFA does not accept, or a non-ASCII byte
-/// within three bytes of the end, leaving i there.
-template <class Out>
+/// within three bytes of the end, leaving i there. Without `Check` (assume_valid) the DFA is not
+/// run: each piece is taken as the form its lead says, and a continuation byte where a lead should
+/// be is passed over with nothing written, so that no more units are written than lead bytes (two
+/// for F0..FF) are read: the length helpers' count, and no more than replace writes.
+template <bool Check, class Out>
 UTF8DFA_ALWAYS_INLINE Out* decode_run(const unsigned char* p, std::size_t n, std::size_t& i, Out* o) noexcept {
   while (i < n) {
     const std::uint32_t b0 = p[i];
@@ -394,10 +397,16 @@ UTF8DFA_ALWAYS_INLINE Out* decode_run(const unsigned char* p, std::size_t n, std
       continue;
     }
     if (n - i < 4) break;
+    if constexpr (!Check) {
+      if (UTF8DFA_UNLIKELY(b0 < 0xC0u)) {
+        ++i;
+        continue;
+      }
+    }
     const std::uint32_t b1 = p[i + 1];
     const std::uint64_t s1 = step(step(s_accept, static_cast<std::uint8_t>(b0)), static_cast<std::uint8_t>(b1));
     if (b0 < 0xE0u) {
-      if (UTF8DFA_UNLIKELY((s1 & state_mask) != s_accept)) break;
+      if (Check && UTF8DFA_UNLIKELY((s1 & state_mask) != s_accept)) break;
       *o++ = static_cast<Out>(((b0 & 0x1Fu) << 6) | (b1 & 0x3Fu));
       i += 2;
       continue;
@@ -405,13 +414,13 @@ UTF8DFA_ALWAYS_INLINE Out* decode_run(const unsigned char* p, std::size_t n, std
     const std::uint32_t b2 = p[i + 2];
     const std::uint64_t s2 = step(s1, static_cast<std::uint8_t>(b2));
     if (b0 < 0xF0u) {
-      if (UTF8DFA_UNLIKELY((s2 & state_mask) != s_accept)) break;
+      if (Check && UTF8DFA_UNLIKELY((s2 & state_mask) != s_accept)) break;
       *o++ = static_cast<Out>(((b0 & 0x0Fu) << 12) | ((b1 & 0x3Fu) << 6) | (b2 & 0x3Fu));
       i += 3;
       continue;
     }
     const std::uint32_t b3 = p[i + 3];
-    if (UTF8DFA_UNLIKELY((step(s2, static_cast<std::uint8_t>(b3)) & state_mask) != s_accept)) break;
+    if (Check && UTF8DFA_UNLIKELY((step(s2, static_cast<std::uint8_t>(b3)) & state_mask) != s_accept)) break;
     const std::uint32_t c = ((b0 & 0x07u) << 18) | ((b1 & 0x3Fu) << 12) | ((b2 & 0x3Fu) << 6) | (b3 & 0x3Fu);
     if constexpr (sizeof(Out) == 4) {
       *o++ = static_cast<Out>(c);
@@ -428,14 +437,21 @@ UTF8DFA_ALWAYS_INLINE Out* decode_run(const unsigned char* p, std::size_t n, std
 /// UTF-8 to UTF-32 or UTF-16 (by the size of Out): decode_run while it goes, and the piece where it
 /// stops (an error, or the last bytes) by decode_at.
 template <class Policy, class Out>
-packed_conversion utf8_to_utf_scalar(const unsigned char* p, std::size_t n, Out* out,
-                                     [[maybe_unused]] Policy pol) noexcept {
+UTF8DFA_NOINLINE UTF8DFA_ALIGN_CODE packed_conversion utf8_to_utf_scalar(const unsigned char* p, std::size_t n,
+                                                                         Out* out,
+                                                                         [[maybe_unused]] Policy pol) noexcept {
   std::size_t i = 0;
   Out* o = out;
   error_code first = error_code::none;
   for (;;) {
-    o = decode_run(p, n, i, o);
+    o = decode_run<!std::is_same_v<Policy, assume_valid>>(p, n, i, o);
     if (i >= n) break;
+    if constexpr (std::is_same_v<Policy, assume_valid>) {
+      if (is_continuation(p[i])) {  // (as decode_run: nothing written for it)
+        ++i;
+        continue;
+      }
+    }
     const decoded d = decode_at(p, n, i);
     char32_t c = d.code_point;
     const piece_action a = act_on(d.error, first, c, pol);

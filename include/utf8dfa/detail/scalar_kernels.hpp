@@ -23,10 +23,14 @@ namespace detail {
 /// UTF-32 to UTF-8 loops ran 16-20% slower starting 32 bytes past a cache line than at its start).
 template <class In, class Out, packed_conversion (*Strict)(const In*, std::size_t, Out*, strict) noexcept,
           packed_conversion (*Replace)(const In*, std::size_t, Out*, replace) noexcept,
-          packed_conversion (*Skip)(const In*, std::size_t, Out*, skip) noexcept>
+          packed_conversion (*Skip)(const In*, std::size_t, Out*, skip) noexcept,
+          packed_conversion (*Valid)(const In*, std::size_t, Out*, assume_valid) noexcept = nullptr>
 UTF8DFA_ALIGN_CODE packed_conversion by_policy(const In* p, std::size_t n, Out* out, char32_t replacement) noexcept {
   if (replacement == strict_marker) return Strict(p, n, out, strict{});
   if (replacement == skip_marker) return Skip(p, n, out, skip{});
+  if constexpr (Valid != nullptr) {
+    if (replacement == valid_marker) return Valid(p, n, out, assume_valid{});
+  }
   return Replace(p, n, out, replace{replacement});
 }
 
@@ -80,10 +84,10 @@ packed_conversion utf8_to_latin1_scalar(const unsigned char* p, std::size_t n, u
 // The scalar DFA's conversions with the policy as a replacement value.
 inline constexpr auto scalar_utf8_to_utf32 =
     &by_policy<unsigned char, char32_t, &utf8_to_utf_scalar<strict, char32_t>, &utf8_to_utf_scalar<replace, char32_t>,
-               &utf8_to_utf_scalar<skip, char32_t>>;
+               &utf8_to_utf_scalar<skip, char32_t>, &utf8_to_utf_scalar<assume_valid, char32_t>>;
 inline constexpr auto scalar_utf8_to_utf16 =
     &by_policy<unsigned char, char16_t, &utf8_to_utf_scalar<strict, char16_t>, &utf8_to_utf_scalar<replace, char16_t>,
-               &utf8_to_utf_scalar<skip, char16_t>>;
+               &utf8_to_utf_scalar<skip, char16_t>, &utf8_to_utf_scalar<assume_valid, char16_t>>;
 inline constexpr auto scalar_utf16_to_utf8 =
     &by_policy<char16_t, unsigned char, &utf_to_utf8_scalar<strict, char16_t>, &utf_to_utf8_scalar<replace, char16_t>,
                &utf_to_utf8_scalar<skip, char16_t>>;
