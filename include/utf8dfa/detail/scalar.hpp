@@ -391,7 +391,7 @@ UTF8DFA_ALWAYS_INLINE void copy_ascii_run(const unsigned char* p, std::size_t n,
 template <bool Check, class Out>
 UTF8DFA_ALWAYS_INLINE Out* decode_run(const unsigned char* p, std::size_t n, std::size_t& i, Out* o) noexcept {
   while (i < n) {
-    const std::uint32_t b0 = p[i];
+    std::uint32_t b0 = p[i];
     if (b0 < 0x80u) {
       copy_ascii_run(p, n, i, o);
       continue;
@@ -403,20 +403,34 @@ UTF8DFA_ALWAYS_INLINE Out* decode_run(const unsigned char* p, std::size_t n, std
         continue;
       }
     }
-    const std::uint32_t b1 = p[i + 1];
-    const std::uint64_t s1 = step(step(s_accept, static_cast<std::uint8_t>(b0)), static_cast<std::uint8_t>(b1));
-    if (b0 < 0xE0u) {
-      if (Check && UTF8DFA_UNLIKELY((s1 & state_mask) != s_accept)) break;
-      *o++ = static_cast<Out>(((b0 & 0x1Fu) << 6) | (b1 & 0x3Fu));
-      i += 2;
+    std::uint32_t b1 = p[i + 1];
+    std::uint64_t s1 = step(step(s_accept, static_cast<std::uint8_t>(b0)), static_cast<std::uint8_t>(b1));
+    if (b0 < 0xE0u) {  // a run of 2-byte forms
+      for (;;) {
+        if (Check && UTF8DFA_UNLIKELY((s1 & state_mask) != s_accept)) return o;
+        *o++ = static_cast<Out>(((b0 & 0x1Fu) << 6) | (b1 & 0x3Fu));
+        i += 2;
+        if (n - i < 4 || (p[i] & 0xE0u) != 0xC0u) break;
+        b0 = p[i];
+        b1 = p[i + 1];
+        s1 = step(step(s_accept, static_cast<std::uint8_t>(b0)), static_cast<std::uint8_t>(b1));
+      }
       continue;
     }
-    const std::uint32_t b2 = p[i + 2];
-    const std::uint64_t s2 = step(s1, static_cast<std::uint8_t>(b2));
-    if (b0 < 0xF0u) {
-      if (Check && UTF8DFA_UNLIKELY((s2 & state_mask) != s_accept)) break;
-      *o++ = static_cast<Out>(((b0 & 0x0Fu) << 12) | ((b1 & 0x3Fu) << 6) | (b2 & 0x3Fu));
-      i += 3;
+    std::uint32_t b2 = p[i + 2];
+    std::uint64_t s2 = step(s1, static_cast<std::uint8_t>(b2));
+    if (b0 < 0xF0u) {  // a run of 3-byte forms
+      for (;;) {
+        if (Check && UTF8DFA_UNLIKELY((s2 & state_mask) != s_accept)) return o;
+        *o++ = static_cast<Out>(((b0 & 0x0Fu) << 12) | ((b1 & 0x3Fu) << 6) | (b2 & 0x3Fu));
+        i += 3;
+        if (n - i < 4 || (p[i] & 0xF0u) != 0xE0u) break;
+        b0 = p[i];
+        b1 = p[i + 1];
+        b2 = p[i + 2];
+        s2 = step(step(step(s_accept, static_cast<std::uint8_t>(b0)), static_cast<std::uint8_t>(b1)),
+                  static_cast<std::uint8_t>(b2));
+      }
       continue;
     }
     const std::uint32_t b3 = p[i + 3];
@@ -437,9 +451,8 @@ UTF8DFA_ALWAYS_INLINE Out* decode_run(const unsigned char* p, std::size_t n, std
 /// UTF-8 to UTF-32 or UTF-16 (by the size of Out): decode_run while it goes, and the piece where it
 /// stops (an error, or the last bytes) by decode_at.
 template <class Policy, class Out>
-UTF8DFA_NOINLINE UTF8DFA_ALIGN_CODE packed_conversion utf8_to_utf_scalar(const unsigned char* p, std::size_t n,
-                                                                         Out* out,
-                                                                         [[maybe_unused]] Policy pol) noexcept {
+UTF8DFA_NOINLINE packed_conversion utf8_to_utf_scalar(const unsigned char* p, std::size_t n, Out* out,
+                                                      [[maybe_unused]] Policy pol) noexcept {
   std::size_t i = 0;
   Out* o = out;
   error_code first = error_code::none;
