@@ -14641,6 +14641,29 @@ constexpr dialect_shift_table build_dialect_shift(const dialect_automaton& a) {
 template <const dialect_automaton& A>
 inline constexpr dialect_shift_table dialect_shift = build_dialect_shift(A);
 
+/// The bytes before which an input may be cut into two streams, the second run from the plain
+/// boundary: from every boundary state the byte leads to the same state, and from every state
+/// inside a character it rejects (so the first stream, ended there, says so by its last state).
+/// ASCII, and the leads that only start characters (not CESU-8's ED, which also starts a pair's
+/// second half, nor WTF-8's, which a lead surrogate changes).
+struct dialect_split_table {
+  bool at[256]{};
+};
+
+constexpr dialect_split_table build_dialect_split(const dialect_automaton& a) {
+  dialect_split_table t{};
+  for (unsigned b = 0; b < 256; ++b) {
+    bool ok = a.next[0][b] != dialect_reject;
+    for (std::size_t s = 0; s < a.states; ++s)
+      if (s != dialect_reject && a.next[s][b] != (a.is_boundary[s] ? a.next[0][b] : dialect_reject)) ok = false;
+    t.at[b] = ok;
+  }
+  return t;
+}
+
+template <const dialect_automaton& A>
+inline constexpr dialect_split_table dialect_split = build_dialect_split(A);
+
 /// The table of a grammar (an array of dialect_rule). A variable template: built the first time a
 /// function that runs the dialect is instantiated, so a program that uses no dialect never pays
 /// for the subset construction.
@@ -14668,6 +14691,7 @@ struct table_machine {
   static constexpr std::uint64_t shift_step(std::uint64_t s4, std::uint8_t b) noexcept {
     return (dialect_shift<table()>.row[b] >> s4) & 0x3C;
   }
+  static constexpr bool split_before(std::uint8_t b) noexcept { return dialect_split<table()>.at[b]; }
 };
 
 /// Eight steps of a dialect's shift form (s4 = 4 * state), written out.
@@ -14686,44 +14710,48 @@ UTF8DFA_ALWAYS_INLINE bool dialect_ascii16(const unsigned char* p) noexcept {
   return (((a + 0x7F7F7F7F7F7F7F7Full) & (b + 0x7F7F7F7F7F7F7F7Full)) & high_bits) == high_bits;
 }
 
+/// The bytes the two streams run through the table at a time: after an ASCII run, 16 bytes, so that
+/// mostly-ASCII text returns to the ASCII test soon after each other character.
+inline constexpr std::size_t dialect_block = 16;
+
 /// One stream of dialect_two_streams_valid over [i, end) from the shift-form state s4: ASCII
-/// skipped while at the plain boundary, the rest in blocks of 64 bytes; false when rejected.
+/// skipped while at the plain boundary, then one block; false when rejected.
 template <class M, bool NulByte>
 UTF8DFA_ALWAYS_INLINE bool dialect_stream_block(const unsigned char* p, std::size_t& i, std::size_t end,
                                                 std::uint64_t& s4) noexcept {
   if (s4 == 4u * M::start)
-    while (end - i >= 80 && dialect_ascii16<NulByte>(p + i)) i += 16;
-  if (end - i < 64) return true;
-  for (std::size_t k = 0; k < 64; k += 8) s4 = dialect_step8<M>(s4, p + i + k);
-  i += 64;
+    while (end - i >= dialect_block + 16 && dialect_ascii16<NulByte>(p + i)) i += 16;
+  if (end - i < dialect_block) return true;
+  for (std::size_t k = 0; k < dialect_block; k += 8) s4 = dialect_step8<M>(s4, p + i + k);
+  i += dialect_block;
   return !M::rejected(static_cast<typename M::state>(s4 >> 2));
 }
 
 /// True when [p, p + n) is well-formed in the dialect of machine M, checked as two interleaved
-/// chains of the shift form (twice the bytes per cycle of one chain of dependent shifts), split
-/// after an ASCII byte near the middle: in every dialect ASCII is a whole character that leaves
-/// the plain boundary, M::start, where the second chain begins. False (no split point within 256
-/// bytes of the middle, or an error) says nothing: the caller walks one stream for the answer.
+/// chains of the shift form (twice the bytes per cycle of one chain of dependent shifts), cut before
+/// a byte near the middle that M::split_before allows: the second chain begins there from M::start,
+/// the first must end at a boundary. False (no such byte within 256 bytes of the middle, or an
+/// error) says nothing: the caller walks one stream for the answer.
 template <class M, bool NulByte>
 bool dialect_two_streams_valid(const unsigned char* p, std::size_t n) noexcept {
   std::size_t mid = n / 2;
   const std::size_t last = mid + 256;
-  while (mid < last && p[mid - 1] >= 0x80u) ++mid;
+  while (mid < last && !M::split_before(p[mid])) ++mid;
   if (mid == last) return false;
   std::size_t a = 0, b = mid;
   std::uint64_t sa = 4u * M::start, sb = 4u * M::start;
   for (;;) {
     if (!dialect_stream_block<M, NulByte>(p, a, mid, sa) || !dialect_stream_block<M, NulByte>(p, b, n, sb))
       return false;
-    if (mid - a < 64 || n - b < 64) break;
+    if (mid - a < dialect_block || n - b < dialect_block) break;
   }
-  while (mid - a >= 64)
+  while (mid - a >= dialect_block)
     if (!dialect_stream_block<M, NulByte>(p, a, mid, sa)) return false;
-  while (n - b >= 64)
+  while (n - b >= dialect_block)
     if (!dialect_stream_block<M, NulByte>(p, b, n, sb)) return false;
   for (; a < mid; ++a) sa = M::shift_step(sa, p[a]);
   for (; b < n; ++b) sb = M::shift_step(sb, p[b]);
-  return sa == 4u * M::start && M::boundary(static_cast<typename M::state>(sb >> 2));
+  return M::boundary(static_cast<typename M::state>(sa >> 2)) && M::boundary(static_cast<typename M::state>(sb >> 2));
 }
 
 }  // namespace detail
@@ -17762,7 +17790,7 @@ UTF8DFA_ALWAYS_INLINE bool no_nul16(const unsigned char* p) noexcept {
 /// Run-time validation in a dialect other than utf8: long input first as two streams
 /// (dialect_two_streams_valid, which can only say "well-formed"); else ASCII skipped 16 bytes at a
 /// time at the plain boundary (where 00 is not a character, only blocks without it), the rest
-/// through the shift form of the dialect's table in blocks of 64 bytes (reject absorbs, so one test
+/// through the shift form of the dialect's table in blocks of 16 bytes (reject absorbs, so one test
 /// per block). Only when that fails, or ends inside a character, does the character-by-character
 /// walk run, from the last block that began at a boundary, to say where and why.
 template <class D>
@@ -17780,7 +17808,7 @@ validation_result validate_dialect(const unsigned char* p, std::size_t n) noexce
       safe = i;
       safe_state = st;
     }
-    const std::size_t end = n - i < 64 ? n : i + 64;
+    const std::size_t end = n - i < dialect_block ? n : i + dialect_block;
     for (; i < end; ++i) s4 = M::shift_step(s4, p[i]);
     st = static_cast<typename M::state>(s4 >> 2);
     if (UTF8DFA_UNLIKELY(M::rejected(st) || (i == n && !M::boundary(st)))) break;

@@ -459,16 +459,19 @@ TEST_CASE("dialects: a WTF-8 iterator started inside the text sees the lead surr
 
 namespace {
 
-/// Long inputs (past the 64-byte blocks and 16-byte ASCII runs of the run-time loop): well-formed
-/// text of the dialect with long ASCII runs, then with one or two bytes planted anywhere.
+/// Long inputs (past the 16-byte blocks and ASCII runs of the run-time loop; every third from 1 KiB,
+/// where two streams cut near the middle run first): well-formed text of the dialect, with long
+/// ASCII runs or (every other input) none, then with one or two bytes planted anywhere.
 template <class D>
 void long_inputs(std::mt19937& rng) {
   tally t;
   static const unsigned char planted[] = {0x00, 0x80, 0xA0, 0xB0, 0xBF, 0xC0, 0xC1, 0xE0, 0xED, 0xF0, 0xF4, 0xF8, 0xFE};
   for (int k = 0; k < 600; ++k) {
     std::string s;
-    while (s.size() < 40 + rng() % 400) {
-      if (rng() % 3 == 0) {
+    const std::size_t size = k % 3 == 0 ? 1024 + rng() % 2048 : 40 + rng() % 400;
+    const bool ascii_runs = k % 2 == 0;
+    while (s.size() < size) {
+      if (ascii_runs && rng() % 3 == 0) {
         s.append(16 + rng() % 40, static_cast<char>('a' + rng() % 26));
       } else {
         std::uint32_t v = rng() % 4 == 0 ? rng() % 0x110000 : rng() % 0x3000;
@@ -505,6 +508,35 @@ TEST_CASE("dialects: long inputs, well-formed and with planted errors", "[dialec
   long_inputs<dialect::cesu8>(rng);
   long_inputs<dialect::mutf8>(rng);
   long_inputs<dialect::legacy>(rng);
+}
+
+TEST_CASE("dialects: the cut of two streams near the middle keeps rules across characters", "[dialect]") {
+  // A piece of 3-6 bytes at each position around the middle of 1 KiB and more of ASCII: the cut
+  // must not fall between a WTF-8 lead surrogate and a trail surrogate (ill-formed together, each
+  // well-formed alone), nor inside a CESU-8 pair or an MUTF-8 NUL.
+  tally t;
+  auto check = [&t](auto d, const std::string& piece) {
+    using D = decltype(d);
+    for (std::size_t n : {1024u, 1500u})
+      for (std::size_t at = n / 2 - 8; at <= n / 2 + 8; ++at) {
+        std::string s(n, 'a');
+        s.replace(at, piece.size(), piece);
+        const dref::verdict r = dref::validate(ref_of<D>(), reinterpret_cast<const unsigned char*>(s.data()), s.size());
+        const utf8dfa::validation_result v = utf8dfa::validate(s, D{});
+        t.add(v.valid_up_to == r.valid_up_to && to_ref(v.error) == r.kind
+                  ? std::string()
+                  : "piece at " + num(at) + " of " + num(n) + ": library " + num(v.valid_up_to) + ", reference " +
+                        num(r.valid_up_to));
+      }
+  };
+  check(dialect::wtf8{}, "\xED\xA0\x80\xED\xB0\x80");  // lead then trail: ill-formed
+  check(dialect::wtf8{}, "\xED\xB0\x80\xED\xA0\x80");  // trail then lead: well-formed
+  check(dialect::cesu8{}, "\xED\xA0\x81\xED\xB0\x80");
+  check(dialect::cesu8{}, "\xED\xA0\x81\xED\x80\x80");
+  check(dialect::mutf8{}, "\xC0\x80\xED\xA0\x81\xED\xB0\x80");
+  check(dialect::legacy{}, "\xFC\x83\xBF\xBF\xBF\xBF");
+  INFO(t.first);
+  CHECK(t.failures == 0);
 }
 
 TEST_CASE("dialects: byte output fits max_output with a supplementary replacement", "[dialect]") {

@@ -25,7 +25,7 @@ UTF8DFA_ALWAYS_INLINE bool no_nul16(const unsigned char* p) noexcept {
 /// Run-time validation in a dialect other than utf8: long input first as two streams
 /// (dialect_two_streams_valid, which can only say "well-formed"); else ASCII skipped 16 bytes at a
 /// time at the plain boundary (where 00 is not a character, only blocks without it), the rest
-/// through the shift form of the dialect's table in blocks of 64 bytes (reject absorbs, so one test
+/// through the shift form of the dialect's table in blocks of 16 bytes (reject absorbs, so one test
 /// per block). Only when that fails, or ends inside a character, does the character-by-character
 /// walk run, from the last block that began at a boundary, to say where and why.
 template <class D>
@@ -43,7 +43,7 @@ validation_result validate_dialect(const unsigned char* p, std::size_t n) noexce
       safe = i;
       safe_state = st;
     }
-    const std::size_t end = n - i < 64 ? n : i + 64;
+    const std::size_t end = n - i < dialect_block ? n : i + dialect_block;
     for (; i < end; ++i) s4 = M::shift_step(s4, p[i]);
     st = static_cast<typename M::state>(s4 >> 2);
     if (UTF8DFA_UNLIKELY(M::rejected(st) || (i == n && !M::boundary(st)))) break;
