@@ -1472,10 +1472,26 @@ UTF8DFA_ALWAYS_INLINE void copy_ascii_run(const unsigned char* p, std::size_t n,
   } while (i < stop && p[i] < 0x80u);
 }
 
+/// After a character of a run of one form: true when the run goes on, the next piece starting with
+/// a lead `b` of the form ((b & mask) == value) and four bytes or more left from it; a single ASCII
+/// byte before such a lead (a space between words) is written on the way.
+template <class Out>
+UTF8DFA_ALWAYS_INLINE bool run_goes_on(const unsigned char* p, std::size_t n, std::size_t& i, Out*& o,
+                                       std::uint32_t mask, std::uint32_t value) noexcept {
+  if (n - i < 5) return n - i >= 4 && (p[i] & mask) == value;
+  const std::uint32_t b = p[i];
+  if ((b & mask) == value) return true;
+  if (b >= 0x80u || (p[i + 1] & mask) != value) return false;
+  *o++ = static_cast<Out>(b);
+  ++i;
+  return true;
+}
+
 /// The well-formed characters from i decoded into `o` (UTF-32, or UTF-16 when Out has two bytes):
 /// ASCII runs widened in one loop, each other character (while four bytes remain) by its bytes run
 /// through the shift DFA from accept (the lead byte only chooses how many steps to take and how to
-/// assemble the value). Stops at the first piece the DFA does not accept, or a non-ASCII byte
+/// assemble the value); runs of 2-byte and of 3-byte forms each in a loop of their own, which tests
+/// one lead a character (run_goes_on). Stops at the first piece the DFA does not accept, or a non-ASCII byte
 /// within three bytes of the end, leaving i there. Without `Check` (assume_valid) the DFA is not
 /// run: each piece is taken as the form its lead says, and a continuation byte where a lead should
 /// be is passed over with nothing written, so that no more units are written than lead bytes (two
@@ -1502,7 +1518,9 @@ UTF8DFA_ALWAYS_INLINE Out* decode_run(const unsigned char* p, std::size_t n, std
         if (Check && UTF8DFA_UNLIKELY((s1 & state_mask) != s_accept)) return o;
         *o++ = static_cast<Out>(((b0 & 0x1Fu) << 6) | (b1 & 0x3Fu));
         i += 2;
-        if (n - i < 4 || (p[i] & 0xE0u) != 0xC0u) break;
+        // (The space between words taken in the run with clang++ only: g++ 12 ran Arabic and Hebrew
+        // text 0.75x as fast with it, clang++ 14 emoji 0.65x as fast without it.)
+        if (clang_codegen ? !run_goes_on(p, n, i, o, 0xE0u, 0xC0u) : n - i < 4 || (p[i] & 0xE0u) != 0xC0u) break;
         b0 = p[i];
         b1 = p[i + 1];
         s1 = step(step(s_accept, static_cast<std::uint8_t>(b0)), static_cast<std::uint8_t>(b1));
@@ -1516,7 +1534,7 @@ UTF8DFA_ALWAYS_INLINE Out* decode_run(const unsigned char* p, std::size_t n, std
         if (Check && UTF8DFA_UNLIKELY((s2 & state_mask) != s_accept)) return o;
         *o++ = static_cast<Out>(((b0 & 0x0Fu) << 12) | ((b1 & 0x3Fu) << 6) | (b2 & 0x3Fu));
         i += 3;
-        if (n - i < 4 || (p[i] & 0xF0u) != 0xE0u) break;
+        if (!run_goes_on(p, n, i, o, 0xF0u, 0xE0u)) break;
         b0 = p[i];
         b1 = p[i + 1];
         b2 = p[i + 2];
