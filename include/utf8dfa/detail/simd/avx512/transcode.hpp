@@ -1016,13 +1016,18 @@ UTF8DFA_TARGET_AVX512 inline packed_conversion utf8_to_units(const unsigned char
   return {i + r.read, i + r.written, r.error};
 }
 
-UTF8DFA_TARGET_AVX512 inline packed_conversion utf8_to_utf32(const unsigned char* p, std::size_t n, char32_t* out,
-                                                             char32_t replacement) noexcept {
+// The two entries start on a cache line: where the code before them ended decided the speed of short
+// ASCII input (64 B of English to UTF-16 1.16x simdutf icelake's in one binary, 1.00x in the next, the
+// same instructions 16 bytes further on).
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALIGN_CODE inline packed_conversion utf8_to_utf32(const unsigned char* p, std::size_t n,
+                                                                                char32_t* out,
+                                                                                char32_t replacement) noexcept {
   return utf8_to_units<false>(p, n, out, replacement);
 }
 
-UTF8DFA_TARGET_AVX512 inline packed_conversion utf8_to_utf16(const unsigned char* p, std::size_t n, char16_t* out,
-                                                             char32_t replacement) noexcept {
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALIGN_CODE inline packed_conversion utf8_to_utf16(const unsigned char* p, std::size_t n,
+                                                                                char16_t* out,
+                                                                                char32_t replacement) noexcept {
   return utf8_to_units<false>(p, n, out, replacement);
 }
 
