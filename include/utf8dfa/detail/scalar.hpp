@@ -38,6 +38,14 @@ UTF8DFA_ALWAYS_INLINE const T* opaque(const T* p) noexcept {
   return p;
 }
 
+/// n, as a value the compiler cannot see (as opaque): a loop of that count stays a loop.
+UTF8DFA_ALWAYS_INLINE std::size_t opaque_count(std::size_t n) noexcept {
+#if defined(__GNUC__)
+  __asm__("" : "+r"(n));
+#endif
+  return n;
+}
+
 /// Precise validation from a character boundary, one character at a time (constexpr path and the
 /// re-scan that locates an error found by a faster loop).
 template <class T>
