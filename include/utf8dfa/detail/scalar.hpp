@@ -587,6 +587,14 @@ UTF8DFA_ALWAYS_INLINE std::uint64_t or_units16(const In* p) noexcept {
   return any;
 }
 
+/// True when the 4 UTF-16 or UTF-32 units at p are ASCII (one or two word loads).
+template <class In>
+UTF8DFA_ALWAYS_INLINE bool ascii_units4(const In* p) noexcept {
+  static_assert(sizeof(In) == 2 || sizeof(In) == 4, "UTF-16 or UTF-32 units");
+  const std::uint64_t w = sizeof(In) == 2 ? load64(p) : load64(p) | load64(p + 2);
+  return (w & unit_lanes<sizeof(In)>::not_ascii) == 0;
+}
+
 /// True when the 16 units at p are ASCII.
 template <class In>
 UTF8DFA_ALWAYS_INLINE bool ascii_units16(const In* p) noexcept {
@@ -780,8 +788,7 @@ UTF8DFA_ALIGN_CODE packed_conversion utf_to_utf8_scalar(const In* p, std::size_t
     if (u < 0x80u) {
       // 4 ASCII units first (one or two word loads: a lone space between words of another script
       // costs little), and only then a run of 16-unit blocks.
-      const bool word = n - i >= 4 && ((sizeof(In) == 2 ? load64(p + i) : load64(p + i) | load64(p + i + 2)) &
-                                       unit_lanes<sizeof(In)>::not_ascii) == 0;
+      const bool word = n - i >= 4 && ascii_units4(p + i);
       if (word && n - i >= 16 && ascii_units16(p + i)) {
         if constexpr (sizeof(In) == 2) {
           const run_end e = ascii_block_run(p, n, i, o);
@@ -802,6 +809,16 @@ UTF8DFA_ALIGN_CODE packed_conversion utf_to_utf8_scalar(const In* p, std::size_t
         o[3] = static_cast<unsigned char>(p[i + 3]);
         o += 4;
         i += 4;
+        // The next 4 too, before the test of 16 again: in Latin text with accented letters, which
+        // mostly fails (0.64x -> 0.94x simdutf fallback's speed on UTF-16 at 1 KiB).
+        if (n - i >= 4 && ascii_units4(p + i)) {
+          o[0] = static_cast<unsigned char>(p[i]);
+          o[1] = static_cast<unsigned char>(p[i + 1]);
+          o[2] = static_cast<unsigned char>(p[i + 2]);
+          o[3] = static_cast<unsigned char>(p[i + 3]);
+          o += 4;
+          i += 4;
+        }
         continue;
       }
       *o++ = static_cast<unsigned char>(u);
