@@ -477,8 +477,9 @@ UTF8DFA_ALWAYS_INLINE Out* decode_run(const unsigned char* p, std::size_t n, std
 /// UTF-8 to UTF-32 or UTF-16 (by the size of Out): decode_run while it goes, and the piece where it
 /// stops (an error, or the last bytes) by decode_at.
 template <class Policy, class Out>
-UTF8DFA_NOINLINE packed_conversion utf8_to_utf_scalar(const unsigned char* p, std::size_t n, Out* out,
-                                                      [[maybe_unused]] Policy pol) noexcept {
+UTF8DFA_NOINLINE UTF8DFA_GCC_ALIGN_CODE packed_conversion utf8_to_utf_scalar(const unsigned char* p, std::size_t n,
+                                                                             Out* out,
+                                                                             [[maybe_unused]] Policy pol) noexcept {
   std::size_t i = 0;
   Out* o = out;
   error_code first = error_code::none;
