@@ -2726,14 +2726,15 @@ UTF8DFA_ALWAYS_INLINE bool one_to_one_block(const In* UTF8DFA_RESTRICT p, Out* U
   return true;
 }
 
-/// UTF-16 to UTF-32 or UTF-32 to UTF-16 (by In and Out), like the UTF-8 conversions: blocks of 16
-/// units that map one to one copied as they are, well-formed UTF-16 blocks with pairs by
-/// paired_block32_to_utf32, UTF-32 runs of blocks above FFFF by supplementary_run, other blocks of scalar values by
-/// mixed_block16, the others unit by unit.
 /// utf_to_utf's blocks in a row without a pair (UTF-16) or a value above FFFF (UTF-32) after which
 /// text that mixes both goes back to the test for blocks of one-to-one units.
 inline constexpr unsigned mixed_run_end = 4;
 
+/// UTF-16 to UTF-32 or UTF-32 to UTF-16 (by In and Out), like the UTF-8 conversions: blocks of 16
+/// units that map one to one copied as they are, well-formed UTF-16 blocks with pairs by
+/// paired_block32_to_utf32, UTF-32 runs of blocks above FFFF by supplementary_run, other blocks of scalar values by
+/// mixed_block16, the others unit by unit. Text that mixes pairs with other units stays on
+/// paired_block32_to_utf32 or mixed_block16 from block to block (see mixed_run_end).
 template <class Policy, class In, class Out>
 packed_conversion utf_to_utf(const In* p, std::size_t n, Out* out, [[maybe_unused]] Policy pol) noexcept {
   Out* o = out;
@@ -2792,8 +2793,8 @@ packed_conversion utf_to_utf(const In* p, std::size_t n, Out* out, [[maybe_unuse
           continue;
         }
         if (kind == utf32_block::mixed) {
-          // As for UTF-16 above: the next blocks of scalar values this way too, but for one of pairs
-          // only.
+          // As for UTF-16 above: the next blocks this way too, until one is ill-formed or all above
+          // FFFF (to the run of pairs) or mixed_run_end blocks in a row had none above FFFF.
           unsigned plain_blocks = 0;
           utf32_block next = utf32_block::mixed;
           do {
