@@ -76,6 +76,40 @@ struct cp_constants {
         quad_offsets(opaque(_mm512_set1_epi32(0x00010203))) {}
 };
 
+/// Each of the 16 code points cp as the dword (low surrogate << 16 | high surrogate) of its pair
+/// (those of the BMP too, to be blended out).
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m512i surrogate_pairs(const cp_constants& k, __m512i cp) noexcept {
+  const __m512i hi = _mm512_add_epi32(_mm512_srli_epi32(cp, 10), k.high);
+  const __m512i lo = _mm512_or_si512(_mm512_and_si512(cp, k.low_bits10), k.low_tag);
+  return _mm512_or_si512(hi, _mm512_slli_epi32(lo, 16));
+}
+
+/// The code points of cp in `live` (valid scalar values; `supp` those above FFFF) as UTF-16 at o
+/// (its bytes exchanged when Swap), by one compress of their units, without a branch.
+template <bool Swap = false>
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE char16_t* store_utf16_units(const cp_constants& k, char16_t* o, __m512i cp,
+                                                                        __mmask16 live, __mmask16 supp) noexcept {
+  const __m512i words = _mm512_mask_blend_epi32(supp, cp, surrogate_pairs(k, cp));
+  const auto keep = static_cast<__mmask32>(_pdep_u32(live, 0x55555555u) | _pdep_u32(supp, 0xAAAAAAAAu));
+  const unsigned units = static_cast<unsigned>(__builtin_popcount(keep));
+  _mm512_mask_storeu_epi16(o, static_cast<__mmask32>(low_bits(units)),
+                           _mm512_maskz_compress_epi16(keep, in_order16<Swap>(words)));
+  return o + units;
+}
+
+/// The 16 code points cp (valid scalar values) as UTF-16 at o: 16 pairs by one whole store, else
+/// store_utf16_units (without a branch on whether there is a pair: in text that mixes the BMP with
+/// supplementary characters, such a branch mispredicted about every other block).
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE char16_t* store_utf16_values16(const cp_constants& k, char16_t* o,
+                                                                           __m512i cp) noexcept {
+  const __mmask16 supp = _mm512_cmpge_epu32_mask(cp, k.supp);
+  if (supp == 0xFFFF) {
+    _mm512_storeu_si512(o, surrogate_pairs(k, cp));
+    return o + 32;
+  }
+  return store_utf16_units(k, o, cp, 0xFFFF, supp);
+}
+
 /// Writes up to 16 code points (valid scalar values) as UTF-32 or UTF-16 (its bytes exchanged when Swap).
 template <bool Swap = false, class Out>
 UTF8DFA_TARGET_AVX512 inline Out* store_code_points(const cp_constants& k, Out* o, __m512i cp,
@@ -90,20 +124,11 @@ UTF8DFA_TARGET_AVX512 inline Out* store_code_points(const cp_constants& k, Out* 
       _mm256_mask_storeu_epi16(o, live, in_order16<Swap>(_mm512_cvtepi32_epi16(cp)));
       return o + count;
     }
-    // A supplementary code point becomes the dword (low surrogate << 16 | high surrogate).
-    const __m512i hi = _mm512_add_epi32(_mm512_srli_epi32(cp, 10), k.high);
-    const __m512i lo = _mm512_or_si512(_mm512_and_si512(cp, k.low_bits10), k.low_tag);
-    const __m512i pairs = _mm512_or_si512(hi, _mm512_slli_epi32(lo, 16));
     if (supp == 0xFFFF) {  // 16 pairs: 32 units, in order, one whole store (emoji at 1 KiB: 1.00x -> 1.31x)
-      _mm512_storeu_si512(o, in_order16<Swap>(pairs));
+      _mm512_storeu_si512(o, in_order16<Swap>(surrogate_pairs(k, cp)));
       return o + 32;
     }
-    const __m512i words = _mm512_mask_blend_epi32(supp, cp, pairs);
-    const auto keep = static_cast<__mmask32>(_pdep_u32(live, 0x55555555u) | _pdep_u32(supp, 0xAAAAAAAAu));
-    const unsigned units = static_cast<unsigned>(__builtin_popcount(keep));
-    _mm512_mask_storeu_epi16(o, static_cast<__mmask32>(low_bits(units)),
-                             _mm512_maskz_compress_epi16(keep, in_order16<Swap>(words)));
-    return o + units;
+    return store_utf16_units<Swap>(k, o, cp, live, supp);
   }
 }
 

@@ -669,11 +669,6 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline std::size_t to_well_formed_utf16(c
   return copy ? to_well_formed_utf16_by<true>(p, n, out, i) : to_well_formed_utf16_by<false>(p, n, out, i);
 }
 
-/// The 16 units at q zero-extended to 32 bits (from memory: one load and one shuffle-port operation).
-UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m512i widen_units(const char16_t* q) noexcept {
-  return _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(q)));
-}
-
 /// The first k (at most 32) units of u zero-extended to 32 bits, stored at o (masked stores).
 UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE void widen_units_masked(__m512i u, std::size_t k, char32_t* o) noexcept {
   _mm512_mask_storeu_epi32(o, mask16(k), _mm512_cvtepu16_epi32(_mm512_castsi512_si256(u)));
@@ -733,6 +728,29 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE std::size_t pairs_only_run(const cha
   return i;
 }
 
+/// The values of the k (at most 32) units u at o, `next` the unit after each, `starts` where pairs
+/// start: each unit in `keep` (all but the low halves of pairs) one value, at a high surrogate the
+/// pair's code point; o moves past them. A block of 32 units writes at least 16 values (at most
+/// every other lane ends a pair), so when k is 32 the first half's 16 lanes are stored whole: the
+/// second half's store writes over those past the first half's values (a masked store costs more).
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE void store_unit_values(__m512i u, __m512i next, __mmask32 starts,
+                                                                   std::uint32_t keep, bool whole, __m512i pair_offset,
+                                                                   char32_t*& o) noexcept {
+  for (unsigned h = 0; h < 2; ++h) {
+    const __m512i a = _mm512_cvtepu16_epi32(h == 0 ? _mm512_castsi512_si256(u) : _mm512_extracti64x4_epi64(u, 1));
+    const __m512i d = _mm512_cvtepu16_epi32(h == 0 ? _mm512_castsi512_si256(next) : _mm512_extracti64x4_epi64(next, 1));
+    const auto hi = static_cast<__mmask16>(starts >> (16 * h));
+    const __m512i cp = _mm512_mask_add_epi32(a, hi, _mm512_add_epi32(_mm512_slli_epi32(a, 10), d), pair_offset);
+    const auto sel = static_cast<__mmask16>(keep >> (16 * h));
+    const auto count = static_cast<unsigned>(_mm_popcnt_u32(sel));
+    if (h == 0 && whole)
+      _mm512_storeu_si512(o, _mm512_maskz_compress_epi32(sel, cp));
+    else
+      _mm512_mask_storeu_epi32(o, static_cast<__mmask16>(low_bits(count)), _mm512_maskz_compress_epi32(sel, cp));
+    o += count;
+  }
+}
+
 /// UTF-16 to UTF-32 from unit `start` on (the units before it converted one to one): 64 units a
 /// step while there is no surrogate, else 32; a block with an unpaired surrogate scalar (to its
 /// end, or past it to finish a pair). A pair across a block's end is written by the block of its
@@ -770,28 +788,45 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE packed_conversion utf16_to_utf32_by(const
         break;
       }
     }
-    // Then blocks of 32 (on long input the first up to a 64-byte boundary) up to one without a
-    // surrogate (or the end).
+    // Then blocks of 32 (on long input the first up to a 64-byte boundary), each the same way
+    // whether it has a surrogate or not (text that mixes pairs with other units mispredicted a
+    // branch on it about every other block), back to the tight loop after two blocks in a row
+    // without one. The run of pairs only is tried first and after a block of 12 pairs or more.
+    bool entry = true, pairs = true;
+    unsigned plain = 0;
     while (i < n) {
-      if (n - i >= 33) {
+      if (pairs && n - i >= 33) {
         i = pairs_only_run(p, n, i, o);
         if (i == n) break;
       }
-      const std::size_t head = n - i >= 256 ? units_to_line(p + i) : 0;
+      pairs = false;
+      if (!entry && i != 0) {
+        // Whole blocks with whole loads of the units before and after, and no other branch than
+        // the ones that leave: out of the loop below at an unpaired surrogate (to the code after
+        // it), at a block of 12 pairs or more (to the run of pairs), after two blocks in a row
+        // without a surrogate (to the tight loop).
+        bool leave = false;
+        while (n - i >= 33) {
+          const __m512i u = _mm512_loadu_si512(p + i), next = _mm512_loadu_si512(p + i + 1);
+          const pair_lanes l = find_pairs(pc, u, _mm512_loadu_si512(p + i - 1), next);
+          if (UTF8DFA_UNLIKELY(l.bad != 0)) break;
+          store_unit_values(u, next, l.starts, ~static_cast<std::uint32_t>(l.ends), true, pair_offset, o);
+          i += 32;
+          plain = l.ends == 0 && l.starts == 0 ? plain + 1 : 0;
+          pairs = _mm_popcnt_u32(l.starts) >= 12;
+          if (plain == 2 || pairs) {
+            leave = plain == 2;
+            break;
+          }
+        }
+        if (leave || i == n) break;  // back to the tight loop, or the end
+        if (pairs) continue;
+      }
+      const std::size_t head = entry && n - i >= 256 ? units_to_line(p + i) : 0;
+      entry = false;
       const std::size_t k = head != 0 ? head : n - i < 32 ? n - i : 32;
       const bool whole = k == 32;
       const __m512i u = whole ? _mm512_loadu_si512(p + i) : _mm512_maskz_loadu_epi16(mask32(k), p + i);
-      if (pc.surrogates(u) == 0) {
-        if (whole) {
-          _mm512_storeu_si512(o, widen_units(p + i));
-          _mm512_storeu_si512(o + 16, widen_units(p + i + 16));
-        } else {
-          widen_units_masked(u, k, o);
-        }
-        o += k;
-        i += k;
-        break;  // back to the tight loop
-      }
       const __m512i next = units_after(p, i, n);
       const pair_lanes l = find_pairs(pc, u, units_before(p, i, k), next);
       if (UTF8DFA_UNLIKELY(l.bad != 0)) {
@@ -804,26 +839,12 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE packed_conversion utf16_to_utf32_by(const
         break;
       }
       // Every unit but the low halves of pairs: a unit, or at a high surrogate the pair's code point.
-      const std::uint32_t keep = static_cast<std::uint32_t>(mask32(k)) & ~static_cast<std::uint32_t>(l.ends);
-      // A block of 32 units writes at least 16 values (at most every other lane ends a pair), so
-      // the first half's 16 lanes may be stored whole: the second half's store writes over those
-      // past the first half's values (a masked store costs more).
-      const bool whole_first = k == 32;
-      for (unsigned h = 0; h < 2; ++h) {
-        const __m512i a = _mm512_cvtepu16_epi32(h == 0 ? _mm512_castsi512_si256(u) : _mm512_extracti64x4_epi64(u, 1));
-        const __m512i d =
-            _mm512_cvtepu16_epi32(h == 0 ? _mm512_castsi512_si256(next) : _mm512_extracti64x4_epi64(next, 1));
-        const auto hi = static_cast<__mmask16>(l.starts >> (16 * h));
-        const __m512i cp = _mm512_mask_add_epi32(a, hi, _mm512_add_epi32(_mm512_slli_epi32(a, 10), d), pair_offset);
-        const auto sel = static_cast<__mmask16>(keep >> (16 * h));
-        const auto count = static_cast<unsigned>(_mm_popcnt_u32(sel));
-        if (h == 0 && whole_first)
-          _mm512_storeu_si512(o, _mm512_maskz_compress_epi32(sel, cp));
-        else
-          _mm512_mask_storeu_epi32(o, static_cast<__mmask16>(low_bits(count)), _mm512_maskz_compress_epi32(sel, cp));
-        o += count;
-      }
+      store_unit_values(u, next, l.starts, static_cast<std::uint32_t>(mask32(k)) & ~static_cast<std::uint32_t>(l.ends),
+                        whole, pair_offset, o);
       i += k;
+      plain = l.ends == 0 && l.starts == 0 ? plain + 1 : 0;
+      if (plain == 2) break;  // back to the tight loop
+      pairs = _mm_popcnt_u32(l.starts) >= 12;
     }
   }
   return {n, static_cast<std::size_t>(o - out), c.first};
@@ -927,9 +948,8 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE std::size_t few_bmp_units(const char
 /// 64, then 32 values of the BMP in a tight loop (64 with one test: against simdutf icelake at 1 KiB
 /// 1.05x -> 1.36x), other blocks of 16 in vectors, blocks with an error scalar.
 template <bool Strict>
-UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE packed_conversion utf32_to_utf16_by(const char32_t* p, std::size_t n,
-                                                                           char16_t* out, char32_t repl,
-                                                                           std::size_t start) noexcept {
+UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE UTF8DFA_ALIGN_CODE packed_conversion
+utf32_to_utf16_by(const char32_t* p, std::size_t n, char16_t* out, char32_t repl, std::size_t start) noexcept {
   const cp_constants kc;
   transcode_cursor<char16_t> c{0, out, error_code::none};
   const __m512i evens = low_words_index();
@@ -963,8 +983,11 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE packed_conversion utf32_to_utf16_by(const
       o += done;
       if (i == n) break;
     }
-    // Then blocks of 16 of any values (on long input the first up to a 64-byte boundary), up to
-    // one of the BMP only (or the end).
+    // Then blocks of 16 of any values (on long input the first up to a 64-byte boundary), back to
+    // the tight loop after two blocks of the BMP in a row (or at the end). Whole blocks are stored
+    // without a branch on the kinds of values in them: text that mixes the BMP with supplementary
+    // characters mispredicted such a branch about every other block.
+    unsigned bmp_blocks = 0;
     while (i < n) {
       const std::size_t head = n - i >= 256 ? units_to_line(p + i) : 0;
       const std::size_t k = head != 0 ? head : n - i < 16 ? n - i : 16;
@@ -981,11 +1004,12 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE packed_conversion utf32_to_utf16_by(const
         o = c.o;
         break;
       }
-      char16_t* const next = store_code_points(kc, o, v, static_cast<unsigned>(k));
-      const bool bmp = static_cast<std::size_t>(next - o) == k;  // one unit each
+      char16_t* const next =
+          k == 16 ? store_utf16_values16(kc, o, v) : store_code_points(kc, o, v, static_cast<unsigned>(k));
+      bmp_blocks = static_cast<std::size_t>(next - o) == k ? bmp_blocks + 1 : 0;  // one unit each
       o = next;
       i += k;
-      if (bmp) break;  // back to the tight loop
+      if (bmp_blocks == 2) break;  // back to the tight loop
     }
     tight = true;
   }
