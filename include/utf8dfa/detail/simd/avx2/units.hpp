@@ -665,18 +665,7 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE packed_conversion utf32_to_utf16_by(const c
       _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o), lo);
       c.o += _mm_popcnt_u32(words & 0xFFu);
       const auto count = static_cast<unsigned>(_mm_popcnt_u32(words >> 8));
-      if (count == 8) {
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o), hi);
-      } else {
-        _mm_maskstore_epi32(reinterpret_cast<int*>(c.o),
-                            _mm_cmpgt_epi32(_mm_set1_epi32(static_cast<int>(count / 2)), _mm_setr_epi32(0, 1, 2, 3)),
-                            hi);
-        if ((count & 1u) != 0) {
-          alignas(16) char16_t units[8];
-          _mm_store_si128(reinterpret_cast<__m128i*>(units), hi);
-          c.o[count - 1] = units[count - 1];
-        }
-      }
+      store_exact(c.o, hi, count);
       c.o += count;
       c.i += 8;
     }
