@@ -853,5 +853,27 @@ TEST_CASE("length helpers: assume_valid, exact on well-formed input, the documen
       CHECK(utf8dfa::utf16_length_from_utf8(s, assume_valid{}) == n * weight);
       CHECK(utf8dfa::utf32_length_from_utf8(s, assume_valid{}) == n * (weight != 0));
     }
+  // ASCII text with one other character every 64 units, past the vector counts' lane widenings (no
+  // 64-unit step all ASCII, every lane at its most), or every 200 (ASCII steps between others), or
+  // that character alone (every lane at its most in the other way).
+  for (const char32_t other : {U'\u00E9', U'\u20AC', U'\U0001F600', char32_t{0x110000}})
+    for (const std::size_t n : {std::size_t{300000}, std::size_t{300017}, std::size_t{3001}, std::size_t{300001}}) {
+      const std::size_t every = n == 3001 ? 200 : n == 300001 ? 1 : 64;
+      std::u32string s32(n, U'a');
+      for (std::size_t i = every == 1 ? 0 : 5; i < n; i += every) s32[i] = other;
+      std::u16string s16;
+      for (const char32_t c : s32)
+        if (c >= 0x10000) {
+          s16 += static_cast<char16_t>(0xD7C0 + (c >> 10));
+          s16 += static_cast<char16_t>(0xDC00 + (c & 0x3FF));
+        } else {
+          s16 += static_cast<char16_t>(c);
+        }
+      const std::size_t others = every == 1 ? n : (n - 5 + every - 1) / every;
+      const std::size_t width = other < 0x800 ? 2 : other < 0x10000 || other > 0x10FFFF ? 3 : 4;
+      INFO("U+" << std::hex << static_cast<unsigned>(other) << std::dec << ", length " << n);
+      CHECK(utf8dfa::utf8_length_from_utf32(s32, assume_valid{}) == n + others * (width - 1));
+      if (other <= 0x10FFFF) CHECK(utf8dfa::utf8_length_from_utf16(s16, assume_valid{}) == n + others * (width - 1));
+    }
 }
 }  // namespace utf8dfa_test_length
