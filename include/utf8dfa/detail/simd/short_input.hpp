@@ -24,16 +24,30 @@ packed_conversion vector_from(const In* p, std::size_t n, Out* out, char32_t rep
 }
 
 /// True when the n bytes at p (8 <= n) start with 8 ASCII bytes and have at most one byte in 16
-/// above 7F: text the scalar DFA, which takes ASCII runs 8 or 16 bytes a step, converts faster than
-/// a vector kernel's padded copy does. Bytes above 7F are counted in the byte lanes of a word and
-/// the lanes summed in its top byte (no popcnt in the baseline instruction set), which holds the sum
-/// for n under 240; bytes in two of the words read count twice. (Other scripts than Latin leave at
-/// the first word.)
+/// above 7F, or with Four, a byte F0..FF (the lead of a 4-byte form): text the scalar DFA, which
+/// takes ASCII runs 8 or 16 bytes a step, converts faster than a vector kernel's padded copy does
+/// (and into UTF-16, emoji among ASCII words: the AVX2 blocks write their surrogate pairs 8 code
+/// points a step, the DFA one at a time, at 64 bytes 2x as fast). Bytes above 7F are counted in the
+/// byte lanes of a word and the lanes summed in its top byte (no popcnt in the baseline instruction
+/// set), which holds the sum for n under 240; bytes in two of the words read count twice. (Other
+/// scripts than Latin leave at the first word.)
+template <bool Four = false>
 inline bool mostly_ascii(const unsigned char* p, std::size_t n) noexcept {
   if ((load64(p) & high_bits) != 0) return false;
   std::uint64_t lanes = (load64(p + n - 8) & high_bits) >> 7;
   for (std::size_t k = 0; n - k >= 16; k += 8) lanes += (load64(p + k) & high_bits) >> 7;
-  return ((lanes * 0x0101010101010101ull) >> 56) * 16 <= n;
+  if (((lanes * 0x0101010101010101ull) >> 56) * 16 <= n) return true;
+  if constexpr (Four) {  // (a pass of its own: in the loop above it cost ASCII text 20% at 64 bytes)
+    // Bit 7 of a byte of `four`: its bits 7, 6, 5 and 4 all set (pairs of neighbours, then pairs of pairs).
+    const auto top4 = [](std::uint64_t w) {
+      w &= w << 1;
+      return w & (w << 2);
+    };
+    std::uint64_t four = top4(load64(p + n - 8));
+    for (std::size_t k = 0; n - k >= 16; k += 8) four |= top4(load64(p + k));
+    return (four & high_bits) != 0;
+  }
+  return false;
 }
 
 /// vector_from for UTF-8 input, where the vector kernel's way with inputs under `Below` bytes (a
@@ -41,12 +55,12 @@ inline bool mostly_ascii(const unsigned char* p, std::size_t n) noexcept {
 /// with one accented letter, timed alone: 16 ns against 24).
 template <class Out, packed_conversion (*Vector)(const unsigned char*, std::size_t, Out*, char32_t) noexcept,
           packed_conversion (*Scalar)(const unsigned char*, std::size_t, Out*, char32_t) noexcept, std::size_t MinUnits,
-          std::size_t Below>
+          std::size_t Below, bool Four = false>
 packed_conversion vector_unless_mostly_ascii(const unsigned char* p, std::size_t n, Out* out,
                                              char32_t replacement) noexcept {
   static_assert(MinUnits >= 8 && Below <= 240, "whole words, a byte for the count");
   if (n < MinUnits) return Scalar(p, n, out, replacement);
-  if (n < Below && mostly_ascii(p, n)) return Scalar(p, n, out, replacement);
+  if (n < Below && mostly_ascii<Four>(p, n)) return Scalar(p, n, out, replacement);
   return Vector(p, n, out, replacement);
 }
 
