@@ -4747,14 +4747,15 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf32_bytes_segment(const char32_t* p, st
 // The kernel-table entry points (a failing step reaches one block past its start; the tail left to
 // the scalar decoder is shorter than a block).
 
-// The counts under valid_marker below sum, in 16-bit lanes, compare results (-1 where true) whose
-// sum, with 3 bytes a unit, is what utf8_length_valid (scalar.hpp) counts: -1 below 0x80, -1 below
-// 0x800, then -1 for a UTF-16 surrogate or +1 for a UTF-32 supplementary value: at most 2 a lane for
-// 16 units, widened to 32-bit lanes every `valid_widen_steps` steps of 64 units.
+// The short counts under valid_marker below (16 units a step) sum, in 16-bit lanes, compare results
+// (-1 where true) whose sum, with 3 bytes a unit, is what utf8_length_valid (scalar.hpp) counts: -1
+// below 0x80, -1 below 0x800, then -1 for a UTF-16 surrogate or +1 for a UTF-32 supplementary value:
+// at most 2 a lane for 16 units (utf32_valid_bytes's steps that hold a value above 0x10FFFF too,
+// widened to 32-bit lanes every `valid_widen_steps` steps of 64 units). The long counts sum bytes.
 
-/// Units below which the lengths under valid_marker take the short counts, 16 a step, from which
-/// the counts of 64 a step with a test for ASCII (at 1 KiB, 1.3x as fast on UTF-32 and UTF-16; at
-/// 256 B, UTF-16 0.8x as fast).
+/// Units below which the lengths under valid_marker take the short counts, from which the long
+/// counts of 64 a step with a test for ASCII (which at 1 KiB ran UTF-32 and UTF-16 1.3x as fast;
+/// from 64 units, UTF-16 at 256 B 0.8x as fast).
 inline constexpr std::size_t valid_below = 256;
 
 /// Steps of 64 units (at most 8 a lane each) between two widenings of valid_marks's 16-bit lanes.
@@ -8281,9 +8282,10 @@ inline constexpr kernel_table table{
     &count_leads,
     &utf16_length,
     // Short inputs: under 8 UTF-8 bytes (16 UTF-16 or UTF-32 units) the scalar DFA, and UTF-8 under
-    // mostly_ascii_below bytes when it is mostly ASCII, or into UTF-16 has a 4-byte form (short_input.hpp). The UTF-8
-    // conversions finish their last bytes in a padded copy of their own (transcode.hpp); for UTF-16
-    // and UTF-32 input the blocks are shorter and the scalar tail cheaper.
+    // mostly_ascii_below bytes when it is mostly ASCII or, into UTF-16, starts with ASCII and has a
+    // 4-byte form (short_input.hpp). The UTF-8 conversions finish their last bytes in a padded copy
+    // of their own (transcode.hpp); for UTF-16 and UTF-32 input the blocks are shorter and the
+    // scalar tail cheaper.
     &vector_unless_mostly_ascii<char32_t, &utf8_to_utf32, scalar_utf8_to_utf32, 8, mostly_ascii_below>,
     &vector_unless_mostly_ascii<char16_t, &utf8_to_utf16, scalar_utf8_to_utf16, 8, mostly_ascii_below, true>,
     &vector_from<char16_t, unsigned char, &utf16_to_utf8, scalar_utf16_to_utf8, 16>,

@@ -23,9 +23,10 @@ inline constexpr kernel_table table{
     &count_leads,
     &utf16_length,
     // Short inputs: under 8 UTF-8 bytes (16 UTF-16 or UTF-32 units) the scalar DFA, and UTF-8 under
-    // mostly_ascii_below bytes when it is mostly ASCII, or into UTF-16 has a 4-byte form (short_input.hpp). The UTF-8
-    // conversions finish their last bytes in a padded copy of their own (transcode.hpp); for UTF-16
-    // and UTF-32 input the blocks are shorter and the scalar tail cheaper.
+    // mostly_ascii_below bytes when it is mostly ASCII or, into UTF-16, starts with ASCII and has a
+    // 4-byte form (short_input.hpp). The UTF-8 conversions finish their last bytes in a padded copy
+    // of their own (transcode.hpp); for UTF-16 and UTF-32 input the blocks are shorter and the
+    // scalar tail cheaper.
     &vector_unless_mostly_ascii<char32_t, &utf8_to_utf32, scalar_utf8_to_utf32, 8, mostly_ascii_below>,
     &vector_unless_mostly_ascii<char16_t, &utf8_to_utf16, scalar_utf8_to_utf16, 8, mostly_ascii_below, true>,
     &vector_from<char16_t, unsigned char, &utf16_to_utf8, scalar_utf16_to_utf8, 16>,

@@ -477,14 +477,15 @@ UTF8DFA_TARGET_AVX2 inline std::size_t utf32_bytes_segment(const char32_t* p, st
 // The kernel-table entry points (a failing step reaches one block past its start; the tail left to
 // the scalar decoder is shorter than a block).
 
-// The counts under valid_marker below sum, in 16-bit lanes, compare results (-1 where true) whose
-// sum, with 3 bytes a unit, is what utf8_length_valid (scalar.hpp) counts: -1 below 0x80, -1 below
-// 0x800, then -1 for a UTF-16 surrogate or +1 for a UTF-32 supplementary value: at most 2 a lane for
-// 16 units, widened to 32-bit lanes every `valid_widen_steps` steps of 64 units.
+// The short counts under valid_marker below (16 units a step) sum, in 16-bit lanes, compare results
+// (-1 where true) whose sum, with 3 bytes a unit, is what utf8_length_valid (scalar.hpp) counts: -1
+// below 0x80, -1 below 0x800, then -1 for a UTF-16 surrogate or +1 for a UTF-32 supplementary value:
+// at most 2 a lane for 16 units (utf32_valid_bytes's steps that hold a value above 0x10FFFF too,
+// widened to 32-bit lanes every `valid_widen_steps` steps of 64 units). The long counts sum bytes.
 
-/// Units below which the lengths under valid_marker take the short counts, 16 a step, from which
-/// the counts of 64 a step with a test for ASCII (at 1 KiB, 1.3x as fast on UTF-32 and UTF-16; at
-/// 256 B, UTF-16 0.8x as fast).
+/// Units below which the lengths under valid_marker take the short counts, from which the long
+/// counts of 64 a step with a test for ASCII (which at 1 KiB ran UTF-32 and UTF-16 1.3x as fast;
+/// from 64 units, UTF-16 at 256 B 0.8x as fast).
 inline constexpr std::size_t valid_below = 256;
 
 /// Steps of 64 units (at most 8 a lane each) between two widenings of valid_marks's 16-bit lanes.
