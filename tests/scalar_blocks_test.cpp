@@ -534,6 +534,39 @@ TEST_CASE("scalar blocks: UTF-16 <-> UTF-32 blocks with pairs, and an error at e
       }
 }
 
+/// Pairs (in UTF-32, values above FFFF) with 0 to 6 BMP characters between them, the first at every
+/// offset from a block's start, so that blocks converted by words of two units see pairs within a
+/// word and across two; every length to 140 units, both directions, under the kernel selected.
+void check_pairs_among_bmp() {
+  for (std::size_t gap = 0; gap <= 6; ++gap)
+    for (std::size_t lead = 0; lead <= gap + 2; ++lead) {
+      std::u32string text(lead, U'\u00E9');
+      while (text.size() < 140)
+        for (std::size_t k = 0; k <= gap; ++k)
+          text.push_back(k == 0  ? char32_t(0x1F600 + text.size())
+                         : k % 2 ? char32_t(0x41 + text.size() % 26)
+                                 : U'\u4E00');
+      const std::u16string text16 = to16(text);
+      for (std::size_t size = 0; size <= 140; ++size) {
+        INFO("gap " << gap << ", lead " << lead << ", " << size << " units");
+        const std::u16string s16 = text16.substr(0, size);  // may end inside a pair: an error
+        CHECK(check_utf16_utf32(s16, utf8dfa::strict{}).empty());
+        CHECK(check_utf16_utf32(s16, utf8dfa::replace{}).empty());
+        CHECK(check_utf16_utf32(s16, utf8dfa::skip{}).empty());
+        const std::u32string s32 = text.substr(0, size);
+        CHECK(check_utf16_utf32(s32, utf8dfa::strict{}).empty());
+        CHECK(check_utf16_utf32(s32, utf8dfa::replace{}).empty());
+      }
+    }
+}
+
+TEST_CASE("scalar blocks: UTF-16 <-> UTF-32 of pairs among BMP characters at every spacing and offset",
+          "[scalar_blocks]") {
+  check_pairs_among_bmp();  // the kernel of this run
+  const scalar_kernel scalar;
+  check_pairs_among_bmp();
+}
+
 /// UTF-16 validation (valid_up_to, error_length, error) by the reference, character by character.
 utf8dfa::validation_result validate16_ref(const std::u16string& s) {
   for (std::size_t i = 0; i < s.size();) {
