@@ -2681,10 +2681,10 @@ UTF8DFA_ALWAYS_INLINE bool pairs_block32_to_utf32(const char16_t* p, Out* o) noe
   return true;
 }
 
-/// UTF-16 to UTF-32: the 32 units at p, which start a character and which paired_block32 passed
-/// (p[32] is read too), converted without a branch per unit; returns the end of the output (the
-/// units taken: 33 when p[31] starts a pair). By words of two units (2j, 2j + 1), each of which
-/// writes the one or two values its units start (a word that starts with a low surrogate ends the
+/// UTF-16 to UTF-32: the 32 units at p, which start a character, converted without a branch per
+/// unit when paired_block32 would pass them (p[32] is read too): returns the end of the output (the
+/// units taken: 33 when p[31] starts a pair); nullptr, and nothing written, when not. By words of two units (2j, 2j +
+/// 1), each of which writes the one or two values its units start (a word that starts with a low surrogate ends the
 /// pair of the word before). What each word writes (two values, the second unused when the word
 /// writes one) and how far the output moves (1 or 2) are made first, in a loop the compilers
 /// vectorise; then each word's two values are stored and the output moves, so that an unused
@@ -2696,12 +2696,16 @@ UTF8DFA_ALWAYS_INLINE Out* paired_block32_to_utf32(const char16_t* p, Out* o) no
   static_assert(sizeof(Out) == 4, "UTF-32 output");
   using S = surrogate_bits<false>;
   constexpr std::uint32_t pair_offset = 0x10000u - (std::uint32_t{S::high} << 10) - S::low;  // modulo 2^32
+  // clang++ 14 made the test below, in the loop, into scalar code with branches (at 2.2x the time)
+  if constexpr (clang_codegen)
+    if (!paired_block32(p)) return nullptr;
   std::uint32_t words[16];  // units 2j and 2j + 1, as they lie in memory
   std::uint32_t nexts[16];  // units 2j + 1 and 2j + 2 (read so: one unit past the block at most)
   std::memcpy(words, p, sizeof words);
   std::memcpy(nexts, p + 1, sizeof nexts);
   std::uint32_t values[32];  // word j's two values at 2j and 2j + 1
   std::uint32_t moves[16];
+  std::uint32_t bad = 0;
   for (std::size_t j = 0; j < 16; ++j) {
     const std::uint32_t u0 = host_little_endian ? words[j] & 0xFFFFu : words[j] >> 16;
     const std::uint32_t u1 = host_little_endian ? words[j] >> 16 : words[j] & 0xFFFFu;
@@ -2710,12 +2714,17 @@ UTF8DFA_ALWAYS_INLINE Out* paired_block32_to_utf32(const char16_t* p, Out* o) no
     const std::uint32_t high1 = 0u - static_cast<std::uint32_t>((u1 & S::mask) == S::high);
     const std::uint32_t low0 = 0u - static_cast<std::uint32_t>((u0 & S::mask) == S::low);
     const std::uint32_t low1 = static_cast<std::uint32_t>((u1 & S::mask) == S::low);  // 0 or 1
+    if constexpr (!clang_codegen) {                                                   // paired_block32's test, by words
+      const std::uint32_t low2 = 0u - static_cast<std::uint32_t>((u2 & S::mask) == S::low);
+      bad |= (high0 ^ (0u - low1)) | (high1 ^ low2);
+    }
     const std::uint32_t v0 = (u0 & ~high0) | (((u0 << 10) + u1 + pair_offset) & high0);
     const std::uint32_t v1 = (u1 & ~high1) | (((u1 << 10) + u2 + pair_offset) & high1);
     values[2 * j] = (v0 & ~low0) | (v1 & low0);
     values[2 * j + 1] = v1;
     moves[j] = 2u + low0 - low1;  // 2, less one for a low surrogate (low0 is all ones: -1)
   }
+  if (bad != 0) return nullptr;
   const std::uint32_t* const value = opaque(values);  // as in mixed_block16
   const std::uint32_t* const move = opaque(moves);
   for (std::size_t j = 0; j < 15; ++j) {
@@ -2782,20 +2791,21 @@ packed_conversion utf_to_utf(const In* p, std::size_t n, Out* out, [[maybe_unuse
         o += 16;
         continue;
       }
-      if (n - i >= 33 && (p[i] & 0xFC00u) != 0xDC00u && paired_block32(p + i)) {
+      Out* e = n - i >= 33 && (p[i] & 0xFC00u) != 0xDC00u ? paired_block32_to_utf32(p + i, o) : nullptr;
+      if (e != nullptr) {
         // Text with pairs here and there: the next blocks this way too, with or without pairs (a
         // branch on which mispredicts), until one fails, one was all pairs (to the test above) or
         // mixed_run_end blocks in a row had none.
         unsigned plain_blocks = 0;
-        std::ptrdiff_t written = 0;
-        do {
-          Out* const e = paired_block32_to_utf32(p + i, o);
+        for (;;) {
           i += 32 + ((p[i + 31] & 0xFC00u) == 0xD800u);
-          written = e - o;
+          const std::ptrdiff_t written = e - o;
           plain_blocks = written == 32 ? plain_blocks + 1 : 0;
           o = e;
-        } while (written > 16 && plain_blocks < mixed_run_end && n - i >= 33 && (p[i] & 0xFC00u) != 0xDC00u &&
-                 paired_block32(p + i));
+          if (written <= 16 || plain_blocks == mixed_run_end || n - i < 33 || (p[i] & 0xFC00u) == 0xDC00u) break;
+          e = paired_block32_to_utf32(p + i, o);
+          if (e == nullptr) break;
+        }
         continue;
       }
     }
