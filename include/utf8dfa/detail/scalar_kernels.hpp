@@ -103,6 +103,13 @@ inline constexpr auto scalar_utf16_to_utf32 =
 inline constexpr auto scalar_utf32_to_utf16 =
     &by_policy<char32_t, char16_t, &utf_to_utf<strict, char32_t, char16_t>, &utf_to_utf<replace, char32_t, char16_t>,
                &utf_to_utf<skip, char32_t, char16_t>>;
+// The scalar kernel's own entries (the vector kernels call the two above on what they leave).
+inline constexpr auto scalar_entry_utf16_to_utf32 =
+    &by_policy<char16_t, char32_t, &utf_to_utf_entry<strict, char16_t, char32_t>,
+               &utf_to_utf_entry<replace, char16_t, char32_t>, &utf_to_utf_entry<skip, char16_t, char32_t>>;
+inline constexpr auto scalar_entry_utf32_to_utf16 =
+    &by_policy<char32_t, char16_t, &utf_to_utf_entry<strict, char32_t, char16_t>,
+               &utf_to_utf_entry<replace, char32_t, char16_t>, &utf_to_utf_entry<skip, char32_t, char16_t>>;
 
 inline constexpr auto scalar_utf16_to_latin1 = &by_policy<char16_t, unsigned char, &to_latin1<strict, char16_t>,
                                                           &to_latin1<replace, char16_t>, &to_latin1<skip, char16_t>>;
@@ -131,8 +138,8 @@ inline constexpr kernel_table scalar_kernels{
     &latin1_to_utf8_scalar,
     scalar_utf8_to_latin1,
     &validate_utf16_scalar,
-    scalar_utf16_to_utf32,
-    scalar_utf32_to_utf16,
+    scalar_entry_utf16_to_utf32,
+    scalar_entry_utf32_to_utf16,
     &to_well_formed_utf16_scalar,
     &count_utf16_by_pairs,
     &validate_utf32_scalar,
