@@ -786,8 +786,10 @@ UTF8DFA_TARGET_AVX512 inline unsigned char* encode_pairs16(unsigned char* o, __m
 /// all but its last unit when that is a high surrogate of a pair cut by the block end), or minus the
 /// units to run through the scalar path when the block holds an unpaired surrogate.
 template <bool Tail, bool Swap = false>
-UTF8DFA_TARGET_AVX512 inline std::ptrdiff_t utf16_block(const char16_t* p, std::size_t avail, __m512i w, __mmask32 two,
-                                                        unsigned char*& o, const encode_consts& k) noexcept {
+UTF8DFA_TARGET_AVX512 UTF8DFA_CLANG_ALWAYS_INLINE std::ptrdiff_t utf16_block(const char16_t* p, std::size_t avail,
+                                                                             __m512i w, __mmask32 two,
+                                                                             unsigned char*& o,
+                                                                             const encode_consts& k) noexcept {
   const __mmask32 three = _mm512_cmpge_epu16_mask(w, k.x800);
   if (three == 0) {  // 1- and 2-byte forms only
     o = encode_short32<Tail>(o, w, two, avail, k);
