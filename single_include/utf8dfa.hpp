@@ -10774,6 +10774,25 @@ constexpr long long pair_halves_word(int e) noexcept {
   return static_cast<long long>(v);
 }
 
+/// The 64 bytes x with byte j and byte 32 + j paired in 16-bit lane j (low, high).
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m512i paired_halves(__m512i x) noexcept {
+  return _mm512_permutexvar_epi8(
+      _mm512_set_epi64(pair_halves_word(7), pair_halves_word(6), pair_halves_word(5), pair_halves_word(4),
+                       pair_halves_word(3), pair_halves_word(2), pair_halves_word(1), pair_halves_word(0)),
+      x);
+}
+
+/// Each Latin-1 byte c (the high byte of a 16-bit lane of t, whose low bytes are zero) as the
+/// little-endian word [lead, tail] of its UTF-8: lead C2 and tail c below C0, lead C3 and tail
+/// c - 40 from C0 on. The C0..FF test is made on the lanes themselves: a 64-bit byte mask split
+/// into halves went through the stack with clang++ 14, the halves' load waiting for the mask's
+/// store (Latin-1 to UTF-8 at a quarter of g++'s speed).
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE __m512i lead_tail_words(__m512i t) noexcept {
+  const __m512i w = _mm512_or_si512(t, _mm512_set1_epi16(0xC2));
+  return _mm512_mask_add_epi16(w, _mm512_cmpge_epu16_mask(w, _mm512_set1_epi16(static_cast<short>(0xC000))), w,
+                               _mm512_set1_epi16(1 - 0x4000));  // lead C2 -> C3, tail c -> c - 40
+}
+
 /// The UTF-8 of 64 Latin-1 bytes `x` with `high` (their bytes 80..FF) not zero, with whole-vector
 /// stores: the caller has at least 128 bytes of room at `o`. One byte permute pairs byte j with byte
 /// 32 + j in a 16-bit lane; each half then makes every byte c a little-endian word [lead, tail]: lead
@@ -10781,20 +10800,9 @@ constexpr long long pair_halves_word(int e) noexcept {
 /// ASCII byte keeps only its tail, which is c itself.
 UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE unsigned char* widen_latin1_64(unsigned char* o, __m512i x,
                                                                            std::uint64_t high) noexcept {
-  const __m512i y = _mm512_permutexvar_epi8(
-      _mm512_set_epi64(pair_halves_word(7), pair_halves_word(6), pair_halves_word(5), pair_halves_word(4),
-                       pair_halves_word(3), pair_halves_word(2), pair_halves_word(1), pair_halves_word(0)),
-      x);
-  const __m512i c2 = _mm512_set1_epi16(0xC2);
-  const __m512i up = _mm512_set1_epi16(1 - 0x4000);  // lead C2 -> C3, tail c -> c - 40
-  // C0..FF, tested in the 16-bit lanes (byte j in the high byte of a0's lane j, byte 32 + j in y's):
-  // a byte mask split into halves went through the stack with clang++ 14, whose load of the halves
-  // waited for the mask's store (Latin-1 to UTF-8 at a quarter of g++'s speed).
-  const __m512i c000 = _mm512_set1_epi16(static_cast<short>(0xC000));
-  const __m512i a0 = _mm512_or_si512(_mm512_slli_epi16(y, 8), c2);
-  const __m512i a = _mm512_mask_add_epi16(a0, _mm512_cmpge_epu16_mask(a0, c000), a0, up);
-  const __m512i b0 = _mm512_or_si512(_mm512_and_si512(y, _mm512_set1_epi16(static_cast<short>(0xFF00))), c2);
-  const __m512i b = _mm512_mask_add_epi16(b0, _mm512_cmpge_epu16_mask(y, c000), b0, up);
+  const __m512i y = paired_halves(x);
+  const __m512i a = lead_tail_words(_mm512_slli_epi16(y, 8));
+  const __m512i b = lead_tail_words(_mm512_and_si512(y, _mm512_set1_epi16(static_cast<short>(0xFF00))));
   const auto lo = static_cast<std::uint32_t>(high), hi = static_cast<std::uint32_t>(high >> 32);
   const std::uint64_t keep_a = 0xAAAAAAAAAAAAAAAAull | _pdep_u64(lo, 0x5555555555555555ull);
   const std::uint64_t keep_b = 0xAAAAAAAAAAAAAAAAull | _pdep_u64(hi, 0x5555555555555555ull);
@@ -10809,26 +10817,15 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE unsigned char* widen_latin1_64(unsig
 UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE unsigned char* widen_latin1_64_tail(unsigned char* o, __m512i x,
                                                                                 std::uint64_t high,
                                                                                 std::size_t k) noexcept {
-  const __m512i y = _mm512_permutexvar_epi8(
-      _mm512_set_epi64(pair_halves_word(7), pair_halves_word(6), pair_halves_word(5), pair_halves_word(4),
-                       pair_halves_word(3), pair_halves_word(2), pair_halves_word(1), pair_halves_word(0)),
-      x);
-  const __m512i c2 = _mm512_set1_epi16(0xC2);
-  const __m512i up = _mm512_set1_epi16(1 - 0x4000);
-  // C0..FF, tested in the 16-bit lanes (byte j in the high byte of a0's lane j, byte 32 + j in y's):
-  // a byte mask split into halves went through the stack with clang++ 14, whose load of the halves
-  // waited for the mask's store (Latin-1 to UTF-8 at a quarter of g++'s speed).
-  const __m512i c000 = _mm512_set1_epi16(static_cast<short>(0xC000));
-  const __m512i a0 = _mm512_or_si512(_mm512_slli_epi16(y, 8), c2);
-  const __m512i a = _mm512_mask_add_epi16(a0, _mm512_cmpge_epu16_mask(a0, c000), a0, up);
+  const __m512i y = paired_halves(x);
+  const __m512i a = lead_tail_words(_mm512_slli_epi16(y, 8));
   const auto lo = static_cast<std::uint32_t>(high), hi = static_cast<std::uint32_t>(high >> 32);
   const std::uint64_t keep_a = 0xAAAAAAAAAAAAAAAAull | _pdep_u64(lo, 0x5555555555555555ull);
   const std::size_t na = (k < 32 ? k : 32) + static_cast<std::size_t>(_mm_popcnt_u32(lo));
   _mm512_mask_storeu_epi8(o, mask64(na), _mm512_maskz_compress_epi8(static_cast<__mmask64>(keep_a), a));
   o += na;
   if (k <= 32) return o;
-  const __m512i b0 = _mm512_or_si512(_mm512_and_si512(y, _mm512_set1_epi16(static_cast<short>(0xFF00))), c2);
-  const __m512i b = _mm512_mask_add_epi16(b0, _mm512_cmpge_epu16_mask(y, c000), b0, up);
+  const __m512i b = lead_tail_words(_mm512_and_si512(y, _mm512_set1_epi16(static_cast<short>(0xFF00))));
   const std::uint64_t keep_b = 0xAAAAAAAAAAAAAAAAull | _pdep_u64(hi, 0x5555555555555555ull);
   const std::size_t nb = (k - 32) + static_cast<std::size_t>(_mm_popcnt_u32(hi));
   _mm512_mask_storeu_epi8(o, mask64(nb), _mm512_maskz_compress_epi8(static_cast<__mmask64>(keep_b), b));
