@@ -5,7 +5,8 @@
 # and core-gcc and core-clang run the suite under them, the page-boundary cases against guard pages;
 # on a CPU without AVX-512, avx2 is the first kernel and runs here): the big [exhaustive] enumerations under the
 # first kernel, sampled (UTF8DFA_TEST_SAMPLE=8 checks the inputs of 3 and more bytes that start with
-# about an eighth of the byte pairs, tests/sample.hpp), utf8tool once (one chunk size). Every kernel
+# about an eighth of the byte pairs, tests/sample.hpp; the short-input transcoding tests' error at every
+# position of every length likewise), utf8tool once (one chunk size). Every kernel
 # runs the files about the bulk operations under a sanitizer, the first kernel all of them
 # (tests/CMakeLists.txt); valgrind runs utf8tool too. (Its g++ twin, the dispatcher's
 # kernel at -O0, was dropped to keep CI within its time on a slower machine: g++'s sanitizers no
