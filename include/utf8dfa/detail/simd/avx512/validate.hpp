@@ -325,6 +325,14 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_NOINLINE inline packed_validation validate_long(co
   return rescan_from(p, n, b);
 }
 
+/// True when the n (<= 64) bytes loaded in `in` (zero past n) are well-formed UTF-8, by one block
+/// check: the zero padding makes a character cut by the end fail, ends_incomplete a whole block's.
+UTF8DFA_TARGET_AVX512 UTF8DFA_ALWAYS_INLINE bool block_well_formed(__m512i in, std::size_t n) noexcept {
+  const checker check;
+  const __m512i err = check(in, _mm512_setzero_si512());
+  return !any(n == 64 ? _mm512_or_si512(err, ends_incomplete(in)) : err);
+}
+
 /// The kernel entry. Up to 64 bytes, the tail block alone (a whole one also checked for a cut
 /// character), in a function that calls nothing on valid input, so it saves no registers; longer
 /// input by a tail call to validate_long.
@@ -333,9 +341,7 @@ UTF8DFA_TARGET_AVX512 UTF8DFA_ALIGN_CODE inline packed_validation validate(const
   if (n > 64) return validate_long(p, n);
   const __m512i in = load_first(p, n);
   if (_mm512_movepi8_mask(in) == 0) return {n, 0, error_code::none};
-  const checker check;
-  const __m512i err = check(in, _mm512_setzero_si512());
-  if (UTF8DFA_LIKELY(!any(n == 64 ? _mm512_or_si512(err, ends_incomplete(in)) : err))) return {n, 0, error_code::none};
+  if (UTF8DFA_LIKELY(block_well_formed(in, n))) return {n, 0, error_code::none};
   UTF8DFA_LEAVE_AVX();
   return rescan_from(p, n, 0);
 }
