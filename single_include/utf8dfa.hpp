@@ -7535,22 +7535,26 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline packed_conversion utf16_to_utf32(con
 template <bool Strict>
 UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE packed_conversion utf32_to_utf16_by(const char32_t* p, std::size_t n,
                                                                          char16_t* out, char32_t repl) noexcept {
-  const __m256i d800 = _mm256_set1_epi32(0xD800);
-  const __m256i top = _mm256_set1_epi32(0x07FF);
-  const __m256i f800 = _mm256_set1_epi16(static_cast<short>(0xF800));
-  const __m256i d800w = _mm256_set1_epi16(static_cast<short>(0xD800));
-  const __m256i plane16 = _mm256_set1_epi32(0x10), ffff = _mm256_set1_epi32(0xFFFF);
-  const __m256i high_base = _mm256_set1_epi32(0xD7C0);
-  const __m256i low10 = _mm256_set1_epi32(0x3FF), low_tag = _mm256_set1_epi32(0xDC00);
-  transcode_cursor<char16_t> c{0, out, error_code::none};
+  // Loaded, not built (k32, k16): g++ rebuilt each broadcast in every block, three instructions
+  // each, and constants kept in registers from the start cost short input more.
+  const __m256i d800 = k32<0xD800>(), top = k32<0x07FF>();
+  const __m256i f800 = k16<0xF800>(), d800w = k16<0xD800>();
+  const __m256i plane16 = k32<0x10>(), ffff = k32<0xFFFF>();
+  const __m256i high_base = k32<0xD7C0>();
+  const __m256i low10 = k32<0x3FF>(), low_tag = k32<0xDC00>();
+  // The position in locals, not in a cursor whose address scalar_region takes: clang++ kept such a
+  // cursor in memory through the loop, each block's stores of the position waited on by the next.
+  std::size_t ci = 0;
+  char16_t* co = out;
+  error_code cfirst = error_code::none;
   bool bmp = true;          // the last block was in the BMP: 16 values at a time are worth a try
-  bool one_to_one = false;  // the 8 values before c.i were converted here, to a unit each
-  while (n - c.i >= 8) {
-    if (bmp && n - c.i >= 16) {
+  bool one_to_one = false;  // the 8 values before ci were converted here, to a unit each
+  while (n - ci >= 8) {
+    if (bmp && n - ci >= 16) {
       // 16 values at a time while they are BMP values other than surrogates: packed to words (a value
       // above FFFF saturates, and is seen by its high half), the two vectors' lanes then put in order.
-      std::size_t i = c.i;
-      char16_t* o = c.o;
+      std::size_t i = ci;
+      char16_t* o = co;
       do {
         const __m256i v0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
         const __m256i v1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 8));
@@ -7562,12 +7566,12 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE packed_conversion utf32_to_utf16_by(const c
         o += 16;
         i += 16;
       } while (n - i >= 16);
-      if (i != c.i) one_to_one = true;
-      c.i = i;
-      c.o = o;
-      if (n - c.i < 8) break;
+      if (i != ci) one_to_one = true;
+      ci = i;
+      co = o;
+      if (n - ci < 8) break;
     }
-    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i));
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + ci));
     // An error: a surrogate (v - D800 below 800) or a value above 10FFFF (its high half above 10).
     const __m256i t = _mm256_sub_epi32(v, d800);
     const __m256i bad = _mm256_or_si256(_mm256_cmpeq_epi32(_mm256_min_epu32(t, top), t),
@@ -7575,7 +7579,12 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE packed_conversion utf32_to_utf16_by(const c
     if (UTF8DFA_UNLIKELY(!_mm256_testz_si256(bad, bad))) {
       UTF8DFA_LEAVE_AVX();
       one_to_one = false;
-      if (!scalar_region<Strict>(p, n, c.i + 8, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
+      transcode_cursor<char16_t> c{ci, co, cfirst};
+      const bool ok = scalar_region<Strict>(p, n, ci + 8, c, repl);
+      ci = c.i;
+      co = c.o;
+      cfirst = c.first;
+      if (!ok) return {ci, static_cast<std::size_t>(co - out), cfirst};
       continue;
     }
     const __m256i supp = _mm256_cmpgt_epi32(v, ffff);
@@ -7584,9 +7593,9 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE packed_conversion utf32_to_utf16_by(const c
     if (bmp) {
       // Lanes 0..3 and 4..7 packed to words (the values are at most FFFF), then put in order.
       const __m256i words = _mm256_packus_epi32(v, v);
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o), _mm256_castsi256_si128(_mm256_permute4x64_epi64(words, 0x08)));
-      c.o += 8;
-      c.i += 8;
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(co), _mm256_castsi256_si128(_mm256_permute4x64_epi64(words, 0x08)));
+      co += 8;
+      ci += 8;
     } else {
       // Supplementary values: each value becomes a dword, the pair (high surrogate, low surrogate) or
       // the value and a word to drop; a shuffle per lane packs the words. The first lane's 8 units
@@ -7603,30 +7612,31 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE packed_conversion utf32_to_utf16_by(const c
       const __m128i hi =
           _mm_shuffle_epi8(_mm256_extracti128_si256(d, 1),
                            _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.pack_words[words >> 8])));
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o), lo);
-      c.o += _mm_popcnt_u32(words & 0xFFu);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(co), lo);
+      co += _mm_popcnt_u32(words & 0xFFu);
       const auto count = static_cast<unsigned>(_mm_popcnt_u32(words >> 8));
-      store_exact(c.o, hi, count);
-      c.o += count;
-      c.i += 8;
+      store_exact(co, hi, count);
+      co += count;
+      ci += 8;
     }
   }
-  if (one_to_one && c.i != n) {
+  if (one_to_one && ci != n) {
     // The last 1..7 values: the 8 values ending at n, when they are BMP values other than surrogates,
     // stored over the units of the ones before them (the same units again).
-    const std::size_t back = 8 - (n - c.i);
+    const std::size_t back = 8 - (n - ci);
     const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + n - 8));
     const __m256i words = _mm256_packus_epi32(v, v);
     const __m256i bad =
         _mm256_or_si256(_mm256_srli_epi32(v, 16), _mm256_cmpeq_epi16(_mm256_and_si256(words, f800), d800w));
     if (_mm256_testz_si256(bad, bad)) {
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(c.o - back),
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(co - back),
                        _mm256_castsi256_si128(_mm256_permute4x64_epi64(words, 0x08)));
       UTF8DFA_LEAVE_AVX();
-      return {n, static_cast<std::size_t>(c.o - back + 8 - out), c.first};
+      return {n, static_cast<std::size_t>(co - back + 8 - out), cfirst};
     }
   }
   UTF8DFA_LEAVE_AVX();
+  transcode_cursor<char16_t> c{ci, co, cfirst};
   if (!scalar_region<Strict>(p, n, n, c, repl)) return {c.i, static_cast<std::size_t>(c.o - out), c.first};
   return {n, static_cast<std::size_t>(c.o - out), c.first};
 }
