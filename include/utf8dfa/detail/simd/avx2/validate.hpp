@@ -256,8 +256,10 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_NOINLINE inline std::size_t count_leads_long(const u
   return count;
 }
 
-/// count_leads: from 512 bytes count_leads_long; 32 to 511 bytes a vector a step, the last one
-/// overlapping (no registers to save, no loop set-up); below, the scalar count.
+/// count_leads: from 512 bytes count_leads_long; 65 to 511 bytes a vector a step, the last one
+/// overlapping (no registers to save, no loop set-up); 32 to 64 bytes two vectors without a branch
+/// (at 64 B against simdutf haswell's utf32_length_from_utf8, worst corpus 0.71-0.82x -> 0.83-0.90x);
+/// below, the scalar count.
 UTF8DFA_TARGET_AVX2 inline std::size_t count_leads(const unsigned char* p, std::size_t n) noexcept {
   if (n >= 512) return count_leads_long(p, n);
   if (n < 32) {
@@ -265,6 +267,12 @@ UTF8DFA_TARGET_AVX2 inline std::size_t count_leads(const unsigned char* p, std::
     return count_leads_scalar(p, n);
   }
   const __m256i limit = k8<0xBF>();
+  if (n <= 64) {  // two vectors, the second ending at n (its bytes before 32 left out): no branch
+    const auto first = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(load(p), limit)));
+    const auto last = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(load(p + n - 32), limit)));
+    return static_cast<std::size_t>(_mm_popcnt_u32(first)) +
+           static_cast<std::size_t>(_mm_popcnt_u64(std::uint64_t{last} >> (64 - n)));
+  }
   std::size_t count = 0, i = 0;
   for (; n - i >= 32; i += 32)
     count += static_cast<std::size_t>(
