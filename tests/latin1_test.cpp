@@ -386,6 +386,51 @@ TEST_CASE("latin1: skip into a buffer of exactly the bytes it writes, long UTF-1
   }
 }
 
+// strict, replace and assume_valid into a buffer of exactly latin1_length_from_utf16/32's bytes
+// (followed by guard bytes): every kernel writes exactly the bytes it reports, none past them,
+// whatever blocks it narrows in. UTF-16 Latin-1 text whose second part is surrogate pairs (one byte
+// for two units) is the tightest case for the length.
+TEST_CASE("latin1: UTF-16 and UTF-32 into a buffer of their Latin-1 length get nothing past the bytes written") {
+  std::mt19937 rng(13);
+  const auto check = [](const auto& in, std::size_t length, auto convert) {
+    for (int pol = 0; pol < 3; ++pol) {
+      std::string out(length + 64, '\x7F');
+      const utf8dfa::conversion_result r = pol == 0   ? convert(in, out.data(), utf8dfa::strict{})
+                                           : pol == 1 ? convert(in, out.data(), utf8dfa::replace{U'?'})
+                                                      : convert(in, out.data(), utf8dfa::assume_valid{});
+      INFO("policy " << pol << ", " << in.size() << " units, length " << length);
+      REQUIRE(r.written <= length);
+      if (pol == 1) REQUIRE(r.written == length);
+      REQUIRE(out.substr(r.written) == std::string(length + 64 - r.written, '\x7F'));
+    }
+  };
+  for (std::size_t n = 32; n <= 1100; n += n < 300 ? 1 : 37) {
+    for (int shape = 0; shape < 4; ++shape) {
+      // UTF-16: Latin-1 units, then from `from` on surrogate pairs (all, or among Latin-1 units),
+      // or one above FF at a random place.
+      std::size_t from = shape == 0 ? 0 : shape == 1 ? n / 2 : shape == 2 ? n / 3 : rng() % n;
+      std::u16string s16;
+      while (s16.size() < n) {
+        if (s16.size() >= from && (shape != 2 || rng() % 2 == 0) && s16.size() + 2 <= n) {
+          s16 += u'\xD83D';
+          s16 += static_cast<char16_t>(0xDC00 + rng() % 0x400);
+          if (shape == 3) from = n;
+        } else {
+          s16 += static_cast<char16_t>(0x20 + rng() % 0xE0);
+        }
+      }
+      check(s16, utf8dfa::latin1_length_from_utf16(s16),
+            [](const std::u16string& in, char* o, auto pol) { return utf8dfa::utf16_to_latin1(in, o, pol); });
+      std::u32string s32(n, U'\0');
+      for (std::size_t i = 0; i < n; ++i)
+        s32[i] = i >= from && rng() % 3 == 0 ? static_cast<char32_t>(0x100 + rng() % 0x10000)
+                                             : static_cast<char32_t>(0x20 + rng() % 0xE0);
+      check(s32, utf8dfa::latin1_length_from_utf32(s32),
+            [](const std::u32string& in, char* o, auto pol) { return utf8dfa::utf32_to_latin1(in, o, pol); });
+    }
+  }
+}
+
 TEST_CASE("latin1: widening to UTF-16 and UTF-32, every length to 300 and longer input, nothing past the end") {
   std::mt19937 rng(11);
   std::vector<std::size_t> lengths;
