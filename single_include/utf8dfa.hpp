@@ -5307,10 +5307,11 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i lane_table(const std::uint8_t 
   return _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(t)));
 }
 
-/// The block shifted towards higher addresses by N bytes, zeros shifted in.
+/// The block v shifted towards higher addresses by N bytes, with the bytes before it shifted in:
+/// `up16` holds, per 128-bit lane, the 16 bytes before that lane (zeros before the block, or the
+/// high lane of the block before it, for its low lane; v's low lane for its high lane).
 template <int N>
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i prev_bytes(__m256i v) noexcept {
-  const __m256i up16 = _mm256_permute2x128_si256(v, v, 0x08);  // (0, low lane)
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i prev_bytes(__m256i v, __m256i up16) noexcept {
   return _mm256_alignr_epi8(v, up16, 16 - N);
 }
 
@@ -5332,12 +5333,13 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE byte_constants make_byte_constants() n
   return k;
 }
 
-/// The errors of the 32 bytes v read as the start of a text: a byte not zero where an ill-formed
-/// pair ends or a long sequence is cut before its end inside the block (a character cut by the
-/// block end is no error).
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i utf8_block_errors(__m256i v, const byte_constants& k) noexcept {
+/// The errors of the 32 bytes v whose bytes before are those of `up16` (see prev_bytes): a byte
+/// not zero where an ill-formed pair ends or a long sequence is cut before its end inside the block
+/// (a character cut by the block end is no error).
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i utf8_block_errors_in(__m256i v, __m256i up16,
+                                                                       const byte_constants& k) noexcept {
   const __m256i nib = k.nibble;
-  const __m256i p1 = prev_bytes<1>(v);
+  const __m256i p1 = prev_bytes<1>(v, up16);
   const __m256i e1 =
       _mm256_shuffle_epi8(lane_table(pair_error::prev_high), _mm256_and_si256(_mm256_srli_epi16(p1, 4), nib));
   const __m256i e2 = _mm256_shuffle_epi8(lane_table(pair_error::prev_low), _mm256_and_si256(p1, nib));
@@ -5345,9 +5347,22 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i utf8_block_errors(__m256i v, c
       _mm256_shuffle_epi8(lane_table(pair_error::cur_high), _mm256_and_si256(_mm256_srli_epi16(v, 4), nib));
   const __m256i special = _mm256_and_si256(_mm256_and_si256(e1, e2), e3);
   // Bit 7 set exactly where the byte two back is E0..FF or the byte three back is F0..FF.
-  const __m256i must23 =
-      _mm256_or_si256(_mm256_subs_epu8(prev_bytes<2>(v), k.three_min), _mm256_subs_epu8(prev_bytes<3>(v), k.four_min));
+  const __m256i must23 = _mm256_or_si256(_mm256_subs_epu8(prev_bytes<2>(v, up16), k.three_min),
+                                         _mm256_subs_epu8(prev_bytes<3>(v, up16), k.four_min));
   return _mm256_xor_si256(special, _mm256_and_si256(must23, k.top_bit));
+}
+
+/// The errors of the 32 bytes v read as the start of a text (utf8_block_errors_in).
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i utf8_block_errors(__m256i v, const byte_constants& k) noexcept {
+  return utf8_block_errors_in(v, _mm256_permute2x128_si256(v, v, 0x08), k);  // (zeros, low lane)
+}
+
+/// True when the 32 bytes v that follow the 32 bytes `before` hold an error (utf8_block_errors_in):
+/// v may start inside a character that `before` starts.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf8_block_after_has_error(__m256i v, __m256i before,
+                                                                          const byte_constants& k) noexcept {
+  const __m256i err = utf8_block_errors_in(v, _mm256_permute2x128_si256(before, v, 0x21), k);
+  return !_mm256_testz_si256(err, err);
 }
 
 /// True when the 32 bytes v, read as the start of a text, hold an error (utf8_block_errors).
@@ -5829,6 +5844,17 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf8_block_fails(const unsigned c
     return utf8_block_unguarded(q, v, k);
 }
 
+/// utf8_block_fails for the block v at q that follows the block `before` and may start inside a
+/// character that `before` starts (its first bytes continuation bytes, at most 3 when it passes).
+template <bool Check>
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf8_block_after_fails(const unsigned char* q, __m256i v, __m256i before,
+                                                                      const byte_constants& k) noexcept {
+  if constexpr (Check)
+    return utf8_block_after_has_error(v, before, k);
+  else
+    return utf8_block_unguarded(q, v, k);
+}
+
 /// The block loop of utf8_to_utf_impl (with `Tail`): over a copy of the input's last `n` (< 40)
 /// bytes followed by zero bytes; blocks run until they have passed the input's end. Each zero byte
 /// is a character of its own (U+0000) that writes one zero unit; so when no block holds an error,
@@ -6113,46 +6139,11 @@ UTF8DFA_TARGET_AVX2 packed_conversion utf8_to_utf_impl(const unsigned char* p, s
         return {c.i, static_cast<std::size_t>(c.o - out), c.first};
       continue;
     }
-    checked = false;
     const auto cont = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(k.lead_min, v)));
+    // (Not 0: a block that passed the check or the guard has a lead in its first 4 bytes.)
     const std::uint32_t leads = ~cont;
-    const unsigned last = 31u - static_cast<unsigned>(__builtin_clz(leads));
-    unsigned take = 32;
-    if constexpr (Tail) {  // (the test below made the 64-byte emoji calls 30% slower here)
-      const unsigned b = p[c.i + last];
-      if (last + lead_length(b) > 32) take = last;
-    } else {
-      // The block ends inside a character when byte 31 is a lead of 2 or more bytes, byte 30 one
-      // of 3 or more, or byte 29 one of 4: then the block takes the bytes before that (its last)
-      // lead. (Tested on v, not on the lead byte loaded again: a mispredicted branch here, which
-      // on text of 3-byte forms is one block in three, costs less.)
-      const __m256i cut_at = _mm256_setr_epi8(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-                                              -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0x70, 0x60, 0x40);
-      if (_mm256_movemask_epi8(_mm256_subs_epu8(v, cut_at)) != 0) take = last;
-    }
-    const std::uint32_t starts = leads & static_cast<std::uint32_t>((std::uint64_t{1} << take) - 1);
-    // Full-width stores write at most 8 units past the result: safe when the next block passes the
-    // check, as its characters complete inside it then cover at least 29 bytes: 8 units or more.
-    // (Unchecked: the next block passes the guard, so at least 8 of its bytes are leads, each of
-    // which writes a unit or more, in that block or, deferred to its successor, after it.)
-    checked = n - c.i - take >= 40 &&
-              !utf8_block_fails<Check>(p + c.i + take,
-                                       _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + take)), k);
-    // (With Tail the output is finish_padded's buffer, which has room for them whatever follows.)
-    // Else, near the end, when the bytes after the block surely write 8 units or more.
-    bool spill = Tail || checked;
-    if constexpr (!Tail)
-      if (!spill && n - c.i - take <= 29) spill = rest_writes_8(p, n, c.i + take, k);
-    if (_mm256_movemask_epi8(_mm256_subs_epu8(v, k.four_min)) == 0) {  // forms of 1..3 bytes
-      if (_mm256_movemask_epi8(_mm256_subs_epu8(v, k.three_min)) == 0)
-        c.o = decode_block_bmp<false, Swap>(c.o, p + c.i, v, starts, spill);
-      else
-        c.o = decode_block_bmp<true, Swap>(c.o, p + c.i, v, starts, spill);
-      c.i += take;
-      continue;
-    }
-    if (starts == 0x11111111u &&
-        static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_subs_epu8(v, k.four_min))) == starts) {
+    const auto fours = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_subs_epu8(v, k.four_min)));
+    if (fours == 0x11111111u && leads == fours) {
       // Eight 4-byte forms, one per dword: bytes reversed (the lead highest), payloads gathered.
       const __m256i reversed =
           _mm256_shuffle_epi8(v, _mm256_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12, 3, 2, 1, 0, 7,
@@ -6172,6 +6163,56 @@ UTF8DFA_TARGET_AVX2 packed_conversion utf8_to_utf_impl(const unsigned char* p, s
         c.o += 16;
       }
       c.i += 32;
+      checked = false;
+      continue;
+    }
+    const bool four = fours != 0;
+    unsigned take = 32;
+    // Full-width stores write at most 8 units past the result: safe when the next block passes the
+    // check, as its characters complete inside it then cover at least 26 bytes (up to 3 bytes of a
+    // character of this block before them, up to 3 of one that it does not finish after): 9 UTF-16
+    // units (a unit for 3 bytes at least) or 7 UTF-32 units, as many as full-width stores of UTF-32
+    // write past the result (7: a group of 8 of which one at least is kept). (Unchecked: the next
+    // block passes the guard, so at least 8 of its bytes are leads, each of which writes a unit or
+    // more, in that block or, deferred to its successor, after it.)
+    // The next block is checked first, as it follows this one: when it passes, the characters that
+    // this block starts are all decoded, the last ones with bytes of the next block, and the next
+    // block starts inside a character, which its check has seen (no branch on where the block ends,
+    // and the next block's address does not wait for this one's bytes). Not with 4-byte forms: text
+    // of them alone goes 8 forms a block from a lead (below), which blocks of 32 bytes from inside
+    // a form would never reach again (emoji lipsum after its 3-byte BOM ran at 0.4x the speed).
+    checked = !Tail && !four && n - c.i >= 32 + padded_below &&
+              !utf8_block_after_fails<Check>(p + c.i + 32,
+                                             _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + 32)), v, k);
+    if (!checked) {
+      const unsigned last = 31u - static_cast<unsigned>(__builtin_clz(leads));
+      if constexpr (Tail) {  // (the test below made the 64-byte emoji calls 30% slower here)
+        const unsigned b = p[c.i + last];
+        if (last + lead_length(b) > 32) take = last;
+      } else {
+        // The block ends inside a character when byte 31 is a lead of 2 or more bytes, byte 30 one
+        // of 3 or more, or byte 29 one of 4: then the block takes the bytes before that (its last)
+        // lead, and the next block starts with it (a new text for its check).
+        const __m256i cut_at = _mm256_setr_epi8(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                                                -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0x70, 0x60, 0x40);
+        if (_mm256_movemask_epi8(_mm256_subs_epu8(v, cut_at)) != 0) take = last;
+      }
+      checked = n - c.i - take >= 40 &&
+                !utf8_block_fails<Check>(p + c.i + take,
+                                         _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + c.i + take)), k);
+    }
+    const std::uint32_t starts = leads & static_cast<std::uint32_t>((std::uint64_t{1} << take) - 1);
+    // (With Tail the output is finish_padded's buffer, which has room for them whatever follows.)
+    // Else, near the end, when the bytes after the block surely write 8 units or more.
+    bool spill = Tail || checked;
+    if constexpr (!Tail)
+      if (!spill && n - c.i - take <= 29) spill = rest_writes_8(p, n, c.i + take, k);
+    if (!four) {  // forms of 1..3 bytes
+      if (_mm256_movemask_epi8(_mm256_subs_epu8(v, k.three_min)) == 0)
+        c.o = decode_block_bmp<false, Swap>(c.o, p + c.i, v, starts, spill);
+      else
+        c.o = decode_block_bmp<true, Swap>(c.o, p + c.i, v, starts, spill);
+      c.i += take;
       continue;
     }
     for (unsigned g = 0; g < 4; ++g) {

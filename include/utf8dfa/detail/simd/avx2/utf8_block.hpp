@@ -18,10 +18,11 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i lane_table(const std::uint8_t 
   return _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(t)));
 }
 
-/// The block shifted towards higher addresses by N bytes, zeros shifted in.
+/// The block v shifted towards higher addresses by N bytes, with the bytes before it shifted in:
+/// `up16` holds, per 128-bit lane, the 16 bytes before that lane (zeros before the block, or the
+/// high lane of the block before it, for its low lane; v's low lane for its high lane).
 template <int N>
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i prev_bytes(__m256i v) noexcept {
-  const __m256i up16 = _mm256_permute2x128_si256(v, v, 0x08);  // (0, low lane)
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i prev_bytes(__m256i v, __m256i up16) noexcept {
   return _mm256_alignr_epi8(v, up16, 16 - N);
 }
 
@@ -43,12 +44,13 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE byte_constants make_byte_constants() n
   return k;
 }
 
-/// The errors of the 32 bytes v read as the start of a text: a byte not zero where an ill-formed
-/// pair ends or a long sequence is cut before its end inside the block (a character cut by the
-/// block end is no error).
-UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i utf8_block_errors(__m256i v, const byte_constants& k) noexcept {
+/// The errors of the 32 bytes v whose bytes before are those of `up16` (see prev_bytes): a byte
+/// not zero where an ill-formed pair ends or a long sequence is cut before its end inside the block
+/// (a character cut by the block end is no error).
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i utf8_block_errors_in(__m256i v, __m256i up16,
+                                                                       const byte_constants& k) noexcept {
   const __m256i nib = k.nibble;
-  const __m256i p1 = prev_bytes<1>(v);
+  const __m256i p1 = prev_bytes<1>(v, up16);
   const __m256i e1 =
       _mm256_shuffle_epi8(lane_table(pair_error::prev_high), _mm256_and_si256(_mm256_srli_epi16(p1, 4), nib));
   const __m256i e2 = _mm256_shuffle_epi8(lane_table(pair_error::prev_low), _mm256_and_si256(p1, nib));
@@ -56,9 +58,22 @@ UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i utf8_block_errors(__m256i v, c
       _mm256_shuffle_epi8(lane_table(pair_error::cur_high), _mm256_and_si256(_mm256_srli_epi16(v, 4), nib));
   const __m256i special = _mm256_and_si256(_mm256_and_si256(e1, e2), e3);
   // Bit 7 set exactly where the byte two back is E0..FF or the byte three back is F0..FF.
-  const __m256i must23 =
-      _mm256_or_si256(_mm256_subs_epu8(prev_bytes<2>(v), k.three_min), _mm256_subs_epu8(prev_bytes<3>(v), k.four_min));
+  const __m256i must23 = _mm256_or_si256(_mm256_subs_epu8(prev_bytes<2>(v, up16), k.three_min),
+                                         _mm256_subs_epu8(prev_bytes<3>(v, up16), k.four_min));
   return _mm256_xor_si256(special, _mm256_and_si256(must23, k.top_bit));
+}
+
+/// The errors of the 32 bytes v read as the start of a text (utf8_block_errors_in).
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE __m256i utf8_block_errors(__m256i v, const byte_constants& k) noexcept {
+  return utf8_block_errors_in(v, _mm256_permute2x128_si256(v, v, 0x08), k);  // (zeros, low lane)
+}
+
+/// True when the 32 bytes v that follow the 32 bytes `before` hold an error (utf8_block_errors_in):
+/// v may start inside a character that `before` starts.
+UTF8DFA_TARGET_AVX2 UTF8DFA_ALWAYS_INLINE bool utf8_block_after_has_error(__m256i v, __m256i before,
+                                                                          const byte_constants& k) noexcept {
+  const __m256i err = utf8_block_errors_in(v, _mm256_permute2x128_si256(before, v, 0x21), k);
+  return !_mm256_testz_si256(err, err);
 }
 
 /// True when the 32 bytes v, read as the start of a text, hold an error (utf8_block_errors).
